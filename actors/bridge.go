@@ -1,0 +1,104 @@
+package actors
+
+import (
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+	"github.com/nats-io/nats.go"
+
+	"github.com/troupe-dev/troupe/messages"
+)
+
+// Bridge binds actors to the bus: it subscribes an actor's inbox subject and forwards each
+// decoded message into its mailbox, answers request/reply subjects by asking the actor, and
+// publishes messages and events. Actors never hold a NATS connection themselves.
+type Bridge struct {
+	nc   *nats.Conn
+	root *actor.RootContext
+	ns   string
+	log  *slog.Logger
+}
+
+// NewBridge returns a Bridge over an (in-process) connection.
+func NewBridge(nc *nats.Conn, root *actor.RootContext, ns string, log *slog.Logger) *Bridge {
+	return &Bridge{nc: nc, root: root, ns: ns, log: log}
+}
+
+// NS is the project namespace of the subjects this Bridge uses.
+func (b *Bridge) NS() string { return b.ns }
+
+// Bind forwards every message arriving on addr's inbox subject into pid's mailbox. The caller
+// unsubscribes when the actor stops.
+func (b *Bridge) Bind(addr string, pid *actor.PID) (*nats.Subscription, error) {
+	subject := messages.InboxSubject(b.ns, addr)
+	sub, err := b.nc.Subscribe(subject, func(m *nats.Msg) {
+		msg, err := messages.Decode(m.Data)
+		if err != nil {
+			b.log.Warn("dropped undecodable inbox message", "subject", subject, "err", err)
+			return
+		}
+		b.root.Send(pid, msg)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("bind inbox %s: %w", subject, err)
+	}
+	// The mailbox is unbounded and Send never blocks, so the pending limits only guard memory.
+	sub.SetPendingLimits(1<<20, 512<<20)
+	return sub, nil
+}
+
+// BindRequests answers request/reply messages on subject by asking pid and publishing its
+// response (any wire message) back to the requester.
+func (b *Bridge) BindRequests(subject string, pid *actor.PID, timeout time.Duration) (*nats.Subscription, error) {
+	sub, err := b.nc.Subscribe(subject, func(m *nats.Msg) {
+		reply := b.ask(pid, m.Data, timeout)
+		if m.Reply == "" {
+			return
+		}
+		data, err := messages.Encode(reply)
+		if err != nil {
+			data, _ = messages.Encode(&messages.ErrorReply{Error: err.Error()})
+		}
+		if err := m.Respond(data); err != nil {
+			b.log.Warn("respond to request", "subject", subject, "err", err)
+		}
+	})
+	if err != nil {
+		return nil, fmt.Errorf("bind requests %s: %w", subject, err)
+	}
+	return sub, nil
+}
+
+func (b *Bridge) ask(pid *actor.PID, data []byte, timeout time.Duration) any {
+	msg, err := messages.Decode(data)
+	if err != nil {
+		return &messages.ErrorReply{Error: err.Error()}
+	}
+	res, err := b.root.RequestFuture(pid, msg, timeout).Result()
+	if err != nil {
+		return &messages.ErrorReply{Error: fmt.Sprintf("no answer: %v", err)}
+	}
+	return res
+}
+
+// Send publishes msg to the inbox of the actor at addr.
+func (b *Bridge) Send(addr string, msg any) error {
+	data, err := messages.Encode(msg)
+	if err != nil {
+		return err
+	}
+	if err := b.nc.Publish(messages.InboxSubject(b.ns, addr), data); err != nil {
+		return fmt.Errorf("send to %s: %w", addr, err)
+	}
+	return nil
+}
+
+// Publish sends raw bytes on a subject (events).
+func (b *Bridge) Publish(subject string, data []byte) error {
+	return b.nc.Publish(subject, data)
+}
+
+// Flush waits until everything published so far reached the server.
+func (b *Bridge) Flush() error { return b.nc.FlushTimeout(5 * time.Second) }

@@ -1,0 +1,97 @@
+package actors
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
+)
+
+// Bus is the Node's embedded NATS server. Its own clients connect in-process (no socket); other
+// troupe processes connect over 127.0.0.1 with a random token.
+type Bus struct {
+	server *server.Server
+	token  string
+}
+
+// StartBus starts an embedded NATS server on 127.0.0.1 at a free port with token auth.
+func StartBus(logger *slog.Logger) (*Bus, error) {
+	token, err := randomToken()
+	if err != nil {
+		return nil, err
+	}
+	opts := &server.Options{
+		ServerName:    "troupe",
+		Host:          "127.0.0.1",
+		Port:          server.RANDOM_PORT,
+		Authorization: token,
+		NoSigs:        true,
+		MaxPayload:    8 << 20, // tool results and logs travel as single messages
+		MaxPending:    64 << 20,
+	}
+	srv, err := server.NewServer(opts)
+	if err != nil {
+		return nil, fmt.Errorf("start bus: %w", err)
+	}
+	srv.SetLoggerV2(natsLogger{logger}, false, false, false)
+	go srv.Start() // the server owns this goroutine; Shutdown stops it
+	if !srv.ReadyForConnections(10 * time.Second) {
+		srv.Shutdown()
+		return nil, fmt.Errorf("start bus: the embedded NATS server did not become ready in 10s")
+	}
+	return &Bus{server: srv, token: token}, nil
+}
+
+// URL is the address other processes connect to.
+func (b *Bus) URL() string { return b.server.ClientURL() }
+
+// Token authenticates connections from other processes.
+func (b *Bus) Token() string { return b.token }
+
+// Connect opens an in-process client connection.
+func (b *Bus) Connect(name string) (*nats.Conn, error) {
+	nc, err := nats.Connect(b.URL(), nats.InProcessServer(b.server), nats.Token(b.token), nats.Name(name),
+		nats.MaxReconnects(-1))
+	if err != nil {
+		return nil, fmt.Errorf("connect in-process to bus: %w", err)
+	}
+	return nc, nil
+}
+
+// Shutdown stops the server (after the Node has drained its connections).
+func (b *Bus) Shutdown() {
+	b.server.Shutdown()
+	b.server.WaitForShutdown()
+}
+
+// Dial connects to a running Node's bus from another process.
+func Dial(url, token, name string) (*nats.Conn, error) {
+	nc, err := nats.Connect(url, nats.Token(token), nats.Name(name), nats.Timeout(3*time.Second))
+	if err != nil {
+		return nil, fmt.Errorf("connect to troupe bus at %s: %w", url, err)
+	}
+	return nc, nil
+}
+
+func randomToken() (string, error) {
+	var b [24]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", fmt.Errorf("random token: %w", err)
+	}
+	return hex.EncodeToString(b[:]), nil
+}
+
+// natsLogger forwards the NATS server's log to slog: notices at debug (they are routine),
+// warnings and errors as such.
+type natsLogger struct{ l *slog.Logger }
+
+func (n natsLogger) Noticef(format string, v ...any) { n.l.Debug("nats: " + fmt.Sprintf(format, v...)) }
+func (n natsLogger) Warnf(format string, v ...any)   { n.l.Warn("nats: " + fmt.Sprintf(format, v...)) }
+func (n natsLogger) Fatalf(format string, v ...any)  { n.l.Error("nats: " + fmt.Sprintf(format, v...)) }
+func (n natsLogger) Errorf(format string, v ...any)  { n.l.Error("nats: " + fmt.Sprintf(format, v...)) }
+func (n natsLogger) Debugf(format string, v ...any)  {}
+func (n natsLogger) Tracef(format string, v ...any)  {}

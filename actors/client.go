@@ -1,0 +1,159 @@
+package actors
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/nats-io/nats.go"
+
+	"github.com/troupe-dev/troupe/messages"
+	"github.com/troupe-dev/troupe/store"
+)
+
+// Client talks to a Node over the bus: the CLI uses it whether the Node runs in its own process
+// (in-process connection) or in another one (TCP with the token from node.json).
+type Client struct {
+	nc       *nats.Conn
+	NS, Node string
+}
+
+// NewClient wraps a connection to the Node's bus.
+func NewClient(nc *nats.Conn, ns, node string) *Client { return &Client{nc: nc, NS: ns, Node: node} }
+
+// Close closes the client's connection.
+func (c *Client) Close() {
+	_ = c.nc.Drain()
+}
+
+// requestTimeout bounds every control request; the actors answer without blocking, so a
+// timeout means the Node is gone or wedged.
+const requestTimeout = 15 * time.Second
+
+func (c *Client) request(subject string, msg any) (any, error) {
+	data, err := messages.Encode(msg)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := c.nc.Request(subject, data, requestTimeout)
+	if err != nil {
+		if errors.Is(err, nats.ErrNoResponders) {
+			return nil, fmt.Errorf("nobody answers on %s: the session or node is not running", subject)
+		}
+		return nil, fmt.Errorf("request %s: %w", subject, err)
+	}
+	reply, err := messages.Decode(resp.Data)
+	if err != nil {
+		return nil, err
+	}
+	if e, ok := reply.(*messages.ErrorReply); ok {
+		return nil, errors.New(e.Error)
+	}
+	return reply, nil
+}
+
+// StartSession asks the Node to start (or resume) a session. Subscribe to its events first.
+func (c *Client) StartSession(start *messages.StartSession) error {
+	_, err := c.request(messages.NodeSubject(c.NS, c.Node), start)
+	return err
+}
+
+// Input sends a line of user input to a session.
+func (c *Client) Input(session, text string) (*messages.InputAck, error) {
+	reply, err := c.request(messages.ControlSubject(c.NS, session), &messages.UserInput{Text: text})
+	if err != nil {
+		return nil, err
+	}
+	ack, _ := reply.(*messages.InputAck)
+	return ack, nil
+}
+
+// Cancel cuts off a session's running turn (and ends a headless session as interrupted).
+func (c *Client) Cancel(session, reason string) error {
+	_, err := c.request(messages.ControlSubject(c.NS, session), &messages.Cancel{Reason: reason})
+	return err
+}
+
+// Status asks a session for its state.
+func (c *Client) Status(session string) (*messages.StatusReply, error) {
+	reply, err := c.request(messages.ControlSubject(c.NS, session), &messages.StatusRequest{})
+	if err != nil {
+		return nil, err
+	}
+	st, _ := reply.(*messages.StatusReply)
+	return st, nil
+}
+
+// Sessions lists the project's stored sessions, newest first.
+func (c *Client) Sessions() ([]*store.SessionMeta, error) {
+	reply, err := c.request(messages.NodeSubject(c.NS, c.Node), &messages.ListSessions{})
+	if err != nil {
+		return nil, err
+	}
+	var out []*store.SessionMeta
+	for _, raw := range reply.(*messages.SessionList).Sessions {
+		var m store.SessionMeta
+		if err := json.Unmarshal(raw, &m); err != nil {
+			return nil, fmt.Errorf("decode session: %w", err)
+		}
+		out = append(out, &m)
+	}
+	return out, nil
+}
+
+// Log returns a session's meta and stored log.
+func (c *Client) Log(session string) (*store.SessionMeta, []*store.Entry, error) {
+	reply, err := c.request(messages.NodeSubject(c.NS, c.Node), &messages.GetLog{Session: session})
+	if err != nil {
+		return nil, nil, err
+	}
+	lr := reply.(*messages.LogReply)
+	var meta store.SessionMeta
+	if err := json.Unmarshal(lr.Meta, &meta); err != nil {
+		return nil, nil, fmt.Errorf("decode session meta: %w", err)
+	}
+	entries := make([]*store.Entry, 0, len(lr.Entries))
+	for _, raw := range lr.Entries {
+		var e store.Entry
+		if err := json.Unmarshal(raw, &e); err != nil {
+			return nil, nil, fmt.Errorf("decode log entry: %w", err)
+		}
+		entries = append(entries, &e)
+	}
+	return &meta, entries, nil
+}
+
+// Subscribe delivers the envelopes published on subject (see messages.SessionEventsSubject and
+// messages.ProjectEventsSubject) to fn, in order, from the connection's goroutine.
+func (c *Client) Subscribe(subject string, fn func(*messages.Envelope)) (*nats.Subscription, error) {
+	sub, err := c.nc.Subscribe(subject, func(m *nats.Msg) {
+		var env messages.Envelope
+		if json.Unmarshal(m.Data, &env) == nil {
+			fn(&env)
+		}
+	})
+	if err != nil {
+		return nil, fmt.Errorf("subscribe %s: %w", subject, err)
+	}
+	// A monitor must never be dropped as a slow consumer: events are small and bounded by the run.
+	if err := sub.SetPendingLimits(-1, -1); err != nil {
+		return nil, err
+	}
+	return sub, c.nc.Flush()
+}
+
+// SubscribeRaw delivers the raw bytes of each event (for `--json` output without re-encoding).
+func (c *Client) SubscribeRaw(subject string, fn func([]byte)) (*nats.Subscription, error) {
+	sub, err := c.nc.Subscribe(subject, func(m *nats.Msg) { fn(m.Data) })
+	if err != nil {
+		return nil, fmt.Errorf("subscribe %s: %w", subject, err)
+	}
+	if err := sub.SetPendingLimits(-1, -1); err != nil {
+		return nil, err
+	}
+	return sub, c.nc.Flush()
+}
+
+// Alive reports whether the connection to the Node's bus is up.
+func (c *Client) Alive() bool { return c.nc.IsConnected() || c.nc.IsReconnecting() }

@@ -1,0 +1,63 @@
+package actors
+
+import (
+	"sort"
+	"strings"
+)
+
+// defaultPassEnv are the variables tool commands inherit: what builds and tests need to find
+// their toolchains, and nothing that looks like a credential.
+var defaultPassEnv = []string{
+	"PATH", "HOME", "USER", "LOGNAME", "SHELL", "LANG", "LC_ALL", "LC_CTYPE", "TZ",
+	"GOPATH", "GOROOT", "GOCACHE", "GOMODCACHE", "GOFLAGS", "GOPROXY", "GOPRIVATE", "GOTOOLCHAIN",
+	"CARGO_HOME", "RUSTUP_HOME", "JAVA_HOME", "NODE_PATH", "NVM_DIR", "PYENV_ROOT", "VIRTUAL_ENV",
+	"SSL_CERT_FILE", "SSL_CERT_DIR",
+}
+
+// looksSecret reports whether a variable name looks like it holds a credential.
+func looksSecret(name string) bool {
+	u := strings.ToUpper(name)
+	for _, s := range []string{"_API_KEY", "_TOKEN", "SECRET", "PASSWORD", "_KEY", "CREDENTIAL"} {
+		if strings.Contains(u, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// CommandEnviron builds the explicit environment of tool commands from the process environment
+// (as os.Environ gives it): the default variables plus those named in pass, then set. Secrets
+// are never inherited by default; a variable named in pass is passed even if it looks secret
+// (the user asked for it), and set always wins.
+func CommandEnviron(environ, pass []string, set map[string]string) []string {
+	have := make(map[string]string, len(environ))
+	for _, kv := range environ {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			have[k] = v
+		}
+	}
+	out := map[string]string{"TERM": "dumb", "NO_COLOR": "1", "GIT_TERMINAL_PROMPT": "0", "PAGER": "cat"}
+	for _, k := range defaultPassEnv {
+		if v, ok := have[k]; ok && !looksSecret(k) {
+			out[k] = v
+		}
+	}
+	for _, k := range pass {
+		if v, ok := have[k]; ok {
+			out[k] = v
+		}
+	}
+	for k, v := range set {
+		out[k] = v
+	}
+	keys := make([]string, 0, len(out))
+	for k := range out {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	env := make([]string, 0, len(keys))
+	for _, k := range keys {
+		env = append(env, k+"="+out[k])
+	}
+	return env
+}

@@ -1,0 +1,99 @@
+package actors
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Input routes: what a line of user input is (DESIGN §3: empty is ignored, a known /command is
+// handled locally and never reaches the model, an unknown one gets help with the nearest match,
+// anything else goes to the model).
+const (
+	inputEmpty   = "empty"
+	inputCommand = "command"
+	inputUnknown = "unknown_command"
+	inputModel   = "model"
+)
+
+// inputRoute is the routing decision for one line.
+type inputRoute struct {
+	Kind    string
+	Command string // without the slash
+	Arg     string
+	Nearest string // for unknown commands: the closest known one, if close enough
+}
+
+// localCommands are the commands a session answers itself, with their help lines.
+var localCommands = map[string]string{
+	"help":   "list the commands",
+	"status": "show the session's model, mode, turns and tokens",
+}
+
+// routeInput classifies a line of input. A line starting with "/" followed by a path-like word
+// ("/usr/bin is slow") is text for the model, not a command.
+func classifyInput(text string, commands map[string]string) inputRoute {
+	t := strings.TrimSpace(text)
+	if t == "" {
+		return inputRoute{Kind: inputEmpty}
+	}
+	if !strings.HasPrefix(t, "/") || strings.HasPrefix(t, "//") {
+		return inputRoute{Kind: inputModel}
+	}
+	word, arg, _ := strings.Cut(t[1:], " ")
+	if word == "" || strings.ContainsAny(word, "/.\\") {
+		return inputRoute{Kind: inputModel}
+	}
+	word = strings.ToLower(word)
+	if _, ok := commands[word]; ok {
+		return inputRoute{Kind: inputCommand, Command: word, Arg: strings.TrimSpace(arg)}
+	}
+	return inputRoute{Kind: inputUnknown, Command: word, Nearest: nearest(word, commands)}
+}
+
+// commandHelp lists the commands, sorted.
+func commandHelp(commands map[string]string) string {
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	b.WriteString("commands:\n")
+	for _, n := range names {
+		fmt.Fprintf(&b, "  /%-8s %s\n", n, commands[n])
+	}
+	return b.String()
+}
+
+// nearest returns the known command closest to word by edit distance, if within 2 edits.
+func nearest(word string, commands map[string]string) string {
+	best, bestD := "", 3
+	for c := range commands {
+		if d := editDistance(word, c); d < bestD || (d == bestD && c < best) {
+			best, bestD = c, d
+		}
+	}
+	return best
+}
+
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}

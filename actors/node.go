@@ -1,0 +1,213 @@
+package actors
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+	"github.com/nats-io/nats.go"
+
+	"github.com/troupe-dev/troupe/llm"
+	"github.com/troupe-dev/troupe/messages"
+	"github.com/troupe-dev/troupe/store"
+	"github.com/troupe-dev/troupe/tools"
+)
+
+// ProviderOpener builds a provider for a model string ("provider/model") and base URL, and
+// returns the model name to ask it for.
+type ProviderOpener func(model, baseURL string) (llm.Provider, string, error)
+
+// NodeOptions configure a Node.
+type NodeOptions struct {
+	Root     string // the project root (absolute)
+	Log      *slog.Logger
+	Provider ProviderOpener
+	// Tools builds a session's tool registry; nil means the built-in tools.
+	Tools func() (*tools.Registry, error)
+	// Environ is the environment tool commands get (explicit; never os.Environ wholesale).
+	Environ []string
+	Sandbox tools.Sandbox
+	Retry   llm.RetryPolicy
+}
+
+// Node is one troupe process serving one project: the bus, the store, the actor system.
+type Node struct {
+	ID, NS, Root string
+
+	opts       NodeOptions
+	bus        *Bus
+	nc         *nats.Conn
+	store      *store.Store
+	system     *actor.ActorSystem
+	bridge     *Bridge
+	supervisor *actor.PID
+	nodeSub    *nats.Subscription
+}
+
+// StartNode opens the project's store, starts the bus and the actor system, and records
+// node.json so other troupe processes attach. If another process holds the store, the error
+// wraps store.ErrLocked: attach to that Node instead.
+func StartNode(opts NodeOptions) (*Node, error) {
+	if opts.Log == nil {
+		opts.Log = slog.New(slog.DiscardHandler)
+	}
+	if err := ensureStateDir(opts.Root); err != nil {
+		return nil, err
+	}
+	n := &Node{ID: fmt.Sprintf("n%d", os.Getpid()), NS: messages.Namespace(opts.Root), Root: opts.Root, opts: opts}
+	st, err := store.Open(filepath.Join(StateDir(opts.Root), "db"), opts.Log)
+	if err != nil {
+		return nil, err
+	}
+	n.store = st
+	if n.bus, err = StartBus(opts.Log); err != nil {
+		st.Close()
+		return nil, err
+	}
+	if n.nc, err = n.bus.Connect("troupe-node"); err != nil {
+		n.bus.Shutdown()
+		st.Close()
+		return nil, err
+	}
+	n.system = actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger {
+		return slog.New(warnOnly{opts.Log.Handler()})
+	}))
+	n.bridge = NewBridge(n.nc, n.system.Root, n.NS, opts.Log)
+	props := actor.PropsFromProducer(newSupervisor(n.newSessionDeps), actor.WithSupervisor(sessionSupervision))
+	if n.supervisor, err = n.system.Root.SpawnNamed(props, "supervisor"); err != nil {
+		n.Close()
+		return nil, fmt.Errorf("spawn supervisor: %w", err)
+	}
+	if n.nodeSub, err = n.nc.Subscribe(messages.NodeSubject(n.NS, n.ID), n.answer); err != nil {
+		n.Close()
+		return nil, fmt.Errorf("bind node subject: %w", err)
+	}
+	info := &NodeInfo{URL: n.bus.URL(), Token: n.bus.Token(), PID: os.Getpid(), NS: n.NS, Node: n.ID, Root: n.Root}
+	if err := writeNodeFile(n.Root, info); err != nil {
+		n.Close()
+		return nil, err
+	}
+	return n, nil
+}
+
+// Info is what node.json records.
+func (n *Node) Info() *NodeInfo {
+	return &NodeInfo{URL: n.bus.URL(), Token: n.bus.Token(), PID: os.Getpid(), NS: n.NS, Node: n.ID, Root: n.Root}
+}
+
+// Client returns a client on an in-process connection.
+func (n *Node) Client() (*Client, error) {
+	nc, err := n.bus.Connect("troupe-client")
+	if err != nil {
+		return nil, err
+	}
+	return NewClient(nc, n.NS, n.ID), nil
+}
+
+// Store is the Node's store (only the Node opens it).
+func (n *Node) Store() *store.Store { return n.store }
+
+// Active lists the sessions running on this Node.
+func (n *Node) Active() []string {
+	res, err := n.system.Root.RequestFuture(n.supervisor, &activeSessions{}, 5*time.Second).Result()
+	if err != nil {
+		return nil
+	}
+	ids, _ := res.([]string)
+	return ids
+}
+
+// Close stops every session (each records itself as interrupted), flushes the store, drains
+// the bus, and removes node.json.
+func (n *Node) Close() error {
+	removeNodeFile(n.Root, os.Getpid())
+	if n.nodeSub != nil {
+		_ = n.nodeSub.Unsubscribe()
+	}
+	if n.supervisor != nil {
+		_ = n.system.Root.PoisonFuture(n.supervisor).Wait()
+	}
+	var errs []error
+	if n.nc != nil {
+		if err := n.nc.Drain(); err != nil {
+			errs = append(errs, fmt.Errorf("drain bus: %w", err))
+		}
+		waitClosed(n.nc, 5*time.Second)
+	}
+	if n.system != nil {
+		n.system.Shutdown()
+	}
+	if n.bus != nil {
+		n.bus.Shutdown()
+	}
+	if n.store != nil {
+		if err := n.store.Sync(); err != nil {
+			errs = append(errs, err)
+		}
+		if err := n.store.Close(); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func waitClosed(nc *nats.Conn, d time.Duration) {
+	deadline := time.Now().Add(d)
+	for !nc.IsClosed() && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// newSessionDeps is the Node's SessionFactory.
+func (n *Node) newSessionDeps(start *messages.StartSession) (SessionDeps, error) {
+	if n.opts.Provider == nil {
+		return SessionDeps{}, errors.New("this node has no provider configured")
+	}
+	provider, modelName, err := n.opts.Provider(start.Model, start.BaseURL)
+	if err != nil {
+		return SessionDeps{}, err
+	}
+	newTools := n.opts.Tools
+	if newTools == nil {
+		newTools = func() (*tools.Registry, error) { return tools.NewRegistry(tools.Builtins()...) }
+	}
+	reg, err := newTools()
+	if err != nil {
+		return SessionDeps{}, fmt.Errorf("build tools: %w", err)
+	}
+	tmp, err := os.MkdirTemp("", "troupe-"+start.ID+"-")
+	if err != nil {
+		return SessionDeps{}, fmt.Errorf("session temp dir: %w", err)
+	}
+	workspace := start.Workspace
+	if workspace == "" {
+		workspace = n.Root
+	}
+	env := &tools.Env{Root: workspace, TempDir: tmp, Environ: withTmp(n.opts.Environ, tmp), Sandbox: n.opts.Sandbox}
+	return SessionDeps{
+		Store: n.store, Bridge: n.bridge, Provider: provider, Model: start.Model, ModelName: modelName,
+		Tools: reg, ToolEnv: env, System: SystemPrompt(workspace, start.Mode), Retry: n.opts.Retry, Log: n.opts.Log,
+	}, nil
+}
+
+func withTmp(environ []string, tmp string) []string {
+	if environ == nil {
+		return nil // the tools' own minimal default, which sets TMPDIR itself
+	}
+	return append(append([]string(nil), environ...), "TMPDIR="+tmp)
+}
+
+// warnOnly passes warnings and errors through: protoactor logs every spawn at info.
+type warnOnly struct{ h slog.Handler }
+
+func (w warnOnly) Enabled(ctx context.Context, l slog.Level) bool {
+	return l >= slog.LevelWarn && w.h.Enabled(ctx, l)
+}
+func (w warnOnly) Handle(ctx context.Context, r slog.Record) error { return w.h.Handle(ctx, r) }
+func (w warnOnly) WithAttrs(as []slog.Attr) slog.Handler           { return warnOnly{w.h.WithAttrs(as)} }
+func (w warnOnly) WithGroup(name string) slog.Handler              { return warnOnly{w.h.WithGroup(name)} }

@@ -1,0 +1,69 @@
+package actors
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/nats-io/nats.go"
+
+	"github.com/troupe-dev/troupe/messages"
+)
+
+// answer serves the Node subject: session starts go to the Supervisor; store queries are
+// answered from the store, which only the Node opens.
+func (n *Node) answer(m *nats.Msg) {
+	reply := n.query(m.Data)
+	data, err := messages.Encode(reply)
+	if err != nil {
+		data, _ = messages.Encode(&messages.ErrorReply{Error: err.Error()})
+	}
+	if m.Reply != "" {
+		if err := m.Respond(data); err != nil {
+			n.opts.Log.Warn("answer node query", "err", err)
+		}
+	}
+}
+
+func (n *Node) query(data []byte) any {
+	msg, err := messages.Decode(data)
+	if err != nil {
+		return &messages.ErrorReply{Error: err.Error()}
+	}
+	switch q := msg.(type) {
+	case *messages.StartSession:
+		res, err := n.system.Root.RequestFuture(n.supervisor, q, 10*time.Second).Result()
+		if err != nil {
+			return &messages.ErrorReply{Error: fmt.Sprintf("start session: %v", err)}
+		}
+		return res
+	case *messages.ListSessions:
+		metas, err := n.store.Sessions()
+		if err != nil {
+			return &messages.ErrorReply{Error: err.Error()}
+		}
+		out := &messages.SessionList{}
+		for _, m := range metas {
+			raw, _ := json.Marshal(m)
+			out.Sessions = append(out.Sessions, raw)
+		}
+		return out
+	case *messages.GetLog:
+		meta, err := n.store.Meta(q.Session)
+		if err != nil {
+			return &messages.ErrorReply{Error: err.Error()}
+		}
+		entries, err := n.store.Log(q.Session)
+		if err != nil {
+			return &messages.ErrorReply{Error: err.Error()}
+		}
+		out := &messages.LogReply{}
+		out.Meta, _ = json.Marshal(meta)
+		for _, e := range entries {
+			raw, _ := json.Marshal(e)
+			out.Entries = append(out.Entries, raw)
+		}
+		return out
+	}
+	return &messages.ErrorReply{Error: fmt.Sprintf("the node does not answer %T", msg)}
+}

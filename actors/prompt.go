@@ -1,0 +1,75 @@
+package actors
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+)
+
+// basePrompt is troupe's system prompt. It is short on purpose: budget models with 32k windows
+// pay for every byte of it on every call, and the tool schemas carry the tools' own contracts.
+const basePrompt = `You are troupe, a coding agent working in a real repository through tools.
+
+How to work:
+- Look before you change: read the files you will edit (read_file), search with grep/glob, list with list_dir.
+- Change code with edit_file (exact old_string → new_string; read the file first) or write_file for new files.
+- Run commands with bash: build, test, and check your work. Prefer the project's own test command.
+- Keep going with tool calls until the task is done; do not stop to ask unless you truly cannot proceed.
+- When done, reply with a short final answer in plain text: what you changed and how you verified it.
+- Tool errors are information: read them, fix the call, and try again differently; never repeat a failing call unchanged.
+- Stay inside the workspace. Never invent file contents or command output.`
+
+// instructionFiles are the project instruction files read into the prompt, first found wins
+// per directory.
+var instructionFiles = []string{"AGENTS.md", "CLAUDE.md"}
+
+// maxInstructionBytes bounds project instructions in the prompt.
+const maxInstructionBytes = 8 << 10
+
+// SystemPrompt assembles the stable prefix for a session in workspace root: the base prompt,
+// the mode's rules, the environment and the project's AGENTS.md (or CLAUDE.md). It depends on
+// nothing that changes between turns, so it is byte-identical across a session's calls.
+func SystemPrompt(root, mode string) string {
+	var b strings.Builder
+	b.WriteString(basePrompt)
+	b.WriteString("\n\n")
+	b.WriteString(modeRules(mode))
+	fmt.Fprintf(&b, "\n\nEnvironment: workspace %s; %s/%s.", root, runtime.GOOS, runtime.GOARCH)
+	if _, err := os.Stat(filepath.Join(root, ".git")); err == nil {
+		b.WriteString(" The workspace is a git repository.")
+	}
+	if text, name := projectInstructions(root); text != "" {
+		fmt.Fprintf(&b, "\n\nProject instructions (%s):\n%s", name, text)
+	}
+	return b.String()
+}
+
+func modeRules(mode string) string {
+	switch mode {
+	case "plan":
+		return "Mode plan: read-only. Investigate and return a plan; do not edit files or run commands that change anything."
+	case "auto-edit":
+		return "Mode auto-edit: file edits in the workspace are allowed; commands may need the user's approval."
+	case "yolo":
+		return "Mode yolo: all tools are allowed; be careful with destructive commands."
+	default:
+		return "Mode ask: reading is allowed; edits and commands may need the user's approval."
+	}
+}
+
+func projectInstructions(root string) (string, string) {
+	for _, name := range instructionFiles {
+		data, err := os.ReadFile(filepath.Join(root, name))
+		if err != nil {
+			continue
+		}
+		text := strings.TrimSpace(string(data))
+		if len(text) > maxInstructionBytes {
+			text = text[:maxInstructionBytes] + "\n[… cut: the file is longer; read it with read_file]"
+		}
+		return text, name
+	}
+	return "", ""
+}

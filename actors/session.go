@@ -1,0 +1,186 @@
+package actors
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+	"github.com/nats-io/nats.go"
+
+	"github.com/troupe-dev/troupe/llm"
+	"github.com/troupe-dev/troupe/messages"
+	"github.com/troupe-dev/troupe/store"
+	"github.com/troupe-dev/troupe/tools"
+)
+
+// Session phases (DESIGN §3). The actor's behavior is switched with Become as a turn moves
+// through them; messages that make no sense in a phase are ignored there.
+const (
+	phaseIdle      = "idle"
+	phaseCalling   = "calling_model"
+	phaseExecuting = "executing_tools"
+	phaseFinished  = "finished"
+)
+
+// SessionDeps is what a Session needs from its Node.
+type SessionDeps struct {
+	Store    *store.Store
+	Bridge   *Bridge
+	Provider llm.Provider
+	// Model is the full provider/model string, stamped on assistant messages; ModelName is what
+	// the provider is asked for.
+	Model, ModelName string
+	Tools            *tools.Registry
+	ToolEnv          *tools.Env
+	System           string
+	Retry            llm.RetryPolicy
+	Log              *slog.Logger
+}
+
+// session is the Session actor: it owns one conversation, runs its turns, and is the only
+// writer of its log and the only emitter of its events (which is what keeps seq gap-free).
+type session struct {
+	deps     SessionDeps
+	start    *messages.StartSession
+	behavior actor.Behavior
+	phase    string
+
+	addr, toolAddr string
+	toolexec       *actor.PID
+	subs           []*nats.Subscription
+	emitter        *messages.Emitter
+	emitterHome    **messages.Emitter // shared by every incarnation of this session
+	meta           *store.SessionMeta
+	history        []llm.Message
+	turn           int // turns of this run; meta.Turns counts all runs
+
+	streamCancel context.CancelFunc
+	pending      []llm.ToolCall                  // calls of the current turn, in call order
+	results      map[string]*messages.ToolResult // arrived results not yet committed
+	committed    int                             // pending[:committed] have committed results
+	toolStarts   map[string]time.Time
+	cancelling   string // non-empty once a Cancel arrived mid-turn: its reason
+
+	emptyReplies, lengthContinues int
+	finished                      bool
+}
+
+// newSession returns the producer of a Session actor. The producer is called again when the
+// actor is restarted after a panic: the new incarnation resumes from the store (it must not
+// replay the task) and keeps the event numbering, so seq stays gap-free across the restart.
+func newSession(start *messages.StartSession, deps SessionDeps) actor.Producer {
+	var emitter *messages.Emitter
+	incarnation := 0
+	return func() actor.Actor {
+		st := *start
+		if incarnation > 0 {
+			st.Resume, st.Task = true, ""
+		}
+		incarnation++
+		s := &session{deps: deps, start: &st, behavior: actor.NewBehavior(), emitterHome: &emitter}
+		s.behavior.Become(s.idle)
+		return s
+	}
+}
+
+// Receive handles what every phase handles the same way, then dispatches to the phase.
+func (s *session) Receive(ctx actor.Context) {
+	switch msg := ctx.Message().(type) {
+	case *actor.Started:
+		s.started(ctx)
+	case *actor.Stopping:
+		s.stopping(ctx)
+	case *actor.Restarting:
+		s.restarting()
+	case *messages.StatusRequest:
+		ctx.Respond(s.status())
+	case *actor.Terminated:
+		s.childTerminated(ctx, msg)
+	default:
+		s.behavior.Receive(ctx)
+	}
+}
+
+// idle waits for input.
+func (s *session) idle(ctx actor.Context) {
+	switch msg := ctx.Message().(type) {
+	case *messages.UserInput:
+		ack := s.routeInput(ctx, msg.Text)
+		if ctx.Sender() != nil {
+			ctx.Respond(ack)
+		}
+	case *messages.Cancel:
+		// Nothing runs: for an interactive session this is the end of the conversation.
+		if ctx.Sender() != nil {
+			ctx.Respond(&messages.InputAck{Routed: messages.RoutedCommand, Output: "session ended"})
+		}
+		s.finish(ctx, &messages.SessionFinishedData{Status: messages.StatusDone, Final: s.lastAnswer()})
+	}
+}
+
+// calling waits for the model's reply, streaming its deltas out as events.
+func (s *session) calling(ctx actor.Context) {
+	switch msg := ctx.Message().(type) {
+	case *modelEvent:
+		s.onModelEvent(msg)
+	case *modelRetry:
+		s.onModelRetry(msg)
+	case *modelDone:
+		s.onModelDone(ctx, msg)
+	case *messages.Cancel:
+		s.cancelTurn(ctx, msg)
+	case *messages.UserInput:
+		s.busy(ctx)
+	}
+}
+
+// executing waits for the results of the turn's tool calls.
+func (s *session) executing(ctx actor.Context) {
+	switch msg := ctx.Message().(type) {
+	case *messages.ToolStarted:
+		s.onToolStarted(msg)
+	case *messages.ToolResult:
+		s.onToolResult(ctx, msg)
+	case *messages.Cancel:
+		s.cancelTurn(ctx, msg)
+	case *messages.UserInput:
+		s.busy(ctx)
+	}
+}
+
+// finishedPhase ignores everything: the session is stopping.
+func (s *session) finishedPhase(ctx actor.Context) {
+	if ctx.Sender() != nil {
+		ctx.Respond(&messages.ErrorReply{Error: "the session has finished"})
+	}
+}
+
+func (s *session) become(phase string, fn actor.ReceiveFunc) {
+	s.phase = phase
+	s.behavior.Become(fn)
+}
+
+func (s *session) busy(ctx actor.Context) {
+	if ctx.Sender() != nil {
+		ctx.Respond(&messages.InputAck{Routed: messages.RoutedBusy, Output: "a turn is running; wait for it or cancel it"})
+	}
+}
+
+func (s *session) status() *messages.StatusReply {
+	r := &messages.StatusReply{Session: s.start.ID, Phase: s.phase, Model: s.deps.Model, Mode: s.start.Mode}
+	if s.meta != nil {
+		r.Turns, r.InputTokens, r.OutputTokens = s.meta.Turns, s.meta.InputTokens, s.meta.OutputTokens
+	}
+	return r
+}
+
+// emit publishes one event; a failure to publish is logged, never fatal to the turn.
+func (s *session) emit(t messages.EventType, data any) {
+	if s.emitter == nil {
+		return
+	}
+	if _, err := s.emitter.Emit(t, data); err != nil {
+		s.deps.Log.Warn("emit event", "session", s.start.ID, "type", t, "err", err)
+	}
+}

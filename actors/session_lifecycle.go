@@ -1,0 +1,201 @@
+package actors
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+	"github.com/nats-io/nats.go"
+
+	"github.com/troupe-dev/troupe/llm"
+	"github.com/troupe-dev/troupe/messages"
+	"github.com/troupe-dev/troupe/store"
+)
+
+// started loads (or creates) the session, binds its inbox and control subjects, spawns its tool
+// executor, announces itself, and takes its first input. Durable state is always reloaded from
+// the store here, so a restarted session actor resumes rather than forgets.
+func (s *session) started(ctx actor.Context) {
+	s.addr = s.start.ID
+	s.toolAddr = s.start.ID + ".tools"
+	agent := s.start.Agent
+	if agent == "" {
+		agent = "root"
+	}
+	if *s.emitterHome == nil {
+		*s.emitterHome = messages.NewEmitter(s.deps.Bridge.NS(), s.start.ID, agent, s.start.Parent, 1, s.deps.Bridge.Publish)
+	}
+	s.emitter = *s.emitterHome
+
+	if err := s.load(); err != nil {
+		s.fail(ctx, messages.FailConfig, err.Error())
+		return
+	}
+	for _, bind := range []func() error{
+		func() error { sub, err := s.deps.Bridge.Bind(s.addr, ctx.Self()); s.keep(sub); return err },
+		func() error {
+			sub, err := s.deps.Bridge.BindRequests(messages.ControlSubject(s.deps.Bridge.NS(), s.start.ID), ctx.Self(), 10*time.Second)
+			s.keep(sub)
+			return err
+		},
+	} {
+		if err := bind(); err != nil {
+			s.fail(ctx, messages.FailConfig, err.Error())
+			return
+		}
+	}
+	props := actor.PropsFromProducer(newToolExec(s.deps.Bridge, s.deps.Tools, s.deps.ToolEnv))
+	pid, err := ctx.SpawnNamed(props, "tools")
+	if err != nil {
+		s.fail(ctx, messages.FailConfig, fmt.Sprintf("spawn tool executor: %v", err))
+		return
+	}
+	s.toolexec = pid
+	ctx.Watch(pid)
+	sub, err := s.deps.Bridge.Bind(s.toolAddr, pid)
+	s.keep(sub)
+	if err != nil {
+		s.fail(ctx, messages.FailConfig, err.Error())
+		return
+	}
+
+	s.emit(messages.EventSessionStarted, &messages.SessionStartedData{
+		Model: s.deps.Model, Mode: s.start.Mode, Workspace: s.start.Workspace, Task: s.start.Task,
+		Resumed: s.start.Resume, PromptBytes: s.promptBytes(),
+	})
+	s.become(phaseIdle, s.idle)
+	s.begin(ctx)
+}
+
+func (s *session) keep(sub *nats.Subscription) {
+	if sub != nil {
+		s.subs = append(s.subs, sub)
+	}
+}
+
+// begin takes the session's first step: the task it was started with, or, on resume without a
+// task, the model's turn if the log ends waiting for one.
+func (s *session) begin(ctx actor.Context) {
+	if s.start.Task != "" {
+		s.routeInput(ctx, s.start.Task)
+		return
+	}
+	if n := len(s.history); n > 0 && s.history[n-1].Role != llm.RoleAssistant {
+		s.callModel(ctx)
+		return
+	}
+	if !s.start.Interactive {
+		final := s.lastAnswer()
+		s.finish(ctx, &messages.SessionFinishedData{Status: messages.StatusDone, Final: final,
+			Error: "nothing to resume: the session's last turn is complete; give a task to continue"})
+	}
+}
+
+// load reads the session from the store (healing its log) or creates it.
+func (s *session) load() error {
+	st := s.deps.Store
+	if s.start.Resume {
+		meta, err := st.Meta(s.start.ID)
+		if err != nil {
+			return fmt.Errorf("resume %s: %w", s.start.ID, err)
+		}
+		entries, err := st.Log(s.start.ID)
+		if err != nil {
+			return fmt.Errorf("resume %s: %w", s.start.ID, err)
+		}
+		view, synthetic := store.Heal(entries)
+		if len(synthetic) > 0 {
+			if err := st.Append(s.start.ID, synthetic...); err != nil {
+				return fmt.Errorf("resume %s: record interrupted calls: %w", s.start.ID, err)
+			}
+		}
+		s.meta = meta
+		s.meta.Status = "running"
+		s.meta.Model = s.deps.Model
+		for _, e := range view {
+			if m, ok := entryToMessage(e); ok {
+				s.history = append(s.history, m)
+			}
+		}
+		return st.PutMeta(s.meta)
+	}
+	now := time.Now().UTC()
+	s.meta = &store.SessionMeta{ID: s.start.ID, Parent: s.start.Parent, Agent: s.start.Agent, Model: s.deps.Model,
+		Task: s.start.Task, Mode: s.start.Mode, Workspace: s.start.Workspace, Status: "running", Created: now, Updated: now}
+	return st.PutMeta(s.meta)
+}
+
+// finish records the outcome, announces it, and stops the actor. It runs once.
+func (s *session) finish(ctx actor.Context, out *messages.SessionFinishedData) {
+	if s.finished {
+		return
+	}
+	s.finished = true
+	s.become(phaseFinished, s.finishedPhase)
+	out.Turns = s.turn
+	if s.meta != nil {
+		s.meta.Status = out.Status
+		s.meta.Updated = time.Now().UTC()
+		if err := s.deps.Store.PutMeta(s.meta); err != nil {
+			s.deps.Log.Error("record session outcome", "session", s.start.ID, "err", err)
+		}
+		if err := s.deps.Store.Sync(); err != nil {
+			s.deps.Log.Error("sync store", "err", err)
+		}
+	}
+	s.emit(messages.EventSessionFinished, out)
+	ctx.Stop(ctx.Self())
+}
+
+// fail ends the session as failed, with the kind of failure for the caller's exit code.
+func (s *session) fail(ctx actor.Context, kind, reason string) {
+	s.emit(messages.EventError, &messages.ErrorData{Message: reason, Fatal: true})
+	s.finish(ctx, &messages.SessionFinishedData{Status: messages.StatusFailed, Kind: kind, Error: reason})
+}
+
+// stopping runs when the actor is stopped from outside (Node shutdown) or by finish: whatever
+// was in flight is cut off and the outcome recorded as interrupted.
+func (s *session) stopping(ctx actor.Context) {
+	if s.streamCancel != nil {
+		s.streamCancel()
+	}
+	if !s.finished {
+		s.finish(ctx, &messages.SessionFinishedData{Status: messages.StatusInterrupted, Error: "the troupe node stopped"})
+	}
+	for _, sub := range s.subs {
+		_ = sub.Unsubscribe()
+	}
+	if s.deps.ToolEnv != nil {
+		s.deps.ToolEnv.Close()
+	}
+}
+
+// childTerminated: the tool executor is restarted by supervision on a panic; if it is gone for
+// good, the session cannot go on.
+func (s *session) childTerminated(ctx actor.Context, msg *actor.Terminated) {
+	if s.finished || s.toolexec == nil || msg.Who.Id != s.toolexec.Id {
+		return
+	}
+	s.fail(ctx, messages.FailConfig, "the tool executor stopped unexpectedly")
+}
+
+func (s *session) lastAnswer() string {
+	for i := len(s.history) - 1; i >= 0; i-- {
+		if m := s.history[i]; m.Role == llm.RoleAssistant && m.Content != "" {
+			return m.Content
+		}
+	}
+	return ""
+}
+
+// restarting runs on the crashed incarnation before a new one is made: it lets go of its
+// subscriptions (the new one binds its own) and its model call.
+func (s *session) restarting() {
+	if s.streamCancel != nil {
+		s.streamCancel()
+	}
+	for _, sub := range s.subs {
+		_ = sub.Unsubscribe()
+	}
+	s.subs = nil
+}

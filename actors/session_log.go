@@ -1,0 +1,108 @@
+package actors
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/troupe-dev/troupe/llm"
+	"github.com/troupe-dev/troupe/messages"
+	"github.com/troupe-dev/troupe/store"
+)
+
+// The session commits every entry to the store before it acts on it (commit, then apply), so a
+// kill at any moment loses nothing acknowledged and leaves a log the healing pass can resume.
+
+// noteEvent marks a system entry that is a harness note to the model (shown to it as a user
+// message), as opposed to an audit record it never sees.
+const noteEvent = "note"
+
+func (s *session) commitUser(text string) error {
+	return s.commit(&store.Entry{Kind: store.EntryKind("user"), Text: text}, llm.Message{Role: llm.RoleUser, Content: text})
+}
+
+func (s *session) commitNote(text string) error {
+	return s.commit(&store.Entry{Kind: store.EntryKind("system"), Event: noteEvent, Text: text},
+		llm.Message{Role: llm.RoleUser, Content: noteText(text)})
+}
+
+// commitAssistant records a reply stamped with the model that produced it, and counts the turn.
+func (s *session) commitAssistant(r *llm.Reply) error {
+	model := s.deps.Model
+	e := &store.Entry{Kind: store.EntryKind("assistant"), Text: r.Text, Reasoning: r.Reasoning, Model: model}
+	for _, c := range r.ToolCalls {
+		e.Calls = append(e.Calls, store.Call{ID: c.ID, Name: c.Name, Args: c.Args})
+	}
+	s.meta.Turns++
+	s.meta.Updated = time.Now().UTC()
+	e.Time = s.meta.Updated
+	if err := s.deps.Store.AppendWithMeta(s.meta, e); err != nil {
+		s.meta.Turns--
+		return fmt.Errorf("record the model's reply: %w", err)
+	}
+	s.history = append(s.history, llm.Message{Role: llm.RoleAssistant, Content: r.Text, Reasoning: r.Reasoning,
+		ToolCalls: r.ToolCalls, Model: model})
+	return nil
+}
+
+func (s *session) commitToolResult(call llm.ToolCall, res *messages.ToolResult) error {
+	e := &store.Entry{Kind: store.EntryKind("tool_result"), Text: res.Output, CallID: call.ID, ToolName: call.Name, IsError: res.IsError}
+	return s.commit(e, llm.Message{Role: llm.RoleTool, Content: res.Output, ToolCallID: call.ID, ToolName: call.Name, IsError: res.IsError})
+}
+
+func (s *session) commit(e *store.Entry, m llm.Message) error {
+	e.Time = time.Now().UTC()
+	if err := s.deps.Store.Append(s.start.ID, e); err != nil {
+		return fmt.Errorf("record %s entry: %w", e.Kind, err)
+	}
+	s.history = append(s.history, m)
+	return nil
+}
+
+func (s *session) recordUsage(u llm.Usage, requestBytes int) {
+	s.meta.InputTokens += u.InputTokens
+	s.meta.OutputTokens += u.OutputTokens
+	s.emit(messages.EventUsage, &messages.UsageData{Turn: s.turn, InputTokens: u.InputTokens, OutputTokens: u.OutputTokens,
+		CacheReadTokens: u.CacheReadTokens, TotalInputTokens: s.meta.InputTokens, TotalOutputTokens: s.meta.OutputTokens,
+		RequestBytes: requestBytes})
+}
+
+// syncStore makes the turn durable against power loss too (a SIGKILL loses nothing either way).
+func (s *session) syncStore() {
+	if err := s.deps.Store.PutMeta(s.meta); err != nil {
+		s.deps.Log.Warn("record session meta", "session", s.start.ID, "err", err)
+	}
+	if err := s.deps.Store.Sync(); err != nil {
+		s.deps.Log.Warn("sync store", "err", err)
+	}
+}
+
+// entryToMessage turns a stored entry into what the model sees; audit-only entries give false.
+func entryToMessage(e *store.Entry) (llm.Message, bool) {
+	switch e.Kind {
+	case "user":
+		return llm.Message{Role: llm.RoleUser, Content: e.Text}, true
+	case "assistant":
+		m := llm.Message{Role: llm.RoleAssistant, Content: e.Text, Reasoning: e.Reasoning, Model: e.Model}
+		for _, c := range e.Calls {
+			m.ToolCalls = append(m.ToolCalls, llm.ToolCall{ID: c.ID, Name: c.Name, Args: c.Args})
+		}
+		return m, true
+	case "tool_result":
+		return llm.Message{Role: llm.RoleTool, Content: e.Text, ToolCallID: e.CallID, ToolName: e.ToolName, IsError: e.IsError}, true
+	case "system":
+		if e.Event == noteEvent {
+			return llm.Message{Role: llm.RoleUser, Content: noteText(e.Text)}, true
+		}
+	}
+	return llm.Message{}, false
+}
+
+// noteText marks a harness note so the model can tell it from the user's words.
+func noteText(text string) string { return "[troupe] " + text }
+
+// project builds the model-visible context from the history. For now it is the history itself,
+// copied so the model-call goroutine never shares a slice the session appends to; context
+// projection (previews, compaction) grows here.
+func project(history []llm.Message) []llm.Message {
+	return append([]llm.Message(nil), history...)
+}

@@ -1,0 +1,288 @@
+package actors
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/troupe-dev/troupe/llm"
+	"github.com/troupe-dev/troupe/messages"
+)
+
+// Messages from the model-call goroutine back to its session. They carry the turn so that a
+// late message from a cancelled call is recognised and dropped.
+type (
+	modelEvent struct {
+		turn int
+		ev   llm.Event
+	}
+	modelRetry struct {
+		turn int
+		info llm.RetryInfo
+	}
+	modelDone struct {
+		turn  int
+		reply *llm.Reply
+		err   error
+		bytes int
+	}
+)
+
+// How many times the harness nudges a model that replies with nothing, or is cut off by its
+// output limit, before it gives up on the turn.
+const (
+	maxEmptyReplies    = 2
+	maxLengthContinues = 3
+	defaultMaxTurns    = 100
+)
+
+// routeInput handles one line of user input (DESIGN §3, input routing).
+func (s *session) routeInput(ctx actor.Context, text string) *messages.InputAck {
+	r := classifyInput(text, localCommands)
+	switch r.Kind {
+	case inputEmpty:
+		return &messages.InputAck{Routed: messages.RoutedIgnored}
+	case inputCommand:
+		return &messages.InputAck{Routed: messages.RoutedCommand, Output: s.runCommand(r)}
+	case inputUnknown:
+		msg := fmt.Sprintf("unknown command /%s", r.Command)
+		if r.Nearest != "" {
+			msg += fmt.Sprintf(" — did you mean /%s?", r.Nearest)
+		}
+		return &messages.InputAck{Routed: messages.RoutedCommand, Output: msg + "\n" + commandHelp(localCommands)}
+	}
+	if err := s.commitUser(text); err != nil {
+		s.fail(ctx, messages.FailConfig, err.Error())
+		return &messages.InputAck{Routed: messages.RoutedIgnored, Output: err.Error()}
+	}
+	s.emptyReplies, s.lengthContinues = 0, 0
+	s.callModel(ctx)
+	return &messages.InputAck{Routed: messages.RoutedModel}
+}
+
+func (s *session) runCommand(r inputRoute) string {
+	switch r.Command {
+	case "status":
+		st := s.status()
+		return fmt.Sprintf("session %s\nmodel   %s\nmode    %s\nphase   %s\nturns   %d\ntokens  %d in, %d out",
+			st.Session, st.Model, st.Mode, st.Phase, st.Turns, st.InputTokens, st.OutputTokens)
+	default:
+		return commandHelp(localCommands)
+	}
+}
+
+// callModel starts one turn: it projects the context and streams a model call in a goroutine
+// the session owns (cancelled through streamCancel). Receive never blocks on the model.
+func (s *session) callModel(ctx actor.Context) {
+	maxTurns := s.start.MaxTurns
+	if maxTurns <= 0 {
+		maxTurns = defaultMaxTurns
+	}
+	if s.turn >= maxTurns {
+		s.fail(ctx, messages.FailBudget, fmt.Sprintf("turn budget exhausted: %d turns without a final answer", s.turn))
+		return
+	}
+	s.turn++
+	s.emit(messages.EventTurnStarted, &messages.TurnStartedData{Turn: s.turn})
+	req := s.request()
+	size := requestSize(req)
+	callCtx, cancel := context.WithCancel(context.Background())
+	s.streamCancel = cancel
+	turn, self, root, provider := s.turn, ctx.Self(), ctx.ActorSystem().Root, s.deps.Provider
+	policy := s.deps.Retry
+	policy.OnRetry = func(info llm.RetryInfo) { root.Send(self, &modelRetry{turn: turn, info: info}) }
+	go func() {
+		reply, err := llm.StreamWithRetry(callCtx, provider, req, func(ev llm.Event) {
+			root.Send(self, &modelEvent{turn: turn, ev: ev})
+		}, policy)
+		root.Send(self, &modelDone{turn: turn, reply: reply, err: err, bytes: size})
+	}()
+	s.become(phaseCalling, s.calling)
+}
+
+// request projects the model-visible context for the next call.
+func (s *session) request() *llm.Request {
+	return &llm.Request{
+		Model:    s.deps.ModelName,
+		System:   s.deps.System,
+		Messages: project(s.history),
+		Tools:    s.toolSpecs(),
+		CacheKey: s.start.ID,
+	}
+}
+
+func (s *session) onModelEvent(msg *modelEvent) {
+	if msg.turn != s.turn {
+		return
+	}
+	switch msg.ev.Kind {
+	case llm.EventText:
+		s.emit(messages.EventTextDelta, &messages.DeltaData{Turn: s.turn, Text: msg.ev.Text})
+	case llm.EventReasoning:
+		s.emit(messages.EventReasoningDelta, &messages.DeltaData{Turn: s.turn, Text: msg.ev.Text})
+	}
+}
+
+func (s *session) onModelRetry(msg *modelRetry) {
+	if msg.turn != s.turn {
+		return
+	}
+	d := &messages.ModelRetryData{Turn: s.turn, Attempt: msg.info.Attempt, DelayMS: msg.info.Delay.Milliseconds()}
+	if msg.info.Err != nil {
+		d.Status, d.Reason = msg.info.Err.Status, msg.info.Err.Error()
+	}
+	s.emit(messages.EventModelRetry, d)
+}
+
+// onModelDone classifies the reply (DESIGN §3): tool calls, final text, cut off by length,
+// empty, refusal — or a failed call.
+func (s *session) onModelDone(ctx actor.Context, msg *modelDone) {
+	if msg.turn != s.turn {
+		return
+	}
+	s.streamCancel()
+	s.streamCancel = nil
+	if s.cancelling != "" {
+		s.endCancelledTurn(ctx)
+		return
+	}
+	if msg.err != nil {
+		s.modelFailed(ctx, msg.err)
+		return
+	}
+	r := msg.reply
+	s.recordUsage(r.Usage, msg.bytes)
+	switch {
+	case len(r.ToolCalls) > 0:
+		if err := s.commitAssistant(r); err != nil {
+			s.fail(ctx, messages.FailConfig, err.Error())
+			return
+		}
+		s.dispatch(ctx, r.ToolCalls)
+	case r.Stop == llm.StopRefusal:
+		_ = s.commitAssistant(r)
+		s.emit(messages.EventTurnFinished, &messages.TurnFinishedData{Turn: s.turn, Stop: string(llm.StopRefusal)})
+		s.fail(ctx, messages.FailModel, "the model refused: "+firstLine(r.Text))
+	case r.Stop == llm.StopLength:
+		s.continueAfterLength(ctx, r)
+	case strings.TrimSpace(r.Text) == "":
+		s.nudgeEmpty(ctx)
+	default:
+		if err := s.commitAssistant(r); err != nil {
+			s.fail(ctx, messages.FailConfig, err.Error())
+			return
+		}
+		s.finalAnswer(ctx, r.Text)
+	}
+}
+
+// modelFailed ends the turn on a call that failed for good (retries are already spent).
+func (s *session) modelFailed(ctx actor.Context, err error) {
+	s.emit(messages.EventTurnFinished, &messages.TurnFinishedData{Turn: s.turn, Stop: "error"})
+	var le *llm.Error
+	errors.As(err, &le)
+	switch {
+	case llm.ClassOf(err) == llm.Canceled:
+		s.endCancelledTurn(ctx)
+	case le != nil && (le.Status == 401 || le.Status == 403):
+		s.fail(ctx, messages.FailConfig, fmt.Sprintf("the provider rejected the credentials: %v — check the API key", err))
+	case llm.IsUnreachable(err):
+		s.fail(ctx, messages.FailConfig, fmt.Sprintf("%v — is the server running? check --base-url", err))
+	case llm.ClassOf(err) == llm.Fatal:
+		s.fail(ctx, messages.FailConfig, err.Error())
+	default:
+		s.fail(ctx, messages.FailProvider, err.Error())
+	}
+}
+
+// finalAnswer accepts a final reply: an interactive session waits for more input, a headless
+// one is done.
+func (s *session) finalAnswer(ctx actor.Context, text string) {
+	s.emit(messages.EventTurnFinished, &messages.TurnFinishedData{Turn: s.turn, Stop: string(llm.StopEnd)})
+	s.syncStore()
+	if s.start.Interactive {
+		s.become(phaseIdle, s.idle)
+		return
+	}
+	s.finish(ctx, &messages.SessionFinishedData{Status: messages.StatusDone, Final: text})
+}
+
+// nudgeEmpty answers an empty reply by telling the model exactly what is wrong.
+func (s *session) nudgeEmpty(ctx actor.Context) {
+	s.emit(messages.EventTurnFinished, &messages.TurnFinishedData{Turn: s.turn, Stop: "empty"})
+	s.emptyReplies++
+	if s.emptyReplies > maxEmptyReplies {
+		s.fail(ctx, messages.FailModel, fmt.Sprintf("the model replied with nothing %d times in a row", s.emptyReplies))
+		return
+	}
+	if err := s.commitNote("Your last reply was empty. Continue the task with a tool call, or give your final answer as text."); err != nil {
+		s.fail(ctx, messages.FailConfig, err.Error())
+		return
+	}
+	s.callModel(ctx)
+}
+
+// continueAfterLength keeps a reply cut off by the output limit and asks the model to go on.
+func (s *session) continueAfterLength(ctx actor.Context, r *llm.Reply) {
+	s.emit(messages.EventTurnFinished, &messages.TurnFinishedData{Turn: s.turn, Stop: string(llm.StopLength)})
+	s.lengthContinues++
+	if s.lengthContinues > maxLengthContinues {
+		s.fail(ctx, messages.FailModel, "the model's reply was cut off by its output limit too many times")
+		return
+	}
+	r.ToolCalls = nil // a call cut off mid-arguments is not a call
+	if err := s.commitAssistant(r); err != nil {
+		s.fail(ctx, messages.FailConfig, err.Error())
+		return
+	}
+	if err := s.commitNote("Your reply was cut off by the output limit. Continue exactly where you stopped; keep tool calls small."); err != nil {
+		s.fail(ctx, messages.FailConfig, err.Error())
+		return
+	}
+	s.callModel(ctx)
+}
+
+// cancelTurn stops the running model call or tool calls. The turn ends once every call has its
+// result, so the pairing invariant holds even for a cancelled turn.
+func (s *session) cancelTurn(ctx actor.Context, msg *messages.Cancel) {
+	if ctx.Sender() != nil {
+		ctx.Respond(&messages.InputAck{Routed: messages.RoutedCommand, Output: "cancelling"})
+	}
+	if s.cancelling != "" {
+		return
+	}
+	s.cancelling = msg.Reason
+	if s.cancelling == "" {
+		s.cancelling = "cancelled by the user"
+	}
+	switch s.phase {
+	case phaseCalling:
+		if s.streamCancel != nil {
+			s.streamCancel()
+		}
+	case phaseExecuting:
+		ctx.Send(s.toolexec, &messages.Cancel{Reason: s.cancelling})
+	}
+}
+
+// endCancelledTurn closes a cancelled turn: an interactive session waits for input again, a
+// headless one finishes as interrupted.
+func (s *session) endCancelledTurn(ctx actor.Context) {
+	reason := s.cancelling
+	s.cancelling = ""
+	s.emit(messages.EventTurnFinished, &messages.TurnFinishedData{Turn: s.turn, Stop: "cancelled"})
+	s.syncStore()
+	if s.start.Interactive {
+		s.become(phaseIdle, s.idle)
+		return
+	}
+	s.finish(ctx, &messages.SessionFinishedData{Status: messages.StatusInterrupted, Error: reason})
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	return s
+}

@@ -1,0 +1,121 @@
+package actors
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/troupe-dev/troupe/messages"
+	"github.com/troupe-dev/troupe/tools"
+)
+
+// toolExec is the ToolExec actor: one per session, a child of it. It takes ToolRequests from its
+// bus inbox and runs them one at a time in call order (writes must be serialized; parallel
+// read-only calls are a later refinement), each in a goroutine it owns, so its mailbox stays
+// free for Cancel. Results go back to the requester's inbox over the bus.
+type toolExec struct {
+	bridge   *Bridge
+	registry *tools.Registry
+	env      *tools.Env
+
+	queue   []*messages.ToolRequest
+	running *messages.ToolRequest
+	cancel  context.CancelFunc
+}
+
+// toolDone is sent by a call's goroutine to its toolExec when the call returns.
+type toolDone struct {
+	req    *messages.ToolRequest
+	result tools.Result
+	took   time.Duration
+}
+
+func newToolExec(bridge *Bridge, registry *tools.Registry, env *tools.Env) actor.Producer {
+	return func() actor.Actor { return &toolExec{bridge: bridge, registry: registry, env: env} }
+}
+
+func (t *toolExec) Receive(ctx actor.Context) {
+	switch msg := ctx.Message().(type) {
+	case *messages.ToolRequest:
+		t.enqueue(ctx, msg)
+	case *toolDone:
+		t.finish(ctx, msg)
+	case *messages.Cancel:
+		t.cancelAll(msg.Reason)
+	case *actor.Stopping:
+		t.cancelAll("the session stopped")
+	}
+}
+
+func (t *toolExec) enqueue(ctx actor.Context, req *messages.ToolRequest) {
+	t.queue = append(t.queue, req)
+	if t.running == nil {
+		t.startNext(ctx)
+	}
+}
+
+func (t *toolExec) startNext(ctx actor.Context) {
+	if len(t.queue) == 0 {
+		return
+	}
+	req := t.queue[0]
+	t.queue = t.queue[1:]
+	t.running = req
+	callCtx, cancel := context.WithCancel(context.Background())
+	t.cancel = cancel
+	if err := t.bridge.Send(req.ReplyTo, &messages.ToolStarted{CallID: req.CallID}); err != nil {
+		ctx.Logger().Warn("report tool start", "err", err)
+	}
+	self, root := ctx.Self(), ctx.ActorSystem().Root
+	go func() {
+		start := time.Now()
+		res := t.run(callCtx, req)
+		root.Send(self, &toolDone{req: req, result: res, took: time.Since(start)})
+	}()
+}
+
+// run executes one call. Registry.Execute recovers tool panics itself; the recover here guards
+// the executor's own code, so no panic in a call can take the process down.
+func (t *toolExec) run(ctx context.Context, req *messages.ToolRequest) (res tools.Result) {
+	defer func() {
+		if p := recover(); p != nil {
+			res = tools.Result{IsError: true, Output: fmt.Sprintf("tool %s crashed: %v (the call did not complete)", req.Name, p)}
+		}
+	}()
+	return t.registry.Execute(ctx, t.env, tools.Call{ID: req.CallID, Name: req.Name, Args: req.Args})
+}
+
+func (t *toolExec) finish(ctx actor.Context, done *toolDone) {
+	if t.running == nil || t.running.CallID != done.req.CallID {
+		return // cancelled and already answered
+	}
+	t.cancel()
+	t.running, t.cancel = nil, nil
+	t.reply(ctx, done.req, done.result, done.took)
+	t.startNext(ctx)
+}
+
+func (t *toolExec) reply(ctx actor.Context, req *messages.ToolRequest, res tools.Result, took time.Duration) {
+	out := &messages.ToolResult{Turn: req.Turn, CallID: req.CallID, Name: req.Name, Output: res.Output,
+		IsError: res.IsError, Changed: res.Changed, Duration: took}
+	if err := t.bridge.Send(req.ReplyTo, out); err != nil {
+		ctx.Logger().Error("deliver tool result", "call", req.CallID, "err", err)
+	}
+}
+
+// cancelAll stops the running call (its process group is killed by the tool) and answers every
+// queued call as cancelled, so each call still gets exactly one result.
+func (t *toolExec) cancelAll(reason string) {
+	if t.cancel != nil {
+		t.cancel()
+	}
+	// The running call answers through toolDone once its tool has returned; the queue is
+	// answered now.
+	for _, req := range t.queue {
+		_ = t.bridge.Send(req.ReplyTo, &messages.ToolResult{Turn: req.Turn, CallID: req.CallID, Name: req.Name,
+			IsError: true, Output: "cancelled before it ran: " + reason})
+	}
+	t.queue = nil
+}

@@ -1,0 +1,163 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/signal"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/troupe-dev/troupe/messages"
+)
+
+func (m *Main) chatCommand() *cobra.Command {
+	var f commonFlags
+	c := &cobra.Command{
+		Use:   "chat",
+		Short: "Talk with the agent in a line REPL (/help for commands, /exit to leave; Ctrl-C cancels a turn)",
+		Args:  cobra.NoArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			return m.chat(c.Context(), &f)
+		},
+	}
+	f.register(c)
+	return c
+}
+
+// turnEnd reports that the session is waiting for input again, or has finished.
+type turnEnd struct {
+	finished *messages.SessionFinishedData
+}
+
+func (m *Main) chat(ctx context.Context, f *commonFlags) error {
+	s, err := m.resolve(f)
+	if err != nil {
+		return err
+	}
+	model, err := m.checkModel(s.cfg.Model, s.cfg.BaseURL)
+	if err != nil {
+		return err
+	}
+	l, err := m.connect(s)
+	if err != nil {
+		return err
+	}
+	defer l.close(m)
+	id := newSessionID()
+	out := newPrinter(m.Stdout, false)
+	ends := make(chan turnEnd, 4)
+	sub, err := l.client.SubscribeRaw(messages.SessionEventsSubject(l.client.NS, id), func(data []byte) {
+		if fin := out.event(data); fin != nil {
+			ends <- turnEnd{finished: fin}
+			return
+		}
+		if stop, ok := turnStop(data); ok && (stop == "end" || stop == "cancelled") {
+			ends <- turnEnd{}
+		}
+	})
+	if err != nil {
+		return err
+	}
+	defer sub.Unsubscribe()
+	start := &messages.StartSession{ID: id, Model: model, BaseURL: s.cfg.BaseURL, Mode: s.cfg.Mode, Workspace: s.root,
+		Interactive: true, MaxTurns: f.maxTurns}
+	if err := l.client.StartSession(start); err != nil {
+		return usageErr("%v", err)
+	}
+	fmt.Fprintf(m.Stderr, "troupe chat · %s · mode %s · session %s\n/help for commands, /exit to leave\n", model, s.cfg.Mode, id)
+
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt)
+	defer signal.Stop(sigs)
+	lines := readLines(m.Stdin)
+	for {
+		fmt.Fprint(m.Stderr, "› ")
+		var line string
+		var ok bool
+		select {
+		case line, ok = <-lines:
+		case <-sigs:
+			ok = false
+		case <-ctx.Done():
+			ok = false
+		}
+		if !ok || isExit(line) {
+			fmt.Fprintln(m.Stderr)
+			_ = l.client.Cancel(id, "the user left the chat")
+			return nil
+		}
+		ack, err := l.client.Input(id, line)
+		if err != nil {
+			return &exitError{code: exitFailed, msg: err.Error()}
+		}
+		switch ack.Routed {
+		case messages.RoutedCommand, messages.RoutedBusy:
+			fmt.Fprintln(m.Stdout, strings.TrimRight(ack.Output, "\n"))
+			continue
+		case messages.RoutedIgnored:
+			continue
+		}
+		if fin := m.waitTurn(ctx, l, id, ends, sigs); fin != nil {
+			return outcome(fin)
+		}
+	}
+}
+
+// waitTurn waits until the session is idle again; Ctrl-C cancels the running turn.
+func (m *Main) waitTurn(ctx context.Context, l *link, id string, ends <-chan turnEnd, sigs <-chan os.Signal) *messages.SessionFinishedData {
+	for {
+		select {
+		case e := <-ends:
+			return e.finished
+		case <-sigs:
+			fmt.Fprintln(m.Stderr, "\n(cancelling the turn)")
+			_ = l.client.Cancel(id, "cancelled by the user (Ctrl-C)")
+		case <-ctx.Done():
+			_ = l.client.Cancel(id, "troupe received SIGTERM")
+			return &messages.SessionFinishedData{Status: messages.StatusInterrupted}
+		}
+	}
+}
+
+func isExit(line string) bool {
+	switch strings.TrimSpace(line) {
+	case "/exit", "/quit", "/q":
+		return true
+	}
+	return false
+}
+
+// readLines feeds stdin lines to a channel; it ends (closing the channel) at EOF. The goroutine
+// is owned by the process: stdin cannot be interrupted, and it dies with it.
+func readLines(r interface{ Read([]byte) (int, error) }) <-chan string {
+	ch := make(chan string)
+	go func() {
+		defer close(ch)
+		sc := bufio.NewScanner(r)
+		sc.Buffer(make([]byte, 64<<10), 1<<20)
+		for sc.Scan() {
+			ch <- sc.Text()
+		}
+	}()
+	return ch
+}
+
+// turnStop returns the stop reason of a turn.finished envelope.
+func turnStop(data []byte) (string, bool) {
+	if !strings.Contains(string(data), `"turn.finished"`) {
+		return "", false
+	}
+	var env messages.Envelope
+	if json.Unmarshal(data, &env) != nil || env.Type != messages.EventTurnFinished {
+		return "", false
+	}
+	v, err := env.DecodeData()
+	if err != nil {
+		return "", false
+	}
+	return v.(*messages.TurnFinishedData).Stop, true
+}

@@ -1,0 +1,107 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// Exit codes: the outcome of a run, for scripts.
+const (
+	exitDone        = 0
+	exitFailed      = 1
+	exitUsage       = 2 // bad flags, bad config, bad provider setup
+	exitInterrupted = 130
+)
+
+// Main is the troupe CLI with its streams and environment injected, so tests run it in-process
+// as well as through the built binary.
+type Main struct {
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	Getenv         func(string) string
+	log            *slog.Logger
+}
+
+// exitError carries an exit code and a one-line message up to Run.
+type exitError struct {
+	code int
+	msg  string
+}
+
+func (e *exitError) Error() string { return e.msg }
+
+func usageErr(format string, args ...any) error {
+	return &exitError{code: exitUsage, msg: fmt.Sprintf(format, args...)}
+}
+
+// exitCode is an error that only sets the exit code (the command already said what happened).
+func exitCode(code int) error { return &exitError{code: code} }
+
+// Run runs the CLI with args (without the program name) and returns the exit code. It never
+// panics at the user: a bug is reported as one line with a hint.
+func (m *Main) Run(ctx context.Context, args []string) (code int) {
+	defer func() {
+		if p := recover(); p != nil {
+			fmt.Fprintf(m.Stderr, "troupe: internal error: %v (please report it with the command you ran)\n", p)
+			code = exitFailed
+		}
+	}()
+	m.log = newLogger(m.Stderr, m.Getenv("TROUPE_LOG"))
+	root := m.rootCommand()
+	root.SetArgs(args)
+	root.SetIn(m.Stdin)
+	root.SetOut(m.Stdout)
+	root.SetErr(m.Stderr)
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return exitDone
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.msg != "" {
+			fmt.Fprintf(m.Stderr, "troupe: %s\n", ee.msg)
+		}
+		return ee.code
+	}
+	// Cobra's own errors (unknown command, unknown flag, bad arguments) are usage errors.
+	fmt.Fprintf(m.Stderr, "troupe: %s (see 'troupe --help')\n", strings.TrimSpace(err.Error()))
+	return exitUsage
+}
+
+func (m *Main) rootCommand() *cobra.Command {
+	root := &cobra.Command{
+		Use:           "troupe",
+		Short:         "A coding-agent harness: a model proposes, troupe decides",
+		SilenceErrors: true,
+		SilenceUsage:  true,
+	}
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return usageErr("%v (see 'troupe %s --help')", err, c.Name())
+	})
+	root.AddCommand(m.runCommand(), m.chatCommand(), m.resumeCommand(), m.watchCommand(), m.sessionsCommand(),
+		m.logCommand(), m.doctorCommand(), m.versionCommand(), m.sandboxLauncherCommand())
+	return root
+}
+
+func newLogger(w io.Writer, level string) *slog.Logger {
+	var l slog.Level
+	switch strings.ToLower(level) {
+	case "debug":
+		l = slog.LevelDebug
+	case "info":
+		l = slog.LevelInfo
+	case "error":
+		l = slog.LevelError
+	default:
+		l = slog.LevelWarn
+	}
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: l}))
+}
+
+func discardLogger() *slog.Logger { return slog.New(slog.DiscardHandler) }

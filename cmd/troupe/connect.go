@@ -1,0 +1,86 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/troupe-dev/troupe/actors"
+	"github.com/troupe-dev/troupe/llm"
+	"github.com/troupe-dev/troupe/store"
+)
+
+// link is this process's connection to the project's Node: attached to one running in another
+// process, or owning one it started itself.
+type link struct {
+	client *actors.Client
+	node   *actors.Node // non-nil when this process owns the Node
+}
+
+// connect attaches to the project's running Node, or starts one in this process. Two processes
+// racing to start one are settled by the store's lock: the loser attaches to the winner.
+func (m *Main) connect(s *settings) (*link, error) {
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if info, err := actors.FindNode(s.root); err == nil {
+			nc, err := actors.Dial(info.URL, info.Token, "troupe-cli")
+			if err == nil {
+				return &link{client: actors.NewClient(nc, info.NS, info.Node)}, nil
+			}
+			m.log.Debug("attach failed", "err", err)
+		}
+		opts, err := m.nodeOptions(s)
+		if err != nil {
+			return nil, err
+		}
+		node, err := actors.StartNode(opts)
+		if err == nil {
+			client, err := node.Client()
+			if err != nil {
+				node.Close()
+				return nil, err
+			}
+			return &link{client: client, node: node}, nil
+		}
+		if !errors.Is(err, store.ErrLocked) || time.Now().After(deadline) {
+			return nil, fmt.Errorf("start troupe node in %s: %w", s.root, err)
+		}
+		time.Sleep(100 * time.Millisecond) // another process is starting its Node: attach to it
+	}
+}
+
+func (m *Main) nodeOptions(s *settings) (actors.NodeOptions, error) {
+	sb, _, err := sandboxFor(s.cfg.Sandbox)
+	if err != nil {
+		return actors.NodeOptions{}, err
+	}
+	return actors.NodeOptions{
+		Root: s.root,
+		Log:  m.log,
+		Provider: func(model, baseURL string) (llm.Provider, string, error) {
+			return llm.Open(model, llm.Options{BaseURL: baseURL, Getenv: os.Getenv})
+		},
+		Environ: actors.CommandEnviron(os.Environ(), s.cfg.Env.Pass, s.cfg.Env.Set),
+		Sandbox: sb,
+		Retry:   llm.DefaultRetryPolicy(),
+	}, nil
+}
+
+// close lets go of the Node. An owned Node keeps serving sessions that other terminals started
+// on it until they finish, then stops.
+func (l *link) close(m *Main) {
+	l.client.Close()
+	if l.node == nil {
+		return
+	}
+	if n := len(l.node.Active()); n > 0 {
+		fmt.Fprintf(m.Stderr, "troupe: waiting for %d session(s) started from other terminals on this node\n", n)
+		for len(l.node.Active()) > 0 {
+			time.Sleep(200 * time.Millisecond)
+		}
+	}
+	if err := l.node.Close(); err != nil {
+		fmt.Fprintf(m.Stderr, "troupe: closing node: %v\n", err)
+	}
+}

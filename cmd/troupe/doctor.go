@@ -1,0 +1,141 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/troupe-dev/troupe/actors"
+	"github.com/troupe-dev/troupe/llm"
+	"github.com/troupe-dev/troupe/store"
+	"github.com/troupe-dev/troupe/tools/sandbox"
+)
+
+func (m *Main) doctorCommand() *cobra.Command {
+	var f commonFlags
+	c := &cobra.Command{
+		Use:   "doctor",
+		Short: "Check the bus, the store, provider keys and the sandbox, each with a fix hint",
+		Args:  cobra.NoArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			return m.doctor(&f)
+		},
+	}
+	f.register(c)
+	return c
+}
+
+// check is one line of the doctor's report.
+type check struct {
+	name, status, detail, fix string
+}
+
+func (m *Main) doctor(f *commonFlags) error {
+	s, err := m.resolve(f)
+	if err != nil {
+		return err
+	}
+	checks := []check{m.checkConfig(s), checkBus(), checkStore(s.root)}
+	checks = append(checks, m.checkProviders(s)...)
+	checks = append(checks, checkSandbox(s.cfg.Sandbox), checkCommand("git", "install git"),
+		checkCommand("rg", "install ripgrep for fast grep (apt-get install ripgrep); a Go fallback is used meanwhile"))
+	failed := 0
+	for _, c := range checks {
+		fmt.Fprintf(m.Stdout, "%-4s %-10s %s\n", c.status, c.name, c.detail)
+		if c.fix != "" {
+			fmt.Fprintf(m.Stdout, "     %-10s fix: %s\n", "", c.fix)
+		}
+		if c.status == "FAIL" {
+			failed++
+		}
+	}
+	if failed > 0 {
+		return &exitError{code: exitFailed, msg: fmt.Sprintf("doctor: %d check(s) failed", failed)}
+	}
+	return nil
+}
+
+func (m *Main) checkConfig(s *settings) check {
+	detail := "defaults only"
+	if len(s.cfg.Sources) > 0 {
+		detail = fmt.Sprint(s.cfg.Sources)
+	}
+	return check{name: "config", status: "ok", detail: detail + " · mode " + s.cfg.Mode}
+}
+
+func checkBus() check {
+	bus, err := actors.StartBus(discardLogger())
+	if err != nil {
+		return check{name: "bus", status: "FAIL", detail: err.Error(), fix: "troupe needs a free port on 127.0.0.1"}
+	}
+	defer bus.Shutdown()
+	nc, err := bus.Connect("troupe-doctor")
+	if err != nil {
+		return check{name: "bus", status: "FAIL", detail: err.Error()}
+	}
+	nc.Close()
+	return check{name: "bus", status: "ok", detail: "embedded NATS starts on 127.0.0.1 with token auth"}
+}
+
+func checkStore(root string) check {
+	if info, err := actors.FindNode(root); err == nil {
+		return check{name: "store", status: "ok", detail: fmt.Sprintf("held by the running node (pid %d), as it should be", info.PID)}
+	}
+	dir := filepath.Join(actors.StateDir(root), "db")
+	st, err := store.Open(dir, discardLogger())
+	if errors.Is(err, store.ErrLocked) {
+		return check{name: "store", status: "FAIL", detail: err.Error(), fix: "another troupe process holds it without a node.json: stop it"}
+	}
+	if err != nil {
+		return check{name: "store", status: "FAIL", detail: err.Error(), fix: "check permissions of " + dir}
+	}
+	st.Close()
+	return check{name: "store", status: "ok", detail: dir}
+}
+
+func (m *Main) checkProviders(s *settings) []check {
+	var out []check
+	for _, k := range []string{"OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "OPENROUTER_API_KEY", "DEEPSEEK_API_KEY"} {
+		if m.Getenv(k) != "" {
+			out = append(out, check{name: "key", status: "ok", detail: k + " is set"})
+		} else {
+			out = append(out, check{name: "key", status: "--", detail: k + " is not set"})
+		}
+	}
+	if s.cfg.Model == "" {
+		return append(out, check{name: "model", status: "--", detail: "no default model",
+			fix: "set model = \"provider/model\" in troupe.toml or ~/.config/troupe/config.toml, or pass --model"})
+	}
+	if _, _, err := llm.Open(s.cfg.Model, llm.Options{BaseURL: s.cfg.BaseURL, Getenv: m.Getenv}); err != nil {
+		return append(out, check{name: "model", status: "FAIL", detail: err.Error()})
+	}
+	return append(out, check{name: "model", status: "ok", detail: s.cfg.Model})
+}
+
+func checkSandbox(mode string) check {
+	sup := sandbox.Detect()
+	_, desc, err := sandboxFor(mode)
+	if err != nil {
+		return check{name: "sandbox", status: "FAIL", detail: err.Error(), fix: "use --sandbox auto or off"}
+	}
+	detail := fmt.Sprintf("%s (landlock ABI %d", desc, sup.LandlockABI)
+	if sup.Bwrap != "" {
+		detail += fmt.Sprintf(", bwrap %s works=%v", sup.Bwrap, sup.BwrapWorks)
+	}
+	detail += ")"
+	c := check{name: "sandbox", status: "ok", detail: detail}
+	if sup.LandlockABI == 0 && !sup.BwrapWorks {
+		c.status, c.fix = "--", "commands run unsandboxed: use a kernel with Landlock, or apt-get install bubblewrap"
+	}
+	return c
+}
+
+func checkCommand(name, fix string) check {
+	if path, err := exec.LookPath(name); err == nil {
+		return check{name: name, status: "ok", detail: path}
+	}
+	return check{name: name, status: "--", detail: name + " not found", fix: fix}
+}

@@ -1,0 +1,18 @@
+// Command troupe is a coding-agent harness: a model proposes, troupe decides. See README.md.
+package main
+
+import (
+	"context"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
+	defer stop()
+	m := &Main{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv}
+	code := m.Run(ctx, os.Args[1:])
+	stop()
+	os.Exit(code)
+}

@@ -1,0 +1,101 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+
+	"github.com/troupe-dev/troupe/messages"
+)
+
+// printer renders one session's events: NDJSON envelopes verbatim, or for people the streamed
+// answer and one line per tool call.
+type printer struct {
+	mu      sync.Mutex
+	w       io.Writer
+	json    bool
+	midLine bool // the last thing written was streamed text without a newline
+}
+
+func newPrinter(w io.Writer, json bool) *printer { return &printer{w: w, json: json} }
+
+// event prints one raw envelope and returns the outcome when it is session.finished.
+func (p *printer) event(data []byte) *messages.SessionFinishedData {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var env messages.Envelope
+	if err := json.Unmarshal(data, &env); err != nil {
+		return nil
+	}
+	if p.json {
+		p.w.Write(data)
+		p.w.Write([]byte("\n"))
+	}
+	v, err := env.DecodeData()
+	if err != nil {
+		return nil
+	}
+	if fin, ok := v.(*messages.SessionFinishedData); ok {
+		if !p.json {
+			p.endLine()
+		}
+		return fin
+	}
+	if !p.json {
+		p.human(env.Type, v)
+	}
+	return nil
+}
+
+func (p *printer) human(t messages.EventType, v any) {
+	switch d := v.(type) {
+	case *messages.DeltaData:
+		if t == messages.EventTextDelta {
+			fmt.Fprint(p.w, d.Text)
+			p.midLine = !strings.HasSuffix(d.Text, "\n")
+		}
+	case *messages.ToolCallData:
+		if t == messages.EventToolStarted {
+			p.endLine()
+			fmt.Fprintf(p.w, "→ %s\n", d.Summary)
+		}
+	case *messages.ToolFinishedData:
+		p.endLine()
+		fmt.Fprintf(p.w, "  %s\n", toolOutcome(d))
+	case *messages.ModelRetryData:
+		p.endLine()
+		fmt.Fprintf(p.w, "  model call failed (%s); retry %d in %dms\n", firstLineOf(d.Reason), d.Attempt, d.DelayMS)
+	case *messages.ErrorData:
+		p.endLine()
+		fmt.Fprintf(p.w, "  error: %s\n", d.Message)
+	case *messages.TurnFinishedData:
+		p.endLine()
+	}
+}
+
+func (p *printer) endLine() {
+	if p.midLine {
+		fmt.Fprintln(p.w)
+		p.midLine = false
+	}
+}
+
+// toolOutcome is "✓ …" or "✗ …" with the first line of the result.
+func toolOutcome(d *messages.ToolFinishedData) string {
+	mark := "✓"
+	if d.IsError {
+		mark = "✗"
+	}
+	line := firstLineOf(d.Output)
+	if len(line) > 100 {
+		line = line[:100] + "…"
+	}
+	return fmt.Sprintf("%s %s (%d bytes, %dms)", mark, line, d.Bytes, d.DurationMS)
+}
+
+func firstLineOf(s string) string {
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	return s
+}

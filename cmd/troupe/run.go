@@ -1,0 +1,167 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/troupe-dev/troupe/messages"
+)
+
+type runFlags struct {
+	commonFlags
+	json bool
+}
+
+func (m *Main) runCommand() *cobra.Command {
+	var f runFlags
+	c := &cobra.Command{
+		Use:   "run [flags] \"task\"",
+		Short: "Run one task headless; the exit code tells the outcome (0 done, 1 failed, 2 setup error, 130 interrupted)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			if strings.TrimSpace(args[0]) == "" {
+				return usageErr("the task is empty")
+			}
+			return m.runSession(c.Context(), &f, &messages.StartSession{ID: newSessionID(), Task: args[0]})
+		},
+	}
+	f.register(c)
+	c.Flags().BoolVar(&f.json, "json", false, "print the session's events as NDJSON envelopes on stdout")
+	return c
+}
+
+func (m *Main) resumeCommand() *cobra.Command {
+	var f runFlags
+	c := &cobra.Command{
+		Use:   "resume ID [task]",
+		Short: "Continue a stored session (after a crash, a kill or a finished run), optionally with a new task",
+		Args:  cobra.RangeArgs(1, 2),
+		RunE: func(c *cobra.Command, args []string) error {
+			start := &messages.StartSession{ID: args[0], Resume: true}
+			if len(args) == 2 {
+				start.Task = args[1]
+			}
+			return m.runSession(c.Context(), &f, start)
+		},
+	}
+	f.register(c)
+	c.Flags().BoolVar(&f.json, "json", false, "print the session's events as NDJSON envelopes on stdout")
+	return c
+}
+
+// runSession starts a headless session on the project's Node, prints its events until it
+// finishes, and turns the outcome into the exit code. Ctrl-C cancels the turn (the session
+// records itself as interrupted and stays resumable); a second Ctrl-C leaves at once.
+func (m *Main) runSession(ctx context.Context, f *runFlags, start *messages.StartSession) error {
+	s, err := m.resolve(&f.commonFlags)
+	if err != nil {
+		return err
+	}
+	l, err := m.connect(s)
+	if err != nil {
+		return err
+	}
+	defer l.close(m)
+	if start.Resume && f.model == "" {
+		// Resume with the model the session was using unless told otherwise.
+		if meta, _, err := l.client.Log(start.ID); err == nil && meta.Model != "" {
+			s.cfg.Model = meta.Model
+		} else if err != nil {
+			return usageErr("resume %s: %v (see 'troupe sessions')", start.ID, err)
+		}
+	}
+	model, err := m.checkModel(s.cfg.Model, s.cfg.BaseURL)
+	if err != nil {
+		return err
+	}
+	start.Model, start.BaseURL, start.Mode, start.Workspace, start.MaxTurns = model, s.cfg.BaseURL, s.cfg.Mode, s.root, f.maxTurns
+
+	out := newPrinter(m.Stdout, f.json)
+	finished := make(chan *messages.SessionFinishedData, 1)
+	sub, err := l.client.SubscribeRaw(messages.SessionEventsSubject(l.client.NS, start.ID), func(data []byte) {
+		if fin := out.event(data); fin != nil {
+			finished <- fin
+		}
+	})
+	if err != nil {
+		return err
+	}
+	defer sub.Unsubscribe()
+	if err := l.client.StartSession(start); err != nil {
+		return usageErr("%v", err)
+	}
+	if !f.json {
+		fmt.Fprintf(m.Stderr, "troupe: session %s (resume with: troupe resume %s)\n", start.ID, start.ID)
+	}
+	fin := m.waitFinished(ctx, l, start.ID, finished)
+	return outcome(fin)
+}
+
+// waitFinished waits for the session.finished event, cancelling the session on Ctrl-C or
+// SIGTERM.
+func (m *Main) waitFinished(ctx context.Context, l *link, id string, finished <-chan *messages.SessionFinishedData) *messages.SessionFinishedData {
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt)
+	defer signal.Stop(sigs)
+	cancelled := false
+	cancel := func(reason string) {
+		if cancelled {
+			return
+		}
+		cancelled = true
+		fmt.Fprintln(m.Stderr, "\ntroupe: cancelling… (Ctrl-C again to leave now)")
+		if err := l.client.Cancel(id, reason); err != nil {
+			fmt.Fprintf(m.Stderr, "troupe: cancel: %v\n", err)
+		}
+	}
+	done := ctx.Done()
+	for {
+		select {
+		case fin := <-finished:
+			return fin
+		case <-sigs:
+			if cancelled {
+				return &messages.SessionFinishedData{Status: messages.StatusInterrupted, Error: "left before the session finished"}
+			}
+			cancel("interrupted by the user (Ctrl-C)")
+		case <-done:
+			done = nil
+			cancel("troupe received SIGTERM")
+		case <-time.After(time.Second):
+			// Polls so a Node that died without a word does not leave us waiting forever.
+			if l.node == nil && !l.client.Alive() {
+				return &messages.SessionFinishedData{Status: messages.StatusFailed, Error: "lost the connection to the troupe node"}
+			}
+		}
+	}
+}
+
+// outcome maps how a session finished to the exit code.
+func outcome(fin *messages.SessionFinishedData) error {
+	switch fin.Status {
+	case messages.StatusDone:
+		return nil
+	case messages.StatusInterrupted:
+		return &exitError{code: exitInterrupted, msg: "interrupted: " + fin.Error}
+	}
+	if fin.Kind == messages.FailConfig {
+		return &exitError{code: exitUsage, msg: fin.Error}
+	}
+	return &exitError{code: exitFailed, msg: "failed: " + fin.Error}
+}
+
+// newSessionID is sortable by time and safe as a subject token.
+func newSessionID() string {
+	var b [3]byte
+	_, _ = rand.Read(b[:])
+	return time.Now().UTC().Format("20060102-150405") + "-" + hex.EncodeToString(b[:])
+}

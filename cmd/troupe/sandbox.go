@@ -1,0 +1,50 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+
+	"github.com/spf13/cobra"
+
+	"github.com/troupe-dev/troupe/tools"
+	"github.com/troupe-dev/troupe/tools/sandbox"
+)
+
+// sandboxLauncherCommand is the hidden `troupe __sandbox` that applies Landlock to itself and
+// then executes the tool's command: Landlock restricts the calling process, so troupe restricts
+// a fresh child rather than itself.
+func (m *Main) sandboxLauncherCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:                sandbox.LauncherCommand,
+		Hidden:             true,
+		DisableFlagParsing: true,
+		RunE: func(c *cobra.Command, args []string) error {
+			return exitCode(sandbox.LauncherMain(args))
+		},
+	}
+}
+
+// sandboxFor builds the bash sandbox the configuration asks for.
+func sandboxFor(mode string) (tools.Sandbox, string, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return nil, "", fmt.Errorf("find the troupe binary for the sandbox launcher: %w", err)
+	}
+	sb, err := sandbox.New(sandbox.Mode(mode), self, sandbox.Detect())
+	if err != nil {
+		return nil, "", usageErr("sandbox: %v", err)
+	}
+	if sb.Active() == "off" {
+		return nil, sb.Describe(), nil
+	}
+	return bashSandbox{sb}, sb.Describe(), nil
+}
+
+// bashSandbox adapts the sandbox to the tools' interface: commands may write the workspace and
+// the session's temp dir, nothing else.
+type bashSandbox struct{ sb *sandbox.Sandbox }
+
+func (b bashSandbox) Wrap(cmd *exec.Cmd, env *tools.Env) error {
+	return b.sb.Wrap(cmd, []string{env.Root, env.TempDir})
+}

@@ -1,0 +1,113 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/troupe-dev/troupe/store"
+)
+
+func (m *Main) sessionsCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:   "sessions",
+		Short: "List this project's sessions, newest first",
+		Args:  cobra.NoArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			s, err := m.resolve(nil)
+			if err != nil {
+				return err
+			}
+			l, err := m.connect(s)
+			if err != nil {
+				return err
+			}
+			defer l.close(m)
+			metas, err := l.client.Sessions()
+			if err != nil {
+				return err
+			}
+			if len(metas) == 0 {
+				fmt.Fprintln(m.Stderr, "no sessions yet: start one with troupe run \"task\" or troupe chat")
+				return nil
+			}
+			tw := tabwriter.NewWriter(m.Stdout, 2, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "ID\tSTATUS\tTURNS\tMODEL\tUPDATED\tTASK")
+			for _, meta := range metas {
+				fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\n", meta.ID, meta.Status, meta.Turns, meta.Model,
+					meta.Updated.Local().Format("2006-01-02 15:04"), clipLine(meta.Task, 60))
+			}
+			return tw.Flush()
+		},
+	}
+}
+
+func (m *Main) logCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:   "log ID",
+		Short: "Show a session's stored log: every message, tool call and result",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			s, err := m.resolve(nil)
+			if err != nil {
+				return err
+			}
+			l, err := m.connect(s)
+			if err != nil {
+				return err
+			}
+			defer l.close(m)
+			meta, entries, err := l.client.Log(args[0])
+			if err != nil {
+				return usageErr("log %s: %v (see 'troupe sessions')", args[0], err)
+			}
+			fmt.Fprintf(m.Stdout, "session %s · %s · %s · %d turns · %d in / %d out tokens\n", meta.ID, meta.Status, meta.Model,
+				meta.Turns, meta.InputTokens, meta.OutputTokens)
+			for _, e := range entries {
+				fmt.Fprintln(m.Stdout, formatEntry(e))
+			}
+			return nil
+		},
+	}
+}
+
+// formatEntry is one log entry for people: seq, time, kind, and its content.
+func formatEntry(e *store.Entry) string {
+	head := fmt.Sprintf("#%-4d %s %-11s", e.Seq, e.Time.Local().Format("15:04:05"), e.Kind)
+	var b strings.Builder
+	b.WriteString(head)
+	switch e.Kind {
+	case "assistant":
+		fmt.Fprintf(&b, " [%s]", e.Model)
+		if e.Text != "" {
+			b.WriteString(" " + indent(e.Text))
+		}
+		for _, c := range e.Calls {
+			fmt.Fprintf(&b, "\n      call %s %s(%s)", c.ID, c.Name, clipLine(c.Args, 200))
+		}
+	case "tool_result":
+		mark := "ok"
+		if e.IsError {
+			mark = "error"
+		}
+		fmt.Fprintf(&b, " %s %s %s: %s", e.CallID, e.ToolName, mark, indent(clip(e.Text, 800)))
+	case "system":
+		fmt.Fprintf(&b, " %s %s", e.Event, indent(e.Text))
+	default:
+		b.WriteString(" " + indent(e.Text))
+	}
+	return b.String()
+}
+
+func indent(s string) string { return strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n      ") }
+
+func clipLine(s string, n int) string { return clip(firstLineOf(s), n) }
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}

@@ -1,0 +1,107 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/troupe-dev/troupe/config"
+	"github.com/troupe-dev/troupe/llm"
+)
+
+// commonFlags are the flags shared by the commands that run sessions.
+type commonFlags struct {
+	model, baseURL, mode, sandbox string
+	maxTurns                      int
+}
+
+func (f *commonFlags) register(c *cobra.Command) {
+	c.Flags().StringVar(&f.model, "model", "", "model as provider/model (openai/gpt-4o-mini, anthropic/claude-sonnet-4-5, gemini/gemini-2.5-flash, openrouter/…, deepseek/…, ollama/qwen2.5-coder) or scripted:FILE")
+	c.Flags().StringVar(&f.baseURL, "base-url", "", "base URL of an OpenAI-compatible (or other) provider endpoint")
+	c.Flags().StringVar(&f.mode, "mode", "", "permission mode: plan, ask, auto-edit, yolo")
+	c.Flags().StringVar(&f.sandbox, "sandbox", "", "sandbox for bash: auto, landlock, bwrap, off")
+	c.Flags().IntVar(&f.maxTurns, "max-turns", 0, "stop after this many model turns (default 100)")
+}
+
+// settings is everything a session-running command resolved before it starts.
+type settings struct {
+	root string // project root: the git root, or the working directory
+	cfg  *config.Config
+}
+
+// projectRoot is the git top level of the working directory, or the directory itself.
+func projectRoot() (string, error) {
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", fmt.Errorf("working directory: %w", err)
+	}
+	if out, err := exec.Command("git", "rev-parse", "--show-toplevel").Output(); err == nil {
+		if top := strings.TrimSpace(string(out)); top != "" {
+			wd = top
+		}
+	}
+	if real, err := filepath.EvalSymlinks(wd); err == nil {
+		wd = real
+	}
+	return wd, nil
+}
+
+// resolve loads the layered configuration and applies the flags on top.
+func (m *Main) resolve(f *commonFlags) (*settings, error) {
+	root, err := projectRoot()
+	if err != nil {
+		return nil, err
+	}
+	userFile, projectFile := config.DefaultPaths(root, m.Getenv)
+	cfg, err := config.Load(config.LoadOptions{UserFile: userFile, ProjectFile: projectFile, Getenv: m.Getenv})
+	if err != nil {
+		return nil, usageErr("%v", err)
+	}
+	if f != nil {
+		if f.model != "" {
+			cfg.Model = f.model
+		}
+		if f.baseURL != "" {
+			cfg.BaseURL = f.baseURL
+		}
+		if f.mode != "" {
+			cfg.Mode = f.mode
+		}
+		if f.sandbox != "" {
+			cfg.Sandbox = f.sandbox
+		}
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, usageErr("%v", err)
+	}
+	return &settings{root: root, cfg: cfg}, nil
+}
+
+// checkModel makes sure the model can be opened here, so a setup mistake is one clear line and
+// exit 2 before anything starts. It returns the model string as sessions should receive it (a
+// scripted path made absolute, since the Node may run in another directory).
+func (m *Main) checkModel(model, baseURL string) (string, error) {
+	if model == "" {
+		return "", usageErr("no model: pass --model provider/model (e.g. openai/gpt-4o-mini, ollama/qwen2.5-coder, scripted:script.json) or set model in troupe.toml")
+	}
+	if path, ok := strings.CutPrefix(model, "scripted:"); ok {
+		abs, err := filepath.Abs(path)
+		if err != nil {
+			return "", usageErr("scripted model path %s: %v", path, err)
+		}
+		model = "scripted:" + abs
+	}
+	if _, _, err := llm.Open(model, llm.Options{BaseURL: baseURL, Getenv: m.Getenv}); err != nil {
+		var se *llm.SetupError
+		if errors.As(err, &se) {
+			return "", usageErr("%s", se.Msg)
+		}
+		return "", usageErr("%v", err)
+	}
+	return model, nil
+}

@@ -1,0 +1,67 @@
+// Package llmtest serves the real provider wire protocols (OpenAI Chat Completions SSE,
+// Anthropic Messages SSE, Gemini generateContent SSE) from httptest servers on 127.0.0.1, so tests
+// exercise the official SDKs end to end. A Responder decides each reply; every request is
+// recorded for assertions (pairing, sizes, golden transcripts).
+package llmtest
+
+import (
+	"net/http"
+	"sync"
+	"time"
+)
+
+// Call is a tool call the fake model makes. Args is sent verbatim, so it may be malformed.
+type Call struct {
+	ID   string // generated when empty
+	Name string
+	Args string
+}
+
+// Reply is what the fake server answers to one request.
+type Reply struct {
+	Text      string
+	Reasoning string
+	Calls     []Call
+	// Status, when not 0 or 200, answers with that HTTP error instead of a stream.
+	Status int
+	// RetryAfter is sent as the Retry-After header with an error Status.
+	RetryAfter string
+	// DropAfter, when > 0, closes the stream after that many SSE events (a dropped stream).
+	DropAfter int
+	// Delay is slept before answering.
+	Delay time.Duration
+	// Stop overrides the protocol's stop/finish reason (e.g. "length").
+	Stop string
+	// InputTokens and OutputTokens are reported as usage; defaults are derived from sizes.
+	InputTokens, OutputTokens int
+}
+
+// Responder decides the reply to the n-th request (0-based); body is the decoded JSON body.
+type Responder func(n int, body map[string]any) Reply
+
+// Recorded is one request the server received.
+type Recorded struct {
+	Path   string
+	Header http.Header
+	Body   []byte
+}
+
+// recorder is the part every protocol server shares: it counts and records requests.
+type recorder struct {
+	mu       sync.Mutex
+	requests []Recorded
+}
+
+func (r *recorder) record(req *http.Request, body []byte) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.requests = append(r.requests, Recorded{Path: req.URL.Path, Header: req.Header.Clone(), Body: body})
+	return len(r.requests) - 1
+}
+
+// Requests returns a copy of what the server received so far, in arrival order.
+func (r *recorder) Requests() []Recorded {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]Recorded(nil), r.requests...)
+}

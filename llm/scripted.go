@@ -1,0 +1,274 @@
+package llm
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Script is the file format of the scripted provider: the turns a fake model plays, in order.
+//
+//	{"turns": [
+//	  {"text": "Reading the test.", "tool_calls": [{"name": "read_file", "args": {"path": "x_test.go"}}]},
+//	  {"tool_calls": [{"name": "edit_file", "raw_args": "{\"path\": \"x.go\", trailing garbage"}]},
+//	  {"fail": [{"status": 429, "retry_after_s": 1}], "text": "Done."}
+//	]}
+//
+// The turn played is chosen by the number of assistant messages already in the request, so a
+// resumed session continues where it stopped and a retried call replays the same turn.
+type Script struct {
+	Turns []ScriptTurn `json:"turns"`
+}
+
+// ScriptTurn is one model reply.
+type ScriptTurn struct {
+	Text      string       `json:"text,omitempty"`
+	Reasoning string       `json:"reasoning,omitempty"`
+	ToolCalls []ScriptCall `json:"tool_calls,omitempty"`
+	// Stop overrides the stop reason ("end", "tool_calls", "length", "refusal").
+	Stop StopReason `json:"stop,omitempty"`
+	// Fail lists failures returned, one per attempt, before the turn is played.
+	Fail []ScriptFailure `json:"fail,omitempty"`
+	// DelayMS is slept before replying (honouring cancellation).
+	DelayMS int `json:"delay_ms,omitempty"`
+	// Expect, when set, must appear in the last message of the request (usually a tool result);
+	// otherwise the call fails with a Fatal error naming the turn. Tests use it to check what
+	// the harness fed back.
+	Expect string `json:"expect,omitempty"`
+}
+
+// ScriptCall is a tool call. Args is a JSON value sent as its text; RawArgs, when set, is sent
+// verbatim instead (for malformed calls).
+type ScriptCall struct {
+	Name    string          `json:"name"`
+	Args    json.RawMessage `json:"args,omitempty"`
+	RawArgs string          `json:"raw_args,omitempty"`
+}
+
+// ScriptFailure is a simulated provider failure.
+type ScriptFailure struct {
+	Status        int    `json:"status"`
+	RetryAfterS   int    `json:"retry_after_s,omitempty"`
+	Message       string `json:"message,omitempty"`
+	ContextTooBig bool   `json:"context_too_big,omitempty"`
+}
+
+// LoadScript reads and checks a script file. Errors name the file and the entry at fault.
+func LoadScript(path string) (*Script, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read script: %w", err)
+	}
+	return ParseScript(path, data)
+}
+
+// ParseScript decodes and checks a script; name is used in error messages.
+func ParseScript(name string, data []byte) (*Script, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var s Script
+	if err := dec.Decode(&s); err != nil {
+		return nil, fmt.Errorf("script %s: %s", name, describeJSONError(data, err))
+	}
+	if len(s.Turns) == 0 {
+		return nil, fmt.Errorf("script %s: no turns (want {\"turns\": [...]})", name)
+	}
+	for i, t := range s.Turns {
+		if t.Text == "" && len(t.ToolCalls) == 0 && t.Stop == "" {
+			return nil, fmt.Errorf("script %s: turns[%d]: empty turn: give text or tool_calls", name, i)
+		}
+		for j, c := range t.ToolCalls {
+			if c.Name == "" {
+				return nil, fmt.Errorf("script %s: turns[%d].tool_calls[%d]: missing \"name\"", name, i, j)
+			}
+			if len(c.Args) > 0 && c.RawArgs != "" {
+				return nil, fmt.Errorf("script %s: turns[%d].tool_calls[%d]: give args or raw_args, not both", name, i, j)
+			}
+		}
+		switch t.Stop {
+		case "", StopEnd, StopToolCalls, StopLength, StopRefusal:
+		default:
+			return nil, fmt.Errorf("script %s: turns[%d]: unknown stop %q (end, tool_calls, length, refusal)", name, i, t.Stop)
+		}
+		for j, f := range t.Fail {
+			if f.Status < 400 && f.Status != 0 {
+				return nil, fmt.Errorf("script %s: turns[%d].fail[%d]: status %d is not an error", name, i, j, f.Status)
+			}
+		}
+	}
+	return &s, nil
+}
+
+// describeJSONError turns a decoding error into "line L col C: msg".
+func describeJSONError(data []byte, err error) string {
+	var off int64 = -1
+	switch e := err.(type) {
+	case *json.SyntaxError:
+		off = e.Offset
+	case *json.UnmarshalTypeError:
+		off = e.Offset
+		if e.Field != "" {
+			return fmt.Sprintf("%s: got %s, want %s (at line %d)", e.Field, e.Value, e.Type, lineOf(data, off))
+		}
+	}
+	if off < 0 {
+		return err.Error()
+	}
+	return fmt.Sprintf("line %d: %v", lineOf(data, off), err)
+}
+
+func lineOf(data []byte, off int64) int {
+	if off > int64(len(data)) {
+		off = int64(len(data))
+	}
+	return bytes.Count(data[:off], []byte("\n")) + 1
+}
+
+// scripted replays a Script. It is safe for concurrent use.
+type scripted struct {
+	script *Script
+	mu     sync.Mutex
+	failed map[int]int // turn index -> failures already returned
+}
+
+// NewScripted loads a script file and returns a Provider that plays it.
+func NewScripted(path string) (Provider, error) {
+	s, err := LoadScript(path)
+	if err != nil {
+		return nil, err
+	}
+	return NewScriptedFrom(s), nil
+}
+
+// NewScriptedFrom returns a Provider that plays s.
+func NewScriptedFrom(s *Script) Provider {
+	return &scripted{script: s, failed: map[int]int{}}
+}
+
+func (p *scripted) Stream(ctx context.Context, req *Request, emit func(Event)) (*Reply, error) {
+	idx := 0
+	for _, m := range req.Messages {
+		if m.Role == RoleAssistant {
+			idx++
+		}
+	}
+	if idx >= len(p.script.Turns) {
+		return nil, &Error{Class: Fatal, Provider: "scripted",
+			Err: fmt.Errorf("script exhausted: the model was asked for turn %d but the script has %d", idx+1, len(p.script.Turns))}
+	}
+	turn := p.script.Turns[idx]
+	if err := p.failure(idx, turn); err != nil {
+		return nil, err
+	}
+	if turn.Expect != "" && len(req.Messages) > 0 {
+		last := req.Messages[len(req.Messages)-1].Content
+		if !strings.Contains(last, turn.Expect) {
+			return nil, &Error{Class: Fatal, Provider: "scripted",
+				Err: fmt.Errorf("turns[%d]: expected the last message to contain %q, got %q", idx, turn.Expect, clip(last, 300))}
+		}
+	}
+	if turn.DelayMS > 0 {
+		t := time.NewTimer(time.Duration(turn.DelayMS) * time.Millisecond)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil, &Error{Class: Canceled, Provider: "scripted", Err: ctx.Err()}
+		case <-t.C:
+		}
+	}
+	reply := &Reply{Text: turn.Text, Reasoning: turn.Reasoning, Model: "scripted"}
+	if turn.Reasoning != "" {
+		emit(Event{Kind: EventReasoning, Text: turn.Reasoning})
+	}
+	for _, piece := range chunks(turn.Text, 24) {
+		emit(Event{Kind: EventText, Text: piece})
+	}
+	for j, c := range turn.ToolCalls {
+		args := c.RawArgs
+		if args == "" {
+			args = string(c.Args)
+		}
+		if args == "" {
+			args = "{}"
+		}
+		call := ToolCall{ID: fmt.Sprintf("call_%d_%d", idx, j), Name: c.Name, Args: args}
+		reply.ToolCalls = append(reply.ToolCalls, call)
+		emit(Event{Kind: EventToolCall, Call: &call})
+	}
+	reply.Stop = turn.Stop
+	if reply.Stop == "" {
+		reply.Stop = StopEnd
+		if len(reply.ToolCalls) > 0 {
+			reply.Stop = StopToolCalls
+		}
+	}
+	reply.Usage = Usage{InputTokens: estimateRequestTokens(req), OutputTokens: (len(turn.Text) + len(turn.Reasoning)) / 4}
+	emit(Event{Kind: EventUsage, Usage: &reply.Usage})
+	return reply, nil
+}
+
+// failure returns the next scripted failure of turn idx, if any remain.
+func (p *scripted) failure(idx int, turn ScriptTurn) error {
+	p.mu.Lock()
+	n := p.failed[idx]
+	if n >= len(turn.Fail) {
+		p.mu.Unlock()
+		return nil
+	}
+	p.failed[idx] = n + 1
+	p.mu.Unlock()
+	f := turn.Fail[n]
+	msg := f.Message
+	if msg == "" {
+		msg = fmt.Sprintf("scripted failure %d of turn %d", n+1, idx)
+	}
+	e := &Error{Provider: "scripted", Status: f.Status, RetryAfter: time.Duration(f.RetryAfterS) * time.Second, Err: fmt.Errorf("%s", msg)}
+	switch {
+	case f.ContextTooBig:
+		e.Class = Overflow
+	case f.Status == 401 || f.Status == 403 || f.Status == 400 || f.Status == 404:
+		e.Class = Fatal
+	default:
+		e.Class = Retryable
+	}
+	return e
+}
+
+func chunks(s string, n int) []string {
+	var out []string
+	for len(s) > n {
+		out = append(out, s[:n])
+		s = s[n:]
+	}
+	if s != "" {
+		out = append(out, s)
+	}
+	return out
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
+
+// estimateRequestTokens is a rough size of a request for the scripted provider's usage report.
+func estimateRequestTokens(req *Request) int {
+	n := len(req.System)
+	for _, m := range req.Messages {
+		n += len(m.Content) + len(m.Reasoning)
+		for _, c := range m.ToolCalls {
+			n += len(c.Args) + len(c.Name)
+		}
+	}
+	for _, t := range req.Tools {
+		n += len(t.Description) + len(t.Schema)
+	}
+	return n / 4
+}

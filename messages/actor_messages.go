@@ -1,0 +1,117 @@
+package messages
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// StartSession asks a Node to start (or resume) a session. It is sent to the Node subject.
+type StartSession struct {
+	ID        string `json:"id"` // chosen by the caller so it can subscribe to events first
+	Task      string `json:"task,omitempty"`
+	Model     string `json:"model"` // provider/model
+	BaseURL   string `json:"base_url,omitempty"`
+	Mode      string `json:"mode,omitempty"`
+	Workspace string `json:"workspace"`
+	// Interactive sessions wait for more input after a final answer; others finish.
+	Interactive bool `json:"interactive,omitempty"`
+	// Resume continues an existing session from its stored log.
+	Resume   bool   `json:"resume,omitempty"`
+	MaxTurns int    `json:"max_turns,omitempty"`
+	Agent    string `json:"agent,omitempty"`  // e.g. "root"
+	Parent   string `json:"parent,omitempty"` // parent session id, for subagents
+}
+
+// SessionAccepted answers StartSession.
+type SessionAccepted struct {
+	ID string `json:"id"`
+}
+
+// UserInput is a line from the user: a task, a follow-up, or a /command.
+type UserInput struct {
+	Text string `json:"text"`
+}
+
+// InputAck answers UserInput: Routed says what the session did with it (model, command,
+// ignored, busy), and Output carries a local command's answer.
+type InputAck struct {
+	Routed string `json:"routed"`
+	Output string `json:"output,omitempty"`
+}
+
+// Input routes, as InputAck.Routed.
+const (
+	RoutedModel   = "model"
+	RoutedCommand = "command"
+	RoutedIgnored = "ignored"
+	RoutedBusy    = "busy"
+)
+
+// Cancel stops what a session (or tool executor) is doing. For a session: the current turn is
+// cut off, and the session finishes as interrupted unless it is interactive.
+type Cancel struct {
+	Reason string `json:"reason,omitempty"`
+}
+
+// ToolRequest asks a tool executor to run one call; the result goes to ReplyTo's inbox.
+type ToolRequest struct {
+	Turn    int    `json:"turn"`
+	CallID  string `json:"call_id"`
+	Name    string `json:"name"`
+	Args    string `json:"args"`
+	ReplyTo string `json:"reply_to"` // actor address
+}
+
+// ToolStarted tells the session a call began executing.
+type ToolStarted struct {
+	CallID string `json:"call_id"`
+}
+
+// ToolResult is the outcome of a ToolRequest.
+type ToolResult struct {
+	Turn     int           `json:"turn"`
+	CallID   string        `json:"call_id"`
+	Name     string        `json:"name"`
+	Output   string        `json:"output"`
+	IsError  bool          `json:"is_error,omitempty"`
+	Changed  []string      `json:"changed,omitempty"`
+	Duration time.Duration `json:"duration"`
+}
+
+// ListSessions asks a Node for the sessions in its store.
+type ListSessions struct{}
+
+// SessionList answers ListSessions; each item is a stored session meta record.
+type SessionList struct {
+	Sessions []json.RawMessage `json:"sessions"`
+}
+
+// GetLog asks a Node for a session's stored log.
+type GetLog struct {
+	Session string `json:"session"`
+}
+
+// LogReply answers GetLog: the session meta and its log entries as stored.
+type LogReply struct {
+	Meta    json.RawMessage   `json:"meta,omitempty"`
+	Entries []json.RawMessage `json:"entries"`
+}
+
+// StatusRequest asks a session for its state, answered locally without a model call.
+type StatusRequest struct{}
+
+// StatusReply answers StatusRequest.
+type StatusReply struct {
+	Session      string `json:"session"`
+	Phase        string `json:"phase"`
+	Model        string `json:"model"`
+	Mode         string `json:"mode"`
+	Turns        int    `json:"turns"`
+	InputTokens  int    `json:"input_tokens"`
+	OutputTokens int    `json:"output_tokens"`
+}
+
+// ErrorReply answers any request that failed.
+type ErrorReply struct {
+	Error string `json:"error"`
+}

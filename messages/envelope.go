@@ -1,0 +1,82 @@
+package messages
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// Version of the event envelope.
+const Version = 1
+
+// Envelope is one event as it travels on the bus and as it is printed by `troupe run --json`
+// and `troupe watch --json`, one JSON object per line. Seq is per session and gap-free, starting
+// at 1, so a monitor can tell it missed something.
+type Envelope struct {
+	V       int             `json:"v"`
+	Seq     uint64          `json:"seq"`
+	TS      time.Time       `json:"ts"`
+	NS      string          `json:"ns"`
+	Session string          `json:"session"`
+	Agent   string          `json:"agent,omitempty"`
+	Parent  string          `json:"parent,omitempty"`
+	Type    EventType       `json:"type"`
+	Data    json.RawMessage `json:"data,omitempty"`
+}
+
+// DecodeData decodes the payload into the struct its Type names.
+func (e *Envelope) DecodeData() (any, error) {
+	v := NewEventData(e.Type)
+	if v == nil {
+		return nil, fmt.Errorf("event %s: unknown type", e.Type)
+	}
+	if len(e.Data) == 0 {
+		return v, nil
+	}
+	if err := json.Unmarshal(e.Data, v); err != nil {
+		return nil, fmt.Errorf("event %s data: %w", e.Type, err)
+	}
+	return v, nil
+}
+
+// Emitter stamps and numbers the events of one session. It is owned by one goroutine (the
+// session actor), which is what makes Seq gap-free; it is not safe for concurrent use.
+type Emitter struct {
+	NS, Session, Agent, Parent string
+	seq                        uint64
+	publish                    func(subject string, data []byte) error
+	now                        func() time.Time
+}
+
+// NewEmitter returns an Emitter that hands each encoded envelope to publish. next is the seq of
+// the first event (1 for a new session; a resumed session continues its numbering).
+func NewEmitter(ns, session, agent, parent string, next uint64, publish func(subject string, data []byte) error) *Emitter {
+	if next == 0 {
+		next = 1
+	}
+	return &Emitter{NS: ns, Session: session, Agent: agent, Parent: parent, seq: next - 1, publish: publish, now: time.Now}
+}
+
+// Seq is the seq of the last event emitted.
+func (em *Emitter) Seq() uint64 { return em.seq }
+
+// Emit publishes one event. A payload that cannot be encoded is a programming error reported
+// as an error event rather than lost silently.
+func (em *Emitter) Emit(t EventType, data any) (*Envelope, error) {
+	raw, err := json.Marshal(data)
+	if err != nil {
+		raw, _ = json.Marshal(&ErrorData{Message: fmt.Sprintf("encode %s event: %v", t, err)})
+		t = EventError
+	}
+	em.seq++
+	env := &Envelope{V: Version, Seq: em.seq, TS: em.now().UTC(), NS: em.NS, Session: em.Session,
+		Agent: em.Agent, Parent: em.Parent, Type: t, Data: raw}
+	line, err := json.Marshal(env)
+	if err != nil {
+		return env, fmt.Errorf("encode envelope: %w", err)
+	}
+	if err := em.publish(EventSubject(em.NS, em.Session, t), line); err != nil {
+		return env, fmt.Errorf("publish %s: %w", t, err)
+	}
+	return env, nil
+}

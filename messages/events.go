@@ -1,0 +1,158 @@
+package messages
+
+// EventType names an event; it is the last part of the event subject.
+type EventType string
+
+// Event types. The payload of each is the struct named beside it.
+const (
+	EventSessionStarted   EventType = "session.started" // SessionStartedData
+	EventTurnStarted      EventType = "turn.started"    // TurnStartedData
+	EventTextDelta        EventType = "text.delta"      // DeltaData
+	EventReasoningDelta   EventType = "reasoning.delta" // DeltaData
+	EventToolProposed     EventType = "tool.proposed"   // ToolCallData
+	EventToolRejected     EventType = "tool.rejected"   // ToolFinishedData
+	EventToolApproval     EventType = "tool.approval_requested"
+	EventToolStarted      EventType = "tool.started"     // ToolCallData
+	EventToolFinished     EventType = "tool.finished"    // ToolFinishedData
+	EventModelRetry       EventType = "model.retry"      // ModelRetryData
+	EventUsage            EventType = "usage"            // UsageData
+	EventTurnFinished     EventType = "turn.finished"    // TurnFinishedData
+	EventSessionFinished  EventType = "session.finished" // SessionFinishedData
+	EventError            EventType = "error"            // ErrorData
+	EventFileChanged      EventType = "file.changed_externally"
+	EventContextCompacted EventType = "context.compacted"
+	EventContextPressure  EventType = "context.pressure"
+	EventGoalUpdated      EventType = "goal.updated"
+	EventAgentSpawned     EventType = "agent.spawned"
+	EventAgentFinished    EventType = "agent.finished"
+)
+
+// NewEventData returns a pointer to the payload struct of t, or nil for an unknown type.
+func NewEventData(t EventType) any {
+	switch t {
+	case EventSessionStarted:
+		return &SessionStartedData{}
+	case EventTurnStarted:
+		return &TurnStartedData{}
+	case EventTextDelta, EventReasoningDelta:
+		return &DeltaData{}
+	case EventToolProposed, EventToolStarted:
+		return &ToolCallData{}
+	case EventToolRejected, EventToolFinished:
+		return &ToolFinishedData{}
+	case EventModelRetry:
+		return &ModelRetryData{}
+	case EventUsage:
+		return &UsageData{}
+	case EventTurnFinished:
+		return &TurnFinishedData{}
+	case EventSessionFinished:
+		return &SessionFinishedData{}
+	case EventError:
+		return &ErrorData{}
+	}
+	return nil
+}
+
+// SessionStartedData opens a session's stream of events.
+type SessionStartedData struct {
+	Model     string `json:"model"`
+	Mode      string `json:"mode"`
+	Workspace string `json:"workspace"`
+	Task      string `json:"task,omitempty"`
+	Resumed   bool   `json:"resumed,omitempty"`
+	Sandbox   string `json:"sandbox,omitempty"`
+	// PromptBytes is the size of the stable prefix: system prompt plus tool schemas.
+	PromptBytes int `json:"prompt_bytes"`
+}
+
+// TurnStartedData marks the start of one model call and what follows from it.
+type TurnStartedData struct {
+	Turn int `json:"turn"`
+}
+
+// DeltaData is a piece of streamed text or reasoning.
+type DeltaData struct {
+	Turn int    `json:"turn"`
+	Text string `json:"text"`
+}
+
+// ToolCallData is a tool call as proposed by the model or as started by the executor.
+type ToolCallData struct {
+	Turn   int    `json:"turn"`
+	CallID string `json:"call_id"`
+	Tool   string `json:"tool"`
+	Args   string `json:"args"`
+	// Summary is a one-line human description ("read_file README.md").
+	Summary string `json:"summary,omitempty"`
+}
+
+// ToolFinishedData is the outcome of a tool call: a result, or a rejection before execution.
+type ToolFinishedData struct {
+	Turn       int      `json:"turn"`
+	CallID     string   `json:"call_id"`
+	Tool       string   `json:"tool"`
+	IsError    bool     `json:"is_error,omitempty"`
+	Output     string   `json:"output"` // bounded preview of what the model sees
+	Bytes      int      `json:"bytes"`  // size of the full result
+	Changed    []string `json:"changed,omitempty"`
+	DurationMS int64    `json:"duration_ms"`
+	Reason     string   `json:"reason,omitempty"` // for tool.rejected
+}
+
+// ModelRetryData says a model call failed and will be tried again; text streamed by the failed
+// attempt is superseded.
+type ModelRetryData struct {
+	Turn    int    `json:"turn"`
+	Attempt int    `json:"attempt"`
+	DelayMS int64  `json:"delay_ms"`
+	Status  int    `json:"status,omitempty"`
+	Reason  string `json:"reason"`
+}
+
+// UsageData is the token usage of one model call, and the session's totals.
+type UsageData struct {
+	Turn              int `json:"turn"`
+	InputTokens       int `json:"input_tokens"`
+	OutputTokens      int `json:"output_tokens"`
+	CacheReadTokens   int `json:"cache_read_tokens,omitempty"`
+	TotalInputTokens  int `json:"total_input_tokens"`
+	TotalOutputTokens int `json:"total_output_tokens"`
+	RequestBytes      int `json:"request_bytes"`
+}
+
+// TurnFinishedData closes a turn.
+type TurnFinishedData struct {
+	Turn int    `json:"turn"`
+	Stop string `json:"stop"` // end, tool_calls, length, refusal, empty, error, cancelled
+}
+
+// Session outcomes, as SessionFinishedData.Status.
+const (
+	StatusDone        = "done"
+	StatusFailed      = "failed"
+	StatusInterrupted = "interrupted"
+)
+
+// Failure kinds, as SessionFinishedData.Kind: what a caller should do about a failed session.
+const (
+	FailConfig   = "config"   // fix the setup (key, model, base URL) and run again: exit 2
+	FailProvider = "provider" // the provider kept failing
+	FailBudget   = "budget"   // turn or token budget exhausted
+	FailModel    = "model"    // the model refused or kept replying badly
+)
+
+// SessionFinishedData closes a session's stream (for this run: a resumed session starts again).
+type SessionFinishedData struct {
+	Status string `json:"status"`
+	Kind   string `json:"kind,omitempty"`
+	Final  string `json:"final,omitempty"` // the final answer
+	Error  string `json:"error,omitempty"`
+	Turns  int    `json:"turns"`
+}
+
+// ErrorData reports a problem the session survived or died of.
+type ErrorData struct {
+	Message string `json:"message"`
+	Fatal   bool   `json:"fatal,omitempty"`
+}

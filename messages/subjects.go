@@ -1,0 +1,64 @@
+package messages
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"strings"
+)
+
+// Subjects. <ns> is a short hash of the project root, so many projects can share one NATS
+// cluster; every subject of a project starts with "troupe.<ns>.". Each subject has a publish
+// form (a function that fills it in) and, where it is subscribed with wildcards, a subscribe form.
+const (
+	// troupe.<ns>.evt.<session>.<type>: events, fan-out. Monitors subscribe troupe.<ns>.evt.>
+	eventSubjectFmt      = "troupe.%s.evt.%s.%s"
+	sessionEventsSubjFmt = "troupe.%s.evt.%s.>"
+	projectEventsSubjFmt = "troupe.%s.evt.>"
+	// troupe.<ns>.inbox.<actor>: point-to-point actor messages (child results land here).
+	inboxSubjectFmt = "troupe.%s.inbox.%s"
+	// troupe.<ns>.ctl.<session>: request/reply control: input, cancel, status.
+	controlSubjectFmt = "troupe.%s.ctl.%s"
+	// troupe.<ns>.node.<node>: node presence and request/reply for store queries.
+	nodeSubjectFmt = "troupe.%s.node.%s"
+	// troupe.<ns>.tasks: spawn requests for remote workers.
+	tasksSubjectFmt = "troupe.%s.tasks"
+)
+
+// EventSubject is where a session publishes an event of type t.
+func EventSubject(ns, session string, t EventType) string {
+	return fmt.Sprintf(eventSubjectFmt, ns, session, t)
+}
+
+// SessionEventsSubject subscribes to every event of one session.
+func SessionEventsSubject(ns, session string) string {
+	return fmt.Sprintf(sessionEventsSubjFmt, ns, session)
+}
+
+// ProjectEventsSubject subscribes to every event of every session of a project.
+func ProjectEventsSubject(ns string) string { return fmt.Sprintf(projectEventsSubjFmt, ns) }
+
+// InboxSubject is the mailbox of the actor at address addr (e.g. a session id, or
+// "<session>.tools" for its tool executor).
+func InboxSubject(ns, addr string) string { return fmt.Sprintf(inboxSubjectFmt, ns, addr) }
+
+// ControlSubject takes request/reply control messages for a session.
+func ControlSubject(ns, session string) string { return fmt.Sprintf(controlSubjectFmt, ns, session) }
+
+// NodeSubject takes request/reply queries for a Node.
+func NodeSubject(ns, node string) string { return fmt.Sprintf(nodeSubjectFmt, ns, node) }
+
+// TasksSubject is the work queue of spawn requests for remote workers.
+func TasksSubject(ns string) string { return fmt.Sprintf(tasksSubjectFmt, ns) }
+
+// Namespace is the short hash of a project root used as <ns>.
+func Namespace(projectRoot string) string {
+	sum := sha256.Sum256([]byte(projectRoot))
+	return hex.EncodeToString(sum[:])[:10]
+}
+
+// ValidToken reports whether s can stand as one subject token (a session id, an address part):
+// non-empty, no dots, wildcards or white space.
+func ValidToken(s string) bool {
+	return s != "" && !strings.ContainsAny(s, ".*> \t\r\n")
+}

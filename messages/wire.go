@@ -1,0 +1,76 @@
+package messages
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+)
+
+// Wire is how an actor message travels on the bus: Kind names its type, Body is its JSON.
+// Receivers decode it back to the same pointer struct, so an actor cannot tell whether a message
+// came from its own process or from another machine.
+type Wire struct {
+	Kind string          `json:"kind"`
+	Body json.RawMessage `json:"body"`
+}
+
+// kinds maps a wire kind to a constructor of its pointer struct. It is read-only after package
+// initialisation.
+var kinds = map[string]func() any{
+	"start_session":    func() any { return &StartSession{} },
+	"session_accepted": func() any { return &SessionAccepted{} },
+	"user_input":       func() any { return &UserInput{} },
+	"input_ack":        func() any { return &InputAck{} },
+	"cancel":           func() any { return &Cancel{} },
+	"tool_request":     func() any { return &ToolRequest{} },
+	"tool_started":     func() any { return &ToolStarted{} },
+	"tool_result":      func() any { return &ToolResult{} },
+	"list_sessions":    func() any { return &ListSessions{} },
+	"session_list":     func() any { return &SessionList{} },
+	"get_log":          func() any { return &GetLog{} },
+	"log_reply":        func() any { return &LogReply{} },
+	"status_request":   func() any { return &StatusRequest{} },
+	"status_reply":     func() any { return &StatusReply{} },
+	"error_reply":      func() any { return &ErrorReply{} },
+}
+
+// kindOf maps a pointer type back to its kind.
+var kindOf = func() map[reflect.Type]string {
+	m := make(map[reflect.Type]string, len(kinds))
+	for k, mk := range kinds {
+		m[reflect.TypeOf(mk())] = k
+	}
+	return m
+}()
+
+// Encode wraps an actor message for the bus.
+func Encode(msg any) ([]byte, error) {
+	kind, ok := kindOf[reflect.TypeOf(msg)]
+	if !ok {
+		return nil, fmt.Errorf("encode %T: not a wire message", msg)
+	}
+	body, err := json.Marshal(msg)
+	if err != nil {
+		return nil, fmt.Errorf("encode %s: %w", kind, err)
+	}
+	return json.Marshal(&Wire{Kind: kind, Body: body})
+}
+
+// Decode unwraps a bus payload into the pointer struct its kind names.
+func Decode(data []byte) (any, error) {
+	var w Wire
+	if err := json.Unmarshal(data, &w); err != nil {
+		return nil, fmt.Errorf("decode wire message: %w", err)
+	}
+	mk, ok := kinds[w.Kind]
+	if !ok {
+		return nil, fmt.Errorf("decode wire message: unknown kind %q", w.Kind)
+	}
+	msg := mk()
+	if len(w.Body) > 0 {
+		if err := json.Unmarshal(w.Body, msg); err != nil {
+			return nil, fmt.Errorf("decode %s: %w", w.Kind, err)
+		}
+	}
+	return msg, nil
+}
