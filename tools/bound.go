@@ -1,0 +1,105 @@
+package tools
+
+import (
+	"bytes"
+	"fmt"
+	"unicode/utf8"
+)
+
+// boundText keeps s within budget bytes: the head and the tail, cut at line boundaries where
+// one is near, with a marker saying how much was dropped between them. Errors and summaries
+// tend to sit at both ends of an output, so both ends survive.
+func boundText(s string, budget int) (string, bool) {
+	if len(s) <= budget {
+		return s, false
+	}
+	h := newHeadTail(budget/2, budget/2-markerReserve)
+	h.Write([]byte(s))
+	return h.String(), true
+}
+
+// markerReserve is room left in a budget for the "dropped" marker.
+const markerReserve = 96
+
+// headTail collects a stream keeping only its first headMax and last tailMax bytes, so a
+// command printing gigabytes costs a bounded amount of memory. Not safe for concurrent use.
+type headTail struct {
+	headMax, tailMax int
+	head, tail       []byte
+	total, newlines  int
+}
+
+func newHeadTail(headMax, tailMax int) *headTail {
+	return &headTail{headMax: max(headMax, 0), tailMax: max(tailMax, 0)}
+}
+
+func (h *headTail) Write(p []byte) (int, error) {
+	n := len(p)
+	h.total += n
+	h.newlines += bytes.Count(p, []byte{'\n'})
+	if room := h.headMax - len(h.head); room > 0 {
+		take := min(room, len(p))
+		h.head = append(h.head, p[:take]...)
+		p = p[take:]
+	}
+	if len(p) == 0 {
+		return n, nil
+	}
+	h.tail = append(h.tail, p...)
+	if len(h.tail) > 2*h.tailMax+4096 {
+		keep := h.tail[len(h.tail)-h.tailMax:]
+		h.tail = append(h.tail[:0], keep...)
+	}
+	return n, nil
+}
+
+// Truncated reports whether anything will be dropped.
+func (h *headTail) Truncated() bool { return h.total > len(h.head)+min(len(h.tail), h.tailMax) }
+
+// String is the kept text, with a marker where bytes were dropped.
+func (h *headTail) String() string {
+	if !h.Truncated() {
+		return string(h.head) + string(h.tail)
+	}
+	head := h.head
+	if i := bytes.LastIndexByte(head, '\n'); i >= len(head)/2 {
+		head = head[:i+1]
+	} else {
+		head = trimPartialRune(head)
+	}
+	tail := h.tail[len(h.tail)-min(len(h.tail), h.tailMax):]
+	if i := bytes.IndexByte(tail, '\n'); i >= 0 && i < len(tail)/2 {
+		tail = tail[i+1:]
+	} else {
+		tail = tail[tailRuneStart(tail):]
+	}
+	droppedBytes := h.total - len(head) - len(tail)
+	droppedLines := h.newlines - bytes.Count(head, []byte{'\n'}) - bytes.Count(tail, []byte{'\n'})
+	sep := ""
+	if len(head) > 0 && head[len(head)-1] != '\n' {
+		sep = "\n"
+	}
+	marker := fmt.Sprintf("%s… %d lines dropped (%d bytes) …\n", sep, droppedLines, droppedBytes)
+	return string(head) + marker + string(tail)
+}
+
+// trimPartialRune drops an incomplete UTF-8 sequence at the end of b.
+func trimPartialRune(b []byte) []byte {
+	start := len(b) - 1
+	for start > 0 && len(b)-start < utf8.UTFMax && !utf8.RuneStart(b[start]) {
+		start--
+	}
+	if start >= 0 && !utf8.FullRune(b[start:]) {
+		return b[:start]
+	}
+	return b
+}
+
+// tailRuneStart skips continuation bytes at the start of b.
+func tailRuneStart(b []byte) int {
+	i := 0
+	for i < len(b) && i < utf8.UTFMax && !utf8.RuneStart(b[i]) {
+		i++
+	}
+	return i
+}

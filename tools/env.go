@@ -1,0 +1,58 @@
+package tools
+
+import (
+	"os"
+)
+
+// Env is the world one session's tool calls run in. Create it with a composite literal and
+// share it by pointer; Close it when the session ends.
+type Env struct {
+	// Root is the absolute workspace root. ResolvePath evaluates its symlinks itself, so a
+	// root given through a symlink still works.
+	Root string
+	// TempDir is the session's temp dir; it exists. Background job logs go here.
+	TempDir string
+	Turn    int
+	// Environ is the exact environment of commands. nil means a minimal default: PATH and
+	// HOME from this process, LANG, TERM=dumb and TMPDIR=TempDir.
+	Environ []string
+	// Sandbox confines commands; nil runs them directly.
+	Sandbox Sandbox
+
+	jobs jobRegistry
+}
+
+// commandEnviron is the environment commands get: Environ exactly, or the minimal default.
+func (e *Env) commandEnviron() []string {
+	if e.Environ != nil {
+		return append([]string(nil), e.Environ...)
+	}
+	path := os.Getenv("PATH")
+	if path == "" {
+		path = "/usr/local/bin:/usr/bin:/bin"
+	}
+	env := []string{"PATH=" + path, "LANG=C.UTF-8", "TERM=dumb"}
+	if home, err := os.UserHomeDir(); err == nil {
+		env = append(env, "HOME="+home)
+	}
+	if e.TempDir != "" {
+		env = append(env, "TMPDIR="+e.TempDir)
+	}
+	return env
+}
+
+// resolve applies the path policy to a path argument.
+func (e *Env) resolve(p string) (abs, rel string, err error) { return ResolvePath(e.Root, p) }
+
+// root is the workspace root with its symlinks evaluated.
+func (e *Env) root() (string, error) {
+	abs, _, err := ResolvePath(e.Root, ".")
+	return abs, err
+}
+
+// Close stops every background job the session started (their whole process groups) and
+// waits for them. The Env must not start jobs afterwards.
+func (e *Env) Close() error { return e.jobs.stopAll() }
+
+// Jobs lists the background jobs started in this Env, oldest first.
+func (e *Env) Jobs() []Job { return e.jobs.list() }

@@ -1,0 +1,169 @@
+package tools
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/http"
+	"os"
+	"strings"
+)
+
+const (
+	readDefaultLimit = 2000
+	readMaxLineBytes = 2000
+	readSniffBytes   = 8 << 10
+	// readOutputBudget stops a read before the result budget would cut it, so a partial read
+	// is always a clean range the model can continue from.
+	readOutputBudget = 60 << 10
+)
+
+type readFile struct{}
+
+func (readFile) Spec() Spec {
+	return Spec{
+		Name:        "read_file",
+		Description: "Read a text file. Lines are numbered like cat -n. Reads up to 2000 lines from offset; partial reads say how to continue. Binary files give size and type only.",
+		Schema: json.RawMessage(`{"type":"object","properties":{` +
+			`"path":{"type":"string","description":"file path, relative to the workspace root"},` +
+			`"offset":{"type":"integer","minimum":1,"description":"first line, 1-based (default 1)"},` +
+			`"limit":{"type":"integer","minimum":1,"description":"number of lines (default 2000)"}},` +
+			`"required":["path"],"additionalProperties":false}`),
+		Risk:           RiskRead,
+		PathArgs:       []string{"path"},
+		MaxResultBytes: readOutputBudget + 4<<10,
+	}
+}
+
+type readFileArgs struct {
+	Path   string `json:"path"`
+	Offset int    `json:"offset"`
+	Limit  int    `json:"limit"`
+}
+
+func (t readFile) Run(ctx context.Context, env *Env, raw json.RawMessage) Result {
+	var a readFileArgs
+	if bad := decodeArgs("read_file", raw, &a); bad != nil {
+		return *bad
+	}
+	abs, rel, err := env.resolve(a.Path)
+	if err != nil {
+		return errorResult(err.Error())
+	}
+	info, err := os.Stat(abs)
+	if errors.Is(err, fs.ErrNotExist) {
+		root, _ := env.root()
+		return errorResult(missingPath(root, rel))
+	}
+	if err != nil {
+		return errorResult(fmt.Sprintf("read_file %s: %v", rel, err))
+	}
+	if info.IsDir() {
+		return errorResult(fmt.Sprintf("%s is a directory; use list_dir to see its entries", rel))
+	}
+	if !info.Mode().IsRegular() {
+		return errorResult(fmt.Sprintf("%s is not a regular file (%s)", rel, info.Mode().Type()))
+	}
+	f, err := os.Open(abs)
+	if err != nil {
+		return errorResult(fmt.Sprintf("read_file %s: %v", rel, err))
+	}
+	defer f.Close()
+	br := bufio.NewReaderSize(f, 64<<10)
+	head, _ := br.Peek(readSniffBytes)
+	if bytes.IndexByte(head, 0) >= 0 {
+		return Result{Output: fmt.Sprintf("%s: binary file, %d bytes, mime %s (contents not shown)", rel, info.Size(), http.DetectContentType(head))}
+	}
+	return readLines(ctx, br, rel, max(a.Offset, 1), orDefault(a.Limit, readDefaultLimit))
+}
+
+// orDefault returns v, or def when v is zero.
+func orDefault(v, def int) int {
+	if v == 0 {
+		return def
+	}
+	return v
+}
+
+// readLines numbers the lines [offset, offset+limit) of r and counts the rest.
+func readLines(ctx context.Context, r *bufio.Reader, rel string, offset, limit int) Result {
+	var out strings.Builder
+	lineNo, last := 0, 0
+	stoppedForSize := false
+	for {
+		if lineNo%4096 == 0 && ctx.Err() != nil {
+			return errorResult(fmt.Sprintf("read_file %s: %v", rel, ctx.Err()))
+		}
+		line, full, err := readLine(r, readMaxLineBytes)
+		if err == io.EOF && full == 0 {
+			break
+		}
+		if err != nil && err != io.EOF {
+			return errorResult(fmt.Sprintf("read_file %s: %v", rel, err))
+		}
+		lineNo++
+		if lineNo >= offset && lineNo < offset+limit && !stoppedForSize {
+			if out.Len()+len(line) > readOutputBudget && last >= offset {
+				stoppedForSize = true
+			} else {
+				fmt.Fprintf(&out, "%6d\t%s", lineNo, line)
+				if full > len(line) {
+					fmt.Fprintf(&out, "… [line cut: %d bytes]", full)
+				}
+				out.WriteByte('\n')
+				last = lineNo
+			}
+		}
+		if err == io.EOF {
+			break
+		}
+	}
+	total := lineNo
+	switch {
+	case total == 0:
+		return Result{Output: fmt.Sprintf("%s is empty (0 lines)", rel)}
+	case offset > total:
+		return errorResult(fmt.Sprintf("offset %d is past the end of %s (%d lines)", offset, rel, total))
+	case offset > 1 || last < total:
+		fmt.Fprintf(&out, "(lines %d–%d of %d", offset, last, total)
+		if last < total {
+			fmt.Fprintf(&out, "; call again with offset=%d for more", last+1)
+		}
+		out.WriteString(")\n")
+	}
+	return Result{Output: out.String()}
+}
+
+// readLine returns the next line without its newline (a trailing \r kept off too), keeping at
+// most maxBytes of it (cut at a rune boundary); full is the line's whole length. At the end
+// of input err is io.EOF, with the last unterminated line if there is one.
+func readLine(r *bufio.Reader, maxBytes int) (line string, full int, err error) {
+	var kept []byte
+	for {
+		chunk, err := r.ReadSlice('\n')
+		full += len(chunk)
+		if room := maxBytes + 1 - len(kept); room > 0 {
+			kept = append(kept, chunk[:min(room, len(chunk))]...)
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		kept = bytes.TrimSuffix(kept, []byte("\n"))
+		kept = bytes.TrimSuffix(kept, []byte("\r"))
+		if len(chunk) > 0 && chunk[len(chunk)-1] == '\n' {
+			full--
+			if len(chunk) > 1 && chunk[len(chunk)-2] == '\r' {
+				full--
+			}
+		}
+		if len(kept) > maxBytes {
+			kept = trimPartialRune(kept[:maxBytes])
+		}
+		return string(kept), full, err
+	}
+}

@@ -1,0 +1,75 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"os/exec"
+)
+
+// Risk classifies what a tool can affect; the permission policy decides on it.
+type Risk string
+
+// The risks a tool can carry.
+const (
+	RiskRead     Risk = "read"
+	RiskWrite    Risk = "workspace_write"
+	RiskExec     Risk = "exec"
+	RiskNetwork  Risk = "network"
+	RiskDelegate Risk = "delegate"
+)
+
+// DefaultMaxResultBytes is the result budget of a tool whose Spec sets none.
+const DefaultMaxResultBytes = 32 << 10
+
+// Spec is the model-facing and harness-facing half of a tool's contract.
+type Spec struct {
+	Name, Description string
+	// Schema is the JSON Schema (draft 2020-12 subset) of the arguments object.
+	Schema json.RawMessage
+	Risk   Risk
+	// PathArgs names the arguments that hold workspace paths; the path policy checks them
+	// before the tool runs.
+	PathArgs []string
+	// MaxResultBytes bounds the output the model sees; 0 means DefaultMaxResultBytes.
+	MaxResultBytes int
+}
+
+// resultBudget is the effective result budget of the spec.
+func (s Spec) resultBudget() int {
+	if s.MaxResultBytes > 0 {
+		return s.MaxResultBytes
+	}
+	return DefaultMaxResultBytes
+}
+
+// Tool is one capability offered to the model.
+type Tool interface {
+	Spec() Spec
+	// Run executes a call whose args were already repaired, validated and path-checked.
+	// It must honour ctx and report failures as an error Result.
+	Run(ctx context.Context, env *Env, args json.RawMessage) Result
+}
+
+// Result is what a call returns to the model.
+type Result struct {
+	Output  string
+	IsError bool
+	// Changed lists the workspace-relative paths the call wrote.
+	Changed []string
+}
+
+// Call is a tool call as the model proposed it.
+type Call struct {
+	ID, Name string
+	// Args is the raw argument text, possibly malformed JSON.
+	Args string
+}
+
+// Sandbox confines the commands tools start. Wrap rewrites cmd before it starts (for example
+// to run it through a launcher that restricts it); it must keep cmd.SysProcAttr.Setpgid.
+type Sandbox interface {
+	Wrap(cmd *exec.Cmd, env *Env) error
+}
+
+// errorResult is an error Result with a formatted message.
+func errorResult(msg string) Result { return Result{Output: msg, IsError: true} }

@@ -1,0 +1,266 @@
+package tools
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/big"
+	"strconv"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+)
+
+// argsSchema is a tool's compiled argument schema plus what the harness reads from it
+// directly: the top-level properties (in declaration order) for coercion and for the one-line
+// summary shown in errors.
+type argsSchema struct {
+	compiled *jsonschema.Schema
+	props    []propSpec
+	required map[string]bool
+	summary  string
+}
+
+type propSpec struct {
+	name  string
+	types []string // from "type"; empty when the schema does not say
+}
+
+// rawSchema is the part of a JSON Schema the harness reads itself.
+type rawSchema struct {
+	Type       json.RawMessage            `json:"type"`
+	Properties map[string]json.RawMessage `json:"properties"`
+	Required   []string                   `json:"required"`
+}
+
+func compileArgsSchema(name string, schema json.RawMessage) (*argsSchema, error) {
+	if len(bytes.TrimSpace(schema)) == 0 {
+		return nil, errors.New("no schema")
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schema))
+	if err != nil {
+		return nil, fmt.Errorf("parse schema: %w", err)
+	}
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	url := "mem:///tools/" + name + ".json"
+	if err := c.AddResource(url, doc); err != nil {
+		return nil, fmt.Errorf("add schema: %w", err)
+	}
+	compiled, err := c.Compile(url)
+	if err != nil {
+		return nil, fmt.Errorf("compile schema: %w", err)
+	}
+	var raw rawSchema
+	if err := json.Unmarshal(schema, &raw); err != nil {
+		return nil, fmt.Errorf("read schema: %w", err)
+	}
+	if t := typesOf(raw.Type); len(t) != 1 || t[0] != "object" {
+		return nil, errors.New(`schema "type" must be "object": tool arguments are an object`)
+	}
+	s := &argsSchema{compiled: compiled, required: map[string]bool{}}
+	for _, r := range raw.Required {
+		s.required[r] = true
+	}
+	for _, key := range propertyOrder(schema) {
+		var prop rawSchema
+		if err := json.Unmarshal(raw.Properties[key], &prop); err != nil {
+			return nil, fmt.Errorf("read property %s: %w", key, err)
+		}
+		s.props = append(s.props, propSpec{name: key, types: typesOf(prop.Type)})
+	}
+	s.summary = s.describe()
+	return s, nil
+}
+
+func typesOf(raw json.RawMessage) []string {
+	var one string
+	if json.Unmarshal(raw, &one) == nil {
+		return []string{one}
+	}
+	var many []string
+	_ = json.Unmarshal(raw, &many)
+	return many
+}
+
+// propertyOrder lists the keys of the schema's "properties" in the order they are written.
+func propertyOrder(schema json.RawMessage) []string {
+	var top map[string]json.RawMessage
+	if json.Unmarshal(schema, &top) != nil {
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(top["properties"]))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil
+	}
+	var keys []string
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return keys
+		}
+		keys = append(keys, tok.(string))
+		var skip json.RawMessage
+		if dec.Decode(&skip) != nil {
+			return keys
+		}
+	}
+	return keys
+}
+
+// describe is the one-line shape of the arguments: {path: string, offset?: integer}.
+func (s *argsSchema) describe() string {
+	parts := make([]string, len(s.props))
+	for i, p := range s.props {
+		opt := "?"
+		if s.required[p.name] {
+			opt = ""
+		}
+		typ := strings.Join(p.types, "|")
+		if typ == "" {
+			typ = "any"
+		}
+		parts[i] = p.name + opt + ": " + typ
+	}
+	return "{" + strings.Join(parts, ", ") + "}"
+}
+
+// coerce fixes what budget models routinely get wrong where the schema leaves no doubt: a
+// number or boolean sent as a string, an integer sent as 12.0, and null for an optional
+// argument (dropped). args must be a decoded object; it is changed in place.
+func (s *argsSchema) coerce(args map[string]any) {
+	for _, p := range s.props {
+		v, ok := args[p.name]
+		if !ok {
+			continue
+		}
+		if v == nil && !s.required[p.name] && !contains(p.types, "null") {
+			delete(args, p.name)
+			continue
+		}
+		if len(p.types) != 1 {
+			continue
+		}
+		if fixed, ok := coerceValue(v, p.types[0]); ok {
+			args[p.name] = fixed
+		}
+	}
+}
+
+func coerceValue(v any, typ string) (any, bool) {
+	switch typ {
+	case "integer":
+		var text string
+		switch x := v.(type) {
+		case string:
+			text = strings.TrimSpace(x)
+		case json.Number:
+			text = x.String()
+		default:
+			return nil, false
+		}
+		if _, err := strconv.ParseInt(text, 10, 64); err == nil {
+			return json.Number(text), true
+		}
+		if r, ok := new(big.Rat).SetString(text); ok && r.IsInt() && r.Num().IsInt64() {
+			return json.Number(r.Num().String()), true
+		}
+	case "number":
+		if x, ok := v.(string); ok {
+			if _, err := strconv.ParseFloat(strings.TrimSpace(x), 64); err == nil {
+				return json.Number(strings.TrimSpace(x)), true
+			}
+		}
+	case "boolean":
+		if x, ok := v.(string); ok {
+			switch strings.ToLower(strings.TrimSpace(x)) {
+			case "true":
+				return true, true
+			case "false":
+				return false, true
+			}
+		}
+	}
+	return nil, false
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// validate checks args against the schema and says, per field, what is wrong.
+func (s *argsSchema) validate(args any) error {
+	err := s.compiled.Validate(args)
+	if err == nil {
+		return nil
+	}
+	var verr *jsonschema.ValidationError
+	if !errors.As(err, &verr) {
+		return err
+	}
+	var problems []string
+	seen := map[string]bool{}
+	for _, leaf := range leaves(verr) {
+		msg := describeProblem(leaf)
+		if !seen[msg] {
+			seen[msg] = true
+			problems = append(problems, msg)
+		}
+	}
+	return errors.New(strings.Join(problems, "; "))
+}
+
+func leaves(e *jsonschema.ValidationError) []*jsonschema.ValidationError {
+	if len(e.Causes) == 0 {
+		return []*jsonschema.ValidationError{e}
+	}
+	var out []*jsonschema.ValidationError
+	for _, c := range e.Causes {
+		out = append(out, leaves(c)...)
+	}
+	return out
+}
+
+var englishPrinter = message.NewPrinter(language.English)
+
+func describeProblem(e *jsonschema.ValidationError) string {
+	field := strings.Join(e.InstanceLocation, ".")
+	switch k := e.ErrorKind.(type) {
+	case *kind.Required:
+		names := make([]string, len(k.Missing))
+		for i, m := range k.Missing {
+			names[i] = "'" + prefixed(field, m) + "'"
+		}
+		if len(names) == 1 {
+			return "missing required property " + names[0]
+		}
+		return "missing required properties " + strings.Join(names, ", ")
+	case *kind.AdditionalProperties:
+		names := make([]string, len(k.Properties))
+		for i, p := range k.Properties {
+			names[i] = "'" + prefixed(field, p) + "'"
+		}
+		return "unknown property " + strings.Join(names, ", ")
+	}
+	msg := e.ErrorKind.LocalizedString(englishPrinter)
+	if field == "" {
+		return "arguments: " + msg
+	}
+	return field + ": " + msg
+}
+
+func prefixed(parent, name string) string {
+	if parent == "" {
+		return name
+	}
+	return parent + "." + name
+}

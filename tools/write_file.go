@@ -1,0 +1,58 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+)
+
+type writeFile struct{}
+
+func (writeFile) Spec() Spec {
+	return Spec{
+		Name:        "write_file",
+		Description: "Create a file, or replace a whole file, with content. Creates parent directories. Prefer edit_file for changes to existing files.",
+		Schema: json.RawMessage(`{"type":"object","properties":{` +
+			`"path":{"type":"string","description":"file path, relative to the workspace root"},` +
+			`"content":{"type":"string","description":"the complete new file content"}},` +
+			`"required":["path","content"],"additionalProperties":false}`),
+		Risk:     RiskWrite,
+		PathArgs: []string{"path"},
+	}
+}
+
+type writeFileArgs struct {
+	Path    string `json:"path"`
+	Content string `json:"content"`
+}
+
+func (writeFile) Run(ctx context.Context, env *Env, raw json.RawMessage) Result {
+	var a writeFileArgs
+	if bad := decodeArgs("write_file", raw, &a); bad != nil {
+		return *bad
+	}
+	abs, rel, err := env.resolve(a.Path)
+	if err != nil {
+		return errorResult(err.Error())
+	}
+	if err := ctx.Err(); err != nil {
+		return errorResult(fmt.Sprintf("write_file %s: %v", rel, err))
+	}
+	var before int64 = -1
+	if info, err := os.Stat(abs); err == nil {
+		before = info.Size()
+	}
+	created, err := writeFileAtomic(abs, []byte(a.Content))
+	if err != nil {
+		return errorResult(fmt.Sprintf("write_file %s: %v", rel, err))
+	}
+	verb := fmt.Sprintf("overwrote %s (was %d bytes)", rel, before)
+	if created {
+		verb = "created " + rel
+	}
+	return Result{
+		Output:  fmt.Sprintf("%s: %d bytes, %d lines written", verb, len(a.Content), countLines(a.Content)),
+		Changed: []string{rel},
+	}
+}
