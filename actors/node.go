@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -190,9 +191,18 @@ func (n *Node) newSessionDeps(start *messages.StartSession) (SessionDeps, error)
 	}
 	env := &tools.Env{Root: workspace, TempDir: tmp, Environ: withTmp(n.opts.Environ, tmp), Sandbox: n.opts.Sandbox}
 	return SessionDeps{
-		Store: n.store, Bridge: n.bridge, Provider: provider, Model: start.Model, ModelName: modelName,
+		Store: n.store, Bridge: n.bridge, Provider: provider, Model: modelStamp(start.Model), ModelName: modelName,
 		Tools: reg, ToolEnv: env, System: SystemPrompt(workspace, start.Mode), Retry: n.opts.Retry, Log: n.opts.Log,
 	}, nil
+}
+
+// modelStamp is the model name stamped on assistant messages: provider/model, or "scripted"
+// for a script (its path is not a model).
+func modelStamp(model string) string {
+	if strings.HasPrefix(model, "scripted:") {
+		return "scripted"
+	}
+	return model
 }
 
 func withTmp(environ []string, tmp string) []string {

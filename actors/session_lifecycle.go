@@ -2,6 +2,7 @@ package actors
 
 import (
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -111,7 +112,7 @@ func (s *session) load() error {
 		}
 		s.meta = meta
 		s.meta.Status = "running"
-		s.meta.Model = s.deps.Model
+		s.meta.Model = s.start.Model
 		for _, e := range view {
 			if m, ok := entryToMessage(e); ok {
 				s.history = append(s.history, m)
@@ -120,7 +121,7 @@ func (s *session) load() error {
 		return st.PutMeta(s.meta)
 	}
 	now := time.Now().UTC()
-	s.meta = &store.SessionMeta{ID: s.start.ID, Parent: s.start.Parent, Agent: s.start.Agent, Model: s.deps.Model,
+	s.meta = &store.SessionMeta{ID: s.start.ID, Parent: s.start.Parent, Agent: s.start.Agent, Model: s.start.Model,
 		Task: s.start.Task, Mode: s.start.Mode, Workspace: s.start.Workspace, Status: "running", Created: now, Updated: now}
 	return st.PutMeta(s.meta)
 }
@@ -165,8 +166,13 @@ func (s *session) stopping(ctx actor.Context) {
 	for _, sub := range s.subs {
 		_ = sub.Unsubscribe()
 	}
-	if s.deps.ToolEnv != nil {
-		s.deps.ToolEnv.Close()
+	if env := s.deps.ToolEnv; env != nil {
+		if err := env.Close(); err != nil {
+			s.deps.Log.Warn("stop background jobs", "session", s.start.ID, "err", err)
+		}
+		if env.TempDir != "" {
+			os.RemoveAll(env.TempDir)
+		}
 	}
 }
 

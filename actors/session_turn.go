@@ -264,7 +264,9 @@ func (s *session) cancelTurn(ctx actor.Context, msg *messages.Cancel) {
 			s.streamCancel()
 		}
 	case phaseExecuting:
-		ctx.Send(s.toolexec, &messages.Cancel{Reason: s.cancelling})
+		if err := s.deps.Bridge.Send(s.toolAddr, &messages.Cancel{Reason: s.cancelling}); err != nil {
+			ctx.Send(s.toolexec, &messages.Cancel{Reason: s.cancelling}) // the bus is down; the executor is local
+		}
 	}
 }
 

@@ -46,8 +46,8 @@ func (m *Main) chat(ctx context.Context, f *commonFlags) error {
 	if err != nil {
 		return err
 	}
-	defer l.close(m)
 	id := newSessionID()
+	defer l.close(m, id)
 	out := newPrinter(m.Stdout, false)
 	ends := make(chan turnEnd, 4)
 	sub, err := l.client.SubscribeRaw(messages.SessionEventsSubject(l.client.NS, id), func(data []byte) {

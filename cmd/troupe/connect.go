@@ -67,18 +67,31 @@ func (m *Main) nodeOptions(s *settings) (actors.NodeOptions, error) {
 	}, nil
 }
 
-// close lets go of the Node. An owned Node keeps serving sessions that other terminals started
-// on it until they finish, then stops.
-func (l *link) close(m *Main) {
+// close lets go of the Node. An owned Node first lets own (this process's session, already
+// told to finish) end, and keeps serving sessions other terminals started on it until they
+// finish too; then it stops.
+func (l *link) close(m *Main, own string) {
 	l.client.Close()
 	if l.node == nil {
 		return
 	}
-	if n := len(l.node.Active()); n > 0 {
-		fmt.Fprintf(m.Stderr, "troupe: waiting for %d session(s) started from other terminals on this node\n", n)
-		for len(l.node.Active()) > 0 {
-			time.Sleep(200 * time.Millisecond)
+	announced := false
+	for {
+		others := 0
+		active := l.node.Active()
+		for _, id := range active {
+			if id != own {
+				others++
+			}
 		}
+		if len(active) == 0 {
+			break
+		}
+		if others > 0 && !announced {
+			fmt.Fprintf(m.Stderr, "troupe: waiting for %d session(s) started from other terminals on this node\n", others)
+			announced = true
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 	if err := l.node.Close(); err != nil {
 		fmt.Fprintf(m.Stderr, "troupe: closing node: %v\n", err)

@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/signal"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -70,7 +69,7 @@ func (m *Main) runSession(ctx context.Context, f *runFlags, start *messages.Star
 	if err != nil {
 		return err
 	}
-	defer l.close(m)
+	defer l.close(m, start.ID)
 	if start.Resume && f.model == "" {
 		// Resume with the model the session was using unless told otherwise.
 		if meta, _, err := l.client.Log(start.ID); err == nil && meta.Model != "" {

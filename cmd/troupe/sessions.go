@@ -24,7 +24,7 @@ func (m *Main) sessionsCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			defer l.close(m)
+			defer l.close(m, "")
 			metas, err := l.client.Sessions()
 			if err != nil {
 				return err
@@ -58,7 +58,7 @@ func (m *Main) logCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			defer l.close(m)
+			defer l.close(m, "")
 			meta, entries, err := l.client.Log(args[0])
 			if err != nil {
 				return usageErr("log %s: %v (see 'troupe sessions')", args[0], err)
