@@ -3,6 +3,7 @@ package actors
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -299,6 +300,28 @@ func TestCommandEnvironDropsSecrets(t *testing.T) {
 	for _, bad := range []string{"OPENAI_API_KEY", "GITHUB_TOKEN", "RANDOM_VAR"} {
 		if strings.Contains(got, bad) {
 			t.Errorf("leaked %s: %s", bad, got)
+		}
+	}
+}
+
+// Input sent the moment StartSession returns reaches the session: the Node answers only once
+// the session's control subject is bound.
+func TestInputRightAfterStartIsAnswered(t *testing.T) {
+	tn := startTestNode(t, `{"turns": [{"text": "hi"}]}`)
+	for i := 0; i < 20; i++ {
+		id := fmt.Sprintf("i%d", i)
+		if err := tn.client.StartSession(&messages.StartSession{ID: id, Model: "scripted", Mode: "ask", Workspace: tn.Root, Interactive: true}); err != nil {
+			t.Fatal(err)
+		}
+		ack, err := tn.client.Input(id, "/status")
+		if err != nil {
+			t.Fatalf("session %s: %v", id, err)
+		}
+		if ack.Routed != messages.RoutedCommand || !strings.Contains(ack.Output, "phase") {
+			t.Fatalf("ack %+v", ack)
+		}
+		if err := tn.client.Cancel(id, "done"); err != nil {
+			t.Fatal(err)
 		}
 	}
 }

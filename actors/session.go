@@ -95,6 +95,8 @@ func (s *session) Receive(ctx actor.Context) {
 		s.restarting()
 	case *messages.StatusRequest:
 		ctx.Respond(s.status())
+	case *sessionReady:
+		ctx.Respond(&messages.SessionAccepted{ID: s.start.ID})
 	case *actor.Terminated:
 		s.childTerminated(ctx, msg)
 	default:

@@ -24,6 +24,10 @@ type supervisor struct {
 // activeSessions asks the supervisor which sessions run; it answers []string.
 type activeSessions struct{}
 
+// sessionReady asks a new session to answer once it has started: its mailbox processes Started
+// first, so by then its inbox and control subjects are bound and input sent to it is not lost.
+type sessionReady struct{}
+
 func newSupervisor(factory SessionFactory) actor.Producer {
 	return func() actor.Actor { return &supervisor{factory: factory, sessions: map[string]*actor.PID{}} }
 }
@@ -37,7 +41,7 @@ var sessionSupervision = actor.NewOneForOneStrategy(3, 30*time.Second, func(reas
 func (s *supervisor) Receive(ctx actor.Context) {
 	switch msg := ctx.Message().(type) {
 	case *messages.StartSession:
-		ctx.Respond(s.startSession(ctx, msg))
+		s.startSession(ctx, msg)
 	case *actor.Terminated:
 		s.sessionEnded(msg)
 	case *activeSessions:
@@ -45,25 +49,37 @@ func (s *supervisor) Receive(ctx actor.Context) {
 	}
 }
 
-func (s *supervisor) startSession(ctx actor.Context, start *messages.StartSession) any {
+// startSession spawns the session and answers the requester once the session is ready,
+// without blocking the supervisor's mailbox meanwhile.
+func (s *supervisor) startSession(ctx actor.Context, start *messages.StartSession) {
 	if !messages.ValidToken(start.ID) {
-		return &messages.ErrorReply{Error: fmt.Sprintf("invalid session id %q", start.ID)}
+		ctx.Respond(&messages.ErrorReply{Error: fmt.Sprintf("invalid session id %q", start.ID)})
+		return
 	}
 	if _, running := s.sessions[start.ID]; running {
-		return &messages.ErrorReply{Error: fmt.Sprintf("session %s is already running on this node", start.ID)}
+		ctx.Respond(&messages.ErrorReply{Error: fmt.Sprintf("session %s is already running on this node", start.ID)})
+		return
 	}
 	deps, err := s.factory(start)
 	if err != nil {
-		return &messages.ErrorReply{Error: err.Error()}
+		ctx.Respond(&messages.ErrorReply{Error: err.Error()})
+		return
 	}
-	props := actor.PropsFromProducer(newSession(start, deps), actor.WithSupervisor(sessionSupervision))
+	props := actor.PropsFromProducer(newSession(start, deps))
 	pid, err := ctx.SpawnNamed(props, start.ID)
 	if err != nil {
-		return &messages.ErrorReply{Error: fmt.Sprintf("spawn session %s: %v", start.ID, err)}
+		ctx.Respond(&messages.ErrorReply{Error: fmt.Sprintf("spawn session %s: %v", start.ID, err)})
+		return
 	}
 	ctx.Watch(pid)
 	s.sessions[start.ID] = pid
-	return &messages.SessionAccepted{ID: start.ID}
+	ctx.ReenterAfter(ctx.RequestFuture(pid, &sessionReady{}, 10*time.Second), func(res any, err error) {
+		if err != nil {
+			ctx.Respond(&messages.ErrorReply{Error: fmt.Sprintf("session %s did not start: %v", start.ID, err)})
+			return
+		}
+		ctx.Respond(&messages.SessionAccepted{ID: start.ID})
+	})
 }
 
 func (s *supervisor) sessionEnded(msg *actor.Terminated) {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"time"
 
 	"github.com/troupe-dev/troupe/actors"
@@ -67,28 +68,31 @@ func (m *Main) nodeOptions(s *settings) (actors.NodeOptions, error) {
 	}, nil
 }
 
-// close lets go of the Node. An owned Node first lets own (this process's session, already
-// told to finish) end, and keeps serving sessions other terminals started on it until they
-// finish too; then it stops.
+// ownSessionGrace bounds how long closing waits for this process's own session to record its
+// end after being cancelled; the Node's shutdown interrupts it after that.
+const ownSessionGrace = 10 * time.Second
+
+// close lets go of the Node. This process's own session is cancelled if it still runs (a
+// client that leaves must not leave it waiting for input). An owned Node keeps serving sessions
+// other terminals started on it until they finish, then stops.
 func (l *link) close(m *Main, own string) {
-	l.client.Close()
+	defer l.client.Close()
 	if l.node == nil {
 		return
 	}
+	if own != "" && slices.Contains(l.node.Active(), own) {
+		_ = l.client.Cancel(own, "the client left")
+	}
+	ownDeadline := time.Now().Add(ownSessionGrace)
 	announced := false
 	for {
-		others := 0
 		active := l.node.Active()
-		for _, id := range active {
-			if id != own {
-				others++
-			}
-		}
-		if len(active) == 0 {
+		others := slices.DeleteFunc(slices.Clone(active), func(id string) bool { return id == own })
+		if len(others) == 0 && (len(active) == 0 || time.Now().After(ownDeadline)) {
 			break
 		}
-		if others > 0 && !announced {
-			fmt.Fprintf(m.Stderr, "troupe: waiting for %d session(s) started from other terminals on this node\n", others)
+		if len(others) > 0 && !announced {
+			fmt.Fprintf(m.Stderr, "troupe: waiting for %d session(s) started from other terminals on this node\n", len(others))
 			announced = true
 		}
 		time.Sleep(50 * time.Millisecond)

@@ -1,0 +1,133 @@
+// Package config loads troupe's layered configuration. Each layer overrides the one below it:
+//
+//	defaults < user file < project file < environment < command-line flags
+//
+// The user file is $XDG_CONFIG_HOME/troupe/config.toml (or ~/.config/troupe/config.toml), the
+// project file is troupe.toml at the project root, the environment is TROUPE_MODEL,
+// TROUPE_BASE_URL, TROUPE_MODE, TROUPE_SANDBOX and TROUPE_NATS, and the CLI applies its flags
+// with Apply. A field a layer does not set keeps the value from below. Lists of rules
+// ([permissions], env.pass) accumulate across files instead, like settings in Claude Code: a
+// project adds rules to the user's, and a deny rule always wins over an allow, so nothing
+// needs to be removed.
+package config
+
+import (
+	"os"
+	"path/filepath"
+)
+
+// Config is the resolved configuration.
+type Config struct {
+	Model         string `toml:"model"`          // provider/model, e.g. "openai/gpt-4o-mini"
+	BaseURL       string `toml:"base_url"`       // an OpenAI-compatible endpoint, for local servers
+	Mode          string `toml:"mode"`           // plan, ask, auto-edit or yolo
+	Sandbox       string `toml:"sandbox"`        // auto, landlock, bwrap or off
+	NATS          string `toml:"nats"`           // an external bus to join instead of the embedded one
+	ContextWindow int    `toml:"context_window"` // tokens; 0 means the provider's known value
+
+	Permissions struct {
+		Allow []string `toml:"allow"` // rules such as "bash(git status*)" or "read"
+		Ask   []string `toml:"ask"`
+		Deny  []string `toml:"deny"`
+	} `toml:"permissions"`
+
+	Done struct {
+		Check       string `toml:"check"`        // a command that must pass before a task is done
+		MaxRefusals int    `toml:"max_refusals"` // times the check may send the model back
+	} `toml:"done"`
+
+	Env struct {
+		Pass []string          `toml:"pass"` // variables commands may see from troupe's env
+		Set  map[string]string `toml:"set"`  // variables commands see with these values
+	} `toml:"env"`
+
+	Agents struct {
+		MaxDepth   int `toml:"max_depth"`   // how deep subagents may nest
+		MaxRunning int `toml:"max_running"` // subagents running at once, per Node
+	} `toml:"agents"`
+
+	// Sources lists where settings came from, lowest layer first: each file loaded, then
+	// "env TROUPE_…" for each environment variable used, then "flag --…" for each flag applied.
+	Sources []string `toml:"-"`
+
+	origin map[string]string // field name → source that set it, for Validate's messages
+}
+
+// Defaults returns the configuration before any layer is applied.
+func Defaults() *Config {
+	c := &Config{Mode: "ask", Sandbox: "auto", origin: map[string]string{}}
+	c.Done.MaxRefusals = 3
+	c.Agents.MaxDepth = 3
+	c.Agents.MaxRunning = 8
+	return c
+}
+
+// LoadOptions says where Load looks. An empty file name skips that layer; a nil Getenv means
+// os.Getenv.
+type LoadOptions struct {
+	UserFile    string
+	ProjectFile string
+	Getenv      func(string) string
+}
+
+// Load resolves defaults, the user file, the project file and the environment, in that order.
+// A missing file is skipped; a malformed one is an error naming the file and line. Load does
+// not validate: apply flags first, then call Validate.
+func Load(opt LoadOptions) (*Config, error) {
+	getenv := opt.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	c := Defaults()
+	for _, path := range []string{opt.UserFile, opt.ProjectFile} {
+		if path == "" {
+			continue
+		}
+		l, err := readLayer(path)
+		if err != nil {
+			return nil, err
+		}
+		if l != nil {
+			l.applyTo(c, path)
+			c.Sources = append(c.Sources, path)
+		}
+	}
+	c.applyEnv(getenv)
+	return c, nil
+}
+
+// DefaultPaths returns where the user and project files live. The user file is empty when
+// neither XDG_CONFIG_HOME nor HOME is set.
+func DefaultPaths(projectRoot string, getenv func(string) string) (userFile, projectFile string) {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	if xdg := getenv("XDG_CONFIG_HOME"); xdg != "" {
+		userFile = filepath.Join(xdg, "troupe", "config.toml")
+	} else if home := getenv("HOME"); home != "" {
+		userFile = filepath.Join(home, ".config", "troupe", "config.toml")
+	}
+	return userFile, filepath.Join(projectRoot, "troupe.toml")
+}
+
+// setString sets *dst to v, recording where it came from.
+func (c *Config) setString(field string, dst *string, v, source string) {
+	*dst = v
+	c.setOrigin(field, source)
+}
+
+func (c *Config) setOrigin(field, source string) {
+	if c.origin == nil {
+		c.origin = map[string]string{}
+	}
+	c.origin[field] = source
+}
+
+// Origin says which layer set field (a Config field name such as "Mode"): a file path,
+// "env TROUPE_…", "flag --…", or "default".
+func (c *Config) Origin(field string) string {
+	if src, ok := c.origin[field]; ok {
+		return src
+	}
+	return "default"
+}

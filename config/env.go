@@ -1,0 +1,44 @@
+package config
+
+// stringSetting is a top-level string setting the environment and flags can override.
+type stringSetting struct {
+	field, env, flag string
+	ptr              func(*Config) *string
+}
+
+// overridable lists the settings TROUPE_* variables and flags override.
+func overridable() []stringSetting {
+	return []stringSetting{
+		{"Model", "TROUPE_MODEL", "--model", func(c *Config) *string { return &c.Model }},
+		{"BaseURL", "TROUPE_BASE_URL", "--base-url", func(c *Config) *string { return &c.BaseURL }},
+		{"Mode", "TROUPE_MODE", "--mode", func(c *Config) *string { return &c.Mode }},
+		{"Sandbox", "TROUPE_SANDBOX", "--sandbox", func(c *Config) *string { return &c.Sandbox }},
+		{"NATS", "TROUPE_NATS", "--nats", func(c *Config) *string { return &c.NATS }},
+	}
+}
+
+// applyEnv applies the non-empty TROUPE_* variables.
+func (c *Config) applyEnv(getenv func(string) string) {
+	for _, s := range overridable() {
+		if val := getenv(s.env); val != "" {
+			c.setString(s.field, s.ptr(c), val, "env "+s.env)
+			c.Sources = append(c.Sources, "env "+s.env)
+		}
+	}
+}
+
+// Overrides are the command-line flags that override configuration; empty means "not given".
+type Overrides struct {
+	Model, BaseURL, Mode, Sandbox, NATS string
+}
+
+// Apply applies the flags that were given: the top layer. Call Validate afterwards.
+func (c *Config) Apply(o Overrides) {
+	given := map[string]string{"Model": o.Model, "BaseURL": o.BaseURL, "Mode": o.Mode, "Sandbox": o.Sandbox, "NATS": o.NATS}
+	for _, s := range overridable() {
+		if val := given[s.field]; val != "" {
+			c.setString(s.field, s.ptr(c), val, "flag "+s.flag)
+			c.Sources = append(c.Sources, "flag "+s.flag)
+		}
+	}
+}

@@ -1,0 +1,178 @@
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/pelletier/go-toml/v2"
+)
+
+// layer is one configuration file as written: pointers and nil slices tell "not set" apart
+// from a zero value, so a file only overrides what it mentions. Its toml tags must match
+// Config's.
+type layer struct {
+	Model         *string `toml:"model"`
+	BaseURL       *string `toml:"base_url"`
+	Mode          *string `toml:"mode"`
+	Sandbox       *string `toml:"sandbox"`
+	NATS          *string `toml:"nats"`
+	ContextWindow *int    `toml:"context_window"`
+
+	Permissions struct {
+		Allow []string `toml:"allow"`
+		Ask   []string `toml:"ask"`
+		Deny  []string `toml:"deny"`
+	} `toml:"permissions"`
+
+	Done struct {
+		Check       *string `toml:"check"`
+		MaxRefusals *int    `toml:"max_refusals"`
+	} `toml:"done"`
+
+	Env struct {
+		Pass []string          `toml:"pass"`
+		Set  map[string]string `toml:"set"`
+	} `toml:"env"`
+
+	Agents struct {
+		MaxDepth   *int `toml:"max_depth"`
+		MaxRunning *int `toml:"max_running"`
+	} `toml:"agents"`
+}
+
+// readLayer reads and strictly decodes the file at path. It returns nil, nil if there is no
+// such file.
+func readLayer(path string) (*layer, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read config: %w", err)
+	}
+	var l layer
+	dec := toml.NewDecoder(bytes.NewReader(data)).DisallowUnknownFields()
+	if err := dec.Decode(&l); err != nil {
+		return nil, decodeError(path, err)
+	}
+	return &l, nil
+}
+
+// decodeError turns go-toml's errors into "path:line: message" lines, naming the nearest known
+// key for each key troupe does not know.
+func decodeError(path string, err error) error {
+	var missing *toml.StrictMissingError
+	if errors.As(err, &missing) && len(missing.Errors) > 0 {
+		var lines []error
+		for i := range missing.Errors {
+			e := &missing.Errors[i]
+			row, _ := e.Position()
+			msg := fmt.Sprintf("unknown key %q", joinKey(e.Key()))
+			if near := nearestKey(e.Key()); near != "" {
+				msg += fmt.Sprintf(" (did you mean %q?)", near)
+			}
+			lines = append(lines, fmt.Errorf("%s:%d: %s", path, row, msg))
+		}
+		return errors.Join(lines...)
+	}
+	var decode *toml.DecodeError
+	if errors.As(err, &decode) {
+		row, _ := decode.Position()
+		return fmt.Errorf("%s:%d: %s", path, row, decodeMessage(decode))
+	}
+	return fmt.Errorf("%s: %w", path, err)
+}
+
+// typeMismatch matches go-toml's type errors, which name Go types rather than TOML ones.
+var typeMismatch = regexp.MustCompile(`^toml: cannot decode TOML (\w+) into (?:struct field .* of type )?(.+)$`)
+
+// decodeMessage says what went wrong in TOML terms: "agents.max_depth: want an integer, got a
+// TOML string".
+func decodeMessage(e *toml.DecodeError) string {
+	msg := e.Error()
+	if m := typeMismatch.FindStringSubmatch(msg); m != nil {
+		msg = fmt.Sprintf("want %s, got a TOML %s", tomlKind(m[2]), m[1])
+	} else {
+		msg = strings.TrimPrefix(msg, "toml: ")
+	}
+	if key := e.Key(); len(key) > 0 {
+		return joinKey(key) + ": " + msg
+	}
+	return msg
+}
+
+// tomlKind names a Go type of a layer field the way a TOML author thinks of it.
+func tomlKind(goType string) string {
+	switch {
+	case goType == "string":
+		return "a string"
+	case goType == "int":
+		return "an integer"
+	case goType == "[]string":
+		return "a list of strings"
+	case strings.HasPrefix(goType, "map["), strings.HasPrefix(goType, "struct"):
+		return "a table"
+	}
+	return goType
+}
+
+// applyTo copies what the layer sets onto c, recording path as the source.
+func (l *layer) applyTo(c *Config, path string) {
+	for _, s := range []struct {
+		field string
+		from  *string
+		to    *string
+	}{
+		{"Model", l.Model, &c.Model},
+		{"BaseURL", l.BaseURL, &c.BaseURL},
+		{"Mode", l.Mode, &c.Mode},
+		{"Sandbox", l.Sandbox, &c.Sandbox},
+		{"NATS", l.NATS, &c.NATS},
+		{"Done.Check", l.Done.Check, &c.Done.Check},
+	} {
+		if s.from != nil {
+			c.setString(s.field, s.to, *s.from, path)
+		}
+	}
+	for _, n := range []struct {
+		field string
+		from  *int
+		to    *int
+	}{
+		{"ContextWindow", l.ContextWindow, &c.ContextWindow},
+		{"Done.MaxRefusals", l.Done.MaxRefusals, &c.Done.MaxRefusals},
+		{"Agents.MaxDepth", l.Agents.MaxDepth, &c.Agents.MaxDepth},
+		{"Agents.MaxRunning", l.Agents.MaxRunning, &c.Agents.MaxRunning},
+	} {
+		if n.from != nil {
+			*n.to = *n.from
+			c.setOrigin(n.field, path)
+		}
+	}
+	c.Permissions.Allow = appendNew(c.Permissions.Allow, l.Permissions.Allow)
+	c.Permissions.Ask = appendNew(c.Permissions.Ask, l.Permissions.Ask)
+	c.Permissions.Deny = appendNew(c.Permissions.Deny, l.Permissions.Deny)
+	c.Env.Pass = appendNew(c.Env.Pass, l.Env.Pass)
+	for k, v := range l.Env.Set {
+		if c.Env.Set == nil {
+			c.Env.Set = map[string]string{}
+		}
+		c.Env.Set[k] = v
+	}
+}
+
+// appendNew appends the items of add that list does not hold yet.
+func appendNew(list, add []string) []string {
+	for _, s := range add {
+		if !slices.Contains(list, s) {
+			list = append(list, s)
+		}
+	}
+	return list
+}

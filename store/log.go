@@ -1,0 +1,212 @@
+package store
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"sync"
+	"time"
+
+	"github.com/dgraph-io/badger/v4"
+)
+
+// EntryKind says what a log entry records.
+type EntryKind string
+
+// The kinds of log entries.
+const (
+	KindUser       EntryKind = "user"
+	KindAssistant  EntryKind = "assistant"
+	KindToolResult EntryKind = "tool_result"
+	KindCompact    EntryKind = "compact"
+	KindSystem     EntryKind = "system"
+)
+
+// Call is one tool call an assistant turn made.
+type Call struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	Args string `json:"args"`
+}
+
+// Entry is one record of a session's append-only log.
+type Entry struct {
+	Seq       uint64          `json:"seq"` // assigned by Append: 1, 2, 3, … per session, no gaps
+	Kind      EntryKind       `json:"kind"`
+	Time      time.Time       `json:"time"`                // set by Append when zero
+	Text      string          `json:"text,omitempty"`      // user text, assistant text, tool output, compact summary, system note
+	Reasoning string          `json:"reasoning,omitempty"` // assistant reasoning
+	Model     string          `json:"model,omitempty"`     // assistant: the model that produced it
+	Calls     []Call          `json:"calls,omitempty"`     // assistant: its tool calls, in order
+	CallID    string          `json:"call_id,omitempty"`   // tool_result: the call it answers
+	ToolName  string          `json:"tool_name,omitempty"` // tool_result
+	IsError   bool            `json:"is_error,omitempty"`  // tool_result
+	Event     string          `json:"event,omitempty"`     // system: an event type, e.g. "tool.rejected"
+	Data      json.RawMessage `json:"data,omitempty"`      // system/compact: structured detail
+}
+
+// sessionSeq is the append counter of one session. Its mutex serialises that session's
+// appends, so two writers never take the same seq; other sessions append in parallel.
+type sessionSeq struct {
+	mu     sync.Mutex
+	loaded bool
+	last   uint64
+}
+
+// Append adds entries to session's log in one transaction, assigning each its Seq (in place)
+// and a Time if it has none. If the write fails, nothing is stored and no seq is used up.
+func (s *Store) Append(session string, entries ...*Entry) error {
+	if err := checkSessionID(session); err != nil {
+		return fmt.Errorf("append to log: %w", err)
+	}
+	if err := s.appendTxn(session, entries, nil); err != nil {
+		return fmt.Errorf("append to session %s log: %w", session, err)
+	}
+	return nil
+}
+
+// AppendWithMeta appends entries to session m.ID and stores m in the same transaction, so a
+// turn's entries and its counters (turns, tokens) never disagree. m.Updated is stamped as in
+// PutMeta.
+func (s *Store) AppendWithMeta(m *SessionMeta, entries ...*Entry) error {
+	if err := checkSessionID(m.ID); err != nil {
+		return fmt.Errorf("append to log: %w", err)
+	}
+	if err := s.appendTxn(m.ID, entries, m); err != nil {
+		return fmt.Errorf("append to session %s log: %w", m.ID, err)
+	}
+	return nil
+}
+
+// appendTxn writes entries (and meta, if not nil) in one Badger transaction.
+func (s *Store) appendTxn(session string, entries []*Entry, meta *SessionMeta) error {
+	counter := s.counter(session)
+	counter.mu.Lock()
+	defer counter.mu.Unlock()
+	if !counter.loaded {
+		last, err := s.lastSeq(session)
+		if err != nil {
+			return err
+		}
+		counter.last, counter.loaded = last, true
+	}
+
+	restoreMeta := func() {}
+	if meta != nil {
+		restoreMeta = s.stampMeta(meta)
+	}
+
+	type undo struct {
+		seq  uint64
+		time time.Time
+	}
+	saved := make([]undo, len(entries))
+	now := time.Now().UTC()
+	for i, e := range entries {
+		saved[i] = undo{e.Seq, e.Time}
+		e.Seq = counter.last + uint64(i) + 1
+		if e.Time.IsZero() {
+			e.Time = now
+		}
+	}
+	err := s.db.Update(func(txn *badger.Txn) error {
+		for _, e := range entries {
+			b, err := json.Marshal(e)
+			if err != nil {
+				return fmt.Errorf("encode entry %d (%s): %w", e.Seq, e.Kind, err)
+			}
+			if err := txn.Set(logKey(session, e.Seq), b); err != nil {
+				return fmt.Errorf("write entry %d: %w", e.Seq, err)
+			}
+		}
+		if meta != nil {
+			return setMeta(txn, meta)
+		}
+		return nil
+	})
+	if err != nil {
+		restoreMeta()
+		for i, e := range entries {
+			e.Seq, e.Time = saved[i].seq, saved[i].time
+		}
+		return err
+	}
+	counter.last += uint64(len(entries))
+	return nil
+}
+
+// counter returns session's append counter, creating an unloaded one on first use.
+func (s *Store) counter(session string) *sessionSeq {
+	s.seqMu.Lock()
+	defer s.seqMu.Unlock()
+	c, ok := s.seqs[session]
+	if !ok {
+		c = &sessionSeq{}
+		s.seqs[session] = c
+	}
+	return c
+}
+
+// lastSeq finds the highest stored seq of session (0 for an empty log) with one reverse seek.
+func (s *Store) lastSeq(session string) (uint64, error) {
+	var last uint64
+	err := s.db.View(func(txn *badger.Txn) error {
+		opts := badger.DefaultIteratorOptions
+		opts.PrefetchValues = false
+		opts.Reverse = true
+		opts.Prefix = logPrefix(session)
+		it := txn.NewIterator(opts)
+		defer it.Close()
+		it.Seek(append(logPrefix(session), 0xff))
+		if !it.Valid() {
+			return nil
+		}
+		seq, err := seqOfLogKey(it.Item().Key())
+		last = seq
+		return err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("find last seq: %w", err)
+	}
+	return last, nil
+}
+
+// Log returns session's whole log in Seq order (empty, not an error, for an unknown session).
+func (s *Store) Log(session string) ([]*Entry, error) {
+	return s.LogFrom(session, 0)
+}
+
+// LogFrom returns the entries of session's log with Seq > afterSeq, in Seq order.
+func (s *Store) LogFrom(session string, afterSeq uint64) ([]*Entry, error) {
+	if err := checkSessionID(session); err != nil {
+		return nil, fmt.Errorf("read log: %w", err)
+	}
+	if afterSeq == math.MaxUint64 {
+		return nil, nil // nothing can follow; afterSeq+1 would wrap to the start
+	}
+	var out []*Entry
+	err := s.db.View(func(txn *badger.Txn) error {
+		opts := badger.DefaultIteratorOptions
+		opts.Prefix = logPrefix(session)
+		it := txn.NewIterator(opts)
+		defer it.Close()
+		for it.Seek(logKey(session, afterSeq+1)); it.Valid(); it.Next() {
+			item := it.Item()
+			seq, err := seqOfLogKey(item.Key())
+			if err != nil {
+				return err
+			}
+			e := new(Entry)
+			if err := item.Value(func(v []byte) error { return json.Unmarshal(v, e) }); err != nil {
+				return fmt.Errorf("decode entry %d: %w", seq, err)
+			}
+			e.Seq = seq // the key is authoritative
+			out = append(out, e)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read session %s log: %w", session, err)
+	}
+	return out, nil
+}

@@ -1,0 +1,130 @@
+package store
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/dgraph-io/badger/v4"
+)
+
+// SessionMeta describes one session: who runs it, on what, and how it stands.
+type SessionMeta struct {
+	ID        string `json:"id"`
+	Parent    string `json:"parent,omitempty"`
+	Agent     string `json:"agent,omitempty"`
+	Model     string `json:"model,omitempty"`
+	Task      string `json:"task,omitempty"`
+	Mode      string `json:"mode,omitempty"`
+	Workspace string `json:"workspace,omitempty"`
+	// Status is one of running, done, failed, interrupted, cancelled.
+	Status string `json:"status"`
+
+	Created time.Time `json:"created"`
+	Updated time.Time `json:"updated"`
+
+	Turns        int `json:"turns"`
+	InputTokens  int `json:"input_tokens"`
+	OutputTokens int `json:"output_tokens"`
+}
+
+// PutMeta stores m. It stamps m.Updated with the current time (and m.Created, if unset), in
+// place, so Sessions lists the most recently touched session first.
+func (s *Store) PutMeta(m *SessionMeta) error {
+	if err := checkSessionID(m.ID); err != nil {
+		return fmt.Errorf("put session meta: %w", err)
+	}
+	// Under the session's append lock, so meta writes commit in the order of their stamps.
+	counter := s.counter(m.ID)
+	counter.mu.Lock()
+	defer counter.mu.Unlock()
+	restore := s.stampMeta(m)
+	err := s.db.Update(func(txn *badger.Txn) error { return setMeta(txn, m) })
+	if err != nil {
+		restore()
+		return fmt.Errorf("put session %s meta: %w", m.ID, err)
+	}
+	return nil
+}
+
+// stampMeta sets Updated (and a missing Created) and returns how to undo it if the write fails.
+func (s *Store) stampMeta(m *SessionMeta) (restore func()) {
+	created, updated := m.Created, m.Updated
+	m.Updated = s.stamp()
+	if m.Created.IsZero() {
+		m.Created = m.Updated
+	}
+	return func() { m.Created, m.Updated = created, updated }
+}
+
+func setMeta(txn *badger.Txn, m *SessionMeta) error {
+	b, err := json.Marshal(m)
+	if err != nil {
+		return fmt.Errorf("encode meta: %w", err)
+	}
+	return txn.Set(metaKey(m.ID), b)
+}
+
+// Meta returns the stored meta of session id; the error wraps ErrNotFound if there is none.
+func (s *Store) Meta(id string) (*SessionMeta, error) {
+	if err := checkSessionID(id); err != nil {
+		return nil, fmt.Errorf("session meta: %w", err)
+	}
+	var m SessionMeta
+	err := s.db.View(func(txn *badger.Txn) error {
+		item, err := txn.Get(metaKey(id))
+		if errors.Is(err, badger.ErrKeyNotFound) {
+			return ErrNotFound
+		}
+		if err != nil {
+			return err
+		}
+		return item.Value(func(v []byte) error { return json.Unmarshal(v, &m) })
+	})
+	if err != nil {
+		return nil, fmt.Errorf("session %s: %w", id, err)
+	}
+	return &m, nil
+}
+
+// Sessions returns the meta of every stored session, most recently updated first.
+func (s *Store) Sessions() ([]*SessionMeta, error) {
+	var out []*SessionMeta
+	err := s.db.View(func(txn *badger.Txn) error {
+		opts := badger.DefaultIteratorOptions
+		opts.PrefetchValues = false // most keys are log entries we skip over
+		opts.Prefix = []byte(sessionPrefix)
+		it := txn.NewIterator(opts)
+		defer it.Close()
+		// Visit each session once: jump to its meta key, read it, jump past the session.
+		for it.Seek([]byte(sessionPrefix)); it.Valid(); {
+			id := sessionOfKey(it.Item().Key())
+			mk := metaKey(id)
+			if !bytes.Equal(it.Item().Key(), mk) {
+				it.Seek(mk)
+			}
+			if it.Valid() && bytes.Equal(it.Item().Key(), mk) {
+				var m SessionMeta
+				if err := it.Item().Value(func(v []byte) error { return json.Unmarshal(v, &m) }); err != nil {
+					return fmt.Errorf("decode session %s meta: %w", id, err)
+				}
+				out = append(out, &m)
+			}
+			it.Seek(nextSessionKey(id))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list sessions: %w", err)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if !out[i].Updated.Equal(out[j].Updated) {
+			return out[i].Updated.After(out[j].Updated)
+		}
+		return out[i].ID < out[j].ID
+	})
+	return out, nil
+}

@@ -1,0 +1,138 @@
+// Package store is troupe's durable state: one Badger database per project holding session
+// transcripts (an append-only log per session), session metadata, content-addressed artifacts,
+// and room for file-state records, goals, memory and lessons under their own key prefixes.
+//
+// Key layout (values are JSON unless noted):
+//
+//	s/<session>/meta        SessionMeta
+//	s/<session>/log/<seq>   Entry; seq is 16 zero-padded hex digits, so byte order is seq order
+//	s/<session>/<name>      a named per-session record (goal, fs/<path>, …): PutValue/Value
+//	a/<sha256 hex>          artifact bytes (raw)
+//	m/profile, m/facts, l/<id>  memory and lessons (owned by other packages, same DB)
+//
+// Writes that belong together go in one transaction. A SIGKILL at any moment loses no
+// acknowledged write (Badger's write-ahead memtable file lives in the page cache); only power
+// loss needs Sync, which callers invoke at turn boundaries.
+package store
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/dgraph-io/badger/v4"
+	"github.com/dgraph-io/badger/v4/options"
+)
+
+// ErrNotFound is wrapped by lookups of a session, record or artifact that is not stored.
+var ErrNotFound = errors.New("not found")
+
+// ErrLocked is wrapped by Open when another process holds the store: attach to that process
+// (its Node) instead of opening the store a second time.
+var ErrLocked = errors.New("store locked by another process")
+
+// Store is an open troupe database. It is safe for concurrent use.
+type Store struct {
+	db  *badger.DB
+	dir string
+
+	seqMu sync.Mutex
+	seqs  map[string]*sessionSeq // per-session append counters, loaded on first use
+
+	stampMu   sync.Mutex
+	lastStamp time.Time // last Updated stamp handed out, so stamps strictly increase
+}
+
+// Open opens (creating if needed) the store in dir with options sized for a small footprint.
+// Badger's own log lines go to logger: errors and warnings only.
+func Open(dir string, logger *slog.Logger) (*Store, error) {
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("create store directory %s: %w", dir, err)
+	}
+	db, err := badger.Open(smallOptions(dir, logger))
+	if err != nil {
+		if isLockError(err) {
+			return nil, fmt.Errorf("%w: the store at %s is in use by another troupe process (pid %s); attach to it instead, or stop it first",
+				ErrLocked, dir, lockHolder(dir))
+		}
+		return nil, fmt.Errorf("open store %s: %w", dir, err)
+	}
+	return &Store{db: db, dir: dir, seqs: make(map[string]*sessionSeq)}, nil
+}
+
+// smallOptions are Badger's defaults trimmed to what a coding-agent transcript needs. The
+// defaults zero an 83 MiB memtable arena at open and hold ~85 MiB of heap; these hold a few.
+// Constraints Badger enforces: ValueThreshold ≤ 15% of MemTableSize, NumCompactors ≠ 1, and a
+// zero BlockCacheSize only without compression (Snappy with no cache panics).
+func smallOptions(dir string, logger *slog.Logger) badger.Options {
+	return badger.DefaultOptions(dir).
+		WithMemTableSize(4 << 20).
+		WithNumMemtables(2).
+		WithNumLevelZeroTables(2).
+		WithNumLevelZeroTablesStall(4).
+		WithBaseTableSize(1 << 20).
+		WithValueThreshold(32 << 10).
+		WithValueLogFileSize(16 << 20).
+		WithNumCompactors(2).
+		WithCompression(options.None).
+		WithBlockCacheSize(0).
+		WithIndexCacheSize(0).
+		WithMetricsEnabled(false).
+		WithSyncWrites(false).
+		WithLogger(badgerLogger{logger})
+}
+
+// isLockError recognises Badger's directory-lock failure. Badger formats the underlying
+// EWOULDBLOCK into its message (%+v) rather than wrapping it, so the text is all there is.
+func isLockError(err error) bool {
+	return strings.Contains(err.Error(), "Cannot acquire directory lock")
+}
+
+// lockHolder reads the pid Badger writes into its LOCK file, or "?" when it cannot.
+func lockHolder(dir string) string {
+	b, err := os.ReadFile(filepath.Join(dir, "LOCK"))
+	if err != nil || strings.TrimSpace(string(b)) == "" {
+		return "?"
+	}
+	return strings.TrimSpace(string(b))
+}
+
+// Dir is the directory the store lives in.
+func (s *Store) Dir() string { return s.dir }
+
+// Close flushes and closes the database.
+func (s *Store) Close() error {
+	if err := s.db.Close(); err != nil {
+		return fmt.Errorf("close store %s: %w", s.dir, err)
+	}
+	return nil
+}
+
+// Sync forces written data to disk, so acknowledged writes also survive power loss.
+func (s *Store) Sync() error {
+	if err := s.db.Sync(); err != nil {
+		return fmt.Errorf("sync store %s: %w", s.dir, err)
+	}
+	return nil
+}
+
+// stamp returns the current UTC time, strictly after every stamp this Store handed out
+// before, so "newest first" is well defined even on a coarse clock.
+func (s *Store) stamp() time.Time {
+	s.stampMu.Lock()
+	defer s.stampMu.Unlock()
+	now := time.Now().UTC().Round(0)
+	if !now.After(s.lastStamp) {
+		now = s.lastStamp.Add(time.Nanosecond)
+	}
+	s.lastStamp = now
+	return now
+}

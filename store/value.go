@@ -1,0 +1,59 @@
+package store
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/dgraph-io/badger/v4"
+)
+
+// PutValue stores v as JSON under s/<session>/<name>: the home of per-session records such as
+// "goal" or "fs/<path>". The names "meta" and "log/…" belong to PutMeta and Append.
+func (s *Store) PutValue(session, name string, v any) error {
+	if err := checkValueName(session, name); err != nil {
+		return fmt.Errorf("put value: %w", err)
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("put session %s %s: encode: %w", session, name, err)
+	}
+	if err := s.db.Update(func(txn *badger.Txn) error { return txn.Set(valueKey(session, name), b) }); err != nil {
+		return fmt.Errorf("put session %s %s: %w", session, name, err)
+	}
+	return nil
+}
+
+// Value decodes the record s/<session>/<name> into v; the error wraps ErrNotFound if there is
+// none.
+func (s *Store) Value(session, name string, v any) error {
+	if err := checkValueName(session, name); err != nil {
+		return fmt.Errorf("get value: %w", err)
+	}
+	err := s.db.View(func(txn *badger.Txn) error {
+		item, err := txn.Get(valueKey(session, name))
+		if errors.Is(err, badger.ErrKeyNotFound) {
+			return ErrNotFound
+		}
+		if err != nil {
+			return err
+		}
+		return item.Value(func(b []byte) error { return json.Unmarshal(b, v) })
+	})
+	if err != nil {
+		return fmt.Errorf("session %s %s: %w", session, name, err)
+	}
+	return nil
+}
+
+// checkValueName keeps named records out of the keys the store manages itself.
+func checkValueName(session, name string) error {
+	if err := checkSessionID(session); err != nil {
+		return err
+	}
+	if name == "" || name == metaName || strings.HasPrefix(name, logName) {
+		return fmt.Errorf("record name %q is empty or reserved (meta, log/…)", name)
+	}
+	return nil
+}
