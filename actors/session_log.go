@@ -103,6 +103,19 @@ func noteText(text string) string { return "[troupe] " + text }
 // project builds the model-visible context from the history. For now it is the history itself,
 // copied so the model-call goroutine never shares a slice the session appends to; context
 // projection (previews, compaction) grows here.
-func project(history []llm.Message) []llm.Message {
-	return append([]llm.Message(nil), history...)
+func project(history []llm.Message, stamp, modelName string) []llm.Message {
+	out := append([]llm.Message(nil), history...)
+	for i := range out {
+		if out[i].Role != llm.RoleAssistant {
+			continue
+		}
+		// Reasoning is echoed only to the model that wrote it (DESIGN §8): the adapters compare
+		// the stamp with the request's model name, so translate ours and drop the rest.
+		if out[i].Model == stamp {
+			out[i].Model = modelName
+		} else {
+			out[i].Reasoning = ""
+		}
+	}
+	return out
 }

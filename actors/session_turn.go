@@ -108,7 +108,7 @@ func (s *session) request() *llm.Request {
 	return &llm.Request{
 		Model:    s.deps.ModelName,
 		System:   s.deps.System,
-		Messages: project(s.history),
+		Messages: project(s.history, s.deps.Model, s.deps.ModelName),
 		Tools:    s.toolSpecs(),
 		CacheKey: s.start.ID,
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 	"sync"
 
@@ -89,11 +90,17 @@ func toolOutcome(d *messages.ToolFinishedData) string {
 		mark = "✗"
 	}
 	line := firstLineOf(d.Output)
+	if numberedLine.MatchString(line) {
+		line = fmt.Sprintf("%d lines", strings.Count(strings.TrimRight(d.Output, "\n"), "\n")+1)
+	}
 	if len(line) > 100 {
 		line = line[:100] + "…"
 	}
 	return fmt.Sprintf("%s %s (%d bytes, %dms)", mark, line, d.Bytes, d.DurationMS)
 }
+
+// numberedLine matches the first line of read_file output ("     1\tpackage main").
+var numberedLine = regexp.MustCompile(`^\s*\d+\t`)
 
 func firstLineOf(s string) string {
 	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")

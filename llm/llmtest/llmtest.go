@@ -22,7 +22,8 @@ type Reply struct {
 	Text      string
 	Reasoning string
 	Calls     []Call
-	// Status, when not 0 or 200, answers with that HTTP error instead of a stream.
+	// Status, when not 0 or 200, answers with that HTTP error instead of a stream; Text, when
+	// set, is then the error message.
 	Status int
 	// RetryAfter is sent as the Retry-After header with an error Status.
 	RetryAfter string
@@ -30,7 +31,8 @@ type Reply struct {
 	DropAfter int
 	// Delay is slept before answering.
 	Delay time.Duration
-	// Stop overrides the protocol's stop/finish reason (e.g. "length").
+	// Stop overrides the protocol's stop/finish reason (e.g. "length"). With an error Status it
+	// is the error code instead (e.g. "context_length_exceeded").
 	Stop string
 	// InputTokens and OutputTokens are reported as usage; defaults are derived from sizes.
 	InputTokens, OutputTokens int

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Prints troupe's measured figures as a table. Timings are medians of repeated runs; nothing here
+# is asserted (the machines are shared and noisy). Usage: bash bench/run.sh
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/.." && pwd)
+work=$(mktemp -d "${TMPDIR:-/tmp}/troupe-bench-XXXXXX")
+trap 'rm -rf "$work"' EXIT
+cd "$repo"
+
+row() { printf '%-44s %s\n' "$1" "$2"; }
+median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+# rss PID: "VmRSS RssAnon" in MiB
+rss() { awk '/^VmRSS:/{r=$2} /^RssAnon:/{a=$2} END {printf "%.1f MiB (RssAnon %.1f MiB)", r/1024, a/1024}' "/proc/$1/status"; }
+
+go build -o "$work/troupe" ./cmd/troupe
+go build -ldflags="-s -w" -o "$work/troupe-stripped" ./cmd/troupe
+echo "troupe benchmarks · $(go version | cut -d' ' -f3) · $(nproc) cores · $(date -u +%F)"
+echo
+row "stripped binary size" "$(du -m "$work/troupe-stripped" | cut -f1) MiB ($(stat -c %s "$work/troupe-stripped") bytes)"
+
+for i in $(seq 1 21); do
+  s=$(date +%s%N); "$work/troupe" version >/dev/null; e=$(date +%s%N); echo $(( (e - s) / 1000 ))
+done | median | { read -r us; row "troupe version wall time (median of 21)" "$(awk -v u="$us" 'BEGIN{printf "%.1f ms", u/1000}')"; }
+
+# Idle RSS of troupe chat after 3 s (its stdin held open, no input).
+proj="$work/idle"; mkdir -p "$proj"; (cd "$proj" && git init -q)
+printf '{"turns":[{"text":"hi"}]}' > "$work/idle.json"
+mkfifo "$work/stdin"
+(cd "$proj" && "$work/troupe" chat --model "scripted:$work/idle.json" <"$work/stdin" >/dev/null 2>&1) &
+exec 7>"$work/stdin"
+sleep 3
+pid=$(pgrep -f "troupe chat --model scripted:$work/idle.json" | head -1)
+row "idle RSS of troupe chat after 3 s" "$(rss "$pid")"
+exec 7>&-
+wait || true
+
+# The offline demo: peak RSS and wall time of the troupe process.
+cp -r examples/demo/project "$work/demo"
+(cd "$work/demo" && git init -q && git add -A && git -c user.email=b@b -c user.name=b commit -qm demo)
+/usr/bin/time -f '%M %e' -o "$work/demo.time" \
+  sh -c "cd '$work/demo' && '$work/troupe' run --mode yolo --sandbox off --model 'scripted:$repo/examples/demo/script.json' 'fix the test' >/dev/null 2>&1"
+read -r kb secs <"$work/demo.time"
+row "offline demo: peak RSS / wall time" "$(awk -v k="$kb" 'BEGIN{printf "%.1f MiB", k/1024}') / ${secs} s (includes go test)"
+
+# Go benchmarks: first request bytes, per-turn overhead, event throughput, store.
+go test -run '^$' -bench 'BenchmarkFirstRequest|BenchmarkTurnOverhead|BenchmarkEventThroughput' -benchtime 1x ./actors/ 2>/dev/null |
+  awk '/^Benchmark/ { for (i = 3; i < NF; i += 2) printf "%-44s %s %s\n", $1 " " $(i+1), $i, "" }'
