@@ -75,6 +75,7 @@ func (m *Main) chat(ctx context.Context, f *commonFlags) error {
 	defer signal.Stop(sigs)
 	lines := readLines(m.Stdin)
 	for {
+		releaseStartupPages() // waiting for the human is the long idle stretch
 		fmt.Fprint(m.Stderr, "› ")
 		var line string
 		var ok bool

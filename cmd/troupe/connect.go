@@ -37,6 +37,7 @@ func (m *Main) connect(s *settings) (*link, error) {
 		}
 		node, err := actors.StartNode(opts)
 		if err == nil {
+			releaseStartupPages() // the Node is up: what initialisation touched is done with
 			client, err := node.Client()
 			if err != nil {
 				node.Close()
