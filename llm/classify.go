@@ -154,7 +154,7 @@ func retryAfter(h http.Header, now time.Time) time.Duration {
 func providerMessage(body string) string {
 	body = strings.TrimSpace(body)
 	var v struct {
-		Message string `json:"message"`
+		Message string          `json:"message"`
 		Error   json.RawMessage `json:"error"`
 	}
 	if json.Unmarshal([]byte(body), &v) != nil {
