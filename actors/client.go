@@ -75,6 +75,22 @@ func (c *Client) Cancel(session, reason string) error {
 	return err
 }
 
+// Approve answers a pending approval request of a session: allow, deny or allow-session.
+func (c *Client) Approve(session, callID, answer, by string) error {
+	_, err := c.request(messages.ControlSubject(c.NS, session), &messages.Approve{CallID: callID, Answer: answer, By: by})
+	return err
+}
+
+// SetMode switches a running session's permission mode.
+func (c *Client) SetMode(session, mode string) (*messages.StatusReply, error) {
+	reply, err := c.request(messages.ControlSubject(c.NS, session), &messages.SetMode{Mode: mode})
+	if err != nil {
+		return nil, err
+	}
+	st, _ := reply.(*messages.StatusReply)
+	return st, nil
+}
+
 // Status asks a session for its state.
 func (c *Client) Status(session string) (*messages.StatusReply, error) {
 	reply, err := c.request(messages.ControlSubject(c.NS, session), &messages.StatusRequest{})

@@ -33,6 +33,7 @@ type SessionDeps struct {
 	Model, ModelName string
 	Tools            *tools.Registry
 	ToolEnv          *tools.Env
+	Perms            *permissions
 	System           string
 	Retry            llm.RetryPolicy
 	Log              *slog.Logger
@@ -61,6 +62,7 @@ type session struct {
 	committed    int                             // pending[:committed] have committed results
 	toolStarts   map[string]time.Time
 	cancelling   string // non-empty once a Cancel arrived mid-turn: its reason
+	awaiting     []string // calls of this turn waiting for an approval answer
 
 	emptyReplies, lengthContinues int
 	finished                      bool
@@ -99,6 +101,10 @@ func (s *session) Receive(ctx actor.Context) {
 		ctx.Respond(&messages.SessionAccepted{ID: s.start.ID})
 	case *actor.Terminated:
 		s.childTerminated(ctx, msg)
+	case *messages.Approve:
+		s.onApprove(ctx, msg)
+	case *messages.SetMode:
+		s.onSetMode(ctx, msg)
 	default:
 		s.behavior.Receive(ctx)
 	}
@@ -144,6 +150,10 @@ func (s *session) executing(ctx actor.Context) {
 		s.onToolStarted(msg)
 	case *messages.ToolResult:
 		s.onToolResult(ctx, msg)
+	case *messages.ApprovalNeeded:
+		s.onApprovalNeeded(msg)
+	case *messages.ToolDecision:
+		s.onToolDecision(msg)
 	case *messages.Cancel:
 		s.cancelTurn(ctx, msg)
 	case *messages.UserInput:

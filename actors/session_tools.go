@@ -3,6 +3,7 @@ package actors
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -53,6 +54,7 @@ func (s *session) onToolResult(ctx actor.Context, msg *messages.ToolResult) {
 		return
 	}
 	s.results[msg.CallID] = msg
+	s.awaiting = slices.DeleteFunc(s.awaiting, func(id string) bool { return id == msg.CallID })
 	for s.committed < len(s.pending) {
 		call := s.pending[s.committed]
 		res, ok := s.results[call.ID]

@@ -16,9 +16,12 @@ import (
 // read-only calls are a later refinement), each in a goroutine it owns, so its mailbox stays
 // free for Cancel. Results go back to the requester's inbox over the bus.
 type toolExec struct {
-	bridge   *Bridge
-	registry *tools.Registry
-	env      *tools.Env
+	bridge      *Bridge
+	registry    *tools.Registry
+	env         *tools.Env
+	perms       *permissions
+	sessionAddr string
+	gate        *callGate // the running call's link to its permission check
 
 	queue   []*messages.ToolRequest
 	running *messages.ToolRequest
@@ -27,13 +30,16 @@ type toolExec struct {
 
 // toolDone is sent by a call's goroutine to its toolExec when the call returns.
 type toolDone struct {
-	req    *messages.ToolRequest
-	result tools.Result
-	took   time.Duration
+	req     *messages.ToolRequest
+	result  tools.Result
+	took    time.Duration
+	decided bool // the permission step ran
 }
 
-func newToolExec(bridge *Bridge, registry *tools.Registry, env *tools.Env) actor.Producer {
-	return func() actor.Actor { return &toolExec{bridge: bridge, registry: registry, env: env} }
+func newToolExec(bridge *Bridge, registry *tools.Registry, env *tools.Env, perms *permissions, sessionAddr string) actor.Producer {
+	return func() actor.Actor {
+		return &toolExec{bridge: bridge, registry: registry, env: env, perms: perms, sessionAddr: sessionAddr}
+	}
 }
 
 func (t *toolExec) Receive(ctx actor.Context) {
@@ -42,6 +48,10 @@ func (t *toolExec) Receive(ctx actor.Context) {
 		t.enqueue(ctx, msg)
 	case *toolDone:
 		t.finish(ctx, msg)
+	case *messages.ApprovalAnswer:
+		t.answer(msg)
+	case *messages.SetMode:
+		t.perms.setMode(msg.Mode)
 	case *messages.Cancel:
 		t.cancelAll(msg.Reason)
 	case *actor.Stopping:
@@ -65,6 +75,9 @@ func (t *toolExec) startNext(ctx actor.Context) {
 	t.running = req
 	callCtx, cancel := context.WithCancel(context.Background())
 	t.cancel = cancel
+	gate := &callGate{req: req, answers: make(chan *messages.ApprovalAnswer, 1)}
+	t.gate = gate
+	callCtx = withGate(callCtx, gate)
 	if err := t.bridge.Send(req.ReplyTo, &messages.ToolStarted{CallID: req.CallID}); err != nil {
 		ctx.Logger().Warn("report tool start", "err", err)
 	}
@@ -72,7 +85,7 @@ func (t *toolExec) startNext(ctx actor.Context) {
 	go func() {
 		start := time.Now()
 		res := t.run(callCtx, req)
-		root.Send(self, &toolDone{req: req, result: res, took: time.Since(start)})
+		root.Send(self, &toolDone{req: req, result: res, took: time.Since(start), decided: gate.decided})
 	}()
 }
 
@@ -92,7 +105,13 @@ func (t *toolExec) finish(ctx actor.Context, done *toolDone) {
 		return // cancelled and already answered
 	}
 	t.cancel()
-	t.running, t.cancel = nil, nil
+	t.running, t.cancel, t.gate = nil, nil, nil
+	if !done.decided && done.result.IsError {
+		// It failed before the permission step: invalid arguments, a path outside the
+		// workspace, a stale file. Nobody was asked; the audit trail says why.
+		_ = t.bridge.Send(t.sessionAddr, &messages.ToolDecision{Turn: done.req.Turn, CallID: done.req.CallID,
+			Tool: done.req.Name, Decision: messages.DecisionRejected, Reason: rejection(done.result.Output)})
+	}
 	t.reply(ctx, done.req, done.result, done.took)
 	t.startNext(ctx)
 }
@@ -102,6 +121,17 @@ func (t *toolExec) reply(ctx actor.Context, req *messages.ToolRequest, res tools
 		IsError: res.IsError, Changed: res.Changed, Duration: took}
 	if err := t.bridge.Send(req.ReplyTo, out); err != nil {
 		ctx.Logger().Error("deliver tool result", "call", req.CallID, "err", err)
+	}
+}
+
+// answer hands an approval answer to the running call waiting for it.
+func (t *toolExec) answer(msg *messages.ApprovalAnswer) {
+	if t.gate == nil || t.gate.req.CallID != msg.CallID {
+		return
+	}
+	select {
+	case t.gate.answers <- msg:
+	default: // already answered
 	}
 }
 

@@ -20,6 +20,13 @@ type StartSession struct {
 	MaxTurns int    `json:"max_turns,omitempty"`
 	Agent    string `json:"agent,omitempty"`  // e.g. "root"
 	Parent   string `json:"parent,omitempty"` // parent session id, for subagents
+	// Allow, Ask and Deny are the permission patterns of the configuration, e.g. "bash(git status*)".
+	Allow []string `json:"allow,omitempty"`
+	Ask   []string `json:"ask,omitempty"`
+	Deny  []string `json:"deny,omitempty"`
+	// Yes answers every approval request with allow (troupe run --yes); without it a headless
+	// session that would have to ask is denied instead.
+	Yes bool `json:"yes,omitempty"`
 }
 
 // SessionAccepted answers StartSession.

@@ -5,20 +5,22 @@ type EventType string
 
 // Event types. The payload of each is the struct named beside it.
 const (
-	EventSessionStarted   EventType = "session.started" // SessionStartedData
-	EventTurnStarted      EventType = "turn.started"    // TurnStartedData
-	EventTextDelta        EventType = "text.delta"      // DeltaData
-	EventReasoningDelta   EventType = "reasoning.delta" // DeltaData
-	EventToolProposed     EventType = "tool.proposed"   // ToolCallData
-	EventToolRejected     EventType = "tool.rejected"   // ToolFinishedData
-	EventToolApproval     EventType = "tool.approval_requested"
-	EventToolStarted      EventType = "tool.started"     // ToolCallData
-	EventToolFinished     EventType = "tool.finished"    // ToolFinishedData
-	EventModelRetry       EventType = "model.retry"      // ModelRetryData
-	EventUsage            EventType = "usage"            // UsageData
-	EventTurnFinished     EventType = "turn.finished"    // TurnFinishedData
-	EventSessionFinished  EventType = "session.finished" // SessionFinishedData
-	EventError            EventType = "error"            // ErrorData
+	EventSessionStarted   EventType = "session.started"         // SessionStartedData
+	EventTurnStarted      EventType = "turn.started"            // TurnStartedData
+	EventTextDelta        EventType = "text.delta"              // DeltaData
+	EventReasoningDelta   EventType = "reasoning.delta"         // DeltaData
+	EventToolProposed     EventType = "tool.proposed"           // ToolCallData
+	EventToolRejected     EventType = "tool.rejected"           // DecisionData
+	EventToolApproval     EventType = "tool.approval_requested" // ApprovalRequestedData
+	EventToolDecision     EventType = "tool.decision"           // DecisionData
+	EventSessionMode      EventType = "session.mode"            // ModeData
+	EventToolStarted      EventType = "tool.started"            // ToolCallData
+	EventToolFinished     EventType = "tool.finished"           // ToolFinishedData
+	EventModelRetry       EventType = "model.retry"             // ModelRetryData
+	EventUsage            EventType = "usage"                   // UsageData
+	EventTurnFinished     EventType = "turn.finished"           // TurnFinishedData
+	EventSessionFinished  EventType = "session.finished"        // SessionFinishedData
+	EventError            EventType = "error"                   // ErrorData
 	EventFileChanged      EventType = "file.changed_externally"
 	EventContextCompacted EventType = "context.compacted"
 	EventContextPressure  EventType = "context.pressure"
@@ -38,8 +40,14 @@ func NewEventData(t EventType) any {
 		return &DeltaData{}
 	case EventToolProposed, EventToolStarted:
 		return &ToolCallData{}
-	case EventToolRejected, EventToolFinished:
+	case EventToolFinished:
 		return &ToolFinishedData{}
+	case EventToolRejected, EventToolDecision:
+		return &DecisionData{}
+	case EventToolApproval:
+		return &ApprovalRequestedData{}
+	case EventSessionMode:
+		return &ModeData{}
 	case EventModelRetry:
 		return &ModelRetryData{}
 	case EventUsage:

@@ -32,6 +32,12 @@ var kinds = map[string]func() any{
 	"status_request":   func() any { return &StatusRequest{} },
 	"status_reply":     func() any { return &StatusReply{} },
 	"error_reply":      func() any { return &ErrorReply{} },
+	"approval_needed":  func() any { return &ApprovalNeeded{} },
+	"approve":          func() any { return &Approve{} },
+	"approve_ack":      func() any { return &ApproveAck{} },
+	"approval_answer":  func() any { return &ApprovalAnswer{} },
+	"tool_decision":    func() any { return &ToolDecision{} },
+	"set_mode":         func() any { return &SetMode{} },
 }
 
 // kindOf maps a pointer type back to its kind.

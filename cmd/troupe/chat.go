@@ -50,7 +50,12 @@ func (m *Main) chat(ctx context.Context, f *commonFlags) error {
 	defer l.close(m, id)
 	out := newPrinter(m.Stdout, false)
 	ends := make(chan turnEnd, 4)
+	asks := make(chan *messages.ApprovalRequestedData, 16)
 	sub, err := l.client.SubscribeRaw(messages.SessionEventsSubject(l.client.NS, id), func(data []byte) {
+		if ask := approvalRequest(data); ask != nil {
+			asks <- ask
+			return
+		}
 		if fin := out.event(data); fin != nil {
 			ends <- turnEnd{finished: fin}
 			return
@@ -64,7 +69,8 @@ func (m *Main) chat(ctx context.Context, f *commonFlags) error {
 	}
 	defer sub.Unsubscribe()
 	start := &messages.StartSession{ID: id, Model: model, BaseURL: s.cfg.BaseURL, Mode: s.cfg.Mode, Workspace: s.root,
-		Interactive: true, MaxTurns: f.maxTurns}
+		Interactive: true, MaxTurns: f.maxTurns,
+		Allow: s.cfg.Permissions.Allow, Ask: s.cfg.Permissions.Ask, Deny: s.cfg.Permissions.Deny}
 	if err := l.client.StartSession(start); err != nil {
 		return usageErr("%v", err)
 	}
@@ -86,6 +92,14 @@ func (m *Main) chat(ctx context.Context, f *commonFlags) error {
 		case <-ctx.Done():
 			ok = false
 		}
+		if mode, ok := strings.CutPrefix(strings.TrimSpace(line), "/mode "); ok {
+			if st, err := l.client.SetMode(id, strings.TrimSpace(mode)); err != nil {
+				fmt.Fprintln(m.Stdout, err)
+			} else {
+				fmt.Fprintf(m.Stdout, "mode %s\n", st.Mode)
+			}
+			continue
+		}
 		if !ok || isExit(line) {
 			fmt.Fprintln(m.Stderr)
 			_ = l.client.Cancel(id, "the user left the chat")
@@ -102,19 +116,30 @@ func (m *Main) chat(ctx context.Context, f *commonFlags) error {
 		case messages.RoutedIgnored:
 			continue
 		}
-		if fin := m.waitTurn(ctx, l, id, ends, sigs); fin != nil {
+		if fin := m.waitTurn(ctx, l, id, turnInputs{ends: ends, asks: asks, lines: lines, sigs: sigs}); fin != nil {
 			return outcome(fin)
 		}
 	}
 }
 
-// waitTurn waits until the session is idle again; Ctrl-C cancels the running turn.
-func (m *Main) waitTurn(ctx context.Context, l *link, id string, ends <-chan turnEnd, sigs <-chan os.Signal) *messages.SessionFinishedData {
+// turnInputs is what a chat turn waits on.
+type turnInputs struct {
+	ends  <-chan turnEnd
+	asks  <-chan *messages.ApprovalRequestedData
+	lines <-chan string
+	sigs  <-chan os.Signal
+}
+
+// waitTurn waits until the session is idle again, answering its approval requests from the
+// keyboard; Ctrl-C cancels the running turn.
+func (m *Main) waitTurn(ctx context.Context, l *link, id string, in turnInputs) *messages.SessionFinishedData {
 	for {
 		select {
-		case e := <-ends:
+		case e := <-in.ends:
 			return e.finished
-		case <-sigs:
+		case ask := <-in.asks:
+			m.askUser(l, id, ask, in.lines)
+		case <-in.sigs:
 			fmt.Fprintln(m.Stderr, "\n(cancelling the turn)")
 			_ = l.client.Cancel(id, "cancelled by the user (Ctrl-C)")
 		case <-ctx.Done():
@@ -122,6 +147,84 @@ func (m *Main) waitTurn(ctx context.Context, l *link, id string, ends <-chan tur
 			return &messages.SessionFinishedData{Status: messages.StatusInterrupted}
 		}
 	}
+}
+
+// askUser shows an approval request and sends the answer typed at the prompt.
+func (m *Main) askUser(l *link, id string, ask *messages.ApprovalRequestedData, lines <-chan string) {
+	fmt.Fprint(m.Stdout, formatApproval(ask))
+	for {
+		fmt.Fprint(m.Stderr, "allow? [y]es / [n]o / [a]lways this session: ")
+		line, ok := <-lines
+		if !ok {
+			line = "n"
+		}
+		answer := ""
+		switch strings.ToLower(strings.TrimSpace(line)) {
+		case "y", "yes", "allow":
+			answer = messages.AnswerAllow
+		case "n", "no", "deny":
+			answer = messages.AnswerDeny
+		case "a", "always", "allow-session":
+			answer = messages.AnswerAllowSession
+		default:
+			continue
+		}
+		if err := l.client.Approve(id, ask.CallID, answer, "chat"); err != nil {
+			fmt.Fprintf(m.Stdout, "(%v)\n", err) // answered elsewhere first, or the turn ended
+		}
+		return
+	}
+}
+
+// formatApproval renders an approval request for a person: what, where, and a preview.
+func formatApproval(a *messages.ApprovalRequestedData) string {
+	var b strings.Builder
+	s := a.Summary
+	fmt.Fprintf(&b, "\n? %s wants to run %s", a.CallID, s.Tool)
+	if s.Operation != "" {
+		fmt.Fprintf(&b, " (%s)", s.Operation)
+	}
+	if s.Path != "" {
+		fmt.Fprintf(&b, " %s", s.Path)
+	}
+	if s.Size > 0 {
+		fmt.Fprintf(&b, ", %d bytes", s.Size)
+	}
+	b.WriteString("\n")
+	if s.Command != "" {
+		fmt.Fprintf(&b, "  $ %s\n", s.Command)
+	}
+	if s.Diff != "" {
+		b.WriteString(indentBlock(s.Diff, "  "))
+	}
+	if a.Reason != "" {
+		fmt.Fprintf(&b, "  (%s)\n", a.Reason)
+	}
+	return b.String()
+}
+
+func indentBlock(s, prefix string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = prefix + l
+	}
+	return strings.Join(lines, "\n") + "\n"
+}
+
+// approvalRequest decodes a tool.approval_requested envelope, or returns nil.
+func approvalRequest(data []byte) *messages.ApprovalRequestedData {
+	if !strings.Contains(string(data), `"tool.approval_requested"`) {
+		return nil
+	}
+	var env messages.Envelope
+	if json.Unmarshal(data, &env) != nil || env.Type != messages.EventToolApproval {
+		return nil
+	}
+	v, err := env.DecodeData()
+	if err != nil {
+		return nil
+	}
+	return v.(*messages.ApprovalRequestedData)
 }
 
 func isExit(line string) bool {

@@ -17,7 +17,7 @@ import (
 
 type runFlags struct {
 	commonFlags
-	json bool
+	json, yes bool
 }
 
 func (m *Main) runCommand() *cobra.Command {
@@ -35,6 +35,7 @@ func (m *Main) runCommand() *cobra.Command {
 	}
 	f.register(c)
 	c.Flags().BoolVar(&f.json, "json", false, "print the session's events as NDJSON envelopes on stdout")
+	c.Flags().BoolVarP(&f.yes, "yes", "y", false, "answer every approval request with allow (without it, a call that needs approval is denied)")
 	return c
 }
 
@@ -54,6 +55,7 @@ func (m *Main) resumeCommand() *cobra.Command {
 	}
 	f.register(c)
 	c.Flags().BoolVar(&f.json, "json", false, "print the session's events as NDJSON envelopes on stdout")
+	c.Flags().BoolVarP(&f.yes, "yes", "y", false, "answer every approval request with allow (without it, a call that needs approval is denied)")
 	return c
 }
 
@@ -83,6 +85,7 @@ func (m *Main) runSession(ctx context.Context, f *runFlags, start *messages.Star
 		return err
 	}
 	start.Model, start.BaseURL, start.Mode, start.Workspace, start.MaxTurns = model, s.cfg.BaseURL, s.cfg.Mode, s.root, f.maxTurns
+	start.Allow, start.Ask, start.Deny, start.Yes = s.cfg.Permissions.Allow, s.cfg.Permissions.Ask, s.cfg.Permissions.Deny, f.yes
 
 	out := newPrinter(m.Stdout, f.json)
 	finished := make(chan *messages.SessionFinishedData, 1)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"text/tabwriter"
@@ -94,7 +95,16 @@ func formatEntry(e *store.Entry) string {
 		}
 		fmt.Fprintf(&b, " %s %s %s: %s", e.CallID, e.ToolName, mark, indent(clip(e.Text, 800)))
 	case "system":
-		fmt.Fprintf(&b, " %s %s", e.Event, indent(e.Text))
+		fmt.Fprintf(&b, " %s", e.Event)
+		if e.CallID != "" {
+			fmt.Fprintf(&b, " %s %s", e.CallID, e.ToolName)
+		}
+		if d := auditDetail(e.Data); d != "" {
+			b.WriteString(" " + d)
+		}
+		if e.Text != "" {
+			b.WriteString(" " + indent(e.Text))
+		}
 	default:
 		b.WriteString(" " + indent(e.Text))
 	}
@@ -110,4 +120,26 @@ func clip(s string, n int) string {
 		return s
 	}
 	return s[:n] + "…"
+}
+
+// auditDetail renders a decision or mode entry: "allowed (mode yolo)", "denied by user: …".
+func auditDetail(raw json.RawMessage) string {
+	if len(raw) == 0 {
+		return ""
+	}
+	var d struct {
+		Decision, Reason, By, Mode string
+	}
+	if json.Unmarshal(raw, &d) != nil {
+		return ""
+	}
+	switch {
+	case d.Decision != "" && d.By != "":
+		return fmt.Sprintf("%s by %s: %s", d.Decision, d.By, d.Reason)
+	case d.Decision != "":
+		return fmt.Sprintf("%s: %s", d.Decision, clipLine(d.Reason, 300))
+	case d.Mode != "":
+		return "mode " + d.Mode
+	}
+	return ""
 }

@@ -1,0 +1,109 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/troupe-dev/troupe/actors"
+	"github.com/troupe-dev/troupe/messages"
+)
+
+// approveCommand answers a pending approval request from another terminal (or a script):
+// troupe approve [--session S] CALL_ID allow|deny|allow-session.
+func (m *Main) approveCommand() *cobra.Command {
+	var session string
+	c := &cobra.Command{
+		Use:   "approve [--session S] CALL_ID allow|deny|allow-session",
+		Short: "Answer a tool call waiting for approval in a running session",
+		Long: "Answer a tool call waiting for approval. The call id is in the tool.approval_requested event\n" +
+			"(troupe watch shows it). allow-session also allows calls like it for the rest of the session.",
+		Args: cobra.ExactArgs(2),
+		RunE: func(c *cobra.Command, args []string) error {
+			callID, answer := args[0], strings.ToLower(args[1])
+			switch answer {
+			case messages.AnswerAllow, messages.AnswerDeny, messages.AnswerAllowSession:
+			default:
+				return usageErr("answer %q: use allow, deny or allow-session", args[1])
+			}
+			s, err := m.resolve(nil)
+			if err != nil {
+				return err
+			}
+			client, err := attach(s.root)
+			if err != nil {
+				return err
+			}
+			defer client.Close()
+			return m.approve(client, session, callID, answer)
+		},
+	}
+	c.Flags().StringVar(&session, "session", "", "the session the call belongs to (default: whichever running session has it pending)")
+	return c
+}
+
+func (m *Main) approve(client *actors.Client, session, callID, answer string) error {
+	by := "troupe approve"
+	if session != "" {
+		if err := client.Approve(session, callID, answer, by); err != nil {
+			return &exitError{code: exitFailed, msg: err.Error()}
+		}
+		fmt.Fprintf(m.Stdout, "%s: %s\n", callID, answer)
+		return nil
+	}
+	metas, err := client.Sessions()
+	if err != nil {
+		return err
+	}
+	for _, meta := range metas {
+		if meta.Status != "running" {
+			continue
+		}
+		if err := client.Approve(meta.ID, callID, answer, by); err == nil {
+			fmt.Fprintf(m.Stdout, "%s (session %s): %s\n", callID, meta.ID, answer)
+			return nil
+		}
+	}
+	return &exitError{code: exitFailed, msg: fmt.Sprintf("no running session has call %s waiting for approval (troupe watch shows pending requests)", callID)}
+}
+
+// attach connects to the project's running Node without starting one: answering or steering a
+// session only makes sense while it runs.
+func attach(root string) (*actors.Client, error) {
+	info, err := actors.FindNode(root)
+	if err != nil {
+		return nil, &exitError{code: exitFailed, msg: fmt.Sprintf("no troupe node is running in %s: start a session with troupe run or troupe chat", root)}
+	}
+	nc, err := actors.Dial(info.URL, info.Token, "troupe-cli")
+	if err != nil {
+		return nil, &exitError{code: exitFailed, msg: fmt.Sprintf("attach to the troupe node at %s: %v", info.URL, err)}
+	}
+	return actors.NewClient(nc, info.NS, info.Node), nil
+}
+
+// modeCommand switches the permission mode of a running session over the bus.
+func (m *Main) modeCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:   "mode SESSION plan|ask|auto-edit|yolo",
+		Short: "Switch the permission mode of a running session",
+		Args:  cobra.ExactArgs(2),
+		RunE: func(c *cobra.Command, args []string) error {
+			s, err := m.resolve(nil)
+			if err != nil {
+				return err
+			}
+			client, err := attach(s.root)
+			if err != nil {
+				return err
+			}
+			defer client.Close()
+			st, err := client.SetMode(args[0], args[1])
+			if err != nil {
+				return &exitError{code: exitFailed, msg: err.Error()}
+			}
+			fmt.Fprintf(m.Stdout, "session %s: mode %s\n", st.Session, st.Mode)
+			return nil
+		},
+	}
+}
