@@ -181,6 +181,10 @@ func (n *Node) newSessionDeps(start *messages.StartSession) (SessionDeps, error)
 	if err != nil {
 		return SessionDeps{}, fmt.Errorf("build tools: %w", err)
 	}
+	gate, err := newSessionGate(start, n.bridge)
+	if err != nil {
+		return SessionDeps{}, err
+	}
 	tmp, err := os.MkdirTemp("", "troupe-"+start.ID+"-")
 	if err != nil {
 		return SessionDeps{}, fmt.Errorf("session temp dir: %w", err)
@@ -190,10 +194,9 @@ func (n *Node) newSessionDeps(start *messages.StartSession) (SessionDeps, error)
 		workspace = n.Root
 	}
 	env := &tools.Env{Root: workspace, TempDir: tmp, Environ: withTmp(n.opts.Environ, tmp), Sandbox: n.opts.Sandbox}
-	perms := newPermissions(start)
-	reg.AddCheck(permissionCheck(perms, n.bridge, start.ID)) // last: after every validity check
+	reg.AddCheck(gate.Check()) // last: after every validity check
 	return SessionDeps{
-		Perms: perms,
+		Gate: gate,
 		Store: n.store, Bridge: n.bridge, Provider: provider, Model: modelStamp(start.Model), ModelName: modelName,
 		Tools: reg, ToolEnv: env, System: SystemPrompt(workspace, start.Mode), Retry: n.opts.Retry, Log: n.opts.Log,
 	}, nil

@@ -2,66 +2,23 @@ package actors
 
 import (
 	"context"
-	"encoding/json"
+	"errors"
 	"fmt"
-	"slices"
-	"strings"
-	"sync"
 
 	"github.com/troupe-dev/troupe/messages"
 	"github.com/troupe-dev/troupe/tools"
 )
 
-// permissions is one session's permission state: its policy (mode and configured patterns), the
-// allowlist grown by "allow-session" answers, and whether anyone can be asked. The tool
-// executor's actor changes it (mode switches, answers); the permission check reads it from the
-// goroutine running a call, hence the mutex.
-type permissions struct {
-	mu           sync.Mutex
-	policy       tools.Policy
-	sessionAllow []string
-	canAsk, yes  bool
-}
+// The executor's half of permissions: tools.Gate decides each call (mode, patterns, session
+// allowlist) as the last stage of the lifecycle, after every validity check; this file connects
+// it to the session — approval requests go out as ApprovalNeeded, answers come back through the
+// running call's gate, and every decision is reported for the audit trail.
 
-func newPermissions(start *messages.StartSession) *permissions {
-	mode := start.Mode
-	if mode == "" {
-		mode = "ask"
-	}
-	return &permissions{
-		policy: tools.Policy{Mode: tools.Mode(mode), Allow: start.Allow, Ask: start.Ask, Deny: start.Deny},
-		canAsk: start.Interactive,
-		yes:    start.Yes,
-	}
-}
-
-func (p *permissions) setMode(mode string) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.policy.Mode = tools.Mode(mode)
-}
-
-func (p *permissions) allowForSession(pattern string) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if pattern != "" && !slices.Contains(p.sessionAllow, pattern) {
-		p.sessionAllow = append(p.sessionAllow, pattern)
-	}
-}
-
-func (p *permissions) decide(spec tools.Spec, args json.RawMessage) (tools.Decision, string, bool, bool) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	d, reason := p.policy.Decide(spec, args, p.sessionAllow)
-	return d, reason, p.canAsk, p.yes
-}
-
-// callGate is the running call's link between the permission check (in the call's goroutine)
-// and the executor actor: the check announces it is waiting, the actor delivers the answer.
+// callGate links the running call's goroutine (where the permission check blocks) with the
+// executor actor (which receives the answer).
 type callGate struct {
 	req     *messages.ToolRequest
 	answers chan *messages.ApprovalAnswer
-	decided bool // the permission step ran (so a failure before it was a rejection)
 }
 
 type callGateKey struct{}
@@ -70,86 +27,69 @@ func withGate(ctx context.Context, g *callGate) context.Context {
 	return context.WithValue(ctx, callGateKey{}, g)
 }
 
-// permissionCheck is the last Check of a session's registry: it runs after parsing, schema
-// validation, the path policy and the file-state requirement, so an invalid call is rejected
-// before anybody is asked (DESIGN §5).
-func permissionCheck(perms *permissions, bridge *Bridge, sessionAddr string) tools.Check {
-	return func(ctx context.Context, env *tools.Env, spec tools.Spec, args json.RawMessage) *tools.Result {
-		gate, _ := ctx.Value(callGateKey{}).(*callGate)
-		if gate == nil {
-			return nil // not run by an executor (tests of the registry alone)
+func gateOf(ctx context.Context) *callGate {
+	g, _ := ctx.Value(callGateKey{}).(*callGate)
+	return g
+}
+
+// newSessionGate builds a session's permission gate from its start message. Interactive
+// sessions ask over the bus; `--yes` answers every ask with allow; otherwise an ask is a denial
+// that says how to allow the call.
+func newSessionGate(start *messages.StartSession, bridge *Bridge) (*tools.Gate, error) {
+	mode := start.Mode
+	if mode == "" {
+		mode = string(tools.ModeAsk)
+	}
+	m, err := tools.ParseMode(mode)
+	if err != nil {
+		return nil, err
+	}
+	policy := tools.Policy{Mode: m, Allow: start.Allow, Ask: start.Ask, Deny: start.Deny}
+	if err := policy.Validate(); err != nil {
+		return nil, fmt.Errorf("permissions: %w", err)
+	}
+	var ask tools.Asker
+	switch {
+	case start.Yes:
+		ask = func(context.Context, tools.ApprovalSummary, string) (tools.Answer, error) { return tools.AnswerAllow, nil }
+	case start.Interactive:
+		ask = busAsker(bridge, start.ID)
+	}
+	g := tools.NewGate(policy, ask, "rerun with --yes, or with --mode "+string(tools.ModeAutoEdit)+" for workspace edits or "+string(tools.ModeYolo)+" for commands")
+	g.OnDecision(func(ctx context.Context, spec tools.Spec, d tools.Decision, reason string) {
+		cg := gateOf(ctx)
+		if cg == nil {
+			return
 		}
-		gate.decided = true
-		report := func(decision, reason string) {
-			_ = bridge.Send(sessionAddr, &messages.ToolDecision{Turn: gate.req.Turn, CallID: gate.req.CallID,
-				Tool: spec.Name, Decision: decision, Reason: reason})
+		decision := map[tools.Decision]string{tools.Allow: messages.DecisionAllowed, tools.Ask: messages.DecisionAsked,
+			tools.Deny: messages.DecisionDenied}[d]
+		if start.Yes && d == tools.Allow && reason == "approved" {
+			reason = "approved by --yes"
 		}
-		d, reason, canAsk, yes := perms.decide(spec, args)
-		switch {
-		case d == tools.Allow:
-			report(messages.DecisionAllowed, reason)
-			return nil
-		case d == tools.Deny:
-			report(messages.DecisionDenied, reason)
-			return &tools.Result{IsError: true, Output: fmt.Sprintf("permission denied: %s", reason)}
-		case yes:
-			report(messages.DecisionAllowed, reason+"; allowed by --yes")
-			return nil
-		case !canAsk:
-			msg := fmt.Sprintf("permission denied: %s, and nobody can be asked in a headless run. "+
-				"To allow it: rerun with --yes, or --mode %s, or add an allow pattern such as %q to [permissions] in troupe.toml.",
-				reason, modeAllowing(spec), tools.SessionPattern(spec, args))
-			report(messages.DecisionDenied, msg)
-			return &tools.Result{IsError: true, Output: msg}
+		_ = bridge.Send(start.ID, &messages.ToolDecision{Turn: cg.req.Turn, CallID: cg.req.CallID, Tool: spec.Name,
+			Decision: decision, Reason: reason})
+	})
+	return g, nil
+}
+
+// busAsker puts an approval request to whoever answers on the bus: the session publishes it as
+// tool.approval_requested, and the answer reaches the running call through its callGate.
+func busAsker(bridge *Bridge, session string) tools.Asker {
+	return func(ctx context.Context, s tools.ApprovalSummary, reason string) (tools.Answer, error) {
+		cg := gateOf(ctx)
+		if cg == nil {
+			return "", errors.New("no executor to wait for the answer")
 		}
-		summary := approvalSummary(spec, args, env)
-		report(messages.DecisionAsked, reason)
-		if err := bridge.Send(sessionAddr, &messages.ApprovalNeeded{Turn: gate.req.Turn, CallID: gate.req.CallID,
+		summary := messages.ApprovalSummary(s) // the same fields: messages cannot import tools
+		if err := bridge.Send(session, &messages.ApprovalNeeded{Turn: cg.req.Turn, CallID: cg.req.CallID,
 			Reason: reason, Summary: summary}); err != nil {
-			return &tools.Result{IsError: true, Output: fmt.Sprintf("could not ask for approval: %v", err)}
+			return "", fmt.Errorf("could not ask for approval: %w", err)
 		}
 		select {
-		case a := <-gate.answers:
-			switch a.Answer {
-			case messages.AnswerAllowSession:
-				perms.allowForSession(summary.Pattern)
-				report(messages.DecisionAllowed, "approved for the session ("+summary.Pattern+") by "+by(a))
-				return nil
-			case messages.AnswerAllow:
-				report(messages.DecisionAllowed, "approved by "+by(a))
-				return nil
-			}
-			report(messages.DecisionDenied, "denied by "+by(a))
-			return &tools.Result{IsError: true, Output: "the user denied this call. Do not retry it as is; ask what they want instead, or take another approach."}
+		case a := <-cg.answers:
+			return tools.Answer(a.Answer), nil
 		case <-ctx.Done():
-			return &tools.Result{IsError: true, Output: "cancelled while waiting for approval: " + context.Cause(ctx).Error()}
+			return "", fmt.Errorf("cancelled while waiting for approval: %w", context.Cause(ctx))
 		}
 	}
-}
-
-func by(a *messages.ApprovalAnswer) string {
-	if a.By == "" {
-		return "the user"
-	}
-	return a.By
-}
-
-// modeAllowing names the least permissive mode that allows a tool of this risk.
-func modeAllowing(spec tools.Spec) string {
-	if spec.Risk == tools.RiskWrite {
-		return "auto-edit"
-	}
-	return "yolo"
-}
-
-func approvalSummary(spec tools.Spec, args json.RawMessage, env *tools.Env) messages.ApprovalSummary {
-	s := tools.Summary(spec, args, env.Root)
-	return messages.ApprovalSummary{Tool: spec.Name, Path: s.Path, Operation: s.Operation, Size: s.Size,
-		Diff: s.Diff, Command: s.Command, Pattern: tools.SessionPattern(spec, args)}
-}
-
-// rejection describes why a call failed before the permission step, for the audit trail.
-func rejection(output string) string {
-	line, _, _ := strings.Cut(output, "\n")
-	return line
 }

@@ -33,7 +33,7 @@ type SessionDeps struct {
 	Model, ModelName string
 	Tools            *tools.Registry
 	ToolEnv          *tools.Env
-	Perms            *permissions
+	Gate             *tools.Gate // the permission step, the last check of Tools
 	System           string
 	Retry            llm.RetryPolicy
 	Log              *slog.Logger

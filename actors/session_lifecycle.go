@@ -45,7 +45,7 @@ func (s *session) started(ctx actor.Context) {
 			return
 		}
 	}
-	props := actor.PropsFromProducer(newToolExec(s.deps.Bridge, s.deps.Tools, s.deps.ToolEnv, s.deps.Perms, s.addr))
+	props := actor.PropsFromProducer(newToolExec(s.deps.Bridge, s.deps.Tools, s.deps.ToolEnv, s.deps.Gate, s.addr))
 	pid, err := ctx.SpawnNamed(props, "tools")
 	if err != nil {
 		s.fail(ctx, messages.FailConfig, fmt.Sprintf("spawn tool executor: %v", err))

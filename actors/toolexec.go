@@ -3,6 +3,7 @@ package actors
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -19,7 +20,7 @@ type toolExec struct {
 	bridge      *Bridge
 	registry    *tools.Registry
 	env         *tools.Env
-	perms       *permissions
+	perm        *tools.Gate
 	sessionAddr string
 	gate        *callGate // the running call's link to its permission check
 
@@ -33,12 +34,11 @@ type toolDone struct {
 	req     *messages.ToolRequest
 	result  tools.Result
 	took    time.Duration
-	decided bool // the permission step ran
 }
 
-func newToolExec(bridge *Bridge, registry *tools.Registry, env *tools.Env, perms *permissions, sessionAddr string) actor.Producer {
+func newToolExec(bridge *Bridge, registry *tools.Registry, env *tools.Env, perm *tools.Gate, sessionAddr string) actor.Producer {
 	return func() actor.Actor {
-		return &toolExec{bridge: bridge, registry: registry, env: env, perms: perms, sessionAddr: sessionAddr}
+		return &toolExec{bridge: bridge, registry: registry, env: env, perm: perm, sessionAddr: sessionAddr}
 	}
 }
 
@@ -51,7 +51,7 @@ func (t *toolExec) Receive(ctx actor.Context) {
 	case *messages.ApprovalAnswer:
 		t.answer(msg)
 	case *messages.SetMode:
-		t.perms.setMode(msg.Mode)
+		t.perm.SetMode(tools.Mode(msg.Mode))
 	case *messages.Cancel:
 		t.cancelAll(msg.Reason)
 	case *actor.Stopping:
@@ -85,7 +85,7 @@ func (t *toolExec) startNext(ctx actor.Context) {
 	go func() {
 		start := time.Now()
 		res := t.run(callCtx, req)
-		root.Send(self, &toolDone{req: req, result: res, took: time.Since(start), decided: gate.decided})
+		root.Send(self, &toolDone{req: req, result: res, took: time.Since(start)})
 	}()
 }
 
@@ -106,7 +106,7 @@ func (t *toolExec) finish(ctx actor.Context, done *toolDone) {
 	}
 	t.cancel()
 	t.running, t.cancel, t.gate = nil, nil, nil
-	if !done.decided && done.result.IsError {
+	if done.result.Rejected {
 		// It failed before the permission step: invalid arguments, a path outside the
 		// workspace, a stale file. Nobody was asked; the audit trail says why.
 		_ = t.bridge.Send(t.sessionAddr, &messages.ToolDecision{Turn: done.req.Turn, CallID: done.req.CallID,
@@ -148,4 +148,11 @@ func (t *toolExec) cancelAll(reason string) {
 			IsError: true, Output: "cancelled before it ran: " + reason})
 	}
 	t.queue = nil
+}
+
+// rejection is the reason a call was refused before the permission step: its result's first
+// line.
+func rejection(output string) string {
+	line, _, _ := strings.Cut(output, "\n")
+	return line
 }

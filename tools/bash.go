@@ -78,7 +78,7 @@ func (bashTool) Run(ctx context.Context, env *Env, raw json.RawMessage) Result {
 		timeout = bashMaxTimeout
 		note = fmt.Sprintf("[timeout_s %d is over the maximum; used %d]\n", a.TimeoutS, int(bashMaxTimeout.Seconds()))
 	}
-	return runForeground(ctx, cmd, timeout, note)
+	return runForeground(ctx, cmd, timeout, note, env)
 }
 
 func startBackground(env *Env, cmd *exec.Cmd, command string) Result {
@@ -97,8 +97,9 @@ func startBackground(env *Env, cmd *exec.Cmd, command string) Result {
 
 // runForeground runs cmd in its own process group, collecting its combined output through a
 // pipe this function owns: when the command exits, what it left running is killed and the
-// pipe is drained only briefly, so an orphan holding the pipe open cannot hang the call.
-func runForeground(ctx context.Context, cmd *exec.Cmd, timeout time.Duration, note string) Result {
+// pipe is drained only briefly, so an orphan holding the pipe open cannot hang the call. With
+// an artifact store in env, an output too long to show whole is also kept as an artifact.
+func runForeground(ctx context.Context, cmd *exec.Cmd, timeout time.Duration, note string, env *Env) Result {
 	pr, pw, err := os.Pipe()
 	if err != nil {
 		return errorResult(fmt.Sprintf("bash: %v", err))
@@ -112,10 +113,16 @@ func runForeground(ctx context.Context, cmd *exec.Cmd, timeout time.Duration, no
 	}
 	pw.Close() // the children hold the write end now
 	output := newHeadTail(bashHeadBytes, bashTailBytes)
+	var sink io.Writer = output
+	spool := newOutputSpool(env)
+	if spool != nil {
+		defer spool.discard()
+		sink = io.MultiWriter(output, spool)
+	}
 	drained := make(chan struct{})
 	go func() {
 		defer close(drained)
-		_, _ = io.Copy(output, pr)
+		_, _ = io.Copy(sink, pr)
 	}()
 	exited := make(chan struct{})
 	var waitErr error
@@ -173,6 +180,9 @@ func runForeground(ctx context.Context, cmd *exec.Cmd, timeout time.Duration, no
 	var exitErr *exec.ExitError
 	if waitErr != nil && !errors.As(waitErr, &exitErr) {
 		fmt.Fprintf(&res, "\n[wait: %v]", waitErr)
+	}
+	if spool != nil && output.Truncated() {
+		fmt.Fprintf(&res, "\n[%s]", spool.store(env.Artifacts, output.total, bashHeadBytes))
 	}
 	return Result{Output: res.String(), IsError: isErr}
 }

@@ -2,9 +2,16 @@
 //
 // A tool call is generated text asking to change the world, so it is treated as a proposal
 // under a contract rather than a function call: Registry.Execute runs the fixed lifecycle
-// (parse, repair, schema-validate, path policy, [later: state, repetition, permission],
-// execute, bound the result) and every failure along it becomes a Result the model can act
-// on, never a panic and never a silent side effect.
+// (parse, repair, schema-validate, path policy, state requirement, checks such as the
+// permission Gate, execute, bound the result) and every failure along it becomes a Result the
+// model can act on, never a panic and never a silent side effect.
+//
+// File truth lives in a FileTracker (Env.Files): reads record baselines, writes to existing
+// files need a baseline that still matches the disk, and Recheck finds external changes before
+// each model call. The permission Policy decides allow/ask/deny from the mode and the
+// configured patterns; a Gate turns it into a lifecycle Check that asks a human. Outputs over
+// their budget can be kept whole in an ArtifactStore (Env.Artifacts, ArtifactOverflow) and
+// paged with read_artifact.
 //
 // The built-in tools are read_file, write_file, edit_file, list_dir, glob, grep and bash; each
 // lives in its own file with its description and schema beside its code. Paths the model names

@@ -53,6 +53,11 @@ func (editFile) Run(ctx context.Context, env *Env, raw json.RawMessage) Result {
 	if a.OldString == a.NewString {
 		return errorResult("no change: old_string and new_string are identical")
 	}
+	if env.Files != nil { // again: the disk may have changed while the call awaited approval
+		if bad := env.Files.requireBaseline("edit_file", rel, abs, true, true); bad != nil {
+			return *bad
+		}
+	}
 	if a.OldString == "" {
 		return errorResult("old_string is empty; give the exact text to replace (use write_file to create a file or replace all of it)")
 	}
@@ -70,25 +75,25 @@ func (editFile) Run(ctx context.Context, env *Env, raw json.RawMessage) Result {
 	if bytes.IndexByte(data[:min(len(data), readSniffBytes)], 0) >= 0 {
 		return errorResult(fmt.Sprintf("%s is a binary file; edit_file edits text", rel))
 	}
-	text, oldS, newS := string(data), a.OldString, a.NewString
-	crlf := isCRLF(text)
-	if crlf {
-		text = strings.ReplaceAll(text, "\r\n", "\n")
-		oldS = strings.ReplaceAll(oldS, "\r\n", "\n")
-		newS = strings.ReplaceAll(newS, "\r\n", "\n")
-	}
-	positions := occurrences(text, oldS)
+	e := planEdit(string(data), a)
 	switch {
-	case len(positions) == 0:
-		return errorResult(notFound(rel, text, oldS))
-	case len(positions) > 1 && !a.ReplaceAll:
+	case len(e.positions) == 0:
+		return errorResult(notFound(rel, e.before, e.old))
+	case len(e.positions) > 1 && !a.ReplaceAll:
 		return errorResult(fmt.Sprintf("old_string matches %d times in %s (lines %s); include more surrounding lines to make it unique, or set replace_all=true",
-			len(positions), rel, lineList(text, positions)))
+			len(e.positions), rel, lineList(e.before, e.positions)))
+	case e.after == e.before:
+		return errorResult(fmt.Sprintf("no change: the edit would leave %s identical", rel))
 	}
-	edited := strings.ReplaceAll(text, oldS, newS)
-	out := edited
-	if crlf {
-		out = strings.ReplaceAll(edited, "\n", "\r\n")
+	if env.Files != nil {
+		first, last := e.lines()
+		if bad := env.Files.requireRange(rel, first, last); bad != nil {
+			return *bad
+		}
+	}
+	out := e.after
+	if e.crlf {
+		out = strings.ReplaceAll(out, "\n", "\r\n")
 	}
 	if err := ctx.Err(); err != nil {
 		return errorResult(fmt.Sprintf("edit_file %s: %v", rel, err))
@@ -96,11 +101,75 @@ func (editFile) Run(ctx context.Context, env *Env, raw json.RawMessage) Result {
 	if _, err := writeFileAtomic(abs, []byte(out)); err != nil {
 		return errorResult(fmt.Sprintf("edit_file %s: %v", rel, err))
 	}
-	diff, _ := boundText(udiff.Unified("a/"+rel, "b/"+rel, text, edited), editDiffBudget)
+	if env.Files != nil {
+		env.Files.recordWrite(rel, abs, []byte(out), env.Turn)
+	}
+	diff, _ := boundText(udiff.Unified("a/"+rel, "b/"+rel, e.before, e.after), editDiffBudget)
 	return Result{
-		Output:  fmt.Sprintf("edited %s: %d replacement(s)\n%s", rel, len(positions), diff),
+		Output:  fmt.Sprintf("edited %s: %d replacement(s)\n%s", rel, len(e.positions), diff),
 		Changed: []string{rel},
 	}
+}
+
+// requireState is edit_file's state requirement: an existing file needs a baseline that
+// matches the disk; a partial one will do if the edit stays inside the lines read.
+func (editFile) requireState(env *Env, raw json.RawMessage) *Result {
+	var a editFileArgs
+	if bad := decodeArgs("edit_file", raw, &a); bad != nil {
+		return bad
+	}
+	abs, rel, err := env.resolve(a.Path)
+	if err != nil {
+		return nil // the path policy has already answered
+	}
+	if bad := env.Files.requireBaseline("edit_file", rel, abs, true, true); bad != nil {
+		return bad
+	}
+	if rec, ok := env.Files.Record(rel); ok && !rec.Whole {
+		if data, err := os.ReadFile(abs); err == nil {
+			if e := planEdit(string(data), a); len(e.positions) > 0 {
+				first, last := e.lines()
+				return env.Files.requireRange(rel, first, last)
+			}
+		}
+	}
+	return nil
+}
+
+// plannedEdit is an edit worked out on text with LF line endings.
+type plannedEdit struct {
+	before, after, old string
+	positions          []int // byte offsets of the matches in before
+	crlf               bool  // the file uses CRLF; write it back so
+}
+
+// planEdit applies a to text without touching the disk.
+func planEdit(text string, a editFileArgs) plannedEdit {
+	e := plannedEdit{before: text, old: a.OldString, crlf: isCRLF(text)}
+	newS := a.NewString
+	if e.crlf {
+		e.before = strings.ReplaceAll(text, "\r\n", "\n")
+		e.old = strings.ReplaceAll(e.old, "\r\n", "\n")
+		newS = strings.ReplaceAll(newS, "\r\n", "\n")
+	}
+	e.positions = occurrences(e.before, e.old)
+	switch {
+	case len(e.positions) == 1:
+		e.after = e.before[:e.positions[0]] + newS + e.before[e.positions[0]+len(e.old):]
+	case len(e.positions) > 1 && a.ReplaceAll:
+		e.after = strings.ReplaceAll(e.before, e.old, newS)
+	default:
+		e.after = e.before
+	}
+	return e
+}
+
+// lines returns the first and last line the matches touch.
+func (e plannedEdit) lines() (first, last int) {
+	p0, pn := e.positions[0], e.positions[len(e.positions)-1]
+	first = 1 + strings.Count(e.before[:p0], "\n")
+	last = 1 + strings.Count(e.before[:pn+max(len(e.old)-1, 0)], "\n")
+	return first, last
 }
 
 // isCRLF reports whether every line ending in text is CRLF.

@@ -43,6 +43,8 @@ func TestEditFile(t *testing.T) {
 			want: []string{"-one", "+ONE"}, wantAfter: "ONE\r\nTWO\r\nthree\r\n"},
 		{name: "CRLF old_string on CRLF file", content: "one\r\ntwo\r\n", args: editArgs("f.go", "one\r\ntwo", "1\r\n2", false),
 			wantAfter: "1\r\n2\r\n"},
+		{name: "edit that leaves the file identical", content: "one\r\ntwo\r\n", args: editArgs("f.go", "one\r\n", "one\n", false), isError: true,
+			want: []string{"no change: the edit would leave f.go identical"}},
 		{name: "binary refused", content: "ab\x00cd", args: editArgs("f.go", "ab", "xy", false), isError: true, want: []string{"binary file"}},
 	}
 	for _, tc := range tests {

@@ -18,6 +18,11 @@ type Env struct {
 	Environ []string
 	// Sandbox confines commands; nil runs them directly.
 	Sandbox Sandbox
+	// Files is the session's file truth; nil turns the state requirement and the read
+	// bookkeeping off.
+	Files *FileTracker
+	// Artifacts keeps whole outputs too large for a result; nil means none are kept.
+	Artifacts ArtifactStore
 
 	jobs jobRegistry
 }

@@ -9,9 +9,10 @@ import (
 )
 
 // Execute runs one call through the whole lifecycle: parse → repair → schema-validate (after
-// a light coercion) → path policy → checks (state, repetition, permission: see AddCheck) →
-// execute → bound the result. Every failure is an error Result that says what to fix; it
-// never panics.
+// a light coercion) → path policy → state requirement (Env.Files) → checks (repetition,
+// permission: see AddCheck) → execute → bound the result. Every failure is an error Result
+// that says what to fix; it never panics. A call refused before the checks is marked
+// Rejected, so it never reaches a permission step.
 func (r *Registry) Execute(ctx context.Context, env *Env, call Call) (res Result) {
 	defer func() {
 		if p := recover(); p != nil {
@@ -20,15 +21,25 @@ func (r *Registry) Execute(ctx context.Context, env *Env, call Call) (res Result
 	}()
 	e, ok := r.byName[call.Name]
 	if !ok {
-		return r.unknownTool(call.Name)
+		res := r.unknownTool(call.Name)
+		res.Rejected = true
+		return res
 	}
 	if env == nil || env.Root == "" {
 		return errorResult(fmt.Sprintf("internal error: %s has no workspace to run in", call.Name))
 	}
 	args, note, failed := r.prepare(env, e, call)
 	if failed != nil {
+		failed.Rejected = true
 		return *failed
 	}
+	if req, ok := e.tool.(stateRequirer); ok && env.Files != nil {
+		if stop := req.requireState(env, args); stop != nil {
+			stop.Rejected = true
+			return r.bound(call, e.spec, *stop)
+		}
+	}
+	ctx = withCallID(ctx, call.ID)
 	for _, check := range r.checks {
 		if stop := check(ctx, env, e.spec, args); stop != nil {
 			return r.bound(call, e.spec, *stop)
@@ -118,4 +129,23 @@ func (r *Registry) unknownTool(name string) Result {
 		msg += fmt.Sprintf(" Did you mean %q?", near[0])
 	}
 	return errorResult(msg + " Available tools: " + strings.Join(names, ", ") + ".")
+}
+
+// stateRequirer is a tool whose calls need file truth first (write_file, edit_file). Its
+// requirement runs after the path policy and before every Check, so a call against a stale
+// baseline never produces an approval request.
+type stateRequirer interface {
+	requireState(env *Env, args json.RawMessage) *Result
+}
+
+type callIDKey struct{}
+
+func withCallID(ctx context.Context, id string) context.Context {
+	return context.WithValue(ctx, callIDKey{}, id)
+}
+
+// CallID returns the ID of the call a Check is judging (from the ctx Execute passes it).
+func CallID(ctx context.Context) string {
+	id, _ := ctx.Value(callIDKey{}).(string)
+	return id
 }

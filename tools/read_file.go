@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -69,17 +71,40 @@ func (t readFile) Run(ctx context.Context, env *Env, raw json.RawMessage) Result
 	if !info.Mode().IsRegular() {
 		return errorResult(fmt.Sprintf("%s is not a regular file (%s)", rel, info.Mode().Type()))
 	}
+	offset, limit := max(a.Offset, 1), orDefault(a.Limit, readDefaultLimit)
+	if env.Files != nil {
+		if note, ok := env.Files.unchangedNote(rel, abs, offset, limit); ok {
+			return Result{Output: note}
+		}
+	}
 	f, err := os.Open(abs)
 	if err != nil {
 		return errorResult(fmt.Sprintf("read_file %s: %v", rel, err))
 	}
 	defer f.Close()
-	br := bufio.NewReaderSize(f, 64<<10)
+	// The whole file streams through the hash and the bounded baseline while its lines are
+	// numbered: one pass gives the text and the file-state record.
+	hash, baseline := sha256.New(), &baselineCapture{}
+	br := bufio.NewReaderSize(io.TeeReader(f, io.MultiWriter(hash, baseline)), 64<<10)
 	head, _ := br.Peek(readSniffBytes)
 	if bytes.IndexByte(head, 0) >= 0 {
 		return Result{Output: fmt.Sprintf("%s: binary file, %d bytes, mime %s (contents not shown)", rel, info.Size(), http.DetectContentType(head))}
 	}
-	return readLines(ctx, br, rel, max(a.Offset, 1), orDefault(a.Limit, readDefaultLimit))
+	out := readLines(ctx, br, rel, offset, limit)
+	if env.Files != nil && !out.IsError {
+		fp := fingerprint{sha: hex.EncodeToString(hash.Sum(nil)), size: info.Size(), modTime: info.ModTime()}
+		if after, err := f.Stat(); err == nil {
+			fp.size, fp.modTime = after.Size(), after.ModTime()
+		}
+		env.Files.recordRead(rel, fp, baseline.content(), out.span, env.Turn)
+	}
+	return out.Result
+}
+
+// readOutcome is a read's result and the lines it covered.
+type readOutcome struct {
+	Result
+	span readSpan
 }
 
 // orDefault returns v, or def when v is zero.
@@ -91,20 +116,21 @@ func orDefault(v, def int) int {
 }
 
 // readLines numbers the lines [offset, offset+limit) of r and counts the rest.
-func readLines(ctx context.Context, r *bufio.Reader, rel string, offset, limit int) Result {
+func readLines(ctx context.Context, r *bufio.Reader, rel string, offset, limit int) readOutcome {
 	var out strings.Builder
 	lineNo, last := 0, 0
-	stoppedForSize := false
+	stoppedForSize, linesCut := false, false
+	fail := func(msg string) readOutcome { return readOutcome{Result: errorResult(msg)} }
 	for {
 		if lineNo%4096 == 0 && ctx.Err() != nil {
-			return errorResult(fmt.Sprintf("read_file %s: %v", rel, ctx.Err()))
+			return fail(fmt.Sprintf("read_file %s: %v", rel, ctx.Err()))
 		}
 		line, full, err := readLine(r, readMaxLineBytes)
 		if err == io.EOF && full == 0 {
 			break
 		}
 		if err != nil && err != io.EOF {
-			return errorResult(fmt.Sprintf("read_file %s: %v", rel, err))
+			return fail(fmt.Sprintf("read_file %s: %v", rel, err))
 		}
 		lineNo++
 		if lineNo >= offset && lineNo < offset+limit && !stoppedForSize {
@@ -114,6 +140,7 @@ func readLines(ctx context.Context, r *bufio.Reader, rel string, offset, limit i
 				fmt.Fprintf(&out, "%6d\t%s", lineNo, line)
 				if full > len(line) {
 					fmt.Fprintf(&out, "… [line cut: %d bytes]", full)
+					linesCut = true
 				}
 				out.WriteByte('\n')
 				last = lineNo
@@ -124,11 +151,12 @@ func readLines(ctx context.Context, r *bufio.Reader, rel string, offset, limit i
 		}
 	}
 	total := lineNo
+	span := readSpan{start: offset, end: last, total: total, linesCut: linesCut}
 	switch {
 	case total == 0:
-		return Result{Output: fmt.Sprintf("%s is empty (0 lines)", rel)}
+		return readOutcome{Result: Result{Output: fmt.Sprintf("%s is empty (0 lines)", rel)}, span: readSpan{start: 1}}
 	case offset > total:
-		return errorResult(fmt.Sprintf("offset %d is past the end of %s (%d lines)", offset, rel, total))
+		return fail(fmt.Sprintf("offset %d is past the end of %s (%d lines)", offset, rel, total))
 	case offset > 1 || last < total:
 		fmt.Fprintf(&out, "(lines %d–%d of %d", offset, last, total)
 		if last < total {
@@ -136,7 +164,7 @@ func readLines(ctx context.Context, r *bufio.Reader, rel string, offset, limit i
 		}
 		out.WriteString(")\n")
 	}
-	return Result{Output: out.String()}
+	return readOutcome{Result: Result{Output: out.String()}, span: span}
 }
 
 // readLine returns the next line without its newline (a trailing \r kept off too), keeping at

@@ -56,6 +56,9 @@ type Result struct {
 	IsError bool
 	// Changed lists the workspace-relative paths the call wrote.
 	Changed []string
+	// Rejected says the lifecycle refused the call before any check or permission step
+	// (unknown tool, invalid arguments, a path outside, a stale baseline): nothing ran.
+	Rejected bool
 }
 
 // Call is a tool call as the model proposed it.

@@ -39,6 +39,11 @@ func (writeFile) Run(ctx context.Context, env *Env, raw json.RawMessage) Result 
 	if err := ctx.Err(); err != nil {
 		return errorResult(fmt.Sprintf("write_file %s: %v", rel, err))
 	}
+	if env.Files != nil { // again: the disk may have changed while the call awaited approval
+		if bad := env.Files.requireBaseline("write_file", rel, abs, false, false); bad != nil {
+			return *bad
+		}
+	}
 	var before int64 = -1
 	if info, err := os.Stat(abs); err == nil {
 		before = info.Size()
@@ -46,6 +51,9 @@ func (writeFile) Run(ctx context.Context, env *Env, raw json.RawMessage) Result 
 	created, err := writeFileAtomic(abs, []byte(a.Content))
 	if err != nil {
 		return errorResult(fmt.Sprintf("write_file %s: %v", rel, err))
+	}
+	if env.Files != nil {
+		env.Files.recordWrite(rel, abs, []byte(a.Content), env.Turn)
 	}
 	verb := fmt.Sprintf("overwrote %s (was %d bytes)", rel, before)
 	if created {
@@ -55,4 +63,18 @@ func (writeFile) Run(ctx context.Context, env *Env, raw json.RawMessage) Result 
 		Output:  fmt.Sprintf("%s: %d bytes, %d lines written", verb, len(a.Content), countLines(a.Content)),
 		Changed: []string{rel},
 	}
+}
+
+// requireState is write_file's state requirement: overwriting an existing file needs a whole
+// baseline that matches the disk; creating one needs nothing.
+func (writeFile) requireState(env *Env, raw json.RawMessage) *Result {
+	var a writeFileArgs
+	if bad := decodeArgs("write_file", raw, &a); bad != nil {
+		return bad
+	}
+	abs, rel, err := env.resolve(a.Path)
+	if err != nil {
+		return nil // the path policy has already answered
+	}
+	return env.Files.requireBaseline("write_file", rel, abs, false, false)
 }

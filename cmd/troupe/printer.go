@@ -71,6 +71,7 @@ func (p *printer) human(t messages.EventType, v any) {
 	case *messages.ErrorData:
 		p.endLine()
 		fmt.Fprintf(p.w, "  error: %s\n", d.Message)
+
 	case *messages.TurnFinishedData:
 		p.endLine()
 	}
@@ -105,4 +106,30 @@ var numberedLine = regexp.MustCompile(`^\s*\d+\t`)
 func firstLineOf(s string) string {
 	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
 	return s
+}
+
+// decisionLine is the one-line form of a permission decision; plain allows are left out.
+func decisionLine(d *messages.DecisionData) string {
+	switch d.Decision {
+	case messages.DecisionAllowed:
+		return fmt.Sprintf("  ✓ %s %s allowed: %s", d.CallID, d.Tool, firstLineOf(d.Reason))
+	case messages.DecisionAsked:
+		return ""
+	}
+	return fmt.Sprintf("  ⊘ %s %s %s: %s", d.CallID, d.Tool, d.Decision, firstLineOf(d.Reason))
+}
+
+// approvalLine is the short form of an approval summary: tool, operation, path or command.
+func approvalLine(s messages.ApprovalSummary) string {
+	out := s.Tool
+	if s.Operation != "" {
+		out += " " + s.Operation
+	}
+	if s.Path != "" {
+		out += " " + s.Path
+	}
+	if s.Command != "" {
+		out += " $ " + clipLine(s.Command, 120)
+	}
+	return out
 }

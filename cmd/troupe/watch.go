@@ -172,6 +172,13 @@ func describe(typ messages.EventType, v any) string {
 		return fmt.Sprintf("  tokens %d in / %d out (session %d / %d)", d.InputTokens, d.OutputTokens, d.TotalInputTokens, d.TotalOutputTokens)
 	case *messages.ErrorData:
 		return "! " + d.Message
+	case *messages.ApprovalRequestedData:
+		return fmt.Sprintf("? approval needed for %s: %s — troupe approve %s allow|deny|allow-session",
+			d.CallID, approvalLine(d.Summary), d.CallID)
+	case *messages.DecisionData:
+		return decisionLine(d)
+	case *messages.ModeData:
+		return "● mode " + d.Mode
 	case *messages.SessionFinishedData:
 		line := fmt.Sprintf("■ session %s after %d turns", d.Status, d.Turns)
 		if d.Error != "" {

@@ -1,0 +1,117 @@
+package tools
+
+import (
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/aymanbagabas/go-udiff"
+)
+
+// fileChangeDiffMax bounds the diff of one external change in the next prompt.
+const fileChangeDiffMax = 2 << 10
+
+// emptySHA256 is the hash of no bytes: an empty Baseline is real content when SHA256 is this.
+var emptySHA256 = sha256Hex(nil)
+
+// Recheck compares every tracked file under root with its record, before a model call. An
+// unchanged file costs one stat; the same content with a new mtime refreshes the record
+// quietly; different content marks it changed and reports a bounded diff; a missing file marks
+// it stale. Each change is reported once.
+func (t *FileTracker) Recheck(root string) []FileChange {
+	t.mu.Lock()
+	type tracked struct {
+		live *FileRecord
+		copy FileRecord
+	}
+	all := make([]tracked, 0, len(t.recs))
+	for _, r := range t.recs {
+		all = append(all, tracked{live: r, copy: *r})
+	}
+	t.mu.Unlock()
+
+	var changes []FileChange
+	for _, tr := range all {
+		updated, change := recheckOne(root, tr.copy)
+		if updated == nil {
+			continue
+		}
+		t.mu.Lock()
+		if t.recs[tr.copy.Path] == tr.live && *tr.live == tr.copy { // not replaced meanwhile
+			*tr.live = *updated
+			t.save(tr.live)
+			if change != nil {
+				changes = append(changes, *change)
+			}
+		}
+		t.mu.Unlock()
+	}
+	slices.SortFunc(changes, func(a, b FileChange) int { return strings.Compare(a.Path, b.Path) })
+	return changes
+}
+
+// recheckOne returns the record's new value (nil when nothing changed) and the change to
+// report, if any.
+func recheckOne(root string, rec FileRecord) (*FileRecord, *FileChange) {
+	abs := filepath.Join(root, filepath.FromSlash(rec.Path))
+	info, err := os.Stat(abs)
+	if errors.Is(err, fs.ErrNotExist) {
+		if rec.Status == StatusStale {
+			return nil, nil
+		}
+		rec.Status = StatusStale
+		return &rec, &FileChange{Path: rec.Path, Kind: "deleted"}
+	}
+	if err != nil || !info.Mode().IsRegular() {
+		return nil, nil // unreadable for now: judged at the next edit
+	}
+	if info.Size() == rec.Size && info.ModTime().Equal(rec.ModTime) && rec.Status != StatusStale {
+		return nil, nil
+	}
+	fp, err := hashFile(abs)
+	if err != nil {
+		return nil, nil
+	}
+	rec.ModTime, rec.Size = fp.modTime, fp.size
+	switch fp.sha {
+	case rec.SHA256: // a touch, or a change undone: the baseline is current again
+		rec.DiskSHA256 = ""
+		if rec.Status == StatusChanged || rec.Status == StatusStale {
+			rec.Status = StatusFresh
+			if !rec.Whole {
+				rec.Status = StatusPartial
+			}
+		}
+		return &rec, nil
+	case rec.DiskSHA256: // the change already reported
+		return &rec, nil
+	}
+	rec.Status, rec.Source, rec.DiskSHA256 = StatusChanged, SourceExternal, fp.sha
+	return &rec, &FileChange{Path: rec.Path, Kind: "changed", Diff: changeDiff(abs, rec)}
+}
+
+// changeDiff is a bounded unified diff from the record's baseline to the file on disk.
+func changeDiff(abs string, rec FileRecord) string {
+	if rec.Baseline == "" && rec.SHA256 != emptySHA256 {
+		return "(the file is too large to diff here; read_file the part you need)"
+	}
+	f, err := os.Open(abs)
+	if err != nil {
+		return "(could not read the new content: " + err.Error() + ")"
+	}
+	defer f.Close()
+	now, err := io.ReadAll(io.LimitReader(f, fileBaselineMax+1))
+	if err != nil {
+		return "(could not read the new content: " + err.Error() + ")"
+	}
+	if len(now) > fileBaselineMax {
+		return "(the file grew past 256 KiB; read_file the part you need)"
+	}
+	diff := udiff.Unified("a/"+rec.Path, "b/"+rec.Path, rec.Baseline, string(now))
+	out, _ := boundText(diff, fileChangeDiffMax)
+	return out
+}

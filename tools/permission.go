@@ -1,0 +1,170 @@
+package tools
+
+import (
+	"encoding/json"
+	"fmt"
+	"path"
+	"strings"
+)
+
+// Mode is the session's permission mode (DESIGN §5).
+type Mode string
+
+// The permission modes.
+const (
+	ModePlan     Mode = "plan"      // read-only tools only
+	ModeAsk      Mode = "ask"       // reads allowed; writes, commands and network ask
+	ModeAutoEdit Mode = "auto-edit" // reads and workspace writes allowed; commands and network ask
+	ModeYolo     Mode = "yolo"      // everything allowed (still inside the sandbox when one is on)
+)
+
+// ParseMode checks a mode name; "" is the default, ask.
+func ParseMode(s string) (Mode, error) {
+	switch m := Mode(s); m {
+	case "":
+		return ModeAsk, nil
+	case ModePlan, ModeAsk, ModeAutoEdit, ModeYolo:
+		return m, nil
+	}
+	return "", fmt.Errorf("permission mode %q: use plan, ask, auto-edit or yolo", s)
+}
+
+// Decision is what the policy says about a call.
+type Decision int
+
+// The decisions.
+const (
+	Allow Decision = iota
+	Ask
+	Deny
+)
+
+func (d Decision) String() string {
+	switch d {
+	case Allow:
+		return "allow"
+	case Ask:
+		return "ask"
+	case Deny:
+		return "deny"
+	}
+	return fmt.Sprintf("Decision(%d)", int(d))
+}
+
+// Policy is the configured permission policy: a mode and per-tool patterns, each "tool" or
+// "tool(glob)" with the glob applied to the call's main argument (see mainArg). For bash a
+// command's * matches anything, "/" and spaces included, and \* is a literal star; for paths
+// * stays within a path segment and ** crosses them.
+type Policy struct {
+	Mode             Mode
+	Allow, Ask, Deny []string
+}
+
+// Validate reports the first pattern that cannot be parsed.
+func (p *Policy) Validate() error {
+	for _, list := range [][]string{p.Allow, p.Ask, p.Deny} {
+		for _, pat := range list {
+			if _, err := parsePattern(pat); err != nil {
+				return err
+			}
+		}
+	}
+	if _, err := ParseMode(string(p.Mode)); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Decide judges one validated call. Deny patterns win over everything; plan mode then refuses
+// anything but reads (an allow pattern does not turn plan mode into a writing mode); then the
+// session allowlist (the user's own answers); then ask patterns, so `bash(git push*)` still
+// asks under a broad `bash(git *)` allow; then allow patterns; then the mode. Path arguments
+// should be workspace-relative (the Gate passes them resolved).
+func (p *Policy) Decide(spec Spec, args json.RawMessage, sessionAllow []string) (Decision, string) {
+	subject, hasSubject := mainArg(spec, args)
+	if pat, ok := firstMatch(p.Deny, spec, subject, hasSubject, false); ok {
+		return Deny, fmt.Sprintf("denied by the pattern %s in the permission config", pat)
+	}
+	mode := p.Mode
+	if mode == "" {
+		mode = ModeAsk
+	}
+	if mode == ModePlan && spec.Risk != RiskRead && spec.Risk != RiskDelegate {
+		return Deny, fmt.Sprintf("plan mode is read-only: %s (%s) is not allowed; present the plan, and the user can switch mode to carry it out", spec.Name, spec.Risk)
+	}
+	if pat, ok := firstMatch(sessionAllow, spec, subject, hasSubject, true); ok {
+		return Allow, fmt.Sprintf("allowed for this session (%s)", pat)
+	}
+	if pat, ok := firstMatch(p.Ask, spec, subject, hasSubject, false); ok {
+		return Ask, fmt.Sprintf("the pattern %s asks for approval", pat)
+	}
+	if pat, ok := firstMatch(p.Allow, spec, subject, hasSubject, true); ok {
+		return Allow, fmt.Sprintf("allowed by the pattern %s", pat)
+	}
+	switch {
+	case mode == ModeYolo:
+		return Allow, "yolo mode allows every call"
+	case spec.Risk == RiskRead || spec.Risk == RiskDelegate:
+		return Allow, fmt.Sprintf("%s mode allows %s", mode, spec.Risk)
+	case spec.Risk == RiskWrite && mode == ModeAutoEdit:
+		return Allow, "auto-edit mode allows workspace writes"
+	}
+	return Ask, fmt.Sprintf("%s mode asks before %s", mode, riskVerb(spec.Risk))
+}
+
+func riskVerb(r Risk) string {
+	switch r {
+	case RiskWrite:
+		return "workspace writes"
+	case RiskExec:
+		return "running commands"
+	case RiskNetwork:
+		return "network access"
+	}
+	return string(r) + " calls"
+}
+
+// mainArg is the argument patterns match: command for bash, the path for file tools, pattern
+// for grep and glob, url for web tools. Paths are cleaned so ./a/../b matches b.
+func mainArg(spec Spec, args json.RawMessage) (string, bool) {
+	var m map[string]any
+	if json.Unmarshal(args, &m) != nil {
+		return "", false
+	}
+	keys := []string{"command", "pattern", "url"}
+	if spec.Name != "grep" && spec.Name != "glob" && len(spec.PathArgs) > 0 {
+		keys = append([]string{spec.PathArgs[0]}, keys...)
+	}
+	for _, k := range keys {
+		v, ok := m[k].(string)
+		if !ok {
+			continue
+		}
+		if len(spec.PathArgs) > 0 && k == spec.PathArgs[0] {
+			v = strings.TrimPrefix(path.Clean("/"+v), "/")
+			if v == "" {
+				v = "."
+			}
+		}
+		return v, true
+	}
+	return "", false
+}
+
+// firstMatch returns the first of pats that matches the call; allowing says pats is an allow
+// list, which a compound command must satisfy in every part.
+func firstMatch(pats []string, spec Spec, subject string, hasSubject, allowing bool) (string, bool) {
+	if spec.Name == "bash" && hasSubject {
+		return matchBash(pats, subject, allowing)
+	}
+	for _, raw := range pats {
+		pat, err := parsePattern(raw)
+		if err != nil || !pat.matchesTool(spec.Name) {
+			continue
+		}
+		if pat.arg == "" || (hasSubject && pat.pathGlob != nil && pat.pathGlob.match(subject)) {
+			return raw, true
+		}
+	}
+	return "", false
+}

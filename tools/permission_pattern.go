@@ -1,0 +1,207 @@
+package tools
+
+import (
+	"fmt"
+	"path"
+	"strings"
+)
+
+// A permission pattern is "tool" or "tool(arg)". The tool part may use * (mcp__github__*).
+// For bash, arg is a command glob: * matches any run of characters, \* a literal star. For
+// other tools it is a path glob (see globPattern).
+type permissionPattern struct {
+	tool, arg string
+	pathGlob  *globPattern // nil for bash
+}
+
+func parsePattern(raw string) (permissionPattern, error) {
+	s := strings.TrimSpace(raw)
+	tool, arg, hasArg := strings.Cut(s, "(")
+	p := permissionPattern{tool: strings.TrimSpace(tool)}
+	if p.tool == "" {
+		return p, fmt.Errorf("permission pattern %q: no tool name; write tool or tool(glob), e.g. bash(git status*)", raw)
+	}
+	if _, err := path.Match(p.tool, ""); err != nil {
+		return p, fmt.Errorf("permission pattern %q: bad tool name: %w", raw, err)
+	}
+	if !hasArg {
+		return p, nil
+	}
+	if !strings.HasSuffix(arg, ")") {
+		return p, fmt.Errorf("permission pattern %q: missing the closing ')'", raw)
+	}
+	p.arg = strings.TrimSuffix(arg, ")")
+	if p.arg == "" {
+		return p, fmt.Errorf("permission pattern %q: empty (); write %s alone to match every call", raw, p.tool)
+	}
+	if p.tool != "bash" {
+		g, err := compileGlob(p.arg)
+		if err != nil {
+			return p, fmt.Errorf("permission pattern %q: %w", raw, err)
+		}
+		p.pathGlob = g
+	}
+	return p, nil
+}
+
+func (p permissionPattern) matchesTool(name string) bool {
+	ok, _ := path.Match(p.tool, name)
+	return ok
+}
+
+// matchBash matches a command against the bash patterns in pats. For a deny or ask list the
+// whole command or any part of it (split at ; & | ( ) ` and newlines, quotes ignored, so a
+// part is never missed) matching is enough. For an allow list every part must be allowed,
+// and a command substitution is allowed only by an exact pattern for the whole command or a
+// bare "bash"; an exact pattern (no *) may also allow the whole command as written.
+func matchBash(pats []string, command string, allowing bool) (string, bool) {
+	whole := normalizeCommand(command)
+	parts := splitCommand(command)
+	matchOne := func(s string, exactOnly bool) (string, bool) {
+		for _, raw := range pats {
+			pat, err := parsePattern(raw)
+			if err != nil || !pat.matchesTool("bash") {
+				continue
+			}
+			if pat.arg == "" {
+				return raw, true
+			}
+			if exactOnly && hasWildcard(pat.arg) {
+				continue
+			}
+			if matchCommandGlob(normalizeCommand(pat.arg), s) {
+				return raw, true
+			}
+		}
+		return "", false
+	}
+	if !allowing {
+		for _, s := range append([]string{whole}, parts...) {
+			if raw, ok := matchOne(s, false); ok {
+				return raw, true
+			}
+		}
+		return "", false
+	}
+	if raw, ok := matchOne(whole, true); ok {
+		return raw, true
+	}
+	substitutes := strings.Contains(command, "$(") || strings.Contains(command, "`") || strings.Contains(command, "<(") || strings.Contains(command, ">(")
+	if len(parts) == 0 || substitutes {
+		return "", false
+	}
+	first := ""
+	for _, s := range parts {
+		raw, ok := matchOne(s, false)
+		if !ok {
+			return "", false
+		}
+		if first == "" {
+			first = raw
+		}
+	}
+	return first, true
+}
+
+// splitCommand splits a command at its separators, dropping leading VAR=value assignments from
+// each part so they cannot hide the command from a pattern.
+func splitCommand(command string) []string {
+	fields := strings.FieldsFunc(command, func(r rune) bool {
+		return strings.ContainsRune(";&|()`\n", r)
+	})
+	var parts []string
+	for _, f := range fields {
+		f = normalizeCommand(f)
+		for {
+			word, rest, _ := strings.Cut(f, " ")
+			if !isAssignment(word) {
+				break
+			}
+			f = rest
+		}
+		if f != "" {
+			parts = append(parts, f)
+		}
+	}
+	return parts
+}
+
+func isAssignment(word string) bool {
+	name, _, ok := strings.Cut(word, "=")
+	if !ok || name == "" {
+		return false
+	}
+	for i, r := range name {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// normalizeCommand collapses runs of whitespace, so extra spaces cannot dodge a pattern.
+func normalizeCommand(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// hasWildcard reports an unescaped * in a command glob.
+func hasWildcard(glob string) bool {
+	for i := 0; i < len(glob); i++ {
+		switch glob[i] {
+		case '\\':
+			i++
+		case '*':
+			return true
+		}
+	}
+	return false
+}
+
+// matchCommandGlob matches s against glob, where * matches any run of characters and \x is a
+// literal x. It backtracks only to the last star, so it is linear-ish on long commands.
+func matchCommandGlob(glob, s string) bool {
+	type token struct {
+		star bool
+		c    byte
+	}
+	var toks []token
+	for i := 0; i < len(glob); i++ {
+		switch {
+		case glob[i] == '*':
+			toks = append(toks, token{star: true})
+		case glob[i] == '\\' && i+1 < len(glob):
+			i++
+			toks = append(toks, token{c: glob[i]})
+		default:
+			toks = append(toks, token{c: glob[i]})
+		}
+	}
+	ti, si, starT, starS := 0, 0, -1, 0
+	for si < len(s) {
+		switch {
+		case ti < len(toks) && toks[ti].star:
+			starT, starS = ti, si
+			ti++
+		case ti < len(toks) && toks[ti].c == s[si]:
+			ti++
+			si++
+		case starT >= 0:
+			starS++
+			ti, si = starT+1, starS
+		default:
+			return false
+		}
+	}
+	for ti < len(toks) && toks[ti].star {
+		ti++
+	}
+	return ti == len(toks)
+}
+
+// escapeCommandGlob makes a command match itself only.
+func escapeCommandGlob(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `*`, `\*`).Replace(s)
+}
+
+// escapePathGlob makes a path match itself only.
+func escapePathGlob(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `*`, `\*`, `?`, `\?`, `[`, `\[`, `{`, `\{`).Replace(s)
+}
