@@ -2,6 +2,7 @@ package actors
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -175,7 +176,9 @@ func (n *Node) newSessionDeps(start *messages.StartSession) (SessionDeps, error)
 	}
 	newTools := n.opts.Tools
 	if newTools == nil {
-		newTools = func() (*tools.Registry, error) { return tools.NewRegistry(tools.Builtins()...) }
+		newTools = func() (*tools.Registry, error) {
+			return tools.NewRegistry(append(tools.Builtins(), tools.ReadArtifact())...)
+		}
 	}
 	reg, err := newTools()
 	if err != nil {
@@ -193,14 +196,41 @@ func (n *Node) newSessionDeps(start *messages.StartSession) (SessionDeps, error)
 	if workspace == "" {
 		workspace = n.Root
 	}
-	env := &tools.Env{Root: workspace, TempDir: tmp, Environ: withTmp(n.opts.Environ, tmp), Sandbox: n.opts.Sandbox}
+	env := &tools.Env{Root: workspace, TempDir: tmp, Environ: withTmp(n.opts.Environ, tmp), Sandbox: n.opts.Sandbox,
+		Files: n.fileTracker(start), Artifacts: n.store}
+	reg.SetOverflow(tools.ArtifactOverflow(n.store))
 	reg.AddCheck(gate.Check()) // last: after every validity check
 	return SessionDeps{
-		Gate: gate,
+		Gate:  gate,
 		Store: n.store, Bridge: n.bridge, Provider: provider, Model: modelStamp(start.Model), ModelName: modelName,
 		Tools: reg, ToolEnv: env, System: SystemPrompt(workspace, start.Mode), Retry: n.opts.Retry, Log: n.opts.Log,
 	}, nil
 }
+
+// fileTracker is a session's file truth, persisted at s/<session>/fs/<path> and restored from
+// there, so a resumed session still knows what it read.
+func (n *Node) fileTracker(start *messages.StartSession) *tools.FileTracker {
+	ft := tools.NewFileTracker(func(rec *tools.FileRecord) error {
+		return n.store.PutValue(start.ID, fileRecordPrefix+rec.Path, rec)
+	})
+	var recs []*tools.FileRecord
+	err := n.store.EachValue(start.ID, fileRecordPrefix, func(_ string, raw []byte) error {
+		var rec tools.FileRecord
+		if err := json.Unmarshal(raw, &rec); err != nil {
+			return err
+		}
+		recs = append(recs, &rec)
+		return nil
+	})
+	if err != nil {
+		n.opts.Log.Warn("restore file records: starting without them", "session", start.ID, "err", err)
+	}
+	ft.Restore(recs)
+	return ft
+}
+
+// fileRecordPrefix names the file-state records of a session in the store.
+const fileRecordPrefix = "fs/"
 
 // modelStamp is the model name stamped on assistant messages: provider/model, or "scripted"
 // for a script (its path is not a model).

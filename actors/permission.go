@@ -51,7 +51,9 @@ func newSessionGate(start *messages.StartSession, bridge *Bridge) (*tools.Gate, 
 	var ask tools.Asker
 	switch {
 	case start.Yes:
-		ask = func(context.Context, tools.ApprovalSummary, string) (tools.Answer, error) { return tools.AnswerAllow, nil }
+		ask = func(context.Context, tools.ApprovalSummary, string) (tools.Answer, error) {
+			return tools.AnswerAllow, nil
+		}
 	case start.Interactive:
 		ask = busAsker(bridge, start.ID)
 	}

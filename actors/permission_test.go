@@ -48,13 +48,15 @@ func (tn *testNode) count(id string, typ messages.EventType) int {
 	return n
 }
 
-// lastToolResults are the tool messages of the last request the model got.
+// lastToolResults are the tool results answering the last assistant message of the last
+// request the model got.
 func (tn *testNode) lastToolResults() []llm.Message {
 	reqs := tn.provider.all()
+	msgs := reqs[len(reqs)-1].Messages
 	var out []llm.Message
-	for _, m := range reqs[len(reqs)-1].Messages {
-		if m.Role == llm.RoleTool {
-			out = append(out, m)
+	for i := len(msgs) - 1; i >= 0 && msgs[i].Role != llm.RoleAssistant; i-- {
+		if msgs[i].Role == llm.RoleTool {
+			out = append([]llm.Message{msgs[i]}, out...)
 		}
 	}
 	return out

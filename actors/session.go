@@ -61,7 +61,7 @@ type session struct {
 	results      map[string]*messages.ToolResult // arrived results not yet committed
 	committed    int                             // pending[:committed] have committed results
 	toolStarts   map[string]time.Time
-	cancelling   string // non-empty once a Cancel arrived mid-turn: its reason
+	cancelling   string   // non-empty once a Cancel arrived mid-turn: its reason
 	awaiting     []string // calls of this turn waiting for an approval answer
 
 	emptyReplies, lengthContinues int

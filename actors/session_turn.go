@@ -87,6 +87,10 @@ func (s *session) callModel(ctx actor.Context) {
 	}
 	s.turn++
 	s.emit(messages.EventTurnStarted, &messages.TurnStartedData{Turn: s.turn})
+	if err := s.recheckFiles(); err != nil {
+		s.fail(ctx, messages.FailConfig, err.Error())
+		return
+	}
 	req := s.request()
 	size := requestSize(req)
 	callCtx, cancel := context.WithCancel(context.Background())
@@ -287,4 +291,23 @@ func (s *session) endCancelledTurn(ctx actor.Context) {
 func firstLine(s string) string {
 	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
 	return s
+}
+
+// recheckFiles re-checks the files the session has read before the model is called (DESIGN
+// §5): external edits and deletions become a note in the prompt, and events.
+func (s *session) recheckFiles() error {
+	files := s.deps.ToolEnv.Files
+	if files == nil {
+		return nil
+	}
+	changes := files.Recheck(s.deps.ToolEnv.Root)
+	if len(changes) == 0 {
+		return nil
+	}
+	notes := make([]string, 0, len(changes))
+	for _, c := range changes {
+		s.emit(messages.EventFileChanged, &messages.FileChangedData{Turn: s.turn, Path: c.Path, Kind: c.Kind, Diff: c.Diff})
+		notes = append(notes, c.Note())
+	}
+	return s.commitNote("Files changed outside this session:\n" + strings.Join(notes, "\n"))
 }

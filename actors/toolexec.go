@@ -31,9 +31,9 @@ type toolExec struct {
 
 // toolDone is sent by a call's goroutine to its toolExec when the call returns.
 type toolDone struct {
-	req     *messages.ToolRequest
-	result  tools.Result
-	took    time.Duration
+	req    *messages.ToolRequest
+	result tools.Result
+	took   time.Duration
 }
 
 func newToolExec(bridge *Bridge, registry *tools.Registry, env *tools.Env, perm *tools.Gate, sessionAddr string) actor.Producer {
@@ -73,6 +73,7 @@ func (t *toolExec) startNext(ctx actor.Context) {
 	req := t.queue[0]
 	t.queue = t.queue[1:]
 	t.running = req
+	t.env.Turn = req.Turn // read by the call's goroutine, started below
 	callCtx, cancel := context.WithCancel(context.Background())
 	t.cancel = cancel
 	gate := &callGate{req: req, answers: make(chan *messages.ApprovalAnswer, 1)}

@@ -21,7 +21,7 @@ const (
 	EventTurnFinished     EventType = "turn.finished"           // TurnFinishedData
 	EventSessionFinished  EventType = "session.finished"        // SessionFinishedData
 	EventError            EventType = "error"                   // ErrorData
-	EventFileChanged      EventType = "file.changed_externally"
+	EventFileChanged      EventType = "file.changed_externally" // FileChangedData
 	EventContextCompacted EventType = "context.compacted"
 	EventContextPressure  EventType = "context.pressure"
 	EventGoalUpdated      EventType = "goal.updated"
@@ -48,6 +48,8 @@ func NewEventData(t EventType) any {
 		return &ApprovalRequestedData{}
 	case EventSessionMode:
 		return &ModeData{}
+	case EventFileChanged:
+		return &FileChangedData{}
 	case EventModelRetry:
 		return &ModelRetryData{}
 	case EventUsage:
@@ -163,4 +165,13 @@ type SessionFinishedData struct {
 type ErrorData struct {
 	Message string `json:"message"`
 	Fatal   bool   `json:"fatal,omitempty"`
+}
+
+// FileChangedData reports a tracked file changed or deleted outside the session, found by the
+// re-check before a model call.
+type FileChangedData struct {
+	Turn int    `json:"turn"`
+	Path string `json:"path"`
+	Kind string `json:"kind"`           // changed or deleted
+	Diff string `json:"diff,omitempty"` // bounded
 }

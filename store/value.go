@@ -57,3 +57,29 @@ func checkValueName(session, name string) error {
 	}
 	return nil
 }
+
+// EachValue calls fn with the name and JSON of every record s/<session>/<prefix>…, in key order
+// (e.g. prefix "fs/" for the file-state records of a session).
+func (s *Store) EachValue(session, prefix string, fn func(name string, raw []byte) error) error {
+	if err := checkSessionID(session); err != nil {
+		return fmt.Errorf("scan values: %w", err)
+	}
+	base := valueKey(session, "")
+	full := append(append([]byte(nil), base...), prefix...)
+	err := s.db.View(func(txn *badger.Txn) error {
+		it := txn.NewIterator(badger.IteratorOptions{Prefix: full})
+		defer it.Close()
+		for it.Rewind(); it.Valid(); it.Next() {
+			item := it.Item()
+			name := string(item.Key()[len(base):])
+			if err := item.Value(func(b []byte) error { return fn(name, b) }); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("scan session %s %s*: %w", session, prefix, err)
+	}
+	return nil
+}
