@@ -1,0 +1,58 @@
+package sandbox
+
+import (
+	"context"
+	"fmt"
+	"os/exec"
+	"time"
+
+	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
+)
+
+// Support is what this machine can confine commands with.
+type Support struct {
+	LandlockABI int    // 0 when the kernel has no Landlock (or it is disabled)
+	Bwrap       string // the bubblewrap binary, or ""
+	BwrapWorks  bool   // bwrap could create its namespaces here (containers often forbid it)
+	Note        string // why something is missing
+}
+
+// Detect asks the kernel for its Landlock ABI and tries bubblewrap once.
+func Detect() Support {
+	var sup Support
+	if v, err := ll.LandlockGetABIVersion(); err == nil {
+		sup.LandlockABI = v
+	} else {
+		sup.Note = fmt.Sprintf("landlock: %v", err)
+	}
+	if path, err := exec.LookPath("bwrap"); err == nil {
+		sup.Bwrap = path
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		out, err := exec.CommandContext(ctx, path, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-net", "true").CombinedOutput()
+		if err == nil {
+			sup.BwrapWorks = true
+		} else {
+			sup.Note = join(sup.Note, fmt.Sprintf("bwrap: %v %s", err, firstLine(string(out))))
+		}
+	} else {
+		sup.Note = join(sup.Note, "bwrap not installed")
+	}
+	return sup
+}
+
+func join(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
+}
+
+func firstLine(s string) string {
+	for i, c := range s {
+		if c == '\n' {
+			return s[:i]
+		}
+	}
+	return s
+}
