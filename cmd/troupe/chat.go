@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -81,17 +82,8 @@ func (m *Main) chat(ctx context.Context, f *commonFlags) error {
 	defer signal.Stop(sigs)
 	lines := readLines(m.Stdin)
 	for {
-		releaseStartupPages() // waiting for the human is the long idle stretch
 		fmt.Fprint(m.Stderr, "› ")
-		var line string
-		var ok bool
-		select {
-		case line, ok = <-lines:
-		case <-sigs:
-			ok = false
-		case <-ctx.Done():
-			ok = false
-		}
+		line, ok := m.waitLine(ctx, lines, sigs)
 		if mode, ok := strings.CutPrefix(strings.TrimSpace(line), "/mode "); ok {
 			if st, err := l.client.SetMode(id, strings.TrimSpace(mode)); err != nil {
 				fmt.Fprintln(m.Stdout, err)
@@ -118,6 +110,29 @@ func (m *Main) chat(ctx context.Context, f *commonFlags) error {
 		}
 		if fin := m.waitTurn(ctx, l, id, turnInputs{ends: ends, asks: asks, lines: lines, sigs: sigs}); fin != nil {
 			return outcome(fin)
+		}
+	}
+}
+
+// idleRelease is how long the prompt waits before handing idle memory back to the system: long
+// enough for the end of a turn to settle, short enough that an idle chat is small.
+const idleRelease = time.Second
+
+// waitLine waits for the next line of input; ok is false at EOF, Ctrl-C or SIGTERM. Waiting for
+// the human is the long idle stretch, so memory the process no longer uses is released then.
+func (m *Main) waitLine(ctx context.Context, lines <-chan string, sigs <-chan os.Signal) (string, bool) {
+	idle := time.NewTimer(idleRelease)
+	defer idle.Stop()
+	for {
+		select {
+		case line, ok := <-lines:
+			return line, ok
+		case <-sigs:
+			return "", false
+		case <-ctx.Done():
+			return "", false
+		case <-idle.C:
+			releaseIdleMemory()
 		}
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"os"
+	"runtime/debug"
 	"strconv"
 	"strings"
 
@@ -44,4 +45,11 @@ func releaseStartupPages() {
 		}
 		_, _, _ = unix.Syscall(unix.SYS_MADVISE, uintptr(start), uintptr(end-start), unix.MADV_PAGEOUT)
 	}
+}
+
+// releaseIdleMemory returns what an idle process holds without needing: freed heap goes back to
+// the system and startup-only pages of the binary are reclaimed.
+func releaseIdleMemory() {
+	debug.FreeOSMemory()
+	releaseStartupPages()
 }
