@@ -52,10 +52,20 @@ func (m *Main) chat(ctx context.Context, f *commonFlags) error {
 	out := newPrinter(m.Stdout, false)
 	ends := make(chan turnEnd, 4)
 	asks := make(chan *messages.ApprovalRequestedData, 16)
+	resolved := make(chan string, 16) // call ids whose approval was settled (here or elsewhere)
+	asked := map[string]bool{}        // touched only by the subscription's callback goroutine
 	sub, err := l.client.SubscribeRaw(messages.SessionEventsSubject(l.client.NS, id), func(data []byte) {
 		if ask := approvalRequest(data); ask != nil {
+			asked[ask.CallID] = true
 			asks <- ask
 			return
+		}
+		if call, ok := approvalSettled(data); ok && asked[call] {
+			delete(asked, call)
+			select {
+			case resolved <- call:
+			default: // nobody is asking right now: a settled call nobody waits for
+			}
 		}
 		if fin := out.event(data); fin != nil {
 			ends <- turnEnd{finished: fin}
@@ -108,7 +118,7 @@ func (m *Main) chat(ctx context.Context, f *commonFlags) error {
 		case messages.RoutedIgnored:
 			continue
 		}
-		if fin := m.waitTurn(ctx, l, id, turnInputs{ends: ends, asks: asks, lines: lines, sigs: sigs}); fin != nil {
+		if fin := m.waitTurn(ctx, l, id, turnInputs{ends: ends, asks: asks, resolved: resolved, lines: lines, sigs: sigs}); fin != nil {
 			return outcome(fin)
 		}
 	}
@@ -139,10 +149,11 @@ func (m *Main) waitLine(ctx context.Context, lines <-chan string, sigs <-chan os
 
 // turnInputs is what a chat turn waits on.
 type turnInputs struct {
-	ends  <-chan turnEnd
-	asks  <-chan *messages.ApprovalRequestedData
-	lines <-chan string
-	sigs  <-chan os.Signal
+	ends     <-chan turnEnd
+	asks     <-chan *messages.ApprovalRequestedData
+	resolved <-chan string
+	lines    <-chan string
+	sigs     <-chan os.Signal
 }
 
 // waitTurn waits until the session is idle again, answering its approval requests from the
@@ -153,7 +164,7 @@ func (m *Main) waitTurn(ctx context.Context, l *link, id string, in turnInputs) 
 		case e := <-in.ends:
 			return e.finished
 		case ask := <-in.asks:
-			m.askUser(l, id, ask, in.lines)
+			m.askUser(l, id, ask, in)
 		case <-in.sigs:
 			fmt.Fprintln(m.Stderr, "\n(cancelling the turn)")
 			_ = l.client.Cancel(id, "cancelled by the user (Ctrl-C)")
@@ -164,14 +175,25 @@ func (m *Main) waitTurn(ctx context.Context, l *link, id string, in turnInputs) 
 	}
 }
 
-// askUser shows an approval request and sends the answer typed at the prompt.
-func (m *Main) askUser(l *link, id string, ask *messages.ApprovalRequestedData, lines <-chan string) {
+// askUser shows an approval request and sends the answer typed at the prompt, unless someone
+// else (troupe approve, another client) answers it first.
+func (m *Main) askUser(l *link, id string, ask *messages.ApprovalRequestedData, in turnInputs) {
 	fmt.Fprint(m.Stdout, formatApproval(ask))
 	for {
 		fmt.Fprint(m.Stderr, "allow? [y]es / [n]o / [a]lways this session: ")
-		line, ok := <-lines
-		if !ok {
-			line = "n"
+		var line string
+		select {
+		case typed, ok := <-in.lines:
+			line = typed
+			if !ok {
+				line = "n"
+			}
+		case call := <-in.resolved:
+			if call == ask.CallID {
+				fmt.Fprintln(m.Stdout, "(answered elsewhere)")
+				return
+			}
+			continue
 		}
 		answer := ""
 		switch strings.ToLower(strings.TrimSpace(line)) {
@@ -279,4 +301,25 @@ func turnStop(data []byte) (string, bool) {
 		return "", false
 	}
 	return v.(*messages.TurnFinishedData).Stop, true
+}
+
+// approvalSettled returns the call id of a tool.decision envelope that settles an approval
+// (allowed or denied, not the "asked" that opens one).
+func approvalSettled(data []byte) (string, bool) {
+	if !strings.Contains(string(data), `"tool.decision"`) && !strings.Contains(string(data), `"tool.rejected"`) {
+		return "", false
+	}
+	var env messages.Envelope
+	if json.Unmarshal(data, &env) != nil {
+		return "", false
+	}
+	v, err := env.DecodeData()
+	if err != nil {
+		return "", false
+	}
+	d, ok := v.(*messages.DecisionData)
+	if !ok || d.Decision == messages.DecisionAsked {
+		return "", false
+	}
+	return d.CallID, true
 }

@@ -71,6 +71,12 @@ func (p *printer) human(t messages.EventType, v any) {
 	case *messages.ErrorData:
 		p.endLine()
 		fmt.Fprintf(p.w, "  error: %s\n", d.Message)
+	case *messages.DecisionData:
+		if d.Decision == messages.DecisionDenied {
+			// In full: a denial says how to allow the call, which the user needs to see.
+			p.endLine()
+			fmt.Fprintf(p.w, "  ⊘ %s\n", d.Reason)
+		}
 
 	case *messages.TurnFinishedData:
 		p.endLine()

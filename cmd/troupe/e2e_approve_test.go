@@ -1,0 +1,119 @@
+package main
+
+import (
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// startChat starts `troupe chat` with a stdin the test writes to.
+func startChat(t *testing.T, dir string, args ...string) (*exec.Cmd, io.WriteCloser, *lineWatcher, *strings.Builder) {
+	t.Helper()
+	cmd := exec.Command(troupeBin, append([]string{"chat"}, args...)...)
+	cmd.Dir, cmd.Env = dir, testEnv(t)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if cmd.ProcessState == nil {
+			cmd.Process.Kill()
+			cmd.Wait()
+		}
+	})
+	return cmd, stdin, watchLines(stdout), &stderr
+}
+
+const approveScript = `{"turns": [
+	{"tool_calls": [{"name": "write_file", "args": {"path": "note.txt", "content": "approved\n"}}]},
+	{"text": "written"}]}`
+
+func TestChatAsksAndTheKeyboardAnswers(t *testing.T) {
+	repo := newRepo(t, nil)
+	model := writeScript(t, repo, approveScript)
+	cmd, stdin, out, stderr := startChat(t, repo, "--mode", "ask", "--sandbox", "off", "--model", model)
+	io.WriteString(stdin, "write the note\n")
+	out.waitFor(t, "wants to run write_file (create) note.txt", 30*time.Second)
+	if _, err := os.Stat(filepath.Join(repo, "note.txt")); !os.IsNotExist(err) {
+		t.Fatal("written before the answer")
+	}
+	io.WriteString(stdin, "y\n")
+	out.waitFor(t, "written", 30*time.Second)
+	io.WriteString(stdin, "/exit\n")
+	if code := waitExit(t, cmd, 30*time.Second); code != 0 {
+		t.Fatalf("chat exit %d: %s", code, stderr.String())
+	}
+	if data, _ := os.ReadFile(filepath.Join(repo, "note.txt")); string(data) != "approved\n" {
+		t.Fatalf("note.txt = %q", data)
+	}
+	id := regexp.MustCompile(`session (\S+)`).FindStringSubmatch(stderr.String())
+	if id == nil {
+		t.Fatalf("no session id in %q", stderr.String())
+	}
+	r := troupe(t, repo, testEnv(t), "log", id[1])
+	for _, want := range []string{"tool.decision call_0_0 write_file asked", "tool.decision call_0_0 write_file allowed by"} {
+		if !strings.Contains(r.stdout, want) && !strings.Contains(r.stdout, strings.Replace(want, " by", ":", 1)) {
+			t.Errorf("log lacks %q:\n%s", want, r.stdout)
+		}
+	}
+}
+
+func TestApproveFromAnotherTerminal(t *testing.T) {
+	repo := newRepo(t, nil)
+	model := writeScript(t, repo, approveScript)
+	cmd, stdin, out, stderr := startChat(t, repo, "--mode", "ask", "--sandbox", "off", "--model", model)
+	io.WriteString(stdin, "write the note\n")
+	out.waitFor(t, "wants to run write_file", 30*time.Second)
+
+	if r := troupe(t, repo, testEnv(t), "approve", "call_9_9", "allow"); r.code != 1 || !strings.Contains(r.stderr, "no running session") {
+		t.Errorf("approving an unknown call: exit %d %s", r.code, r.stderr)
+	}
+	if r := troupe(t, repo, testEnv(t), "approve", "call_0_0", "maybe"); r.code != 2 {
+		t.Errorf("a bad answer: exit %d %s", r.code, r.stderr)
+	}
+	if r := troupe(t, repo, testEnv(t), "approve", "call_0_0", "allow"); r.code != 0 {
+		t.Fatalf("approve: exit %d\n%s", r.code, r.stderr)
+	}
+	out.waitFor(t, "answered elsewhere", 30*time.Second)
+	out.waitFor(t, "written", 30*time.Second)
+	io.WriteString(stdin, "/exit\n")
+	if code := waitExit(t, cmd, 30*time.Second); code != 0 {
+		t.Fatalf("chat exit %d: %s", code, stderr.String())
+	}
+	if _, err := os.Stat(filepath.Join(repo, "note.txt")); err != nil {
+		t.Fatal("the approved write did not happen")
+	}
+	if r := troupe(t, repo, testEnv(t), "approve", "call_0_0", "allow"); r.code != 1 || !strings.Contains(r.stderr, "no troupe node") {
+		t.Errorf("approve with no node running: exit %d %s", r.code, r.stderr)
+	}
+}
+
+func TestHeadlessRunDeniesAsksAndSaysHow(t *testing.T) {
+	repo := newRepo(t, nil)
+	model := writeScript(t, repo, approveScript)
+	r := troupe(t, repo, testEnv(t), "run", "--sandbox", "off", "--model", model, "write the note")
+	if r.code != 0 || !strings.Contains(r.stdout, "--yes") {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(repo, "note.txt")); !os.IsNotExist(err) {
+		t.Fatal("a headless ask was allowed")
+	}
+	r = troupe(t, repo, testEnv(t), "run", "--yes", "--sandbox", "off", "--model", model, "write the note")
+	if _, err := os.Stat(filepath.Join(repo, "note.txt")); r.code != 0 || err != nil {
+		t.Fatalf("--yes: exit %d, file %v\n%s", r.code, err, r.stderr)
+	}
+}
