@@ -61,5 +61,8 @@ demo_run "first run after build"
 demo_run "second run"
 
 # Go benchmarks: first request bytes, per-turn overhead, event throughput, store.
-go test -run '^$' -bench 'BenchmarkFirstRequest|BenchmarkTurnOverhead|BenchmarkEventThroughput' -benchtime 1x ./actors/ 2>/dev/null |
+go test -run '^$' -bench 'BenchmarkFirstRequest|BenchmarkTurnOverhead|BenchmarkEventThroughput|BenchmarkPromptSavings|BenchmarkApprovalLatency' -benchtime 1x ./actors/ 2>/dev/null |
+  awk '/^Benchmark/ { for (i = 3; i < NF; i += 2) printf "%-44s %s %s\n", $1 " " $(i+1), $i, "" }'
+# File truth: re-checking 100 tracked files before a model call (none changed).
+go test -run '^$' -bench 'BenchmarkRecheck100' -benchtime 2000x ./tools/ 2>/dev/null |
   awk '/^Benchmark/ { for (i = 3; i < NF; i += 2) printf "%-44s %s %s\n", $1 " " $(i+1), $i, "" }'
