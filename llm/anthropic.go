@@ -6,8 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
-	"sort"
+	"slices"
 
 	"github.com/anthropics/anthropic-sdk-go"
 	"github.com/anthropics/anthropic-sdk-go/option"
@@ -222,13 +223,8 @@ func (s *anthropicStream) reply(model string) *Reply {
 	if r.Model == "" {
 		r.Model = model
 	}
-	idx := make([]int64, 0, len(s.blocks))
-	for i := range s.blocks {
-		idx = append(idx, i)
-	}
-	sort.Slice(idx, func(a, b int) bool { return idx[a] < idx[b] })
 	var text, reasoning []byte
-	for _, i := range idx {
+	for _, i := range slices.Sorted(maps.Keys(s.blocks)) {
 		b := s.blocks[i]
 		switch b.kind {
 		case "text":

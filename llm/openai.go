@@ -6,8 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
-	"sort"
+	"slices"
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
@@ -235,12 +236,7 @@ func (s *openAIStream) reply(model string) *Reply {
 	if r.Model == "" {
 		r.Model = model
 	}
-	idx := make([]int64, 0, len(s.calls))
-	for i := range s.calls {
-		idx = append(idx, i)
-	}
-	sort.Slice(idx, func(a, b int) bool { return idx[a] < idx[b] })
-	for n, i := range idx {
+	for n, i := range slices.Sorted(maps.Keys(s.calls)) {
 		c := *s.calls[i]
 		if c.ID == "" {
 			// Some local servers omit ids; pairing needs one.

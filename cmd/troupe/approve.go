@@ -27,11 +27,7 @@ func (m *Main) approveCommand() *cobra.Command {
 			default:
 				return usageErr("answer %q: use allow, deny or allow-session", args[1])
 			}
-			s, err := m.resolve(nil)
-			if err != nil {
-				return err
-			}
-			client, err := attach(s.root)
+			client, err := m.attachHere()
 			if err != nil {
 				return err
 			}
@@ -68,6 +64,15 @@ func (m *Main) approve(client *actors.Client, session, callID, answer string) er
 	return &exitError{code: exitFailed, msg: fmt.Sprintf("no running session has call %s waiting for approval (troupe watch shows pending requests)", callID)}
 }
 
+// attachHere attaches to the running Node of the project in the working directory.
+func (m *Main) attachHere() (*actors.Client, error) {
+	s, err := m.resolve(nil)
+	if err != nil {
+		return nil, err
+	}
+	return attach(s.root)
+}
+
 // attach connects to the project's running Node without starting one: answering or steering a
 // session only makes sense while it runs.
 func attach(root string) (*actors.Client, error) {
@@ -89,11 +94,7 @@ func (m *Main) modeCommand() *cobra.Command {
 		Short: "Switch the permission mode of a running session",
 		Args:  cobra.ExactArgs(2),
 		RunE: func(c *cobra.Command, args []string) error {
-			s, err := m.resolve(nil)
-			if err != nil {
-				return err
-			}
-			client, err := attach(s.root)
+			client, err := m.attachHere()
 			if err != nil {
 				return err
 			}

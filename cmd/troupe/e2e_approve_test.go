@@ -14,28 +14,7 @@ import (
 // startChat starts `troupe chat` with a stdin the test writes to.
 func startChat(t *testing.T, dir string, args ...string) (*exec.Cmd, io.WriteCloser, *lineWatcher, *strings.Builder) {
 	t.Helper()
-	cmd := exec.Command(troupeBin, append([]string{"chat"}, args...)...)
-	cmd.Dir, cmd.Env = dir, testEnv(t)
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if cmd.ProcessState == nil {
-			cmd.Process.Kill()
-			cmd.Wait()
-		}
-	})
-	return cmd, stdin, watchLines(stdout), &stderr
+	return startWithStdin(t, dir, testEnv(t), append([]string{"chat"}, args...)...)
 }
 
 const approveScript = `{"turns": [

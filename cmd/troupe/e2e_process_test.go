@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,9 +17,20 @@ import (
 // startTroupe starts the binary without waiting; stdout is watched line by line.
 func startTroupe(t *testing.T, dir string, env []string, args ...string) (*exec.Cmd, *lineWatcher, *strings.Builder) {
 	t.Helper()
+	cmd, _, out, stderr := startWithStdin(t, dir, env, args...)
+	return cmd, out, stderr
+}
+
+// startWithStdin is startTroupe with a stdin the test writes to (closed at cleanup).
+func startWithStdin(t *testing.T, dir string, env []string, args ...string) (*exec.Cmd, io.WriteCloser, *lineWatcher, *strings.Builder) {
+	t.Helper()
 	cmd := exec.Command(troupeBin, args...)
 	cmd.Dir = dir
 	cmd.Env = env
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -29,12 +41,13 @@ func startTroupe(t *testing.T, dir string, env []string, args ...string) (*exec.
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
+		stdin.Close()
 		if cmd.ProcessState == nil {
 			cmd.Process.Kill()
 			cmd.Wait()
 		}
 	})
-	return cmd, watchLines(stdout), &stderr
+	return cmd, stdin, watchLines(stdout), &stderr
 }
 
 func waitExit(t *testing.T, cmd *exec.Cmd, d time.Duration) int {

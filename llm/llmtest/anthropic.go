@@ -3,11 +3,9 @@ package llmtest
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"sync"
-	"time"
 )
 
 // AnthropicServer speaks the Anthropic Messages protocol with streaming (SSE).
@@ -35,34 +33,14 @@ func (s *AnthropicServer) URL() string { return s.srv.URL }
 func (s *AnthropicServer) Close() { s.srv.Close() }
 
 func (s *AnthropicServer) serve(w http.ResponseWriter, r *http.Request) {
-	raw, err := io.ReadAll(r.Body)
-	if err != nil {
-		http.Error(w, err.Error(), http.StatusBadRequest)
-		return
-	}
-	n := s.record(r, raw)
-	var body map[string]any
-	if err := json.Unmarshal(raw, &body); err != nil {
-		writeAnthropicError(w, http.StatusBadRequest, "invalid JSON body: "+err.Error())
-		return
-	}
-	reply := s.respond(n, body)
-	if reply.Delay > 0 {
-		select {
-		case <-time.After(reply.Delay):
-		case <-r.Context().Done():
-			return
-		}
-	}
-	if reply.Status != 0 && reply.Status != http.StatusOK {
-		if reply.RetryAfter != "" {
-			w.Header().Set("Retry-After", reply.RetryAfter)
-		}
-		writeAnthropicError(w, reply.Status, reply.Text)
+	reply, body, size, ok := s.accept(w, r, s.respond, func(w http.ResponseWriter, status int, reply Reply) {
+		writeAnthropicError(w, status, reply.Text)
+	})
+	if !ok {
 		return
 	}
 	model, _ := body["model"].(string)
-	events := s.events(reply, model, len(raw))
+	events := s.events(reply, model, size)
 	sse := newSSE(w)
 	for i, e := range events {
 		if reply.DropAfter > 0 && i >= reply.DropAfter {

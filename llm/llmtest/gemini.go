@@ -2,11 +2,9 @@ package llmtest
 
 import (
 	"encoding/json"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"time"
 )
 
 // GeminiServer speaks the Gemini API's streamGenerateContent (SSE).
@@ -32,39 +30,19 @@ func (s *GeminiServer) URL() string { return s.srv.URL }
 func (s *GeminiServer) Close() { s.srv.Close() }
 
 func (s *GeminiServer) serve(w http.ResponseWriter, r *http.Request) {
-	raw, err := io.ReadAll(r.Body)
-	if err != nil {
-		http.Error(w, err.Error(), http.StatusBadRequest)
-		return
-	}
-	n := s.record(r, raw)
 	model, method, _ := strings.Cut(r.PathValue("call"), ":")
 	if method != "streamGenerateContent" {
 		writeGeminiError(w, http.StatusNotFound, "only streamGenerateContent is served here")
 		return
 	}
-	var body map[string]any
-	if err := json.Unmarshal(raw, &body); err != nil {
-		writeGeminiError(w, http.StatusBadRequest, "invalid JSON body: "+err.Error())
-		return
-	}
-	reply := s.respond(n, body)
-	if reply.Delay > 0 {
-		select {
-		case <-time.After(reply.Delay):
-		case <-r.Context().Done():
-			return
-		}
-	}
-	if reply.Status != 0 && reply.Status != http.StatusOK {
-		if reply.RetryAfter != "" {
-			w.Header().Set("Retry-After", reply.RetryAfter)
-		}
-		writeGeminiError(w, reply.Status, reply.Text)
+	reply, _, size, ok := s.accept(w, r, s.respond, func(w http.ResponseWriter, status int, reply Reply) {
+		writeGeminiError(w, status, reply.Text)
+	})
+	if !ok {
 		return
 	}
 	sse := newSSE(w)
-	for i, c := range geminiChunks(reply, model, len(raw)) {
+	for i, c := range geminiChunks(reply, model, size) {
 		if reply.DropAfter > 0 && i >= reply.DropAfter {
 			return
 		}

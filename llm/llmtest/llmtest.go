@@ -5,6 +5,8 @@
 package llmtest
 
 import (
+	"encoding/json"
+	"io"
 	"net/http"
 	"sync"
 	"time"
@@ -66,4 +68,39 @@ func (r *recorder) Requests() []Recorded {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return append([]Recorded(nil), r.requests...)
+}
+
+// errorWriter answers a request with a protocol's error shape.
+type errorWriter func(w http.ResponseWriter, status int, reply Reply)
+
+// accept is what every protocol server does first: read and record the request, decode its
+// JSON, ask the Responder, play the reply's delay, and answer its error status. ok is false when
+// the request is already answered.
+func (r *recorder) accept(w http.ResponseWriter, req *http.Request, respond Responder, fail errorWriter) (reply Reply, body map[string]any, size int, ok bool) {
+	raw, err := io.ReadAll(req.Body)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return Reply{}, nil, 0, false
+	}
+	n := r.record(req, raw)
+	if err := json.Unmarshal(raw, &body); err != nil {
+		fail(w, http.StatusBadRequest, Reply{Text: "invalid JSON body: " + err.Error()})
+		return Reply{}, nil, 0, false
+	}
+	reply = respond(n, body)
+	if reply.Delay > 0 {
+		select {
+		case <-time.After(reply.Delay):
+		case <-req.Context().Done():
+			return Reply{}, nil, 0, false
+		}
+	}
+	if reply.Status != 0 && reply.Status != http.StatusOK {
+		if reply.RetryAfter != "" {
+			w.Header().Set("Retry-After", reply.RetryAfter)
+		}
+		fail(w, reply.Status, reply)
+		return Reply{}, nil, 0, false
+	}
+	return reply, body, len(raw), true
 }

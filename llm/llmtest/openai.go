@@ -3,11 +3,9 @@ package llmtest
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"sync"
-	"time"
 )
 
 // OpenAIServer speaks the OpenAI Chat Completions protocol, streaming (SSE) and not.
@@ -35,35 +33,15 @@ func (s *OpenAIServer) URL() string { return s.srv.URL + "/v1" }
 func (s *OpenAIServer) Close() { s.srv.Close() }
 
 func (s *OpenAIServer) serve(w http.ResponseWriter, r *http.Request) {
-	raw, err := io.ReadAll(r.Body)
-	if err != nil {
-		http.Error(w, err.Error(), http.StatusBadRequest)
-		return
-	}
-	n := s.record(r, raw)
-	var body map[string]any
-	if err := json.Unmarshal(raw, &body); err != nil {
-		writeOpenAIError(w, http.StatusBadRequest, "", "invalid JSON body: "+err.Error())
-		return
-	}
-	reply := s.respond(n, body)
-	if reply.Delay > 0 {
-		select {
-		case <-time.After(reply.Delay):
-		case <-r.Context().Done():
-			return
-		}
-	}
-	if reply.Status != 0 && reply.Status != http.StatusOK {
-		if reply.RetryAfter != "" {
-			w.Header().Set("Retry-After", reply.RetryAfter)
-		}
-		writeOpenAIError(w, reply.Status, reply.Stop, reply.Text)
+	reply, body, size, ok := s.accept(w, r, s.respond, func(w http.ResponseWriter, status int, reply Reply) {
+		writeOpenAIError(w, status, reply.Stop, reply.Text)
+	})
+	if !ok {
 		return
 	}
 	model, _ := body["model"].(string)
 	ids := s.callIDs(reply.Calls)
-	usage := openAIUsage(reply, len(raw))
+	usage := openAIUsage(reply, size)
 	if stream, _ := body["stream"].(bool); !stream {
 		writeJSON(w, openAICompletion(reply, model, ids, usage))
 		return
