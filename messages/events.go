@@ -22,11 +22,12 @@ const (
 	EventSessionFinished  EventType = "session.finished"        // SessionFinishedData
 	EventError            EventType = "error"                   // ErrorData
 	EventFileChanged      EventType = "file.changed_externally" // FileChangedData
-	EventContextCompacted EventType = "context.compacted"
-	EventContextPressure  EventType = "context.pressure"
-	EventGoalUpdated      EventType = "goal.updated"
-	EventAgentSpawned     EventType = "agent.spawned"
-	EventAgentFinished    EventType = "agent.finished"
+	EventContextCompacted EventType = "context.compacted"       // ContextCompactedData
+	EventContextPressure  EventType = "context.pressure"        // ContextPressureData
+	EventGoalUpdated      EventType = "goal.updated"            // GoalUpdatedData
+	EventDoneCheck        EventType = "done.check"              // DoneCheckData
+	EventAgentSpawned     EventType = "agent.spawned"           // AgentSpawnedData (emitted by the parent)
+	EventAgentFinished    EventType = "agent.finished"          // AgentResult (emitted by the parent)
 )
 
 // NewEventData returns a pointer to the payload struct of t, or nil for an unknown type.
@@ -60,6 +61,18 @@ func NewEventData(t EventType) any {
 		return &SessionFinishedData{}
 	case EventError:
 		return &ErrorData{}
+	case EventContextCompacted:
+		return &ContextCompactedData{}
+	case EventContextPressure:
+		return &ContextPressureData{}
+	case EventGoalUpdated:
+		return &GoalUpdatedData{}
+	case EventDoneCheck:
+		return &DoneCheckData{}
+	case EventAgentSpawned:
+		return &AgentSpawnedData{}
+	case EventAgentFinished:
+		return &AgentResult{}
 	}
 	return nil
 }
@@ -71,6 +84,7 @@ type SessionStartedData struct {
 	Workspace string `json:"workspace"`
 	Task      string `json:"task,omitempty"`
 	Resumed   bool   `json:"resumed,omitempty"`
+	Role      string `json:"role,omitempty"` // a subagent's role
 	Sandbox   string `json:"sandbox,omitempty"`
 	// PromptBytes is the size of the stable prefix: system prompt plus tool schemas.
 	PromptBytes int `json:"prompt_bytes"`
@@ -174,4 +188,52 @@ type FileChangedData struct {
 	Path string `json:"path"`
 	Kind string `json:"kind"`           // changed or deleted
 	Diff string `json:"diff,omitempty"` // bounded
+}
+
+// Context pressure levels, as ContextPressureData.Level.
+const (
+	PressureWarning = "warning" // past the warning threshold: compaction is near
+	PressureCompact = "compact" // past the watermark: the compactor runs before the next call
+	PressureBlock   = "block"   // the next call would overflow the window: it waits for compaction
+)
+
+// ContextPressureData says how full the model's window is before a call.
+type ContextPressureData struct {
+	Turn    int     `json:"turn"`
+	Tokens  int     `json:"tokens"` // provider-reported input of the last call plus the estimated tail
+	Window  int     `json:"window"`
+	Percent float64 `json:"percent"`
+	Level   string  `json:"level"`
+}
+
+// ContextCompactedData reports a compaction: which span of the log a boundary now replaces.
+type ContextCompactedData struct {
+	Turn         int    `json:"turn"`
+	Reason       string `json:"reason"` // auto, manual, overflow, idle
+	FromSeq      uint64 `json:"from_seq"`
+	ToSeq        uint64 `json:"to_seq"`
+	TokensBefore int    `json:"tokens_before"`
+	TokensAfter  int    `json:"tokens_after"`
+	Mechanical   bool   `json:"mechanical,omitempty"` // the model's summary was unusable: a mechanical one stands in
+	Summary      string `json:"summary"`              // bounded preview
+	Error        string `json:"error,omitempty"`      // why the model's summary was not used
+}
+
+// GoalUpdatedData reports a change of the session's goal.
+type GoalUpdatedData struct {
+	Objective string `json:"objective"`
+	Status    string `json:"status"` // active, paused, complete, cleared
+	Evidence  string `json:"evidence,omitempty"`
+	By        string `json:"by"` // user or model
+}
+
+// DoneCheckData reports a definition-of-done check before a final answer is accepted.
+type DoneCheckData struct {
+	Turn     int    `json:"turn"`
+	Kind     string `json:"kind"` // goal (evidence required) or command (the configured check)
+	Command  string `json:"command,omitempty"`
+	Passed   bool   `json:"passed"`
+	Output   string `json:"output,omitempty"` // bounded
+	Refusals int    `json:"refusals"`         // final answers refused so far
+	Max      int    `json:"max"`
 }

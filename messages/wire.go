@@ -38,6 +38,16 @@ var kinds = map[string]func() any{
 	"approval_answer":  func() any { return &ApprovalAnswer{} },
 	"tool_decision":    func() any { return &ToolDecision{} },
 	"set_mode":         func() any { return &SetMode{} },
+	"spawn_agent":      func() any { return &SpawnAgent{} },
+	"spawn_accepted":   func() any { return &SpawnAccepted{} },
+	"wait_agents":      func() any { return &WaitAgents{} },
+	"wait_reply":       func() any { return &WaitReply{} },
+	"send_agent":       func() any { return &SendAgent{} },
+	"cancel_agent":     func() any { return &CancelAgent{} },
+	"agent_ack":        func() any { return &AgentAck{} },
+	"list_agents":      func() any { return &ListAgents{} },
+	"agent_list":       func() any { return &AgentList{} },
+	"agent_result":     func() any { return &AgentResult{} },
 }
 
 // kindOf maps a pointer type back to its kind.
