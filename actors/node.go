@@ -8,12 +8,14 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/nats-io/nats.go"
 
+	"github.com/troupe-dev/troupe/config"
 	"github.com/troupe-dev/troupe/llm"
 	"github.com/troupe-dev/troupe/messages"
 	"github.com/troupe-dev/troupe/store"
@@ -35,6 +37,8 @@ type NodeOptions struct {
 	Environ []string
 	Sandbox tools.Sandbox
 	Retry   llm.RetryPolicy
+	// Agents bounds subagents (depth, siblings running at once, per-child budgets).
+	Agents AgentLimits
 }
 
 // Node is one troupe process serving one project: the bus, the store, the actor system.
@@ -174,17 +178,11 @@ func (n *Node) newSessionDeps(start *messages.StartSession) (SessionDeps, error)
 	if err != nil {
 		return SessionDeps{}, err
 	}
-	newTools := n.opts.Tools
-	if newTools == nil {
-		newTools = func() (*tools.Registry, error) {
-			return tools.NewRegistry(append(tools.Builtins(), tools.ReadArtifact())...)
-		}
-	}
-	reg, err := newTools()
+	reg, err := n.sessionTools(start)
 	if err != nil {
-		return SessionDeps{}, fmt.Errorf("build tools: %w", err)
+		return SessionDeps{}, err
 	}
-	gate, err := newSessionGate(start, n.bridge)
+	gate, err := newSessionGate(start, n.bridge, n.opts.Sandbox != nil)
 	if err != nil {
 		return SessionDeps{}, err
 	}
@@ -197,14 +195,52 @@ func (n *Node) newSessionDeps(start *messages.StartSession) (SessionDeps, error)
 		workspace = n.Root
 	}
 	env := &tools.Env{Root: workspace, TempDir: tmp, Environ: withTmp(n.opts.Environ, tmp), Sandbox: n.opts.Sandbox,
-		Files: n.fileTracker(start), Artifacts: n.store}
+		Files: n.fileTracker(start), Artifacts: n.store, ReadOnlyRoot: start.PlanSafeBash && n.opts.Sandbox != nil}
 	reg.SetOverflow(tools.ArtifactOverflow(n.store))
 	reg.AddCheck(gate.Check()) // last: after every validity check
 	return SessionDeps{
 		Gate:  gate,
 		Store: n.store, Bridge: n.bridge, Provider: provider, Model: modelStamp(start.Model), ModelName: modelName,
-		Tools: reg, ToolEnv: env, System: SystemPrompt(workspace, start.Mode), Retry: n.opts.Retry, Log: n.opts.Log,
+		Tools: reg, ToolEnv: env, System: SystemPrompt(workspace, start.Mode, start.RolePrompt), Retry: n.opts.Retry, Log: n.opts.Log,
+		Delegation: n.delegation(reg),
 	}, nil
+}
+
+// sessionTools builds a session's tool registry: the Node's tools (the built-ins and the agent
+// tools by default), narrowed to start.Tools for a subagent.
+func (n *Node) sessionTools(start *messages.StartSession) (*tools.Registry, error) {
+	if n.opts.Tools != nil {
+		reg, err := n.opts.Tools()
+		if err != nil {
+			return nil, fmt.Errorf("build tools: %w", err)
+		}
+		if start.Tools == nil {
+			return reg, nil
+		}
+		return nil, fmt.Errorf("build tools: a custom tool set cannot be narrowed for subagent %s", start.Agent)
+	}
+	all := append(append(tools.Builtins(), tools.ReadArtifact()), tools.AgentTools()...)
+	if start.Tools != nil {
+		all = slices.DeleteFunc(all, func(t tools.Tool) bool { return !slices.Contains(start.Tools, t.Spec().Name) })
+	}
+	reg, err := tools.NewRegistry(all...)
+	if err != nil {
+		return nil, fmt.Errorf("build tools: %w", err)
+	}
+	return reg, nil
+}
+
+// delegation lets a session with the spawn tool run subagents built by this Node.
+func (n *Node) delegation(reg *tools.Registry) *Delegation {
+	if _, ok := reg.Spec("spawn_agent"); !ok {
+		return nil
+	}
+	return &Delegation{
+		NewChild:    n.newSessionDeps,
+		Roles:       func() ([]config.Role, error) { return config.LoadRoles(n.Root) },
+		ProjectRoot: n.Root,
+		Limits:      n.opts.Agents,
+	}
 }
 
 // fileTracker is a session's file truth, persisted at s/<session>/fs/<path> and restored from

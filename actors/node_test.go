@@ -93,7 +93,17 @@ func startTestNode(t *testing.T, script string, extra ...tools.Tool) *testNode {
 	if err != nil {
 		t.Fatal(err)
 	}
+	tn.attach(t, node)
+	return tn
+}
+
+// attach connects a client to the node, records every event of the project, and closes both
+// when the test ends.
+func (tn *testNode) attach(t *testing.T, node *Node) {
+	t.Helper()
+	var err error
 	tn.Node = node
+	root := node.Root
 	if tn.client, err = node.Client(); err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +123,6 @@ func startTestNode(t *testing.T, script string, extra ...tools.Tool) *testNode {
 			t.Errorf("node.json left after Close")
 		}
 	})
-	return tn
 }
 
 // run starts a headless session and waits for its session.finished event.

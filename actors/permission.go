@@ -35,7 +35,7 @@ func gateOf(ctx context.Context) *callGate {
 // newSessionGate builds a session's permission gate from its start message. Interactive
 // sessions ask over the bus; `--yes` answers every ask with allow; otherwise an ask is a denial
 // that says how to allow the call.
-func newSessionGate(start *messages.StartSession, bridge *Bridge) (*tools.Gate, error) {
+func newSessionGate(start *messages.StartSession, bridge *Bridge, sandboxed bool) (*tools.Gate, error) {
 	mode := start.Mode
 	if mode == "" {
 		mode = string(tools.ModeAsk)
@@ -44,7 +44,8 @@ func newSessionGate(start *messages.StartSession, bridge *Bridge) (*tools.Gate, 
 	if err != nil {
 		return nil, err
 	}
-	policy := tools.Policy{Mode: m, Allow: start.Allow, Ask: start.Ask, Deny: start.Deny}
+	policy := tools.Policy{Mode: m, Allow: start.Allow, Ask: start.Ask, Deny: start.Deny,
+		PlanSafeExec: start.PlanSafeBash, ExecConfined: sandboxed}
 	if err := policy.Validate(); err != nil {
 		return nil, fmt.Errorf("permissions: %w", err)
 	}
@@ -54,7 +55,7 @@ func newSessionGate(start *messages.StartSession, bridge *Bridge) (*tools.Gate, 
 		ask = func(context.Context, tools.ApprovalSummary, string) (tools.Answer, error) {
 			return tools.AnswerAllow, nil
 		}
-	case start.Interactive:
+	case start.Interactive || start.AskUser:
 		ask = busAsker(bridge, start.ID)
 	}
 	g := tools.NewGate(policy, ask, "rerun with --yes, or with --mode "+string(tools.ModeAutoEdit)+" for workspace edits or "+string(tools.ModeYolo)+" for commands")

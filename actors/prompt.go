@@ -31,11 +31,15 @@ const maxInstructionBytes = 8 << 10
 // SystemPrompt assembles the stable prefix for a session in workspace root: the base prompt,
 // the mode's rules, the environment and the project's AGENTS.md (or CLAUDE.md). It depends on
 // nothing that changes between turns, so it is byte-identical across a session's calls.
-func SystemPrompt(root, mode string) string {
+func SystemPrompt(root, mode, rolePrompt string) string {
 	var b strings.Builder
 	b.WriteString(basePrompt)
 	b.WriteString("\n\n")
 	b.WriteString(modeRules(mode))
+	if rolePrompt = strings.TrimSpace(rolePrompt); rolePrompt != "" {
+		b.WriteString("\n\nYour role as a subagent:\n")
+		b.WriteString(rolePrompt)
+	}
 	fmt.Fprintf(&b, "\n\nEnvironment: workspace %s; %s/%s.", root, runtime.GOOS, runtime.GOARCH)
 	if _, err := os.Stat(filepath.Join(root, ".git")); err == nil {
 		b.WriteString(" The workspace is a git repository.")

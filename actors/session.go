@@ -12,6 +12,7 @@ import (
 	"github.com/troupe-dev/troupe/messages"
 	"github.com/troupe-dev/troupe/store"
 	"github.com/troupe-dev/troupe/tools"
+	"github.com/troupe-dev/troupe/tools/worktree"
 )
 
 // Session phases (DESIGN §3). The actor's behavior is switched with Become as a turn moves
@@ -20,6 +21,7 @@ const (
 	phaseIdle      = "idle"
 	phaseCalling   = "calling_model"
 	phaseExecuting = "executing_tools"
+	phaseWaiting   = "waiting_agents" // the next model call waits for subagents
 	phaseFinished  = "finished"
 )
 
@@ -37,6 +39,12 @@ type SessionDeps struct {
 	System           string
 	Retry            llm.RetryPolicy
 	Log              *slog.Logger
+	// Delegation lets the session run subagents; nil means it cannot.
+	Delegation *Delegation
+	// Inherited is the context slice a subagent starts with (fork, partial); Worktree is the
+	// git worktree it runs in. Both are set by the parent that spawns it.
+	Inherited []llm.Message
+	Worktree  *worktree.Worktree
 }
 
 // session is the Session actor: it owns one conversation, runs its turns, and is the only
@@ -66,6 +74,23 @@ type session struct {
 
 	emptyReplies, lengthContinues int
 	finished                      bool
+
+	// Subagents this session started (session_agents.go).
+	delegation   *Delegation
+	children     map[string]*childAgent // by task name
+	childOrder   []string               // task names in spawn order
+	waiters      []*agentWaiter
+	waitSeq      int
+	finalPending *string // a headless session's final answer, held while its children finish
+
+	// As a subagent (session_child.go).
+	began           time.Time
+	trail           childTrail
+	parentNotes     []string
+	verdictNudges   int
+	cancelRequested bool
+	reported        bool
+	wallTimer       *time.Timer
 }
 
 // newSession returns the producer of a Session actor. The producer is called again when the
@@ -80,7 +105,13 @@ func newSession(start *messages.StartSession, deps SessionDeps) actor.Producer {
 			st.Resume, st.Task = true, ""
 		}
 		incarnation++
-		s := &session{deps: deps, start: &st, behavior: actor.NewBehavior(), emitterHome: &emitter}
+		s := &session{deps: deps, start: &st, behavior: actor.NewBehavior(), emitterHome: &emitter,
+			children: map[string]*childAgent{}}
+		if deps.Delegation != nil {
+			d := *deps.Delegation
+			d.Limits = d.Limits.withDefaults()
+			s.delegation = &d
+		}
 		s.behavior.Become(s.idle)
 		return s
 	}
@@ -101,6 +132,24 @@ func (s *session) Receive(ctx actor.Context) {
 		ctx.Respond(&messages.SessionAccepted{ID: s.start.ID})
 	case *actor.Terminated:
 		s.childTerminated(ctx, msg)
+	case *messages.SpawnAgent:
+		s.onSpawnAgent(ctx, msg)
+	case *messages.WaitAgents:
+		s.onWaitAgents(ctx, msg)
+	case *messages.SendAgent:
+		s.onSendAgent(ctx, msg)
+	case *messages.CancelAgent:
+		s.onCancelAgent(ctx, msg)
+	case *messages.ListAgents:
+		s.onListAgents(ctx)
+	case *messages.AgentResult:
+		s.onAgentResult(ctx, msg)
+	case *childGone:
+		s.onChildGone(ctx, msg)
+	case *waitExpired:
+		s.onWaitExpired(ctx, msg)
+	case *wallBudgetExpired:
+		s.onWallBudget(ctx)
 	case *messages.Approve:
 		s.onApprove(ctx, msg)
 	case *messages.SetMode:
@@ -120,6 +169,8 @@ func (s *session) idle(ctx actor.Context) {
 		}
 	case *messages.Cancel:
 		// Nothing runs: for an interactive session this is the end of the conversation.
+		s.cancelRequested = true
+		s.cancelChildren(ctx, "the parent session ended")
 		if ctx.Sender() != nil {
 			ctx.Respond(&messages.InputAck{Routed: messages.RoutedCommand, Output: "session ended"})
 		}
@@ -154,6 +205,17 @@ func (s *session) executing(ctx actor.Context) {
 		s.onApprovalNeeded(msg)
 	case *messages.ToolDecision:
 		s.onToolDecision(msg)
+	case *messages.Cancel:
+		s.cancelTurn(ctx, msg)
+	case *messages.UserInput:
+		s.busy(ctx)
+	}
+}
+
+// waiting holds the next model call until the subagents it waits for have ended
+// (onAgentResult moves on).
+func (s *session) waiting(ctx actor.Context) {
+	switch msg := ctx.Message().(type) {
 	case *messages.Cancel:
 		s.cancelTurn(ctx, msg)
 	case *messages.UserInput:

@@ -28,10 +28,15 @@ func (s *session) started(ctx actor.Context) {
 	}
 	s.emitter = *s.emitterHome
 
+	s.began = time.Now()
 	if err := s.load(); err != nil {
 		s.fail(ctx, messages.FailConfig, err.Error())
 		return
 	}
+	if s.delegation != nil {
+		s.deps.ToolEnv.Agents = &agentControl{root: ctx.ActorSystem().Root, session: ctx.Self()}
+	}
+	s.armWallBudget(ctx)
 	for _, bind := range []func() error{
 		func() error { sub, err := s.deps.Bridge.Bind(s.addr, ctx.Self()); s.keep(sub); return err },
 		func() error {
@@ -62,7 +67,7 @@ func (s *session) started(ctx actor.Context) {
 
 	s.emit(messages.EventSessionStarted, &messages.SessionStartedData{
 		Model: s.deps.Model, Mode: s.start.Mode, Workspace: s.start.Workspace, Task: s.start.Task,
-		Resumed: s.start.Resume, PromptBytes: s.promptBytes(),
+		Resumed: s.start.Resume, PromptBytes: s.promptBytes(), Role: s.start.Role,
 	})
 	s.become(phaseIdle, s.idle)
 	s.begin(ctx)
@@ -118,12 +123,18 @@ func (s *session) load() error {
 				s.history = append(s.history, m)
 			}
 		}
+		if err := s.restoreChildren(); err != nil {
+			return err
+		}
 		return st.PutMeta(s.meta)
 	}
 	now := time.Now().UTC()
 	s.meta = &store.SessionMeta{ID: s.start.ID, Parent: s.start.Parent, Agent: s.start.Agent, Model: s.start.Model,
 		Task: s.start.Task, Mode: s.start.Mode, Workspace: s.start.Workspace, Status: "running", Created: now, Updated: now}
-	return st.PutMeta(s.meta)
+	if err := st.PutMeta(s.meta); err != nil {
+		return err
+	}
+	return s.commitInherited()
 }
 
 // finish records the outcome, announces it, and stops the actor. It runs once.
@@ -134,6 +145,10 @@ func (s *session) finish(ctx actor.Context, out *messages.SessionFinishedData) {
 	s.finished = true
 	s.become(phaseFinished, s.finishedPhase)
 	out.Turns = s.turn
+	if s.wallTimer != nil {
+		s.wallTimer.Stop()
+	}
+	s.answerWaiters(ctx, true) // a wait_agent still blocked gets what is in
 	if s.meta != nil {
 		s.meta.Status = out.Status
 		s.meta.Updated = time.Now().UTC()
@@ -145,6 +160,7 @@ func (s *session) finish(ctx actor.Context, out *messages.SessionFinishedData) {
 		}
 	}
 	s.emit(messages.EventSessionFinished, out)
+	s.reportToParent(out)
 	ctx.Stop(ctx.Self())
 }
 
@@ -179,6 +195,9 @@ func (s *session) stopping(ctx actor.Context) {
 // childTerminated: the tool executor is restarted by supervision on a panic; if it is gone for
 // good, the session cannot go on.
 func (s *session) childTerminated(ctx actor.Context, msg *actor.Terminated) {
+	if s.childStopped(ctx, msg.Who) {
+		return
+	}
 	if s.finished || s.toolexec == nil || msg.Who.Id != s.toolexec.Id {
 		return
 	}

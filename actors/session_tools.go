@@ -65,6 +65,7 @@ func (s *session) onToolResult(ctx actor.Context, msg *messages.ToolResult) {
 			s.fail(ctx, messages.FailConfig, err.Error())
 			return
 		}
+		s.track(call, res)
 		s.emit(messages.EventToolFinished, &messages.ToolFinishedData{Turn: s.turn, CallID: call.ID, Tool: call.Name,
 			IsError: res.IsError, Output: preview(res.Output, eventPreviewBytes), Bytes: len(res.Output),
 			Changed: res.Changed, DurationMS: res.Duration.Milliseconds()})
@@ -80,7 +81,7 @@ func (s *session) onToolResult(ctx actor.Context, msg *messages.ToolResult) {
 	}
 	s.emit(messages.EventTurnFinished, &messages.TurnFinishedData{Turn: s.turn, Stop: string(llm.StopToolCalls)})
 	s.syncStore()
-	s.callModel(ctx)
+	s.continueTurn(ctx)
 }
 
 func (s *session) isPending(id string) bool {

@@ -85,11 +85,17 @@ func (s *session) callModel(ctx actor.Context) {
 		s.fail(ctx, messages.FailBudget, fmt.Sprintf("turn budget exhausted: %d turns without a final answer", s.turn))
 		return
 	}
+	if s.overTokenBudget() {
+		s.fail(ctx, messages.FailBudget, fmt.Sprintf("token budget exhausted: %d of %d tokens used", s.meta.InputTokens+s.meta.OutputTokens, s.start.MaxTokens))
+		return
+	}
 	s.turn++
 	s.emit(messages.EventTurnStarted, &messages.TurnStartedData{Turn: s.turn})
-	if err := s.recheckFiles(); err != nil {
-		s.fail(ctx, messages.FailConfig, err.Error())
-		return
+	for _, step := range []func() error{s.recheckFiles, s.deliverResults, s.deliverParentNotes} {
+		if err := step(); err != nil {
+			s.fail(ctx, messages.FailConfig, err.Error())
+			return
+		}
 	}
 	req := s.request()
 	size := requestSize(req)
@@ -115,6 +121,7 @@ func (s *session) request() *llm.Request {
 		Messages: project(s.history, s.deps.Model, s.deps.ModelName),
 		Tools:    s.toolSpecs(),
 		CacheKey: s.start.ID,
+		Agent:    s.handle(),
 	}
 }
 
@@ -207,11 +214,47 @@ func (s *session) modelFailed(ctx actor.Context, err error) {
 func (s *session) finalAnswer(ctx actor.Context, text string) {
 	s.emit(messages.EventTurnFinished, &messages.TurnFinishedData{Turn: s.turn, Stop: string(llm.StopEnd)})
 	s.syncStore()
+	if s.needsVerdict(text) {
+		if err := s.commitNote("Your role must end its final answer with a line `VERDICT: pass` or `VERDICT: fail`, after the evidence (commands run and their outcome). Give your final answer again in that form."); err != nil {
+			s.fail(ctx, messages.FailConfig, err.Error())
+			return
+		}
+		s.callModel(ctx)
+		return
+	}
 	if s.start.Interactive {
 		s.become(phaseIdle, s.idle)
 		return
 	}
-	s.finish(ctx, &messages.SessionFinishedData{Status: messages.StatusDone, Final: text})
+	// A headless session ends only once its subagents have: their results may change the answer.
+	s.finalPending = &text
+	s.continueTurn(ctx)
+}
+
+// continueTurn makes the next model call, unless subagents must end first: then the session
+// waits (onAgentResult calls afterAgentsChanged). A headless session holding its final answer
+// finishes with it if the last results brought nothing new for the model.
+func (s *session) continueTurn(ctx actor.Context) {
+	if s.blockingChildren() > 0 {
+		s.become(phaseWaiting, s.waiting)
+		return
+	}
+	if s.finalPending != nil {
+		final := *s.finalPending
+		s.finalPending = nil
+		if len(s.undelivered()) == 0 {
+			s.finish(ctx, &messages.SessionFinishedData{Status: messages.StatusDone, Final: final})
+			return
+		}
+	}
+	s.callModel(ctx)
+}
+
+// afterAgentsChanged lets a turn that waits for subagents go on once they have ended.
+func (s *session) afterAgentsChanged(ctx actor.Context) {
+	if s.phase == phaseWaiting && !s.finished && s.blockingChildren() == 0 {
+		s.continueTurn(ctx)
+	}
 }
 
 // nudgeEmpty answers an empty reply by telling the model exactly what is wrong.
@@ -262,7 +305,12 @@ func (s *session) cancelTurn(ctx actor.Context, msg *messages.Cancel) {
 	if s.cancelling == "" {
 		s.cancelling = "cancelled by the user"
 	}
+	s.cancelRequested = true
+	s.cancelChildren(ctx, s.cancelling)
 	switch s.phase {
+	case phaseWaiting:
+		s.finalPending = nil
+		s.endCancelledTurn(ctx)
 	case phaseCalling:
 		if s.streamCancel != nil {
 			s.streamCancel()

@@ -64,6 +64,9 @@ type Request struct {
 	MaxTokens int // 0: the adapter's default
 	// CacheKey identifies the conversation for providers that key prompt caches (the session id).
 	CacheKey string
+	// Agent is the handle of the agent asking (root, root/verify): for logs and for the scripted
+	// provider, which plays each subagent its own script.
+	Agent string
 }
 
 // EventKind says what an Event carries.

@@ -21,8 +21,14 @@ import (
 //
 // The turn played is chosen by the number of assistant messages already in the request, so a
 // resumed session continues where it stopped and a retried call replays the same turn.
+//
+// Subagents play their own scripts: Agents maps a task name (the last part of the agent handle
+// the request carries, e.g. "verify" for root/verify) to a script, "*" to the script of any
+// other agent. An agent's turn is counted from its brief (the last user message that names its
+// handle), so a child forked from its parent's history still starts at its own first turn.
 type Script struct {
-	Turns []ScriptTurn `json:"turns"`
+	Turns  []ScriptTurn       `json:"turns"`
+	Agents map[string]*Script `json:"agents,omitempty"`
 }
 
 // ScriptTurn is one model reply.
@@ -75,33 +81,49 @@ func ParseScript(name string, data []byte) (*Script, error) {
 	if err := dec.Decode(&s); err != nil {
 		return nil, fmt.Errorf("script %s: %s", name, describeJSONError(data, err))
 	}
+	if err := checkScript(name, &s); err != nil {
+		return nil, err
+	}
+	return &s, nil
+}
+
+// checkScript validates a script and its agents' scripts.
+func checkScript(name string, s *Script) error {
 	if len(s.Turns) == 0 {
-		return nil, fmt.Errorf("script %s: no turns (want {\"turns\": [...]})", name)
+		return fmt.Errorf("script %s: no turns (want {\"turns\": [...]})", name)
+	}
+	for agent, sub := range s.Agents {
+		if sub == nil {
+			return fmt.Errorf("script %s: agents[%q]: empty", name, agent)
+		}
+		if err := checkScript(fmt.Sprintf("%s agents[%q]", name, agent), sub); err != nil {
+			return err
+		}
 	}
 	for i, t := range s.Turns {
 		if t.Text == "" && len(t.ToolCalls) == 0 && t.Stop == "" {
-			return nil, fmt.Errorf("script %s: turns[%d]: empty turn: give text or tool_calls", name, i)
+			return fmt.Errorf("script %s: turns[%d]: empty turn: give text or tool_calls", name, i)
 		}
 		for j, c := range t.ToolCalls {
 			if c.Name == "" {
-				return nil, fmt.Errorf("script %s: turns[%d].tool_calls[%d]: missing \"name\"", name, i, j)
+				return fmt.Errorf("script %s: turns[%d].tool_calls[%d]: missing \"name\"", name, i, j)
 			}
 			if len(c.Args) > 0 && c.RawArgs != "" {
-				return nil, fmt.Errorf("script %s: turns[%d].tool_calls[%d]: give args or raw_args, not both", name, i, j)
+				return fmt.Errorf("script %s: turns[%d].tool_calls[%d]: give args or raw_args, not both", name, i, j)
 			}
 		}
 		switch t.Stop {
 		case "", StopEnd, StopToolCalls, StopLength, StopRefusal:
 		default:
-			return nil, fmt.Errorf("script %s: turns[%d]: unknown stop %q (end, tool_calls, length, refusal)", name, i, t.Stop)
+			return fmt.Errorf("script %s: turns[%d]: unknown stop %q (end, tool_calls, length, refusal)", name, i, t.Stop)
 		}
 		for j, f := range t.Fail {
 			if f.Status < 400 && f.Status != 0 {
-				return nil, fmt.Errorf("script %s: turns[%d].fail[%d]: status %d is not an error", name, i, j, f.Status)
+				return fmt.Errorf("script %s: turns[%d].fail[%d]: status %d is not an error", name, i, j, f.Status)
 			}
 		}
 	}
-	return &s, nil
+	return nil
 }
 
 // describeJSONError turns a decoding error into "line L col C: msg".
@@ -133,7 +155,7 @@ func lineOf(data []byte, off int64) int {
 type scripted struct {
 	script *Script
 	mu     sync.Mutex
-	failed map[int]int // turn index -> failures already returned
+	failed map[string]int // agent#turn -> failures already returned
 }
 
 // NewScripted loads a script file and returns a Provider that plays it.
@@ -147,22 +169,26 @@ func NewScripted(path string) (Provider, error) {
 
 // NewScriptedFrom returns a Provider that plays s.
 func NewScriptedFrom(s *Script) Provider {
-	return &scripted{script: s, failed: map[int]int{}}
+	return &scripted{script: s, failed: map[string]int{}}
 }
 
 func (p *scripted) Stream(ctx context.Context, req *Request, emit func(Event)) (*Reply, error) {
+	script, agent, from, err := p.scriptFor(req)
+	if err != nil {
+		return nil, err
+	}
 	idx := 0
-	for _, m := range req.Messages {
+	for _, m := range req.Messages[from:] {
 		if m.Role == RoleAssistant {
 			idx++
 		}
 	}
-	if idx >= len(p.script.Turns) {
+	if idx >= len(script.Turns) {
 		return nil, &Error{Class: Fatal, Provider: "scripted",
-			Err: fmt.Errorf("script exhausted: the model was asked for turn %d but the script has %d", idx+1, len(p.script.Turns))}
+			Err: fmt.Errorf("script exhausted: the model was asked for turn %d but the script%s has %d", idx+1, agentLabel(agent), len(script.Turns))}
 	}
-	turn := p.script.Turns[idx]
-	if err := p.failure(idx, turn); err != nil {
+	turn := script.Turns[idx]
+	if err := p.failure(agent, idx, turn); err != nil {
 		return nil, err
 	}
 	if turn.Expect != "" && len(req.Messages) > 0 {
@@ -197,6 +223,9 @@ func (p *scripted) Stream(ctx context.Context, req *Request, emit func(Event)) (
 			args = "{}"
 		}
 		call := ToolCall{ID: fmt.Sprintf("call_%d_%d", idx, j), Name: c.Name, Args: args}
+		if agent != "" {
+			call.ID = fmt.Sprintf("call_%s_%d_%d", agent, idx, j) // unique beside a forked parent's calls
+		}
 		reply.ToolCalls = append(reply.ToolCalls, call)
 		emit(Event{Kind: EventToolCall, Call: &call})
 	}
@@ -212,15 +241,47 @@ func (p *scripted) Stream(ctx context.Context, req *Request, emit func(Event)) (
 	return reply, nil
 }
 
-// failure returns the next scripted failure of turn idx, if any remain.
-func (p *scripted) failure(idx int, turn ScriptTurn) error {
+// scriptFor picks the script that answers req: the main one for the root agent, else the
+// agent's own (by task name, then "*"). from is where the agent's messages start: its brief.
+func (p *scripted) scriptFor(req *Request) (script *Script, agent string, from int, err error) {
+	if req.Agent == "" || req.Agent == "root" {
+		return p.script, "", 0, nil
+	}
+	name := req.Agent[strings.LastIndexByte(req.Agent, '/')+1:]
+	script = p.script.Agents[name]
+	if script == nil {
+		script = p.script.Agents["*"]
+	}
+	if script == nil {
+		return nil, "", 0, &Error{Class: Fatal, Provider: "scripted",
+			Err: fmt.Errorf("the script has no agents entry for %q (nor \"*\")", name)}
+	}
+	for i := len(req.Messages) - 1; i >= 0; i-- {
+		if m := req.Messages[i]; m.Role == RoleUser && strings.Contains(m.Content, req.Agent) {
+			from = i
+			break
+		}
+	}
+	return script, req.Agent, from, nil
+}
+
+func agentLabel(agent string) string {
+	if agent == "" {
+		return ""
+	}
+	return " of " + agent
+}
+
+// failure returns the next scripted failure of turn idx of agent, if any remain.
+func (p *scripted) failure(agent string, idx int, turn ScriptTurn) error {
+	key := fmt.Sprintf("%s#%d", agent, idx)
 	p.mu.Lock()
-	n := p.failed[idx]
+	n := p.failed[key]
 	if n >= len(turn.Fail) {
 		p.mu.Unlock()
 		return nil
 	}
-	p.failed[idx] = n + 1
+	p.failed[key] = n + 1
 	p.mu.Unlock()
 	f := turn.Fail[n]
 	msg := f.Message

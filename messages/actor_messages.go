@@ -27,6 +27,21 @@ type StartSession struct {
 	// Yes answers every approval request with allow (troupe run --yes); without it a headless
 	// session that would have to ask is denied instead.
 	Yes bool `json:"yes,omitempty"`
+
+	// A subagent's start (DESIGN §7): its role and the role's prompt, the tools it may use (nil:
+	// all of the node's), its depth under the root, and its budget. AskUser lets a child of an
+	// interactive parent put approval requests to the user (it is not interactive itself).
+	Role         string   `json:"role,omitempty"`
+	RolePrompt   string   `json:"role_prompt,omitempty"`
+	Tools        []string `json:"tools,omitempty"`
+	Depth        int      `json:"depth,omitempty"`
+	MaxTokens    int      `json:"max_tokens,omitempty"`
+	MaxWallS     int      `json:"max_wall_s,omitempty"`
+	AskUser      bool     `json:"ask_user,omitempty"`
+	PlanSafeBash bool     `json:"plan_safe_bash,omitempty"`
+	Verdict      bool     `json:"verdict,omitempty"`
+	// Worktree names the git worktree the child runs in (its Workspace is the worktree's path).
+	Worktree string `json:"worktree,omitempty"`
 }
 
 // SessionAccepted answers StartSession.

@@ -23,6 +23,11 @@ type Env struct {
 	Files *FileTracker
 	// Artifacts keeps whole outputs too large for a result; nil means none are kept.
 	Artifacts ArtifactStore
+	// Agents is the session behind the agent tools; nil means this session cannot delegate.
+	Agents AgentControl
+	// ReadOnlyRoot makes the workspace read-only to commands (a plan-safe verifier's bash):
+	// the sandbox grants writes to the temp dir only.
+	ReadOnlyRoot bool
 
 	jobs jobRegistry
 }

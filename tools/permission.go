@@ -58,6 +58,10 @@ func (d Decision) String() string {
 type Policy struct {
 	Mode             Mode
 	Allow, Ask, Deny []string
+	// PlanSafeExec lets plan mode run commands in plan-safe form (a verifier running tests):
+	// allowed when ExecConfined says the sandbox keeps the workspace read-only to them, asked
+	// otherwise. Deny patterns still win.
+	PlanSafeExec, ExecConfined bool
 }
 
 // Validate reports the first pattern that cannot be parsed.
@@ -88,6 +92,12 @@ func (p *Policy) Decide(spec Spec, args json.RawMessage, sessionAllow []string) 
 	mode := p.Mode
 	if mode == "" {
 		mode = ModeAsk
+	}
+	if mode == ModePlan && spec.Risk == RiskExec && p.PlanSafeExec {
+		if p.ExecConfined {
+			return Allow, "plan-safe: the sandbox keeps the workspace read-only to commands"
+		}
+		return Ask, "plan-safe commands ask when no sandbox keeps the workspace read-only"
 	}
 	if mode == ModePlan && spec.Risk != RiskRead && spec.Risk != RiskDelegate {
 		return Deny, fmt.Sprintf("plan mode is read-only: %s (%s) is not allowed; present the plan, and the user can switch mode to carry it out", spec.Name, spec.Risk)

@@ -102,6 +102,12 @@ func (m *Main) chat(ctx context.Context, f *commonFlags) error {
 			}
 			continue
 		}
+		if args, ok := worktreeChatArgs(line); ok {
+			if err := runWorktree(m.Stdout, s.root, args); err != nil {
+				fmt.Fprintln(m.Stdout, err)
+			}
+			continue
+		}
 		if !ok || isExit(line) {
 			fmt.Fprintln(m.Stderr)
 			_ = l.client.Cancel(id, "the user left the chat")
@@ -262,6 +268,16 @@ func approvalRequest(data []byte) *messages.ApprovalRequestedData {
 		return nil
 	}
 	return v.(*messages.ApprovalRequestedData)
+}
+
+// worktreeChatArgs recognizes "/worktree list|merge NAME|drop NAME", handled here in the chat
+// like the troupe worktree command, since it acts on the user's checkout, not the session.
+func worktreeChatArgs(line string) ([]string, bool) {
+	f := strings.Fields(line)
+	if len(f) == 0 || f[0] != "/worktree" {
+		return nil, false
+	}
+	return f[1:], true
 }
 
 func isExit(line string) bool {

@@ -85,7 +85,8 @@ func (m *Main) rootCommand() *cobra.Command {
 		return usageErr("%v (see 'troupe %s --help')", err, c.Name())
 	})
 	root.AddCommand(m.runCommand(), m.chatCommand(), m.resumeCommand(), m.watchCommand(), m.sessionsCommand(),
-		m.logCommand(), m.approveCommand(), m.modeCommand(), m.doctorCommand(), m.versionCommand(), m.sandboxLauncherCommand())
+		m.logCommand(), m.approveCommand(), m.modeCommand(), m.doctorCommand(), m.versionCommand(), m.sandboxLauncherCommand(),
+		m.agentsCommand(), m.worktreeCommand(), m.serveCommand(), m.attachCommand())
 	return root
 }
 

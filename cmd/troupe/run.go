@@ -18,6 +18,7 @@ import (
 type runFlags struct {
 	commonFlags
 	json, yes bool
+	detach    bool // submit to the project's node and leave (see detach.go)
 }
 
 func (m *Main) runCommand() *cobra.Command {
@@ -30,12 +31,16 @@ func (m *Main) runCommand() *cobra.Command {
 			if strings.TrimSpace(args[0]) == "" {
 				return usageErr("the task is empty")
 			}
+			if f.detach {
+				return m.runDetached(&f, args[0])
+			}
 			return m.runSession(c.Context(), &f, &messages.StartSession{ID: newSessionID(), Task: args[0]})
 		},
 	}
 	f.register(c)
 	c.Flags().BoolVar(&f.json, "json", false, "print the session's events as NDJSON envelopes on stdout")
 	c.Flags().BoolVarP(&f.yes, "yes", "y", false, "answer every approval request with allow (without it, a call that needs approval is denied)")
+	c.Flags().BoolVar(&f.detach, "detach", false, "submit the task to the project's node (started in the background if none runs), print the session id and exit")
 	return c
 }
 
@@ -72,20 +77,9 @@ func (m *Main) runSession(ctx context.Context, f *runFlags, start *messages.Star
 		return err
 	}
 	defer l.close(m, start.ID)
-	if start.Resume && f.model == "" {
-		// Resume with the model the session was using unless told otherwise.
-		if meta, _, err := l.client.Log(start.ID); err == nil && meta.Model != "" {
-			s.cfg.Model = meta.Model
-		} else if err != nil {
-			return usageErr("resume %s: %v (see 'troupe sessions')", start.ID, err)
-		}
-	}
-	model, err := m.checkModel(s.cfg.Model, s.cfg.BaseURL)
-	if err != nil {
+	if err := m.sessionStart(s, l.client, f, start); err != nil {
 		return err
 	}
-	start.Model, start.BaseURL, start.Mode, start.Workspace, start.MaxTurns = model, s.cfg.BaseURL, s.cfg.Mode, s.root, f.maxTurns
-	start.Allow, start.Ask, start.Deny, start.Yes = s.cfg.Permissions.Allow, s.cfg.Permissions.Ask, s.cfg.Permissions.Deny, f.yes
 
 	out := newPrinter(m.Stdout, f.json)
 	finished := make(chan *messages.SessionFinishedData, 1)

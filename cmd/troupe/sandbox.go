@@ -42,9 +42,12 @@ func sandboxFor(mode string) (tools.Sandbox, string, error) {
 }
 
 // bashSandbox adapts the sandbox to the tools' interface: commands may write the workspace and
-// the session's temp dir, nothing else.
+// the session's temp dir, nothing else (only the temp dir for a plan-safe session).
 type bashSandbox struct{ sb *sandbox.Sandbox }
 
 func (b bashSandbox) Wrap(cmd *exec.Cmd, env *tools.Env) error {
+	if env.ReadOnlyRoot {
+		return b.sb.Wrap(cmd, []string{env.TempDir})
+	}
 	return b.sb.Wrap(cmd, []string{env.Root, env.TempDir})
 }

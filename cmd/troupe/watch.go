@@ -5,11 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/sys/unix"
 
 	"github.com/troupe-dev/troupe/actors"
 	"github.com/troupe-dev/troupe/messages"
@@ -20,7 +22,10 @@ func (m *Main) watchCommand() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "watch [session]",
 		Short: "Follow every session and agent of this project live, from any terminal (Ctrl-C to stop)",
-		Args:  cobra.MaximumNArgs(1),
+		Long: "Draws the live agent tree of this project's sessions: each agent's role, state, turns, tokens\n" +
+			"and time, subagents under their parent. Piped, it prints one line per state change; with\n" +
+			"--json, the raw event envelopes. A session id limits it to that session and its agents.",
+		Args: cobra.MaximumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			session := ""
 			if len(args) == 1 {
@@ -33,7 +38,7 @@ func (m *Main) watchCommand() *cobra.Command {
 	return c
 }
 
-// watch subscribes to the project's events on the running Node and prints them. It waits for a
+// watch subscribes to the project's events on the running Node and shows them. It waits for a
 // Node to appear, and for the next one when it goes away, so it can be left open.
 func (m *Main) watch(ctx context.Context, session string, asJSON bool) error {
 	s, err := m.resolve(nil)
@@ -42,13 +47,25 @@ func (m *Main) watch(ctx context.Context, session string, asJSON bool) error {
 	}
 	ctx, stop := signalContext(ctx)
 	defer stop()
-	tl := &timeline{w: m.Stdout, json: asJSON, text: map[string]*strings.Builder{}}
+	w := newWatcher(m.Stdout, session, asJSON, m.Getenv("TERM"))
+	if w.view == viewTree {
+		drawn := make(chan struct{})
+		go func() { defer close(drawn); w.drawLoop(ctx) }()
+		defer func() { stop(); <-drawn }()
+	}
+	say := func(msg string) {
+		if w.view == viewTree {
+			w.setStatus(msg)
+		} else if !asJSON || strings.HasPrefix(msg, "waiting") {
+			fmt.Fprintf(m.Stderr, "troupe: %s\n", msg)
+		}
+	}
 	waiting := false
 	for ctx.Err() == nil {
 		info, err := actors.FindNode(s.root)
 		if err != nil {
 			if !waiting {
-				fmt.Fprintf(m.Stderr, "troupe: waiting for a troupe node in %s (start one with troupe chat, run or serve)\n", s.root)
+				say(fmt.Sprintf("waiting for a troupe node in %s (start one with troupe serve, run or chat)", s.root))
 				waiting = true
 			}
 			sleepCtx(ctx, 200*time.Millisecond)
@@ -61,132 +78,248 @@ func (m *Main) watch(ctx context.Context, session string, asJSON bool) error {
 			continue
 		}
 		client := actors.NewClient(nc, info.NS, info.Node)
-		subject := messages.ProjectEventsSubject(info.NS)
-		if session != "" {
-			subject = messages.SessionEventsSubject(info.NS, session)
-		}
-		sub, err := client.SubscribeRaw(subject, tl.event)
+		sub, err := client.SubscribeRaw(messages.ProjectEventsSubject(info.NS), w.event)
 		if err != nil {
 			client.Close()
 			return err
 		}
-		if !asJSON {
-			fmt.Fprintf(m.Stderr, "troupe: watching node %s (pid %d)\n", info.Node, info.PID)
+		say(fmt.Sprintf("watching node %s (pid %d)", info.Node, info.PID))
+		if w.view != viewJSON {
+			w.seed(client)
 		}
 		for ctx.Err() == nil && client.Alive() && actors.ProcessAlive(info.PID) {
 			sleepCtx(ctx, 200*time.Millisecond)
 		}
 		_ = sub.Unsubscribe()
 		client.Close()
+		if !actors.ProcessAlive(info.PID) {
+			w.nodeGone()
+		}
 	}
 	return nil
 }
 
-// timeline prints events as readable lines: one per event that matters, streamed text gathered
-// into whole lines.
-type timeline struct {
-	mu   sync.Mutex
-	w    io.Writer
-	json bool
-	text map[string]*strings.Builder // per session: streamed text not yet printed
+// watchView is how watch shows events.
+type watchView int
+
+const (
+	viewJSON  watchView = iota // raw envelopes, one per line
+	viewLines                  // one plain line per state change (piped output)
+	viewTree                   // the tree, redrawn in place (a terminal)
+)
+
+// watcher holds the agent tree and shows it. Events arrive on the subscription's goroutine;
+// the tree view is drawn by drawLoop; mu guards everything below it.
+type watcher struct {
+	view  watchView
+	focus string
+	out   *os.File // the terminal, for its size (tree view only)
+
+	mu      sync.Mutex
+	w       io.Writer
+	tree    *agentTree
+	printed map[string]string // lines view: the last line key printed per session
+	status  string
+	rate    eventRate
+	dirty   bool
+	drawn   int // lines of the last frame
+	width   int // of the last frame
+	loc     *time.Location
 }
 
-func (t *timeline) event(data []byte) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.json {
-		t.w.Write(data)
-		t.w.Write([]byte("\n"))
+// maxAgents bounds the tree of a long-lived watch: older finished trees are forgotten.
+const maxAgents = 2000
+
+func newWatcher(w io.Writer, focus string, asJSON bool, term string) *watcher {
+	wt := &watcher{view: viewLines, focus: focus, w: w, tree: newAgentTree(), printed: map[string]string{},
+		status: "connecting…", loc: time.Local}
+	if f, ok := w.(*os.File); ok && term != "dumb" {
+		if _, _, ok := terminalSize(f); ok {
+			wt.view, wt.out = viewTree, f
+		}
+	}
+	if asJSON {
+		wt.view = viewJSON
+	}
+	return wt
+}
+
+// terminalSize is the size of f if it is a terminal.
+func terminalSize(f *os.File) (width, height int, ok bool) {
+	st, err := f.Stat()
+	if err != nil || st.Mode()&os.ModeCharDevice == 0 {
+		return 0, 0, false
+	}
+	ws, err := unix.IoctlGetWinsize(int(f.Fd()), unix.TIOCGWINSZ)
+	if err != nil {
+		return 0, 0, false
+	}
+	width, height = int(ws.Col), int(ws.Row)
+	if width <= 0 {
+		width = 100
+	}
+	if height <= 0 {
+		height = 30
+	}
+	return width, height, true
+}
+
+// stateEvents name a new state of an agent; the others only update or clear one, and do not
+// get a line of their own in the lines view.
+var stateEvents = map[messages.EventType]bool{
+	messages.EventSessionStarted: true, messages.EventTurnStarted: true, messages.EventToolStarted: true,
+	messages.EventToolApproval: true, messages.EventModelRetry: true, messages.EventSessionFinished: true,
+	messages.EventAgentSpawned: true, messages.EventAgentFinished: true,
+}
+
+// event takes one raw envelope from the bus.
+func (w *watcher) event(data []byte) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.rate.add(time.Now())
+	if w.view == viewJSON && w.focus == "" {
+		writeLine(w.w, data)
 		return
 	}
 	var env messages.Envelope
 	if json.Unmarshal(data, &env) != nil {
 		return
 	}
-	v, err := env.DecodeData()
+	a := w.tree.apply(&env)
+	defer w.tree.forget(maxAgents)
+	switch w.view {
+	case viewJSON:
+		if own := w.tree.agents[env.Session]; own != nil && w.tree.within(own, w.focus) {
+			writeLine(w.w, data)
+		}
+	case viewLines:
+		if a == nil || !stateEvents[env.Type] || !w.tree.within(a, w.focus) || transient(a.State()) {
+			return
+		}
+		if key := lineKey(a); w.printed[a.Session] != key {
+			w.printed[a.Session] = key
+			fmt.Fprintln(w.w, agentLine(w.tree, a, env.TS, w.loc))
+		}
+	case viewTree:
+		w.dirty = true
+	}
+}
+
+func writeLine(w io.Writer, data []byte) {
+	w.Write(data)
+	w.Write([]byte("\n"))
+}
+
+// seed adds the sessions that were running before watch connected, so an idle one shows too.
+func (w *watcher) seed(c *actors.Client) {
+	metas, err := c.Sessions()
 	if err != nil {
 		return
 	}
-	who := fmt.Sprintf("%s %s %-6s", env.TS.Local().Format("15:04:05"), shortID(env.Session), env.Agent)
-	switch d := v.(type) {
-	case *messages.DeltaData:
-		if env.Type == messages.EventTextDelta {
-			t.gather(who, env.Session, d.Text)
+	asked := 0
+	for _, meta := range metas {
+		if meta.Status != "running" || asked >= 64 {
+			continue
 		}
-		return
-	case *messages.TurnFinishedData:
-		t.flush(who, env.Session)
-		return
-	}
-	t.flush(who, env.Session)
-	if line := describe(env.Type, v); line != "" {
-		fmt.Fprintf(t.w, "%s %s\n", who, line)
+		asked++
+		st, err := c.Status(meta.ID)
+		if err != nil {
+			continue // not running after all: its node died without recording an outcome
+		}
+		w.mu.Lock()
+		w.tree.seed(meta, st)
+		w.dirty = true
+		w.mu.Unlock()
 	}
 }
 
-func (t *timeline) gather(who, session, text string) {
-	b := t.text[session]
-	if b == nil {
-		b = &strings.Builder{}
-		t.text[session] = b
-	}
-	b.WriteString(text)
-	s := b.String()
-	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
-		for _, line := range strings.Split(s[:i], "\n") {
-			fmt.Fprintf(t.w, "%s   %s\n", who, line)
+func (w *watcher) setStatus(s string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.status, w.dirty = s, true
+}
+
+func (w *watcher) nodeGone() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.tree.nodeGone(time.Now())
+	w.dirty = true
+}
+
+// drawLoop redraws the tree view at most ten times a second while events come in, and once a
+// second regardless (elapsed times and the event rate move). It draws a last frame and returns
+// when ctx ends.
+func (w *watcher) drawLoop(ctx context.Context) {
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	var last time.Time
+	for {
+		select {
+		case <-ctx.Done():
+			w.draw(time.Now())
+			return
+		case now := <-tick.C:
+			w.mu.Lock()
+			due := w.dirty || now.Sub(last) >= time.Second
+			w.mu.Unlock()
+			if due {
+				w.draw(now)
+				last = now
+			}
 		}
-		b.Reset()
-		b.WriteString(s[i+1:])
 	}
 }
 
-func (t *timeline) flush(who, session string) {
-	if b := t.text[session]; b != nil && b.Len() > 0 {
-		fmt.Fprintf(t.w, "%s   %s\n", who, b.String())
-		b.Reset()
+// draw rewrites the last frame in place: up to its first line, each line cleared and
+// rewritten, the rest of the screen cleared. Lines never wrap (they are cut to the width), so
+// the count of lines to go up is exact; after a resize the screen is cleared instead.
+func (w *watcher) draw(now time.Time) {
+	width, height, ok := terminalSize(w.out)
+	if !ok {
+		width, height = 100, 30
 	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	lines := renderFrame(w.tree, w.focus, frameHeader{status: w.status, rate: w.rate.perSecond(now)}, now, width-1, height)
+	var b strings.Builder
+	switch {
+	case w.width != 0 && w.width != width:
+		b.WriteString("\x1b[H\x1b[2J")
+	case w.drawn > 0:
+		fmt.Fprintf(&b, "\x1b[%dA\r", w.drawn)
+	}
+	for _, l := range lines {
+		b.WriteString("\x1b[2K" + l + "\n")
+	}
+	b.WriteString("\x1b[J")
+	io.WriteString(w.w, b.String())
+	w.drawn, w.width, w.dirty = len(lines), width, false
 }
 
-// describe is the one-line form of an event, or "" for events not worth a line.
-func describe(typ messages.EventType, v any) string {
-	switch d := v.(type) {
-	case *messages.SessionStartedData:
-		verb := "started"
-		if d.Resumed {
-			verb = "resumed"
-		}
-		return fmt.Sprintf("● session %s · %s · mode %s · %s", verb, d.Model, d.Mode, firstLineOf(d.Task))
-	case *messages.TurnStartedData:
-		return fmt.Sprintf("… turn %d: thinking", d.Turn)
-	case *messages.ToolCallData:
-		if typ == messages.EventToolStarted {
-			return "→ " + d.Summary
-		}
-		return ""
-	case *messages.ToolFinishedData:
-		return "  " + toolOutcome(d)
-	case *messages.ModelRetryData:
-		return fmt.Sprintf("↻ model retry %d in %dms: %s", d.Attempt, d.DelayMS, firstLineOf(d.Reason))
-	case *messages.UsageData:
-		return fmt.Sprintf("  tokens %d in / %d out (session %d / %d)", d.InputTokens, d.OutputTokens, d.TotalInputTokens, d.TotalOutputTokens)
-	case *messages.ErrorData:
-		return "! " + d.Message
-	case *messages.ApprovalRequestedData:
-		return fmt.Sprintf("? approval needed for %s: %s — troupe approve %s allow|deny|allow-session",
-			d.CallID, approvalLine(d.Summary), d.CallID)
-	case *messages.DecisionData:
-		return decisionLine(d)
-	case *messages.ModeData:
-		return "● mode " + d.Mode
-	case *messages.SessionFinishedData:
-		line := fmt.Sprintf("■ session %s after %d turns", d.Status, d.Turns)
-		if d.Error != "" {
-			line += ": " + d.Error
-		}
-		return line
+// eventRate counts events per wall-clock second; perSecond is the last complete second's count.
+type eventRate struct {
+	sec       int64
+	cur, prev int
+}
+
+func (r *eventRate) add(now time.Time) {
+	r.roll(now.Unix())
+	r.cur++
+}
+
+func (r *eventRate) perSecond(now time.Time) int {
+	r.roll(now.Unix())
+	return r.prev
+}
+
+func (r *eventRate) roll(sec int64) {
+	switch {
+	case sec == r.sec:
+	case sec == r.sec+1:
+		r.prev, r.cur, r.sec = r.cur, 0, sec
+	default:
+		r.prev, r.cur, r.sec = 0, 0, sec
 	}
-	return string(typ)
 }
 
 func shortID(id string) string {

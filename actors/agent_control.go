@@ -1,0 +1,97 @@
+package actors
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/troupe-dev/troupe/messages"
+)
+
+// agentControl is the agent tools' way to their session (tools.AgentControl): each call is a
+// request to the session actor, answered when the session has acted. It runs on the tool
+// call's goroutine, never on an actor's, so waiting here blocks no mailbox.
+type agentControl struct {
+	root    *actor.RootContext
+	session *actor.PID
+}
+
+// agentRequestTimeout bounds the requests that the session answers at once.
+const agentRequestTimeout = 30 * time.Second
+
+func (a *agentControl) ask(ctx context.Context, msg any, timeout time.Duration) (any, error) {
+	f := a.root.RequestFuture(a.session, msg, timeout)
+	done := make(chan struct{})
+	var res any
+	var err error
+	go func() {
+		res, err = f.Result()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-ctx.Done():
+		return nil, fmt.Errorf("cancelled: %w", context.Cause(ctx))
+	}
+	if err != nil {
+		return nil, fmt.Errorf("the session did not answer: %w", err)
+	}
+	if e, ok := res.(*messages.ErrorReply); ok {
+		return nil, errors.New(e.Error)
+	}
+	return res, nil
+}
+
+func (a *agentControl) Spawn(ctx context.Context, req *messages.SpawnAgent) (*messages.SpawnAccepted, error) {
+	res, err := a.ask(ctx, req, agentRequestTimeout)
+	if err != nil {
+		return nil, err
+	}
+	return expect[*messages.SpawnAccepted](res)
+}
+
+func (a *agentControl) Wait(ctx context.Context, req *messages.WaitAgents) (*messages.WaitReply, error) {
+	// The session answers when the children end or the wait times out; the future outlives
+	// that by a margin so the session's answer, not the future's timeout, decides.
+	res, err := a.ask(ctx, req, time.Duration(req.TimeoutS)*time.Second+agentRequestTimeout)
+	if err != nil {
+		return nil, err
+	}
+	return expect[*messages.WaitReply](res)
+}
+
+func (a *agentControl) Send(ctx context.Context, req *messages.SendAgent) (*messages.AgentAck, error) {
+	res, err := a.ask(ctx, req, agentRequestTimeout)
+	if err != nil {
+		return nil, err
+	}
+	return expect[*messages.AgentAck](res)
+}
+
+func (a *agentControl) Cancel(ctx context.Context, req *messages.CancelAgent) (*messages.AgentAck, error) {
+	res, err := a.ask(ctx, req, agentRequestTimeout)
+	if err != nil {
+		return nil, err
+	}
+	return expect[*messages.AgentAck](res)
+}
+
+func (a *agentControl) List(ctx context.Context) (*messages.AgentList, error) {
+	res, err := a.ask(ctx, &messages.ListAgents{}, agentRequestTimeout)
+	if err != nil {
+		return nil, err
+	}
+	return expect[*messages.AgentList](res)
+}
+
+func expect[T any](res any) (T, error) {
+	v, ok := res.(T)
+	if !ok {
+		var zero T
+		return zero, fmt.Errorf("unexpected answer %T", res)
+	}
+	return v, nil
+}

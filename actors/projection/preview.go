@@ -1,0 +1,120 @@
+package projection
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/troupe-dev/troupe/llm"
+)
+
+// Idle-gap microcompact. After a long idle (lunch, a night) the provider's prompt cache has
+// expired anyway, so rewriting old messages costs nothing extra, and old command output is the
+// least likely part of the context to matter now. Older outputs become previews; the latest
+// ones stay whole. The gap is measured between entries that are in the log, so the choice is
+// the same on every call until the next gap: the rewritten prefix caches again.
+
+// idleGapAt returns the index of the first item after the latest idle gap in items (len(items)
+// when the gap is between the last item and now), or 0 when there is none. A zero time is
+// unknown and makes no gap.
+func idleGapAt(items []Item, now time.Time, gap time.Duration) int {
+	if n := len(items); n > 0 && elapsed(items[n-1].Time, now) >= gap {
+		return n
+	}
+	for i := len(items) - 1; i > 0; i-- {
+		if elapsed(items[i-1].Time, items[i].Time) >= gap {
+			return i
+		}
+	}
+	return 0
+}
+
+// elapsed is b - a, or 0 when either is unknown (a clock stepping back gives ≤ 0 too).
+func elapsed(a, b time.Time) time.Duration {
+	if a.IsZero() || b.IsZero() {
+		return 0
+	}
+	return b.Sub(a)
+}
+
+// keepFrom returns the index of the keep-th last tool result in items: results from there on
+// stay whole. With fewer results, all of them stay (0).
+func keepFrom(items []Item, keep int) int {
+	if keep <= 0 {
+		return len(items)
+	}
+	for i := len(items) - 1; i >= 0; i-- {
+		if items[i].Msg.Role == llm.RoleTool {
+			if keep--; keep == 0 {
+				return i
+			}
+		}
+	}
+	return 0
+}
+
+// preview keeps the head of an output within n bytes — at a line end when one is in its
+// second half, else at a rune boundary — and a line saying what was elided. Artifact refs in
+// the output survive in that line, since they often sit at its end (the tool layer appends
+// them) and are the model's way back to the whole output.
+func preview(out string, n int) string {
+	head := runeHead(out, n)
+	if i := strings.LastIndexByte(head, '\n'); i >= len(head)/2 {
+		head = head[:i+1]
+	}
+	var sb strings.Builder
+	sb.Grow(len(head) + 160)
+	sb.WriteString(head)
+	if head != "" && !strings.HasSuffix(head, "\n") {
+		sb.WriteByte('\n')
+	}
+	fmt.Fprintf(&sb, "[troupe: older output elided after an idle gap; %d bytes; ", len(out))
+	if refs := artifactRefs(out); len(refs) > 0 {
+		sb.WriteString("the whole output is stored: read_artifact ref=" + strings.Join(refs, ", ref=") + "]")
+	} else {
+		sb.WriteString("run the call again if you need the rest]")
+	}
+	return sb.String()
+}
+
+// maxRefs bounds the refs one preview repeats.
+const maxRefs = 3
+
+// artifactRefs returns the distinct artifact refs in s, in order: "sha256:<64 hex>" as the
+// store names artifacts, and "a/<64 hex>" as its keys spell them.
+func artifactRefs(s string) []string {
+	var refs []string
+	for _, scheme := range []string{"sha256:", "a/"} {
+		for rest := s; len(refs) < maxRefs; {
+			i := strings.Index(rest, scheme)
+			if i < 0 {
+				break
+			}
+			end := i + len(scheme) + 64
+			ref := ""
+			if end <= len(rest) && isHex(rest[i+len(scheme):end]) && (end == len(rest) || !isHexByte(rest[end])) &&
+				(i == 0 || !isWordByte(rest[i-1])) {
+				ref = rest[i:end]
+			}
+			rest = rest[i+len(scheme):]
+			refs = appendUnique(refs, ref)
+		}
+	}
+	return refs
+}
+
+func isHex(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isHexByte(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func isHexByte(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' }
+
+// isWordByte reports whether c can be part of a word: a ref inside one ("data/…") is no ref.
+func isWordByte(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '_'
+}

@@ -1,0 +1,97 @@
+package projection
+
+import (
+	"strings"
+	"time"
+
+	"github.com/troupe-dev/troupe/llm"
+)
+
+// Defaults of Input.
+const (
+	DefaultIdleGap      = 30 * time.Minute // about when provider prompt caches expire
+	DefaultKeepOutputs  = 6
+	DefaultPreviewBytes = 1024
+)
+
+// StateBlock is one piece of app state shown to the model after the conversation: the goal, the
+// todo list, the changed files, the running agents.
+type StateBlock struct {
+	Title, Body string
+}
+
+// Input is everything a projection depends on. Project reads nothing else, so the same Input
+// always gives the same messages.
+type Input struct {
+	Items []Item    // the log, as FromEntries gives it
+	Now   time.Time // the time of the call; an idle gap may end here
+	// IdleGap is the pause after which older tool outputs become previews; 0 means
+	// DefaultIdleGap and a negative value turns the microcompact off.
+	IdleGap time.Duration
+	// KeepOutputs is how many of the latest tool results stay whole after an idle gap; 0 means
+	// DefaultKeepOutputs and a negative value keeps none.
+	KeepOutputs int
+	// PreviewBytes bounds the head of an elided output; 0 (or less) means DefaultPreviewBytes.
+	PreviewBytes int
+	// State is appended as a final "[troupe state]" user message when not empty.
+	State []StateBlock
+}
+
+// StateHeader opens the state message.
+const StateHeader = "[troupe state]"
+
+// Project builds the messages of the next model call from in. In order: the last compact
+// boundary, rendered, in place of everything it replaced; the entries after it, verbatim
+// except that after an idle gap older tool outputs become previews; the state blocks. State
+// comes last so that the conversation before it stays a stable prefix for prompt caches.
+//
+// Project is pure and deterministic. It never modifies in.Items; the messages it returns share
+// their ToolCalls arrays with the items (capped, so appending to one copies) and must not be
+// modified in place. If the items' messages pass Violations, so do the returned ones.
+func Project(in Input) []llm.Message {
+	gap := in.IdleGap
+	if gap == 0 {
+		gap = DefaultIdleGap
+	}
+	keep := in.KeepOutputs
+	if keep == 0 {
+		keep = DefaultKeepOutputs
+	}
+	previewBytes := in.PreviewBytes
+	if previewBytes <= 0 {
+		previewBytes = DefaultPreviewBytes
+	}
+
+	b := lastBoundary(in.Items)
+	view := inView(in.Items, b)
+	out := make([]llm.Message, 0, len(view)+2)
+	if b >= 0 {
+		out = append(out, llm.Message{Role: llm.RoleUser, Content: in.Items[b].Boundary.Render()})
+	}
+	elideBefore := 0
+	if gap > 0 {
+		elideBefore = min(idleGapAt(view, in.Now, gap), keepFrom(view, keep))
+	}
+	for i, it := range view {
+		m := it.Msg
+		m.ToolCalls = m.ToolCalls[:len(m.ToolCalls):len(m.ToolCalls)]
+		if m.Role == llm.RoleTool && i < elideBefore && len(m.Content) > previewBytes {
+			m.Content = preview(m.Content, previewBytes)
+		}
+		out = append(out, m)
+	}
+	if len(in.State) > 0 {
+		out = append(out, llm.Message{Role: llm.RoleUser, Content: renderState(in.State)})
+	}
+	return out
+}
+
+// renderState renders blocks as "## Title\nBody" sections under StateHeader.
+func renderState(blocks []StateBlock) string {
+	var sb strings.Builder
+	sb.WriteString(StateHeader)
+	for _, s := range blocks {
+		sb.WriteString("\n\n## " + strings.TrimSpace(s.Title) + "\n" + strings.TrimRight(s.Body, "\n"))
+	}
+	return sb.String()
+}

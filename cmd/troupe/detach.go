@@ -1,0 +1,145 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/troupe-dev/troupe/actors"
+	"github.com/troupe-dev/troupe/messages"
+)
+
+// sessionStart resolves the model and fills start from the settings and flags: what runSession
+// and a detached run send the Node. client is used only to look up the model of a resumed
+// session.
+func (m *Main) sessionStart(s *settings, client *actors.Client, f *runFlags, start *messages.StartSession) error {
+	if start.Resume && f.model == "" {
+		// Resume with the model the session was using unless told otherwise.
+		if meta, _, err := client.Log(start.ID); err == nil && meta.Model != "" {
+			s.cfg.Model = meta.Model
+		} else if err != nil {
+			return usageErr("resume %s: %v (see 'troupe sessions')", start.ID, err)
+		}
+	}
+	model, err := m.checkModel(s.cfg.Model, s.cfg.BaseURL)
+	if err != nil {
+		return err
+	}
+	start.Model, start.BaseURL, start.Mode, start.Workspace, start.MaxTurns = model, s.cfg.BaseURL, s.cfg.Mode, s.root, f.maxTurns
+	start.Allow, start.Ask, start.Deny, start.Yes = s.cfg.Permissions.Allow, s.cfg.Permissions.Ask, s.cfg.Permissions.Deny, f.yes
+	return nil
+}
+
+// runDetached submits task to the project's Node as a headless session and prints its id: the
+// session runs on after this process exits. With no Node running, one is started in the
+// background (troupe serve, logging to .troupe/serve.log).
+func (m *Main) runDetached(f *runFlags, task string) error {
+	if f.json {
+		return usageErr("--json does not go with --detach: follow the session with troupe attach --json ID")
+	}
+	s, err := m.resolve(&f.commonFlags)
+	if err != nil {
+		return err
+	}
+	start := &messages.StartSession{ID: newSessionID(), Task: task}
+	if err := m.sessionStart(s, nil, f, start); err != nil {
+		return err
+	}
+	info, err := actors.FindNode(s.root)
+	if err != nil {
+		if info, err = m.spawnServe(s, f.sandbox); err != nil {
+			return err
+		}
+	}
+	nc, err := actors.Dial(info.URL, info.Token, "troupe-detach")
+	if err != nil {
+		return &exitError{code: exitFailed, msg: fmt.Sprintf("attach to the troupe node at %s: %v", info.URL, err)}
+	}
+	client := actors.NewClient(nc, info.NS, info.Node)
+	defer client.Close()
+	if err := client.StartSession(start); err != nil {
+		return usageErr("%v", err)
+	}
+	fmt.Fprintln(m.Stdout, start.ID)
+	fmt.Fprintf(m.Stderr, "troupe: session %s runs on node %s (pid %d); follow it with troupe attach %s or troupe watch\n",
+		start.ID, info.Node, info.PID, start.ID)
+	return nil
+}
+
+// serveStartTimeout bounds the wait for a background node to come up.
+const serveStartTimeout = 10 * time.Second
+
+// spawnServe starts `troupe serve` for the project as a background process in its own session
+// (no terminal: stdin from /dev/null, output to .troupe/serve.log) and waits for its node.json.
+// If another process's Node comes up first, that one is used.
+func (m *Main) spawnServe(s *settings, sandbox string) (*actors.NodeInfo, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("find the troupe binary: %w", err)
+	}
+	if err := os.MkdirAll(actors.StateDir(s.root), 0o755); err != nil {
+		return nil, fmt.Errorf("create %s: %w", actors.StateDir(s.root), err)
+	}
+	logPath := filepath.Join(actors.StateDir(s.root), "serve.log")
+	logf, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", logPath, err)
+	}
+	defer logf.Close() // the child has its own copy
+	offset, _ := logf.Seek(0, 2)
+	args := []string{"serve"}
+	if sandbox != "" {
+		args = append(args, "--sandbox", sandbox)
+	}
+	cmd := exec.Command(exe, args...)
+	cmd.Dir = s.root
+	cmd.Stdout, cmd.Stderr = logf, logf // stdin stays nil: /dev/null
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start troupe serve: %w", err)
+	}
+	fmt.Fprintf(m.Stderr, "troupe: started a background node (troupe serve, pid %d, log %s)\n", cmd.Process.Pid, logPath)
+	deadline := time.Now().Add(serveStartTimeout)
+	for {
+		if info, err := actors.FindNode(s.root); err == nil {
+			_ = cmd.Process.Release() // it lives on after this process
+			return info, nil
+		}
+		if exited(cmd.Process.Pid) {
+			if info, err := actors.FindNode(s.root); err == nil {
+				return info, nil // another process's node won the race
+			}
+			return nil, usageErr("troupe serve stopped before its node came up: %s", logTail(logPath, offset))
+		}
+		if time.Now().After(deadline) {
+			_ = cmd.Process.Kill()
+			_, _ = cmd.Process.Wait()
+			return nil, usageErr("troupe serve did not come up within %v (see %s)", serveStartTimeout, logPath)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// exited reports (and reaps) a child that has ended, without waiting for one that has not.
+func exited(pid int) bool {
+	var ws syscall.WaitStatus
+	got, err := syscall.Wait4(pid, &ws, syscall.WNOHANG, nil)
+	return got == pid || err != nil
+}
+
+// logTail is what the child wrote to the log since offset, as one line.
+func logTail(path string, offset int64) string {
+	data, err := os.ReadFile(path)
+	if err != nil || int64(len(data)) < offset {
+		return "see " + path
+	}
+	tail := bytes.TrimSpace(data[offset:])
+	if len(tail) == 0 {
+		return "see " + path
+	}
+	return clipLine(string(bytes.ReplaceAll(tail, []byte("\n"), []byte(" | "))), 400)
+}

@@ -1,0 +1,97 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/troupe-dev/troupe/actors"
+	"github.com/troupe-dev/troupe/store"
+)
+
+func (m *Main) serveCommand() *cobra.Command {
+	var f commonFlags
+	c := &cobra.Command{
+		Use:   "serve",
+		Short: "Run this project's node in the foreground: sessions keep running with no terminal attached (Ctrl-C stops it)",
+		Long: "Runs the project's node until SIGINT or SIGTERM, keeping sessions started with\n" +
+			"troupe run --detach alive with no terminal attached. Stopping it records the sessions still\n" +
+			"running as interrupted (troupe resume ID continues them). The terminal closing does not stop it.",
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, args []string) error { return m.serve(c.Context(), &f) },
+	}
+	c.Flags().StringVar(&f.sandbox, "sandbox", "", "sandbox for bash: auto, landlock, bwrap, off")
+	return c
+}
+
+// serve runs the project's Node in this process until SIGINT or SIGTERM, then closes it: every
+// session still running records itself as interrupted.
+func (m *Main) serve(ctx context.Context, f *commonFlags) error {
+	s, err := m.resolve(f)
+	if err != nil {
+		return err
+	}
+	node, err := m.startOwnNode(s)
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	// The terminal going away is no reason to stop: keeping sessions alive without one is the
+	// point. SIGHUP is taken (so it does not kill the process) and otherwise ignored.
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(hup)
+
+	info := node.Info()
+	fmt.Fprintf(m.Stdout, "troupe: serving %s on %s (node %s, pid %d); submit with troupe run --detach \"task\", "+
+		"follow with troupe attach ID or troupe watch; Ctrl-C stops\n", s.root, info.URL, info.Node, info.PID)
+	<-ctx.Done()
+	if n := len(node.Active()); n > 0 {
+		fmt.Fprintf(m.Stderr, "troupe: stopping: %d running session(s) will be recorded as interrupted (troupe resume ID continues them)\n", n)
+	}
+	if err := node.Close(); err != nil {
+		return &exitError{code: exitFailed, msg: fmt.Sprintf("closing node: %v", err)}
+	}
+	return nil
+}
+
+// startOwnNode starts the project's Node in this process. If one already runs (or another
+// process is starting one right now), that is a usage error naming its pid.
+func (m *Main) startOwnNode(s *settings) (*actors.Node, error) {
+	running := func(info *actors.NodeInfo) error {
+		return usageErr("a troupe node already runs for %s (pid %d): submit to it with troupe run --detach, or stop it first",
+			s.root, info.PID)
+	}
+	if info, err := actors.FindNode(s.root); err == nil {
+		return nil, running(info)
+	}
+	opts, err := m.nodeOptions(s)
+	if err != nil {
+		return nil, err
+	}
+	releaseStartupPages()
+	node, err := actors.StartNode(opts)
+	if errors.Is(err, store.ErrLocked) {
+		// Another process holds the store: it is starting its Node. Name it once it is up.
+		deadline := time.Now().Add(5 * time.Second)
+		for time.Now().Before(deadline) {
+			if info, err := actors.FindNode(s.root); err == nil {
+				return nil, running(info)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		return nil, usageErr("another process holds the troupe store of %s: %v", s.root, err)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("start troupe node in %s: %w", s.root, err)
+	}
+	releaseStartupPages()
+	return node, nil
+}
