@@ -27,6 +27,14 @@ func startAgentNode(t *testing.T, script string, limits AgentLimits, setup func(
 	if setup != nil {
 		setup(root)
 	}
+	tn, node := newAgentNode(t, root, script, limits)
+	tn.attach(t, node)
+	return tn
+}
+
+// newAgentNode starts a Node in root without attaching a test client (the caller owns it).
+func newAgentNode(t *testing.T, root, script string, limits AgentLimits) (*testNode, *Node) {
+	t.Helper()
 	s, err := llm.ParseScript("test", []byte(script))
 	if err != nil {
 		t.Fatal(err)
@@ -46,8 +54,7 @@ func startAgentNode(t *testing.T, script string, limits AgentLimits, setup func(
 	if err != nil {
 		t.Fatal(err)
 	}
-	tn.attach(t, node)
-	return tn
+	return tn, node
 }
 
 // requestsOf returns the requests the agent with handle made, in order.
@@ -436,5 +443,127 @@ func TestQueuedSpawnsWaitForASlot(t *testing.T) {
 	}
 	if n := len(tn.agentResults("p11")); n != 3 {
 		t.Errorf("%d results, want 3", n)
+	}
+}
+
+func TestResumedParentGetsFinishedResultsAndMarksUnfinishedInterrupted(t *testing.T) {
+	root := t.TempDir()
+	os.WriteFile(filepath.Join(root, "a.txt"), []byte("alpha\n"), 0o644)
+	first, node := newAgentNode(t, root, `{"turns": [
+		{"tool_calls": [
+			{"name": "spawn_agent", "args": {"task_name": "quick", "agent_type": "explorer", "message": "m", "background": true}},
+			{"name": "spawn_agent", "args": {"task_name": "slow", "agent_type": "explorer", "message": "m", "background": true}}]},
+		{"delay_ms": 30000, "text": "never"}],
+	"agents": {"quick": {"turns": [{"text": "quick found it"}]}, "slow": {"turns": [{"delay_ms": 30000, "text": "never"}]}}}`, AgentLimits{})
+	client, err := node.Client()
+	if err != nil {
+		t.Fatal(err)
+	}
+	results := 0
+	client.Subscribe(messages.SessionEventsSubject(node.NS, "p12"), func(e *messages.Envelope) {
+		if e.Type == messages.EventAgentFinished {
+			results++
+		}
+	})
+	if err := client.StartSession(&messages.StartSession{ID: "p12", Task: "go", Model: "scripted", Mode: "yolo", Workspace: root}); err != nil {
+		t.Fatal(err)
+	}
+	checkFor(t, 10*time.Second, func() error {
+		if len(first.requestsOf("root")) < 2 || results < 1 {
+			return fmt.Errorf("the parent is not waiting on its second call with quick's result in")
+		}
+		return nil
+	})
+	client.Close()
+	if err := node.Close(); err != nil { // the process dies while slow still runs
+		t.Fatal(err)
+	}
+
+	tn, node2 := newAgentNode(t, root, `{"turns": [
+		{"text": "unused"},
+		{"expect": "interrupted", "text": "resumed with both"}]}`, AgentLimits{})
+	tn.attach(t, node2)
+	if err := tn.client.StartSession(&messages.StartSession{ID: "p12", Resume: true, Model: "scripted", Mode: "yolo", Workspace: root}); err != nil {
+		t.Fatal(err)
+	}
+	if fin := tn.waitFinished(t, "p12"); fin.Status != messages.StatusDone || fin.Final != "resumed with both" {
+		t.Fatalf("resumed parent: %+v", fin)
+	}
+	note := lastContent(tn.requestsOf("root")[0])
+	for _, want := range []string{"root/quick (explorer): done", "quick found it", "root/slow (explorer): interrupted"} {
+		if !strings.Contains(note, want) {
+			t.Errorf("resumed context lacks %q:\n%s", want, note)
+		}
+	}
+}
+
+func TestSendAgentReachesARunningChild(t *testing.T) {
+	tn := startAgentNode(t, `{"turns": [
+		{"tool_calls": [{"name": "spawn_agent", "args": {"task_name": "listener", "agent_type": "explorer", "message": "m", "background": true}}]},
+		{"tool_calls": [{"name": "send_agent", "args": {"handle": "root/listener", "message": "also check b.txt"}}]},
+		{"tool_calls": [{"name": "wait_agent", "args": {"handles": ["root/listener"], "timeout_s": 20}}]},
+		{"expect": "heard you", "text": "done"}],
+	"agents": {"listener": {"turns": [
+		{"delay_ms": 400, "tool_calls": [{"name": "list_dir", "args": {}}]},
+		{"expect": "also check b.txt", "text": "heard you"}]}}}`, AgentLimits{}, nil)
+	tn.runYolo(t, "p13")
+	// wait_agent delivered the result: it is not delivered a second time as a note.
+	last := lastContent(tn.requestsOf("root")[3])
+	if strings.Contains(last, "Subagent results") {
+		t.Errorf("a result seen through wait_agent came again as a note: %s", last)
+	}
+}
+
+func TestHeadlessParentWaitsForBackgroundChildrenBeforeFinishing(t *testing.T) {
+	tn := startAgentNode(t, `{"turns": [
+		{"tool_calls": [{"name": "spawn_agent", "args": {"task_name": "bg", "agent_type": "explorer", "message": "m", "background": true}}]},
+		{"text": "my answer before bg ended"},
+		{"expect": "bg says hi", "text": "final, with bg's result"}],
+	"agents": {"bg": {"turns": [{"delay_ms": 300, "text": "bg says hi"}]}}}`, AgentLimits{}, nil)
+	fin := tn.run(t, "p14", "go")
+	if fin.Status != messages.StatusDone || fin.Final != "final, with bg's result" {
+		t.Fatalf("finished: %+v", fin)
+	}
+	// The background child did not hold the parent's second call.
+	if len(tn.requestsOf("root")) != 3 {
+		t.Errorf("parent requests: %d", len(tn.requestsOf("root")))
+	}
+}
+
+func TestVerifierMustGiveAVerdict(t *testing.T) {
+	tn := startAgentNode(t, `{"turns": [
+		{"tool_calls": [{"name": "spawn_agent", "args": {"task_name": "check", "agent_type": "verifier", "message": "does a.txt say alpha?"}}]},
+		{"expect": "verdict pass", "text": "verified"}],
+	"agents": {"check": {"turns": [
+		{"tool_calls": [{"name": "bash", "args": {"command": "grep -q alpha a.txt"}}]},
+		{"text": "it does"},
+		{"expect": "VERDICT", "text": "a.txt:1 says alpha.\nVERDICT: pass"}]}}}`, AgentLimits{}, nil)
+	// No sandbox here keeps the workspace read-only to commands, so plan-safe bash asks; --yes
+	// answers. (TestVerifierWithoutSandboxOrYesIsDenied covers the refusal.)
+	if err := tn.client.StartSession(&messages.StartSession{ID: "p15", Task: "go", Model: "scripted", Mode: "yolo", Workspace: tn.Root, Yes: true}); err != nil {
+		t.Fatal(err)
+	}
+	if fin := tn.waitFinished(t, "p15"); fin.Status != messages.StatusDone {
+		t.Fatalf("finished: %+v", fin)
+	}
+	r := tn.agentResults("p15")["root/check"]
+	if r == nil || r.Verdict != "pass" || len(r.Evidence) == 0 || r.Evidence[0].Command != "grep -q alpha a.txt" || r.Evidence[0].Outcome != "ok" {
+		t.Fatalf("verifier result: %+v", r)
+	}
+}
+
+func TestVerifierWithoutSandboxOrYesIsDenied(t *testing.T) {
+	tn := startAgentNode(t, `{"turns": [
+		{"tool_calls": [{"name": "spawn_agent", "args": {"task_name": "check", "agent_type": "verifier", "message": "m"}}]},
+		{"text": "ok"}],
+	"agents": {"check": {"turns": [
+		{"tool_calls": [{"name": "bash", "args": {"command": "touch written.txt"}}]},
+		{"expect": "denied", "text": "could not run it\nVERDICT: fail"}]}}}`, AgentLimits{}, nil)
+	tn.runYolo(t, "p16")
+	if _, err := os.Stat(filepath.Join(tn.Root, "written.txt")); !os.IsNotExist(err) {
+		t.Errorf("a verifier wrote the workspace")
+	}
+	if r := tn.agentResults("p16")["root/check"]; r == nil || r.Verdict != "fail" || !strings.HasPrefix(r.Evidence[0].Outcome, "error") {
+		t.Errorf("result: %+v", r)
 	}
 }

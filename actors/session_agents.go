@@ -101,9 +101,13 @@ func (s *session) prepareChild(req *messages.SpawnAgent) (*childAgent, []string,
 		return nil, nil, err
 	}
 	handle := s.handle() + "/" + task
+	mode := config.StricterMode(s.currentMode(), role.Mode)
+	if role.PlanSafeBash {
+		mode = "plan" // reads, plus commands that cannot write the workspace (see tools.Policy)
+	}
 	start := &messages.StartSession{
 		ID: s.start.ID + "-" + task, Model: s.start.Model, BaseURL: s.start.BaseURL,
-		Mode: config.StricterMode(s.currentMode(), role.Mode), Workspace: s.deps.ToolEnv.Root,
+		Mode: mode, Workspace: s.deps.ToolEnv.Root,
 		Agent: handle, Parent: s.start.ID, Role: role.Name, RolePrompt: role.Prompt, Tools: toolNames,
 		Depth: depth, MaxTokens: d.Limits.MaxTokens, MaxWallS: int(d.Limits.MaxWall / time.Second),
 		Allow: append(slices.Clone(s.start.Allow), s.sessionAllowlist()...), Ask: s.start.Ask, Deny: s.start.Deny,

@@ -182,7 +182,7 @@ func TestPreview(t *testing.T) {
 		{"cut at a rune boundary", "构建输出构建输出", 10,
 			"构建输\n[troupe: older output elided after an idle gap; 24 bytes; run the call again if you need the rest]", ""},
 		{"refs survive", "head\n" + strings.Repeat("y", 100) + "\n[stored as ref=" + ref + "]", 8,
-			"head\n[troupe: older output elided after an idle gap; 185 bytes; the whole output is stored: read_artifact ref=" + ref + "]", "yyy"},
+			"head\n[troupe: older output elided after an idle gap; 193 bytes; the whole output is stored: read_artifact ref=" + ref + "]", "yyy"},
 	}
 	for _, tt := range tests {
 		got := preview(tt.out, tt.n)
