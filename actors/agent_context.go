@@ -2,7 +2,9 @@ package actors
 
 import (
 	"fmt"
+	"time"
 
+	"github.com/troupe-dev/troupe/actors/projection"
 	"github.com/troupe-dev/troupe/llm"
 	"github.com/troupe-dev/troupe/messages"
 )
@@ -31,24 +33,25 @@ func (s *session) childContext(req *messages.SpawnAgent) ([]llm.Message, error) 
 	return nil, fmt.Errorf("context %q: use fresh, fork or partial", req.Context)
 }
 
-// projectedHistory is what the model sees of the history, up to the last complete exchange.
+// projectedHistory is what the model sees of the history (compact boundaries and previews
+// included, state blocks not), up to the last complete exchange.
 func (s *session) projectedHistory() []llm.Message {
-	h := s.history[:pairedPrefix(s.history)]
-	return project(h, s.deps.Model, s.deps.Model)
+	items := s.items[:pairedPrefix(s.items)]
+	return projection.Project(projection.Input{Items: items, Now: time.Now(), IdleGap: s.idleGap()})
 }
 
-// pairedPrefix is the length of the longest prefix of h in which every call has its result:
-// it cuts off a trailing assistant message whose calls are still running.
-func pairedPrefix(h []llm.Message) int {
+// pairedPrefix is the length of the longest prefix of items in which every call has its
+// result: it cuts off a trailing assistant message whose calls are still running.
+func pairedPrefix(h []projection.Item) int {
 	for i := len(h) - 1; i >= 0; i-- {
-		m := h[i]
-		if m.Role != llm.RoleAssistant {
+		m := h[i].Msg
+		if h[i].Boundary != nil || m.Role != llm.RoleAssistant {
 			continue
 		}
 		answered := map[string]bool{}
 		for _, r := range h[i+1:] {
-			if r.Role == llm.RoleTool {
-				answered[r.ToolCallID] = true
+			if r.Boundary == nil && r.Msg.Role == llm.RoleTool {
+				answered[r.Msg.ToolCallID] = true
 			}
 		}
 		for _, c := range m.ToolCalls {

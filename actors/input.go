@@ -26,8 +26,10 @@ type inputRoute struct {
 
 // localCommands are the commands a session answers itself, with their help lines.
 var localCommands = map[string]string{
-	"help":   "list the commands",
-	"status": "show the session's model, mode, turns and tokens",
+	"help":    "list the commands",
+	"status":  "show model, mode, context use, tokens, compactions and goal (no model call)",
+	"goal":    "show the goal; /goal <objective> sets it; /goal pause|resume|clear|complete",
+	"compact": "compact the context now; /compact <focus> says what to keep",
 }
 
 // routeInput classifies a line of input. A line starting with "/" followed by a path-like word

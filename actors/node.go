@@ -219,7 +219,7 @@ func (n *Node) sessionTools(start *messages.StartSession) (*tools.Registry, erro
 		}
 		return nil, fmt.Errorf("build tools: a custom tool set cannot be narrowed for subagent %s", start.Agent)
 	}
-	all := append(append(tools.Builtins(), tools.ReadArtifact()), tools.AgentTools()...)
+	all := append(append(append(tools.Builtins(), tools.ReadArtifact()), tools.AgentTools()...), tools.GoalTools()...)
 	if start.Tools != nil {
 		all = slices.DeleteFunc(all, func(t tools.Tool) bool { return !slices.Contains(start.Tools, t.Spec().Name) })
 	}

@@ -2,12 +2,14 @@ package actors
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/nats-io/nats.go"
 
+	"github.com/troupe-dev/troupe/actors/projection"
 	"github.com/troupe-dev/troupe/llm"
 	"github.com/troupe-dev/troupe/messages"
 	"github.com/troupe-dev/troupe/store"
@@ -18,11 +20,13 @@ import (
 // Session phases (DESIGN §3). The actor's behavior is switched with Become as a turn moves
 // through them; messages that make no sense in a phase are ignored there.
 const (
-	phaseIdle      = "idle"
-	phaseCalling   = "calling_model"
-	phaseExecuting = "executing_tools"
-	phaseWaiting   = "waiting_agents" // the next model call waits for subagents
-	phaseFinished  = "finished"
+	phaseIdle       = "idle"
+	phaseCalling    = "calling_model"
+	phaseExecuting  = "executing_tools"
+	phaseWaiting    = "waiting_agents" // the next model call waits for subagents
+	phaseCompacting = "compacting"     // the Compactor summarizes a span before the next call
+	phaseChecking   = "checking_done"  // the definition-of-done check command runs
+	phaseFinished   = "finished"
 )
 
 // SessionDeps is what a Session needs from its Node.
@@ -61,8 +65,8 @@ type session struct {
 	emitter        *messages.Emitter
 	emitterHome    **messages.Emitter // shared by every incarnation of this session
 	meta           *store.SessionMeta
-	history        []llm.Message
-	turn           int // turns of this run; meta.Turns counts all runs
+	items          []projection.Item // the log as the model may see it: messages and compact boundaries
+	turn           int               // turns of this run; meta.Turns counts all runs
 
 	streamCancel context.CancelFunc
 	pending      []llm.ToolCall                  // calls of the current turn, in call order
@@ -74,6 +78,19 @@ type session struct {
 
 	emptyReplies, lengthContinues int
 	finished                      bool
+
+	// Context management (session_context.go).
+	acct                                               projection.Accountant
+	prefixTok                                          int
+	compactor                                          *actor.PID
+	compacting                                         *compaction
+	compactSeq, compactions                            int
+	compactedThisTurn, blockCompacted, overflowRetried bool
+
+	// Goal and definition of done (session_goal.go, session_done.go).
+	goal     *Goal
+	refusals int
+	checking bool
 
 	// Subagents this session started (session_agents.go).
 	delegation   *Delegation
@@ -150,6 +167,10 @@ func (s *session) Receive(ctx actor.Context) {
 		s.onWaitExpired(ctx, msg)
 	case *wallBudgetExpired:
 		s.onWallBudget(ctx)
+	case *messages.GetGoal:
+		s.respond(ctx, &messages.GoalReply{Goal: s.goal})
+	case *messages.UpdateGoal:
+		s.onUpdateGoal(ctx, msg)
 	case *messages.Approve:
 		s.onApprove(ctx, msg)
 	case *messages.SetMode:
@@ -241,12 +262,31 @@ func (s *session) busy(ctx actor.Context) {
 	}
 }
 
+// status is answered locally, without a model call.
 func (s *session) status() *messages.StatusReply {
-	r := &messages.StatusReply{Session: s.start.ID, Phase: s.phase, Model: s.deps.Model, Mode: s.start.Mode}
+	r := &messages.StatusReply{Session: s.start.ID, Phase: s.phase, Model: s.deps.Model, Mode: s.currentMode(),
+		ContextWindow: s.window(), Compactions: s.compactions, Goal: s.goal, Agents: s.running()}
 	if s.meta != nil {
 		r.Turns, r.InputTokens, r.OutputTokens = s.meta.Turns, s.meta.InputTokens, s.meta.OutputTokens
+		r.ContextTokens = s.contextTokens(s.request())
 	}
 	return r
+}
+
+// formatStatus is /status for people.
+func formatStatus(st *messages.StatusReply) string {
+	goal := "none"
+	if g := st.Goal; g != nil && g.Status != messages.GoalCleared {
+		goal = fmt.Sprintf("%s (%s)", g.Objective, g.Status)
+	}
+	pct := 0.0
+	if st.ContextWindow > 0 {
+		pct = 100 * float64(st.ContextTokens) / float64(st.ContextWindow)
+	}
+	return fmt.Sprintf("session     %s\nmodel       %s\nmode        %s\nphase       %s\ncontext     %.0f%% (%d of %d tokens)\n"+
+		"compactions %d\ntokens      %d in, %d out over %d turns\ngoal        %s\nagents      %d running",
+		st.Session, st.Model, st.Mode, st.Phase, pct, st.ContextTokens, st.ContextWindow, st.Compactions,
+		st.InputTokens, st.OutputTokens, st.Turns, goal, st.Agents)
 }
 
 // emit publishes one event; a failure to publish is logged, never fatal to the turn.

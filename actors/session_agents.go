@@ -188,11 +188,9 @@ func isAgentTool(name string) bool {
 	return false
 }
 
-// currentMode is the session's permission mode now (it may have been switched since start).
+// currentMode is the session's permission mode now: a switch (onSetMode) updates start.Mode
+// as it hands the new mode to the executor's gate.
 func (s *session) currentMode() string {
-	if s.deps.Gate != nil {
-		return string(s.deps.Gate.Mode())
-	}
 	if s.start.Mode == "" {
 		return "ask"
 	}
@@ -242,14 +240,18 @@ func (s *session) startChild(ctx actor.Context, c *childAgent) {
 	s.saveChild(c)
 }
 
-// startQueued starts queued children while there are free slots, in spawn order.
+// startQueued starts queued children while there are free slots, in spawn order. It counts the
+// running children once, and again only after starting one: counting them for every child in
+// the list made each result cost O(children²) in the parent's actor.
 func (s *session) startQueued(ctx actor.Context) {
+	free := s.delegation.Limits.MaxRunning - s.running()
 	for _, task := range s.childOrder {
-		if s.running() >= s.delegation.Limits.MaxRunning || s.finished {
+		if free <= 0 || s.finished {
 			return
 		}
 		if c := s.children[task]; c.rec.State == messages.AgentQueued {
 			s.startChild(ctx, c)
+			free = s.delegation.Limits.MaxRunning - s.running()
 		}
 	}
 }
@@ -392,6 +394,16 @@ func (s *session) allEnded(handles []string) bool {
 
 func (s *session) childByHandle(h string) *childAgent {
 	h = strings.TrimPrefix(strings.TrimSpace(h), "/")
+	// Children are kept by task name, and a handle is this session's handle plus the task:
+	// look it up rather than scan (wait_agent on n handles checks each one on every result).
+	if c := s.children[h]; c != nil {
+		return c
+	}
+	if task, ok := strings.CutPrefix(h, s.handle()+"/"); ok {
+		if c := s.children[task]; c != nil && c.rec.Handle == h {
+			return c
+		}
+	}
 	for _, c := range s.children {
 		if c.rec.Handle == h || c.rec.Task == h {
 			return c

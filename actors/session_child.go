@@ -10,6 +10,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/troupe-dev/troupe/actors/projection"
 	"github.com/troupe-dev/troupe/llm"
 	"github.com/troupe-dev/troupe/messages"
 	"github.com/troupe-dev/troupe/store"
@@ -211,7 +212,9 @@ func (s *session) commitInherited() error {
 	if err := s.deps.Store.Append(s.start.ID, entries...); err != nil {
 		return fmt.Errorf("record the inherited context: %w", err)
 	}
-	s.history = append(s.history, s.deps.Inherited...)
+	for i, m := range s.deps.Inherited {
+		s.items = append(s.items, projection.Item{Seq: entries[i].Seq, Time: now, Msg: m})
+	}
 	return nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/nats-io/nats.go"
 
+	"github.com/troupe-dev/troupe/actors/projection"
 	"github.com/troupe-dev/troupe/llm"
 	"github.com/troupe-dev/troupe/messages"
 	"github.com/troupe-dev/troupe/store"
@@ -33,9 +34,15 @@ func (s *session) started(ctx actor.Context) {
 		s.fail(ctx, messages.FailConfig, err.Error())
 		return
 	}
-	if s.delegation != nil {
-		s.deps.ToolEnv.Agents = &agentControl{root: ctx.ActorSystem().Root, session: ctx.Self()}
+	if err := s.checkWindow(); err != nil {
+		s.fail(ctx, messages.FailConfig, err.Error())
+		return
 	}
+	link := &sessionLink{root: ctx.ActorSystem().Root, session: ctx.Self()}
+	if s.delegation != nil {
+		s.deps.ToolEnv.Agents = link
+	}
+	s.deps.ToolEnv.Goals = link
 	s.armWallBudget(ctx)
 	for _, bind := range []func() error{
 		func() error { sub, err := s.deps.Bridge.Bind(s.addr, ctx.Self()); s.keep(sub); return err },
@@ -86,7 +93,7 @@ func (s *session) begin(ctx actor.Context) {
 		s.routeInput(ctx, s.start.Task)
 		return
 	}
-	if n := len(s.history); n > 0 && s.history[n-1].Role != llm.RoleAssistant {
+	if n := len(s.items); n > 0 && s.items[n-1].Boundary == nil && s.items[n-1].Msg.Role != llm.RoleAssistant {
 		s.callModel(ctx)
 		return
 	}
@@ -97,8 +104,21 @@ func (s *session) begin(ctx actor.Context) {
 	}
 }
 
-// load reads the session from the store (healing its log) or creates it.
+// load reads the session from the store (healing its log) or creates it, with its goal.
 func (s *session) load() error {
+	if err := s.loadSession(); err != nil {
+		return err
+	}
+	if err := s.loadGoal(); err != nil {
+		return err
+	}
+	if g := s.start.Goal; g != "" && (s.goal == nil || s.goal.Objective != g || s.goal.Status == messages.GoalCleared) {
+		return s.setGoal(Goal{Objective: g, Status: messages.GoalActive, By: "user"})
+	}
+	return nil
+}
+
+func (s *session) loadSession() error {
 	st := s.deps.Store
 	if s.start.Resume {
 		meta, err := st.Meta(s.start.ID)
@@ -118,11 +138,7 @@ func (s *session) load() error {
 		s.meta = meta
 		s.meta.Status = "running"
 		s.meta.Model = s.start.Model
-		for _, e := range view {
-			if m, ok := entryToMessage(e); ok {
-				s.history = append(s.history, m)
-			}
-		}
+		s.items = projection.FromEntries(view)
 		if err := s.restoreChildren(); err != nil {
 			return err
 		}
@@ -145,6 +161,9 @@ func (s *session) finish(ctx actor.Context, out *messages.SessionFinishedData) {
 	s.finished = true
 	s.become(phaseFinished, s.finishedPhase)
 	out.Turns = s.turn
+	if s.goal != nil {
+		out.Goal = s.goal.Status
+	}
 	if s.wallTimer != nil {
 		s.wallTimer.Stop()
 	}
@@ -205,8 +224,8 @@ func (s *session) childTerminated(ctx actor.Context, msg *actor.Terminated) {
 }
 
 func (s *session) lastAnswer() string {
-	for i := len(s.history) - 1; i >= 0; i-- {
-		if m := s.history[i]; m.Role == llm.RoleAssistant && m.Content != "" {
+	for i := len(s.items) - 1; i >= 0; i-- {
+		if m := s.items[i].Msg; s.items[i].Boundary == nil && m.Role == llm.RoleAssistant && m.Content != "" {
 			return m.Content
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/troupe-dev/troupe/actors/projection"
 	"github.com/troupe-dev/troupe/llm"
 	"github.com/troupe-dev/troupe/messages"
 	"github.com/troupe-dev/troupe/store"
@@ -14,7 +15,7 @@ import (
 
 // noteEvent marks a system entry that is a harness note to the model (shown to it as a user
 // message), as opposed to an audit record it never sees.
-const noteEvent = "note"
+const noteEvent = projection.NoteEvent
 
 func (s *session) commitUser(text string) error {
 	return s.commit(&store.Entry{Kind: store.EntryKind("user"), Text: text}, llm.Message{Role: llm.RoleUser, Content: text})
@@ -39,8 +40,8 @@ func (s *session) commitAssistant(r *llm.Reply) error {
 		s.meta.Turns--
 		return fmt.Errorf("record the model's reply: %w", err)
 	}
-	s.history = append(s.history, llm.Message{Role: llm.RoleAssistant, Content: r.Text, Reasoning: r.Reasoning,
-		ToolCalls: r.ToolCalls, Model: model})
+	s.items = append(s.items, projection.Item{Seq: e.Seq, Time: e.Time, Msg: llm.Message{Role: llm.RoleAssistant,
+		Content: r.Text, Reasoning: r.Reasoning, ToolCalls: r.ToolCalls, Model: model}})
 	return nil
 }
 
@@ -54,7 +55,7 @@ func (s *session) commit(e *store.Entry, m llm.Message) error {
 	if err := s.deps.Store.Append(s.start.ID, e); err != nil {
 		return fmt.Errorf("record %s entry: %w", e.Kind, err)
 	}
-	s.history = append(s.history, m)
+	s.items = append(s.items, projection.Item{Seq: e.Seq, Time: e.Time, Msg: m})
 	return nil
 }
 
@@ -76,45 +77,33 @@ func (s *session) syncStore() {
 	}
 }
 
-// entryToMessage turns a stored entry into what the model sees; audit-only entries give false.
-func entryToMessage(e *store.Entry) (llm.Message, bool) {
-	switch e.Kind {
-	case "user":
-		return llm.Message{Role: llm.RoleUser, Content: e.Text}, true
-	case "assistant":
-		m := llm.Message{Role: llm.RoleAssistant, Content: e.Text, Reasoning: e.Reasoning, Model: e.Model}
-		for _, c := range e.Calls {
-			m.ToolCalls = append(m.ToolCalls, llm.ToolCall{ID: c.ID, Name: c.Name, Args: c.Args})
-		}
-		return m, true
-	case "tool_result":
-		return llm.Message{Role: llm.RoleTool, Content: e.Text, ToolCallID: e.CallID, ToolName: e.ToolName, IsError: e.IsError}, true
-	case "system":
-		if e.Event == noteEvent {
-			return llm.Message{Role: llm.RoleUser, Content: noteText(e.Text)}, true
-		}
-	}
-	return llm.Message{}, false
-}
-
 // noteText marks a harness note so the model can tell it from the user's words.
-func noteText(text string) string { return "[troupe] " + text }
+func noteText(text string) string { return projection.NotePrefix + text }
 
-// project builds the model-visible context from the history. For now it is the history itself,
-// copied so the model-call goroutine never shares a slice the session appends to; context
-// projection (previews, compaction) grows here.
-func project(history []llm.Message, stamp, modelName string) []llm.Message {
-	out := append([]llm.Message(nil), history...)
-	for i := range out {
-		if out[i].Role != llm.RoleAssistant {
+// echoReasoning prepares projected messages for the provider: reasoning is echoed only to the
+// model that wrote it (DESIGN §8). The adapters compare the stamp with the request's model name,
+// so ours is translated and every other model's reasoning dropped. msgs is modified in place
+// (Project returns fresh messages).
+func echoReasoning(msgs []llm.Message, stamp, modelName string) []llm.Message {
+	for i := range msgs {
+		if msgs[i].Role != llm.RoleAssistant {
 			continue
 		}
-		// Reasoning is echoed only to the model that wrote it (DESIGN §8): the adapters compare
-		// the stamp with the request's model name, so translate ours and drop the rest.
-		if out[i].Model == stamp {
-			out[i].Model = modelName
+		if msgs[i].Model == stamp {
+			msgs[i].Model = modelName
 		} else {
-			out[i].Reasoning = ""
+			msgs[i].Reasoning = ""
+		}
+	}
+	return msgs
+}
+
+// messages returns the conversation the items hold (boundaries left out).
+func (s *session) messages() []llm.Message {
+	out := make([]llm.Message, 0, len(s.items))
+	for _, it := range s.items {
+		if it.Boundary == nil {
+			out = append(out, it.Msg)
 		}
 	}
 	return out

@@ -28,6 +28,7 @@ type (
 		reply *llm.Reply
 		err   error
 		bytes int
+		sent  int // messages in the request, for token accounting
 	}
 )
 
@@ -46,7 +47,7 @@ func (s *session) routeInput(ctx actor.Context, text string) *messages.InputAck 
 	case inputEmpty:
 		return &messages.InputAck{Routed: messages.RoutedIgnored}
 	case inputCommand:
-		return &messages.InputAck{Routed: messages.RoutedCommand, Output: s.runCommand(r)}
+		return &messages.InputAck{Routed: messages.RoutedCommand, Output: s.runCommand(ctx, r)}
 	case inputUnknown:
 		msg := fmt.Sprintf("unknown command /%s", r.Command)
 		if r.Nearest != "" {
@@ -63,12 +64,14 @@ func (s *session) routeInput(ctx actor.Context, text string) *messages.InputAck 
 	return &messages.InputAck{Routed: messages.RoutedModel}
 }
 
-func (s *session) runCommand(r inputRoute) string {
+func (s *session) runCommand(ctx actor.Context, r inputRoute) string {
 	switch r.Command {
 	case "status":
-		st := s.status()
-		return fmt.Sprintf("session %s\nmodel   %s\nmode    %s\nphase   %s\nturns   %d\ntokens  %d in, %d out",
-			st.Session, st.Model, st.Mode, st.Phase, st.Turns, st.InputTokens, st.OutputTokens)
+		return formatStatus(s.status())
+	case "goal":
+		return s.goalCommand(r.Arg)
+	case "compact":
+		return s.compactNow(ctx, r.Arg)
 	default:
 		return commandHelp(localCommands)
 	}
@@ -97,32 +100,26 @@ func (s *session) callModel(ctx actor.Context) {
 			return
 		}
 	}
-	req := s.request()
+	s.compactedThisTurn, s.blockCompacted, s.overflowRetried = false, false, false
+	s.sendRequest(ctx)
+}
+
+// stream starts the model call of the turn.
+func (s *session) stream(ctx actor.Context, req *llm.Request) {
 	size := requestSize(req)
 	callCtx, cancel := context.WithCancel(context.Background())
 	s.streamCancel = cancel
 	turn, self, root, provider := s.turn, ctx.Self(), ctx.ActorSystem().Root, s.deps.Provider
 	policy := s.deps.Retry
 	policy.OnRetry = func(info llm.RetryInfo) { root.Send(self, &modelRetry{turn: turn, info: info}) }
+	sent := len(req.Messages)
 	go func() {
 		reply, err := llm.StreamWithRetry(callCtx, provider, req, func(ev llm.Event) {
 			root.Send(self, &modelEvent{turn: turn, ev: ev})
 		}, policy)
-		root.Send(self, &modelDone{turn: turn, reply: reply, err: err, bytes: size})
+		root.Send(self, &modelDone{turn: turn, reply: reply, err: err, bytes: size, sent: sent})
 	}()
 	s.become(phaseCalling, s.calling)
-}
-
-// request projects the model-visible context for the next call.
-func (s *session) request() *llm.Request {
-	return &llm.Request{
-		Model:    s.deps.ModelName,
-		System:   s.deps.System,
-		Messages: project(s.history, s.deps.Model, s.deps.ModelName),
-		Tools:    s.toolSpecs(),
-		CacheKey: s.start.ID,
-		Agent:    s.handle(),
-	}
 }
 
 func (s *session) onModelEvent(msg *modelEvent) {
@@ -166,6 +163,7 @@ func (s *session) onModelDone(ctx actor.Context, msg *modelDone) {
 	}
 	r := msg.reply
 	s.recordUsage(r.Usage, msg.bytes)
+	s.acct.Observe(r.Usage.InputTokens, msg.sent)
 	switch {
 	case len(r.ToolCalls) > 0:
 		if err := s.commitAssistant(r); err != nil {
@@ -198,6 +196,8 @@ func (s *session) modelFailed(ctx actor.Context, err error) {
 	switch {
 	case llm.ClassOf(err) == llm.Canceled:
 		s.endCancelledTurn(ctx)
+	case llm.ClassOf(err) == llm.Overflow && s.overflowed(ctx):
+		// compacting; the call is made again once it is done
 	case le != nil && (le.Status == 401 || le.Status == 403):
 		s.fail(ctx, messages.FailConfig, fmt.Sprintf("the provider rejected the credentials: %v — check the API key", err))
 	case llm.IsUnreachable(err):
@@ -222,11 +222,19 @@ func (s *session) finalAnswer(ctx actor.Context, text string) {
 		s.callModel(ctx)
 		return
 	}
+	if !s.verifyDone(ctx, text) {
+		return
+	}
+	s.acceptFinal(ctx, text)
+}
+
+// acceptFinal takes a verified final answer: an interactive session waits for more input; a
+// headless one ends once its subagents have (their results may change the answer).
+func (s *session) acceptFinal(ctx actor.Context, text string) {
 	if s.start.Interactive {
 		s.become(phaseIdle, s.idle)
 		return
 	}
-	// A headless session ends only once its subagents have: their results may change the answer.
 	s.finalPending = &text
 	s.continueTurn(ctx)
 }

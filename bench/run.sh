@@ -66,3 +66,18 @@ go test -run '^$' -bench 'BenchmarkFirstRequest|BenchmarkTurnOverhead|BenchmarkE
 # File truth: re-checking 100 tracked files before a model call (none changed).
 go test -run '^$' -bench 'BenchmarkRecheck100' -benchtime 2000x ./tools/ 2>/dev/null |
   awk '/^Benchmark/ { for (i = 3; i < NF; i += 2) printf "%-44s %s %s\n", $1 " " $(i+1), $i, "" }'
+
+# Subagents: spawn latency (from the spawn_agent call to the child's first model request; 200
+# spawns, one per turn, then 200 in one turn) and 1,000 scripted subagents alive at once, each
+# doing 3 tool turns (peak RSS is the go test process's: Node, bus, store and a TCP watcher).
+# Each benchmark runs in a process of its own.
+go test -run '^$' -bench 'BenchmarkSpawnLatency' -benchtime 1x ./actors/ >"$work/spawn.txt" 2>/dev/null || true
+go test -run '^$' -bench 'BenchmarkThousandAgents' -benchtime 1x ./actors/ >"$work/agents.txt" 2>/dev/null || true
+# metric FILE BENCH UNIT: the value a benchmark reported in UNIT ("?" if it did not run).
+metric() { awk -v b="$2" -v u="$3" '$1 ~ "^" b "(-[0-9]+)?$" { for (i = 3; i < NF; i += 2) if ($(i+1) == u) { print $i; f = 1; exit } } END { if (!f) print "?" }' "$1"; }
+s1="BenchmarkSpawnLatency/one-per-turn" s2="BenchmarkSpawnLatency/burst" k="BenchmarkThousandAgents"
+row "subagent spawn to first request p50 / p99" "$(metric "$work/spawn.txt" "$s1" ms-p50) / $(metric "$work/spawn.txt" "$s1" ms-p99) ms (one spawn per turn)"
+row "  200 spawns in one turn: p50 / p99" "$(metric "$work/spawn.txt" "$s2" ms-p50) / $(metric "$work/spawn.txt" "$s2" ms-p99) ms"
+row "1,000 subagents x 3 tool turns: wall" "$(metric "$work/agents.txt" "$k" s-wall) s ($(metric "$work/agents.txt" "$k" s-until-all-alive) s until all alive)"
+row "1,000 subagents: peak RSS (growth)" "$(metric "$work/agents.txt" "$k" MiB-peak-RSS) MiB ($(metric "$work/agents.txt" "$k" MiB-peak-RSS-growth) MiB, $(metric "$work/agents.txt" "$k" KiB-RSS/agent) KiB per agent)"
+row "1,000 subagents: events/s to a TCP watcher" "$(metric "$work/agents.txt" "$k" events/s) (seq gaps: $(metric "$work/agents.txt" "$k" seq-gaps))"

@@ -409,11 +409,12 @@ func checkModel(s string) error {
 	return nil
 }
 
-// nearest returns the candidate closest to s if it is close enough to be a typo, else "".
+// nearest returns the candidate closest to s if it is close enough to be a typo, else "";
+// on a tie the earlier candidate wins.
 func nearest(s string, candidates []string) string {
 	best, bestDist := "", -1
 	for _, c := range candidates {
-		if d := editDistance(s, c); bestDist < 0 || d < bestDist {
+		if d := typoDistance(s, c); bestDist < 0 || d < bestDist {
 			best, bestDist = c, d
 		}
 	}
@@ -421,4 +422,30 @@ func nearest(s string, candidates []string) string {
 		return ""
 	}
 	return best
+}
+
+// typoDistance is the edit distance with a swap of two neighbours counting as one edit (optimal
+// string alignment): "modle" is one typo away from "model", as it is from "mode".
+func typoDistance(a, b string) int {
+	d := make([][]int, len(a)+1)
+	for i := range d {
+		d[i] = make([]int, len(b)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(a)][len(b)]
 }

@@ -96,6 +96,7 @@ func TestRoleParse(t *testing.T) {
 			content: "---\ndescription: x\nmax_turn: 3\n---\n",
 			wantErr: `line 3: unknown key "max_turn" (did you mean max_turns?)|known keys: description, tools, model, mode, max_turns`,
 		},
+		{name: "swapped letters suggest the right key", file: "f", content: "---\nmodle: a/b\n---\n", wantErr: `"modle" (did you mean model?)`},
 		{name: "bad mode", file: "f", content: "---\nmode: careful\n---\n", wantErr: `line 2: mode "careful" is not a mode|plan, ask, auto-edit, yolo`},
 		{name: "negative max_turns", file: "f", content: "---\nmax_turns: -1\n---\n", wantErr: "line 2: max_turns is -1"},
 		{name: "max_turns not a number", file: "f", content: "---\nmax_turns: lots\n---\n", wantErr: `max_turns must be a whole number, not "lots"`},

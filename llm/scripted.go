@@ -192,7 +192,7 @@ func (p *scripted) Stream(ctx context.Context, req *Request, emit func(Event)) (
 		return nil, err
 	}
 	if turn.Expect != "" && len(req.Messages) > 0 {
-		last := req.Messages[len(req.Messages)-1].Content
+		last := lastConversational(req.Messages)
 		if !strings.Contains(last, turn.Expect) {
 			return nil, &Error{Class: Fatal, Provider: "scripted",
 				Err: fmt.Errorf("turns[%d]: expected the last message to contain %q, got %q", idx, turn.Expect, clip(last, 300))}
@@ -263,6 +263,17 @@ func (p *scripted) scriptFor(req *Request) (script *Script, agent string, from i
 		}
 	}
 	return script, req.Agent, from, nil
+}
+
+// lastConversational is the content of the last message that is not the harness's state
+// block (which follows the conversation on every call): what an expect is about.
+func lastConversational(msgs []Message) string {
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if !strings.HasPrefix(msgs[i].Content, "[troupe state]") {
+			return msgs[i].Content
+		}
+	}
+	return ""
 }
 
 func agentLabel(agent string) string {

@@ -42,6 +42,20 @@ type StartSession struct {
 	Verdict      bool     `json:"verdict,omitempty"`
 	// Worktree names the git worktree the child runs in (its Workspace is the worktree's path).
 	Worktree string `json:"worktree,omitempty"`
+
+	// Long horizon (DESIGN §6): ContextWindow overrides the model's window (tokens); IdleGapS
+	// is the idle gap after which old outputs become previews (0: 30 min, <0: never).
+	ContextWindow int `json:"context_window,omitempty"`
+	IdleGapS      int `json:"idle_gap_s,omitempty"`
+	// Goal sets the session's objective at start (troupe run --goal). Check is the command that
+	// must pass before a final answer is accepted ([done] check / --check); MaxRefusals bounds
+	// the final answers refused before the run fails (0: 3). LoopStep marks one iteration of
+	// troupe loop: it may end after one step without completing the goal.
+	Goal        string `json:"goal,omitempty"`
+	Check       string `json:"check,omitempty"`
+	CheckS      int    `json:"check_timeout_s,omitempty"`
+	MaxRefusals int    `json:"max_refusals,omitempty"`
+	LoopStep    bool   `json:"loop_step,omitempty"`
 }
 
 // SessionAccepted answers StartSession.
@@ -131,6 +145,13 @@ type StatusReply struct {
 	Turns        int    `json:"turns"`
 	InputTokens  int    `json:"input_tokens"`
 	OutputTokens int    `json:"output_tokens"`
+	// The context: tokens of the next call (provider count plus the estimated tail), the
+	// window, and the compactions so far.
+	ContextTokens int   `json:"context_tokens"`
+	ContextWindow int   `json:"context_window"`
+	Compactions   int   `json:"compactions"`
+	Goal          *Goal `json:"goal,omitempty"`
+	Agents        int   `json:"agents_running,omitempty"`
 }
 
 // ErrorReply answers any request that failed.

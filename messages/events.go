@@ -164,6 +164,7 @@ const (
 	FailProvider = "provider" // the provider kept failing
 	FailBudget   = "budget"   // turn or token budget exhausted
 	FailModel    = "model"    // the model refused or kept replying badly
+	FailDone     = "done"     // the definition of done was not met (goal evidence, check command)
 )
 
 // SessionFinishedData closes a session's stream (for this run: a resumed session starts again).
@@ -173,6 +174,8 @@ type SessionFinishedData struct {
 	Final  string `json:"final,omitempty"` // the final answer
 	Error  string `json:"error,omitempty"`
 	Turns  int    `json:"turns"`
+	// Goal is the goal's status when the session ended, if it has one (troupe loop reads it).
+	Goal string `json:"goal,omitempty"`
 }
 
 // ErrorData reports a problem the session survived or died of.

@@ -48,6 +48,9 @@ var kinds = map[string]func() any{
 	"list_agents":      func() any { return &ListAgents{} },
 	"agent_list":       func() any { return &AgentList{} },
 	"agent_result":     func() any { return &AgentResult{} },
+	"get_goal":         func() any { return &GetGoal{} },
+	"update_goal":      func() any { return &UpdateGoal{} },
+	"goal_reply":       func() any { return &GoalReply{} },
 }
 
 // kindOf maps a pointer type back to its kind.

@@ -81,6 +81,17 @@ func (bashTool) Run(ctx context.Context, env *Env, raw json.RawMessage) Result {
 	return runForeground(ctx, cmd, timeout, note, env)
 }
 
+// RunCommand runs command the way the bash tool does (workspace root, explicit environment,
+// sandbox, process group, timeout, bounded output) but outside the call lifecycle: it is for
+// commands the user configured, such as the definition-of-done check, which need no approval.
+func RunCommand(ctx context.Context, env *Env, command string, timeoutS int) Result {
+	raw, err := json.Marshal(bashArgs{Command: command, TimeoutS: timeoutS})
+	if err != nil {
+		return errorResult(err.Error())
+	}
+	return bashTool{}.Run(ctx, env, raw)
+}
+
 func startBackground(env *Env, cmd *exec.Cmd, command string) Result {
 	dir := env.TempDir
 	if dir == "" {

@@ -25,6 +25,8 @@ type Env struct {
 	Artifacts ArtifactStore
 	// Agents is the session behind the agent tools; nil means this session cannot delegate.
 	Agents AgentControl
+	// Goals is the session behind the goal tools; nil means the session has no goal support.
+	Goals GoalControl
 	// ReadOnlyRoot makes the workspace read-only to commands (a plan-safe verifier's bash):
 	// the sandbox grants writes to the temp dir only.
 	ReadOnlyRoot bool

@@ -80,27 +80,38 @@ func preview(out string, n int) string {
 // maxRefs bounds the refs one preview repeats.
 const maxRefs = 3
 
-// artifactRefs returns the distinct artifact refs in s, in order: "sha256:<64 hex>" as the
-// store names artifacts, and "a/<64 hex>" as its keys spell them.
+// artifactRefs returns the distinct artifact refs in s, in order of kind then position:
+// "sha256:<64 hex>" as the store names artifacts, then "a/<64 hex>" as its keys spell them.
 func artifactRefs(s string) []string {
 	var refs []string
+	// Scan for the rarer byte after each scheme (':', '/') and look back, rather than for the
+	// scheme itself: 's' and 'a' are on every line, and this runs over every elided output on
+	// every call.
 	for _, scheme := range []string{"sha256:", "a/"} {
-		for rest := s; len(refs) < maxRefs; {
-			i := strings.Index(rest, scheme)
+		sep := scheme[len(scheme)-1]
+		for off := 0; len(refs) < maxRefs; {
+			i := strings.IndexByte(s[off:], sep)
 			if i < 0 {
 				break
 			}
-			end := i + len(scheme) + 64
-			ref := ""
-			if end <= len(rest) && isHex(rest[i+len(scheme):end]) && (end == len(rest) || !isHexByte(rest[end])) &&
-				(i == 0 || !isWordByte(rest[i-1])) {
-				ref = rest[i:end]
+			if at := off + i + 1 - len(scheme); at >= 0 && s[at:off+i+1] == scheme {
+				refs = appendUnique(refs, refAt(s, at, len(scheme)))
 			}
-			rest = rest[i+len(scheme):]
-			refs = appendUnique(refs, ref)
+			off += i + 1
 		}
 	}
 	return refs
+}
+
+// refAt returns the ref starting at s[at:] (a scheme of schemeLen bytes and 64 hex digits), or
+// "" when there is none: too few or too many digits, or a scheme inside a longer word.
+func refAt(s string, at, schemeLen int) string {
+	end := at + schemeLen + 64
+	if end > len(s) || !isHex(s[at+schemeLen:end]) || (end < len(s) && isHexByte(s[end])) ||
+		(at > 0 && isWordByte(s[at-1])) {
+		return ""
+	}
+	return s[at:end]
 }
 
 func isHex(s string) bool {

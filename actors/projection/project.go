@@ -76,7 +76,10 @@ func Project(in Input) []llm.Message {
 		m := it.Msg
 		m.ToolCalls = m.ToolCalls[:len(m.ToolCalls):len(m.ToolCalls)]
 		if m.Role == llm.RoleTool && i < elideBefore && len(m.Content) > previewBytes {
-			m.Content = preview(m.Content, previewBytes)
+			// An output barely over the bound is kept whole: its preview would be no shorter.
+			if p := preview(m.Content, previewBytes); len(p) < len(m.Content) {
+				m.Content = p
+			}
 		}
 		out = append(out, m)
 	}

@@ -96,7 +96,11 @@ func TestProjectPure(t *testing.T) {
 	}
 }
 
+// cloneItems deep-copies items (nil stays nil, so DeepEqual compares like with like).
 func cloneItems(items []Item) []Item {
+	if items == nil {
+		return nil
+	}
 	out := make([]Item, len(items))
 	for i, it := range items {
 		out[i] = it
@@ -117,8 +121,9 @@ func TestProjectIdleGap(t *testing.T) {
 			assistant("", bash("c1", "a")).result("c1", "bash", out). // 2
 			assistant("", bash("c2", "b")).result("c2", "bash", out). // 4
 			wait(gap).
-			assistant("", bash("c3", "c")).result("c3", "bash", out). // 6
-			assistant("", bash("c4", "d")).result("c4", "bash", "tiny") // 8
+			assistant("", bash("c3", "c")).result("c3", "bash", out).                      // 6
+			assistant("", bash("c4", "d")).result("c4", "bash", "tiny").                   // 8
+			assistant("", bash("c5", "e")).result("c5", "bash", strings.Repeat("y", 1100)) // 10: its preview would be longer
 	}
 	tests := []struct {
 		name   string
@@ -132,11 +137,12 @@ func TestProjectIdleGap(t *testing.T) {
 		{"a gap elides what came before it", build(time.Hour), 0, 0, 1, []int{2, 4}},
 		{"exactly the gap counts", build(30*time.Minute - time.Second), 0, 0, 1, []int{2, 4}}, // items are a second apart
 		{"just under the gap does not", build(30*time.Minute - 2*time.Second), 0, 0, 1, nil},
-		{"keep the last outputs overall", build(time.Hour), 0, 0, 3, []int{2}},
+		{"keep the last outputs overall", build(time.Hour), 0, 0, 4, []int{2}},
 		{"keep covering everything", build(time.Hour), 0, 0, 10, nil},
 		{"default keep is 6", build(time.Hour), 0, 0, 0, nil},
 		{"negative keep keeps none", build(time.Hour), 0, 0, -1, []int{2, 4}},
 		{"a gap before now elides all but the kept", build(time.Minute), time.Hour, 0, 1, []int{2, 4, 6}},
+		{"an output barely over the bound stays whole", build(time.Minute), time.Hour, 0, -1, []int{2, 4, 6}},
 		{"a custom gap", build(10 * time.Minute), 0, 5 * time.Minute, 1, []int{2, 4}},
 		{"a negative gap turns it off", build(time.Hour), time.Hour, -1, -1, nil},
 	}

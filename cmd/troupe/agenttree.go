@@ -26,13 +26,14 @@ type agent struct {
 	InTokens, OutTokens     int
 	Start, End              time.Time // Start is zero if watch joined after the agent started
 
-	phase   string        // started, queued, thinking, working, retrying, idle
-	tools   []runningCall // started and not finished, in start order
-	asks    []runningCall // approval requested and not decided
-	outcome string        // done, failed, cancelled, interrupted, budget-exhausted; "" while alive
-	final   bool          // the outcome came from the parent's agent.finished: it stands
-	detail  string        // the final answer or error, one line
-	seen    int           // order of appearance
+	phase   string          // started, queued, thinking, working, retrying, idle
+	tools   []runningCall   // started and not finished, in start order
+	asks    []runningCall   // approval requested and not decided
+	outcome string          // done, failed, cancelled, interrupted, budget-exhausted; "" while alive
+	final   bool            // the outcome came from the parent's agent.finished: it stands
+	detail  string          // the final answer or error, one line
+	seen    int             // order of appearance
+	kids    map[string]bool // children spawned and not finished, by session id
 }
 
 type runningCall struct{ id, summary string }
@@ -45,6 +46,7 @@ const (
 	phaseRetrying = "retrying"
 	phaseIdle     = "idle"
 	stateApproval = "waiting for approval"
+	stateAgents   = "waiting for agents" // between turns, with children still running
 )
 
 func newAgentTree() *agentTree { return &agentTree{agents: map[string]*agent{}} }
@@ -58,6 +60,8 @@ func (a *agent) State() string {
 		return stateApproval
 	case len(a.tools) > 0:
 		return "tool " + a.tools[len(a.tools)-1].summary
+	case a.phase == phaseWorking && len(a.kids) > 0:
+		return stateAgents
 	}
 	return a.phase
 }
@@ -94,8 +98,7 @@ func (t *agentTree) get(session string) *agent {
 // apply feeds one envelope to the tree and returns the agent whose state it may have changed
 // (for agent.spawned and agent.finished, emitted by the parent, that is the child), or nil.
 func (t *agentTree) apply(env *messages.Envelope) *agent {
-	v, err := env.DecodeData()
-	if err != nil {
+	if env.Session == "" {
 		return nil
 	}
 	a := t.get(env.Session)
@@ -105,13 +108,15 @@ func (t *agentTree) apply(env *messages.Envelope) *agent {
 	if env.Parent != "" {
 		a.Parent = env.Parent
 	}
+	v, err := env.DecodeData()
+	if err != nil {
+		return a // a type this troupe does not know: the agent is known, its state unchanged
+	}
 	switch d := v.(type) {
 	case *messages.SessionStartedData:
 		// A resumed session starts again under the same id: forget how its last run ended.
-		a.Role, a.Model, a.Mode, a.Start, a.End = d.Role, d.Model, d.Mode, env.TS, time.Time{}
-		if d.Task != "" {
-			a.Task = d.Task
-		}
+		a.Role, a.Model, a.Mode = summaryOr(d.Role, a.Role), summaryOr(d.Model, a.Model), summaryOr(d.Mode, a.Mode)
+		a.Task, a.Start, a.End = summaryOr(taskOf(d.Task), a.Task), env.TS, time.Time{}
 		a.phase, a.outcome, a.final, a.detail, a.tools, a.asks = phaseStarted, "", false, "", nil, nil
 	case *messages.TurnStartedData:
 		a.phase, a.Turns = phaseThinking, max(a.Turns, d.Turn)
@@ -122,6 +127,7 @@ func (t *agentTree) apply(env *messages.Envelope) *agent {
 	case *messages.ModelRetryData:
 		a.phase = phaseRetrying
 	case *messages.ToolCallData:
+		a.Turns = max(a.Turns, d.Turn)
 		if env.Type == messages.EventToolStarted {
 			a.tools = append(a.tools, runningCall{d.CallID, summaryOr(d.Summary, d.Tool)})
 		} else {
@@ -135,7 +141,7 @@ func (t *agentTree) apply(env *messages.Envelope) *agent {
 	case *messages.DecisionData:
 		a.asks = dropCall(a.asks, d.CallID)
 	case *messages.UsageData:
-		a.InTokens, a.OutTokens = d.TotalInputTokens, d.TotalOutputTokens
+		a.InTokens, a.OutTokens, a.Turns = d.TotalInputTokens, d.TotalOutputTokens, max(a.Turns, d.Turn)
 	case *messages.TurnFinishedData:
 		a.tools, a.asks = nil, nil
 		if d.Stop != "tool_calls" {
@@ -163,8 +169,11 @@ func (t *agentTree) spawned(env *messages.Envelope, d *messages.AgentSpawnedData
 		return nil
 	}
 	c := t.get(d.Session)
-	c.Parent, c.Handle, c.Role, c.Model = env.Session, summaryOr(d.Handle, c.Handle), d.Role, d.Model
-	c.Task = d.Task
+	c.Parent, c.Handle, c.Role = env.Session, summaryOr(d.Handle, c.Handle), summaryOr(d.Role, c.Role)
+	c.Model, c.Task = summaryOr(d.Model, c.Model), summaryOr(taskOf(d.Task), c.Task)
+	if p := t.agents[env.Session]; p != nil && c.outcome == "" {
+		p.kids = addKid(p.kids, c.Session)
+	}
 	if c.Start.IsZero() {
 		c.Start = env.TS
 	}
@@ -180,6 +189,7 @@ func (t *agentTree) childFinished(env *messages.Envelope, d *messages.AgentResul
 	}
 	c := t.get(d.Session)
 	c.Parent = env.Session
+	delete(t.get(env.Session).kids, c.Session)
 	if d.Handle != "" {
 		c.Handle = d.Handle
 	}
@@ -217,6 +227,26 @@ func dropCall(calls []runningCall, id string) []runningCall {
 	return slices.DeleteFunc(calls, func(c runningCall) bool { return c.id == id })
 }
 
+func addKid(kids map[string]bool, session string) map[string]bool {
+	if kids == nil {
+		kids = map[string]bool{}
+	}
+	kids[session] = true
+	return kids
+}
+
+// taskOf is the task in a subagent's brief ("[troupe] You are subagent … Task:\n<task>"), or s
+// as it is.
+func taskOf(s string) string {
+	if strings.HasPrefix(s, "[troupe] ") {
+		if _, task, ok := strings.Cut(s, "\nTask:\n"); ok {
+			return task
+		}
+	}
+	return s
+}
+
+// summaryOr is s, or fallback when s is empty.
 func summaryOr(s, fallback string) string {
 	if s != "" {
 		return s
@@ -276,11 +306,12 @@ func (t *agentTree) within(a *agent, focus string) bool {
 	if focus == "" {
 		return true
 	}
+	is := func(id string) bool { return id != "" && (id == focus || shortID(id) == focus) }
 	for range maxDepth {
 		if a == nil {
 			return false
 		}
-		if a.Session == focus || shortID(a.Session) == focus {
+		if is(a.Session) || is(a.Parent) { // the parent may be quiet: known only by its id
 			return true
 		}
 		a = t.parentOf(a)
@@ -348,14 +379,14 @@ type approvalRow struct {
 }
 
 // seed adds a session that was running before watch joined, from its stored meta and its
-// status; a session the tree already knows from events is left alone.
-func (t *agentTree) seed(meta *store.SessionMeta, st *messages.StatusReply) {
+// status, and returns it; a session the tree already knows from events is left alone (nil).
+func (t *agentTree) seed(meta *store.SessionMeta, st *messages.StatusReply) *agent {
 	if _, known := t.agents[meta.ID]; known {
-		return
+		return nil
 	}
 	a := t.get(meta.ID)
 	a.Handle, a.Parent = summaryOr(meta.Agent, "root"), meta.Parent
-	a.Task, a.Model, a.Mode, a.Start = meta.Task, meta.Model, meta.Mode, meta.Created
+	a.Task, a.Model, a.Mode, a.Start = taskOf(meta.Task), meta.Model, meta.Mode, meta.Created
 	a.Turns, a.InTokens, a.OutTokens = st.Turns, st.InputTokens, st.OutputTokens
 	switch st.Phase {
 	case "calling_model":
@@ -364,19 +395,27 @@ func (t *agentTree) seed(meta *store.SessionMeta, st *messages.StatusReply) {
 		a.phase = phaseWorking
 	case "idle":
 		a.phase = phaseIdle
+	case "waiting_agents":
+		a.phase = stateAgents
 	}
+	return a
 }
 
-// nodeGone records that the Node's process ended: whatever it was running ended with it.
-func (t *agentTree) nodeGone(at time.Time) {
+// nodeGone records that the Node's process ended: whatever it was running ended with it. It
+// returns the agents that were still running.
+func (t *agentTree) nodeGone(at time.Time) []*agent {
+	var ended []*agent
 	for _, a := range t.agents {
 		if a.outcome == "" {
 			a.outcome, a.detail, a.tools, a.asks = messages.AgentInterrupted, "the troupe node stopped", nil, nil
 			if a.End.IsZero() {
 				a.End = at
 			}
+			ended = append(ended, a)
 		}
 	}
+	slices.SortFunc(ended, func(x, y *agent) int { return x.seen - y.seen })
+	return ended
 }
 
 // forget drops the oldest finished top-level trees while the tree holds more than limit agents,

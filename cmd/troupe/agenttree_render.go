@@ -36,7 +36,7 @@ func renderFrame(t *agentTree, focus string, h frameHeader, now time.Time, width
 		if focus != "" {
 			out = append(out, fmt.Sprintf("no events from session %s or its agents yet", focus))
 		} else {
-			out = append(out, `no sessions yet: start one with troupe run --detach "task"`)
+			out = append(out, `no sessions running: start one with troupe run --detach "task"`)
 		}
 		return clipLines(out, width)
 	}
@@ -114,7 +114,7 @@ func tableLines(rows []treeRow, now time.Time) []string {
 			detail,
 		})
 	}
-	widths := make([]int, len(cells[0]))
+	widths := []int{16, 6, 8, 28, 4, 6, 4, 0} // minimums, so columns hold still while states change
 	for _, row := range cells {
 		for i, c := range row {
 			widths[i] = max(widths[i], utf8.RuneCountInString(c))
@@ -199,7 +199,7 @@ func lineDetail(a *agent, ts time.Time) string {
 		return strings.Join(parts, " · ")
 	case a.phase == messages.AgentQueued:
 		return clipRunes(firstLineOf(a.Task), 100)
-	case a.phase == phaseThinking:
+	case a.phase == phaseThinking && a.Turns > 0:
 		return fmt.Sprintf("turn %d", a.Turns)
 	}
 	return ""

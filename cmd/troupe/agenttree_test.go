@@ -132,6 +132,23 @@ func TestAgentTreeStates(t *testing.T) {
 			at(4, rootS, messages.EventAgentSpawned, &messages.AgentSpawnedData{Handle: "root/verify_retries",
 				Session: "20250301-120105-bbbbbb", Role: "verifier", State: messages.AgentQueued}),
 			"", []string{"root - started", "  root/verify_retries verifier queued"}},
+		{"a parent between turns waits for its running children", newEvs().
+			at(0, rootS, messages.EventSessionStarted, started("", "x")).
+			at(1, rootS, messages.EventToolProposed, tool("c1", "spawn_agent verify_retries")).
+			at(2, rootS, messages.EventAgentSpawned, &messages.AgentSpawnedData{Handle: "root/verify_retries",
+				Session: "20250301-120105-bbbbbb", Role: "verifier", State: messages.AgentRunning}).
+			at(3, rootS, messages.EventTurnFinished, &messages.TurnFinishedData{Turn: 1, Stop: "tool_calls"}),
+			"", []string{"root - waiting for agents", "  root/verify_retries verifier started"}},
+		{"a parent whose children ended is no longer waiting", newEvs().
+			at(1, rootS, messages.EventToolProposed, tool("c1", "spawn_agent verify_retries")).
+			at(2, rootS, messages.EventAgentSpawned, &messages.AgentSpawnedData{Handle: "root/verify_retries",
+				Session: "20250301-120105-bbbbbb", Role: "verifier", State: messages.AgentRunning}).
+			at(4, rootS, messages.EventAgentFinished, &messages.AgentResult{Session: "20250301-120105-bbbbbb", Status: messages.AgentDone}),
+			"", []string{"root - working", "  root/verify_retries verifier done"}},
+		{"a subagent's task is its brief's task", newEvs().
+			at(5, childS, messages.EventSessionStarted, started("verifier",
+				"[troupe] You are subagent root/verify_retries (role verifier), started by root. Be brief.\n\nTask:\nrun the tests")),
+			"", []string{"root/verify_retries verifier started"}},
 		{"child linked by its parent id, role from session.started", newEvs().
 			at(0, rootS, messages.EventSessionStarted, started("", "x")).
 			at(5, childS, messages.EventSessionStarted, started("verifier", "verify")).
@@ -163,6 +180,10 @@ func TestAgentTreeStates(t *testing.T) {
 			at(5, childS, messages.EventSessionStarted, started("verifier", "v")).
 			at(7, grandS, messages.EventSessionStarted, started("worker", "lint")),
 			"20250301-120105-bbbbbb", []string{"root/verify_retries verifier started", "  root/verify_retries/lint worker started"}},
+		{"focus: the children of a parent quiet since watch joined", newEvs().
+			at(5, childS, messages.EventSessionStarted, started("verifier", "v")).
+			at(7, grandS, messages.EventSessionStarted, started("worker", "lint")),
+			"20250301-120100-aaaaaa", []string{"root/verify_retries verifier started", "  root/verify_retries/lint worker started"}},
 		{"focus by short id", newEvs().
 			at(0, rootS, messages.EventSessionStarted, started("", "x")).
 			at(0, "20250301-120100-dddddd root", messages.EventSessionStarted, started("", "other")),
@@ -196,6 +217,11 @@ func TestAgentTreeCounters(t *testing.T) {
 	}
 	if a.Running() {
 		t.Error("a finished agent runs")
+	}
+	c := newEvs().at(5, childS, messages.EventSessionStarted, started("verifier",
+		"[troupe] You are subagent root/verify_retries (role verifier), started by root.\n\nTask:\nrun the tests")).tree()
+	if task := c.agents["20250301-120105-bbbbbb"].Task; task != "run the tests" {
+		t.Errorf("task %q", task)
 	}
 }
 
@@ -333,7 +359,7 @@ func TestWatchJSONFiltersByTree(t *testing.T) {
 	}
 }
 
-func TestEventRate(t *testing.T) {
+func TestWatchEventRate(t *testing.T) {
 	var r eventRate
 	for i := range 5 {
 		r.add(t0.Add(time.Duration(i) * 100 * time.Millisecond))

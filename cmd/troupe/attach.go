@@ -47,6 +47,10 @@ func (m *Main) follow(ctx context.Context, id string, asJSON bool) error {
 		return err
 	}
 	defer l.close(m, "") // never cancels the session: attaching only looks
+	// Ctrl-C detaches from here on, also while the log is replayed.
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt)
+	defer signal.Stop(sigs)
 	if id, err = sessionByID(l.client, id); err != nil {
 		return err
 	}
@@ -66,10 +70,11 @@ func (m *Main) follow(ctx context.Context, id string, asJSON bool) error {
 		running = err == nil
 	}
 	fmt.Fprintf(m.Stderr, "troupe: session %s · %s · %s\n", id, attachState(meta.Status, running), clipLine(meta.Task, 100))
+	var printed replayed
 	if !asJSON {
-		f.covered = replayLog(m.Stdout, entries)
+		printed = replayLog(m.Stdout, entries)
 	}
-	f.goLive()
+	f.goLive(printed)
 	if !running {
 		select {
 		case fin := <-f.finished: // it finished while we looked
@@ -81,7 +86,7 @@ func (m *Main) follow(ctx context.Context, id string, asJSON bool) error {
 		}
 		return storedOutcome(m, meta)
 	}
-	return m.followLive(ctx, l, id, f.finished)
+	return m.followLive(ctx, l, id, f.finished, sigs)
 }
 
 func attachState(status string, running bool) string {
@@ -96,10 +101,7 @@ func attachState(status string, running bool) string {
 
 // followLive waits for the session to finish. Ctrl-C (or SIGTERM) detaches without touching
 // the session.
-func (m *Main) followLive(ctx context.Context, l *link, id string, finished <-chan *messages.SessionFinishedData) error {
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, os.Interrupt)
-	defer signal.Stop(sigs)
+func (m *Main) followLive(ctx context.Context, l *link, id string, finished <-chan *messages.SessionFinishedData, sigs <-chan os.Signal) error {
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
 	detached := &exitError{code: exitInterrupted,
@@ -143,6 +145,9 @@ func storedOutcome(m *Main, meta *store.SessionMeta) error {
 
 // sessionByID finds a stored session by its id or a unique suffix or prefix of it.
 func sessionByID(c *actors.Client, id string) (string, error) {
+	if strings.TrimSpace(id) == "" {
+		return "", usageErr("no session id given (see 'troupe sessions')")
+	}
 	metas, err := c.Sessions()
 	if err != nil {
 		return "", err
@@ -189,9 +194,12 @@ func (f *follower) event(data []byte) {
 	f.show(data)
 }
 
-func (f *follower) goLive() {
+// goLive prints the events held back, except what the replay already printed, and lets the
+// next ones through as they come.
+func (f *follower) goLive(printed replayed) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.covered = printed
 	for _, data := range f.held {
 		f.show(data)
 	}

@@ -138,7 +138,7 @@ func (b *busTap) probe(t *testing.T, w *lineWatcher, session string) {
 		seq++
 		b.publish(t, seq, session+" root", messages.EventSessionStarted, &messages.SessionStartedData{Model: "probe"})
 		time.Sleep(100 * time.Millisecond)
-		return strings.Contains(w.text(), session)
+		return strings.Contains(w.text(), shortID(session)) // the lines view shows the short id
 	})
 }
 
@@ -166,12 +166,15 @@ func TestServeDetachAttachFollowsToTheEnd(t *testing.T) {
 	env := testEnv(t)
 	serve, _, serr := startServe(t, repo, env)
 	model := writeScript(t, repo, `{"turns": [
-		{"delay_ms": 1500, "tool_calls": [{"name": "read_file", "args": {"path": "a.txt"}}]},
+		{"delay_ms": 3000, "tool_calls": [{"name": "read_file", "args": {"path": "a.txt"}}]},
 		{"expect": "alpha", "text": "detached answer"}]}`)
 	id := detach(t, repo, env, model, "read a.txt")
 	a := troupe(t, repo, env, "attach", id)
 	if a.code != 0 {
 		t.Fatalf("attach: exit %d\nstdout: %s\nstderr: %s", a.code, a.stdout, a.stderr)
+	}
+	if !strings.Contains(a.stderr, "running") {
+		t.Errorf("attach did not find the session running (the first turn waits 3s):\n%s", a.stderr)
 	}
 	for _, want := range []string{"→ read_file a.txt", "✓", "detached answer"} {
 		if !strings.Contains(a.stdout, want) {
@@ -244,8 +247,8 @@ func lineOf2(out, s string) string {
 	return ""
 }
 
-// troupe watch, piped, prints one plain line per agent state change: a real run's, and a
-// subagent tree's published on the bus by another process.
+// troupe watch, piped, prints one plain line per agent state change: a real run's with a
+// subagent, and a subagent tree's published on the bus by another process.
 func TestWatchPipedShowsAgentLines(t *testing.T) {
 	repo := newRepo(t, map[string]string{"a.txt": "alpha\n"})
 	env := testEnv(t)
@@ -255,11 +258,19 @@ func TestWatchPipedShowsAgentLines(t *testing.T) {
 	bus.probe(t, wout, "20250301-000000-0bbe00")
 
 	model := writeScript(t, repo, `{"turns": [
-		{"tool_calls": [{"name": "read_file", "args": {"path": "a.txt"}}]},
-		{"text": "watched answer"}]}`)
+		{"tool_calls": [{"name": "spawn_agent", "args": {"task_name": "verify_retries", "agent_type": "explorer", "message": "read a.txt"}}]},
+		{"expect": "Subagent results", "tool_calls": [{"name": "read_file", "args": {"path": "a.txt"}}]},
+		{"text": "watched answer"}],
+	"agents": {"verify_retries": {"turns": [
+		{"delay_ms": 200, "tool_calls": [{"name": "read_file", "args": {"path": "a.txt"}}]},
+		{"text": "alpha is at a.txt:1"}]}}}`)
 	id := detach(t, repo, env, model, "read a.txt")
-	wout.waitFor(t, shortID(id)+" root - tool read_file a.txt", 60*time.Second)
-	wout.waitFor(t, shortID(id)+" root - done · 2 turns", 60*time.Second)
+	root := shortID(id)
+	wout.waitFor(t, root+" root - tool spawn_agent verify_retries", 60*time.Second)
+	wout.waitFor(t, root+" root/verify_retries explorer tool read_file a.txt", 60*time.Second)
+	wout.waitFor(t, root+" root/verify_retries explorer done", 60*time.Second)
+	wout.waitFor(t, root+" root - tool read_file a.txt", 60*time.Second)
+	wout.waitFor(t, root+" root - done · 3 turns", 60*time.Second)
 
 	const parent, child = "20250301-000000-f00001", "20250301-000001-f00002"
 	bus.publish(t, 1, parent+" root", messages.EventSessionStarted, &messages.SessionStartedData{Model: "m", Task: "fix"})
@@ -360,5 +371,34 @@ func TestServeSIGTERMInterruptsSessions(t *testing.T) {
 	}
 	if !strings.Contains(a.stdout, "→ bash sleep 60") {
 		t.Errorf("attach did not replay the cut-off call:\n%s", a.stdout)
+	}
+}
+
+// Two run --detach at once with no node running both start a background serve; one node wins
+// and serves both sessions.
+func TestConcurrentDetachesShareOneNode(t *testing.T) {
+	repo := newRepo(t, nil)
+	env := testEnv(t)
+	t.Cleanup(func() { stopBackgroundNode(t, repo) })
+	model := writeScript(t, repo, `{"turns": [{"text": "shared answer"}]}`)
+	ids := make([]string, 2)
+	var wg sync.WaitGroup
+	for i := range ids {
+		wg.Go(func() {
+			r := troupe(t, repo, env, "run", "--detach", "--model", model, fmt.Sprintf("task %d", i))
+			if r.code != 0 || !sessionIDLine.MatchString(r.stdout) {
+				t.Errorf("run --detach %d: exit %d\nstdout: %q\nstderr: %s", i, r.code, r.stdout, r.stderr)
+			}
+			ids[i] = strings.TrimSpace(r.stdout)
+		})
+	}
+	wg.Wait()
+	if t.Failed() {
+		return
+	}
+	for _, id := range ids {
+		if r := troupe(t, repo, env, "attach", id); r.code != 0 || !strings.Contains(r.stdout, "shared answer") {
+			t.Errorf("attach %s: exit %d\n%s\n%s", id, r.code, r.stdout, r.stderr)
+		}
 	}
 }

@@ -72,29 +72,37 @@ func (m *Main) watch(ctx context.Context, session string, asJSON bool) error {
 			continue
 		}
 		waiting = false
-		nc, err := actors.Dial(info.URL, info.Token, "troupe-watch")
-		if err != nil {
-			sleepCtx(ctx, 200*time.Millisecond)
-			continue
-		}
-		client := actors.NewClient(nc, info.NS, info.Node)
-		sub, err := client.SubscribeRaw(messages.ProjectEventsSubject(info.NS), w.event)
-		if err != nil {
-			client.Close()
+		if err := w.followNode(ctx, info, say); err != nil {
 			return err
 		}
-		say(fmt.Sprintf("watching node %s (pid %d)", info.Node, info.PID))
-		if w.view != viewJSON {
-			w.seed(client)
-		}
-		for ctx.Err() == nil && client.Alive() && actors.ProcessAlive(info.PID) {
-			sleepCtx(ctx, 200*time.Millisecond)
-		}
-		_ = sub.Unsubscribe()
-		client.Close()
-		if !actors.ProcessAlive(info.PID) {
-			w.nodeGone()
-		}
+	}
+	return nil
+}
+
+// followNode shows the events of one Node until it goes away or ctx ends.
+func (w *watcher) followNode(ctx context.Context, info *actors.NodeInfo, say func(string)) error {
+	nc, err := actors.Dial(info.URL, info.Token, "troupe-watch")
+	if err != nil {
+		sleepCtx(ctx, 200*time.Millisecond) // it may be going away: look again
+		return nil
+	}
+	client := actors.NewClient(nc, info.NS, info.Node)
+	defer client.Close()
+	subscribed := time.Now()
+	sub, err := client.SubscribeRaw(messages.ProjectEventsSubject(info.NS), w.event)
+	if err != nil {
+		return err
+	}
+	defer sub.Unsubscribe()
+	say(fmt.Sprintf("watching node %s (pid %d)", info.Node, info.PID))
+	if w.view != viewJSON {
+		w.seed(client, subscribed)
+	}
+	for ctx.Err() == nil && client.Alive() && actors.ProcessAlive(info.PID) {
+		sleepCtx(ctx, 200*time.Millisecond)
+	}
+	if !actors.ProcessAlive(info.PID) {
+		w.nodeGone()
 	}
 	return nil
 }
@@ -193,15 +201,22 @@ func (w *watcher) event(data []byte) {
 			writeLine(w.w, data)
 		}
 	case viewLines:
-		if a == nil || !stateEvents[env.Type] || !w.tree.within(a, w.focus) || transient(a.State()) {
-			return
-		}
-		if key := lineKey(a); w.printed[a.Session] != key {
-			w.printed[a.Session] = key
-			fmt.Fprintln(w.w, agentLine(w.tree, a, env.TS, w.loc))
+		if stateEvents[env.Type] {
+			w.line(a, env.TS)
 		}
 	case viewTree:
 		w.dirty = true
+	}
+}
+
+// line prints a's state in the lines view if it is new and worth a line.
+func (w *watcher) line(a *agent, ts time.Time) {
+	if a == nil || !w.tree.within(a, w.focus) || transient(a.State()) {
+		return
+	}
+	if key := lineKey(a); w.printed[a.Session] != key {
+		w.printed[a.Session] = key
+		fmt.Fprintln(w.w, agentLine(w.tree, a, ts, w.loc))
 	}
 }
 
@@ -210,15 +225,16 @@ func writeLine(w io.Writer, data []byte) {
 	w.Write([]byte("\n"))
 }
 
-// seed adds the sessions that were running before watch connected, so an idle one shows too.
-func (w *watcher) seed(c *actors.Client) {
+// seed adds the sessions that were running before watch subscribed, so an idle one shows too.
+// Sessions created since then are left to their events, which all reach the subscription.
+func (w *watcher) seed(c *actors.Client, subscribed time.Time) {
 	metas, err := c.Sessions()
 	if err != nil {
 		return
 	}
 	asked := 0
 	for _, meta := range metas {
-		if meta.Status != "running" || asked >= 64 {
+		if meta.Status != "running" || meta.Created.After(subscribed) || asked >= 64 {
 			continue
 		}
 		asked++
@@ -227,7 +243,9 @@ func (w *watcher) seed(c *actors.Client) {
 			continue // not running after all: its node died without recording an outcome
 		}
 		w.mu.Lock()
-		w.tree.seed(meta, st)
+		if a := w.tree.seed(meta, st); a != nil && w.view == viewLines {
+			w.line(a, time.Now())
+		}
 		w.dirty = true
 		w.mu.Unlock()
 	}
@@ -242,7 +260,12 @@ func (w *watcher) setStatus(s string) {
 func (w *watcher) nodeGone() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.tree.nodeGone(time.Now())
+	now := time.Now()
+	for _, a := range w.tree.nodeGone(now) {
+		if w.view == viewLines {
+			w.line(a, now)
+		}
+	}
 	w.dirty = true
 }
 

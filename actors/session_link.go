@@ -11,10 +11,11 @@ import (
 	"github.com/troupe-dev/troupe/messages"
 )
 
-// agentControl is the agent tools' way to their session (tools.AgentControl): each call is a
-// request to the session actor, answered when the session has acted. It runs on the tool
-// call's goroutine, never on an actor's, so waiting here blocks no mailbox.
-type agentControl struct {
+// sessionLink is the tools' way to their session (tools.AgentControl for the agent tools,
+// tools.GoalControl for the goal tools): each call is a request to the session actor, answered
+// when the session has acted. It runs on the tool call's goroutine, never on an actor's, so
+// waiting here blocks no mailbox.
+type sessionLink struct {
 	root    *actor.RootContext
 	session *actor.PID
 }
@@ -22,7 +23,7 @@ type agentControl struct {
 // agentRequestTimeout bounds the requests that the session answers at once.
 const agentRequestTimeout = 30 * time.Second
 
-func (a *agentControl) ask(ctx context.Context, msg any, timeout time.Duration) (any, error) {
+func (a *sessionLink) ask(ctx context.Context, msg any, timeout time.Duration) (any, error) {
 	f := a.root.RequestFuture(a.session, msg, timeout)
 	done := make(chan struct{})
 	var res any
@@ -45,7 +46,7 @@ func (a *agentControl) ask(ctx context.Context, msg any, timeout time.Duration) 
 	return res, nil
 }
 
-func (a *agentControl) Spawn(ctx context.Context, req *messages.SpawnAgent) (*messages.SpawnAccepted, error) {
+func (a *sessionLink) Spawn(ctx context.Context, req *messages.SpawnAgent) (*messages.SpawnAccepted, error) {
 	res, err := a.ask(ctx, req, agentRequestTimeout)
 	if err != nil {
 		return nil, err
@@ -53,7 +54,7 @@ func (a *agentControl) Spawn(ctx context.Context, req *messages.SpawnAgent) (*me
 	return expect[*messages.SpawnAccepted](res)
 }
 
-func (a *agentControl) Wait(ctx context.Context, req *messages.WaitAgents) (*messages.WaitReply, error) {
+func (a *sessionLink) Wait(ctx context.Context, req *messages.WaitAgents) (*messages.WaitReply, error) {
 	// The session answers when the children end or the wait times out; the future outlives
 	// that by a margin so the session's answer, not the future's timeout, decides.
 	res, err := a.ask(ctx, req, time.Duration(req.TimeoutS)*time.Second+agentRequestTimeout)
@@ -63,7 +64,7 @@ func (a *agentControl) Wait(ctx context.Context, req *messages.WaitAgents) (*mes
 	return expect[*messages.WaitReply](res)
 }
 
-func (a *agentControl) Send(ctx context.Context, req *messages.SendAgent) (*messages.AgentAck, error) {
+func (a *sessionLink) Send(ctx context.Context, req *messages.SendAgent) (*messages.AgentAck, error) {
 	res, err := a.ask(ctx, req, agentRequestTimeout)
 	if err != nil {
 		return nil, err
@@ -71,7 +72,7 @@ func (a *agentControl) Send(ctx context.Context, req *messages.SendAgent) (*mess
 	return expect[*messages.AgentAck](res)
 }
 
-func (a *agentControl) Cancel(ctx context.Context, req *messages.CancelAgent) (*messages.AgentAck, error) {
+func (a *sessionLink) Cancel(ctx context.Context, req *messages.CancelAgent) (*messages.AgentAck, error) {
 	res, err := a.ask(ctx, req, agentRequestTimeout)
 	if err != nil {
 		return nil, err
@@ -79,7 +80,7 @@ func (a *agentControl) Cancel(ctx context.Context, req *messages.CancelAgent) (*
 	return expect[*messages.AgentAck](res)
 }
 
-func (a *agentControl) List(ctx context.Context) (*messages.AgentList, error) {
+func (a *sessionLink) List(ctx context.Context) (*messages.AgentList, error) {
 	res, err := a.ask(ctx, &messages.ListAgents{}, agentRequestTimeout)
 	if err != nil {
 		return nil, err
@@ -94,4 +95,28 @@ func expect[T any](res any) (T, error) {
 		return zero, fmt.Errorf("unexpected answer %T", res)
 	}
 	return v, nil
+}
+
+func (a *sessionLink) Goal(ctx context.Context) (*messages.Goal, error) {
+	res, err := a.ask(ctx, &messages.GetGoal{}, agentRequestTimeout)
+	if err != nil {
+		return nil, err
+	}
+	reply, err := expect[*messages.GoalReply](res)
+	if err != nil {
+		return nil, err
+	}
+	return reply.Goal, nil
+}
+
+func (a *sessionLink) UpdateGoal(ctx context.Context, req *messages.UpdateGoal) (*messages.Goal, error) {
+	res, err := a.ask(ctx, req, agentRequestTimeout)
+	if err != nil {
+		return nil, err
+	}
+	reply, err := expect[*messages.GoalReply](res)
+	if err != nil {
+		return nil, err
+	}
+	return reply.Goal, nil
 }

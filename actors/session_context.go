@@ -1,0 +1,262 @@
+package actors
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/troupe-dev/troupe/actors/projection"
+	"github.com/troupe-dev/troupe/llm"
+	"github.com/troupe-dev/troupe/messages"
+)
+
+// Context is a projection (DESIGN §6): before every call the session rebuilds what the model
+// sees from its log — the stable prefix, the last compact boundary, recent entries verbatim
+// (older outputs as previews after an idle gap), state blocks — and keeps it inside the window:
+// a warning past pressureWarn, a compaction by the Compactor past the watermark, and a hard
+// block before overflow (compact first, mechanically if need be, then call).
+
+// Context thresholds, as fractions of the window.
+const (
+	pressureWarn     = 0.50
+	compactWatermark = 0.60
+	hardLimit        = 0.85 // past this the reply itself may not fit
+	keepAfterCompact = 0.25 // what stays verbatim after a collapse
+	summaryBudget    = 0.08 // the most a summary may cost
+	minKeepTurns     = 2
+)
+
+// window is the model's context window in tokens: --context-window, else the known table.
+func (s *session) window() int {
+	if s.start.ContextWindow > 0 {
+		return s.start.ContextWindow
+	}
+	w, _ := projection.Window(s.deps.ModelName)
+	return w
+}
+
+// prefixTokens estimates the stable prefix: system prompt and tool schemas. It is computed once:
+// the prefix is byte-stable across the session's turns.
+func (s *session) prefixTokens() int {
+	if s.prefixTok == 0 {
+		data, _ := json.Marshal(s.toolSpecs())
+		s.prefixTok = projection.EstimateTokens(s.deps.System) + projection.EstimateTokens(string(data))
+	}
+	return s.prefixTok
+}
+
+func (s *session) idleGap() time.Duration {
+	if s.start.IdleGapS < 0 {
+		return -1
+	}
+	if s.start.IdleGapS > 0 {
+		return time.Duration(s.start.IdleGapS) * time.Second
+	}
+	return 0 // projection's default
+}
+
+// checkWindow refuses a window the stable prefix alone fills: no call could ever succeed.
+func (s *session) checkWindow() error {
+	w, p := s.window(), s.prefixTokens()
+	if p >= int(float64(w)*compactWatermark) {
+		return fmt.Errorf("the context window (%d tokens) is too small for the stable prefix (system prompt and tool schemas: about %d tokens); use a model with a larger window or raise --context-window", w, p)
+	}
+	return nil
+}
+
+// request projects the model-visible context for the next call.
+func (s *session) request() *llm.Request {
+	msgs := projection.Project(projection.Input{Items: s.items, Now: time.Now(), IdleGap: s.idleGap(), State: s.stateBlocks()})
+	return &llm.Request{
+		Model:    s.deps.ModelName,
+		System:   s.deps.System,
+		Messages: echoReasoning(msgs, s.deps.Model, s.deps.ModelName),
+		Tools:    s.toolSpecs(),
+		CacheKey: s.start.ID,
+		Agent:    s.handle(),
+	}
+}
+
+// contextTokens is what the request will cost: the provider's last count plus the tail.
+func (s *session) contextTokens(req *llm.Request) int {
+	return s.acct.Estimate(req.Messages, s.prefixTokens())
+}
+
+// pressureLevel classifies how full the window is.
+func pressureLevel(tokens, window int) string {
+	f := float64(tokens) / float64(window)
+	switch {
+	case f >= hardLimit:
+		return messages.PressureBlock
+	case f >= compactWatermark:
+		return messages.PressureCompact
+	case f >= pressureWarn:
+		return messages.PressureWarning
+	}
+	return ""
+}
+
+// compaction is one running compaction and what to do when it ends.
+type compaction struct {
+	id     int
+	span   []projection.Item
+	reason string
+	before int
+	then   func(ctx actor.Context)
+}
+
+// startCompaction collapses the oldest span of the context into a boundary through the
+// Compactor, then runs then. It reports false when there is nothing to collapse. A mechanical
+// compaction (no model call) is used when the hard limit leaves no time for one.
+func (s *session) startCompaction(ctx actor.Context, reason, focus string, mechanical bool, then func(actor.Context)) bool {
+	if s.compacting != nil {
+		return false // the recursion guard: one compaction at a time
+	}
+	keep := int(float64(s.window()) * keepAfterCompact)
+	if mechanical {
+		keep /= 4
+	}
+	from, to, ok := projection.SelectSpan(s.items, keep, minKeepTurns)
+	if !ok && mechanical {
+		from, to, ok = projection.SelectSpan(s.items, 0, 1)
+	}
+	if !ok {
+		return false
+	}
+	span := append([]projection.Item(nil), s.items[from:to]...)
+	s.compactSeq++
+	s.compacting = &compaction{id: s.compactSeq, span: span, reason: reason, before: s.contextTokens(s.request()), then: then}
+	s.become(phaseCompacting, s.compactingPhase)
+	if mechanical {
+		b := projection.Mechanical(span, reason)
+		b.Reason = reason
+		b.FromSeq, b.ToSeq = projection.SpanSeqs(span)
+		ctx.Send(ctx.Self(), &compactDone{id: s.compactSeq, boundary: b})
+		return true
+	}
+	ctx.Send(s.compactorPID(ctx), &compactRequest{id: s.compactSeq, span: span, focus: focus, reason: reason,
+		maxInputBytes: s.window() * 2, maxSummaryTokens: int(float64(s.window()) * summaryBudget)})
+	return true
+}
+
+// compactorPID spawns the Compactor on first use.
+func (s *session) compactorPID(ctx actor.Context) *actor.PID {
+	if s.compactor == nil {
+		pid, err := ctx.SpawnNamed(actor.PropsFromProducer(newCompactor(s.deps.Provider, s.deps.ModelName, s.handle(), s.deps.Retry)), "compactor")
+		if err != nil {
+			// Without its actor the compaction is done mechanically, right here.
+			s.deps.Log.Warn("spawn compactor", "session", s.start.ID, "err", err)
+			return ctx.Self()
+		}
+		s.compactor = pid
+	}
+	return s.compactor
+}
+
+// compactingPhase waits for the compactor; input waits, a cancel ends the turn afterwards.
+func (s *session) compactingPhase(ctx actor.Context) {
+	switch msg := ctx.Message().(type) {
+	case *compactDone:
+		s.onCompactDone(ctx, msg)
+	case *compactRequest:
+		// The compactor could not be spawned: summarize mechanically.
+		b := projection.Mechanical(msg.span, msg.reason)
+		b.Reason = msg.reason
+		b.FromSeq, b.ToSeq = projection.SpanSeqs(msg.span)
+		s.onCompactDone(ctx, &compactDone{id: msg.id, boundary: b})
+	case *messages.Cancel:
+		s.cancelling = msg.Reason
+		s.respond(ctx, &messages.InputAck{Routed: messages.RoutedCommand, Output: "cancelling after the compaction"})
+	case *messages.UserInput:
+		s.busy(ctx)
+	}
+}
+
+// onCompactDone records the boundary after the span it replaces, and goes on.
+func (s *session) onCompactDone(ctx actor.Context, msg *compactDone) {
+	c := s.compacting
+	if c == nil || msg.id != c.id {
+		return
+	}
+	s.compacting = nil
+	e, err := msg.boundary.Entry()
+	if err == nil {
+		e.Time = time.Now().UTC()
+		err = s.deps.Store.Append(s.start.ID, e)
+	}
+	if err != nil {
+		s.fail(ctx, messages.FailConfig, fmt.Sprintf("record the compact boundary: %v", err))
+		return
+	}
+	b := msg.boundary
+	s.items = append(s.items, projection.Item{Seq: e.Seq, Time: e.Time, Boundary: &b})
+	s.acct.Reset() // the projection's head changed: the last reported count no longer applies
+	s.compactions++
+	data := &messages.ContextCompactedData{Turn: s.turn, Reason: c.reason, FromSeq: b.FromSeq, ToSeq: b.ToSeq,
+		TokensBefore: c.before, TokensAfter: s.contextTokens(s.request()), Mechanical: b.Mechanical,
+		Summary: preview(b.Summary, 400)}
+	if msg.err != nil {
+		data.Error = msg.err.Error()
+		s.emit(messages.EventError, &messages.ErrorData{Message: "compaction: " + msg.err.Error() + "; a mechanical summary stands in and the session goes on"})
+	}
+	s.emit(messages.EventContextCompacted, data)
+	if s.cancelling != "" {
+		s.endCancelledTurn(ctx)
+		return
+	}
+	c.then(ctx)
+}
+
+// sendRequest projects the context, keeps it inside the window, and streams the model call in
+// a goroutine the session owns (cancelled through streamCancel). Receive never blocks on it.
+func (s *session) sendRequest(ctx actor.Context) {
+	req := s.request()
+	tokens, window := s.contextTokens(req), s.window()
+	level := pressureLevel(tokens, window)
+	if level != "" {
+		s.emit(messages.EventContextPressure, &messages.ContextPressureData{Turn: s.turn, Tokens: tokens, Window: window,
+			Percent: 100 * float64(tokens) / float64(window), Level: level})
+	}
+	switch {
+	case level == messages.PressureBlock && !s.blockCompacted:
+		// Compact first, then call: mechanically, since the window has no room to wait for
+		// a model summary that could fail.
+		s.blockCompacted = true
+		if s.startCompaction(ctx, "block", "", true, s.sendRequest) {
+			return
+		}
+	case level == messages.PressureBlock:
+		s.fail(ctx, messages.FailConfig, fmt.Sprintf("the context (about %d tokens) does not fit the model's window (%d tokens) even after compaction: the latest turn alone is too large; use a larger window (--context-window) or smaller outputs", tokens, window))
+		return
+	case level == messages.PressureCompact && !s.compactedThisTurn:
+		s.compactedThisTurn = true
+		if s.startCompaction(ctx, "auto", "", false, s.sendRequest) {
+			return
+		}
+	}
+	s.stream(ctx, req)
+}
+
+// compactNow is /compact [focus]: a compaction between turns, through the model.
+func (s *session) compactNow(ctx actor.Context, focus string) string {
+	before := s.compactions
+	if !s.startCompaction(ctx, "manual", focus, false, func(ctx actor.Context) { s.become(phaseIdle, s.idle) }) {
+		return "nothing to compact yet: the context is all recent turns"
+	}
+	return fmt.Sprintf("compacting (compaction %d): the result is reported as context.compacted", before+1)
+}
+
+// overflowed handles a provider's "context too long": compact and retry once.
+func (s *session) overflowed(ctx actor.Context) bool {
+	if s.overflowRetried {
+		return false
+	}
+	s.overflowRetried = true
+	s.acct.Reset()
+	return s.startCompaction(ctx, "overflow", "", false, func(ctx actor.Context) {
+		s.blockCompacted = false
+		s.sendRequest(ctx)
+	})
+}

@@ -1,0 +1,149 @@
+package actors
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/troupe-dev/troupe/messages"
+	"github.com/troupe-dev/troupe/tools"
+)
+
+// The definition of done (DESIGN §3, §6): a final answer is accepted only after verification.
+// With a goal open the model must complete it with evidence first; with a check command
+// configured troupe runs it, and a failure goes back to the model as the reason it may not
+// stop yet. After MaxRefusals refused answers the run ends as failed, with the evidence.
+
+const (
+	defaultMaxRefusals = 3
+	defaultCheckS      = 600
+	checkOutputBytes   = 4 << 10
+)
+
+// checkDone is a finished run of the check command.
+type checkDone struct {
+	turn   int
+	text   string // the final answer waiting on it
+	result tools.Result
+}
+
+func (s *session) maxRefusals() int {
+	if s.start.MaxRefusals > 0 {
+		return s.start.MaxRefusals
+	}
+	return defaultMaxRefusals
+}
+
+// verifyDone decides on a final answer: it returns true when the answer was accepted and the
+// caller may go on to finish; otherwise the session has refused it (the model was told why and
+// called again), started the check command, or failed after too many refusals.
+func (s *session) verifyDone(ctx actor.Context, text string) bool {
+	if s.goalOpen() && !s.start.LoopStep {
+		s.refuseFinal(ctx, "goal", "", fmt.Sprintf("You may not stop yet: the goal %q is still %s. Continue the work; "+
+			"once it is met and verified, call update_goal with status \"complete\" and the evidence, then give your final answer.",
+			s.goal.Objective, s.goal.Status), "the goal was never completed with evidence")
+		return false
+	}
+	if !s.wantsCheck() {
+		return true
+	}
+	s.startCheck(ctx, text)
+	return false
+}
+
+// wantsCheck says whether the check command must pass before this answer is accepted: in a
+// headless run always, in a chat or a loop step only once the goal was completed (a chat
+// reply to a question is not a claim that the work is done).
+func (s *session) wantsCheck() bool {
+	if strings.TrimSpace(s.start.Check) == "" {
+		return false
+	}
+	completed := s.goal != nil && s.goal.Status == messages.GoalComplete
+	if s.start.Interactive || s.start.LoopStep {
+		return completed
+	}
+	return true
+}
+
+// startCheck runs the check command in a goroutine the session owns; its result comes back as
+// checkDone. The command runs as bash would (sandbox, environment) but needs no approval: the
+// user configured it.
+func (s *session) startCheck(ctx actor.Context, text string) {
+	timeout := s.start.CheckS
+	if timeout <= 0 {
+		timeout = defaultCheckS
+	}
+	checkCtx, cancel := context.WithCancel(context.Background())
+	s.streamCancel = cancel
+	turn, self, root, env, command := s.turn, ctx.Self(), ctx.ActorSystem().Root, s.deps.ToolEnv, s.start.Check
+	go func() {
+		res := tools.RunCommand(checkCtx, env, command, timeout)
+		root.Send(self, &checkDone{turn: turn, text: text, result: res})
+	}()
+	s.checking = true
+	s.become(phaseChecking, s.checkingPhase)
+}
+
+// checkingPhase waits for the check command.
+func (s *session) checkingPhase(ctx actor.Context) {
+	switch msg := ctx.Message().(type) {
+	case *checkDone:
+		s.onCheckDone(ctx, msg)
+	case *messages.Cancel:
+		s.cancelling = msg.Reason
+		if s.cancelling == "" {
+			s.cancelling = "cancelled by the user"
+		}
+		s.cancelRequested = true
+		if s.streamCancel != nil {
+			s.streamCancel()
+		}
+		s.respond(ctx, &messages.InputAck{Routed: messages.RoutedCommand, Output: "cancelling the check"})
+	case *messages.UserInput:
+		s.busy(ctx)
+	}
+}
+
+func (s *session) onCheckDone(ctx actor.Context, msg *checkDone) {
+	if !s.checking || msg.turn != s.turn {
+		return
+	}
+	s.checking = false
+	if s.streamCancel != nil {
+		s.streamCancel()
+		s.streamCancel = nil
+	}
+	if s.cancelling != "" {
+		s.endCancelledTurn(ctx)
+		return
+	}
+	out := preview(strings.TrimSpace(msg.result.Output), checkOutputBytes)
+	if msg.result.IsError {
+		s.refuseFinal(ctx, "command", out, fmt.Sprintf("You may not stop yet: the project's check `%s` failed:\n%s\n"+
+			"Fix the cause, run the check yourself, and give your final answer once it passes.", s.start.Check, out),
+			fmt.Sprintf("the check `%s` still fails: %s", s.start.Check, firstLine(out)))
+		return
+	}
+	s.emit(messages.EventDoneCheck, &messages.DoneCheckData{Turn: s.turn, Kind: "command", Command: s.start.Check, Passed: true,
+		Output: preview(out, 1024), Refusals: s.refusals, Max: s.maxRefusals()})
+	s.acceptFinal(ctx, msg.text)
+}
+
+// refuseFinal tells the model why its final answer is refused and lets it continue — or, past
+// the limit, ends the run as failed with the evidence.
+func (s *session) refuseFinal(ctx actor.Context, kind, output, note, failure string) {
+	s.refusals++
+	s.emit(messages.EventDoneCheck, &messages.DoneCheckData{Turn: s.turn, Kind: kind, Command: s.start.Check,
+		Passed: false, Output: preview(output, 1024), Refusals: s.refusals, Max: s.maxRefusals()})
+	if s.refusals > s.maxRefusals() {
+		s.fail(ctx, messages.FailDone, fmt.Sprintf("not done after %d refused final answers: %s", s.maxRefusals(), failure))
+		return
+	}
+	if err := s.commitNote(note); err != nil {
+		s.fail(ctx, messages.FailConfig, err.Error())
+		return
+	}
+	s.callModel(ctx)
+}
