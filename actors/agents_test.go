@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -359,8 +360,10 @@ func TestTwoChildrenEditingOneFileTheSecondIsRejectedAsStale(t *testing.T) {
 	}
 	res := toolResults(tn.requestsOf("root/second")[2])
 	last := res[len(res)-1]
-	if !last.IsError || !strings.Contains(last.Content, "changed") {
-		t.Errorf("the second edit was not rejected as stale: %+v", last)
+	// Rejected either at the edit (its baseline is stale) or, when the change was seen by the
+	// re-check before its call, because the text it meant to replace is gone: never applied.
+	if !last.IsError || !(strings.Contains(last.Content, "changed") || strings.Contains(last.Content, "not found")) {
+		t.Errorf("the second edit was not rejected: %+v", last)
 	}
 	if r := tn.agentResults("p8")["root/first"]; r == nil || len(r.FilesChanged) != 1 || r.FilesChanged[0] != "a.txt" {
 		t.Errorf("first's result: %+v", r)
@@ -459,17 +462,17 @@ func TestResumedParentGetsFinishedResultsAndMarksUnfinishedInterrupted(t *testin
 	if err != nil {
 		t.Fatal(err)
 	}
-	results := 0
+	var results atomic.Int32
 	client.Subscribe(messages.SessionEventsSubject(node.NS, "p12"), func(e *messages.Envelope) {
 		if e.Type == messages.EventAgentFinished {
-			results++
+			results.Add(1)
 		}
 	})
 	if err := client.StartSession(&messages.StartSession{ID: "p12", Task: "go", Model: "scripted", Mode: "yolo", Workspace: root}); err != nil {
 		t.Fatal(err)
 	}
 	checkFor(t, 10*time.Second, func() error {
-		if len(first.requestsOf("root")) < 2 || results < 1 {
+		if len(first.requestsOf("root")) < 2 || results.Load() < 1 {
 			return fmt.Errorf("the parent is not waiting on its second call with quick's result in")
 		}
 		return nil

@@ -93,6 +93,12 @@ func StartNode(opts NodeOptions) (*Node, error) {
 		n.Close()
 		return nil, fmt.Errorf("bind node subject: %w", err)
 	}
+	// The subscription must reach the server before node.json announces us: a client's first
+	// request could otherwise find no responder.
+	if err := n.nc.Flush(); err != nil {
+		n.Close()
+		return nil, fmt.Errorf("bind node subject: %w", err)
+	}
 	info := &NodeInfo{URL: n.bus.URL(), Token: n.bus.Token(), PID: os.Getpid(), NS: n.NS, Node: n.ID, Root: n.Root}
 	if err := writeNodeFile(n.Root, info); err != nil {
 		n.Close()

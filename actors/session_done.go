@@ -40,7 +40,7 @@ func (s *session) maxRefusals() int {
 // caller may go on to finish; otherwise the session has refused it (the model was told why and
 // called again), started the check command, or failed after too many refusals.
 func (s *session) verifyDone(ctx actor.Context, text string) bool {
-	if s.goalOpen() && !s.start.LoopStep {
+	if s.goal != nil && s.goal.Status == messages.GoalActive && !s.start.LoopStep {
 		s.refuseFinal(ctx, "goal", "", fmt.Sprintf("You may not stop yet: the goal %q is still %s. Continue the work; "+
 			"once it is met and verified, call update_goal with status \"complete\" and the evidence, then give your final answer.",
 			s.goal.Objective, s.goal.Status), "the goal was never completed with evidence")

@@ -112,11 +112,6 @@ func (s *session) onUpdateGoal(ctx actor.Context, req *messages.UpdateGoal) {
 	}
 }
 
-// goalActive reports whether a goal is set and not yet complete (paused counts as open).
-func (s *session) goalOpen() bool {
-	return s.goal != nil && (s.goal.Status == messages.GoalActive || s.goal.Status == messages.GoalPaused)
-}
-
 // stateBlocks is the app state shown to the model after the conversation each turn (DESIGN
 // §6): the goal, the files this session changed, the subagents still running. They are built
 // from state, never from old transcript text, so a compaction cannot lose them.
