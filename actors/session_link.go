@@ -47,45 +47,51 @@ func (a *sessionLink) ask(ctx context.Context, msg any, timeout time.Duration) (
 }
 
 func (a *sessionLink) Spawn(ctx context.Context, req *messages.SpawnAgent) (*messages.SpawnAccepted, error) {
-	res, err := a.ask(ctx, req, agentRequestTimeout)
-	if err != nil {
-		return nil, err
-	}
-	return expect[*messages.SpawnAccepted](res)
+	return askFor[*messages.SpawnAccepted](ctx, a, req, agentRequestTimeout)
 }
 
 func (a *sessionLink) Wait(ctx context.Context, req *messages.WaitAgents) (*messages.WaitReply, error) {
 	// The session answers when the children end or the wait times out; the future outlives
 	// that by a margin so the session's answer, not the future's timeout, decides.
-	res, err := a.ask(ctx, req, time.Duration(req.TimeoutS)*time.Second+agentRequestTimeout)
-	if err != nil {
-		return nil, err
-	}
-	return expect[*messages.WaitReply](res)
+	return askFor[*messages.WaitReply](ctx, a, req, time.Duration(req.TimeoutS)*time.Second+agentRequestTimeout)
 }
 
 func (a *sessionLink) Send(ctx context.Context, req *messages.SendAgent) (*messages.AgentAck, error) {
-	res, err := a.ask(ctx, req, agentRequestTimeout)
-	if err != nil {
-		return nil, err
-	}
-	return expect[*messages.AgentAck](res)
+	return askFor[*messages.AgentAck](ctx, a, req, agentRequestTimeout)
 }
 
 func (a *sessionLink) Cancel(ctx context.Context, req *messages.CancelAgent) (*messages.AgentAck, error) {
-	res, err := a.ask(ctx, req, agentRequestTimeout)
-	if err != nil {
-		return nil, err
-	}
-	return expect[*messages.AgentAck](res)
+	return askFor[*messages.AgentAck](ctx, a, req, agentRequestTimeout)
 }
 
 func (a *sessionLink) List(ctx context.Context) (*messages.AgentList, error) {
-	res, err := a.ask(ctx, &messages.ListAgents{}, agentRequestTimeout)
+	return askFor[*messages.AgentList](ctx, a, &messages.ListAgents{}, agentRequestTimeout)
+}
+
+func (a *sessionLink) Goal(ctx context.Context) (*messages.Goal, error) {
+	reply, err := askFor[*messages.GoalReply](ctx, a, &messages.GetGoal{}, agentRequestTimeout)
 	if err != nil {
 		return nil, err
 	}
-	return expect[*messages.AgentList](res)
+	return reply.Goal, nil
+}
+
+func (a *sessionLink) UpdateGoal(ctx context.Context, req *messages.UpdateGoal) (*messages.Goal, error) {
+	reply, err := askFor[*messages.GoalReply](ctx, a, req, agentRequestTimeout)
+	if err != nil {
+		return nil, err
+	}
+	return reply.Goal, nil
+}
+
+// askFor asks the session and expects an answer of type T.
+func askFor[T any](ctx context.Context, a *sessionLink, msg any, timeout time.Duration) (T, error) {
+	res, err := a.ask(ctx, msg, timeout)
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	return expect[T](res)
 }
 
 func expect[T any](res any) (T, error) {
@@ -95,28 +101,4 @@ func expect[T any](res any) (T, error) {
 		return zero, fmt.Errorf("unexpected answer %T", res)
 	}
 	return v, nil
-}
-
-func (a *sessionLink) Goal(ctx context.Context) (*messages.Goal, error) {
-	res, err := a.ask(ctx, &messages.GetGoal{}, agentRequestTimeout)
-	if err != nil {
-		return nil, err
-	}
-	reply, err := expect[*messages.GoalReply](res)
-	if err != nil {
-		return nil, err
-	}
-	return reply.Goal, nil
-}
-
-func (a *sessionLink) UpdateGoal(ctx context.Context, req *messages.UpdateGoal) (*messages.Goal, error) {
-	res, err := a.ask(ctx, req, agentRequestTimeout)
-	if err != nil {
-		return nil, err
-	}
-	reply, err := expect[*messages.GoalReply](res)
-	if err != nil {
-		return nil, err
-	}
-	return reply.Goal, nil
 }
