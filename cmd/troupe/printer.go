@@ -77,7 +77,33 @@ func (p *printer) human(t messages.EventType, v any) {
 			p.endLine()
 			fmt.Fprintf(p.w, "  ⊘ %s\n", d.Reason)
 		}
-
+	case *messages.AgentSpawnedData:
+		p.endLine()
+		fmt.Fprintf(p.w, "  ⤷ %s (%s, %s): %s\n", d.Handle, d.Role, d.State, firstLineOf(d.Task))
+	case *messages.AgentResult:
+		p.endLine()
+		line := d.Status
+		if d.Verdict != "" {
+			line += ", verdict " + d.Verdict
+		}
+		fmt.Fprintf(p.w, "  ⤶ %s %s: %s\n", d.Handle, line, firstLineOf(d.Summary+d.Error))
+	case *messages.ContextCompactedData:
+		p.endLine()
+		kind := "summary"
+		if d.Mechanical {
+			kind = "mechanical summary"
+		}
+		fmt.Fprintf(p.w, "  context compacted (%s, %s): entries %d–%d, %d → %d tokens\n", d.Reason, kind, d.FromSeq, d.ToSeq, d.TokensBefore, d.TokensAfter)
+	case *messages.GoalUpdatedData:
+		p.endLine()
+		fmt.Fprintf(p.w, "  goal %s by %s: %s\n", d.Status, d.By, d.Objective)
+	case *messages.DoneCheckData:
+		p.endLine()
+		if !d.Passed {
+			fmt.Fprintf(p.w, "  not done yet (%s check, refusal %d of %d): %s\n", d.Kind, d.Refusals, d.Max, firstLineOf(d.Output))
+		} else {
+			fmt.Fprintf(p.w, "  ✓ check passed: %s\n", d.Command)
+		}
 	case *messages.TurnFinishedData:
 		p.endLine()
 	}
