@@ -53,6 +53,8 @@ type Node struct {
 	bridge     *Bridge
 	supervisor *actor.PID
 	nodeSub    *nats.Subscription
+	// schemas holds the built-in tools' compiled schemas, shared by every session's registry.
+	schemas tools.SchemaCache
 }
 
 // StartNode opens the project's store, starts the bus and the actor system, and records
@@ -229,7 +231,7 @@ func (n *Node) sessionTools(start *messages.StartSession) (*tools.Registry, erro
 	if start.Tools != nil {
 		all = slices.DeleteFunc(all, func(t tools.Tool) bool { return !slices.Contains(start.Tools, t.Spec().Name) })
 	}
-	reg, err := tools.NewRegistry(all...)
+	reg, err := tools.NewRegistryWith(&n.schemas, all...)
 	if err != nil {
 		return nil, fmt.Errorf("build tools: %w", err)
 	}

@@ -15,6 +15,56 @@ import (
 // grepMaxScanLine is the longest line the Go search reads whole; longer lines end the file.
 const grepMaxScanLine = 4 << 20
 
+// grepBufSize is the most of a file the Go search holds at once before reading on (lines up
+// to grepMaxScanLine are still read whole: the scanner grows its buffer for them).
+const grepBufSize = 64 << 10
+
+// grepBuffers are one search's read buffers, reused from file to file. They are sized to the
+// files searched (at most grepBufSize), not allocated at full size per file: most files a
+// workspace search meets are far smaller than that.
+type grepBuffers struct {
+	br   *bufio.Reader
+	scan []byte // the scanner's initial buffer
+}
+
+// open returns a reader on f and a scanner buffer, both able to hold all of a file of size
+// bytes (a negative size is unknown) or else grepBufSize, growing the ones kept for the next
+// file when they cannot.
+func (b *grepBuffers) open(f *os.File, size int64) (*bufio.Reader, []byte) {
+	want := grepBufSize
+	if size >= 0 && size < grepBufSize {
+		// +1: the read that finds EOF then has room, so the scanner does not grow to make it.
+		want = max(int(size)+1, 512)
+	}
+	if b.br == nil || b.br.Size() < want {
+		if b.br != nil {
+			want = min(max(want, 2*b.br.Size()), grepBufSize) // grow geometrically
+		}
+		b.br = bufio.NewReaderSize(f, want)
+		b.scan = make([]byte, 0, want)
+		return b.br, b.scan
+	}
+	b.br.Reset(f)
+	return b.br, b.scan[:0]
+}
+
+// sniff readies f (of size bytes, as its stat said) for reading and tells whether it is binary:
+// a NUL byte in its first readSniffBytes.
+func (b *grepBuffers) sniff(f *os.File, size int64) (br *bufio.Reader, scanBuf []byte, binary bool, err error) {
+	br, scanBuf = b.open(f, size)
+	head, _ := br.Peek(readSniffBytes)
+	if len(head) < readSniffBytes && len(head) == br.Size() {
+		// A buffer sized to the file (plus one byte) is full: the file grew since the stat.
+		// Start over with a full-size buffer, so the head is readSniffBytes as for any file.
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return nil, nil, false, err
+		}
+		br, scanBuf = b.open(f, -1)
+		head, _ = br.Peek(readSniffBytes)
+	}
+	return br, scanBuf, bytes.IndexByte(head, 0) >= 0, nil
+}
+
 // goSearch is the pure-Go grep: the regexp package, .gitignore respected, binary files and
 // symlinks leading out of the workspace skipped.
 func (s *grepSearch) goSearch(ctx context.Context) (*grepHits, error) {
@@ -27,8 +77,9 @@ func (s *grepSearch) goSearch(ctx context.Context) (*grepHits, error) {
 		return nil, err
 	}
 	hits := &grepHits{}
+	bufs := &grepBuffers{}
 	if s.isFile {
-		_, err := s.searchFile(ctx, re, s.target, s.rel, hits)
+		_, err := s.searchFile(ctx, re, s.target, s.rel, hits, bufs)
 		return hits, err
 	}
 	err = walkWorkspace(ctx, s.root, s.target, func(rel string, d fs.DirEntry) error {
@@ -48,7 +99,7 @@ func (s *grepSearch) goSearch(ctx context.Context) (*grepHits, error) {
 		} else if !d.Type().IsRegular() {
 			return nil
 		}
-		more, err := s.searchFile(ctx, re, abs, rel, hits)
+		more, err := s.searchFile(ctx, re, abs, rel, hits, bufs)
 		if err != nil {
 			return nil // an unreadable file is skipped, as ripgrep does
 		}
@@ -63,19 +114,24 @@ func (s *grepSearch) goSearch(ctx context.Context) (*grepHits, error) {
 	return hits, nil
 }
 
-// searchFile greps one file, with context lines; more is false once counting should stop.
-func (s *grepSearch) searchFile(ctx context.Context, re *regexp.Regexp, abs, rel string, hits *grepHits) (more bool, err error) {
+// searchFile greps one file, with context lines, reading through bufs; more is false once
+// counting should stop.
+func (s *grepSearch) searchFile(ctx context.Context, re *regexp.Regexp, abs, rel string, hits *grepHits, bufs *grepBuffers) (more bool, err error) {
 	f, err := os.Open(abs)
 	if err != nil {
 		return true, err
 	}
 	defer f.Close()
-	br := bufio.NewReaderSize(f, 64<<10)
-	if head, _ := br.Peek(readSniffBytes); bytes.IndexByte(head, 0) >= 0 {
-		return true, nil
+	size := int64(-1) // unknown: buffer as for a large file
+	if info, err := f.Stat(); err == nil && info.Mode().IsRegular() {
+		size = info.Size()
+	}
+	br, scanBuf, binary, err := bufs.sniff(f, size)
+	if err != nil || binary {
+		return true, err
 	}
 	sc := bufio.NewScanner(br)
-	sc.Buffer(make([]byte, 0, 64<<10), grepMaxScanLine)
+	sc.Buffer(scanBuf, grepMaxScanLine)
 	n := s.args.Context
 	type pending struct {
 		num  int

@@ -4,7 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -113,5 +116,116 @@ func TestGrepCapped(t *testing.T) {
 			t.Errorf("rg=%v: %d matches shown, want %d", !tool.noRipgrep, n, grepMaxMatches)
 		}
 		mustContain(t, res.Output, "(showing 200 of 250 matches; 50 more not shown")
+	}
+}
+
+// TestGrepGoBufferSizes runs one Go search over files of very different sizes, so its reused
+// buffers start small, grow, and serve small files again: lines across the buffer's size,
+// a line longer than it, NUL bytes either side of the binary sniff, CRLF line ends.
+func TestGrepGoBufferSizes(t *testing.T) {
+	env := newEnv(t)
+	var mid strings.Builder
+	for i := 1; i <= 100; i++ {
+		fmt.Fprintf(&mid, "line %d\n", i)
+	}
+	mid.WriteString("NEEDLE at the end") // no final newline
+	// 50-byte lines: line 1311 spans the 64 KiB mark.
+	var big strings.Builder
+	for i := 1; i <= 4000; i++ {
+		if i == 1311 || i == 4000 {
+			fmt.Fprintf(&big, "NEEDLE %042d\n", i)
+		} else {
+			fmt.Fprintf(&big, "%049d\n", i)
+		}
+	}
+	lateNUL := []byte("NEEDLE\n" + strings.Repeat("z", 20000))
+	lateNUL[readSniffBytes-1] = 0
+	writeFiles(t, env.Root, map[string]string{
+		"a_tiny.txt":     "NEEDLE\n",
+		"b_mid.txt":      mid.String(),
+		"c_big.txt":      big.String(),
+		"d_long.txt":     strings.Repeat("x", 3*grepBufSize) + "NEEDLE\nNEEDLE short\n",
+		"e_tiny.txt":     "no\nNEEDLE\n",
+		"f_nul.bin":      string(lateNUL),
+		"g_nul_late.txt": "NEEDLE\n" + strings.Repeat("y", readSniffBytes+100) + "\x00\n",
+		"h_nul.bin":      "NEEDLE\x00\n",
+		"i_crlf.txt":     "a\r\nNEEDLE\r\n",
+		"j_empty.txt":    "",
+	})
+	want := "a_tiny.txt:1:NEEDLE\n" +
+		"b_mid.txt:101:NEEDLE at the end\n" +
+		fmt.Sprintf("c_big.txt:1311:NEEDLE %042d\n", 1311) +
+		fmt.Sprintf("c_big.txt:4000:NEEDLE %042d\n", 4000) +
+		"d_long.txt:1:" + strings.Repeat("x", grepMaxLineBytes) + "…\n" +
+		"d_long.txt:2:NEEDLE short\n" +
+		"e_tiny.txt:2:NEEDLE\n" +
+		"g_nul_late.txt:1:NEEDLE\n" +
+		"i_crlf.txt:2:NEEDLE\n"
+	// Go only: ripgrep skips g_nul_late.txt, whose NUL is past the Go search's sniff.
+	checkGrep(t, runGrep(t, env, grepTool{noRipgrep: true}, `{"pattern":"NEEDLE"}`), false, want)
+}
+
+// TestGrepBuffersGrownFile: a file larger than its stat said (it grew in between) is still
+// sniffed over its first readSniffBytes and read whole.
+func TestGrepBuffersGrownFile(t *testing.T) {
+	env := newEnv(t)
+	text := []byte(strings.Repeat("line\n", 3000)) // 15000 bytes
+	writeFiles(t, env.Root, map[string]string{"text.txt": string(text)})
+	text[readSniffBytes-10] = 0
+	writeFiles(t, env.Root, map[string]string{"nul.bin": string(text)})
+	for _, tc := range []struct {
+		name   string
+		binary bool
+	}{{"text.txt", false}, {"nul.bin", true}} {
+		for _, stated := range []int64{0, 100, 600, readSniffBytes - 1} {
+			f, err := os.Open(filepath.Join(env.Root, tc.name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			bufs := &grepBuffers{}
+			br, _, binary, err := bufs.sniff(f, stated)
+			if err != nil || binary != tc.binary {
+				t.Errorf("%s stated %d bytes: binary %v, err %v; want binary %v", tc.name, stated, binary, err, tc.binary)
+			}
+			if err == nil && !binary {
+				all, err := io.ReadAll(br)
+				if err != nil || len(all) != len(text) {
+					t.Errorf("%s stated %d bytes: read %d bytes (err %v), want %d", tc.name, stated, len(all), err, len(text))
+				}
+			}
+			f.Close()
+		}
+	}
+}
+
+// BenchmarkGrepGoSmallFiles greps a workspace of small files with the Go search, as the
+// subagent benchmark's children do.
+func BenchmarkGrepGoSmallFiles(b *testing.B) {
+	root, err := filepath.EvalSymlinks(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i := range 50 {
+		name := filepath.Join(root, fmt.Sprintf("d%d", i%5), fmt.Sprintf("f%02d.go", i))
+		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		text := fmt.Sprintf("package p\n\nfunc f%d() int { return %d } // alpha\n", i, i)
+		if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	env := &Env{Root: root, TempDir: b.TempDir()}
+	defer env.Close()
+	reg, err := NewRegistry(grepTool{noRipgrep: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		res := reg.Execute(context.Background(), env, Call{Name: "grep", Args: `{"pattern":"alpha"}`})
+		if res.IsError || strings.Count(res.Output, "alpha") != 50 {
+			b.Fatalf("unexpected result: %s", res.Output)
+		}
 	}
 }

@@ -38,6 +38,13 @@ var toolName = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
 // duplicate name, a schema that does not compile, or path arguments the schema does not
 // declare as strings.
 func NewRegistry(ts ...Tool) (*Registry, error) {
+	return NewRegistryWith(nil, ts...)
+}
+
+// NewRegistryWith is NewRegistry taking compiled schemas from cache (compiling and adding
+// those it lacks), so registries built often for the same tools share them. A nil cache
+// compiles every schema, as NewRegistry does.
+func NewRegistryWith(cache *SchemaCache, ts ...Tool) (*Registry, error) {
 	r := &Registry{byName: make(map[string]*entry, len(ts))}
 	for _, t := range ts {
 		spec := t.Spec()
@@ -47,7 +54,7 @@ func NewRegistry(ts ...Tool) (*Registry, error) {
 		if _, dup := r.byName[spec.Name]; dup {
 			return nil, fmt.Errorf("register tool %s: duplicate name", spec.Name)
 		}
-		schema, err := compileArgsSchema(spec.Name, spec.Schema)
+		schema, err := cache.compile(spec.Name, spec.Schema)
 		if err != nil {
 			return nil, fmt.Errorf("register tool %s: %w", spec.Name, err)
 		}
