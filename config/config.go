@@ -12,18 +12,20 @@
 package config
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
+	"time"
 )
 
 // Config is the resolved configuration.
 type Config struct {
-	Model         string `toml:"model"`          // provider/model, e.g. "openai/gpt-4o-mini"
-	BaseURL       string `toml:"base_url"`       // an OpenAI-compatible endpoint, for local servers
-	Mode          string `toml:"mode"`           // plan, ask, auto-edit or yolo
-	Sandbox       string `toml:"sandbox"`        // auto, landlock, bwrap or off
-	NATS          string `toml:"nats"`           // an external bus to join instead of the embedded one
-	ContextWindow int    `toml:"context_window"` // tokens; 0 means the provider's known value
+	Model   string `toml:"model"`    // provider/model, e.g. "openai/gpt-4o-mini"
+	BaseURL string `toml:"base_url"` // an OpenAI-compatible endpoint, for local servers
+	Mode    string `toml:"mode"`     // plan, ask, auto-edit or yolo
+	Sandbox string `toml:"sandbox"`  // auto, landlock, bwrap or off
+	NATS    string `toml:"nats"`     // an external bus to join instead of the embedded one
 
 	Permissions struct {
 		Allow []string `toml:"allow"` // rules such as "bash(git status*)" or "read"
@@ -31,10 +33,18 @@ type Config struct {
 		Deny  []string `toml:"deny"`
 	} `toml:"permissions"`
 
+	// Done is the definition of done: a final answer is accepted only once Check passes.
 	Done struct {
-		Check       string `toml:"check"`        // a command that must pass before a task is done
-		MaxRefusals int    `toml:"max_refusals"` // times the check may send the model back
+		Check         string `toml:"check"`           // a command that must pass before a task is done
+		CheckTimeoutS int    `toml:"check_timeout_s"` // seconds the check may run; 0: 600
+		MaxRefusals   int    `toml:"max_refusals"`    // final answers refused before the run fails
 	} `toml:"done"`
+
+	// Context is how the model-visible context is kept (DESIGN §6).
+	Context struct {
+		Window  int    `toml:"window"`   // tokens; 0 means the model's known window
+		IdleGap string `toml:"idle_gap"` // a duration ("30m") after which old outputs become previews, or "off"
+	} `toml:"context"`
 
 	Env struct {
 		Pass []string          `toml:"pass"` // variables commands may see from troupe's env
@@ -130,4 +140,24 @@ func (c *Config) Origin(field string) string {
 		return src
 	}
 	return "default"
+}
+
+// IdleGapS is [context] idle_gap in seconds, as a session takes it: 0 for the default (unset),
+// -1 for "off", else the duration. An unparsable or non-positive duration is an error.
+func (c *Config) IdleGapS() (int, error) {
+	v := strings.TrimSpace(c.Context.IdleGap)
+	switch strings.ToLower(v) {
+	case "":
+		return 0, nil
+	case "off":
+		return -1, nil
+	}
+	d, err := time.ParseDuration(v)
+	switch {
+	case err != nil:
+		return 0, fmt.Errorf("%q is not a duration such as \"30m\" or \"2h\", nor \"off\"", v)
+	case d < time.Second:
+		return 0, fmt.Errorf("%q is under a second; use \"off\" to turn the idle-gap previews off", v)
+	}
+	return int(d / time.Second), nil
 }

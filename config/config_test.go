@@ -48,7 +48,9 @@ func TestLayering(t *testing.T) {
 model = "openai/gpt-4o-mini"
 base_url = "http://localhost:11434/v1"
 mode = "plan"
-context_window = 32000
+
+[context]
+window = 32000
 
 [done]
 check = "go test ./..."
@@ -103,7 +105,7 @@ B = "project"
 		field     string
 		got, want int
 	}{
-		{"ContextWindow", c.ContextWindow, 32000},
+		{"Context.Window", c.Context.Window, 32000},
 		{"Done.MaxRefusals", c.Done.MaxRefusals, 3}, // default survives both files
 		{"Agents.MaxDepth", c.Agents.MaxDepth, 2},   // project's [agents] does not clobber it
 		{"Agents.MaxRunning", c.Agents.MaxRunning, 4},
@@ -222,6 +224,10 @@ func TestFileErrors(t *testing.T) {
 		{"wrong type", "[agents]\nmax_depth = \"three\"\n", []string{"troupe.toml:2:", "agents.max_depth: want an integer, got a TOML string"}},
 		{"string for a list", "[permissions]\nallow = \"read\"\n", []string{"troupe.toml:2:", "permissions.allow: want a list of strings"}},
 		{"duplicate table", "[done]\n[done]\n", []string{"troupe.toml:2:"}},
+		{"window moved into [context]", "context_window = 32000\n", []string{"troupe.toml:1:", `unknown key "context_window"`, `did you mean "context.window"?`}},
+		{"window as a string", "[context]\nwindow = \"big\"\n", []string{"troupe.toml:2:", "context.window: want an integer, got a TOML string"}},
+		{"idle gap as a number", "[context]\nidle_gap = 30\n", []string{"troupe.toml:2:", "context.idle_gap: want a string, got a TOML integer"}},
+		{"check timeout typo", "[done]\ncheck_timeout = 60\n", []string{"troupe.toml:2:", `did you mean "done.check_timeout_s"?`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -274,5 +280,94 @@ func TestDefaultPaths(t *testing.T) {
 				t.Errorf("DefaultPaths = %q, %q; want %q, /repo/troupe.toml", user, project, tt.wantUser)
 			}
 		})
+	}
+}
+
+// TestLongHorizonLayers layers [done] and [context] like every other setting: the project over
+// the user, flags over both, each value traced to its source; --check "" turns a check off.
+func TestLongHorizonLayers(t *testing.T) {
+	user := writeFile(t, "config.toml", `
+[done]
+check = "make test"
+max_refusals = 5
+check_timeout_s = 120
+
+[context]
+window = 32000
+idle_gap = "45m"
+`)
+	project := writeFile(t, "troupe.toml", `
+[done]
+check = "go test ./..."
+
+[context]
+idle_gap = "off"
+`)
+	load := func() *Config {
+		t.Helper()
+		c, err := Load(LoadOptions{UserFile: user, ProjectFile: project, Getenv: envOf(nil)})
+		if err != nil {
+			t.Fatalf("Load: %v", err)
+		}
+		return c
+	}
+	c := load()
+	if err := c.Validate(); err != nil {
+		t.Fatalf("Validate: %v", err)
+	}
+	gap, _ := c.IdleGapS()
+	if c.Done.Check != "go test ./..." || c.Origin("Done.Check") != project || c.Done.MaxRefusals != 5 ||
+		c.Done.CheckTimeoutS != 120 || c.Context.Window != 32000 || c.Origin("Context.Window") != user || gap != -1 {
+		t.Errorf("files: done %+v, context %+v (idle gap %d s), check from %s", c.Done, c.Context, gap, c.Origin("Done.Check"))
+	}
+
+	c = load()
+	check := "test -f done.txt"
+	c.Apply(Overrides{Check: &check, ContextWindow: 8000, MaxRefusals: 2})
+	if c.Done.Check != check || c.Context.Window != 8000 || c.Done.MaxRefusals != 2 ||
+		c.Origin("Done.Check") != "flag --check" || c.Origin("Context.Window") != "flag --context-window" ||
+		c.Origin("Done.MaxRefusals") != "flag --max-refusals" {
+		t.Errorf("flags: done %+v, context %+v", c.Done, c.Context)
+	}
+	if want := []string{user, project, "flag --check", "flag --context-window", "flag --max-refusals"}; !slices.Equal(c.Sources, want) {
+		t.Errorf("Sources = %q, want %q", c.Sources, want)
+	}
+
+	c = load()
+	off := ""
+	c.Apply(Overrides{Check: &off})
+	if c.Done.Check != "" || c.Done.MaxRefusals != 5 || c.Context.Window != 32000 {
+		t.Errorf("--check \"\": done %+v, context %+v; want the check off and the rest kept", c.Done, c.Context)
+	}
+}
+
+func TestIdleGap(t *testing.T) {
+	tests := []struct {
+		in      string
+		want    int
+		wantErr string
+	}{
+		{"", 0, ""},
+		{"off", -1, ""},
+		{" OFF ", -1, ""},
+		{"30m", 1800, ""},
+		{"90s", 90, ""},
+		{"1h30m", 5400, ""},
+		{"soon", 0, `"soon" is not a duration`},
+		{"30", 0, `"30" is not a duration`},
+		{"0", 0, `use "off"`},
+		{"500ms", 0, `use "off"`},
+		{"-5m", 0, `use "off"`},
+	}
+	for _, tt := range tests {
+		c := Defaults()
+		c.Context.IdleGap = tt.in
+		got, err := c.IdleGapS()
+		switch {
+		case tt.wantErr == "" && (err != nil || got != tt.want):
+			t.Errorf("IdleGapS(%q) = %d, %v; want %d", tt.in, got, err, tt.want)
+		case tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)):
+			t.Errorf("IdleGapS(%q) = %d, %v; want an error containing %q", tt.in, got, err, tt.wantErr)
+		}
 	}
 }

@@ -27,9 +27,15 @@ func (c *Config) applyEnv(getenv func(string) string) {
 	}
 }
 
-// Overrides are the command-line flags that override configuration; empty means "not given".
+// Overrides are the command-line flags that override configuration; empty (zero, nil) means
+// "not given".
 type Overrides struct {
 	Model, BaseURL, Mode, Sandbox, NATS string
+	// Check replaces [done] check when non-nil: --check "" turns a configured check off.
+	Check *string
+	// ContextWindow (--context-window) and MaxRefusals (--max-refusals) replace [context]
+	// window and [done] max_refusals when non-zero.
+	ContextWindow, MaxRefusals int
 }
 
 // Apply applies the flags that were given: the top layer. Call Validate afterwards.
@@ -39,6 +45,24 @@ func (c *Config) Apply(o Overrides) {
 		if val := given[s.field]; val != "" {
 			c.setString(s.field, s.ptr(c), val, "flag "+s.flag)
 			c.Sources = append(c.Sources, "flag "+s.flag)
+		}
+	}
+	if o.Check != nil {
+		c.setString("Done.Check", &c.Done.Check, *o.Check, "flag --check")
+		c.Sources = append(c.Sources, "flag --check")
+	}
+	for _, n := range []struct {
+		field, flag string
+		val         int
+		dst         *int
+	}{
+		{"Context.Window", "--context-window", o.ContextWindow, &c.Context.Window},
+		{"Done.MaxRefusals", "--max-refusals", o.MaxRefusals, &c.Done.MaxRefusals},
+	} {
+		if n.val != 0 {
+			*n.dst = n.val
+			c.setOrigin(n.field, "flag "+n.flag)
+			c.Sources = append(c.Sources, "flag "+n.flag)
 		}
 	}
 }

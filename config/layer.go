@@ -17,12 +17,11 @@ import (
 // from a zero value, so a file only overrides what it mentions. Its toml tags must match
 // Config's.
 type layer struct {
-	Model         *string `toml:"model"`
-	BaseURL       *string `toml:"base_url"`
-	Mode          *string `toml:"mode"`
-	Sandbox       *string `toml:"sandbox"`
-	NATS          *string `toml:"nats"`
-	ContextWindow *int    `toml:"context_window"`
+	Model   *string `toml:"model"`
+	BaseURL *string `toml:"base_url"`
+	Mode    *string `toml:"mode"`
+	Sandbox *string `toml:"sandbox"`
+	NATS    *string `toml:"nats"`
 
 	Permissions struct {
 		Allow []string `toml:"allow"`
@@ -31,9 +30,15 @@ type layer struct {
 	} `toml:"permissions"`
 
 	Done struct {
-		Check       *string `toml:"check"`
-		MaxRefusals *int    `toml:"max_refusals"`
+		Check         *string `toml:"check"`
+		CheckTimeoutS *int    `toml:"check_timeout_s"`
+		MaxRefusals   *int    `toml:"max_refusals"`
 	} `toml:"done"`
+
+	Context struct {
+		Window  *int    `toml:"window"`
+		IdleGap *string `toml:"idle_gap"`
+	} `toml:"context"`
 
 	Env struct {
 		Pass []string          `toml:"pass"`
@@ -135,6 +140,7 @@ func (l *layer) applyTo(c *Config, path string) {
 		{"Sandbox", l.Sandbox, &c.Sandbox},
 		{"NATS", l.NATS, &c.NATS},
 		{"Done.Check", l.Done.Check, &c.Done.Check},
+		{"Context.IdleGap", l.Context.IdleGap, &c.Context.IdleGap},
 	} {
 		if s.from != nil {
 			c.setString(s.field, s.to, *s.from, path)
@@ -145,7 +151,8 @@ func (l *layer) applyTo(c *Config, path string) {
 		from  *int
 		to    *int
 	}{
-		{"ContextWindow", l.ContextWindow, &c.ContextWindow},
+		{"Context.Window", l.Context.Window, &c.Context.Window},
+		{"Done.CheckTimeoutS", l.Done.CheckTimeoutS, &c.Done.CheckTimeoutS},
 		{"Done.MaxRefusals", l.Done.MaxRefusals, &c.Done.MaxRefusals},
 		{"Agents.MaxDepth", l.Agents.MaxDepth, &c.Agents.MaxDepth},
 		{"Agents.MaxRunning", l.Agents.MaxRunning, &c.Agents.MaxRunning},

@@ -38,11 +38,17 @@ func (c *Config) Validate() error {
 			}
 		}
 	}
-	if c.ContextWindow < 0 {
-		bad("ContextWindow", "%d is negative; use 0 for the model's known window", c.ContextWindow)
+	if c.Context.Window < 0 {
+		bad("Context.Window", "%d is negative; leave it unset for the model's known window", c.Context.Window)
 	}
-	if c.Done.MaxRefusals < 0 {
-		bad("Done.MaxRefusals", "%d is negative", c.Done.MaxRefusals)
+	if _, err := c.IdleGapS(); err != nil {
+		bad("Context.IdleGap", "%v", err)
+	}
+	if c.Done.CheckTimeoutS < 0 {
+		bad("Done.CheckTimeoutS", "%d is negative; leave it unset for the default (600 s)", c.Done.CheckTimeoutS)
+	}
+	if c.Done.MaxRefusals < 1 {
+		bad("Done.MaxRefusals", "%d: at least 1 (the model needs one chance to act on what the check found)", c.Done.MaxRefusals)
 	}
 	if c.Agents.MaxDepth < 0 {
 		bad("Agents.MaxDepth", "%d is negative; use 0 to forbid subagents", c.Agents.MaxDepth)
@@ -110,8 +116,14 @@ func fieldKey(field string) string {
 		return "base_url"
 	case "NATS":
 		return "nats"
-	case "ContextWindow":
-		return "context_window"
+	case "Context.Window":
+		return "context.window"
+	case "Context.IdleGap":
+		return "context.idle_gap"
+	case "Done.Check":
+		return "done.check"
+	case "Done.CheckTimeoutS":
+		return "done.check_timeout_s"
 	case "Done.MaxRefusals":
 		return "done.max_refusals"
 	case "Agents.MaxDepth":

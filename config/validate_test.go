@@ -19,8 +19,15 @@ func TestValidate(t *testing.T) {
 		{"good base url", func(c *Config) { c.BaseURL = "http://127.0.0.1:8080/v1" }, ""},
 		{"nats list", func(c *Config) { c.NATS = "nats://a:4222, nats://b:4222" }, ""},
 		{"bad nats", func(c *Config) { c.NATS = "just-a-name" }, "nats"},
-		{"negative window", func(c *Config) { c.ContextWindow = -1 }, "context_window"},
+		{"negative window", func(c *Config) { c.Context.Window = -1 }, "context.window (from default): -1 is negative"},
+		{"a window", func(c *Config) { c.Context.Window = 200000 }, ""},
 		{"negative refusals", func(c *Config) { c.Done.MaxRefusals = -1 }, "done.max_refusals"},
+		{"no refusals", func(c *Config) { c.Done.MaxRefusals = 0 }, "done.max_refusals (from default): 0: at least 1"},
+		{"negative check timeout", func(c *Config) { c.Done.CheckTimeoutS = -1 }, "done.check_timeout_s"},
+		{"a check", func(c *Config) { c.Done.Check, c.Done.CheckTimeoutS = "go test ./...", 60 }, ""},
+		{"idle gap off", func(c *Config) { c.Context.IdleGap = "off" }, ""},
+		{"idle gap", func(c *Config) { c.Context.IdleGap = "2h" }, ""},
+		{"bad idle gap", func(c *Config) { c.Context.IdleGap = "later" }, `context.idle_gap (from default): "later" is not a duration`},
 		{"no subagents is fine", func(c *Config) { c.Agents.MaxDepth = 0 }, ""},
 		{"nothing may run", func(c *Config) { c.Agents.MaxRunning = 0 }, "agents.max_running"},
 		{"good rules", func(c *Config) { c.Permissions.Allow = []string{"read", "bash(git status*)", "mcp__x__y"} }, ""},
@@ -62,6 +69,31 @@ func TestValidateNamesTheSource(t *testing.T) {
 	}
 }
 
+// TestValidateNamesFileKeyAndFlag traces bad long-horizon values to the file and key, or the
+// flag, that set them.
+func TestValidateNamesFileKeyAndFlag(t *testing.T) {
+	path := writeFile(t, "troupe.toml", "[context]\nidle_gap = \"soon\"\n\n[done]\nmax_refusals = 0\ncheck_timeout_s = -3\n")
+	c, err := Load(LoadOptions{ProjectFile: path, Getenv: envOf(nil)})
+	if err != nil {
+		t.Fatalf("Load: %v", err)
+	}
+	c.Apply(Overrides{ContextWindow: -5})
+	err = c.Validate()
+	if err == nil {
+		t.Fatal("Validate accepted them")
+	}
+	for _, want := range []string{
+		`context.idle_gap (from ` + path + `): "soon" is not a duration`,
+		`done.max_refusals (from ` + path + `): 0: at least 1`,
+		`done.check_timeout_s (from ` + path + `): -3 is negative`,
+		`context.window (from flag --context-window): -5 is negative`,
+	} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q lacks %q", err, want)
+		}
+	}
+}
+
 func TestNearestKey(t *testing.T) {
 	tests := []struct {
 		unknown []string
@@ -69,7 +101,8 @@ func TestNearestKey(t *testing.T) {
 	}{
 		{[]string{"modle"}, "mode"},
 		{[]string{"baseurl"}, "base_url"},
-		{[]string{"contextwindow"}, "context_window"},
+		{[]string{"contextwindow"}, "context.window"},
+		{[]string{"context", "idle_gaps"}, "context.idle_gap"},
 		{[]string{"permission", "allow"}, "permissions.allow"},
 		{[]string{"done", "checks"}, "done.check"},
 		{[]string{"xyzzy"}, ""},

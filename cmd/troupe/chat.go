@@ -26,6 +26,7 @@ func (m *Main) chatCommand() *cobra.Command {
 		},
 	}
 	f.register(c)
+	f.registerHorizon(c, "start with this objective (/goal shows, pauses, resumes or clears it)")
 	return c
 }
 
@@ -39,15 +40,15 @@ func (m *Main) chat(ctx context.Context, f *commonFlags) error {
 	if err != nil {
 		return err
 	}
-	model, err := m.checkModel(s.cfg.Model, s.cfg.BaseURL)
-	if err != nil {
+	id := newSessionID()
+	start := &messages.StartSession{ID: id, Interactive: true}
+	if err := m.sessionStart(s, nil, f, start); err != nil {
 		return err
 	}
 	l, err := m.connect(s)
 	if err != nil {
 		return err
 	}
-	id := newSessionID()
 	defer l.close(m, id)
 	out := newPrinter(m.Stdout, false)
 	ends := make(chan turnEnd, 4)
@@ -79,13 +80,17 @@ func (m *Main) chat(ctx context.Context, f *commonFlags) error {
 		return err
 	}
 	defer sub.Unsubscribe()
-	start := &messages.StartSession{ID: id, Model: model, BaseURL: s.cfg.BaseURL, Mode: s.cfg.Mode, Workspace: s.root,
-		Interactive: true, MaxTurns: f.maxTurns,
-		Allow: s.cfg.Permissions.Allow, Ask: s.cfg.Permissions.Ask, Deny: s.cfg.Permissions.Deny}
 	if err := l.client.StartSession(start); err != nil {
+		select {
+		case e := <-ends:
+			if e.finished != nil { // it failed while starting, and said why (see runStarted)
+				return outcome(e.finished)
+			}
+		default:
+		}
 		return usageErr("%v", err)
 	}
-	fmt.Fprintf(m.Stderr, "troupe chat · %s · mode %s · session %s\n/help for commands, /exit to leave\n", model, s.cfg.Mode, id)
+	fmt.Fprintf(m.Stderr, "troupe chat · %s · mode %s · session %s\n/help for commands, /exit to leave\n", start.Model, s.cfg.Mode, id)
 
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt)
@@ -93,7 +98,12 @@ func (m *Main) chat(ctx context.Context, f *commonFlags) error {
 	lines := readLines(m.Stdin)
 	for {
 		fmt.Fprint(m.Stderr, "› ")
-		line, ok := m.waitLine(ctx, lines, sigs)
+		line, ok, fin := m.waitLine(ctx, lines, sigs, ends)
+		if fin != nil {
+			// The session ended on its own between turns (e.g. a setup error at its start).
+			fmt.Fprintln(m.Stderr)
+			return outcome(fin)
+		}
 		if mode, ok := strings.CutPrefix(strings.TrimSpace(line), "/mode "); ok {
 			if st, err := l.client.SetMode(id, strings.TrimSpace(mode)); err != nil {
 				fmt.Fprintln(m.Stdout, err)
@@ -134,19 +144,24 @@ func (m *Main) chat(ctx context.Context, f *commonFlags) error {
 // enough for the end of a turn to settle, short enough that an idle chat is small.
 const idleRelease = time.Second
 
-// waitLine waits for the next line of input; ok is false at EOF, Ctrl-C or SIGTERM. Waiting for
-// the human is the long idle stretch, so memory the process no longer uses is released then.
-func (m *Main) waitLine(ctx context.Context, lines <-chan string, sigs <-chan os.Signal) (string, bool) {
+// waitLine waits for the next line of input; ok is false at EOF, Ctrl-C or SIGTERM, and fin is
+// set if the session finished meanwhile. Waiting for the human is the long idle stretch, so
+// memory the process no longer uses is released then.
+func (m *Main) waitLine(ctx context.Context, lines <-chan string, sigs <-chan os.Signal, ends <-chan turnEnd) (string, bool, *messages.SessionFinishedData) {
 	idle := time.NewTimer(idleRelease)
 	defer idle.Stop()
 	for {
 		select {
 		case line, ok := <-lines:
-			return line, ok
+			return line, ok, nil
+		case e := <-ends:
+			if e.finished != nil {
+				return "", false, e.finished
+			}
 		case <-sigs:
-			return "", false
+			return "", false, nil
 		case <-ctx.Done():
-			return "", false
+			return "", false, nil
 		case <-idle.C:
 			releaseIdleMemory()
 		}
@@ -168,7 +183,11 @@ func (m *Main) waitTurn(ctx context.Context, l *link, id string, in turnInputs) 
 	for {
 		select {
 		case e := <-in.ends:
-			return e.finished
+			if e.finished != nil || sessionIdle(l, id) {
+				return e.finished
+			}
+			// The final answer was refused (a goal still open, a failing check): the session
+			// works on, and this turn goes on with it.
 		case ask := <-in.asks:
 			m.askUser(l, id, ask, in)
 		case <-in.sigs:
@@ -179,6 +198,15 @@ func (m *Main) waitTurn(ctx context.Context, l *link, id string, in turnInputs) 
 			return &messages.SessionFinishedData{Status: messages.StatusInterrupted}
 		}
 	}
+}
+
+// sessionIdle reports whether the session waits for input. A turn's end is not enough: the
+// definition of done may refuse the final answer and send the model back to work. Status is
+// answered in order after the message that ended the turn, so the phase it reports is the one
+// the session took after deciding.
+func sessionIdle(l *link, id string) bool {
+	st, err := l.client.Status(id)
+	return err != nil || st.Phase == "idle"
 }
 
 // askUser shows an approval request and sends the answer typed at the prompt, unless someone

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -13,10 +14,11 @@ import (
 	"github.com/troupe-dev/troupe/messages"
 )
 
-// sessionStart resolves the model and fills start from the settings and flags: what runSession
-// and a detached run send the Node. client is used only to look up the model of a resumed
-// session.
-func (m *Main) sessionStart(s *settings, client *actors.Client, f *runFlags, start *messages.StartSession) error {
+// sessionStart resolves the model and fills start from the settings and flags: the one place
+// that turns configuration into what run, resume, chat, loop and a detached run send the Node.
+// The caller sets what belongs to its command (ID, Task, Interactive, Yes, a loop step's
+// Agent, Parent and LoopStep). client is used only to look up the model of a resumed session.
+func (m *Main) sessionStart(s *settings, client *actors.Client, f *commonFlags, start *messages.StartSession) error {
 	if start.Resume && f.model == "" {
 		// Resume with the model the session was using unless told otherwise.
 		if meta, _, err := client.Log(start.ID); err == nil && meta.Model != "" {
@@ -29,8 +31,17 @@ func (m *Main) sessionStart(s *settings, client *actors.Client, f *runFlags, sta
 	if err != nil {
 		return err
 	}
+	idleGap, err := s.cfg.IdleGapS()
+	if err != nil {
+		return usageErr("%v", err) // Validate has seen it already
+	}
 	start.Model, start.BaseURL, start.Mode, start.Workspace, start.MaxTurns = model, s.cfg.BaseURL, s.cfg.Mode, s.root, f.maxTurns
-	start.Allow, start.Ask, start.Deny, start.Yes = s.cfg.Permissions.Allow, s.cfg.Permissions.Ask, s.cfg.Permissions.Deny, f.yes
+	start.Allow, start.Ask, start.Deny = s.cfg.Permissions.Allow, s.cfg.Permissions.Ask, s.cfg.Permissions.Deny
+	start.ContextWindow, start.IdleGapS = s.cfg.Context.Window, idleGap
+	start.Check, start.CheckS, start.MaxRefusals = strings.TrimSpace(s.cfg.Done.Check), s.cfg.Done.CheckTimeoutS, s.cfg.Done.MaxRefusals
+	if g := strings.TrimSpace(f.goal); g != "" {
+		start.Goal = g
+	}
 	return nil
 }
 
@@ -45,8 +56,8 @@ func (m *Main) runDetached(f *runFlags, task string) error {
 	if err != nil {
 		return err
 	}
-	start := &messages.StartSession{ID: newSessionID(), Task: task}
-	if err := m.sessionStart(s, nil, f, start); err != nil {
+	start := &messages.StartSession{ID: newSessionID(), Task: task, Yes: f.yes}
+	if err := m.sessionStart(s, nil, &f.commonFlags, start); err != nil {
 		return err
 	}
 	info, err := actors.FindNode(s.root)

@@ -100,7 +100,11 @@ func (p *printer) human(t messages.EventType, v any) {
 	case *messages.DoneCheckData:
 		p.endLine()
 		if !d.Passed {
-			fmt.Fprintf(p.w, "  not done yet (%s check, refusal %d of %d): %s\n", d.Kind, d.Refusals, d.Max, firstLineOf(d.Output))
+			why := firstLineOf(d.Output)
+			if why == "" && d.Kind == "goal" {
+				why = "the goal is still open: it must be completed with evidence"
+			}
+			fmt.Fprintf(p.w, "  not done yet (%s check, refusal %d of %d): %s\n", d.Kind, d.Refusals, d.Max, why)
 		} else {
 			fmt.Fprintf(p.w, "  ✓ check passed: %s\n", d.Command)
 		}

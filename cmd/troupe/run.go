@@ -34,10 +34,11 @@ func (m *Main) runCommand() *cobra.Command {
 			if f.detach {
 				return m.runDetached(&f, args[0])
 			}
-			return m.runSession(c.Context(), &f, &messages.StartSession{ID: newSessionID(), Task: args[0]})
+			return m.runSession(c.Context(), &f, &messages.StartSession{ID: newSessionID(), Task: args[0], Yes: f.yes})
 		},
 	}
 	f.register(c)
+	f.registerHorizon(c, "the objective: the run is done only once the model completes it with evidence (get_goal, update_goal)")
 	c.Flags().BoolVar(&f.json, "json", false, "print the session's events as NDJSON envelopes on stdout")
 	c.Flags().BoolVarP(&f.yes, "yes", "y", false, "answer every approval request with allow (without it, a call that needs approval is denied)")
 	c.Flags().BoolVar(&f.detach, "detach", false, "submit the task to the project's node (started in the background if none runs), print the session id and exit")
@@ -51,7 +52,7 @@ func (m *Main) resumeCommand() *cobra.Command {
 		Short: "Continue a stored session (after a crash, a kill or a finished run), optionally with a new task",
 		Args:  cobra.RangeArgs(1, 2),
 		RunE: func(c *cobra.Command, args []string) error {
-			start := &messages.StartSession{ID: args[0], Resume: true}
+			start := &messages.StartSession{ID: args[0], Resume: true, Yes: f.yes}
 			if len(args) == 2 {
 				start.Task = args[1]
 			}
@@ -59,6 +60,7 @@ func (m *Main) resumeCommand() *cobra.Command {
 		},
 	}
 	f.register(c)
+	f.registerHorizon(c, "set a new objective for the session (it keeps its stored goal otherwise)")
 	c.Flags().BoolVar(&f.json, "json", false, "print the session's events as NDJSON envelopes on stdout")
 	c.Flags().BoolVarP(&f.yes, "yes", "y", false, "answer every approval request with allow (without it, a call that needs approval is denied)")
 	return c
@@ -77,29 +79,52 @@ func (m *Main) runSession(ctx context.Context, f *runFlags, start *messages.Star
 		return err
 	}
 	defer l.close(m, start.ID)
-	if err := m.sessionStart(s, l.client, f, start); err != nil {
+	if err := m.sessionStart(s, l.client, &f.commonFlags, start); err != nil {
 		return err
 	}
-
 	out := newPrinter(m.Stdout, f.json)
-	finished := make(chan *messages.SessionFinishedData, 1)
-	sub, err := l.client.SubscribeRaw(messages.SessionEventsSubject(l.client.NS, start.ID), func(data []byte) {
-		if fin := out.event(data); fin != nil {
-			finished <- fin
+	fin, err := m.runStarted(ctx, l, out, start, nil, func() {
+		if !f.json {
+			fmt.Fprintf(m.Stderr, "troupe: session %s (resume with: troupe resume %s)\n", start.ID, start.ID)
 		}
 	})
 	if err != nil {
 		return err
 	}
+	return outcome(fin)
+}
+
+// runStarted subscribes to a session's events, starts it, and prints its events through out
+// until it finishes (see waitFinished for Ctrl-C). tap, if set, sees every raw envelope too;
+// started runs once the Node accepted the session.
+func (m *Main) runStarted(ctx context.Context, l *link, out *printer, start *messages.StartSession, tap func([]byte), started func()) (*messages.SessionFinishedData, error) {
+	finished := make(chan *messages.SessionFinishedData, 1)
+	sub, err := l.client.SubscribeRaw(messages.SessionEventsSubject(l.client.NS, start.ID), func(data []byte) {
+		if tap != nil {
+			tap(data)
+		}
+		if fin := out.event(data); fin != nil {
+			finished <- fin
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
 	defer sub.Unsubscribe()
 	if err := l.client.StartSession(start); err != nil {
-		return usageErr("%v", err)
+		select {
+		case fin := <-finished:
+			// The session failed while starting (a window too small for its prefix) and said
+			// why before the start request gave up: its reason is the better answer.
+			return fin, nil
+		default:
+			return nil, usageErr("%v", err)
+		}
 	}
-	if !f.json {
-		fmt.Fprintf(m.Stderr, "troupe: session %s (resume with: troupe resume %s)\n", start.ID, start.ID)
+	if started != nil {
+		started()
 	}
-	fin := m.waitFinished(ctx, l, start.ID, finished)
-	return outcome(fin)
+	return m.waitFinished(ctx, l, start.ID, finished), nil
 }
 
 // waitFinished waits for the session.finished event, cancelling the session on Ctrl-C or

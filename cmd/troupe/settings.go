@@ -18,6 +18,30 @@ import (
 type commonFlags struct {
 	model, baseURL, mode, sandbox string
 	maxTurns                      int
+
+	// The long-horizon flags (registerHorizon): the goal, the definition of done, the window.
+	goal                       string
+	check                      optString
+	contextWindow, maxRefusals int
+}
+
+// optString is a string flag that tells "not given" from "given empty" (--check "" turns a
+// configured check off).
+type optString struct {
+	val string
+	set bool
+}
+
+func (o *optString) Set(v string) error { o.val, o.set = v, true; return nil }
+func (o *optString) String() string     { return o.val }
+func (o *optString) Type() string       { return "string" }
+
+// ptr is the value if the flag was given, else nil.
+func (o *optString) ptr() *string {
+	if !o.set {
+		return nil
+	}
+	return &o.val
 }
 
 func (f *commonFlags) register(c *cobra.Command) {
@@ -26,6 +50,15 @@ func (f *commonFlags) register(c *cobra.Command) {
 	c.Flags().StringVar(&f.mode, "mode", "", "permission mode: plan, ask, auto-edit, yolo")
 	c.Flags().StringVar(&f.sandbox, "sandbox", "", "sandbox for bash: auto, landlock, bwrap, off")
 	c.Flags().IntVar(&f.maxTurns, "max-turns", 0, "stop after this many model turns (default 100)")
+}
+
+// registerHorizon adds the flags of long sessions: run, resume, chat and loop take them.
+// goalUsage describes --goal, which means something different to each command.
+func (f *commonFlags) registerHorizon(c *cobra.Command, goalUsage string) {
+	c.Flags().StringVar(&f.goal, "goal", "", goalUsage)
+	c.Flags().Var(&f.check, "check", "a command that must pass before a final answer is accepted, e.g. \"go test ./...\" (overrides [done] check; \"\" turns it off)")
+	c.Flags().IntVar(&f.contextWindow, "context-window", 0, "the model's context window in tokens (overrides [context] window and the known value)")
+	c.Flags().IntVar(&f.maxRefusals, "max-refusals", 0, "final answers the definition of done may refuse before the run fails (default 3, or [done] max_refusals)")
 }
 
 // settings is everything a session-running command resolved before it starts.
@@ -63,18 +96,8 @@ func (m *Main) resolve(f *commonFlags) (*settings, error) {
 		return nil, usageErr("%v", err)
 	}
 	if f != nil {
-		if f.model != "" {
-			cfg.Model = f.model
-		}
-		if f.baseURL != "" {
-			cfg.BaseURL = f.baseURL
-		}
-		if f.mode != "" {
-			cfg.Mode = f.mode
-		}
-		if f.sandbox != "" {
-			cfg.Sandbox = f.sandbox
-		}
+		cfg.Apply(config.Overrides{Model: f.model, BaseURL: f.baseURL, Mode: f.mode, Sandbox: f.sandbox,
+			Check: f.check.ptr(), ContextWindow: f.contextWindow, MaxRefusals: f.maxRefusals})
 	}
 	if err := cfg.Validate(); err != nil {
 		return nil, usageErr("%v", err)
