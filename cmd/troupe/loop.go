@@ -120,6 +120,9 @@ func (m *Main) loop(ctx context.Context, f *loopFlags) error {
 	if !f.json {
 		fmt.Fprintf(m.Stderr, "troupe: loop %s · plan %s · at most %d iterations (follow it with troupe watch %s)\n", r.id, plan, r.max, r.id)
 	}
+	if (tmpl.Mode == "plan" || tmpl.Mode == "ask") && !f.yes {
+		fmt.Fprintf(m.Stderr, "troupe: mode %s without --yes: the iterations cannot ask, so writes (the plan file too) are denied unless a [permissions] rule allows them; use --mode auto-edit or --yes\n", tmpl.Mode)
+	}
 
 	// Ctrl-C between two iterations stops the loop too; during one, waitFinished cancels it.
 	sigs := make(chan os.Signal, 1)

@@ -58,7 +58,7 @@ func (f *commonFlags) registerHorizon(c *cobra.Command, goalUsage string) {
 	c.Flags().StringVar(&f.goal, "goal", "", goalUsage)
 	c.Flags().Var(&f.check, "check", "a command that must pass before a final answer is accepted, e.g. \"go test ./...\" (overrides [done] check; \"\" turns it off)")
 	c.Flags().IntVar(&f.contextWindow, "context-window", 0, "the model's context window in tokens (overrides [context] window and the known value)")
-	c.Flags().IntVar(&f.maxRefusals, "max-refusals", 0, "final answers the definition of done may refuse before the run fails (default 3, or [done] max_refusals)")
+	c.Flags().IntVar(&f.maxRefusals, "max-refusals", 0, "refused final answers the model may act on; the next refusal fails the run (default 3, or [done] max_refusals)")
 }
 
 // settings is everything a session-running command resolved before it starts.
