@@ -81,3 +81,18 @@ row "  200 spawns in one turn: p50 / p99" "$(metric "$work/spawn.txt" "$s2" ms-p
 row "1,000 subagents x 3 tool turns: wall" "$(metric "$work/agents.txt" "$k" s-wall) s ($(metric "$work/agents.txt" "$k" s-until-all-alive) s until all alive)"
 row "1,000 subagents: peak RSS (growth)" "$(metric "$work/agents.txt" "$k" MiB-peak-RSS) MiB ($(metric "$work/agents.txt" "$k" MiB-peak-RSS-growth) MiB, $(metric "$work/agents.txt" "$k" KiB-RSS/agent) KiB per agent)"
 row "1,000 subagents: events/s to a TCP watcher" "$(metric "$work/agents.txt" "$k" events/s) (seq gaps: $(metric "$work/agents.txt" "$k" seq-gaps))"
+
+# Long session (issue 5): 500 scripted turns, each a 14–16 KB tool output (bash seq, read_file,
+# grep), in a 32k window; the compactor answers with a summary, or is absent (every compaction
+# then falls back to a mechanical summary). Request bytes should stay flat over the turns.
+go test -run '^$' -bench 'BenchmarkLongSession500Turns' -benchtime 1x ./actors/ >"$work/long.txt" 2>/dev/null || true
+# series FILE BENCH KEY: the values of the benchmark's log line that contains KEY.
+series() { awk -v b="--- BENCH: $2" -v k="$3" 'index($0, b) == 1 { on = 1; next } /^(---|Benchmark)/ { on = 0 } on && index($0, k) { sub(/.*: /, ""); print; f = 1; exit } END { if (!f) print "?" }' "$1"; }
+for v in model-summary mechanical; do
+  l="BenchmarkLongSession500Turns/$v"
+  row "500-turn session, 32k window ($v)" "largest request $(metric "$work/long.txt" "$l" tokens/max-request) of $(metric "$work/long.txt" "$l" tokens/window) tokens; $(metric "$work/long.txt" "$l" requests-over-window) over the window"
+  row "  compactions (mechanical) / violations" "$(metric "$work/long.txt" "$l" compactions) ($(metric "$work/long.txt" "$l" mechanical-compactions)) / $(metric "$work/long.txt" "$l" pairing-violations)"
+  row "  request bytes, first / last 100 turns" "$(metric "$work/long.txt" "$l" bytes/req-first100) / $(metric "$work/long.txt" "$l" bytes/req-last100) (ratio $(metric "$work/long.txt" "$l" last100/first100))"
+  row "  request bytes per turn (mean of 50)" "$(series "$work/long.txt" "$l" "request bytes, mean of the 50")"
+  row "  projection.Project per turn: median / p99" "$(metric "$work/long.txt" "$l" µs/project-median) / $(metric "$work/long.txt" "$l" µs/project-p99) µs (session wall $(metric "$work/long.txt" "$l" s/session) s)"
+done
