@@ -102,23 +102,7 @@ func startContextNode(tb testing.TB, script string, setup func(root string)) *te
 	if err != nil {
 		tb.Fatal(err)
 	}
-	tn.Node = node
-	if tn.client, err = node.Client(); err != nil {
-		tb.Fatal(err)
-	}
-	if _, err := tn.client.Subscribe(messages.ProjectEventsSubject(node.NS), func(e *messages.Envelope) {
-		tn.mu.Lock()
-		tn.events = append(tn.events, e)
-		tn.mu.Unlock()
-	}); err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() {
-		tn.client.Close()
-		if err := node.Close(); err != nil {
-			tb.Errorf("close node: %v", err)
-		}
-	})
+	tn.attach(tb, node)
 	return tn
 }
 

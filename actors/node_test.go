@@ -99,7 +99,7 @@ func startTestNode(t *testing.T, script string, extra ...tools.Tool) *testNode {
 
 // attach connects a client to the node, records every event of the project, and closes both
 // when the test ends.
-func (tn *testNode) attach(t *testing.T, node *Node) {
+func (tn *testNode) attach(t testing.TB, node *Node) {
 	t.Helper()
 	var err error
 	tn.Node = node
