@@ -112,6 +112,15 @@ type ToolResult struct {
 	IsError  bool          `json:"is_error,omitempty"`
 	Changed  []string      `json:"changed,omitempty"`
 	Duration time.Duration `json:"duration"`
+	// Repairs lists what the lifecycle repaired to make the call run (tool.repaired events).
+	Repairs []Repair `json:"repairs,omitempty"`
+}
+
+// Repair is one change the harness made to a model's tool call (see tools.Repair).
+type Repair struct {
+	Kind   string `json:"kind"`
+	Before string `json:"before,omitempty"`
+	After  string `json:"after,omitempty"`
 }
 
 // ListSessions asks a Node for the sessions in its store.

@@ -28,6 +28,7 @@ const (
 	EventDoneCheck        EventType = "done.check"              // DoneCheckData
 	EventAgentSpawned     EventType = "agent.spawned"           // AgentSpawnedData (emitted by the parent)
 	EventAgentFinished    EventType = "agent.finished"          // AgentResult (emitted by the parent)
+	EventToolRepaired     EventType = "tool.repaired"           // ToolRepairedData
 )
 
 // NewEventData returns a pointer to the payload struct of t, or nil for an unknown type.
@@ -73,6 +74,8 @@ func NewEventData(t EventType) any {
 		return &AgentSpawnedData{}
 	case EventAgentFinished:
 		return &AgentResult{}
+	case EventToolRepaired:
+		return &ToolRepairedData{}
 	}
 	return nil
 }
@@ -149,6 +152,34 @@ type UsageData struct {
 type TurnFinishedData struct {
 	Turn int    `json:"turn"`
 	Stop string `json:"stop"` // end, tool_calls, length, refusal, empty, error, cancelled
+	// Class is what the reply was (see ReplyClass); it drives what the session does next.
+	Class ReplyClass `json:"class,omitempty"`
+}
+
+// ReplyClass is the class of one model reply (DESIGN §3, classifying the reply).
+type ReplyClass string
+
+// The reply classes.
+const (
+	ReplyFinal         ReplyClass = "final"          // a final answer
+	ReplyToolCalls     ReplyClass = "tool_calls"     // structured tool calls
+	ReplyTextCalls     ReplyClass = "text_calls"     // tool calls written as text, recovered
+	ReplyMalformed     ReplyClass = "malformed"      // an attempted call that could not be recovered
+	ReplyEmpty         ReplyClass = "empty"          // nothing at all
+	ReplyLength        ReplyClass = "length"         // cut off by the output limit
+	ReplyReasoningOnly ReplyClass = "reasoning_only" // reasoning with no answer and no call
+	ReplyRefusal       ReplyClass = "refusal"        // the model refused
+	ReplyQuestion      ReplyClass = "question"       // a question to the user
+)
+
+// ToolRepairedData records one repair the harness made to a model's tool call.
+type ToolRepairedData struct {
+	Turn   int    `json:"turn"`
+	CallID string `json:"call_id,omitempty"`
+	Tool   string `json:"tool,omitempty"`
+	Kind   string `json:"kind"` // a tools.RepairKind
+	Before string `json:"before,omitempty"`
+	After  string `json:"after,omitempty"`
 }
 
 // Session outcomes, as SessionFinishedData.Status.
@@ -165,6 +196,7 @@ const (
 	FailBudget   = "budget"   // turn or token budget exhausted
 	FailModel    = "model"    // the model refused or kept replying badly
 	FailDone     = "done"     // the definition of done was not met (goal evidence, check command)
+	FailLoop     = "loop"     // the model kept repeating itself after being steered
 )
 
 // SessionFinishedData closes a session's stream (for this run: a resumed session starts again).

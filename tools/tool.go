@@ -59,6 +59,32 @@ type Result struct {
 	// Rejected says the lifecycle refused the call before any check or permission step
 	// (unknown tool, invalid arguments, a path outside, a stale baseline): nothing ran.
 	Rejected bool
+	// Repairs lists what the lifecycle changed in the call to make it run, in order.
+	Repairs []Repair
+}
+
+// RepairKind names one family of repair the harness makes to a model's tool call.
+type RepairKind string
+
+// The repair kinds (the tool.repaired event and the per-model counters use these names).
+const (
+	RepairTextFormat    RepairKind = "text_format"    // a call written as text in the reply
+	RepairJSON          RepairKind = "json"           // broken JSON arguments
+	RepairDoubleEncoded RepairKind = "double_encoded" // a JSON string holding the JSON object
+	RepairWrapper       RepairKind = "wrapper"        // {"arguments":{...}} and the like
+	RepairPyLiteral     RepairKind = "python_literal" // True, None, single quotes
+	RepairBackslash     RepairKind = "backslash"      // unescaped Windows backslashes
+	RepairCoercion      RepairKind = "coercion"       // a value converted to the schema's type
+	RepairArgAlias      RepairKind = "arg_alias"      // an argument name mapped to ours
+	RepairToolName      RepairKind = "tool_name"      // a tool name mapped to ours
+	RepairContinuation  RepairKind = "continuation"   // a reply cut off by the output limit, continued
+)
+
+// Repair is one change the lifecycle made to a call: its kind and the text before and after
+// (both short: previews, not whole arguments).
+type Repair struct {
+	Kind          RepairKind
+	Before, After string
 }
 
 // Call is a tool call as the model proposed it.
