@@ -11,23 +11,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/troupe-dev/troupe/internal/testwait"
 	"github.com/troupe-dev/troupe/llm"
 	"github.com/troupe-dev/troupe/messages"
 	"github.com/troupe-dev/troupe/tools"
 )
 
-// checkFor polls cond until it holds or the deadline passes (no fixed sleeps).
+// checkFor polls cond until it holds or the scaled deadline passes (no fixed sleeps).
 func checkFor(t *testing.T, d time.Duration, cond func() error) {
 	t.Helper()
-	deadline := time.Now().Add(d)
-	var err error
-	for time.Now().Before(deadline) {
-		if err = cond(); err == nil {
-			return
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	t.Fatalf("condition not met within %v: %v", d, err)
+	testwait.For(t, d, cond)
 }
 
 // recordingProvider wraps a provider and keeps every request it was sent.

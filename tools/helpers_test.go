@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/troupe-dev/troupe/internal/testwait"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
@@ -79,16 +81,10 @@ func mustContain(t *testing.T, got string, wants ...string) {
 	}
 }
 
-// checkFor polls cond until it holds or the deadline passes.
+// checkFor polls cond until it holds or the scaled deadline passes.
 func checkFor(t *testing.T, within time.Duration, cond func() bool, what string) {
 	t.Helper()
-	deadline := time.Now().Add(within)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out after %s waiting for %s", within, what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	testwait.Until(t, within, cond, what)
 }
 
 // golden compares got with testdata/name, rewriting it under -update.
