@@ -59,22 +59,18 @@ type session struct {
 	behavior actor.Behavior
 	phase    string
 
-	addr, toolAddr string
-	toolexec       *actor.PID
-	subs           []*nats.Subscription
-	emitter        *messages.Emitter
-	emitterHome    **messages.Emitter // shared by every incarnation of this session
-	meta           *store.SessionMeta
-	items          []projection.Item // the log as the model may see it: messages and compact boundaries
-	turn           int               // turns of this run; meta.Turns counts all runs
+	addr        string
+	toolexec    *actor.PID // only the session talks to it, by message (issue 10 item 4)
+	subs        []*nats.Subscription
+	emitter     *messages.Emitter
+	emitterHome **messages.Emitter // shared by every incarnation of this session
+	meta        *store.SessionMeta
+	items       []projection.Item // the log as the model may see it: messages and compact boundaries
+	turn        int               // turns of this run; meta.Turns counts all runs
 
 	streamCancel context.CancelFunc
-	pending      []llm.ToolCall                  // calls of the current turn, in call order
-	results      map[string]*messages.ToolResult // arrived results not yet committed
-	committed    int                             // pending[:committed] have committed results
-	toolStarts   map[string]time.Time
-	cancelling   string   // non-empty once a Cancel arrived mid-turn: its reason
-	awaiting     []string // calls of this turn waiting for an approval answer
+	batch        *toolBatch // the turn's tool calls, while they run
+	cancelling   string     // non-empty once a Cancel arrived mid-turn: its reason
 
 	emptyReplies, lengthContinues int
 	finished                      bool

@@ -19,7 +19,6 @@ import (
 // the store here, so a restarted session actor resumes rather than forgets.
 func (s *session) started(ctx actor.Context) {
 	s.addr = s.start.ID
-	s.toolAddr = s.start.ID + ".tools"
 	agent := s.start.Agent
 	if agent == "" {
 		agent = "root"
@@ -65,12 +64,6 @@ func (s *session) started(ctx actor.Context) {
 	}
 	s.toolexec = pid
 	ctx.Watch(pid)
-	sub, err := s.deps.Bridge.Bind(s.toolAddr, pid)
-	s.keep(sub)
-	if err != nil {
-		s.fail(ctx, messages.FailConfig, err.Error())
-		return
-	}
 
 	s.emit(messages.EventSessionStarted, &messages.SessionStartedData{
 		Model: s.deps.Model, Mode: s.start.Mode, Workspace: s.start.Workspace, Task: s.start.Task,

@@ -3,7 +3,6 @@ package actors
 import (
 	"encoding/json"
 	"fmt"
-	"slices"
 
 	"github.com/asynkron/protoactor-go/actor"
 
@@ -17,30 +16,25 @@ import (
 
 // onApprovalNeeded publishes an approval request and remembers it until it is answered.
 func (s *session) onApprovalNeeded(msg *messages.ApprovalNeeded) {
-	if msg.Turn != s.turn || !s.isPending(msg.CallID) {
+	if s.batch == nil || !s.batch.Await(msg.Turn, msg.CallID) {
 		return
 	}
-	s.awaiting = append(s.awaiting, msg.CallID)
 	s.emit(messages.EventToolApproval, &messages.ApprovalRequestedData{Turn: msg.Turn, CallID: msg.CallID,
 		Reason: msg.Reason, Summary: msg.Summary})
 }
 
 // onApprove takes an answer from a client and hands it to the executor.
 func (s *session) onApprove(ctx actor.Context, msg *messages.Approve) {
-	i := slices.Index(s.awaiting, msg.CallID)
 	switch {
-	case i < 0:
+	case !s.batch.Awaiting(msg.CallID):
 		s.respond(ctx, &messages.ErrorReply{Error: fmt.Sprintf("no approval is pending for call %q in session %s", msg.CallID, s.start.ID)})
 		return
 	case msg.Answer != messages.AnswerAllow && msg.Answer != messages.AnswerDeny && msg.Answer != messages.AnswerAllowSession:
 		s.respond(ctx, &messages.ErrorReply{Error: fmt.Sprintf("answer %q: use allow, deny or allow-session", msg.Answer)})
 		return
 	}
-	if err := s.deps.Bridge.Send(s.toolAddr, &messages.ApprovalAnswer{CallID: msg.CallID, Answer: msg.Answer, By: msg.By}); err != nil {
-		s.respond(ctx, &messages.ErrorReply{Error: fmt.Sprintf("deliver the answer: %v", err)})
-		return
-	}
-	s.awaiting = slices.Delete(s.awaiting, i, i+1)
+	ctx.Send(s.toolexec, &messages.ApprovalAnswer{CallID: msg.CallID, Answer: msg.Answer, By: msg.By})
+	s.batch.Answered(msg.CallID)
 	s.respond(ctx, &messages.ApproveAck{CallID: msg.CallID, Answer: msg.Answer})
 }
 
@@ -64,10 +58,7 @@ func (s *session) onSetMode(ctx actor.Context, msg *messages.SetMode) {
 		s.respond(ctx, &messages.ErrorReply{Error: fmt.Sprintf("mode %q: use plan, ask, auto-edit or yolo", msg.Mode)})
 		return
 	}
-	if err := s.deps.Bridge.Send(s.toolAddr, msg); err != nil {
-		s.respond(ctx, &messages.ErrorReply{Error: fmt.Sprintf("switch mode: %v", err)})
-		return
-	}
+	ctx.Send(s.toolexec, msg)
 	s.start.Mode = msg.Mode
 	s.emit(messages.EventSessionMode, &messages.ModeData{Mode: msg.Mode})
 	s.audit(string(messages.EventSessionMode), "", "", &messages.ModeData{Mode: msg.Mode})

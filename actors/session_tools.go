@@ -3,7 +3,6 @@ package actors
 import (
 	"encoding/json"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -16,65 +15,40 @@ import (
 // tool's own bounded result, the log keeps it whole.
 const eventPreviewBytes = 2048
 
-// dispatch sends the turn's calls to the tool executor over the bus, in call order.
-func (s *session) dispatch(ctx actor.Context, calls []llm.ToolCall) {
-	s.pending = calls
-	s.results = make(map[string]*messages.ToolResult, len(calls))
-	s.toolStarts = make(map[string]time.Time, len(calls))
-	s.committed = 0
+// dispatch sends the turn's calls to the tool executor, in call order. The batch owns the
+// pairing; the session performs what it decides.
+func (s *session) dispatch(ctx actor.Context, batch *toolBatch) {
+	s.batch = batch
 	s.become(phaseExecuting, s.executing)
-	for _, c := range calls {
+	for _, c := range batch.Calls() {
 		s.emit(messages.EventToolProposed, &messages.ToolCallData{Turn: s.turn, CallID: c.ID, Tool: c.Name, Args: c.Args, Summary: callSummary(c)})
-		req := &messages.ToolRequest{Turn: s.turn, CallID: c.ID, Name: c.Name, Args: c.Args, ReplyTo: s.addr}
-		if err := s.deps.Bridge.Send(s.toolAddr, req); err != nil {
-			// The bus refused: answer the call here so the turn still completes and stays paired.
-			ctx.Send(ctx.Self(), &messages.ToolResult{Turn: s.turn, CallID: c.ID, Name: c.Name, IsError: true,
-				Output: fmt.Sprintf("internal error: could not reach the tool executor: %v", err)})
-		}
+		ctx.Send(s.toolexec, &messages.ToolRequest{Turn: s.turn, CallID: c.ID, Name: c.Name, Args: c.Args, ReplyTo: s.addr})
 	}
 }
 
 func (s *session) onToolStarted(msg *messages.ToolStarted) {
-	for _, c := range s.pending {
-		if c.ID == msg.CallID {
-			s.toolStarts[c.ID] = time.Now()
-			s.emit(messages.EventToolStarted, &messages.ToolCallData{Turn: s.turn, CallID: c.ID, Tool: c.Name, Args: c.Args, Summary: callSummary(c)})
-			return
-		}
+	if c, ok := s.batch.Started(msg.CallID, time.Now()); ok {
+		s.emit(messages.EventToolStarted, &messages.ToolCallData{Turn: s.turn, CallID: c.ID, Tool: c.Name, Args: c.Args, Summary: callSummary(c)})
 	}
 }
 
-// onToolResult collects results and commits them in call order; when the last is in, the next
-// turn starts (or the cancelled turn ends).
+// onToolResult hands a result to the batch and commits what it releases, in call order; when
+// the last is in, the next turn starts (or the cancelled turn ends).
 func (s *session) onToolResult(ctx actor.Context, msg *messages.ToolResult) {
-	if msg.Turn != s.turn || !s.isPending(msg.CallID) {
-		return
-	}
-	if _, dup := s.results[msg.CallID]; dup {
-		return
-	}
-	s.results[msg.CallID] = msg
-	s.awaiting = slices.DeleteFunc(s.awaiting, func(id string) bool { return id == msg.CallID })
-	for s.committed < len(s.pending) {
-		call := s.pending[s.committed]
-		res, ok := s.results[call.ID]
-		if !ok {
-			break
-		}
-		if err := s.commitToolResult(call, res); err != nil {
+	for _, r := range s.batch.Add(msg) {
+		if err := s.commitToolResult(r.Call, r.Result); err != nil {
 			s.fail(ctx, messages.FailConfig, err.Error())
 			return
 		}
-		s.track(call, res)
-		s.emit(messages.EventToolFinished, &messages.ToolFinishedData{Turn: s.turn, CallID: call.ID, Tool: call.Name,
-			IsError: res.IsError, Output: preview(res.Output, eventPreviewBytes), Bytes: len(res.Output),
-			Changed: res.Changed, DurationMS: res.Duration.Milliseconds()})
-		s.committed++
+		s.track(r.Call, r.Result)
+		s.emit(messages.EventToolFinished, &messages.ToolFinishedData{Turn: s.turn, CallID: r.Call.ID, Tool: r.Call.Name,
+			IsError: r.Result.IsError, Output: preview(r.Result.Output, eventPreviewBytes), Bytes: len(r.Result.Output),
+			Changed: r.Result.Changed, DurationMS: r.Result.Duration.Milliseconds()})
 	}
-	if s.committed < len(s.pending) {
+	if s.batch == nil || !s.batch.Done() {
 		return
 	}
-	s.pending, s.results = nil, nil
+	s.batch = nil
 	if s.cancelling != "" {
 		s.endCancelledTurn(ctx)
 		return
@@ -82,15 +56,6 @@ func (s *session) onToolResult(ctx actor.Context, msg *messages.ToolResult) {
 	s.emit(messages.EventTurnFinished, &messages.TurnFinishedData{Turn: s.turn, Stop: string(llm.StopToolCalls)})
 	s.syncStore()
 	s.continueTurn(ctx)
-}
-
-func (s *session) isPending(id string) bool {
-	for _, c := range s.pending {
-		if c.ID == id {
-			return true
-		}
-	}
-	return false
 }
 
 func (s *session) toolSpecs() []llm.ToolSpec {

@@ -166,11 +166,13 @@ func (s *session) onModelDone(ctx actor.Context, msg *modelDone) {
 	s.acct.Observe(r.Usage.InputTokens, msg.sent)
 	switch {
 	case len(r.ToolCalls) > 0:
+		batch, calls := newToolBatch(s.turn, r.ToolCalls)
+		r.ToolCalls = calls // the log records the unique ids, so it pairs
 		if err := s.commitAssistant(r); err != nil {
 			s.fail(ctx, messages.FailConfig, err.Error())
 			return
 		}
-		s.dispatch(ctx, r.ToolCalls)
+		s.dispatch(ctx, batch)
 	case r.Stop == llm.StopRefusal:
 		_ = s.commitAssistant(r)
 		s.emit(messages.EventTurnFinished, &messages.TurnFinishedData{Turn: s.turn, Stop: string(llm.StopRefusal)})
@@ -324,9 +326,7 @@ func (s *session) cancelTurn(ctx actor.Context, msg *messages.Cancel) {
 			s.streamCancel()
 		}
 	case phaseExecuting:
-		if err := s.deps.Bridge.Send(s.toolAddr, &messages.Cancel{Reason: s.cancelling}); err != nil {
-			ctx.Send(s.toolexec, &messages.Cancel{Reason: s.cancelling}) // the bus is down; the executor is local
-		}
+		ctx.Send(s.toolexec, &messages.Cancel{Reason: s.cancelling})
 	}
 }
 
