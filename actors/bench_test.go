@@ -134,7 +134,7 @@ func BenchmarkEventThroughput(b *testing.B) {
 	b.ResetTimer()
 	start := time.Now()
 	for i := 0; i < n; i++ {
-		em.Emit(messages.EventTextDelta, &messages.DeltaData{Turn: 1, Text: text})
+		em.Emit(messages.TextDeltaEvent.Of(&messages.DeltaData{Turn: 1, Text: text}))
 	}
 	select {
 	case end := <-last:

@@ -286,11 +286,11 @@ func formatStatus(st *messages.StatusReply) string {
 }
 
 // emit publishes one event; a failure to publish is logged, never fatal to the turn.
-func (s *session) emit(t messages.EventType, data any) {
+func (s *session) emit(p messages.Payload) {
 	if s.emitter == nil {
 		return
 	}
-	if _, err := s.emitter.Emit(t, data); err != nil {
-		s.deps.Log.Warn("emit event", "session", s.start.ID, "type", t, "err", err)
+	if _, err := s.emitter.Emit(p); err != nil {
+		s.deps.Log.Warn("emit event", "session", s.start.ID, "type", p.EventType(), "err", err)
 	}
 }

@@ -45,9 +45,9 @@ func (s *session) onSpawnAgent(ctx actor.Context, req *messages.SpawnAgent) {
 	if s.running() < s.delegation.Limits.MaxRunning {
 		state = messages.AgentRunning
 	}
-	s.emit(messages.EventAgentSpawned, &messages.AgentSpawnedData{Handle: c.rec.Handle, Session: c.rec.Session,
+	s.emit(messages.AgentSpawnedEvent.Of(&messages.AgentSpawnedData{Handle: c.rec.Handle, Session: c.rec.Session,
 		Role: c.rec.Role, Context: contextMode(req.Context), Model: c.start.Model, State: state,
-		Background: c.rec.Background, Worktree: c.rec.Worktree, Tools: c.start.Tools, Task: preview(req.Message, 200)})
+		Background: c.rec.Background, Worktree: c.rec.Worktree, Tools: c.start.Tools, Task: preview(req.Message, 200)}))
 	s.respond(ctx, &messages.SpawnAccepted{Handle: c.rec.Handle, Session: c.rec.Session, State: state,
 		Tools: c.start.Tools, Model: c.start.Model, Notes: notes})
 	if state == messages.AgentRunning {
@@ -273,7 +273,7 @@ func (s *session) onAgentResult(ctx actor.Context, r *messages.AgentResult) {
 	}
 	c.rec.State, c.rec.Result = r.Status, r
 	s.saveChild(c)
-	s.emit(messages.EventAgentFinished, r)
+	s.emit(messages.AgentFinishedEvent.Of(r))
 	s.answerWaiters(ctx, false)
 	s.startQueued(ctx)
 	s.afterAgentsChanged(ctx)

@@ -199,9 +199,9 @@ func (s *session) onCompactDone(ctx actor.Context, msg *compactDone) {
 		Summary: preview(b.Summary, 400)}
 	if msg.err != nil {
 		data.Error = msg.err.Error()
-		s.emit(messages.EventError, &messages.ErrorData{Message: "compaction: " + msg.err.Error() + "; a mechanical summary stands in and the session goes on"})
+		s.emit(messages.ErrorEvent.Of(&messages.ErrorData{Message: "compaction: " + msg.err.Error() + "; a mechanical summary stands in and the session goes on"}))
 	}
-	s.emit(messages.EventContextCompacted, data)
+	s.emit(messages.ContextCompactedEvent.Of(data))
 	if s.cancelling != "" {
 		s.endCancelledTurn(ctx)
 		return
@@ -216,8 +216,8 @@ func (s *session) sendRequest(ctx actor.Context) {
 	tokens, window := s.contextTokens(req), s.window()
 	level := pressureLevel(tokens, window)
 	if level != "" {
-		s.emit(messages.EventContextPressure, &messages.ContextPressureData{Turn: s.turn, Tokens: tokens, Window: window,
-			Percent: 100 * float64(tokens) / float64(window), Level: level})
+		s.emit(messages.ContextPressureEvent.Of(&messages.ContextPressureData{Turn: s.turn, Tokens: tokens, Window: window,
+			Percent: 100 * float64(tokens) / float64(window), Level: level}))
 	}
 	switch {
 	case level == messages.PressureBlock && !s.blockCompacted:

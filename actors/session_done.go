@@ -126,8 +126,8 @@ func (s *session) onCheckDone(ctx actor.Context, msg *checkDone) {
 			fmt.Sprintf("the check `%s` still fails: %s", s.start.Check, firstLine(out)))
 		return
 	}
-	s.emit(messages.EventDoneCheck, &messages.DoneCheckData{Turn: s.turn, Kind: "command", Command: s.start.Check, Passed: true,
-		Output: preview(out, 1024), Refusals: s.refusals, Max: s.maxRefusals()})
+	s.emit(messages.DoneCheckEvent.Of(&messages.DoneCheckData{Turn: s.turn, Kind: "command", Command: s.start.Check, Passed: true,
+		Output: preview(out, 1024), Refusals: s.refusals, Max: s.maxRefusals()}))
 	s.acceptFinal(ctx, msg.text)
 }
 
@@ -135,8 +135,8 @@ func (s *session) onCheckDone(ctx actor.Context, msg *checkDone) {
 // the limit, ends the run as failed with the evidence.
 func (s *session) refuseFinal(ctx actor.Context, kind, output, note, failure string) {
 	s.refusals++
-	s.emit(messages.EventDoneCheck, &messages.DoneCheckData{Turn: s.turn, Kind: kind, Command: s.start.Check,
-		Passed: false, Output: preview(output, 1024), Refusals: s.refusals, Max: s.maxRefusals()})
+	s.emit(messages.DoneCheckEvent.Of(&messages.DoneCheckData{Turn: s.turn, Kind: kind, Command: s.start.Check,
+		Passed: false, Output: preview(output, 1024), Refusals: s.refusals, Max: s.maxRefusals()}))
 	if s.refusals > s.maxRefusals() {
 		s.fail(ctx, messages.FailDone, fmt.Sprintf("not done after %d refused final answers: %s", s.maxRefusals(), failure))
 		return

@@ -49,8 +49,8 @@ func (s *session) setGoal(g Goal) error {
 		return fmt.Errorf("record goal: %w", err)
 	}
 	s.goal = &g
-	s.emit(messages.EventGoalUpdated, &messages.GoalUpdatedData{Objective: g.Objective, Status: g.Status, Evidence: g.Evidence, By: g.By})
-	s.audit(string(messages.EventGoalUpdated), "", "", &g)
+	s.emit(messages.GoalUpdatedEvent.Of(&messages.GoalUpdatedData{Objective: g.Objective, Status: g.Status, Evidence: g.Evidence, By: g.By}))
+	s.audit(messages.EventGoalUpdated, "", "", &g)
 	return nil
 }
 

@@ -65,10 +65,10 @@ func (s *session) started(ctx actor.Context) {
 	s.toolexec = pid
 	ctx.Watch(pid)
 
-	s.emit(messages.EventSessionStarted, &messages.SessionStartedData{
+	s.emit(messages.SessionStartedEvent.Of(&messages.SessionStartedData{
 		Model: s.deps.Model, Mode: s.start.Mode, Workspace: s.start.Workspace, Task: s.start.Task,
 		Resumed: s.start.Resume, PromptBytes: s.promptBytes(), Role: s.start.Role,
-	})
+	}))
 	s.become(phaseIdle, s.idle)
 	s.begin(ctx)
 }
@@ -171,14 +171,14 @@ func (s *session) finish(ctx actor.Context, out *messages.SessionFinishedData) {
 			s.deps.Log.Error("sync store", "err", err)
 		}
 	}
-	s.emit(messages.EventSessionFinished, out)
+	s.emit(messages.SessionFinishedEvent.Of(out))
 	s.reportToParent(out)
 	ctx.Stop(ctx.Self())
 }
 
 // fail ends the session as failed, with the kind of failure for the caller's exit code.
 func (s *session) fail(ctx actor.Context, kind, reason string) {
-	s.emit(messages.EventError, &messages.ErrorData{Message: reason, Fatal: true})
+	s.emit(messages.ErrorEvent.Of(&messages.ErrorData{Message: reason, Fatal: true}))
 	s.finish(ctx, &messages.SessionFinishedData{Status: messages.StatusFailed, Kind: kind, Error: reason})
 }
 

@@ -62,9 +62,9 @@ func (s *session) commit(e *store.Entry, m llm.Message) error {
 func (s *session) recordUsage(u llm.Usage, requestBytes int) {
 	s.meta.InputTokens += u.InputTokens
 	s.meta.OutputTokens += u.OutputTokens
-	s.emit(messages.EventUsage, &messages.UsageData{Turn: s.turn, InputTokens: u.InputTokens, OutputTokens: u.OutputTokens,
+	s.emit(messages.UsageEvent.Of(&messages.UsageData{Turn: s.turn, InputTokens: u.InputTokens, OutputTokens: u.OutputTokens,
 		CacheReadTokens: u.CacheReadTokens, TotalInputTokens: s.meta.InputTokens, TotalOutputTokens: s.meta.OutputTokens,
-		RequestBytes: requestBytes})
+		RequestBytes: requestBytes}))
 }
 
 // syncStore makes the turn durable against power loss too (a SIGKILL loses nothing either way).

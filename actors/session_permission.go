@@ -19,8 +19,8 @@ func (s *session) onApprovalNeeded(msg *messages.ApprovalNeeded) {
 	if s.batch == nil || !s.batch.Await(msg.Turn, msg.CallID) {
 		return
 	}
-	s.emit(messages.EventToolApproval, &messages.ApprovalRequestedData{Turn: msg.Turn, CallID: msg.CallID,
-		Reason: msg.Reason, Summary: msg.Summary})
+	s.emit(messages.ToolApprovalEvent.Of(&messages.ApprovalRequestedData{Turn: msg.Turn, CallID: msg.CallID,
+		Reason: msg.Reason, Summary: msg.Summary}))
 }
 
 // onApprove takes an answer from a client and hands it to the executor.
@@ -43,13 +43,13 @@ func (s *session) onToolDecision(msg *messages.ToolDecision) {
 	if msg.Turn != s.turn {
 		return
 	}
-	t := messages.EventToolDecision
+	ev := messages.ToolDecisionEvent
 	if msg.Decision == messages.DecisionRejected || msg.Decision == messages.DecisionDenied {
-		t = messages.EventToolRejected
+		ev = messages.ToolRejectedEvent
 	}
-	d := &messages.DecisionData{Turn: msg.Turn, CallID: msg.CallID, Tool: msg.Tool, Decision: msg.Decision, Reason: msg.Reason}
-	s.emit(t, d)
-	s.audit(string(t), msg.CallID, msg.Tool, d)
+	p := ev.Of(&messages.DecisionData{Turn: msg.Turn, CallID: msg.CallID, Tool: msg.Tool, Decision: msg.Decision, Reason: msg.Reason})
+	s.emit(p)
+	s.audit(p.EventType(), msg.CallID, msg.Tool, p.Data())
 }
 
 // onSetMode switches the permission mode for the rest of the session.
@@ -60,15 +60,16 @@ func (s *session) onSetMode(ctx actor.Context, msg *messages.SetMode) {
 	}
 	ctx.Send(s.toolexec, msg)
 	s.start.Mode = msg.Mode
-	s.emit(messages.EventSessionMode, &messages.ModeData{Mode: msg.Mode})
-	s.audit(string(messages.EventSessionMode), "", "", &messages.ModeData{Mode: msg.Mode})
+	p := messages.SessionModeEvent.Of(&messages.ModeData{Mode: msg.Mode, By: msg.By})
+	s.emit(p)
+	s.audit(p.EventType(), "", "", p.Data())
 	s.respond(ctx, s.status())
 }
 
 // audit appends an audit-only entry: the model never sees it; `troupe log` does.
-func (s *session) audit(event, callID, tool string, data any) {
+func (s *session) audit(event messages.EventType, callID, tool string, data any) {
 	raw, _ := json.Marshal(data)
-	e := &store.Entry{Kind: store.EntryKind("system"), Event: event, CallID: callID, ToolName: tool, Data: raw}
+	e := &store.Entry{Kind: store.EntryKind("system"), Event: string(event), CallID: callID, ToolName: tool, Data: raw}
 	if err := s.deps.Store.Append(s.start.ID, e); err != nil {
 		s.deps.Log.Warn("record audit entry", "session", s.start.ID, "event", event, "err", err)
 	}

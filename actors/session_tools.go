@@ -21,14 +21,14 @@ func (s *session) dispatch(ctx actor.Context, batch *toolBatch) {
 	s.batch = batch
 	s.become(phaseExecuting, s.executing)
 	for _, c := range batch.Calls() {
-		s.emit(messages.EventToolProposed, &messages.ToolCallData{Turn: s.turn, CallID: c.ID, Tool: c.Name, Args: c.Args, Summary: callSummary(c)})
+		s.emit(messages.ToolProposedEvent.Of(&messages.ToolCallData{Turn: s.turn, CallID: c.ID, Tool: c.Name, Args: c.Args, Summary: callSummary(c)}))
 		ctx.Send(s.toolexec, &messages.ToolRequest{Turn: s.turn, CallID: c.ID, Name: c.Name, Args: c.Args, ReplyTo: s.addr})
 	}
 }
 
 func (s *session) onToolStarted(msg *messages.ToolStarted) {
 	if c, ok := s.batch.Started(msg.CallID, time.Now()); ok {
-		s.emit(messages.EventToolStarted, &messages.ToolCallData{Turn: s.turn, CallID: c.ID, Tool: c.Name, Args: c.Args, Summary: callSummary(c)})
+		s.emit(messages.ToolStartedEvent.Of(&messages.ToolCallData{Turn: s.turn, CallID: c.ID, Tool: c.Name, Args: c.Args, Summary: callSummary(c)}))
 	}
 }
 
@@ -41,9 +41,9 @@ func (s *session) onToolResult(ctx actor.Context, msg *messages.ToolResult) {
 			return
 		}
 		s.track(r.Call, r.Result)
-		s.emit(messages.EventToolFinished, &messages.ToolFinishedData{Turn: s.turn, CallID: r.Call.ID, Tool: r.Call.Name,
+		s.emit(messages.ToolFinishedEvent.Of(&messages.ToolFinishedData{Turn: s.turn, CallID: r.Call.ID, Tool: r.Call.Name,
 			IsError: r.Result.IsError, Output: preview(r.Result.Output, eventPreviewBytes), Bytes: len(r.Result.Output),
-			Changed: r.Result.Changed, DurationMS: r.Result.Duration.Milliseconds()})
+			Changed: r.Result.Changed, DurationMS: r.Result.Duration.Milliseconds()}))
 	}
 	if s.batch == nil || !s.batch.Done() {
 		return
@@ -53,7 +53,7 @@ func (s *session) onToolResult(ctx actor.Context, msg *messages.ToolResult) {
 		s.endCancelledTurn(ctx)
 		return
 	}
-	s.emit(messages.EventTurnFinished, &messages.TurnFinishedData{Turn: s.turn, Stop: string(llm.StopToolCalls)})
+	s.emit(messages.TurnFinishedEvent.Of(&messages.TurnFinishedData{Turn: s.turn, Stop: string(llm.StopToolCalls)}))
 	s.syncStore()
 	s.continueTurn(ctx)
 }

@@ -62,8 +62,9 @@ func (em *Emitter) Seq() uint64 { return em.seq }
 
 // Emit publishes one event. A payload that cannot be encoded is a programming error reported
 // as an error event rather than lost silently.
-func (em *Emitter) Emit(t EventType, data any) (*Envelope, error) {
-	raw, err := json.Marshal(data)
+func (em *Emitter) Emit(p Payload) (*Envelope, error) {
+	t := p.EventType()
+	raw, err := json.Marshal(p.Data())
 	if err != nil {
 		raw, _ = json.Marshal(&ErrorData{Message: fmt.Sprintf("encode %s event: %v", t, err)})
 		t = EventError

@@ -31,55 +31,6 @@ const (
 	EventToolRepaired     EventType = "tool.repaired"           // ToolRepairedData
 )
 
-// NewEventData returns a pointer to the payload struct of t, or nil for an unknown type.
-func NewEventData(t EventType) any {
-	switch t {
-	case EventSessionStarted:
-		return &SessionStartedData{}
-	case EventTurnStarted:
-		return &TurnStartedData{}
-	case EventTextDelta, EventReasoningDelta:
-		return &DeltaData{}
-	case EventToolProposed, EventToolStarted:
-		return &ToolCallData{}
-	case EventToolFinished:
-		return &ToolFinishedData{}
-	case EventToolRejected, EventToolDecision:
-		return &DecisionData{}
-	case EventToolApproval:
-		return &ApprovalRequestedData{}
-	case EventSessionMode:
-		return &ModeData{}
-	case EventFileChanged:
-		return &FileChangedData{}
-	case EventModelRetry:
-		return &ModelRetryData{}
-	case EventUsage:
-		return &UsageData{}
-	case EventTurnFinished:
-		return &TurnFinishedData{}
-	case EventSessionFinished:
-		return &SessionFinishedData{}
-	case EventError:
-		return &ErrorData{}
-	case EventContextCompacted:
-		return &ContextCompactedData{}
-	case EventContextPressure:
-		return &ContextPressureData{}
-	case EventGoalUpdated:
-		return &GoalUpdatedData{}
-	case EventDoneCheck:
-		return &DoneCheckData{}
-	case EventAgentSpawned:
-		return &AgentSpawnedData{}
-	case EventAgentFinished:
-		return &AgentResult{}
-	case EventToolRepaired:
-		return &ToolRepairedData{}
-	}
-	return nil
-}
-
 // SessionStartedData opens a session's stream of events.
 type SessionStartedData struct {
 	Model     string `json:"model"`

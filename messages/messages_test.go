@@ -53,9 +53,9 @@ func TestEmitterSeqIsGapFreeAndEnvelopeIsV1(t *testing.T) {
 		return nil
 	})
 	em.now = func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 6, time.UTC) }
-	em.Emit(EventSessionStarted, &SessionStartedData{Model: "m"})
-	em.Emit(EventTextDelta, &DeltaData{Text: "hi"})
-	em.Emit(EventSessionFinished, &SessionFinishedData{Status: StatusDone})
+	em.Emit(SessionStartedEvent.Of(&SessionStartedData{Model: "m"}))
+	em.Emit(TextDeltaEvent.Of(&DeltaData{Text: "hi"}))
+	em.Emit(SessionFinishedEvent.Of(&SessionFinishedData{Status: StatusDone}))
 	if subjects[1] != "troupe.ns1.evt.s1.text.delta" {
 		t.Errorf("subject = %q", subjects[1])
 	}
@@ -78,7 +78,7 @@ func TestEmitterSeqIsGapFreeAndEnvelopeIsV1(t *testing.T) {
 
 func TestEmitterContinuesNumbering(t *testing.T) {
 	em := NewEmitter("n", "s", "", "", 41, func(string, []byte) error { return nil })
-	env, _ := em.Emit(EventTurnStarted, &TurnStartedData{Turn: 1})
+	env, _ := em.Emit(TurnStartedEvent.Of(&TurnStartedData{Turn: 1}))
 	if env.Seq != 41 {
 		t.Errorf("seq = %d, want 41", env.Seq)
 	}

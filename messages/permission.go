@@ -76,6 +76,7 @@ type ToolDecision struct {
 // with a StatusReply. The session passes it on to its executor.
 type SetMode struct {
 	Mode string `json:"mode"`
+	By   string `json:"by,omitempty"`
 }
 
 // ApprovalRequestedData is the payload of tool.approval_requested.
@@ -99,4 +100,5 @@ type DecisionData struct {
 // ModeData is the payload of session.mode.
 type ModeData struct {
 	Mode string `json:"mode"`
+	By   string `json:"by,omitempty"` // who switched it, when the client said
 }

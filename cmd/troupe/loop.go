@@ -115,8 +115,8 @@ func (m *Main) loop(ctx context.Context, f *loopFlags) error {
 		}
 		return nc.Publish(subject, data)
 	})
-	r.emit(messages.EventSessionStarted, &messages.SessionStartedData{Model: tmpl.Model, Mode: tmpl.Mode, Workspace: s.root,
-		Task: objective, Role: "loop"})
+	r.emit(messages.SessionStartedEvent.Of(&messages.SessionStartedData{Model: tmpl.Model, Mode: tmpl.Mode, Workspace: s.root,
+		Task: objective, Role: "loop"}))
 	if !f.json {
 		fmt.Fprintf(m.Stderr, "troupe: loop %s · plan %s · at most %d iterations (follow it with troupe watch %s)\n", r.id, plan, r.max, r.id)
 	}
@@ -206,14 +206,14 @@ func (r *loopRun) end(fin *messages.SessionFinishedData, n int) error {
 		}
 		err = &exitError{code: exitFailed, msg: out.Error}
 	}
-	r.emit(messages.EventSessionFinished, out)
+	r.emit(messages.SessionFinishedEvent.Of(out))
 	return err
 }
 
 // emit publishes one of the loop's own events (session.started, session.finished under the
 // agent "loop") and prints it with the iterations' events.
-func (r *loopRun) emit(t messages.EventType, data any) {
-	env, _ := r.em.Emit(t, data) // a loop nobody can watch still runs
+func (r *loopRun) emit(p messages.Payload) {
+	env, _ := r.em.Emit(p) // a loop nobody can watch still runs
 	if line, err := json.Marshal(env); err == nil {
 		r.out.event(line)
 	}
