@@ -76,7 +76,7 @@ type agentRecord struct {
 	Handle     string                `json:"handle"`
 	Session    string                `json:"session"`
 	Role       string                `json:"role"`
-	State      string                `json:"state"`
+	State      messages.AgentState   `json:"state"`
 	Background bool                  `json:"background,omitempty"`
 	Worktree   string                `json:"worktree,omitempty"`
 	Spawned    time.Time             `json:"spawned"`

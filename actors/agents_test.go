@@ -438,7 +438,7 @@ func TestQueuedSpawnsWaitForASlot(t *testing.T) {
 	for _, e := range tn.sessionEvents("p11") {
 		if e.Type == messages.EventAgentSpawned {
 			v, _ := e.DecodeData()
-			states = append(states, v.(*messages.AgentSpawnedData).State)
+			states = append(states, string(v.(*messages.AgentSpawnedData).State))
 		}
 	}
 	if strings.Join(states, ",") != "running,queued,queued" {

@@ -76,14 +76,14 @@ func (c *Client) Cancel(session, reason string) error {
 }
 
 // Approve answers a pending approval request of a session: allow, deny or allow-session.
-func (c *Client) Approve(session, callID, answer, by string) error {
+func (c *Client) Approve(session, callID string, answer messages.Answer, by string) error {
 	_, err := c.request(messages.ControlSubject(c.NS, session), &messages.Approve{CallID: callID, Answer: answer, By: by})
 	return err
 }
 
 // SetMode switches a running session's permission mode.
 func (c *Client) SetMode(session, mode string) (*messages.StatusReply, error) {
-	reply, err := c.request(messages.ControlSubject(c.NS, session), &messages.SetMode{Mode: mode})
+	reply, err := c.request(messages.ControlSubject(c.NS, session), &messages.SetMode{Mode: messages.Mode(mode)})
 	if err != nil {
 		return nil, err
 	}

@@ -450,7 +450,7 @@ func TestOverflowCompactsAndRetriesOnce(t *testing.T) {
 	for _, tc := range []struct {
 		name      string
 		failures  int
-		wantState string
+		wantState messages.SessionStatus
 	}{{"Once", 1, messages.StatusDone}, {"Twice", 2, messages.StatusFailed}} {
 		t.Run(tc.name, func(t *testing.T) {
 			var s llm.Script
@@ -542,7 +542,7 @@ func TestCompactCommandCompactsWithoutAMainModelCall(t *testing.T) {
 		return func() error {
 			ends := 0
 			for _, d := range ctxEvents[messages.TurnFinishedData](tn, id, messages.EventTurnFinished) {
-				if d.Stop == string(llm.StopEnd) {
+				if d.Stop == messages.StopEnd {
 					ends++
 				}
 			}

@@ -42,7 +42,7 @@ func TestFinalAnswerWithAnOpenGoalIsRefusedUntilCompletedWithEvidence(t *testing
 		if e.Type == messages.EventGoalUpdated {
 			v, _ := e.DecodeData()
 			g := v.(*messages.GoalUpdatedData)
-			statuses = append(statuses, g.Status+"/"+g.By)
+			statuses = append(statuses, string(g.Status)+"/"+g.By)
 		}
 	}
 	if strings.Join(statuses, ",") != "active/user,complete/model" {

@@ -38,9 +38,9 @@ func gateOf(ctx context.Context) *callGate {
 func newSessionGate(start *messages.StartSession, bridge *Bridge, sandboxed bool) (*tools.Gate, error) {
 	mode := start.Mode
 	if mode == "" {
-		mode = string(tools.ModeAsk)
+		mode = messages.ModeAsk
 	}
-	m, err := tools.ParseMode(mode)
+	m, err := tools.ParseMode(string(mode))
 	if err != nil {
 		return nil, err
 	}
@@ -64,7 +64,7 @@ func newSessionGate(start *messages.StartSession, bridge *Bridge, sandboxed bool
 		if cg == nil {
 			return
 		}
-		decision := map[tools.Decision]string{tools.Allow: messages.DecisionAllowed, tools.Ask: messages.DecisionAsked,
+		decision := map[tools.Decision]messages.Decision{tools.Allow: messages.DecisionAllowed, tools.Ask: messages.DecisionAsked,
 			tools.Deny: messages.DecisionDenied}[d]
 		if start.Yes && d == tools.Allow && reason == "approved" {
 			reason = "approved by --yes"

@@ -67,10 +67,10 @@ const writeThenDone = `{"turns": [
 	{"text": "done"}]}`
 
 func TestAskModeWaitsForAnApprovalFromTheBus(t *testing.T) {
-	for _, answer := range []string{messages.AnswerAllow, messages.AnswerDeny} {
-		t.Run(answer, func(t *testing.T) {
+	for _, answer := range []messages.Answer{messages.AnswerAllow, messages.AnswerDeny} {
+		t.Run(string(answer), func(t *testing.T) {
 			tn := startTestNode(t, writeThenDone)
-			id := tn.startWith(t, messages.StartSession{ID: "s-" + answer, Task: "write", Mode: "ask", Interactive: true})
+			id := tn.startWith(t, messages.StartSession{ID: "s-" + string(answer), Task: "write", Mode: "ask", Interactive: true})
 			ask := tn.waitEvent(t, id, messages.EventToolApproval).(*messages.ApprovalRequestedData)
 			if ask.Summary.Tool != "write_file" || ask.Summary.Path != "new.txt" {
 				t.Errorf("summary = %+v", ask.Summary)

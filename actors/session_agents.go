@@ -57,7 +57,7 @@ func (s *session) onSpawnAgent(ctx actor.Context, req *messages.SpawnAgent) {
 	}
 }
 
-func contextMode(m string) string {
+func contextMode(m messages.ContextMode) messages.ContextMode {
 	if m == "" {
 		return messages.ContextFresh
 	}
@@ -101,9 +101,9 @@ func (s *session) prepareChild(req *messages.SpawnAgent) (*childAgent, []string,
 		return nil, nil, err
 	}
 	handle := s.handle() + "/" + task
-	mode := config.StricterMode(s.currentMode(), role.Mode)
+	mode := messages.Mode(config.StricterMode(string(s.currentMode()), role.Mode))
 	if role.PlanSafeBash {
-		mode = "plan" // reads, plus commands that cannot write the workspace (see tools.Policy)
+		mode = messages.ModePlan // reads, plus commands that cannot write the workspace (see tools.Policy)
 	}
 	start := &messages.StartSession{
 		ID: s.start.ID + "-" + task, Model: s.start.Model, BaseURL: s.start.BaseURL,
@@ -190,9 +190,9 @@ func isAgentTool(name string) bool {
 
 // currentMode is the session's permission mode now: a switch (onSetMode) updates start.Mode
 // as it hands the new mode to the executor's gate.
-func (s *session) currentMode() string {
+func (s *session) currentMode() messages.Mode {
 	if s.start.Mode == "" {
-		return "ask"
+		return messages.ModeAsk
 	}
 	return s.start.Mode
 }

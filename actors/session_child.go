@@ -148,7 +148,7 @@ func uniqueRefs(text string) []string {
 }
 
 // agentStatus maps how a child session finished to its result's status.
-func agentStatus(out *messages.SessionFinishedData, cancelled bool) string {
+func agentStatus(out *messages.SessionFinishedData, cancelled bool) messages.AgentState {
 	switch {
 	case out.Status == messages.StatusDone:
 		return messages.AgentDone

@@ -85,7 +85,7 @@ func (s *session) contextTokens(req *llm.Request) int {
 }
 
 // pressureLevel classifies how full the window is.
-func pressureLevel(tokens, window int) string {
+func pressureLevel(tokens, window int) messages.PressureLevel {
 	f := float64(tokens) / float64(window)
 	switch {
 	case f >= hardLimit:

@@ -71,7 +71,7 @@ func (s *session) goalCommand(arg string) string {
 		if !has {
 			return "no goal is set: /goal <objective> sets one"
 		}
-		next.Status = map[string]string{"pause": messages.GoalPaused, "resume": messages.GoalActive,
+		next.Status = map[string]messages.GoalStatus{"pause": messages.GoalPaused, "resume": messages.GoalActive,
 			"clear": messages.GoalCleared, "complete": messages.GoalComplete}[word]
 		if word == "complete" {
 			next.Evidence = "completed by the user"
@@ -83,7 +83,7 @@ func (s *session) goalCommand(arg string) string {
 	if err := s.setGoal(next); err != nil {
 		return err.Error()
 	}
-	return "goal " + next.Status + ": " + next.Objective
+	return "goal " + string(next.Status) + ": " + next.Objective
 }
 
 // onUpdateGoal is update_goal from the model: completion only, with evidence, of an active goal.

@@ -139,7 +139,7 @@ func (s *session) loadSession() error {
 	}
 	now := time.Now().UTC()
 	s.meta = &store.SessionMeta{ID: s.start.ID, Parent: s.start.Parent, Agent: s.start.Agent, Model: s.start.Model,
-		Task: s.start.Task, Mode: s.start.Mode, Workspace: s.start.Workspace, Status: "running", Created: now, Updated: now}
+		Task: s.start.Task, Mode: string(s.start.Mode), Workspace: s.start.Workspace, Status: "running", Created: now, Updated: now}
 	if err := st.PutMeta(s.meta); err != nil {
 		return err
 	}
@@ -162,7 +162,7 @@ func (s *session) finish(ctx actor.Context, out *messages.SessionFinishedData) {
 	}
 	s.answerWaiters(ctx, true) // a wait_agent still blocked gets what is in
 	if s.meta != nil {
-		s.meta.Status = out.Status
+		s.meta.Status = string(out.Status)
 		s.meta.Updated = time.Now().UTC()
 		if err := s.deps.Store.PutMeta(s.meta); err != nil {
 			s.deps.Log.Error("record session outcome", "session", s.start.ID, "err", err)
@@ -177,7 +177,7 @@ func (s *session) finish(ctx actor.Context, out *messages.SessionFinishedData) {
 }
 
 // fail ends the session as failed, with the kind of failure for the caller's exit code.
-func (s *session) fail(ctx actor.Context, kind, reason string) {
+func (s *session) fail(ctx actor.Context, kind messages.FailKind, reason string) {
 	s.emit(messages.ErrorEvent.Of(&messages.ErrorData{Message: reason, Fatal: true}))
 	s.finish(ctx, &messages.SessionFinishedData{Status: messages.StatusFailed, Kind: kind, Error: reason})
 }

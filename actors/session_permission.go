@@ -81,9 +81,9 @@ func (s *session) respond(ctx actor.Context, msg any) {
 	}
 }
 
-func validMode(m string) bool {
+func validMode(m messages.Mode) bool {
 	switch m {
-	case "plan", "ask", "auto-edit", "yolo":
+	case messages.ModePlan, messages.ModeAsk, messages.ModeAutoEdit, messages.ModeYolo:
 		return true
 	}
 	return false

@@ -53,7 +53,7 @@ func (s *session) onToolResult(ctx actor.Context, msg *messages.ToolResult) {
 		s.endCancelledTurn(ctx)
 		return
 	}
-	s.emit(messages.TurnFinishedEvent.Of(&messages.TurnFinishedData{Turn: s.turn, Stop: string(llm.StopToolCalls)}))
+	s.emit(messages.TurnFinishedEvent.Of(&messages.TurnFinishedData{Turn: s.turn, Stop: messages.StopToolCalls}))
 	s.syncStore()
 	s.continueTurn(ctx)
 }

@@ -175,7 +175,7 @@ func (s *session) onModelDone(ctx actor.Context, msg *modelDone) {
 		s.dispatch(ctx, batch)
 	case r.Stop == llm.StopRefusal:
 		_ = s.commitAssistant(r)
-		s.emit(messages.TurnFinishedEvent.Of(&messages.TurnFinishedData{Turn: s.turn, Stop: string(llm.StopRefusal)}))
+		s.emit(messages.TurnFinishedEvent.Of(&messages.TurnFinishedData{Turn: s.turn, Stop: messages.StopRefusal}))
 		s.fail(ctx, messages.FailModel, "the model refused: "+firstLine(r.Text))
 	case r.Stop == llm.StopLength:
 		s.continueAfterLength(ctx, r)
@@ -192,7 +192,7 @@ func (s *session) onModelDone(ctx actor.Context, msg *modelDone) {
 
 // modelFailed ends the turn on a call that failed for good (retries are already spent).
 func (s *session) modelFailed(ctx actor.Context, err error) {
-	s.emit(messages.TurnFinishedEvent.Of(&messages.TurnFinishedData{Turn: s.turn, Stop: "error"}))
+	s.emit(messages.TurnFinishedEvent.Of(&messages.TurnFinishedData{Turn: s.turn, Stop: messages.StopError}))
 	var le *llm.Error
 	errors.As(err, &le)
 	switch {
@@ -214,7 +214,7 @@ func (s *session) modelFailed(ctx actor.Context, err error) {
 // finalAnswer accepts a final reply: an interactive session waits for more input, a headless
 // one is done.
 func (s *session) finalAnswer(ctx actor.Context, text string) {
-	s.emit(messages.TurnFinishedEvent.Of(&messages.TurnFinishedData{Turn: s.turn, Stop: string(llm.StopEnd)}))
+	s.emit(messages.TurnFinishedEvent.Of(&messages.TurnFinishedData{Turn: s.turn, Stop: messages.StopEnd}))
 	s.syncStore()
 	if s.needsVerdict(text) {
 		if err := s.commitNote("Your role must end its final answer with a line `VERDICT: pass` or `VERDICT: fail`, after the evidence (commands run and their outcome). Give your final answer again in that form."); err != nil {
@@ -269,7 +269,7 @@ func (s *session) afterAgentsChanged(ctx actor.Context) {
 
 // nudgeEmpty answers an empty reply by telling the model exactly what is wrong.
 func (s *session) nudgeEmpty(ctx actor.Context) {
-	s.emit(messages.TurnFinishedEvent.Of(&messages.TurnFinishedData{Turn: s.turn, Stop: "empty"}))
+	s.emit(messages.TurnFinishedEvent.Of(&messages.TurnFinishedData{Turn: s.turn, Stop: messages.StopEmpty}))
 	s.emptyReplies++
 	if s.emptyReplies > maxEmptyReplies {
 		s.fail(ctx, messages.FailModel, fmt.Sprintf("the model replied with nothing %d times in a row", s.emptyReplies))
@@ -284,7 +284,7 @@ func (s *session) nudgeEmpty(ctx actor.Context) {
 
 // continueAfterLength keeps a reply cut off by the output limit and asks the model to go on.
 func (s *session) continueAfterLength(ctx actor.Context, r *llm.Reply) {
-	s.emit(messages.TurnFinishedEvent.Of(&messages.TurnFinishedData{Turn: s.turn, Stop: string(llm.StopLength)}))
+	s.emit(messages.TurnFinishedEvent.Of(&messages.TurnFinishedData{Turn: s.turn, Stop: messages.StopLength}))
 	s.lengthContinues++
 	if s.lengthContinues > maxLengthContinues {
 		s.fail(ctx, messages.FailModel, "the model's reply was cut off by its output limit too many times")
@@ -335,7 +335,7 @@ func (s *session) cancelTurn(ctx actor.Context, msg *messages.Cancel) {
 func (s *session) endCancelledTurn(ctx actor.Context) {
 	reason := s.cancelling
 	s.cancelling = ""
-	s.emit(messages.TurnFinishedEvent.Of(&messages.TurnFinishedData{Turn: s.turn, Stop: "cancelled"}))
+	s.emit(messages.TurnFinishedEvent.Of(&messages.TurnFinishedData{Turn: s.turn, Stop: messages.StopCancelled}))
 	s.syncStore()
 	if s.start.Interactive {
 		s.become(phaseIdle, s.idle)

@@ -11,7 +11,7 @@ type StartSession struct {
 	Task      string `json:"task,omitempty"`
 	Model     string `json:"model"` // provider/model
 	BaseURL   string `json:"base_url,omitempty"`
-	Mode      string `json:"mode,omitempty"`
+	Mode      Mode   `json:"mode,omitempty"`
 	Workspace string `json:"workspace"`
 	// Interactive sessions wait for more input after a final answer; others finish.
 	Interactive bool `json:"interactive,omitempty"`
@@ -71,16 +71,19 @@ type UserInput struct {
 // InputAck answers UserInput: Routed says what the session did with it (model, command,
 // ignored, busy), and Output carries a local command's answer.
 type InputAck struct {
-	Routed string `json:"routed"`
+	Routed Route  `json:"routed"`
 	Output string `json:"output,omitempty"`
 }
 
-// Input routes, as InputAck.Routed.
+// Route is where a line of input went, as InputAck.Routed.
+type Route string
+
+// Input routes.
 const (
-	RoutedModel   = "model"
-	RoutedCommand = "command"
-	RoutedIgnored = "ignored"
-	RoutedBusy    = "busy"
+	RoutedModel   Route = "model"
+	RoutedCommand Route = "command"
+	RoutedIgnored Route = "ignored"
+	RoutedBusy    Route = "busy"
 )
 
 // Cancel stops what a session (or tool executor) is doing. For a session: the current turn is
@@ -150,7 +153,7 @@ type StatusReply struct {
 	Session      string `json:"session"`
 	Phase        string `json:"phase"`
 	Model        string `json:"model"`
-	Mode         string `json:"mode"`
+	Mode         Mode   `json:"mode"`
 	Turns        int    `json:"turns"`
 	InputTokens  int    `json:"input_tokens"`
 	OutputTokens int    `json:"output_tokens"`

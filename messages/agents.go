@@ -6,26 +6,32 @@ package messages
 // (spawn_agent, wait_agent, send_agent, cancel_agent, list_agents) reach their session with the
 // requests below.
 
-// Context modes of a child: what of the parent's history it receives.
+// ContextMode is what of the parent's history a child receives.
+type ContextMode string
+
+// Context modes of a child.
 const (
-	ContextFresh   = "fresh"   // only the task message: the parent must brief it fully
-	ContextFork    = "fork"    // the parent's projected history, then the task as a directive
-	ContextPartial = "partial" // the parent's last fork_turns turns, cut on a paired boundary
+	ContextFresh   ContextMode = "fresh"   // only the task message: the parent must brief it fully
+	ContextFork    ContextMode = "fork"    // the parent's projected history, then the task as a directive
+	ContextPartial ContextMode = "partial" // the parent's last fork_turns turns, cut on a paired boundary
 )
 
-// Agent states and outcomes, as AgentInfo.State and AgentResult.Status.
+// AgentState is a child's state or outcome, as AgentInfo.State and AgentResult.Status.
+type AgentState string
+
+// Agent states and outcomes.
 const (
-	AgentQueued      = "queued"  // waiting for a running slot (the cap on siblings)
-	AgentRunning     = "running" // started
-	AgentDone        = "done"
-	AgentFailed      = "failed"
-	AgentCancelled   = "cancelled"
-	AgentBudget      = "budget-exhausted"
-	AgentInterrupted = "interrupted" // the parent stopped (or its node died) before the child ended
+	AgentQueued      AgentState = "queued"  // waiting for a running slot (the cap on siblings)
+	AgentRunning     AgentState = "running" // started
+	AgentDone        AgentState = "done"
+	AgentFailed      AgentState = "failed"
+	AgentCancelled   AgentState = "cancelled"
+	AgentBudget      AgentState = "budget-exhausted"
+	AgentInterrupted AgentState = "interrupted" // the parent stopped (or its node died) before the child ended
 )
 
 // AgentFinal reports whether an agent state is an outcome.
-func AgentFinal(state string) bool {
+func AgentFinal(state AgentState) bool {
 	switch state {
 	case AgentDone, AgentFailed, AgentCancelled, AgentBudget, AgentInterrupted:
 		return true
@@ -36,25 +42,25 @@ func AgentFinal(state string) bool {
 // SpawnAgent asks a session to start a child (the spawn_agent tool). The reply is a
 // SpawnAccepted or an ErrorReply that says what to fix.
 type SpawnAgent struct {
-	TaskName   string `json:"task_name"`
-	AgentType  string `json:"agent_type"`
-	Message    string `json:"message"`
-	Context    string `json:"context,omitempty"` // fresh (default), fork, partial
-	ForkTurns  int    `json:"fork_turns,omitempty"`
-	Background bool   `json:"background,omitempty"`
-	Worktree   bool   `json:"worktree,omitempty"`
+	TaskName   string      `json:"task_name"`
+	AgentType  string      `json:"agent_type"`
+	Message    string      `json:"message"`
+	Context    ContextMode `json:"context,omitempty"` // fresh (default), fork, partial
+	ForkTurns  int         `json:"fork_turns,omitempty"`
+	Background bool        `json:"background,omitempty"`
+	Worktree   bool        `json:"worktree,omitempty"`
 }
 
 // SpawnAccepted answers SpawnAgent: the child's handle (root/<task_name>, nested root/a/b) and
 // whether it runs now or waits for a slot. Notes are things the caller should know (tools the
 // role asked for that the parent lacks, a renamed task).
 type SpawnAccepted struct {
-	Handle  string   `json:"handle"`
-	Session string   `json:"session"`
-	State   string   `json:"state"`
-	Tools   []string `json:"tools"`
-	Model   string   `json:"model"`
-	Notes   []string `json:"notes,omitempty"`
+	Handle  string     `json:"handle"`
+	Session string     `json:"session"`
+	State   AgentState `json:"state"`
+	Tools   []string   `json:"tools"`
+	Model   string     `json:"model"`
+	Notes   []string   `json:"notes,omitempty"`
 }
 
 // WaitAgents asks for the results of children; the reply (WaitReply) comes when all of them
@@ -84,9 +90,9 @@ type CancelAgent struct {
 
 // AgentAck answers SendAgent and CancelAgent.
 type AgentAck struct {
-	Handle string `json:"handle"`
-	State  string `json:"state"`
-	Note   string `json:"note,omitempty"`
+	Handle string     `json:"handle"`
+	State  AgentState `json:"state"`
+	Note   string     `json:"note,omitempty"`
 }
 
 // ListAgents asks a session for its children; the reply is an AgentList.
@@ -99,14 +105,14 @@ type AgentList struct {
 
 // AgentInfo is one child as its parent knows it.
 type AgentInfo struct {
-	Handle     string `json:"handle"`
-	Session    string `json:"session"`
-	Role       string `json:"role"`
-	State      string `json:"state"`
-	Background bool   `json:"background,omitempty"`
-	Worktree   string `json:"worktree,omitempty"`
-	Turns      int    `json:"turns"`
-	ElapsedMS  int64  `json:"elapsed_ms"`
+	Handle     string     `json:"handle"`
+	Session    string     `json:"session"`
+	Role       string     `json:"role"`
+	State      AgentState `json:"state"`
+	Background bool       `json:"background,omitempty"`
+	Worktree   string     `json:"worktree,omitempty"`
+	Turns      int        `json:"turns"`
+	ElapsedMS  int64      `json:"elapsed_ms"`
 }
 
 // Evidence is one piece of support for a child's result: a command it ran and how it ended, or
@@ -129,11 +135,11 @@ type AgentUsage struct {
 // ends; the parent stores it (s/<parent>/agents/<task>), emits agent.finished with it, and the
 // model sees it as a projection — never the child's transcript (troupe log shows that).
 type AgentResult struct {
-	Handle  string `json:"handle"`
-	Session string `json:"session"`
-	Role    string `json:"role"`
-	Status  string `json:"status"`
-	Summary string `json:"summary"`
+	Handle  string     `json:"handle"`
+	Session string     `json:"session"`
+	Role    string     `json:"role"`
+	Status  AgentState `json:"status"`
+	Summary string     `json:"summary"`
 	// Verdict is "pass" or "fail" for roles that must give one (verifier), else empty.
 	Verdict      string     `json:"verdict,omitempty"`
 	Evidence     []Evidence `json:"evidence,omitempty"`
@@ -149,14 +155,14 @@ type AgentResult struct {
 
 // AgentSpawnedData is the payload of agent.spawned, emitted by the parent.
 type AgentSpawnedData struct {
-	Handle     string   `json:"handle"`
-	Session    string   `json:"session"` // the child's session id
-	Role       string   `json:"role"`
-	Context    string   `json:"context"`
-	Model      string   `json:"model"`
-	State      string   `json:"state"` // queued or running
-	Background bool     `json:"background,omitempty"`
-	Worktree   string   `json:"worktree,omitempty"`
-	Tools      []string `json:"tools,omitempty"`
-	Task       string   `json:"task"` // a bounded preview of the message
+	Handle     string      `json:"handle"`
+	Session    string      `json:"session"` // the child's session id
+	Role       string      `json:"role"`
+	Context    ContextMode `json:"context"`
+	Model      string      `json:"model"`
+	State      AgentState  `json:"state"` // queued or running
+	Background bool        `json:"background,omitempty"`
+	Worktree   string      `json:"worktree,omitempty"`
+	Tools      []string    `json:"tools,omitempty"`
+	Task       string      `json:"task"` // a bounded preview of the message
 }

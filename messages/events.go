@@ -34,7 +34,7 @@ const (
 // SessionStartedData opens a session's stream of events.
 type SessionStartedData struct {
 	Model     string `json:"model"`
-	Mode      string `json:"mode"`
+	Mode      Mode   `json:"mode"`
 	Workspace string `json:"workspace"`
 	Task      string `json:"task,omitempty"`
 	Resumed   bool   `json:"resumed,omitempty"`
@@ -101,11 +101,25 @@ type UsageData struct {
 
 // TurnFinishedData closes a turn.
 type TurnFinishedData struct {
-	Turn int    `json:"turn"`
-	Stop string `json:"stop"` // end, tool_calls, length, refusal, empty, error, cancelled
+	Turn int        `json:"turn"`
+	Stop StopReason `json:"stop"`
 	// Class is what the reply was (see ReplyClass); it drives what the session does next.
 	Class ReplyClass `json:"class,omitempty"`
 }
+
+// StopReason is why a turn ended, as TurnFinishedData.Stop.
+type StopReason string
+
+// Stop reasons.
+const (
+	StopEnd       StopReason = "end"        // a final answer
+	StopToolCalls StopReason = "tool_calls" // the turn's tool calls ran; the next turn follows
+	StopLength    StopReason = "length"     // cut off by the output limit
+	StopRefusal   StopReason = "refusal"    // the model refused
+	StopEmpty     StopReason = "empty"      // the model replied with nothing
+	StopError     StopReason = "error"      // the model call failed
+	StopCancelled StopReason = "cancelled"  // cancelled by a client or the parent
+)
 
 // ReplyClass is the class of one model reply (DESIGN §3, classifying the reply).
 type ReplyClass string
@@ -133,32 +147,38 @@ type ToolRepairedData struct {
 	After  string `json:"after,omitempty"`
 }
 
-// Session outcomes, as SessionFinishedData.Status.
+// SessionStatus is a session's outcome, as SessionFinishedData.Status.
+type SessionStatus string
+
+// Session outcomes.
 const (
-	StatusDone        = "done"
-	StatusFailed      = "failed"
-	StatusInterrupted = "interrupted"
+	StatusDone        SessionStatus = "done"
+	StatusFailed      SessionStatus = "failed"
+	StatusInterrupted SessionStatus = "interrupted"
 )
 
-// Failure kinds, as SessionFinishedData.Kind: what a caller should do about a failed session.
+// FailKind says what a caller should do about a failed session, as SessionFinishedData.Kind.
+type FailKind string
+
+// Failure kinds.
 const (
-	FailConfig   = "config"   // fix the setup (key, model, base URL) and run again: exit 2
-	FailProvider = "provider" // the provider kept failing
-	FailBudget   = "budget"   // turn or token budget exhausted
-	FailModel    = "model"    // the model refused or kept replying badly
-	FailDone     = "done"     // the definition of done was not met (goal evidence, check command)
-	FailLoop     = "loop"     // the model kept repeating itself after being steered
+	FailConfig   FailKind = "config"   // fix the setup (key, model, base URL) and run again: exit 2
+	FailProvider FailKind = "provider" // the provider kept failing
+	FailBudget   FailKind = "budget"   // turn or token budget exhausted
+	FailModel    FailKind = "model"    // the model refused or kept replying badly
+	FailDone     FailKind = "done"     // the definition of done was not met (goal evidence, check command)
+	FailLoop     FailKind = "loop"     // the model kept repeating itself after being steered
 )
 
 // SessionFinishedData closes a session's stream (for this run: a resumed session starts again).
 type SessionFinishedData struct {
-	Status string `json:"status"`
-	Kind   string `json:"kind,omitempty"`
-	Final  string `json:"final,omitempty"` // the final answer
-	Error  string `json:"error,omitempty"`
-	Turns  int    `json:"turns"`
+	Status SessionStatus `json:"status"`
+	Kind   FailKind      `json:"kind,omitempty"`
+	Final  string        `json:"final,omitempty"` // the final answer
+	Error  string        `json:"error,omitempty"`
+	Turns  int           `json:"turns"`
 	// Goal is the goal's status when the session ended, if it has one (troupe loop reads it).
-	Goal string `json:"goal,omitempty"`
+	Goal GoalStatus `json:"goal,omitempty"`
 }
 
 // ErrorData reports a problem the session survived or died of.
@@ -176,20 +196,23 @@ type FileChangedData struct {
 	Diff string `json:"diff,omitempty"` // bounded
 }
 
-// Context pressure levels, as ContextPressureData.Level.
+// PressureLevel is how full the model's window is, as ContextPressureData.Level.
+type PressureLevel string
+
+// Context pressure levels.
 const (
-	PressureWarning = "warning" // past the warning threshold: compaction is near
-	PressureCompact = "compact" // past the watermark: the compactor runs before the next call
-	PressureBlock   = "block"   // the next call would overflow the window: it waits for compaction
+	PressureWarning PressureLevel = "warning" // past the warning threshold: compaction is near
+	PressureCompact PressureLevel = "compact" // past the watermark: the compactor runs before the next call
+	PressureBlock   PressureLevel = "block"   // the next call would overflow the window: it waits for compaction
 )
 
 // ContextPressureData says how full the model's window is before a call.
 type ContextPressureData struct {
-	Turn    int     `json:"turn"`
-	Tokens  int     `json:"tokens"` // provider-reported input of the last call plus the estimated tail
-	Window  int     `json:"window"`
-	Percent float64 `json:"percent"`
-	Level   string  `json:"level"`
+	Turn    int           `json:"turn"`
+	Tokens  int           `json:"tokens"` // provider-reported input of the last call plus the estimated tail
+	Window  int           `json:"window"`
+	Percent float64       `json:"percent"`
+	Level   PressureLevel `json:"level"`
 }
 
 // ContextCompactedData reports a compaction: which span of the log a boundary now replaces.
@@ -207,10 +230,10 @@ type ContextCompactedData struct {
 
 // GoalUpdatedData reports a change of the session's goal.
 type GoalUpdatedData struct {
-	Objective string `json:"objective"`
-	Status    string `json:"status"` // active, paused, complete, cleared
-	Evidence  string `json:"evidence,omitempty"`
-	By        string `json:"by"` // user or model
+	Objective string     `json:"objective"`
+	Status    GoalStatus `json:"status"` // active, paused, complete, cleared
+	Evidence  string     `json:"evidence,omitempty"`
+	By        string     `json:"by"` // user or model
 }
 
 // DoneCheckData reports a definition-of-done check before a final answer is accepted.

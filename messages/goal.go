@@ -4,20 +4,23 @@ import "time"
 
 // Goal statuses (DESIGN §5: users own the goal's lifecycle; the model may only complete it,
 // with evidence).
+type GoalStatus string
+
+// The goal statuses.
 const (
-	GoalActive   = "active"
-	GoalPaused   = "paused"
-	GoalComplete = "complete"
-	GoalCleared  = "cleared"
+	GoalActive   GoalStatus = "active"
+	GoalPaused   GoalStatus = "paused"
+	GoalComplete GoalStatus = "complete"
+	GoalCleared  GoalStatus = "cleared"
 )
 
 // Goal is a session's objective, stored at s/<session>/goal.
 type Goal struct {
-	Objective string    `json:"objective"`
-	Status    string    `json:"status"`
-	Evidence  string    `json:"evidence,omitempty"`
-	By        string    `json:"by"` // who set the status: user or model
-	Updated   time.Time `json:"updated"`
+	Objective string     `json:"objective"`
+	Status    GoalStatus `json:"status"`
+	Evidence  string     `json:"evidence,omitempty"`
+	By        string     `json:"by"` // who set the status: user or model
+	Updated   time.Time  `json:"updated"`
 }
 
 // GetGoal asks a session for its goal (the get_goal tool); the reply is a GoalReply.
@@ -26,8 +29,8 @@ type GetGoal struct{}
 // UpdateGoal is the model's one move on the goal (update_goal): Status must be "complete",
 // with Evidence. The reply is a GoalReply or an ErrorReply saying why it was refused.
 type UpdateGoal struct {
-	Status   string `json:"status"`
-	Evidence string `json:"evidence"`
+	Status   GoalStatus `json:"status"`
+	Evidence string     `json:"evidence"`
 }
 
 // GoalReply answers GetGoal and UpdateGoal; Goal is nil when the session has none.

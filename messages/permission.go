@@ -5,19 +5,37 @@ package messages
 // session's control subject (Approve); the session hands the answer to its executor
 // (ApprovalAnswer). Every decision is reported to the session (ToolDecision) for the audit trail.
 
-// Answers to an approval request.
+// Mode is a session's permission mode: what its tool calls may do without asking.
+type Mode string
+
+// Permission modes.
 const (
-	AnswerAllow        = "allow"
-	AnswerDeny         = "deny"
-	AnswerAllowSession = "allow-session" // allow, and add the call's pattern to the session allowlist
+	ModePlan     Mode = "plan"      // read-only
+	ModeAsk      Mode = "ask"       // ask before any write or command
+	ModeAutoEdit Mode = "auto-edit" // workspace edits run; commands ask
+	ModeYolo     Mode = "yolo"      // everything runs
 )
 
-// Decisions, as ToolDecision.Decision and in tool.decision / tool.rejected events.
+// Answer answers an approval request.
+type Answer string
+
+// Answers to an approval request.
 const (
-	DecisionAllowed  = "allowed"  // by the mode, a pattern, the session allowlist or an answer
-	DecisionAsked    = "asked"    // an approval request went out
-	DecisionDenied   = "denied"   // by the mode, a deny pattern, an answer, or no way to ask
-	DecisionRejected = "rejected" // invalid before the permission step: bad arguments, a path outside, a stale file
+	AnswerAllow        Answer = "allow"
+	AnswerDeny         Answer = "deny"
+	AnswerAllowSession Answer = "allow-session" // allow, and add the call's pattern to the session allowlist
+)
+
+// Decision is what the permission step decided about a call, as ToolDecision.Decision and in
+// tool.decision / tool.rejected events.
+type Decision string
+
+// Decisions.
+const (
+	DecisionAllowed  Decision = "allowed"  // by the mode, a pattern, the session allowlist or an answer
+	DecisionAsked    Decision = "asked"    // an approval request went out
+	DecisionDenied   Decision = "denied"   // by the mode, a deny pattern, an answer, or no way to ask
+	DecisionRejected Decision = "rejected" // invalid before the permission step: bad arguments, a path outside, a stale file
 )
 
 // ApprovalSummary is the bounded description of a call a human approves: what it touches and
@@ -45,37 +63,37 @@ type ApprovalNeeded struct {
 // an ApproveAck or an ErrorReply (no such pending call).
 type Approve struct {
 	CallID string `json:"call_id"`
-	Answer string `json:"answer"` // AnswerAllow, AnswerDeny or AnswerAllowSession
+	Answer Answer `json:"answer"` // AnswerAllow, AnswerDeny or AnswerAllowSession
 	By     string `json:"by,omitempty"`
 }
 
 // ApproveAck confirms an answer was taken.
 type ApproveAck struct {
 	CallID string `json:"call_id"`
-	Answer string `json:"answer"`
+	Answer Answer `json:"answer"`
 }
 
 // ApprovalAnswer goes from a session to its tool executor.
 type ApprovalAnswer struct {
 	CallID string `json:"call_id"`
-	Answer string `json:"answer"`
+	Answer Answer `json:"answer"`
 	By     string `json:"by,omitempty"`
 }
 
 // ToolDecision goes from a tool executor to its session for every call: what was decided and
 // why.
 type ToolDecision struct {
-	Turn     int    `json:"turn"`
-	CallID   string `json:"call_id"`
-	Tool     string `json:"tool"`
-	Decision string `json:"decision"`
-	Reason   string `json:"reason"`
+	Turn     int      `json:"turn"`
+	CallID   string   `json:"call_id"`
+	Tool     string   `json:"tool"`
+	Decision Decision `json:"decision"`
+	Reason   string   `json:"reason"`
 }
 
 // SetMode switches a running session's permission mode; sent to its control subject, answered
 // with a StatusReply. The session passes it on to its executor.
 type SetMode struct {
-	Mode string `json:"mode"`
+	Mode Mode   `json:"mode"`
 	By   string `json:"by,omitempty"`
 }
 
@@ -89,16 +107,16 @@ type ApprovalRequestedData struct {
 
 // DecisionData is the payload of tool.decision and tool.rejected.
 type DecisionData struct {
-	Turn     int    `json:"turn"`
-	CallID   string `json:"call_id"`
-	Tool     string `json:"tool"`
-	Decision string `json:"decision"`
-	Reason   string `json:"reason"`
-	By       string `json:"by,omitempty"`
+	Turn     int      `json:"turn"`
+	CallID   string   `json:"call_id"`
+	Tool     string   `json:"tool"`
+	Decision Decision `json:"decision"`
+	Reason   string   `json:"reason"`
+	By       string   `json:"by,omitempty"`
 }
 
 // ModeData is the payload of session.mode.
 type ModeData struct {
-	Mode string `json:"mode"`
+	Mode Mode   `json:"mode"`
 	By   string `json:"by,omitempty"` // who switched it, when the client said
 }

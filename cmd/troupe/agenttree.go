@@ -67,7 +67,7 @@ func (a *agent) State() string {
 }
 
 // Running reports whether the agent has not ended (a queued agent has not started either).
-func (a *agent) Running() bool { return a.outcome == "" && a.phase != messages.AgentQueued }
+func (a *agent) Running() bool { return a.outcome == "" && a.phase != string(messages.AgentQueued) }
 
 // Tokens is the agent's input plus output tokens so far.
 func (a *agent) Tokens() int { return a.InTokens + a.OutTokens }
@@ -115,7 +115,7 @@ func (t *agentTree) apply(env *messages.Envelope) *agent {
 	switch d := v.(type) {
 	case *messages.SessionStartedData:
 		// A resumed session starts again under the same id: forget how its last run ended.
-		a.Role, a.Model, a.Mode = summaryOr(d.Role, a.Role), summaryOr(d.Model, a.Model), summaryOr(d.Mode, a.Mode)
+		a.Role, a.Model, a.Mode = summaryOr(d.Role, a.Role), summaryOr(d.Model, a.Model), summaryOr(string(d.Mode), a.Mode)
 		a.Task, a.Start, a.End = summaryOr(taskOf(d.Task), a.Task), env.TS, time.Time{}
 		a.phase, a.outcome, a.final, a.detail, a.tools, a.asks = phaseStarted, "", false, "", nil, nil
 	case *messages.TurnStartedData:
@@ -152,7 +152,7 @@ func (t *agentTree) apply(env *messages.Envelope) *agent {
 		a.Turns = max(a.Turns, d.Turns)
 		if !a.final {
 			a.outcome, a.detail = sessionOutcome(d), firstLineOf(d.Error)
-			if a.outcome == messages.StatusDone || a.detail == "" {
+			if a.outcome == string(messages.StatusDone) || a.detail == "" {
 				a.detail = firstLineOf(d.Final)
 			}
 		}
@@ -178,7 +178,7 @@ func (t *agentTree) spawned(env *messages.Envelope, d *messages.AgentSpawnedData
 		c.Start = env.TS
 	}
 	if d.State == messages.AgentQueued && c.outcome == "" {
-		c.phase = messages.AgentQueued
+		c.phase = string(messages.AgentQueued)
 	}
 	return c
 }
@@ -196,7 +196,7 @@ func (t *agentTree) childFinished(env *messages.Envelope, d *messages.AgentResul
 	if d.Role != "" {
 		c.Role = d.Role
 	}
-	c.outcome, c.final, c.tools, c.asks = d.Status, true, nil, nil
+	c.outcome, c.final, c.tools, c.asks = string(d.Status), true, nil, nil
 	c.detail = firstLineOf(d.Error)
 	if c.detail == "" {
 		c.detail = firstLineOf(d.Summary)
@@ -215,12 +215,12 @@ func (t *agentTree) childFinished(env *messages.Envelope, d *messages.AgentResul
 // sessionOutcome names how a session ended, with a budget failure called out.
 func sessionOutcome(d *messages.SessionFinishedData) string {
 	if d.Status == messages.StatusFailed && d.Kind == messages.FailBudget {
-		return messages.AgentBudget
+		return string(messages.AgentBudget)
 	}
 	if d.Status == "" {
-		return messages.StatusFailed
+		return string(messages.StatusFailed)
 	}
-	return d.Status
+	return string(d.Status)
 }
 
 func dropCall(calls []runningCall, id string) []runningCall {
@@ -407,7 +407,7 @@ func (t *agentTree) nodeGone(at time.Time) []*agent {
 	var ended []*agent
 	for _, a := range t.agents {
 		if a.outcome == "" {
-			a.outcome, a.detail, a.tools, a.asks = messages.AgentInterrupted, "the troupe node stopped", nil, nil
+			a.outcome, a.detail, a.tools, a.asks = string(messages.AgentInterrupted), "the troupe node stopped", nil, nil
 			if a.End.IsZero() {
 				a.End = at
 			}

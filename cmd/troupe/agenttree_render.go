@@ -100,7 +100,7 @@ func tableLines(rows []treeRow, now time.Time) []string {
 	cells := [][]string{{"AGENT", "SESSION", "ROLE", "STATE", "TURN", "TOKENS", "TIME", "TASK"}}
 	for _, r := range rows {
 		detail := firstLineOf(r.Task)
-		if r.outcome != "" && r.outcome != messages.StatusDone && r.detail != "" {
+		if r.outcome != "" && r.outcome != string(messages.StatusDone) && r.detail != "" {
 			detail = r.detail
 		}
 		cells = append(cells, []string{
@@ -197,7 +197,7 @@ func lineDetail(a *agent, ts time.Time) string {
 			}
 		}
 		return strings.Join(parts, " · ")
-	case a.phase == messages.AgentQueued:
+	case a.phase == string(messages.AgentQueued):
 		return clipRunes(firstLineOf(a.Task), 100)
 	case a.phase == phaseThinking && a.Turns > 0:
 		return fmt.Sprintf("turn %d", a.Turns)

@@ -21,7 +21,7 @@ func (m *Main) approveCommand() *cobra.Command {
 			"(troupe watch shows it). allow-session also allows calls like it for the rest of the session.",
 		Args: cobra.ExactArgs(2),
 		RunE: func(c *cobra.Command, args []string) error {
-			callID, answer := args[0], strings.ToLower(args[1])
+			callID, answer := args[0], messages.Answer(strings.ToLower(args[1]))
 			switch answer {
 			case messages.AnswerAllow, messages.AnswerDeny, messages.AnswerAllowSession:
 			default:
@@ -39,7 +39,7 @@ func (m *Main) approveCommand() *cobra.Command {
 	return c
 }
 
-func (m *Main) approve(client *actors.Client, session, callID, answer string) error {
+func (m *Main) approve(client *actors.Client, session, callID string, answer messages.Answer) error {
 	by := "troupe approve"
 	if session != "" {
 		if err := client.Approve(session, callID, answer, by); err != nil {

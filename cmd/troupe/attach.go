@@ -127,8 +127,8 @@ func (m *Main) followLive(ctx context.Context, l *link, id string, finished <-ch
 // storedOutcome reports how a session that is no longer running ended, from its stored meta,
 // with the exit code run would have given.
 func storedOutcome(m *Main, meta *store.SessionMeta) error {
-	fin := &messages.SessionFinishedData{Status: meta.Status, Turns: meta.Turns}
-	switch meta.Status {
+	fin := &messages.SessionFinishedData{Status: messages.SessionStatus(meta.Status), Turns: meta.Turns}
+	switch messages.SessionStatus(meta.Status) {
 	case messages.StatusDone:
 		fmt.Fprintf(m.Stderr, "troupe: session %s finished: done after %d turns\n", meta.ID, meta.Turns)
 	case messages.StatusFailed:
@@ -233,8 +233,8 @@ func (r replayed) has(data []byte) bool {
 		return false
 	}
 	var call struct {
-		CallID   string `json:"call_id"`
-		Decision string `json:"decision"`
+		CallID   string            `json:"call_id"`
+		Decision messages.Decision `json:"decision"`
 	}
 	_ = json.Unmarshal(env.Data, &call)
 	switch env.Type {

@@ -229,7 +229,7 @@ func (m *Main) askUser(l *link, id string, ask *messages.ApprovalRequestedData, 
 			}
 			continue
 		}
-		answer := ""
+		var answer messages.Answer
 		switch strings.ToLower(strings.TrimSpace(line)) {
 		case "y", "yes", "allow":
 			answer = messages.AnswerAllow
@@ -344,7 +344,7 @@ func turnStop(data []byte) (string, bool) {
 	if err != nil {
 		return "", false
 	}
-	return v.(*messages.TurnFinishedData).Stop, true
+	return string(v.(*messages.TurnFinishedData).Stop), true
 }
 
 // approvalSettled returns the call id of a tool.decision envelope that settles an approval

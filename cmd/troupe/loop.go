@@ -260,7 +260,7 @@ func iterationLine(fin *messages.SessionFinishedData) string {
 	case fin.Kind != "":
 		return fmt.Sprintf("%s (%s) — %s", fin.Status, fin.Kind, clipLine(firstLineOf(fin.Error), 300))
 	}
-	return fin.Status + " — " + clipLine(firstLineOf(fin.Error), 300)
+	return string(fin.Status) + " — " + clipLine(firstLineOf(fin.Error), 300)
 }
 
 // planPath is the plan file relative to the project root, where the session's tools resolve

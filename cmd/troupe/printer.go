@@ -82,7 +82,7 @@ func (p *printer) human(t messages.EventType, v any) {
 		fmt.Fprintf(p.w, "  ⤷ %s (%s, %s): %s\n", d.Handle, d.Role, d.State, firstLineOf(d.Task))
 	case *messages.AgentResult:
 		p.endLine()
-		line := d.Status
+		line := string(d.Status)
 		if d.Verdict != "" {
 			line += ", verdict " + d.Verdict
 		}
