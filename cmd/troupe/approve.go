@@ -8,6 +8,7 @@ import (
 
 	"github.com/troupe-dev/troupe/actors"
 	"github.com/troupe-dev/troupe/messages"
+	"github.com/troupe-dev/troupe/tools"
 )
 
 // approveCommand answers a pending approval request from another terminal (or a script):
@@ -42,6 +43,11 @@ func (m *Main) approveCommand() *cobra.Command {
 func (m *Main) approve(client *actors.Client, session, callID, answer string) error {
 	by := "troupe approve"
 	if session != "" {
+		id, err := sessionByID(client, session)
+		if err != nil {
+			return err
+		}
+		session = id
 		if err := client.Approve(session, callID, answer, by); err != nil {
 			return &exitError{code: exitFailed, msg: err.Error()}
 		}
@@ -94,12 +100,20 @@ func (m *Main) modeCommand() *cobra.Command {
 		Short: "Switch the permission mode of a running session",
 		Args:  cobra.ExactArgs(2),
 		RunE: func(c *cobra.Command, args []string) error {
+			mode := strings.ToLower(args[1])
+			if _, err := tools.ParseMode(mode); err != nil || mode == "" {
+				return usageErr("mode %q: use plan, ask, auto-edit or yolo (see 'troupe mode --help')", args[1])
+			}
 			client, err := m.attachHere()
 			if err != nil {
 				return err
 			}
 			defer client.Close()
-			st, err := client.SetMode(args[0], args[1])
+			id, err := sessionByID(client, args[0])
+			if err != nil {
+				return err
+			}
+			st, err := client.SetMode(id, mode)
 			if err != nil {
 				return &exitError{code: exitFailed, msg: err.Error()}
 			}
