@@ -70,6 +70,49 @@ func (m *Main) approve(client *actors.Client, session, callID, answer string) er
 	return &exitError{code: exitFailed, msg: fmt.Sprintf("no running session has call %s waiting for approval (troupe watch shows pending requests)", callID)}
 }
 
+// approvalsCommand lists the calls waiting for an approval answer in the running sessions.
+func (m *Main) approvalsCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:   "approvals",
+		Short: "List the tool calls waiting for approval in this project's running sessions",
+		Args:  cobra.NoArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			client, err := m.attachHere()
+			if err != nil {
+				return err
+			}
+			defer client.Close()
+			metas, err := client.Sessions()
+			if err != nil {
+				return err
+			}
+			n := 0
+			for _, meta := range metas {
+				if meta.Status != "running" {
+					continue
+				}
+				st, err := client.Status(meta.ID)
+				if err != nil {
+					continue // it ended meanwhile
+				}
+				for _, ask := range st.Pending {
+					n++
+					fmt.Fprintf(m.Stdout, "%s  session %s  %s\n", ask.CallID, meta.ID, approvalLine(ask.Summary))
+					if ask.Reason != "" {
+						fmt.Fprintf(m.Stdout, "    %s\n", ask.Reason)
+					}
+				}
+			}
+			if n == 0 {
+				fmt.Fprintln(m.Stdout, "no tool call is waiting for approval")
+				return nil
+			}
+			fmt.Fprintln(m.Stdout, "answer with: troupe approve CALL_ID allow|deny|allow-session")
+			return nil
+		},
+	}
+}
+
 // attachHere attaches to the running Node of the project in the working directory.
 func (m *Main) attachHere() (*actors.Client, error) {
 	s, err := m.resolve(nil)

@@ -112,7 +112,7 @@ func (m *Main) rootCommand() *cobra.Command {
 	})
 	root.AddCommand(m.runCommand(), m.chatCommand(), m.resumeCommand(), m.watchCommand(), m.sessionsCommand(),
 		m.logCommand(), m.approveCommand(), m.modeCommand(), m.doctorCommand(), m.versionCommand(), m.sandboxLauncherCommand(),
-		m.agentsCommand(), m.worktreeCommand(), m.serveCommand(), m.attachCommand(), m.loopCommand(), m.stopCommand())
+		m.agentsCommand(), m.worktreeCommand(), m.serveCommand(), m.attachCommand(), m.loopCommand(), m.stopCommand(), m.approvalsCommand())
 	failuresAreNotUsage(root)
 	return root
 }
