@@ -73,7 +73,7 @@ type session struct {
 	results      map[string]*messages.ToolResult // arrived results not yet committed
 	committed    int                             // pending[:committed] have committed results
 	toolStarts   map[string]time.Time
-	cancelling   string   // non-empty once a Cancel arrived mid-turn: its reason
+	cancelling   string                            // non-empty once a Cancel arrived mid-turn: its reason
 	awaiting     []*messages.ApprovalRequestedData // calls of this turn waiting for an approval answer
 
 	emptyReplies, lengthContinues int
