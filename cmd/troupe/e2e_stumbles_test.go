@@ -124,3 +124,23 @@ func TestStopEndsABackgroundNodeAndSessionsShowInterrupted(t *testing.T) {
 		t.Errorf("second stop: exit %d %s%s", again.code, again.stdout, again.stderr)
 	}
 }
+
+// doctor --base-url asks the endpoint, so a wrong URL shows before a run does.
+func TestDoctorProbesTheEndpoint(t *testing.T) {
+	repo := newRepo(t, nil)
+	srv := llmtest.NewOpenAI(func(n int, body map[string]any) llmtest.Reply { return llmtest.Reply{Text: "unused"} })
+	defer srv.Close()
+	env := testEnv(t, "OPENAI_API_KEY=sk-test")
+	ok := troupe(t, repo, env, "doctor", "--model", "openai/fake", "--base-url", srv.URL())
+	if !strings.Contains(ok.stdout, "answers with 1 model; fake is among them") {
+		t.Errorf("doctor against a live endpoint: exit %d\n%s%s", ok.code, ok.stdout, ok.stderr)
+	}
+	if n := len(srv.Requests()); n != 0 {
+		t.Errorf("the probe made %d model calls", n)
+	}
+	srv.Close()
+	bad := troupe(t, repo, env, "doctor", "--model", "openai/fake", "--base-url", srv.URL())
+	if bad.code != 1 || !strings.Contains(bad.stdout, "FAIL endpoint") {
+		t.Errorf("doctor against a dead endpoint: exit %d\n%s%s", bad.code, bad.stdout, bad.stderr)
+	}
+}
