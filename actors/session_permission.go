@@ -16,11 +16,11 @@ import (
 
 // onApprovalNeeded publishes an approval request and remembers it until it is answered.
 func (s *session) onApprovalNeeded(msg *messages.ApprovalNeeded) {
-	if s.batch == nil || !s.batch.Await(msg.Turn, msg.CallID) {
+	ask := &messages.ApprovalRequestedData{Turn: msg.Turn, CallID: msg.CallID, Reason: msg.Reason, Summary: msg.Summary}
+	if s.batch == nil || !s.batch.Await(ask) {
 		return
 	}
-	s.emit(messages.ToolApprovalEvent.Of(&messages.ApprovalRequestedData{Turn: msg.Turn, CallID: msg.CallID,
-		Reason: msg.Reason, Summary: msg.Summary}))
+	s.emit(messages.ToolApprovalEvent.Of(ask))
 }
 
 // onApprove takes an answer from a client and hands it to the executor.

@@ -19,9 +19,9 @@ import (
 // empty id) is renamed, and the assistant message records the renamed id so the log pairs.
 type toolBatch struct {
 	turn      int
-	calls     []batchCall // in call order
-	committed int         // calls[:committed] have committed results
-	awaiting  []string    // ids of calls waiting for an approval answer
+	calls     []batchCall                       // in call order
+	committed int                               // calls[:committed] have committed results
+	awaiting  []*messages.ApprovalRequestedData // calls waiting for an approval answer
 }
 
 type batchCall struct {
@@ -110,7 +110,7 @@ func (b *toolBatch) Add(res *messages.ToolResult) []committedResult {
 		return nil
 	}
 	c.result = res
-	b.awaiting = slices.DeleteFunc(b.awaiting, func(id string) bool { return id == res.CallID })
+	b.Answered(res.CallID)
 	var ready []committedResult
 	for b.committed < len(b.calls) {
 		next := b.calls[b.committed]
@@ -126,21 +126,30 @@ func (b *toolBatch) Add(res *messages.ToolResult) []committedResult {
 // Done reports whether every call has a committed result.
 func (b *toolBatch) Done() bool { return b == nil || b.committed == len(b.calls) }
 
-// Await records that a call waits for an approval answer; false for a call not in the batch.
-func (b *toolBatch) Await(turn int, id string) bool {
-	if b.find(turn, id) == nil {
+// Await records that a call waits for an approval answer; false for a call not in the batch
+// (or one already waiting).
+func (b *toolBatch) Await(ask *messages.ApprovalRequestedData) bool {
+	if b.find(ask.Turn, ask.CallID) == nil || b.Awaiting(ask.CallID) {
 		return false
 	}
-	if !slices.Contains(b.awaiting, id) {
-		b.awaiting = append(b.awaiting, id)
-	}
+	b.awaiting = append(b.awaiting, ask)
 	return true
 }
 
 // Awaiting reports whether a call waits for an approval answer.
-func (b *toolBatch) Awaiting(id string) bool { return b != nil && slices.Contains(b.awaiting, id) }
+func (b *toolBatch) Awaiting(id string) bool {
+	return b != nil && slices.ContainsFunc(b.awaiting, func(a *messages.ApprovalRequestedData) bool { return a.CallID == id })
+}
+
+// Pending are the approval requests not answered yet, in the order they came.
+func (b *toolBatch) Pending() []*messages.ApprovalRequestedData {
+	if b == nil {
+		return nil
+	}
+	return b.awaiting
+}
 
 // Answered records that an approval answer for id went to the executor.
 func (b *toolBatch) Answered(id string) {
-	b.awaiting = slices.DeleteFunc(b.awaiting, func(a string) bool { return a == id })
+	b.awaiting = slices.DeleteFunc(b.awaiting, func(a *messages.ApprovalRequestedData) bool { return a.CallID == id })
 }

@@ -60,26 +60,32 @@ func TestToolBatchCommitsInCallOrderOncePerCall(t *testing.T) {
 
 func TestToolBatchTracksApprovals(t *testing.T) {
 	b, calls := newToolBatch(1, []llm.ToolCall{{ID: "x", Name: "write_file"}})
-	if b.Await(2, calls[0].ID) || b.Await(1, "other") {
+	ask := func(turn int, id string) *messages.ApprovalRequestedData {
+		return &messages.ApprovalRequestedData{Turn: turn, CallID: id}
+	}
+	if b.Await(ask(2, calls[0].ID)) || b.Await(ask(1, "other")) {
 		t.Error("an approval for no call of this turn was taken")
 	}
-	if !b.Await(1, calls[0].ID) || !b.Awaiting(calls[0].ID) {
+	if !b.Await(ask(1, calls[0].ID)) || !b.Awaiting(calls[0].ID) || len(b.Pending()) != 1 {
 		t.Fatal("approval not recorded")
+	}
+	if b.Await(ask(1, calls[0].ID)) {
+		t.Error("one call awaits twice")
 	}
 	b.Answered(calls[0].ID)
 	if b.Awaiting(calls[0].ID) {
 		t.Error("still awaiting after the answer")
 	}
-	b.Await(1, calls[0].ID)
+	b.Await(ask(1, calls[0].ID))
 	b.Add(&messages.ToolResult{Turn: 1, CallID: calls[0].ID})
-	if b.Awaiting(calls[0].ID) {
+	if b.Awaiting(calls[0].ID) || len(b.Pending()) != 0 {
 		t.Error("a call with its result still awaits approval")
 	}
 	if _, ok := b.Started(calls[0].ID, time.Now()); !ok {
 		t.Error("Started does not know the call")
 	}
 	var none *toolBatch
-	if !none.Done() || none.Awaiting("x") || none.Has(1, "x") {
+	if !none.Done() || none.Awaiting("x") || none.Has(1, "x") || none.Pending() != nil {
 		t.Error("a nil batch is not empty")
 	}
 }
