@@ -90,11 +90,8 @@ type session struct {
 
 	// Subagents this session started (session_agents.go).
 	delegation   *Delegation
-	children     map[string]*childAgent // by task name
-	childOrder   []string               // task names in spawn order
-	waiters      []*agentWaiter
-	waitSeq      int
-	finalPending *string // a headless session's final answer, held while its children finish
+	kids         *children // the subagents and the waits on them
+	finalPending *string   // a headless session's final answer, held while its children finish
 
 	// As a subagent (session_child.go).
 	began           time.Time
@@ -118,8 +115,7 @@ func newSession(start *messages.StartSession, deps SessionDeps) actor.Producer {
 			st.Resume, st.Task = true, ""
 		}
 		incarnation++
-		s := &session{deps: deps, start: &st, behavior: actor.NewBehavior(), emitterHome: &emitter,
-			children: map[string]*childAgent{}}
+		s := &session{deps: deps, start: &st, behavior: actor.NewBehavior(), emitterHome: &emitter, kids: newChildren()}
 		if deps.Delegation != nil {
 			d := *deps.Delegation
 			d.Limits = d.Limits.withDefaults()
@@ -261,7 +257,7 @@ func (s *session) busy(ctx actor.Context) {
 // status is answered locally, without a model call.
 func (s *session) status() *messages.StatusReply {
 	r := &messages.StatusReply{Session: s.start.ID, Phase: s.phase, Model: s.deps.Model, Mode: s.currentMode(),
-		ContextWindow: s.window(), Compactions: s.compactions, Goal: s.goal, Agents: s.running(), Pending: s.batch.Pending()}
+		ContextWindow: s.window(), Compactions: s.compactions, Goal: s.goal, Agents: s.kids.running(), Pending: s.batch.Pending()}
 	if s.meta != nil {
 		r.Turns, r.InputTokens, r.OutputTokens = s.meta.Turns, s.meta.InputTokens, s.meta.OutputTokens
 		r.ContextTokens = s.contextTokens(s.request())

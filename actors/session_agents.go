@@ -39,10 +39,9 @@ func (s *session) onSpawnAgent(ctx actor.Context, req *messages.SpawnAgent) {
 		s.respond(ctx, &messages.ErrorReply{Error: err.Error()})
 		return
 	}
-	s.children[c.rec.Task] = c
-	s.childOrder = append(s.childOrder, c.rec.Task)
+	s.kids.add(c)
 	state := messages.AgentQueued
-	if s.running() < s.delegation.Limits.MaxRunning {
+	if s.kids.running() < s.delegation.Limits.MaxRunning {
 		state = messages.AgentRunning
 	}
 	s.emit(messages.AgentSpawnedEvent.Of(&messages.AgentSpawnedData{Handle: c.rec.Handle, Session: c.rec.Session,
@@ -88,7 +87,7 @@ func (s *session) prepareChild(req *messages.SpawnAgent) (*childAgent, []string,
 	if loadErr != nil {
 		notes = append(notes, "some role files did not load: "+loadErr.Error())
 	}
-	task := s.freeTaskName(req.TaskName)
+	task := s.kids.freeTaskName(req.TaskName)
 	if task != req.TaskName {
 		notes = append(notes, fmt.Sprintf("task_name %s is taken: this one is %s", req.TaskName, task))
 	}
@@ -147,19 +146,6 @@ func brief(handle, role, parent string, req *messages.SpawnAgent, inherited bool
 	return b.String()
 }
 
-// freeTaskName returns name, or name_2, name_3… when a child of this session already has it.
-func (s *session) freeTaskName(name string) string {
-	if _, taken := s.children[name]; !taken {
-		return name
-	}
-	for i := 2; ; i++ {
-		n := fmt.Sprintf("%s_%d", name, i)
-		if _, taken := s.children[n]; !taken {
-			return n
-		}
-	}
-}
-
 // childTools is the intersection of the role's tools and this session's; a child at the depth
 // limit gets no agent tools.
 func (s *session) childTools(role config.Role, depth int) (names, dropped []string) {
@@ -204,16 +190,6 @@ func (s *session) sessionAllowlist() []string {
 	return nil
 }
 
-func (s *session) running() int {
-	n := 0
-	for _, c := range s.children {
-		if c.rec.State == messages.AgentRunning {
-			n++
-		}
-	}
-	return n
-}
-
 // startChild builds the child's dependencies and spawns it under this session. A child that
 // cannot start ends at once with a failed result: the parent never hangs on it.
 func (s *session) startChild(ctx actor.Context, c *childAgent) {
@@ -244,14 +220,14 @@ func (s *session) startChild(ctx actor.Context, c *childAgent) {
 // running children once, and again only after starting one: counting them for every child in
 // the list made each result cost O(children²) in the parent's actor.
 func (s *session) startQueued(ctx actor.Context) {
-	free := s.delegation.Limits.MaxRunning - s.running()
-	for _, task := range s.childOrder {
+	free := s.delegation.Limits.MaxRunning - s.kids.running()
+	for _, c := range s.kids.inOrder() {
 		if free <= 0 || s.finished {
 			return
 		}
-		if c := s.children[task]; c.rec.State == messages.AgentQueued {
+		if c.rec.State == messages.AgentQueued {
 			s.startChild(ctx, c)
-			free = s.delegation.Limits.MaxRunning - s.running()
+			free = s.delegation.Limits.MaxRunning - s.kids.running()
 		}
 	}
 }
@@ -261,8 +237,8 @@ func (s *session) startQueued(ctx actor.Context) {
 // waited for it go on.
 func (s *session) onAgentResult(ctx actor.Context, r *messages.AgentResult) {
 	task := r.Handle[strings.LastIndexByte(r.Handle, '/')+1:]
-	c, ok := s.children[task]
-	if !ok || c.rec.Session != r.Session || messages.AgentFinal(c.rec.State) {
+	c := s.kids.get(task)
+	if c == nil || c.rec.Session != r.Session || messages.AgentFinal(c.rec.State) {
 		return // not ours, or already ended (a late duplicate)
 	}
 	if c.goneTimer != nil {
@@ -282,227 +258,28 @@ func (s *session) onAgentResult(ctx actor.Context, r *messages.AgentResult) {
 // childStopped is a child's actor ending. Its result normally arrives over the bus; one that
 // has not come within a grace period is written for it, so the parent never hangs.
 func (s *session) childStopped(ctx actor.Context, who *actor.PID) bool {
-	for _, c := range s.children {
-		if c.pid == nil || c.pid.Id != who.Id {
-			continue
-		}
-		c.pid = nil
-		if !messages.AgentFinal(c.rec.State) {
-			task, self, root := c.rec.Task, ctx.Self(), ctx.ActorSystem().Root
-			c.goneTimer = time.AfterFunc(childResultGrace, func() { root.Send(self, &childGone{task: task}) })
-		}
-		return true
+	c := s.kids.byPID(who)
+	if c == nil {
+		return false
 	}
-	return false
+	c.pid = nil
+	if !messages.AgentFinal(c.rec.State) {
+		task, self, root := c.rec.Task, ctx.Self(), ctx.ActorSystem().Root
+		c.goneTimer = time.AfterFunc(childResultGrace, func() { root.Send(self, &childGone{task: task}) })
+	}
+	return true
 }
 
 // childResultGrace is how long a stopped child's result may take on the bus.
 const childResultGrace = 3 * time.Second
 
 func (s *session) onChildGone(ctx actor.Context, msg *childGone) {
-	c, ok := s.children[msg.task]
-	if !ok || messages.AgentFinal(c.rec.State) {
+	c := s.kids.get(msg.task)
+	if c == nil || messages.AgentFinal(c.rec.State) {
 		return
 	}
 	s.onAgentResult(ctx, &messages.AgentResult{Handle: c.rec.Handle, Session: c.rec.Session, Role: c.rec.Role,
 		Status: messages.AgentInterrupted, Error: "the agent stopped without reporting a result"})
-}
-
-// onWaitAgents answers wait_agent now if every named child has ended, else when they have or
-// when the timeout passes.
-func (s *session) onWaitAgents(ctx actor.Context, req *messages.WaitAgents) {
-	var unknown []string
-	for _, h := range req.Handles {
-		if s.childByHandle(h) == nil {
-			unknown = append(unknown, h)
-		}
-	}
-	if len(unknown) > 0 {
-		s.respond(ctx, &messages.ErrorReply{Error: fmt.Sprintf("unknown handle %s; your agents: %s",
-			strings.Join(unknown, ", "), s.handleList())})
-		return
-	}
-	if ctx.Sender() == nil {
-		return
-	}
-	s.waitSeq++
-	w := &agentWaiter{id: s.waitSeq, replyTo: ctx.Sender(), handles: req.Handles}
-	s.waiters = append(s.waiters, w)
-	if s.answerWaiters(ctx, false) {
-		return
-	}
-	id, self, root := w.id, ctx.Self(), ctx.ActorSystem().Root
-	w.timer = time.AfterFunc(time.Duration(max(req.TimeoutS, 1))*time.Second, func() { root.Send(self, &waitExpired{id: id}) })
-}
-
-func (s *session) onWaitExpired(ctx actor.Context, msg *waitExpired) {
-	for _, w := range s.waiters {
-		if w.id == msg.id {
-			s.answerWaiter(ctx, w)
-			s.waiters = slices.DeleteFunc(s.waiters, func(x *agentWaiter) bool { return x.id == msg.id })
-			return
-		}
-	}
-}
-
-// answerWaiters answers the waits whose children have all ended (all of them when force is
-// set); it reports whether the newest wait was answered.
-func (s *session) answerWaiters(ctx actor.Context, force bool) bool {
-	answeredLast := false
-	kept := s.waiters[:0]
-	for i, w := range s.waiters {
-		if force || s.allEnded(w.handles) {
-			s.answerWaiter(ctx, w)
-			answeredLast = i == len(s.waiters)-1
-			continue
-		}
-		kept = append(kept, w)
-	}
-	clear(s.waiters[len(kept):])
-	s.waiters = kept
-	return answeredLast
-}
-
-func (s *session) answerWaiter(ctx actor.Context, w *agentWaiter) {
-	if w.timer != nil {
-		w.timer.Stop()
-	}
-	reply := &messages.WaitReply{}
-	for _, h := range w.handles {
-		c := s.childByHandle(h)
-		if c == nil || !messages.AgentFinal(c.rec.State) {
-			reply.Pending = append(reply.Pending, h)
-			continue
-		}
-		reply.Results = append(reply.Results, c.rec.Result)
-		if !c.rec.Result.Delivered {
-			c.rec.Result.Delivered = true
-			s.saveChild(c)
-		}
-	}
-	ctx.Send(w.replyTo, reply)
-}
-
-func (s *session) allEnded(handles []string) bool {
-	for _, h := range handles {
-		if c := s.childByHandle(h); c != nil && !messages.AgentFinal(c.rec.State) {
-			return false
-		}
-	}
-	return true
-}
-
-func (s *session) childByHandle(h string) *childAgent {
-	h = strings.TrimPrefix(strings.TrimSpace(h), "/")
-	// Children are kept by task name, and a handle is this session's handle plus the task:
-	// look it up rather than scan (wait_agent on n handles checks each one on every result).
-	if c := s.children[h]; c != nil {
-		return c
-	}
-	if task, ok := strings.CutPrefix(h, s.handle()+"/"); ok {
-		if c := s.children[task]; c != nil && c.rec.Handle == h {
-			return c
-		}
-	}
-	for _, c := range s.children {
-		if c.rec.Handle == h || c.rec.Task == h {
-			return c
-		}
-	}
-	return nil
-}
-
-func (s *session) handleList() string {
-	if len(s.childOrder) == 0 {
-		return "none yet"
-	}
-	hs := make([]string, 0, len(s.childOrder))
-	for _, t := range s.childOrder {
-		hs = append(hs, s.children[t].rec.Handle)
-	}
-	return strings.Join(hs, ", ")
-}
-
-// onSendAgent is either a message from this session's parent (the handle is ours: it becomes
-// a note before our next model call) or send_agent from our model (forward it to the child).
-func (s *session) onSendAgent(ctx actor.Context, req *messages.SendAgent) {
-	if req.Handle == s.handle() && s.start.Parent != "" {
-		s.parentNotes = append(s.parentNotes, req.Message)
-		return
-	}
-	c := s.childByHandle(req.Handle)
-	switch {
-	case c == nil:
-		s.respond(ctx, &messages.ErrorReply{Error: fmt.Sprintf("unknown handle %s; your agents: %s", req.Handle, s.handleList())})
-	case messages.AgentFinal(c.rec.State):
-		s.respond(ctx, &messages.ErrorReply{Error: fmt.Sprintf("%s has already ended (%s); spawn a new agent to continue its work", c.rec.Handle, c.rec.State)})
-	case c.rec.State == messages.AgentQueued:
-		c.start.Task += "\n\nFollow-up from your parent:\n" + req.Message
-		s.respond(ctx, &messages.AgentAck{Handle: c.rec.Handle, State: c.rec.State, Note: "added to its task: it has not started yet"})
-	default:
-		if err := s.deps.Bridge.Send(c.rec.Session, &messages.SendAgent{Handle: c.rec.Handle, Message: req.Message}); err != nil {
-			s.respond(ctx, &messages.ErrorReply{Error: err.Error()})
-			return
-		}
-		s.respond(ctx, &messages.AgentAck{Handle: c.rec.Handle, State: c.rec.State})
-	}
-}
-
-// onCancelAgent stops a child; stopping it stops every agent under it (they are its actor
-// children), and each records itself as cancelled or interrupted.
-func (s *session) onCancelAgent(ctx actor.Context, req *messages.CancelAgent) {
-	c := s.childByHandle(req.Handle)
-	if c == nil {
-		s.respond(ctx, &messages.ErrorReply{Error: fmt.Sprintf("unknown handle %s; your agents: %s", req.Handle, s.handleList())})
-		return
-	}
-	if messages.AgentFinal(c.rec.State) {
-		s.respond(ctx, &messages.AgentAck{Handle: c.rec.Handle, State: c.rec.State, Note: "it had already ended"})
-		return
-	}
-	reason := req.Reason
-	if reason == "" {
-		reason = "cancelled by its parent"
-	}
-	s.cancelChild(ctx, c, reason)
-	s.respond(ctx, &messages.AgentAck{Handle: c.rec.Handle, State: messages.AgentCancelled})
-}
-
-func (s *session) cancelChild(ctx actor.Context, c *childAgent, reason string) {
-	if c.rec.State == messages.AgentQueued {
-		c.rec.State = messages.AgentRunning // so the result below is taken
-		s.onAgentResult(ctx, &messages.AgentResult{Handle: c.rec.Handle, Session: c.rec.Session, Role: c.rec.Role,
-			Status: messages.AgentCancelled, Error: reason + " (before it started)"})
-		return
-	}
-	if err := s.deps.Bridge.Send(c.rec.Session, &messages.Cancel{Reason: reason}); err != nil && c.pid != nil {
-		ctx.Stop(c.pid)
-	}
-}
-
-// cancelChildren cancels every child that has not ended (the parent's turn was cancelled).
-func (s *session) cancelChildren(ctx actor.Context, reason string) {
-	for _, task := range s.childOrder {
-		if c := s.children[task]; !messages.AgentFinal(c.rec.State) {
-			s.cancelChild(ctx, c, reason)
-		}
-	}
-}
-
-func (s *session) onListAgents(ctx actor.Context) {
-	list := &messages.AgentList{Agents: make([]*messages.AgentInfo, 0, len(s.childOrder))}
-	for _, task := range s.childOrder {
-		c := s.children[task]
-		info := &messages.AgentInfo{Handle: c.rec.Handle, Session: c.rec.Session, Role: c.rec.Role, State: c.rec.State,
-			Background: c.rec.Background, Worktree: c.rec.Worktree}
-		if c.rec.Result != nil {
-			info.Turns, info.ElapsedMS = c.rec.Result.Usage.Turns, c.rec.Result.Usage.DurationMS
-		} else if !c.began.IsZero() {
-			info.ElapsedMS = time.Since(c.began).Milliseconds()
-		}
-		list.Agents = append(list.Agents, info)
-	}
-	s.respond(ctx, list)
 }
 
 // saveChild stores a child's record; a failure is logged (the child still runs and reports).
@@ -512,21 +289,10 @@ func (s *session) saveChild(c *childAgent) {
 	}
 }
 
-// undelivered returns the results the model has not seen yet, in spawn order.
-func (s *session) undelivered() []*childAgent {
-	var out []*childAgent
-	for _, task := range s.childOrder {
-		if c := s.children[task]; c.rec.Result != nil && !c.rec.Result.Delivered {
-			out = append(out, c)
-		}
-	}
-	return out
-}
-
 // deliverResults puts the results that came in since the last model call into the context, as
 // one note: the projection of each child, never its transcript.
 func (s *session) deliverResults() error {
-	ready := s.undelivered()
+	ready := s.kids.undelivered()
 	if len(ready) == 0 {
 		return nil
 	}
@@ -542,18 +308,6 @@ func (s *session) deliverResults() error {
 		s.saveChild(c)
 	}
 	return nil
-}
-
-// blockingChildren are the children the session must wait for before its next model call:
-// foreground children, or every child once a headless session has its final answer.
-func (s *session) blockingChildren() int {
-	n := 0
-	for _, c := range s.children {
-		if !messages.AgentFinal(c.rec.State) && (!c.rec.Background || s.finalPending != nil) {
-			n++
-		}
-	}
-	return n
 }
 
 // restoreChildren reloads the records of a resumed session's children: finished ones keep
@@ -581,8 +335,7 @@ func (s *session) restoreChildren() error {
 				Status: messages.AgentInterrupted, Error: "the parent session stopped before this agent ended; its log is kept: troupe log " + r.Session}
 			s.saveChild(c)
 		}
-		s.children[r.Task] = c
-		s.childOrder = append(s.childOrder, r.Task)
+		s.kids.add(c)
 	}
 	return nil
 }

@@ -124,10 +124,8 @@ func (s *session) stateBlocks() []projection.StateBlock {
 		blocks = append(blocks, projection.StateBlock{Title: "Files changed in this session", Body: strings.Join(s.trail.changed, "\n")})
 	}
 	var running []string
-	for _, task := range s.childOrder {
-		if c := s.children[task]; !messages.AgentFinal(c.rec.State) {
-			running = append(running, fmt.Sprintf("%s (%s): %s", c.rec.Handle, c.rec.Role, c.rec.State))
-		}
+	for _, c := range s.kids.unended() {
+		running = append(running, fmt.Sprintf("%s (%s): %s", c.rec.Handle, c.rec.Role, c.rec.State))
 	}
 	if len(running) > 0 {
 		blocks = append(blocks, projection.StateBlock{Title: "Subagents running", Body: strings.Join(running, "\n")})

@@ -245,14 +245,14 @@ func (s *session) acceptFinal(ctx actor.Context, text string) {
 // waits (onAgentResult calls afterAgentsChanged). A headless session holding its final answer
 // finishes with it if the last results brought nothing new for the model.
 func (s *session) continueTurn(ctx actor.Context) {
-	if s.blockingChildren() > 0 {
+	if s.kids.blocking(s.finalPending != nil) > 0 {
 		s.become(phaseWaiting, s.waiting)
 		return
 	}
 	if s.finalPending != nil {
 		final := *s.finalPending
 		s.finalPending = nil
-		if len(s.undelivered()) == 0 {
+		if len(s.kids.undelivered()) == 0 {
 			s.finish(ctx, &messages.SessionFinishedData{Status: messages.StatusDone, Final: final})
 			return
 		}
@@ -262,7 +262,7 @@ func (s *session) continueTurn(ctx actor.Context) {
 
 // afterAgentsChanged lets a turn that waits for subagents go on once they have ended.
 func (s *session) afterAgentsChanged(ctx actor.Context) {
-	if s.phase == phaseWaiting && !s.finished && s.blockingChildren() == 0 {
+	if s.phase == phaseWaiting && !s.finished && s.kids.blocking(s.finalPending != nil) == 0 {
 		s.continueTurn(ctx)
 	}
 }
