@@ -75,13 +75,9 @@ type session struct {
 	emptyReplies, lengthContinues int
 	finished                      bool
 
-	// Context management (session_context.go).
-	acct                                               projection.Accountant
-	prefixTok                                          int
-	compactor                                          *actor.PID
-	compacting                                         *compaction
-	compactSeq, compactions                            int
-	compactedThisTurn, blockCompacted, overflowRetried bool
+	// Context management (session_context.go, budget.go).
+	budget    contextBudget
+	compactor *actor.PID
 
 	// Goal and definition of done (session_goal.go, session_done.go).
 	goal     *Goal
@@ -257,7 +253,7 @@ func (s *session) busy(ctx actor.Context) {
 // status is answered locally, without a model call.
 func (s *session) status() *messages.StatusReply {
 	r := &messages.StatusReply{Session: s.start.ID, Phase: s.phase, Model: s.deps.Model, Mode: s.currentMode(),
-		ContextWindow: s.window(), Compactions: s.compactions, Goal: s.goal, Agents: s.kids.running(), Pending: s.batch.Pending()}
+		ContextWindow: s.window(), Compactions: s.budget.compactions, Goal: s.goal, Agents: s.kids.running(), Pending: s.batch.Pending()}
 	if s.meta != nil {
 		r.Turns, r.InputTokens, r.OutputTokens = s.meta.Turns, s.meta.InputTokens, s.meta.OutputTokens
 		r.ContextTokens = s.contextTokens(s.request())

@@ -37,14 +37,11 @@ func (s *session) window() int {
 	return w
 }
 
-// prefixTokens estimates the stable prefix: system prompt and tool schemas. It is computed once:
-// the prefix is byte-stable across the session's turns.
+// prefixTokens estimates the stable prefix: system prompt and tool schemas. The prefix is
+// byte-stable across the session's turns, so the budget takes it once, at start.
 func (s *session) prefixTokens() int {
-	if s.prefixTok == 0 {
-		data, _ := json.Marshal(s.toolSpecs())
-		s.prefixTok = projection.EstimateTokens(s.deps.System) + projection.EstimateTokens(string(data))
-	}
-	return s.prefixTok
+	data, _ := json.Marshal(s.toolSpecs())
+	return projection.EstimateTokens(s.deps.System) + projection.EstimateTokens(string(data))
 }
 
 func (s *session) idleGap() time.Duration {
@@ -57,9 +54,11 @@ func (s *session) idleGap() time.Duration {
 	return 0 // projection's default
 }
 
-// checkWindow refuses a window the stable prefix alone fills: no call could ever succeed.
+// checkWindow sizes the context budget and refuses a window the stable prefix alone fills: no
+// call could ever succeed.
 func (s *session) checkWindow() error {
 	w, p := s.window(), s.prefixTokens()
+	s.budget.window, s.budget.prefix = w, p
 	if p >= int(float64(w)*compactWatermark) {
 		return fmt.Errorf("the context window (%d tokens) is too small for the stable prefix (system prompt and tool schemas: about %d tokens); use a model with a larger window or raise --context-window", w, p)
 	}
@@ -81,37 +80,14 @@ func (s *session) request() *llm.Request {
 
 // contextTokens is what the request will cost: the provider's last count plus the tail.
 func (s *session) contextTokens(req *llm.Request) int {
-	return s.acct.Estimate(req.Messages, s.prefixTokens())
-}
-
-// pressureLevel classifies how full the window is.
-func pressureLevel(tokens, window int) messages.PressureLevel {
-	f := float64(tokens) / float64(window)
-	switch {
-	case f >= hardLimit:
-		return messages.PressureBlock
-	case f >= compactWatermark:
-		return messages.PressureCompact
-	case f >= pressureWarn:
-		return messages.PressureWarning
-	}
-	return ""
-}
-
-// compaction is one running compaction and what to do when it ends.
-type compaction struct {
-	id     int
-	span   []projection.Item
-	reason string
-	before int
-	then   func(ctx actor.Context)
+	return s.budget.tokens(req.Messages)
 }
 
 // startCompaction collapses the oldest span of the context into a boundary through the
 // Compactor, then runs then. It reports false when there is nothing to collapse. A mechanical
 // compaction (no model call) is used when the hard limit leaves no time for one.
 func (s *session) startCompaction(ctx actor.Context, reason, focus string, mechanical bool, then func(actor.Context)) bool {
-	if s.compacting != nil {
+	if s.budget.busy() {
 		return false // the recursion guard: one compaction at a time
 	}
 	keep := int(float64(s.window()) * keepAfterCompact)
@@ -126,17 +102,16 @@ func (s *session) startCompaction(ctx actor.Context, reason, focus string, mecha
 		return false
 	}
 	span := append([]projection.Item(nil), s.items[from:to]...)
-	s.compactSeq++
-	s.compacting = &compaction{id: s.compactSeq, span: span, reason: reason, before: s.contextTokens(s.request()), then: then}
+	c := s.budget.begin(span, reason, s.contextTokens(s.request()), then)
 	s.become(phaseCompacting, s.compactingPhase)
 	if mechanical {
 		b := projection.Mechanical(span, reason)
 		b.Reason = reason
 		b.FromSeq, b.ToSeq = projection.SpanSeqs(span)
-		ctx.Send(ctx.Self(), &compactDone{id: s.compactSeq, boundary: b})
+		ctx.Send(ctx.Self(), &compactDone{id: c.id, boundary: b})
 		return true
 	}
-	ctx.Send(s.compactorPID(ctx), &compactRequest{id: s.compactSeq, span: span, focus: focus, reason: reason,
+	ctx.Send(s.compactorPID(ctx), &compactRequest{id: c.id, span: span, focus: focus, reason: reason,
 		maxInputBytes: s.window() * 2, maxSummaryTokens: int(float64(s.window()) * summaryBudget)})
 	return true
 }
@@ -176,11 +151,10 @@ func (s *session) compactingPhase(ctx actor.Context) {
 
 // onCompactDone records the boundary after the span it replaces, and goes on.
 func (s *session) onCompactDone(ctx actor.Context, msg *compactDone) {
-	c := s.compacting
-	if c == nil || msg.id != c.id {
+	c := s.budget.finish(msg.id)
+	if c == nil {
 		return
 	}
-	s.compacting = nil
 	e, err := msg.boundary.Entry()
 	if err == nil {
 		e.Time = time.Now().UTC()
@@ -192,8 +166,7 @@ func (s *session) onCompactDone(ctx actor.Context, msg *compactDone) {
 	}
 	b := msg.boundary
 	s.items = append(s.items, projection.Item{Seq: e.Seq, Time: e.Time, Boundary: &b})
-	s.acct.Reset() // the projection's head changed: the last reported count no longer applies
-	s.compactions++
+	s.budget.compacted() // the projection's head changed: the last reported count no longer applies
 	data := &messages.ContextCompactedData{Turn: s.turn, Reason: c.reason, FromSeq: b.FromSeq, ToSeq: b.ToSeq,
 		TokensBefore: c.before, TokensAfter: s.contextTokens(s.request()), Mechanical: b.Mechanical,
 		Summary: preview(b.Summary, 400)}
@@ -214,24 +187,22 @@ func (s *session) onCompactDone(ctx actor.Context, msg *compactDone) {
 func (s *session) sendRequest(ctx actor.Context) {
 	req := s.request()
 	tokens, window := s.contextTokens(req), s.window()
-	level := pressureLevel(tokens, window)
+	level, step := s.budget.beforeCall(tokens)
 	if level != "" {
 		s.emit(messages.ContextPressureEvent.Of(&messages.ContextPressureData{Turn: s.turn, Tokens: tokens, Window: window,
 			Percent: 100 * float64(tokens) / float64(window), Level: level}))
 	}
-	switch {
-	case level == messages.PressureBlock && !s.blockCompacted:
+	switch step {
+	case stepCompactMechanical:
 		// Compact first, then call: mechanically, since the window has no room to wait for
 		// a model summary that could fail.
-		s.blockCompacted = true
 		if s.startCompaction(ctx, "block", "", true, s.sendRequest) {
 			return
 		}
-	case level == messages.PressureBlock:
+	case stepTooLarge:
 		s.fail(ctx, messages.FailConfig, fmt.Sprintf("the context (about %d tokens) does not fit the model's window (%d tokens) even after compaction: the latest turn alone is too large; use a larger window (--context-window) or smaller outputs", tokens, window))
 		return
-	case level == messages.PressureCompact && !s.compactedThisTurn:
-		s.compactedThisTurn = true
+	case stepCompact:
 		if s.startCompaction(ctx, "auto", "", false, s.sendRequest) {
 			return
 		}
@@ -241,7 +212,7 @@ func (s *session) sendRequest(ctx actor.Context) {
 
 // compactNow is /compact [focus]: a compaction between turns, through the model.
 func (s *session) compactNow(ctx actor.Context, focus string) string {
-	before := s.compactions
+	before := s.budget.compactions
 	if !s.startCompaction(ctx, "manual", focus, false, func(ctx actor.Context) { s.become(phaseIdle, s.idle) }) {
 		return "nothing to compact yet: the context is all recent turns"
 	}
@@ -250,13 +221,11 @@ func (s *session) compactNow(ctx actor.Context, focus string) string {
 
 // overflowed handles a provider's "context too long": compact and retry once.
 func (s *session) overflowed(ctx actor.Context) bool {
-	if s.overflowRetried {
+	if !s.budget.overflowed() {
 		return false
 	}
-	s.overflowRetried = true
-	s.acct.Reset()
 	return s.startCompaction(ctx, "overflow", "", false, func(ctx actor.Context) {
-		s.blockCompacted = false
+		s.budget.retryAfterOverflow()
 		s.sendRequest(ctx)
 	})
 }

@@ -100,7 +100,7 @@ func (s *session) callModel(ctx actor.Context) {
 			return
 		}
 	}
-	s.compactedThisTurn, s.blockCompacted, s.overflowRetried = false, false, false
+	s.budget.newTurn()
 	s.sendRequest(ctx)
 }
 
@@ -163,7 +163,7 @@ func (s *session) onModelDone(ctx actor.Context, msg *modelDone) {
 	}
 	r := msg.reply
 	s.recordUsage(r.Usage, msg.bytes)
-	s.acct.Observe(r.Usage.InputTokens, msg.sent)
+	s.budget.observe(r.Usage.InputTokens, msg.sent)
 	switch {
 	case len(r.ToolCalls) > 0:
 		batch, calls := newToolBatch(s.turn, r.ToolCalls)
