@@ -1,13 +1,10 @@
 package actors
 
 import (
-	"context"
 	"fmt"
 	"log/slog"
-	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
-	"github.com/nats-io/nats.go"
 
 	"github.com/troupe-dev/troupe/actors/projection"
 	"github.com/troupe-dev/troupe/llm"
@@ -59,44 +56,17 @@ type session struct {
 	behavior actor.Behavior
 	phase    string
 
-	addr        string
-	toolexec    *actor.PID // only the session talks to it, by message (issue 10 item 4)
-	subs        []*nats.Subscription
-	emitter     *messages.Emitter
-	emitterHome **messages.Emitter // shared by every incarnation of this session
-	meta        *store.SessionMeta
-	items       []projection.Item // the log as the model may see it: messages and compact boundaries
-	turn        int               // turns of this run; meta.Turns counts all runs
-
-	streamCancel context.CancelFunc
-	batch        *toolBatch // the turn's tool calls, while they run
-	cancelling   string     // non-empty once a Cancel arrived mid-turn: its reason
-
-	emptyReplies, lengthContinues int
-	finished                      bool
-
-	// Context management (session_context.go, budget.go).
-	budget    contextBudget
-	compactor *actor.PID
-
-	// Goal and definition of done (session_goal.go, session_done.go).
-	goal     *Goal
-	refusals int
-	checking bool
-
-	// Subagents this session started (session_agents.go).
-	delegation   *Delegation
-	kids         *children // the subagents and the waits on them
-	finalPending *string   // a headless session's final answer, held while its children finish
-
-	// As a subagent (session_child.go).
-	began           time.Time
-	trail           childTrail
-	parentNotes     []string
-	verdictNudges   int
-	cancelRequested bool
-	reported        bool
-	wallTimer       *time.Timer
+	links  sessionLinks // the other actors and the bus
+	meta   *store.SessionMeta
+	items  []projection.Item // the log as the model may see it: messages and compact boundaries
+	turn   int               // turns of this run; meta.Turns counts all runs
+	cur    turnState         // the turn in flight
+	budget contextBudget     // the context window (budget.go)
+	done   doneGate          // the goal and the definition of done (session_goal.go, session_done.go)
+	kids   *children         // subagents this session started (session_agents.go)
+	// delegation is what this session may start as subagents; nil means it cannot.
+	delegation *Delegation
+	asChild    childState // this session as a subagent of another (session_child.go)
 }
 
 // newSession returns the producer of a Session actor. The producer is called again when the
@@ -111,7 +81,8 @@ func newSession(start *messages.StartSession, deps SessionDeps) actor.Producer {
 			st.Resume, st.Task = true, ""
 		}
 		incarnation++
-		s := &session{deps: deps, start: &st, behavior: actor.NewBehavior(), emitterHome: &emitter, kids: newChildren()}
+		s := &session{deps: deps, start: &st, behavior: actor.NewBehavior(), links: sessionLinks{emitterHome: &emitter},
+			kids: newChildren()}
 		if deps.Delegation != nil {
 			d := *deps.Delegation
 			d.Limits = d.Limits.withDefaults()
@@ -156,7 +127,7 @@ func (s *session) Receive(ctx actor.Context) {
 	case *wallBudgetExpired:
 		s.onWallBudget(ctx)
 	case *messages.GetGoal:
-		s.respond(ctx, &messages.GoalReply{Goal: s.goal})
+		s.respond(ctx, &messages.GoalReply{Goal: s.done.goal})
 	case *messages.UpdateGoal:
 		s.onUpdateGoal(ctx, msg)
 	case *messages.Approve:
@@ -178,7 +149,7 @@ func (s *session) idle(ctx actor.Context) {
 		}
 	case *messages.Cancel:
 		// Nothing runs: for an interactive session this is the end of the conversation.
-		s.cancelRequested = true
+		s.asChild.cancelRequested = true
 		s.cancelChildren(ctx, "the parent session ended")
 		if ctx.Sender() != nil {
 			ctx.Respond(&messages.InputAck{Routed: messages.RoutedCommand, Output: "session ended"})
@@ -239,10 +210,18 @@ func (s *session) finishedPhase(ctx actor.Context) {
 	}
 }
 
+// become moves the session to a phase. A finished session stays finished: nothing that runs
+// after the outcome was recorded can revive it.
 func (s *session) become(phase string, fn actor.ReceiveFunc) {
+	if s.finished() {
+		return
+	}
 	s.phase = phase
 	s.behavior.Become(fn)
 }
+
+// finished reports whether the session recorded its outcome (finish ran).
+func (s *session) finished() bool { return s.phase == phaseFinished }
 
 func (s *session) busy(ctx actor.Context) {
 	if ctx.Sender() != nil {
@@ -253,7 +232,7 @@ func (s *session) busy(ctx actor.Context) {
 // status is answered locally, without a model call.
 func (s *session) status() *messages.StatusReply {
 	r := &messages.StatusReply{Session: s.start.ID, Phase: s.phase, Model: s.deps.Model, Mode: s.currentMode(),
-		ContextWindow: s.window(), Compactions: s.budget.compactions, Goal: s.goal, Agents: s.kids.running(), Pending: s.batch.Pending()}
+		ContextWindow: s.window(), Compactions: s.budget.compactions, Goal: s.done.goal, Agents: s.kids.running(), Pending: s.cur.batch.Pending()}
 	if s.meta != nil {
 		r.Turns, r.InputTokens, r.OutputTokens = s.meta.Turns, s.meta.InputTokens, s.meta.OutputTokens
 		r.ContextTokens = s.contextTokens(s.request())
@@ -279,10 +258,10 @@ func formatStatus(st *messages.StatusReply) string {
 
 // emit publishes one event; a failure to publish is logged, never fatal to the turn.
 func (s *session) emit(p messages.Payload) {
-	if s.emitter == nil {
+	if s.links.emitter == nil {
 		return
 	}
-	if _, err := s.emitter.Emit(p); err != nil {
+	if _, err := s.links.emitter.Emit(p); err != nil {
 		s.deps.Log.Warn("emit event", "session", s.start.ID, "type", p.EventType(), "err", err)
 	}
 }

@@ -79,7 +79,7 @@ func (s *session) answerWaiter(ctx actor.Context, w *agentWaiter) {
 // a note before our next model call) or send_agent from our model (forward it to the child).
 func (s *session) onSendAgent(ctx actor.Context, req *messages.SendAgent) {
 	if req.Handle == s.handle() && s.start.Parent != "" {
-		s.parentNotes = append(s.parentNotes, req.Message)
+		s.asChild.parentNotes = append(s.asChild.parentNotes, req.Message)
 		return
 	}
 	c := s.kids.byHandle(s.handle(), req.Handle)

@@ -222,7 +222,7 @@ func (s *session) startChild(ctx actor.Context, c *childAgent) {
 func (s *session) startQueued(ctx actor.Context) {
 	free := s.delegation.Limits.MaxRunning - s.kids.running()
 	for _, c := range s.kids.inOrder() {
-		if free <= 0 || s.finished {
+		if free <= 0 || s.finished() {
 			return
 		}
 		if c.rec.State == messages.AgentQueued {

@@ -40,11 +40,11 @@ type childTrail struct {
 // track records a committed tool result for the child's projected result.
 func (s *session) track(call llm.ToolCall, res *messages.ToolResult) {
 	for _, p := range res.Changed {
-		if !slices.Contains(s.trail.changed, p) && len(s.trail.changed) < maxFilesInResult {
-			s.trail.changed = append(s.trail.changed, p)
+		if !slices.Contains(s.asChild.trail.changed, p) && len(s.asChild.trail.changed) < maxFilesInResult {
+			s.asChild.trail.changed = append(s.asChild.trail.changed, p)
 		}
 	}
-	if call.Name != "bash" || len(s.trail.evidence) >= maxEvidence {
+	if call.Name != "bash" || len(s.asChild.trail.evidence) >= maxEvidence {
 		return
 	}
 	var args struct {
@@ -53,7 +53,7 @@ func (s *session) track(call llm.ToolCall, res *messages.ToolResult) {
 	if json.Unmarshal([]byte(call.Args), &args) != nil || args.Command == "" {
 		return
 	}
-	s.trail.evidence = append(s.trail.evidence, messages.Evidence{
+	s.asChild.trail.evidence = append(s.asChild.trail.evidence, messages.Evidence{
 		Command: preview(firstLine(args.Command), maxEvidenceLine), Outcome: commandOutcome(res)})
 }
 
@@ -87,22 +87,22 @@ func verdictOf(text string) string {
 // needsVerdict reports whether a final answer must be refused because the role owes a verdict
 // it did not give; the model is told what is missing (a bounded number of times).
 func (s *session) needsVerdict(text string) bool {
-	if !s.start.Verdict || verdictOf(text) != "" || s.verdictNudges >= maxVerdictNudges {
+	if !s.start.Verdict || verdictOf(text) != "" || s.asChild.verdictNudges >= maxVerdictNudges {
 		return false
 	}
-	s.verdictNudges++
+	s.asChild.verdictNudges++
 	return true
 }
 
 // reportToParent sends this child's projected result to its parent's inbox.
 func (s *session) reportToParent(out *messages.SessionFinishedData) {
-	if s.start.Parent == "" || s.reported {
+	if s.start.Parent == "" || s.asChild.reported {
 		return
 	}
-	s.reported = true
+	s.asChild.reported = true
 	r := &messages.AgentResult{Handle: s.handle(), Session: s.start.ID, Role: s.start.Role,
-		Status: agentStatus(out, s.cancelRequested), Summary: preview(strings.TrimSpace(out.Final), maxResultSummary),
-		Error: out.Error, Evidence: s.trail.evidence, FilesChanged: s.trail.changed}
+		Status: agentStatus(out, s.asChild.cancelRequested), Summary: preview(strings.TrimSpace(out.Final), maxResultSummary),
+		Error: out.Error, Evidence: s.asChild.trail.evidence, FilesChanged: s.asChild.trail.changed}
 	if r.Summary == "" && out.Status != messages.StatusDone {
 		r.Summary = preview(strings.TrimSpace(s.lastAnswer()), maxResultSummary)
 	}
@@ -121,7 +121,7 @@ func (s *session) reportToParent(out *messages.SessionFinishedData) {
 	if s.meta != nil {
 		r.Usage = messages.AgentUsage{Turns: s.turn, InputTokens: s.meta.InputTokens, OutputTokens: s.meta.OutputTokens}
 	}
-	r.Usage.DurationMS = time.Since(s.began).Milliseconds()
+	r.Usage.DurationMS = time.Since(s.asChild.began).Milliseconds()
 	if wt := s.deps.Worktree; wt != nil {
 		stat, err := wt.Finish("troupe: " + s.handle())
 		r.Branch, r.DiffStat = wt.Branch, stat
@@ -168,15 +168,15 @@ func (s *session) armWallBudget(ctx actor.Context) {
 		return
 	}
 	self, root := ctx.Self(), ctx.ActorSystem().Root
-	s.wallTimer = time.AfterFunc(time.Duration(s.start.MaxWallS)*time.Second, func() { root.Send(self, &wallBudgetExpired{}) })
+	s.asChild.wallTimer = time.AfterFunc(time.Duration(s.start.MaxWallS)*time.Second, func() { root.Send(self, &wallBudgetExpired{}) })
 }
 
 func (s *session) onWallBudget(ctx actor.Context) {
-	if s.finished {
+	if s.finished() {
 		return
 	}
-	if s.streamCancel != nil {
-		s.streamCancel()
+	if s.cur.cancelWork != nil {
+		s.cur.cancelWork()
 	}
 	s.fail(ctx, messages.FailBudget, fmt.Sprintf("wall-time budget exhausted: %ds", s.start.MaxWallS))
 }
@@ -188,11 +188,11 @@ func (s *session) overTokenBudget() bool {
 
 // deliverParentNotes puts the parent's follow-up messages into the context.
 func (s *session) deliverParentNotes() error {
-	if len(s.parentNotes) == 0 {
+	if len(s.asChild.parentNotes) == 0 {
 		return nil
 	}
-	text := "Message from your parent:\n" + strings.Join(s.parentNotes, "\n\n")
-	s.parentNotes = nil
+	text := "Message from your parent:\n" + strings.Join(s.asChild.parentNotes, "\n\n")
+	s.asChild.parentNotes = nil
 	return s.commitNote(text)
 }
 

@@ -118,16 +118,16 @@ func (s *session) startCompaction(ctx actor.Context, reason, focus string, mecha
 
 // compactorPID spawns the Compactor on first use.
 func (s *session) compactorPID(ctx actor.Context) *actor.PID {
-	if s.compactor == nil {
+	if s.links.compactor == nil {
 		pid, err := ctx.SpawnNamed(actor.PropsFromProducer(newCompactor(s.deps.Provider, s.deps.ModelName, s.handle(), s.deps.Retry)), "compactor")
 		if err != nil {
 			// Without its actor the compaction is done mechanically, right here.
 			s.deps.Log.Warn("spawn compactor", "session", s.start.ID, "err", err)
 			return ctx.Self()
 		}
-		s.compactor = pid
+		s.links.compactor = pid
 	}
-	return s.compactor
+	return s.links.compactor
 }
 
 // compactingPhase waits for the compactor; input waits, a cancel ends the turn afterwards.
@@ -142,7 +142,7 @@ func (s *session) compactingPhase(ctx actor.Context) {
 		b.FromSeq, b.ToSeq = projection.SpanSeqs(msg.span)
 		s.onCompactDone(ctx, &compactDone{id: msg.id, boundary: b})
 	case *messages.Cancel:
-		s.cancelling = msg.Reason
+		s.cur.cancelling = msg.Reason
 		s.respond(ctx, &messages.InputAck{Routed: messages.RoutedCommand, Output: "cancelling after the compaction"})
 	case *messages.UserInput:
 		s.busy(ctx)
@@ -175,7 +175,7 @@ func (s *session) onCompactDone(ctx actor.Context, msg *compactDone) {
 		s.emit(messages.ErrorEvent.Of(&messages.ErrorData{Message: "compaction: " + msg.err.Error() + "; a mechanical summary stands in and the session goes on"}))
 	}
 	s.emit(messages.ContextCompactedEvent.Of(data))
-	if s.cancelling != "" {
+	if s.cur.cancelling != "" {
 		s.endCancelledTurn(ctx)
 		return
 	}

@@ -40,10 +40,10 @@ func (s *session) maxRefusals() int {
 // caller may go on to finish; otherwise the session has refused it (the model was told why and
 // called again), started the check command, or failed after too many refusals.
 func (s *session) verifyDone(ctx actor.Context, text string) bool {
-	if s.goal != nil && s.goal.Status == messages.GoalActive && !s.start.LoopStep {
+	if s.done.goal != nil && s.done.goal.Status == messages.GoalActive && !s.start.LoopStep {
 		s.refuseFinal(ctx, "goal", "", fmt.Sprintf("You may not stop yet: the goal %q is still %s. Continue the work; "+
 			"once it is met and verified, call update_goal with status \"complete\" and the evidence, then give your final answer.",
-			s.goal.Objective, s.goal.Status), "the goal was never completed with evidence")
+			s.done.goal.Objective, s.done.goal.Status), "the goal was never completed with evidence")
 		return false
 	}
 	if !s.wantsCheck() {
@@ -60,7 +60,7 @@ func (s *session) wantsCheck() bool {
 	if strings.TrimSpace(s.start.Check) == "" {
 		return false
 	}
-	completed := s.goal != nil && s.goal.Status == messages.GoalComplete
+	completed := s.done.goal != nil && s.done.goal.Status == messages.GoalComplete
 	if s.start.Interactive || s.start.LoopStep {
 		return completed
 	}
@@ -76,13 +76,12 @@ func (s *session) startCheck(ctx actor.Context, text string) {
 		timeout = defaultCheckS
 	}
 	checkCtx, cancel := context.WithCancel(context.Background())
-	s.streamCancel = cancel
+	s.cur.cancelWork = cancel
 	turn, self, root, env, command := s.turn, ctx.Self(), ctx.ActorSystem().Root, s.deps.ToolEnv, s.start.Check
 	go func() {
 		res := tools.RunCommand(checkCtx, env, command, timeout)
 		root.Send(self, &checkDone{turn: turn, text: text, result: res})
 	}()
-	s.checking = true
 	s.become(phaseChecking, s.checkingPhase)
 }
 
@@ -92,13 +91,13 @@ func (s *session) checkingPhase(ctx actor.Context) {
 	case *checkDone:
 		s.onCheckDone(ctx, msg)
 	case *messages.Cancel:
-		s.cancelling = msg.Reason
-		if s.cancelling == "" {
-			s.cancelling = "cancelled by the user"
+		s.cur.cancelling = msg.Reason
+		if s.cur.cancelling == "" {
+			s.cur.cancelling = "cancelled by the user"
 		}
-		s.cancelRequested = true
-		if s.streamCancel != nil {
-			s.streamCancel()
+		s.asChild.cancelRequested = true
+		if s.cur.cancelWork != nil {
+			s.cur.cancelWork()
 		}
 		s.respond(ctx, &messages.InputAck{Routed: messages.RoutedCommand, Output: "cancelling the check"})
 	case *messages.UserInput:
@@ -107,15 +106,14 @@ func (s *session) checkingPhase(ctx actor.Context) {
 }
 
 func (s *session) onCheckDone(ctx actor.Context, msg *checkDone) {
-	if !s.checking || msg.turn != s.turn {
+	if s.phase != phaseChecking || msg.turn != s.turn {
 		return
 	}
-	s.checking = false
-	if s.streamCancel != nil {
-		s.streamCancel()
-		s.streamCancel = nil
+	if s.cur.cancelWork != nil {
+		s.cur.cancelWork()
+		s.cur.cancelWork = nil
 	}
-	if s.cancelling != "" {
+	if s.cur.cancelling != "" {
 		s.endCancelledTurn(ctx)
 		return
 	}
@@ -127,17 +125,17 @@ func (s *session) onCheckDone(ctx actor.Context, msg *checkDone) {
 		return
 	}
 	s.emit(messages.DoneCheckEvent.Of(&messages.DoneCheckData{Turn: s.turn, Kind: "command", Command: s.start.Check, Passed: true,
-		Output: preview(out, 1024), Refusals: s.refusals, Max: s.maxRefusals()}))
+		Output: preview(out, 1024), Refusals: s.done.refusals, Max: s.maxRefusals()}))
 	s.acceptFinal(ctx, msg.text)
 }
 
 // refuseFinal tells the model why its final answer is refused and lets it continue — or, past
 // the limit, ends the run as failed with the evidence.
 func (s *session) refuseFinal(ctx actor.Context, kind, output, note, failure string) {
-	s.refusals++
+	s.done.refusals++
 	s.emit(messages.DoneCheckEvent.Of(&messages.DoneCheckData{Turn: s.turn, Kind: kind, Command: s.start.Check,
-		Passed: false, Output: preview(output, 1024), Refusals: s.refusals, Max: s.maxRefusals()}))
-	if s.refusals > s.maxRefusals() {
+		Passed: false, Output: preview(output, 1024), Refusals: s.done.refusals, Max: s.maxRefusals()}))
+	if s.done.refusals > s.maxRefusals() {
 		s.fail(ctx, messages.FailDone, fmt.Sprintf("not done after %d refused final answers: %s", s.maxRefusals(), failure))
 		return
 	}

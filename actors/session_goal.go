@@ -38,7 +38,7 @@ func (s *session) loadGoal() error {
 	case err != nil:
 		return fmt.Errorf("load goal: %w", err)
 	}
-	s.goal = &g
+	s.done.goal = &g
 	return nil
 }
 
@@ -48,7 +48,7 @@ func (s *session) setGoal(g Goal) error {
 	if err := s.deps.Store.PutValue(s.start.ID, goalKey, &g); err != nil {
 		return fmt.Errorf("record goal: %w", err)
 	}
-	s.goal = &g
+	s.done.goal = &g
 	s.emit(messages.GoalUpdatedEvent.Of(&messages.GoalUpdatedData{Objective: g.Objective, Status: g.Status, Evidence: g.Evidence, By: g.By}))
 	s.audit(messages.EventGoalUpdated, "", "", &g)
 	return nil
@@ -56,7 +56,7 @@ func (s *session) setGoal(g Goal) error {
 
 // goalCommand is /goal [objective|pause|resume|clear|complete]: the user's side of the goal.
 func (s *session) goalCommand(arg string) string {
-	g := s.goal
+	g := s.done.goal
 	word := strings.ToLower(strings.TrimSpace(arg))
 	has := g != nil && g.Status != messages.GoalCleared
 	next := Goal{By: "user"}
@@ -78,7 +78,7 @@ func (s *session) goalCommand(arg string) string {
 		}
 	default:
 		next = Goal{Objective: strings.TrimSpace(arg), Status: messages.GoalActive, By: "user"}
-		s.refusals = 0
+		s.done.refusals = 0
 	}
 	if err := s.setGoal(next); err != nil {
 		return err.Error()
@@ -89,7 +89,7 @@ func (s *session) goalCommand(arg string) string {
 // onUpdateGoal is update_goal from the model: completion only, with evidence, of an active goal.
 func (s *session) onUpdateGoal(ctx actor.Context, req *messages.UpdateGoal) {
 	refuse := func(why string) { s.respond(ctx, &messages.ErrorReply{Error: why}) }
-	g := s.goal
+	g := s.done.goal
 	switch {
 	case g == nil || g.Status == messages.GoalCleared:
 		refuse("no goal is set; only the user sets goals")
@@ -108,7 +108,7 @@ func (s *session) onUpdateGoal(ctx actor.Context, req *messages.UpdateGoal) {
 			refuse(err.Error())
 			return
 		}
-		s.respond(ctx, &messages.GoalReply{Goal: s.goal})
+		s.respond(ctx, &messages.GoalReply{Goal: s.done.goal})
 	}
 }
 
@@ -117,11 +117,11 @@ func (s *session) onUpdateGoal(ctx actor.Context, req *messages.UpdateGoal) {
 // from state, never from old transcript text, so a compaction cannot lose them.
 func (s *session) stateBlocks() []projection.StateBlock {
 	var blocks []projection.StateBlock
-	if s.goal != nil && s.goal.Status != messages.GoalCleared {
-		blocks = append(blocks, projection.StateBlock{Title: "Goal", Body: tools.FormatGoal(s.goal)})
+	if s.done.goal != nil && s.done.goal.Status != messages.GoalCleared {
+		blocks = append(blocks, projection.StateBlock{Title: "Goal", Body: tools.FormatGoal(s.done.goal)})
 	}
-	if len(s.trail.changed) > 0 {
-		blocks = append(blocks, projection.StateBlock{Title: "Files changed in this session", Body: strings.Join(s.trail.changed, "\n")})
+	if len(s.asChild.trail.changed) > 0 {
+		blocks = append(blocks, projection.StateBlock{Title: "Files changed in this session", Body: strings.Join(s.asChild.trail.changed, "\n")})
 	}
 	var running []string
 	for _, c := range s.kids.unended() {

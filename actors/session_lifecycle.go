@@ -18,17 +18,17 @@ import (
 // executor, announces itself, and takes its first input. Durable state is always reloaded from
 // the store here, so a restarted session actor resumes rather than forgets.
 func (s *session) started(ctx actor.Context) {
-	s.addr = s.start.ID
+	s.links.addr = s.start.ID
 	agent := s.start.Agent
 	if agent == "" {
 		agent = "root"
 	}
-	if *s.emitterHome == nil {
-		*s.emitterHome = messages.NewEmitter(s.deps.Bridge.NS(), s.start.ID, agent, s.start.Parent, 1, s.deps.Bridge.Publish)
+	if *s.links.emitterHome == nil {
+		*s.links.emitterHome = messages.NewEmitter(s.deps.Bridge.NS(), s.start.ID, agent, s.start.Parent, 1, s.deps.Bridge.Publish)
 	}
-	s.emitter = *s.emitterHome
+	s.links.emitter = *s.links.emitterHome
 
-	s.began = time.Now()
+	s.asChild.began = time.Now()
 	if err := s.load(); err != nil {
 		s.fail(ctx, messages.FailConfig, err.Error())
 		return
@@ -44,7 +44,7 @@ func (s *session) started(ctx actor.Context) {
 	s.deps.ToolEnv.Goals = link
 	s.armWallBudget(ctx)
 	for _, bind := range []func() error{
-		func() error { sub, err := s.deps.Bridge.Bind(s.addr, ctx.Self()); s.keep(sub); return err },
+		func() error { sub, err := s.deps.Bridge.Bind(s.links.addr, ctx.Self()); s.keep(sub); return err },
 		func() error {
 			sub, err := s.deps.Bridge.BindRequests(messages.ControlSubject(s.deps.Bridge.NS(), s.start.ID), ctx.Self(), 10*time.Second)
 			s.keep(sub)
@@ -56,13 +56,13 @@ func (s *session) started(ctx actor.Context) {
 			return
 		}
 	}
-	props := actor.PropsFromProducer(newToolExec(s.deps.Bridge, s.deps.Tools, s.deps.ToolEnv, s.deps.Gate, s.addr))
+	props := actor.PropsFromProducer(newToolExec(s.deps.Bridge, s.deps.Tools, s.deps.ToolEnv, s.deps.Gate, s.links.addr))
 	pid, err := ctx.SpawnNamed(props, "tools")
 	if err != nil {
 		s.fail(ctx, messages.FailConfig, fmt.Sprintf("spawn tool executor: %v", err))
 		return
 	}
-	s.toolexec = pid
+	s.links.toolexec = pid
 	ctx.Watch(pid)
 
 	s.emit(messages.SessionStartedEvent.Of(&messages.SessionStartedData{
@@ -75,7 +75,7 @@ func (s *session) started(ctx actor.Context) {
 
 func (s *session) keep(sub *nats.Subscription) {
 	if sub != nil {
-		s.subs = append(s.subs, sub)
+		s.links.subs = append(s.links.subs, sub)
 	}
 }
 
@@ -105,7 +105,7 @@ func (s *session) load() error {
 	if err := s.loadGoal(); err != nil {
 		return err
 	}
-	if g := s.start.Goal; g != "" && (s.goal == nil || s.goal.Objective != g || s.goal.Status == messages.GoalCleared) {
+	if g := s.start.Goal; g != "" && (s.done.goal == nil || s.done.goal.Objective != g || s.done.goal.Status == messages.GoalCleared) {
 		return s.setGoal(Goal{Objective: g, Status: messages.GoalActive, By: "user"})
 	}
 	return nil
@@ -148,17 +148,16 @@ func (s *session) loadSession() error {
 
 // finish records the outcome, announces it, and stops the actor. It runs once.
 func (s *session) finish(ctx actor.Context, out *messages.SessionFinishedData) {
-	if s.finished {
+	if s.finished() {
 		return
 	}
-	s.finished = true
 	s.become(phaseFinished, s.finishedPhase)
 	out.Turns = s.turn
-	if s.goal != nil {
-		out.Goal = s.goal.Status
+	if s.done.goal != nil {
+		out.Goal = s.done.goal.Status
 	}
-	if s.wallTimer != nil {
-		s.wallTimer.Stop()
+	if s.asChild.wallTimer != nil {
+		s.asChild.wallTimer.Stop()
 	}
 	s.answerWaiters(ctx, true) // a wait_agent still blocked gets what is in
 	if s.meta != nil {
@@ -185,13 +184,13 @@ func (s *session) fail(ctx actor.Context, kind messages.FailKind, reason string)
 // stopping runs when the actor is stopped from outside (Node shutdown) or by finish: whatever
 // was in flight is cut off and the outcome recorded as interrupted.
 func (s *session) stopping(ctx actor.Context) {
-	if s.streamCancel != nil {
-		s.streamCancel()
+	if s.cur.cancelWork != nil {
+		s.cur.cancelWork()
 	}
-	if !s.finished {
+	if !s.finished() {
 		s.finish(ctx, &messages.SessionFinishedData{Status: messages.StatusInterrupted, Error: "the troupe node stopped"})
 	}
-	for _, sub := range s.subs {
+	for _, sub := range s.links.subs {
 		_ = sub.Unsubscribe()
 	}
 	if env := s.deps.ToolEnv; env != nil {
@@ -210,7 +209,7 @@ func (s *session) childTerminated(ctx actor.Context, msg *actor.Terminated) {
 	if s.childStopped(ctx, msg.Who) {
 		return
 	}
-	if s.finished || s.toolexec == nil || msg.Who.Id != s.toolexec.Id {
+	if s.finished() || s.links.toolexec == nil || msg.Who.Id != s.links.toolexec.Id {
 		return
 	}
 	s.fail(ctx, messages.FailConfig, "the tool executor stopped unexpectedly")
@@ -228,11 +227,11 @@ func (s *session) lastAnswer() string {
 // restarting runs on the crashed incarnation before a new one is made: it lets go of its
 // subscriptions (the new one binds its own) and its model call.
 func (s *session) restarting() {
-	if s.streamCancel != nil {
-		s.streamCancel()
+	if s.cur.cancelWork != nil {
+		s.cur.cancelWork()
 	}
-	for _, sub := range s.subs {
+	for _, sub := range s.links.subs {
 		_ = sub.Unsubscribe()
 	}
-	s.subs = nil
+	s.links.subs = nil
 }

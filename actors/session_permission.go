@@ -17,7 +17,7 @@ import (
 // onApprovalNeeded publishes an approval request and remembers it until it is answered.
 func (s *session) onApprovalNeeded(msg *messages.ApprovalNeeded) {
 	ask := &messages.ApprovalRequestedData{Turn: msg.Turn, CallID: msg.CallID, Reason: msg.Reason, Summary: msg.Summary}
-	if s.batch == nil || !s.batch.Await(ask) {
+	if s.cur.batch == nil || !s.cur.batch.Await(ask) {
 		return
 	}
 	s.emit(messages.ToolApprovalEvent.Of(ask))
@@ -26,15 +26,15 @@ func (s *session) onApprovalNeeded(msg *messages.ApprovalNeeded) {
 // onApprove takes an answer from a client and hands it to the executor.
 func (s *session) onApprove(ctx actor.Context, msg *messages.Approve) {
 	switch {
-	case !s.batch.Awaiting(msg.CallID):
+	case !s.cur.batch.Awaiting(msg.CallID):
 		s.respond(ctx, &messages.ErrorReply{Error: fmt.Sprintf("no approval is pending for call %q in session %s", msg.CallID, s.start.ID)})
 		return
 	case msg.Answer != messages.AnswerAllow && msg.Answer != messages.AnswerDeny && msg.Answer != messages.AnswerAllowSession:
 		s.respond(ctx, &messages.ErrorReply{Error: fmt.Sprintf("answer %q: use allow, deny or allow-session", msg.Answer)})
 		return
 	}
-	ctx.Send(s.toolexec, &messages.ApprovalAnswer{CallID: msg.CallID, Answer: msg.Answer, By: msg.By})
-	s.batch.Answered(msg.CallID)
+	ctx.Send(s.links.toolexec, &messages.ApprovalAnswer{CallID: msg.CallID, Answer: msg.Answer, By: msg.By})
+	s.cur.batch.Answered(msg.CallID)
 	s.respond(ctx, &messages.ApproveAck{CallID: msg.CallID, Answer: msg.Answer})
 }
 
@@ -58,7 +58,7 @@ func (s *session) onSetMode(ctx actor.Context, msg *messages.SetMode) {
 		s.respond(ctx, &messages.ErrorReply{Error: fmt.Sprintf("mode %q: use plan, ask, auto-edit or yolo", msg.Mode)})
 		return
 	}
-	ctx.Send(s.toolexec, msg)
+	ctx.Send(s.links.toolexec, msg)
 	s.start.Mode = msg.Mode
 	p := messages.SessionModeEvent.Of(&messages.ModeData{Mode: msg.Mode, By: msg.By})
 	s.emit(p)

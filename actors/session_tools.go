@@ -18,16 +18,16 @@ const eventPreviewBytes = 2048
 // dispatch sends the turn's calls to the tool executor, in call order. The batch owns the
 // pairing; the session performs what it decides.
 func (s *session) dispatch(ctx actor.Context, batch *toolBatch) {
-	s.batch = batch
+	s.cur.batch = batch
 	s.become(phaseExecuting, s.executing)
 	for _, c := range batch.Calls() {
 		s.emit(messages.ToolProposedEvent.Of(&messages.ToolCallData{Turn: s.turn, CallID: c.ID, Tool: c.Name, Args: c.Args, Summary: callSummary(c)}))
-		ctx.Send(s.toolexec, &messages.ToolRequest{Turn: s.turn, CallID: c.ID, Name: c.Name, Args: c.Args, ReplyTo: s.addr})
+		ctx.Send(s.links.toolexec, &messages.ToolRequest{Turn: s.turn, CallID: c.ID, Name: c.Name, Args: c.Args, ReplyTo: s.links.addr})
 	}
 }
 
 func (s *session) onToolStarted(msg *messages.ToolStarted) {
-	if c, ok := s.batch.Started(msg.CallID, time.Now()); ok {
+	if c, ok := s.cur.batch.Started(msg.CallID, time.Now()); ok {
 		s.emit(messages.ToolStartedEvent.Of(&messages.ToolCallData{Turn: s.turn, CallID: c.ID, Tool: c.Name, Args: c.Args, Summary: callSummary(c)}))
 	}
 }
@@ -35,7 +35,7 @@ func (s *session) onToolStarted(msg *messages.ToolStarted) {
 // onToolResult hands a result to the batch and commits what it releases, in call order; when
 // the last is in, the next turn starts (or the cancelled turn ends).
 func (s *session) onToolResult(ctx actor.Context, msg *messages.ToolResult) {
-	for _, r := range s.batch.Add(msg) {
+	for _, r := range s.cur.batch.Add(msg) {
 		if err := s.commitToolResult(r.Call, r.Result); err != nil {
 			s.fail(ctx, messages.FailConfig, err.Error())
 			return
@@ -45,11 +45,11 @@ func (s *session) onToolResult(ctx actor.Context, msg *messages.ToolResult) {
 			IsError: r.Result.IsError, Output: preview(r.Result.Output, eventPreviewBytes), Bytes: len(r.Result.Output),
 			Changed: r.Result.Changed, DurationMS: r.Result.Duration.Milliseconds()}))
 	}
-	if s.batch == nil || !s.batch.Done() {
+	if s.cur.batch == nil || !s.cur.batch.Done() {
 		return
 	}
-	s.batch = nil
-	if s.cancelling != "" {
+	s.cur.batch = nil
+	if s.cur.cancelling != "" {
 		s.endCancelledTurn(ctx)
 		return
 	}

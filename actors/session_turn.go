@@ -59,7 +59,7 @@ func (s *session) routeInput(ctx actor.Context, text string) *messages.InputAck 
 		s.fail(ctx, messages.FailConfig, err.Error())
 		return &messages.InputAck{Routed: messages.RoutedIgnored, Output: err.Error()}
 	}
-	s.emptyReplies, s.lengthContinues = 0, 0
+	s.cur.emptyReplies, s.cur.lengthContinues = 0, 0
 	s.callModel(ctx)
 	return &messages.InputAck{Routed: messages.RoutedModel}
 }
@@ -108,7 +108,7 @@ func (s *session) callModel(ctx actor.Context) {
 func (s *session) stream(ctx actor.Context, req *llm.Request) {
 	size := requestSize(req)
 	callCtx, cancel := context.WithCancel(context.Background())
-	s.streamCancel = cancel
+	s.cur.cancelWork = cancel
 	turn, self, root, provider := s.turn, ctx.Self(), ctx.ActorSystem().Root, s.deps.Provider
 	policy := s.deps.Retry
 	policy.OnRetry = func(info llm.RetryInfo) { root.Send(self, &modelRetry{turn: turn, info: info}) }
@@ -151,9 +151,9 @@ func (s *session) onModelDone(ctx actor.Context, msg *modelDone) {
 	if msg.turn != s.turn {
 		return
 	}
-	s.streamCancel()
-	s.streamCancel = nil
-	if s.cancelling != "" {
+	s.cur.cancelWork()
+	s.cur.cancelWork = nil
+	if s.cur.cancelling != "" {
 		s.endCancelledTurn(ctx)
 		return
 	}
@@ -237,7 +237,7 @@ func (s *session) acceptFinal(ctx actor.Context, text string) {
 		s.become(phaseIdle, s.idle)
 		return
 	}
-	s.finalPending = &text
+	s.cur.finalPending = &text
 	s.continueTurn(ctx)
 }
 
@@ -245,13 +245,13 @@ func (s *session) acceptFinal(ctx actor.Context, text string) {
 // waits (onAgentResult calls afterAgentsChanged). A headless session holding its final answer
 // finishes with it if the last results brought nothing new for the model.
 func (s *session) continueTurn(ctx actor.Context) {
-	if s.kids.blocking(s.finalPending != nil) > 0 {
+	if s.kids.blocking(s.cur.finalPending != nil) > 0 {
 		s.become(phaseWaiting, s.waiting)
 		return
 	}
-	if s.finalPending != nil {
-		final := *s.finalPending
-		s.finalPending = nil
+	if s.cur.finalPending != nil {
+		final := *s.cur.finalPending
+		s.cur.finalPending = nil
 		if len(s.kids.undelivered()) == 0 {
 			s.finish(ctx, &messages.SessionFinishedData{Status: messages.StatusDone, Final: final})
 			return
@@ -262,7 +262,7 @@ func (s *session) continueTurn(ctx actor.Context) {
 
 // afterAgentsChanged lets a turn that waits for subagents go on once they have ended.
 func (s *session) afterAgentsChanged(ctx actor.Context) {
-	if s.phase == phaseWaiting && !s.finished && s.kids.blocking(s.finalPending != nil) == 0 {
+	if s.phase == phaseWaiting && !s.finished() && s.kids.blocking(s.cur.finalPending != nil) == 0 {
 		s.continueTurn(ctx)
 	}
 }
@@ -270,9 +270,9 @@ func (s *session) afterAgentsChanged(ctx actor.Context) {
 // nudgeEmpty answers an empty reply by telling the model exactly what is wrong.
 func (s *session) nudgeEmpty(ctx actor.Context) {
 	s.emit(messages.TurnFinishedEvent.Of(&messages.TurnFinishedData{Turn: s.turn, Stop: messages.StopEmpty}))
-	s.emptyReplies++
-	if s.emptyReplies > maxEmptyReplies {
-		s.fail(ctx, messages.FailModel, fmt.Sprintf("the model replied with nothing %d times in a row", s.emptyReplies))
+	s.cur.emptyReplies++
+	if s.cur.emptyReplies > maxEmptyReplies {
+		s.fail(ctx, messages.FailModel, fmt.Sprintf("the model replied with nothing %d times in a row", s.cur.emptyReplies))
 		return
 	}
 	if err := s.commitNote("Your last reply was empty. Continue the task with a tool call, or give your final answer as text."); err != nil {
@@ -285,8 +285,8 @@ func (s *session) nudgeEmpty(ctx actor.Context) {
 // continueAfterLength keeps a reply cut off by the output limit and asks the model to go on.
 func (s *session) continueAfterLength(ctx actor.Context, r *llm.Reply) {
 	s.emit(messages.TurnFinishedEvent.Of(&messages.TurnFinishedData{Turn: s.turn, Stop: messages.StopLength}))
-	s.lengthContinues++
-	if s.lengthContinues > maxLengthContinues {
+	s.cur.lengthContinues++
+	if s.cur.lengthContinues > maxLengthContinues {
 		s.fail(ctx, messages.FailModel, "the model's reply was cut off by its output limit too many times")
 		return
 	}
@@ -308,33 +308,33 @@ func (s *session) cancelTurn(ctx actor.Context, msg *messages.Cancel) {
 	if ctx.Sender() != nil {
 		ctx.Respond(&messages.InputAck{Routed: messages.RoutedCommand, Output: "cancelling"})
 	}
-	if s.cancelling != "" {
+	if s.cur.cancelling != "" {
 		return
 	}
-	s.cancelling = msg.Reason
-	if s.cancelling == "" {
-		s.cancelling = "cancelled by the user"
+	s.cur.cancelling = msg.Reason
+	if s.cur.cancelling == "" {
+		s.cur.cancelling = "cancelled by the user"
 	}
-	s.cancelRequested = true
-	s.cancelChildren(ctx, s.cancelling)
+	s.asChild.cancelRequested = true
+	s.cancelChildren(ctx, s.cur.cancelling)
 	switch s.phase {
 	case phaseWaiting:
-		s.finalPending = nil
+		s.cur.finalPending = nil
 		s.endCancelledTurn(ctx)
 	case phaseCalling:
-		if s.streamCancel != nil {
-			s.streamCancel()
+		if s.cur.cancelWork != nil {
+			s.cur.cancelWork()
 		}
 	case phaseExecuting:
-		ctx.Send(s.toolexec, &messages.Cancel{Reason: s.cancelling})
+		ctx.Send(s.links.toolexec, &messages.Cancel{Reason: s.cur.cancelling})
 	}
 }
 
 // endCancelledTurn closes a cancelled turn: an interactive session waits for input again, a
 // headless one finishes as interrupted.
 func (s *session) endCancelledTurn(ctx actor.Context) {
-	reason := s.cancelling
-	s.cancelling = ""
+	reason := s.cur.cancelling
+	s.cur.cancelling = ""
 	s.emit(messages.TurnFinishedEvent.Of(&messages.TurnFinishedData{Turn: s.turn, Stop: messages.StopCancelled}))
 	s.syncStore()
 	if s.start.Interactive {

@@ -1,0 +1,54 @@
+package actors
+
+import (
+	"context"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+	"github.com/nats-io/nats.go"
+
+	"github.com/troupe-dev/troupe/messages"
+)
+
+// The session's state, grouped by what owns it. Each group is touched only by the session's
+// actor; the components with decisions of their own (toolBatch, contextBudget, children) live
+// in their own files with their own tests.
+
+// turnState is the turn in flight: what runs off the actor for it and how it is going.
+type turnState struct {
+	// cancelWork stops what runs off the actor for this turn: the model call or the check
+	// command (only one runs at a time).
+	cancelWork context.CancelFunc
+	batch      *toolBatch // the turn's tool calls, while they run
+	cancelling string     // non-empty once a Cancel arrived mid-turn: its reason
+	// How often the model replied with nothing, or was cut off, in a row (nudges, then a failure).
+	emptyReplies, lengthContinues int
+	finalPending                  *string // a headless session's final answer, held while its children finish
+}
+
+// sessionLinks are the session's ties to the other actors and to the bus.
+type sessionLinks struct {
+	addr        string     // the session's inbox address
+	toolexec    *actor.PID // only the session talks to its executor, by message (issue 10 item 4)
+	compactor   *actor.PID // spawned on first use
+	subs        []*nats.Subscription
+	emitter     *messages.Emitter
+	emitterHome **messages.Emitter // shared by every incarnation of this session
+}
+
+// doneGate is the goal and the record of refused final answers (the definition of done).
+type doneGate struct {
+	goal     *Goal
+	refusals int
+}
+
+// childState is what a session that is a subagent keeps for its report to the parent.
+type childState struct {
+	began           time.Time
+	trail           childTrail
+	parentNotes     []string // messages from the parent, delivered before the next model call
+	verdictNudges   int
+	cancelRequested bool // the parent (or a client) asked it to stop: its outcome is "cancelled"
+	reported        bool // its result went to the parent: it is reported once
+	wallTimer       *time.Timer
+}
