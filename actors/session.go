@@ -17,13 +17,13 @@ import (
 // Session phases (DESIGN §3). The actor's behavior is switched with Become as a turn moves
 // through them; messages that make no sense in a phase are ignored there.
 const (
-	phaseIdle       = "idle"
-	phaseCalling    = "calling_model"
-	phaseExecuting  = "executing_tools"
-	phaseWaiting    = "waiting_agents" // the next model call waits for subagents
-	phaseCompacting = "compacting"     // the Compactor summarizes a span before the next call
-	phaseChecking   = "checking_done"  // the definition-of-done check command runs
-	phaseFinished   = "finished"
+	phaseIdle       = messages.PhaseIdle
+	phaseCalling    = messages.PhaseCalling
+	phaseExecuting  = messages.PhaseExecuting
+	phaseWaiting    = messages.PhaseWaiting
+	phaseCompacting = messages.PhaseCompacting
+	phaseChecking   = messages.PhaseChecking
+	phaseFinished   = messages.PhaseFinished
 )
 
 // SessionDeps is what a Session needs from its Node.
@@ -54,7 +54,7 @@ type session struct {
 	deps     SessionDeps
 	start    *messages.StartSession
 	behavior actor.Behavior
-	phase    string
+	phase    messages.Phase
 
 	links  sessionLinks // the other actors and the bus
 	meta   *store.SessionMeta
@@ -212,7 +212,7 @@ func (s *session) finishedPhase(ctx actor.Context) {
 
 // become moves the session to a phase. A finished session stays finished: nothing that runs
 // after the outcome was recorded can revive it.
-func (s *session) become(phase string, fn actor.ReceiveFunc) {
+func (s *session) become(phase messages.Phase, fn actor.ReceiveFunc) {
 	if s.finished() {
 		return
 	}

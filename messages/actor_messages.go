@@ -78,6 +78,20 @@ type InputAck struct {
 // Route is where a line of input went, as InputAck.Routed.
 type Route string
 
+// Phase is where a session is in its turn, as StatusReply.Phase (DESIGN §3).
+type Phase string
+
+// Session phases.
+const (
+	PhaseIdle       Phase = "idle"
+	PhaseCalling    Phase = "calling_model"
+	PhaseExecuting  Phase = "executing_tools"
+	PhaseWaiting    Phase = "waiting_agents" // the next model call waits for subagents
+	PhaseCompacting Phase = "compacting"     // the Compactor summarizes a span before the next call
+	PhaseChecking   Phase = "checking_done"  // the definition-of-done check command runs
+	PhaseFinished   Phase = "finished"
+)
+
 // Input routes.
 const (
 	RoutedModel   Route = "model"
@@ -151,7 +165,7 @@ type StatusRequest struct{}
 // StatusReply answers StatusRequest.
 type StatusReply struct {
 	Session      string `json:"session"`
-	Phase        string `json:"phase"`
+	Phase        Phase  `json:"phase"`
 	Model        string `json:"model"`
 	Mode         Mode   `json:"mode"`
 	Turns        int    `json:"turns"`

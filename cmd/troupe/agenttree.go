@@ -389,13 +389,13 @@ func (t *agentTree) seed(meta *store.SessionMeta, st *messages.StatusReply) *age
 	a.Task, a.Model, a.Mode, a.Start = taskOf(meta.Task), meta.Model, meta.Mode, meta.Created
 	a.Turns, a.InTokens, a.OutTokens = st.Turns, st.InputTokens, st.OutputTokens
 	switch st.Phase {
-	case "calling_model":
+	case messages.PhaseCalling:
 		a.phase = phaseThinking
-	case "executing_tools":
+	case messages.PhaseExecuting:
 		a.phase = phaseWorking
-	case "idle":
+	case messages.PhaseIdle:
 		a.phase = phaseIdle
-	case "waiting_agents":
+	case messages.PhaseWaiting:
 		a.phase = stateAgents
 	}
 	for _, ask := range st.Pending {

@@ -206,7 +206,7 @@ func (m *Main) waitTurn(ctx context.Context, l *link, id string, in turnInputs) 
 // the session took after deciding.
 func sessionIdle(l *link, id string) bool {
 	st, err := l.client.Status(id)
-	return err != nil || st.Phase == "idle"
+	return err != nil || st.Phase == messages.PhaseIdle
 }
 
 // askUser shows an approval request and sends the answer typed at the prompt, unless someone
