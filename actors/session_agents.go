@@ -31,12 +31,45 @@ func (s *session) handle() string {
 
 var taskNamePattern = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,39}$`)
 
+// worktreeTimeout bounds creating a child's git worktree.
+const worktreeTimeout = 2 * time.Minute
+
 // onSpawnAgent validates a spawn request, prepares the child and starts it (or queues it
-// behind the running ones), and answers with its handle at once.
+// behind the running ones), and answers with its handle. A child in its own worktree is
+// answered once git has created it, off the actor (Receive never blocks on git).
 func (s *session) onSpawnAgent(ctx actor.Context, req *messages.SpawnAgent) {
 	c, notes, err := s.prepareChild(req)
 	if err != nil {
 		s.respond(ctx, &messages.ErrorReply{Error: err.Error()})
+		return
+	}
+	if !req.Worktree {
+		s.admitChild(ctx, req, c, notes)
+		return
+	}
+	root, task := s.delegation.ProjectRoot, c.rec.Task
+	type made struct {
+		wt  *worktree.Worktree
+		err error
+	}
+	offActor(ctx, worktreeTimeout, func() made { wt, err := worktree.Create(root, task); return made{wt, err} },
+		func(m made, err error) {
+			if err == nil {
+				err = m.err
+			}
+			if err != nil {
+				s.respond(ctx, &messages.ErrorReply{Error: err.Error()})
+				return
+			}
+			c.wt, c.rec.Worktree, c.start.Workspace, c.start.Worktree = m.wt, m.wt.Branch, m.wt.Path, m.wt.Name
+			s.admitChild(ctx, req, c, notes)
+		})
+}
+
+// admitChild records a prepared child, announces it, answers the spawn and starts or queues it.
+func (s *session) admitChild(ctx actor.Context, req *messages.SpawnAgent, c *childAgent, notes []string) {
+	if s.finished() || s.cur.cancelling != "" {
+		s.respond(ctx, &messages.ErrorReply{Error: "the turn was cancelled before the agent could start"})
 		return
 	}
 	s.kids.add(c)
@@ -64,7 +97,8 @@ func contextMode(m messages.ContextMode) messages.ContextMode {
 }
 
 // prepareChild turns a request into a child: its role, tools (the role's, within the
-// parent's), mode (the stricter of the two), model, context slice and worktree.
+// parent's), mode (the stricter of the two), model and context slice. Its worktree, if it
+// wants one, is made by onSpawnAgent.
 func (s *session) prepareChild(req *messages.SpawnAgent) (*childAgent, []string, error) {
 	d := s.delegation
 	if d == nil || d.NewChild == nil {
@@ -123,13 +157,6 @@ func (s *session) prepareChild(req *messages.SpawnAgent) (*childAgent, []string,
 	start.Task = brief(handle, role.Name, s.handle(), req, len(inherited) > 0)
 	c := &childAgent{start: start, inherited: inherited, rec: agentRecord{Task: task, Handle: handle, Session: start.ID,
 		Role: role.Name, State: messages.AgentQueued, Background: req.Background, Spawned: time.Now().UTC()}}
-	if req.Worktree {
-		wt, err := worktree.Create(d.ProjectRoot, task)
-		if err != nil {
-			return nil, nil, err
-		}
-		c.wt, c.rec.Worktree, start.Workspace, start.Worktree = wt, wt.Branch, wt.Path, wt.Name
-	}
 	return c, notes, nil
 }
 

@@ -122,13 +122,27 @@ func (s *session) reportToParent(out *messages.SessionFinishedData) {
 		r.Usage = messages.AgentUsage{Turns: s.turn, InputTokens: s.meta.InputTokens, OutputTokens: s.meta.OutputTokens}
 	}
 	r.Usage.DurationMS = time.Since(s.asChild.began).Milliseconds()
-	if wt := s.deps.Worktree; wt != nil {
-		stat, err := wt.Finish("troupe: " + s.handle())
+	wt := s.deps.Worktree
+	if wt == nil {
+		s.sendResult(r)
+		return
+	}
+	// Committing the worktree is git: it runs off the actor, which is stopping, in a goroutine
+	// that owns r and ends when the report is sent. The parent's grace timer covers the wait.
+	message := "troupe: " + s.handle()
+	go func() {
+		stat, err := wt.Finish(message)
 		r.Branch, r.DiffStat = wt.Branch, stat
 		if err != nil {
 			r.Error = strings.TrimSpace(r.Error + "; commit the worktree: " + err.Error())
 		}
-	}
+		s.sendResult(r)
+	}()
+}
+
+// sendResult delivers a result to the parent's inbox. It reads only fields fixed at start, so
+// the worktree goroutine may call it.
+func (s *session) sendResult(r *messages.AgentResult) {
 	if err := s.deps.Bridge.Send(s.start.Parent, r); err != nil {
 		s.deps.Log.Error("report to parent", "session", s.start.ID, "parent", s.start.Parent, "err", err)
 	}

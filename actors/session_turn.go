@@ -77,8 +77,9 @@ func (s *session) runCommand(ctx actor.Context, r inputRoute) string {
 	}
 }
 
-// callModel starts one turn: it projects the context and streams a model call in a goroutine
-// the session owns (cancelled through streamCancel). Receive never blocks on the model.
+// callModel starts one turn: it rechecks the files the model has seen, projects the context and
+// streams a model call in a goroutine the session owns (cancelled through cur.cancelWork).
+// Receive never blocks on the model or the disk.
 func (s *session) callModel(ctx actor.Context) {
 	maxTurns := s.start.MaxTurns
 	if maxTurns <= 0 {
@@ -94,7 +95,19 @@ func (s *session) callModel(ctx actor.Context) {
 	}
 	s.turn++
 	s.emit(messages.TurnStartedEvent.Of(&messages.TurnStartedData{Turn: s.turn}))
-	for _, step := range []func() error{s.recheckFiles, s.deliverResults, s.deliverParentNotes} {
+	// The turn is calling from here: a Cancel while the files are rechecked ends it before the
+	// request goes out.
+	s.become(phaseCalling, s.calling)
+	s.recheckFiles(ctx, s.prepareCall)
+}
+
+// prepareCall puts what arrived since the last call into the context, then sends the request.
+func (s *session) prepareCall(ctx actor.Context) {
+	if s.cur.cancelling != "" {
+		s.endCancelledTurn(ctx)
+		return
+	}
+	for _, step := range []func() error{s.deliverResults, s.deliverParentNotes} {
 		if err := step(); err != nil {
 			s.fail(ctx, messages.FailConfig, err.Error())
 			return
@@ -347,23 +360,4 @@ func (s *session) endCancelledTurn(ctx actor.Context) {
 func firstLine(s string) string {
 	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
 	return s
-}
-
-// recheckFiles re-checks the files the session has read before the model is called (DESIGN
-// §5): external edits and deletions become a note in the prompt, and events.
-func (s *session) recheckFiles() error {
-	files := s.deps.ToolEnv.Files
-	if files == nil {
-		return nil
-	}
-	changes := files.Recheck(s.deps.ToolEnv.Root)
-	if len(changes) == 0 {
-		return nil
-	}
-	notes := make([]string, 0, len(changes))
-	for _, c := range changes {
-		s.emit(messages.FileChangedEvent.Of(&messages.FileChangedData{Turn: s.turn, Path: c.Path, Kind: c.Kind, Diff: c.Diff}))
-		notes = append(notes, c.Note())
-	}
-	return s.commitNote("Files changed outside this session:\n" + strings.Join(notes, "\n"))
 }
