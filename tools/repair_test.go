@@ -2,33 +2,45 @@ package tools
 
 import (
 	"encoding/json"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
+
+	"github.com/troupe-dev/troupe/internal/testwait"
 )
 
 func TestParseArgs(t *testing.T) {
 	tests := []struct {
-		raw      string
-		want     string // the object, compacted; "" means a parse error
-		repaired bool
+		raw   string
+		want  string       // the object, compacted; "" means a parse error
+		kinds []RepairKind // the repairs recorded, in order
 	}{
-		{`{"a":1}`, `{"a":1}`, false},
-		{`  `, `{}`, false},
-		{`null`, `{}`, false},
-		{`{"a":1,}`, `{"a":1}`, true},
-		{`{a: 'x'}`, `{"a":"x"}`, true},
-		{`{"a": [1, 2`, `{"a":[1,2]}`, true},
-		{"```\n{\"a\":1}\n```", `{"a":1}`, true},
-		{`"{\"a\":1}"`, `{"a":1}`, true},
-		{`"\"{\\\"a\\\":1}\""`, `{"a":1}`, true},
-		{`"just text"`, "", false},
-		{`42`, "", false},
-		{`[1]`, "", false},
-		{`{"a":1} {"b":2}`, "", false},
+		{`{"a":1}`, `{"a":1}`, nil},
+		{`  `, `{}`, nil},
+		{`null`, `{}`, nil},
+		{`{"a":1,}`, `{"a":1}`, []RepairKind{RepairJSON}},
+		{`{a: "x"}`, `{"a":"x"}`, []RepairKind{RepairJSON}},
+		{`{"a": [1, 2`, `{"a":[1,2]}`, []RepairKind{RepairJSON}},
+		{"```\n{\"a\":1}\n```", `{"a":1}`, []RepairKind{RepairJSON}},
+		{`"{\"a\":1}"`, `{"a":1}`, []RepairKind{RepairDoubleEncoded}},
+		{`"\"{\\\"a\\\":1}\""`, `{"a":1}`, []RepairKind{RepairDoubleEncoded, RepairDoubleEncoded}},
+		{`{'a': 'it\'s "x"'}`, `{"a":"it's \"x\""}`, []RepairKind{RepairPyLiteral}},
+		{`{"a": True, "b": False, "c": None}`, `{"a":true,"b":false,"c":null}`, []RepairKind{RepairPyLiteral}},
+		{`{"a": "True story", "b": True}`, `{"a":"True story","b":true}`, []RepairKind{RepairPyLiteral}},
+		{`{'a': True,}`, `{"a":true}`, []RepairKind{RepairPyLiteral, RepairJSON}},
+		{`{"path": "C:\Users\x"}`, `{"path":"C:\\Users\\x"}`, []RepairKind{RepairBackslash}},
+		{`{"command": "grep \d+ f"}`, `{"command":"grep \\d+ f"}`, []RepairKind{RepairBackslash}},
+		{`{"p": "\u00e9\uZZ"}`, `{"p":"é\\uZZ"}`, []RepairKind{RepairBackslash}},
+		{`"just text"`, "", nil},
+		{`42`, "", nil},
+		{`[1]`, "", nil},
+		{`{"a":1} {"b":2}`, "", nil},
 	}
 	for _, tc := range tests {
-		args, repaired, err := parseArgs(tc.raw)
+		args, repairs, err := parseArgs(tc.raw)
 		if tc.want == "" {
 			if err == nil {
 				t.Errorf("parseArgs(%q) = %s, want an error", tc.raw, args)
@@ -44,9 +56,54 @@ func TestParseArgs(t *testing.T) {
 			t.Errorf("parseArgs(%q) gave invalid JSON %s", tc.raw, args)
 		}
 		compact, _ := json.Marshal(v)
-		if string(compact) != tc.want || repaired != tc.repaired {
-			t.Errorf("parseArgs(%q) = %s repaired=%v, want %s repaired=%v", tc.raw, compact, repaired, tc.want, tc.repaired)
+		if got := kindsOf(repairs); string(compact) != tc.want || !slices.Equal(got, tc.kinds) {
+			t.Errorf("parseArgs(%q) = %s repairs=%v, want %s repairs=%v", tc.raw, compact, got, tc.want, tc.kinds)
 		}
+		for _, r := range repairs {
+			if r.Before == "" || r.After == "" || r.Before == r.After {
+				t.Errorf("parseArgs(%q): repair %+v lacks a before/after preview", tc.raw, r)
+			}
+		}
+	}
+}
+
+func kindsOf(repairs []Repair) []RepairKind {
+	var out []RepairKind
+	for _, r := range repairs {
+		out = append(out, r.Kind)
+	}
+	return out
+}
+
+// TestParseArgsGarbageIsBounded feeds a megabyte of garbage through the whole argument repair:
+// it must answer (an error or an object), not hang or panic.
+func TestParseArgsGarbageIsBounded(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	alphabet := []byte("{}[]\"',:. \n\\aTNu0123456789")
+	garbage := make([]byte, 1<<20)
+	for i := range garbage {
+		garbage[i] = alphabet[rng.IntN(len(alphabet))]
+	}
+	inputs := map[string]string{
+		"random": string(garbage),
+		"open":   strings.Repeat("{", 1<<20),
+		"quotes": "{\"a\": \"" + strings.Repeat("\\x", 1<<19),
+		"python": "{'a': " + strings.Repeat("True, ", 1<<17),
+	}
+	for name, raw := range inputs {
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			_, _, _ = parseArgs(raw)
+		}()
+		testwait.Until(t, 60*time.Second, func() bool {
+			select {
+			case <-done:
+				return true
+			default:
+				return false
+			}
+		}, "parseArgs to finish on 1 MB of "+name)
 	}
 }
 

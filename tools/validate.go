@@ -23,6 +23,7 @@ type argsSchema struct {
 	props    []propSpec
 	required map[string]bool
 	summary  string
+	example  string // one valid call's arguments, shown in errors
 }
 
 type propSpec struct {
@@ -74,6 +75,7 @@ func compileArgsSchema(name string, schema json.RawMessage) (*argsSchema, error)
 		s.props = append(s.props, propSpec{name: key, types: typesOf(prop.Type)})
 	}
 	s.summary = s.describe()
+	s.example = s.exampleCall()
 	return s, nil
 }
 
@@ -130,9 +132,12 @@ func (s *argsSchema) describe() string {
 }
 
 // coerce fixes what budget models routinely get wrong where the schema leaves no doubt: a
-// number or boolean sent as a string, an integer sent as 12.0, and null for an optional
-// argument (dropped). args must be a decoded object; it is changed in place.
-func (s *argsSchema) coerce(args map[string]any) {
+// number or boolean sent as a string, an integer sent as 12.0, a single value where an array
+// belongs, an object or array sent as a JSON string, and null for an optional argument
+// (dropped). args must be a decoded object; it is changed in place. It returns one coercion
+// Repair per argument changed.
+func (s *argsSchema) coerce(args map[string]any) []Repair {
+	var repairs []Repair
 	for _, p := range s.props {
 		v, ok := args[p.name]
 		if !ok {
@@ -140,15 +145,30 @@ func (s *argsSchema) coerce(args map[string]any) {
 		}
 		if v == nil && !s.required[p.name] && !contains(p.types, "null") {
 			delete(args, p.name)
+			repairs = append(repairs, newRepair(RepairCoercion, p.name+": null", p.name+" omitted"))
 			continue
 		}
 		if len(p.types) != 1 {
 			continue
 		}
-		if fixed, ok := coerceValue(v, p.types[0]); ok {
-			args[p.name] = fixed
+		fixed, ok := coerceValue(v, p.types[0])
+		if !ok {
+			continue
+		}
+		args[p.name] = fixed
+		if before, after := compactJSON(v), compactJSON(fixed); before != after {
+			repairs = append(repairs, newRepair(RepairCoercion, p.name+": "+before, p.name+": "+after))
 		}
 	}
+	return repairs
+}
+
+func compactJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
 }
 
 func coerceValue(v any, typ string) (any, bool) {
@@ -184,6 +204,28 @@ func coerceValue(v any, typ string) (any, bool) {
 				return false, true
 			}
 		}
+	case "object":
+		if x, ok := v.(string); ok && strings.HasPrefix(strings.TrimSpace(x), "{") {
+			var m map[string]any
+			if decodeNumbers(x, &m) == nil {
+				return m, true
+			}
+		}
+	case "array":
+		switch x := v.(type) {
+		case []any:
+			return nil, false
+		case string:
+			if strings.HasPrefix(strings.TrimSpace(x), "[") {
+				var list []any
+				if decodeNumbers(x, &list) == nil {
+					return list, true
+				}
+			}
+		case map[string]any:
+			return nil, false // an object is not obviously one element
+		}
+		return []any{v}, true
 	}
 	return nil, false
 }
