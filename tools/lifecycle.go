@@ -102,17 +102,18 @@ func (r *Registry) prepare(env *Env, e *entry, call Call) (json.RawMessage, []Re
 
 // repairNote is the one line that tells the model its call was repaired and how to send it.
 func repairNote(repairs []Repair) string {
-	if len(repairs) == 0 {
-		return ""
-	}
 	parts := make([]string, 0, len(repairs))
 	for _, rp := range repairs {
 		switch rp.Kind {
+		case RepairCoercion: // silent: the value meant the same, only its JSON type was off
 		case RepairToolName, RepairArgAlias:
 			parts = append(parts, fmt.Sprintf("%s %s→%s", rp.Kind, rp.Before, rp.After))
 		default:
 			parts = append(parts, string(rp.Kind))
 		}
+	}
+	if len(parts) == 0 {
+		return ""
 	}
 	return "note: your call was repaired (" + strings.Join(parts, ", ") + "); next time send valid JSON with the tool's own names and types."
 }
