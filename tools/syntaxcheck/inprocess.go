@@ -36,8 +36,12 @@ func checkJSON(content []byte) *Problem {
 	err := json.Unmarshal(content, &v)
 	var syn *json.SyntaxError
 	if errors.As(err, &syn) {
-		// Offset counts the bytes read, the bad one included.
-		line, col := lineCol(content, int(syn.Offset)-1)
+		// Offset counts the bytes read, the bad one included; at the end it is the length.
+		off := int(syn.Offset)
+		if off < len(content) {
+			off--
+		}
+		line, col := lineCol(content, off)
 		return &Problem{Line: line, Col: col, Msg: syn.Error()}
 	}
 	line, col := lineCol(content, len(content))
@@ -64,9 +68,9 @@ func checkYAML(content []byte) *Problem {
 		msg := err.Error()
 		if m := yamlLine.FindStringSubmatch(msg); m != nil {
 			line, _ := strconv.Atoi(m[1])
-			return &Problem{Line: line, Msg: m[2]}
+			return &Problem{Line: max(line, 1), Msg: m[2], Near: true}
 		}
-		return &Problem{Line: 1, Msg: strings.TrimPrefix(msg, "yaml: ")}
+		return &Problem{Line: 1, Msg: strings.TrimPrefix(msg, "yaml: "), Near: true}
 	}
 }
 

@@ -25,10 +25,16 @@ type Problem struct {
 	Line, Col int    // 1-based; Col 0 when the checker does not say
 	Msg       string
 	Source    string // the offending line, when known
+	// Near says Line is only roughly where the error is (the YAML parser reports the line
+	// of the enclosing construct, sometimes counted from 0), so no snippet is shown.
+	Near bool
 }
 
 // String is "path:line:col: msg" then the line and a caret under the column.
 func (p Problem) String() string {
+	if p.Near {
+		return fmt.Sprintf("%s: near line %d: %s", p.Path, p.Line, p.Msg)
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s:%d", p.Path, p.Line)
 	if p.Col > 0 {
@@ -103,7 +109,7 @@ func (c *Checker) Check(ctx context.Context, absPath, path string, content []byt
 		return nil, err
 	}
 	p.Path = path
-	if p.Source == "" && p.Line > 0 {
+	if p.Source == "" && p.Line > 0 && !p.Near {
 		p.Source = lineOf(content, p.Line)
 	}
 	return p, nil
