@@ -108,7 +108,8 @@ func TestParseArgsGarbageIsBounded(t *testing.T) {
 }
 
 func FuzzRepairArgs(f *testing.F) {
-	for _, seed := range []string{`{"path":"a"}`, `{'a':1,}`, "```json\n{a:1}\n```", `"{\"a\":1}"`, `{"a":"b`, `{{{{`, `"`, "\x00{", `[{"a":1}]`, `{"a":1}}}`} {
+	for _, seed := range []string{`{"path":"a"}`, `{'a': True, "b": None}`, `{"path":"C:\x\y"}`,
+		`{"arguments":{"file_path":"a","old_str":"x"}}`, `{"command":["ls","-l"],"workdir":"d"}`, `{'a':1,}`, "```json\n{a:1}\n```", `"{\"a\":1}"`, `{"a":"b`, `{{{{`, `"`, "\x00{", `[{"a":1}]`, `{"a":1}}}`} {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, raw string) {
@@ -123,8 +124,29 @@ func FuzzRepairArgs(f *testing.F) {
 		if err := json.Unmarshal(args, &obj); err != nil {
 			t.Fatalf("parseArgs(%q) returned non-object %q: %v", raw, args, err)
 		}
+		// The schema-guided repairs must hold on whatever parsed, for every built-in tool.
+		for _, e := range fuzzRegistry.entries {
+			var decoded map[string]any
+			if err := decodeNumbers(string(args), &decoded); err != nil {
+				t.Fatalf("parsed arguments do not decode: %v", err)
+			}
+			decoded, _ = e.schema.repairObject(decoded, e.spec.PathArgs)
+			e.schema.coerce(decoded)
+			_ = e.schema.validate(decoded)
+		}
+		for _, name := range []string{"str_replace_editor", "shell", "MultiEdit", "Grep", "apply_patch"} {
+			fuzzRegistry.Resolve(name, raw)
+		}
 	})
 }
+
+var fuzzRegistry = func() *Registry {
+	r, err := NewRegistry(Builtins()...)
+	if err != nil {
+		panic(err)
+	}
+	return r
+}()
 
 func TestBoundText(t *testing.T) {
 	var lines strings.Builder
