@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 
 	"github.com/troupe-dev/troupe/tools/syntaxcheck"
@@ -72,6 +73,13 @@ func (r *Registry) Execute(ctx context.Context, env *Env, call Call) (res Result
 func (r *Registry) prepare(env *Env, e *entry, call Call) (json.RawMessage, []Repair, *Result) {
 	failWith := func(res Result) (json.RawMessage, []Repair, *Result) { return nil, nil, &res }
 	args, repairs, err := parseArgs(call.Args)
+	// Completing cut-off arguments is fine for a read; for anything else it would run or
+	// write what the model did not send.
+	if (err != nil || e.spec.Risk != RiskRead && slices.ContainsFunc(repairs, isJSONRepair)) && cutOff(call.Args) {
+		return failWith(r.argsFailure(env, e, "the arguments end early (cut off inside a string or "+
+			"object, likely at the output limit), so nothing was run. Send a smaller call "+
+			"(edit_file for part of a file)"))
+	}
 	if err != nil {
 		return failWith(r.argsFailure(env, e, err.Error()))
 	}
@@ -99,6 +107,8 @@ func (r *Registry) prepare(env *Env, e *entry, call Call) (json.RawMessage, []Re
 	}
 	return args, repairs, nil
 }
+
+func isJSONRepair(r Repair) bool { return r.Kind == RepairJSON }
 
 // repairNote is the one line that tells the model its call was repaired and how to send it.
 func repairNote(repairs []Repair) string {

@@ -1,8 +1,11 @@
 package tools
 
 import (
+	"context"
 	"encoding/json"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -181,5 +184,67 @@ func TestBoundText(t *testing.T) {
 	}
 	if got, cut := boundText("short", 100); cut || got != "short" {
 		t.Errorf("text within budget changed: %q", got)
+	}
+}
+
+func TestPythonLiteralsOnlyWhereValuesBelong(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{`{'a': True}`, `{"a": true}`},
+		{`{"a": [None, False]}`, `{"a": [null, false]}`},
+		{`{"a": "x = "True"", "b": 1,}`, `{"a": "x = "True"", "b": 1,}`}, // True inside broken quotes stays
+		{`{"a": Truely}`, `{"a": Truely}`},
+		{`{"a": x'y'}`, `{"a": x'y'}`},
+	}
+	for _, tc := range tests {
+		if got, _ := pythonToJSON(tc.in); got != tc.want {
+			t.Errorf("pythonToJSON(%s) = %s, want %s", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestCutOff(t *testing.T) {
+	tests := []struct {
+		in   string
+		want bool
+	}{
+		{`{"a":1}`, false},
+		{`{"a":1,}`, false},
+		{`{"content":"half a fi`, true},
+		{`{"a":[1,2`, true},
+		{`{'a': 'half`, true},
+		{`Here: {"a":"b"} that's it`, false},
+		{"```json\n{\"a\":1}\n```", false},
+		{`{"a":"}{"`, true},
+		{`no object`, false},
+	}
+	for _, tc := range tests {
+		if got := cutOff(tc.in); got != tc.want {
+			t.Errorf("cutOff(%q) = %v, want %v", tc.in, got, tc.want)
+		}
+	}
+}
+
+// TestCutOffWriteIsRefused: a write or a command whose arguments were cut off is not
+// completed by repair and run; a read may be.
+func TestCutOffWriteIsRefused(t *testing.T) {
+	reg := builtinRegistry(t)
+	env := newEnv(t)
+	for _, c := range []struct{ tool, args string }{
+		{"write_file", `{"path":"new.go","content":"package main\n\nfunc main() {`},
+		{"bash", `{"command":"rm -rf build/cache`},
+	} {
+		res := reg.Execute(context.Background(), env, Call{ID: "1", Name: c.tool, Args: c.args})
+		if !res.IsError || !res.Rejected {
+			t.Errorf("%s: want a rejected error, got %+v", c.tool, res)
+		}
+		mustContain(t, res.Output, "end early", "nothing was run")
+	}
+	if _, err := os.Stat(filepath.Join(env.Root, "new.go")); err == nil {
+		t.Error("a cut-off write_file created the file")
+	}
+	writeFiles(t, env.Root, map[string]string{"a.txt": "one\n"})
+	res := reg.Execute(context.Background(), env, Call{ID: "1", Name: "read_file", Args: `{"path":"a.txt`})
+	if res.IsError {
+		t.Errorf("a cut-off read was refused: %s", res.Output)
 	}
 }

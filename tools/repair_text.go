@@ -86,7 +86,9 @@ func validEscape(rest string) bool {
 
 // pythonToJSON rewrites a Python dict literal's spellings as JSON: True, False and None
 // outside strings become true, false and null, and 'single-quoted' strings become
-// double-quoted ones (with their inner double quotes escaped and \' unescaped).
+// double-quoted ones (with their inner double quotes escaped and \' unescaped). Only tokens
+// where a JSON key or value belongs are touched (after { [ , or :, and for literals before
+// , } ] or the end), so text inside a string whose quotes were left unescaped stays as sent.
 func pythonToJSON(text string) (string, bool) {
 	var b strings.Builder
 	b.Grow(len(text) + 8)
@@ -98,7 +100,7 @@ func pythonToJSON(text string) (string, bool) {
 			end, _ := stringEnd(text, i, '"')
 			b.WriteString(text[i:end])
 			i = end
-		case c == '\'':
+		case c == '\'' && startsValue(text, i):
 			end, closed := stringEnd(text, i, '\'')
 			b.WriteString(requoteSingle(text[i:end], closed))
 			changed = true
@@ -109,7 +111,7 @@ func pythonToJSON(text string) (string, bool) {
 				j++
 			}
 			word := text[i:j]
-			if lit, ok := pythonLiterals[word]; ok {
+			if lit, ok := pythonLiterals[word]; ok && startsValue(text, i) && endsValue(text, j) {
 				b.WriteString(lit)
 				changed = true
 			} else {
@@ -125,6 +127,65 @@ func pythonToJSON(text string) (string, bool) {
 		return text, false
 	}
 	return b.String(), true
+}
+
+// startsValue says whether a JSON key or value can start at text[i]: it follows { [ , or :
+// (spaces aside), or nothing.
+func startsValue(text string, i int) bool {
+	for i--; i >= 0; i-- {
+		switch text[i] {
+		case ' ', '\t', '\n', '\r':
+			continue
+		case '{', '[', ',', ':':
+			return true
+		}
+		return false
+	}
+	return true
+}
+
+// endsValue says whether a JSON value can end just before text[j]: what follows (spaces
+// aside) is , } ] or nothing.
+func endsValue(text string, j int) bool {
+	for ; j < len(text); j++ {
+		switch text[j] {
+		case ' ', '\t', '\n', '\r':
+			continue
+		case ',', '}', ']':
+			return true
+		}
+		return false
+	}
+	return true
+}
+
+// cutOff says whether the object starting at the first '{' of text ends early: the text
+// runs out inside a string or with brackets still open (a reply cut by the output limit).
+// Prose after a complete object does not count.
+func cutOff(text string) bool {
+	start := strings.IndexByte(text, '{')
+	if start < 0 {
+		return false
+	}
+	depth := 0
+	for i := start; i < len(text); i++ {
+		switch c := text[i]; {
+		case c == '"' || c == '\'' && startsValue(text, i):
+			end, closed := stringEnd(text, i, c)
+			if !closed {
+				return true
+			}
+			i = end - 1
+		case c == '{' || c == '[':
+			depth++
+		case c == '}' || c == ']':
+			depth--
+			if depth <= 0 {
+				return false
+			}
+		}
+	}
+	return depth > 0
 }
 
 var pythonLiterals = map[string]string{"True": "true", "False": "false", "None": "null"}
