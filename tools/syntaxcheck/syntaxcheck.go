@@ -49,8 +49,9 @@ func (p Problem) String() string {
 		src = string([]rune(src)[:160]) + "…"
 	}
 	fmt.Fprintf(&b, "\n    %s", src)
-	if p.Col > 0 && p.Col <= len(p.Source)+1 {
-		b.WriteString("\n    " + caretPad(p.Source, p.Col) + "^")
+	if p.Col > 0 {
+		// A column past the end (an unexpected end of file) points just after the line.
+		b.WriteString("\n    " + caretPad(p.Source, min(p.Col, len(p.Source)+1)) + "^")
 	}
 	return b.String()
 }

@@ -70,6 +70,10 @@ func TestProblemString(t *testing.T) {
 	if got := noCol.String(); got != "a.py:2: bad" {
 		t.Errorf("String() = %q", got)
 	}
+	eof := Problem{Path: "a.go", Line: 3, Col: 15, Msg: "expected '}', found 'EOF'", Source: "func main() {"}
+	if got, want := eof.String(), "a.go:3:15: expected '}', found 'EOF'\n    func main() {\n                 ^"; got != want {
+		t.Errorf("String() =\n%q\nwant\n%q", got, want)
+	}
 	near := Problem{Path: "a.yml", Line: 2, Msg: "bad", Near: true}
 	if got := near.String(); got != "a.yml: near line 2: bad" {
 		t.Errorf("String() = %q", got)
