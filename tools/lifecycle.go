@@ -12,11 +12,12 @@ import (
 	"github.com/troupe-dev/troupe/tools/syntaxcheck"
 )
 
-// Execute runs one call through the whole lifecycle: parse → repair → schema-validate (after
-// a light coercion) → path policy → state requirement (Env.Files) → checks (repetition,
-// permission: see AddCheck) → execute → bound the result. Every failure is an error Result
-// that says what to fix; it never panics. A call refused before the checks is marked
-// Rejected, so it never reaches a permission step.
+// Execute runs one call through the whole lifecycle: resolve the tool name (Resolve) →
+// parse → repair → schema-validate (after a light coercion) → path policy → state requirement
+// (Env.Files) → checks (repetition, permission: see AddCheck) → execute → syntax-check what it
+// wrote → bound the result. Every repair is listed in Result.Repairs. Every failure is an
+// error Result that says what to fix; it never panics. A call refused before the checks is
+// marked Rejected, so it never reaches a permission step.
 func (r *Registry) Execute(ctx context.Context, env *Env, call Call) (res Result) {
 	defer func() {
 		if p := recover(); p != nil {

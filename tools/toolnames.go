@@ -33,6 +33,14 @@ func (r *Registry) Resolve(name, args string) (canonical, translatedArgs string,
 	return res.name, res.args, ok
 }
 
+// Knows says whether name is a tool call this session recognises: one Resolve maps, or a
+// known tool of another harness whose arguments decide (or refuse) the mapping. The
+// text-call parser uses it to tell a call written as text from prose.
+func (r *Registry) Knows(name string) bool {
+	res, ok := r.resolve(name, "")
+	return ok || res.refusal != ""
+}
+
 func (r *Registry) resolve(name, args string) (resolution, bool) {
 	if _, ok := r.byName[name]; ok {
 		return resolution{name: name, args: args}, true

@@ -172,3 +172,17 @@ func TestExecuteHarnessCall(t *testing.T) {
 	}
 	mustContain(t, res.Output, "tool_name Write→write_file", "arg_alias file_path→path")
 }
+
+func TestKnows(t *testing.T) {
+	reg := builtinRegistry(t)
+	for _, name := range []string{"read_file", "ReadFile", "Bash", "str_replace_editor", "MultiEdit", "functions.grep"} {
+		if !reg.Knows(name) {
+			t.Errorf("Knows(%q) = false", name)
+		}
+	}
+	for _, name := range []string{"teleport", "mcp__x__y", "", "Hello"} {
+		if reg.Knows(name) {
+			t.Errorf("Knows(%q) = true", name)
+		}
+	}
+}
