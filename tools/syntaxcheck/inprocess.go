@@ -13,7 +13,7 @@ import (
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 func checkGo(path string, content []byte) *Problem {
