@@ -86,6 +86,11 @@ func codexShell(args map[string]any) (string, string) {
 			}
 			words[i] = s
 		}
+		if len(words) == 2 && words[0] == "apply_patch" {
+			clear(args)
+			args["input"] = words[1]
+			return applyPatchAddFile(args)
+		}
 		args["command"] = commandLine(words)
 	}
 	if _, refusal := millisecondsTimeout("timeout_ms")(args); refusal != "" {
@@ -157,7 +162,7 @@ func applyPatchAddFile(args map[string]any) (string, string) {
 	}
 	clear(args)
 	args["path"], args["content"] = strings.TrimSpace(path), content.String()
-	return "", ""
+	return "write_file", ""
 }
 
 // geminiReplace maps Gemini CLI's replace; expected_replacements other than 1 has no

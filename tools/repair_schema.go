@@ -44,7 +44,8 @@ func (s *argsSchema) has(name string) bool {
 }
 
 // unwrap finds {"arguments": {...}} (or input, parameters, args; the object may also be a
-// JSON string) when the schema declares no such property. A "name" beside the wrapper (the
+// JSON string) when the schema declares no such property and the call as sent is invalid
+// (a closed schema, or required arguments, which the wrapper alone cannot carry). A "name" beside the wrapper (the
 // model repeating the tool's name) is allowed when the schema has no "name" either.
 func (s *argsSchema) unwrap(args map[string]any) (map[string]any, string, bool) {
 	for _, key := range wrapperKeys {
@@ -61,7 +62,7 @@ func (s *argsSchema) unwrap(args map[string]any) (map[string]any, string, bool) 
 		default:
 			continue
 		}
-		if inner := objectOf(value); inner != nil && s.knowsAnyOf(inner) {
+		if inner := objectOf(value); inner != nil && s.knowsAnyOf(inner) && (s.closed || len(s.required) > 0) {
 			return inner, key, true
 		}
 	}
@@ -123,7 +124,7 @@ func (s *argsSchema) renameAliases(args map[string]any) []Repair {
 		delete(args, key)
 		repairs = append(repairs, newRepair(RepairArgAlias, key, canonical))
 	}
-	if end, ok := args["end_line"]; ok && !s.has("end_line") && s.has("limit") && args["limit"] == nil {
+	if end, ok := args["end_line"]; ok && s.closed && !s.has("end_line") && s.has("limit") && args["limit"] == nil {
 		if limit, ok := lineSpan(args["offset"], end); ok {
 			args["limit"] = limit
 			delete(args, "end_line")
@@ -135,7 +136,12 @@ func (s *argsSchema) renameAliases(args map[string]any) []Repair {
 
 func (s *argsSchema) aliasTarget(key string, args map[string]any) string {
 	norm := normalizedName(key)
-	free := func(name string) bool { _, taken := args[name]; return !taken && s.has(name) }
+	// An open schema accepts the undeclared key as sent; renaming it is only certain when the
+	// call would otherwise lack a required argument.
+	free := func(name string) bool {
+		_, taken := args[name]
+		return !taken && s.has(name) && (s.closed || s.required[name])
+	}
 	for _, canonical := range argAliases[norm] {
 		if free(canonical) {
 			return canonical

@@ -166,3 +166,26 @@ func TestWindowsPath(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenSchemaKeepsUndeclaredArguments: a schema that accepts undeclared properties takes
+// them as sent; only a missing required argument makes an alias certain.
+func TestOpenSchemaKeepsUndeclaredArguments(t *testing.T) {
+	reg, err := NewRegistry(
+		argsTool{name: "open", schema: `{"type":"object","properties":{"path":{"type":"string"},"content":{"type":"string"}}}`},
+		argsTool{name: "needs", schema: `{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct{ tool, args, want string }{
+		{"open", `{"text":"x","file":"a"}`, `{"file":"a","text":"x"}`},
+		{"open", `{"arguments":{"path":"a"}}`, `{"arguments":{"path":"a"}}`},
+		{"needs", `{"file":"a","text":"x"}`, `{"path":"a","text":"x"}`},
+		{"needs", `{"arguments":{"path":"a"}}`, `{"path":"a"}`},
+	}
+	for _, tc := range tests {
+		res := reg.Execute(context.Background(), newEnv(t), Call{ID: "1", Name: tc.tool, Args: tc.args})
+		if res.IsError || lastLine(res.Output) != tc.want {
+			t.Errorf("%s %s: got %s, want %s", tc.tool, tc.args, res.Output, tc.want)
+		}
+	}
+}

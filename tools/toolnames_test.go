@@ -81,6 +81,7 @@ func TestResolveHarnessTools(t *testing.T) {
 		{"codex", "shell", `{"command":["bash","-lc","go test ./..."],"workdir":"sub","timeout_ms":1000}`, "bash", `{"command":"cd sub && go test ./...","timeout_s":1}`},
 		{"codex", "shell", `{"command":["grep","-rn","it's here","."]}`, "bash", `{"command":"grep -rn 'it'\\''s here' ."}`},
 		{"codex", "apply_patch", `{"input":"*** Begin Patch\n*** Add File: a/b.txt\n+one\n+two\n*** End Patch"}`, "write_file", `{"path":"a/b.txt","content":"one\ntwo\n"}`},
+		{"codex", "shell", `{"command":["apply_patch","*** Begin Patch\n*** Add File: n.txt\n+hi\n*** End Patch"]}`, "write_file", `{"path":"n.txt","content":"hi\n"}`},
 		{"gemini", "read_file", `{"absolute_path":"/w/a.go"}`, "read_file", `{"absolute_path":"/w/a.go"}`},
 		{"gemini", "replace", `{"file_path":"a","old_string":"x","new_string":"y","expected_replacements":1}`, "edit_file", `{"file_path":"a","old_string":"x","new_string":"y"}`},
 		{"gemini", "run_shell_command", `{"command":"make","directory":"my dir","description":"build"}`, "bash", `{"command":"cd 'my dir' && make"}`},

@@ -24,6 +24,9 @@ type argsSchema struct {
 	required map[string]bool
 	summary  string
 	example  string // one valid call's arguments, shown in errors
+	// closed says the schema rejects undeclared properties (additionalProperties: false):
+	// only then is an undeclared argument certainly a mistake worth renaming.
+	closed bool
 }
 
 type propSpec struct {
@@ -36,6 +39,8 @@ type rawSchema struct {
 	Type       json.RawMessage            `json:"type"`
 	Properties map[string]json.RawMessage `json:"properties"`
 	Required   []string                   `json:"required"`
+	// AdditionalProperties is false for a closed object (any other value leaves it open).
+	AdditionalProperties json.RawMessage `json:"additionalProperties"`
 }
 
 func compileArgsSchema(name string, schema json.RawMessage) (*argsSchema, error) {
@@ -63,7 +68,8 @@ func compileArgsSchema(name string, schema json.RawMessage) (*argsSchema, error)
 	if t := typesOf(raw.Type); len(t) != 1 || t[0] != "object" {
 		return nil, errors.New(`schema "type" must be "object": tool arguments are an object`)
 	}
-	s := &argsSchema{compiled: compiled, required: map[string]bool{}}
+	s := &argsSchema{compiled: compiled, required: map[string]bool{},
+		closed: string(bytes.TrimSpace(raw.AdditionalProperties)) == "false"}
 	for _, r := range raw.Required {
 		s.required[r] = true
 	}
