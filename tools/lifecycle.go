@@ -41,6 +41,9 @@ func (r *Registry) Execute(ctx context.Context, env *Env, call Call) (res Result
 	args, more, failed := r.prepare(env, e, call)
 	repairs = append(repairs, more...)
 	if failed != nil {
+		if len(repairs) > 0 && repairs[0].Kind == RepairToolName {
+			failed.Output = fmt.Sprintf("(%s is %s here.) %s", repairs[0].Before, call.Name, failed.Output)
+		}
 		failed.Rejected, failed.Repairs = true, repairs
 		return *failed
 	}

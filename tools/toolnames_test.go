@@ -187,3 +187,16 @@ func TestKnows(t *testing.T) {
 		}
 	}
 }
+
+// TestMappedCallFailureNamesTheMapping: when a mapped call's arguments are invalid, the error
+// says which of our tools the name became, so the model can read the schema it is shown.
+func TestMappedCallFailureNamesTheMapping(t *testing.T) {
+	res := builtinRegistry(t).Execute(context.Background(), newEnv(t), Call{ID: "1", Name: "Edit", Args: `{"file_path":"a"}`})
+	if !res.IsError || !res.Rejected {
+		t.Fatalf("want a rejected error: %+v", res)
+	}
+	mustContain(t, res.Output, "(Edit is edit_file here.) invalid arguments for edit_file", "missing required properties")
+	if kinds := kindsOf(res.Repairs); len(kinds) == 0 || kinds[0] != RepairToolName {
+		t.Errorf("Repairs = %+v, want the tool_name repair first", res.Repairs)
+	}
+}
