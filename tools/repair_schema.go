@@ -44,9 +44,10 @@ func (s *argsSchema) has(name string) bool {
 }
 
 // unwrap finds {"arguments": {...}} (or input, parameters, args; the object may also be a
-// JSON string) when the schema declares no such property and the call as sent is invalid
-// (a closed schema, or required arguments, which the wrapper alone cannot carry). A "name" beside the wrapper (the
-// model repeating the tool's name) is allowed when the schema has no "name" either.
+// JSON string) when the schema declares no such property and the call as sent is invalid (a
+// closed schema, or required arguments, which the wrapper alone cannot carry). A "name"
+// beside the wrapper (the model repeating the tool's name) is allowed when the schema has no
+// "name" either.
 func (s *argsSchema) unwrap(args map[string]any) (map[string]any, string, bool) {
 	for _, key := range wrapperKeys {
 		value, ok := args[key]
