@@ -67,6 +67,15 @@ func argsFromText(text string) json.RawMessage {
 	return argsFromValue(v)
 }
 
+// argsFromInnerText is argsFromText for the content of a JSON string: it unwraps no further,
+// so repair turning text into yet another string cannot recurse.
+func argsFromInnerText(text string) json.RawMessage {
+	if v, ok := looseValue(text); ok && v[0] == '{' {
+		return v
+	}
+	return nil
+}
+
 // argsFromValue turns a decoded arguments value into a JSON object, or nil.
 func argsFromValue(v json.RawMessage) json.RawMessage {
 	switch {
@@ -79,9 +88,7 @@ func argsFromValue(v json.RawMessage) json.RawMessage {
 		if json.Unmarshal(v, &inner) != nil || strings.TrimSpace(inner) == "" {
 			return emptyArgs
 		}
-		if args := argsFromText(inner); args != nil && args[0] == '{' {
-			return args
-		}
+		return argsFromInnerText(inner)
 	}
 	return nil
 }
