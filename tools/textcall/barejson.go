@@ -40,7 +40,10 @@ func scanBareJSON(text string, sc scanCtx) []span {
 			pos = start + 1
 			continue
 		}
-		calls := jsonCallsIn(text[start:end], FormatJSON)
+		var calls []Call
+		if mentionsCallKey(text[start:end]) {
+			calls = jsonCallsIn(text[start:end], FormatJSON)
+		}
 		orphan := skipSpace(text, end)
 		markedByClose := strings.HasPrefix(text[orphan:], hermesClose)
 		if len(calls) > 0 && (markedByClose || acceptedAny(calls, sc)) {
@@ -105,4 +108,10 @@ func leadingName(tail string) string {
 		}
 	}
 	return ""
+}
+
+// mentionsCallKey is a cheap filter before decoding: a call object names its tool under one
+// of these keys.
+func mentionsCallKey(s string) bool {
+	return strings.Contains(s, "name") || strings.Contains(s, "function") || strings.Contains(s, "tool_calls")
 }
