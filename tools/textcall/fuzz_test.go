@@ -93,8 +93,10 @@ func FuzzHarmony(f *testing.F)    { fuzzScanner(f, scanHarmony, "harmony") }
 func FuzzGemma(f *testing.F)      { fuzzScanner(f, scanGemma, "gemma", "functiongemma") }
 func FuzzLlama(f *testing.F)      { fuzzScanner(f, scanLlama, "llama") }
 func FuzzFenced(f *testing.F)     { fuzzScanner(f, scanFenced, "fenced", "gemma_tool_code", "prose_code") }
-func FuzzBareJSON(f *testing.F)   { fuzzScanner(f, scanBareJSON, "json", "llama_bare", "hermes_missing_open") }
-func FuzzPython(f *testing.F)     { fuzzScanner(f, scanPython, "python", "gemma_bracket", "prose") }
+func FuzzBareJSON(f *testing.F) {
+	fuzzScanner(f, scanBareJSON, "json", "llama_bare", "hermes_missing_open")
+}
+func FuzzPython(f *testing.F) { fuzzScanner(f, scanPython, "python", "gemma_bracket", "prose") }
 
 // FuzzGLM fuzzes the GLM body reader directly: its blocks are found by the Hermes scanner.
 func FuzzGLM(f *testing.F) {
