@@ -28,7 +28,7 @@ func scanInvoke(text string, sc scanCtx) []span {
 		}))
 		wrappers = append(wrappers, tokenSpans(text, "<"+p+"function_calls>", "</"+p+"function_calls>")...)
 	}
-	wrappers = append(wrappers, tokenSpans(text, "<minimax:tool_call>", "</minimax:tool_call>")...)
+	wrappers = append(wrappers, tokenSpans(text, "<minimax:tool_call>", "</minimax:tool_call>", "<｜end▁of▁sentence｜>")...)
 	return callsOrNothing(calls, wrappers)
 }
 
