@@ -49,6 +49,8 @@ func scanTagged(text, open, close string, parse bodyParser) []span {
 			out = append(out, span{start: start, end: end, partial: true})
 		case len(calls) > 0:
 			out = append(out, span{start: start, end: end, calls: calls})
+		case next >= 0 && strings.TrimSpace(text[body:bodyEnd]) == "":
+			out = append(out, span{start: start, end: end}) // a doubled open tag: wrapper only
 		}
 		pos = end
 	}

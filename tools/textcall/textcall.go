@@ -139,7 +139,34 @@ func ordered(prefer []Format) []scanner {
 // Parse finds the tool calls written in text.
 func Parse(text string, opt Options) Result {
 	spans := claim(text, scanCtx{opt: opt}, ordered(opt.Prefer))
-	return assemble(text, spans)
+	return assemble(text, absorbEndTokens(text, spans))
+}
+
+// endTokens are chat-template end-of-turn tokens models leak after a call; they go with it.
+var endTokens = []string{"<|im_end|>", "<|eot_id|>", "<|eom_id|>", "<|end|>", "<|endoftext|>", "</s>", "<｜end▁of▁sentence｜>", "<end_of_turn>", "<turn|>"}
+
+// absorbEndTokens extends each call span over end-of-turn tokens that directly follow it.
+func absorbEndTokens(text string, spans []span) []span {
+	for i := range spans {
+		if len(spans[i].calls) == 0 {
+			continue
+		}
+		limit := len(text)
+		if i+1 < len(spans) {
+			limit = spans[i+1].start
+		}
+		for extended := true; extended; {
+			extended = false
+			j := skipSpace(text, spans[i].end)
+			for _, tok := range endTokens {
+				if j+len(tok) <= limit && strings.HasPrefix(text[j:], tok) {
+					spans[i].end, extended = j+len(tok), true
+					break
+				}
+			}
+		}
+	}
+	return spans
 }
 
 // claim runs the scanners in order; a later scanner's span is kept only where no earlier
