@@ -161,6 +161,9 @@ type StatusReply struct {
 	Compactions   int   `json:"compactions"`
 	Goal          *Goal `json:"goal,omitempty"`
 	Agents        int   `json:"agents_running,omitempty"`
+	// Pending are the calls waiting for an approval answer, so a client that attaches after
+	// the request (watch, troupe approvals) still sees them.
+	Pending []*ApprovalRequestedData `json:"pending,omitempty"`
 }
 
 // ErrorReply answers any request that failed.
