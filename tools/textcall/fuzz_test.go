@@ -83,6 +83,7 @@ func FuzzParse(f *testing.F) {
 	})
 }
 
+func FuzzGLMOrphans(f *testing.F) { fuzzScanner(f, scanGLMOrphans, "glm") }
 func FuzzHermes(f *testing.F)     { fuzzScanner(f, scanHermes, "hermes", "glm", "qwen3coder_basic") }
 func FuzzQwen3Coder(f *testing.F) { fuzzScanner(f, scanQwen3Coder, "qwen3coder") }
 func FuzzMistral(f *testing.F)    { fuzzScanner(f, scanMistral, "mistral") }

@@ -47,3 +47,54 @@ func glmBody(body string) ([]Call, bool) {
 	}
 	return []Call{{Name: name, Args: objectOf(pairs), Raw: strings.TrimSpace(rest), Format: FormatGLM}}, complete
 }
+
+// scanGLMOrphans reads GLM calls whose opening <tool_call> was lost:
+//
+//	read_file
+//	<arg_key>path</arg_key>
+//	<arg_value>a.go</arg_value>
+//	</tool_call>
+//
+// The name is the word right before the first <arg_key>; the call runs over consecutive
+// key/value pairs and a trailing </tool_call>. Calls with their <tool_call> are read by the
+// Hermes scanner, which runs first.
+func scanGLMOrphans(text string, sc scanCtx) []span {
+	keys := newFinder(text, glmKeyOpen)
+	var out []span
+	for pos := 0; ; {
+		k := keys.at(pos)
+		if k < 0 {
+			return out
+		}
+		nameEnd := backOver(text, k, " \t\r\n")
+		start := nameEnd
+		for start > pos && nameEnd-start < pyNameMax && isNameByte(text[start-1]) {
+			start--
+		}
+		end, complete := glmPairsEnd(text, k)
+		if !complete {
+			return append(out, span{start: start, end: len(text), partial: true})
+		}
+		if w := skipSpace(text, end); strings.HasPrefix(text[w:], hermesClose) {
+			end = w + len(hermesClose)
+		}
+		if calls, _ := glmBody(text[start:end]); start < nameEnd && len(calls) > 0 {
+			out = append(out, span{start: start, end: end, calls: calls})
+		}
+		pos = end
+	}
+}
+
+// glmPairsEnd returns where the run of <arg_key>…</arg_value> pairs starting at k ends;
+// complete is false when the text ends inside a pair.
+func glmPairsEnd(text string, k int) (end int, complete bool) {
+	for strings.HasPrefix(text[k:], glmKeyOpen) {
+		v := strings.Index(text[k:], glmValueClose)
+		if v < 0 {
+			return len(text), false
+		}
+		end = k + v + len(glmValueClose)
+		k = skipSpace(text, end)
+	}
+	return end, true
+}

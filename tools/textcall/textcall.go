@@ -108,6 +108,7 @@ func scanners() []scanner {
 		{FormatGemma, true, scanGemma},
 		{FormatHermes, true, scanHermes},
 		{FormatQwen3Coder, true, scanQwen3Coder},
+		{FormatGLM, true, scanGLMOrphans},
 		{FormatInvoke, true, scanInvoke},
 		{FormatLlama, true, scanLlama},
 		{FormatJSON, false, scanBareJSON},
