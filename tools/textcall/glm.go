@@ -75,10 +75,11 @@ func scanGLMOrphans(text string, sc scanCtx) []span {
 		if !complete {
 			return append(out, span{start: start, end: len(text), partial: true})
 		}
+		calls, _ := glmBody(text[start:end])
 		if w := skipSpace(text, end); strings.HasPrefix(text[w:], hermesClose) {
 			end = w + len(hermesClose)
 		}
-		if calls, _ := glmBody(text[start:end]); start < nameEnd && len(calls) > 0 {
+		if start < nameEnd && len(calls) > 0 {
 			out = append(out, span{start: start, end: end, calls: calls})
 		}
 		pos = end

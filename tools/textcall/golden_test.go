@@ -37,9 +37,9 @@ type goldenResult struct {
 func toGolden(text string, r Result) goldenResult {
 	g := goldenResult{Calls: []goldenCall{}, Prose: r.Prose, Partial: r.Partial, Looks: Looks(text)}
 	for _, c := range r.Calls {
-		gc := goldenCall{Name: c.Name, Args: c.Args, Format: c.Format}
+		gc := goldenCall{Name: c.Name, Args: c.Args, Raw: c.Raw, Format: c.Format}
 		if c.Args == nil {
-			gc.Args, gc.Raw = json.RawMessage("null"), c.Raw
+			gc.Args = json.RawMessage("null")
 		}
 		g.Calls = append(g.Calls, gc)
 	}

@@ -55,7 +55,7 @@ func invokeBody(body, prefix string) ([]Call, bool) {
 		v := tagValue(value)
 		if attribute(pattrs, "string") == "false" {
 			if decoded, ok := looseValue(value); ok {
-				v = decoded
+				v = compactJSON(decoded)
 			}
 		}
 		pairs = append(pairs, kv{attribute(pattrs, "name"), v})

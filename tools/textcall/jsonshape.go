@@ -34,7 +34,8 @@ func repairText(text string) (fixed string, ok bool) {
 }
 
 // looseValue decodes text as JSON, repairing trailing commas, single quotes, Python literals
-// and the like when it is not valid as written. The result is compact.
+// and the like when it is not valid as written. Valid text is returned as written, so the
+// values inside it keep their original spelling for Call.Raw.
 func looseValue(text string) (json.RawMessage, bool) {
 	text = strings.TrimSpace(text)
 	if text == "" {
@@ -45,13 +46,18 @@ func looseValue(text string) (json.RawMessage, bool) {
 		if !ok {
 			return nil, false
 		}
-		text = fixed
+		text = strings.TrimSpace(fixed)
 	}
+	return json.RawMessage(text), true
+}
+
+// compactJSON removes insignificant white space from valid JSON.
+func compactJSON(v json.RawMessage) json.RawMessage {
 	var buf bytes.Buffer
-	if json.Compact(&buf, []byte(text)) != nil {
-		return nil, false
+	if json.Compact(&buf, v) != nil {
+		return v
 	}
-	return buf.Bytes(), true
+	return buf.Bytes()
 }
 
 // argsFromText turns argument text into a JSON object: "{}" for empty text, nil when the text
@@ -71,7 +77,7 @@ func argsFromText(text string) json.RawMessage {
 // so repair turning text into yet another string cannot recurse.
 func argsFromInnerText(text string) json.RawMessage {
 	if v, ok := looseValue(text); ok && v[0] == '{' {
-		return v
+		return compactJSON(v)
 	}
 	return nil
 }
@@ -82,7 +88,7 @@ func argsFromValue(v json.RawMessage) json.RawMessage {
 	case len(v) == 0 || string(v) == "null":
 		return emptyArgs
 	case v[0] == '{':
-		return v
+		return compactJSON(v)
 	case v[0] == '"':
 		var inner string
 		if json.Unmarshal(v, &inner) != nil || strings.TrimSpace(inner) == "" {

@@ -18,7 +18,7 @@ func tagValue(text string) json.RawMessage {
 	text = trimOneNewline(text)
 	if t := strings.TrimSpace(text); len(t) > 1 && (t[0] == '[' && t[len(t)-1] == ']' || t[0] == '{' && t[len(t)-1] == '}') && json.Valid([]byte(t)) {
 		if v, ok := looseValue(t); ok {
-			return v
+			return compactJSON(v)
 		}
 	}
 	return quoteJSON(text)
