@@ -28,23 +28,27 @@ func scanDeepSeek(text string, sc scanCtx) []span {
 }
 
 func scanDeepSeekSpelling(text, begin, end, sep string) []span {
-	return scanTagged(text, begin, end, func(body string) ([]Call, bool) {
-		left, right, ok := strings.Cut(body, sep)
-		if !ok {
-			return nil, false
-		}
-		name, args := strings.TrimSpace(left), right
-		if name == "function" || name == "" { // V3: the name is on the line after the separator
-			name, args, _ = strings.Cut(strings.TrimLeft(right, " \t\r\n"), "\n")
-			args = unfence(args)
-		}
-		name = strings.TrimSpace(name)
-		if !plausibleName(name) {
-			return nil, true
-		}
-		call := newCall(name, args, FormatDeepSeek)
-		return []Call{call}, jsonComplete(args)
-	})
+	parse := func(body string) ([]Call, bool) { return deepSeekBody(body, sep) }
+	return mergeFree(scanTagged(text, begin, end, parse), scanOrphans(text, sep, end, parse))
+}
+
+// deepSeekBody reads "NAME<｜tool▁sep｜>{…}" (V3.1) or "function<｜tool▁sep｜>NAME\n```json…```" (V3).
+func deepSeekBody(body, sep string) ([]Call, bool) {
+	left, right, ok := strings.Cut(body, sep)
+	if !ok {
+		return nil, false
+	}
+	name, args := strings.TrimSpace(left), right
+	if name == "function" || name == "" { // V3: the name is on the line after the separator
+		name, args, _ = strings.Cut(strings.TrimLeft(right, " \t\r\n"), "\n")
+		args = unfence(args)
+	}
+	name = strings.TrimSpace(name)
+	if !plausibleName(name) {
+		return nil, true
+	}
+	call := newCall(name, args, FormatDeepSeek)
+	return []Call{call}, jsonComplete(args)
 }
 
 // unfence strips a ```json … ``` fence around argument text.

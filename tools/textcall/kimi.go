@@ -17,20 +17,24 @@ const (
 var kimiWrapTokens = []string{"<|tool_calls_section_begin|>", "<|tool_calls_section_end|>"}
 
 func scanKimi(text string, sc scanCtx) []span {
-	calls := scanTagged(text, kimiCallBegin, kimiCallEnd, func(body string) ([]Call, bool) {
-		id, args, ok := strings.Cut(body, kimiArgBegin)
-		if !ok {
-			return nil, false
-		}
-		name := strings.TrimSpace(id)
-		if colon := strings.LastIndexByte(name, ':'); colon > 0 {
-			name = name[:colon]
-		}
-		name = stripNamespace(name, "functions.")
-		if !plausibleName(name) {
-			return nil, true
-		}
-		return []Call{newCall(name, args, FormatKimi)}, jsonComplete(args)
-	})
+	calls := scanTagged(text, kimiCallBegin, kimiCallEnd, kimiBody)
+	calls = mergeFree(calls, scanOrphans(text, kimiArgBegin, kimiCallEnd, kimiBody))
 	return callsOrNothing(calls, tokenSpans(text, kimiWrapTokens...))
+}
+
+// kimiBody reads "functions.NAME:0<|tool_call_argument_begin|>{…}".
+func kimiBody(body string) ([]Call, bool) {
+	id, args, ok := strings.Cut(body, kimiArgBegin)
+	if !ok {
+		return nil, false
+	}
+	name := strings.TrimSpace(id)
+	if colon := strings.LastIndexByte(name, ':'); colon > 0 {
+		name = name[:colon]
+	}
+	name = stripNamespace(name, "functions.")
+	if !plausibleName(name) {
+		return nil, true
+	}
+	return []Call{newCall(name, args, FormatKimi)}, jsonComplete(args)
 }

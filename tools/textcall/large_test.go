@@ -44,6 +44,7 @@ func hostileReplies() map[string]string {
 		"python deep lists":      "read_file(path=" + strings.Repeat("[", megabyte),
 		"many complete calls":    repeatTo("<tool_call>{\"name\": \"bash\", \"arguments\": {\"command\": \"ls\"}}</tool_call>\n", megabyte),
 		"many bare python calls": repeatTo("read_file(path=\"a.go\")\n", megabyte),
+		"repair bait":            repeatTo("<tool_call>{'name': 'bash', 'arguments': {"+repeatTo("'a': 'x', ", repairMax-64), megabyte),
 		"glm keys":               repeatTo("bash\n<arg_key>command<arg_value>", megabyte),
 	}
 }

@@ -39,3 +39,39 @@ func callsOrNothing(calls, wrappers []span) []span {
 	}
 	return withWrappers(calls, wrappers)
 }
+
+// scanOrphans reads calls whose begin token was lost, e.g. "read_file<｜tool▁sep｜>{…}<｜tool▁call▁end｜>":
+// the call starts at the word right before sep and runs to the end token. At the end of the
+// text without an end token it is kept when complete and partial otherwise. parse gets the
+// same body a begin token would have given it.
+func scanOrphans(text, sep, end string, parse bodyParser) []span {
+	seps, ends := newFinder(text, sep), newFinder(text, end)
+	var out []span
+	for pos := 0; ; {
+		s := seps.at(pos)
+		if s < 0 {
+			return out
+		}
+		nameEnd := backOver(text, s, " \t\r\n")
+		start := nameEnd
+		for start > pos && nameEnd-start < pyNameMax && isNameByte(text[start-1]) {
+			start--
+		}
+		bodyEnd, spanEnd := len(text), len(text)
+		if e := ends.at(s); e >= 0 {
+			bodyEnd, spanEnd = e, e+len(end)
+		}
+		calls, complete := parse(text[start:bodyEnd])
+		switch {
+		case start == nameEnd:
+		case spanEnd == len(text) && bodyEnd == len(text) && !complete:
+			return append(out, span{start: start, end: spanEnd, partial: true})
+		case len(calls) > 0:
+			out = append(out, span{start: start, end: spanEnd, calls: calls})
+		}
+		pos = max(spanEnd, s+len(sep))
+		if bodyEnd == len(text) {
+			return out
+		}
+	}
+}
