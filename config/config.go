@@ -53,7 +53,7 @@ type Config struct {
 
 	Agents struct {
 		MaxDepth   int `toml:"max_depth"`   // how deep subagents may nest
-		MaxRunning int `toml:"max_running"` // subagents running at once, per Node
+		MaxRunning int `toml:"max_running"` // subagents of one session running at once; more queue
 	} `toml:"agents"`
 
 	// Sources lists where settings came from, lowest layer first: each file loaded, then
