@@ -5,9 +5,11 @@ import (
 	"errors"
 	"io/fs"
 	"path"
-	"path/filepath"
+	"strings"
 
 	gitignore "github.com/sabhiram/go-gitignore"
+
+	"github.com/troupe-dev/troupe/internal/safefs"
 )
 
 // alwaysSkipped are directories no listing or search ever enters: git's internals and
@@ -18,15 +20,15 @@ var alwaysSkipped = map[string]bool{".git": true, ".troupe": true}
 // directories above it (the root's and nested ones). It loads each .gitignore once; it is
 // used by one call and not shared.
 type ignorer struct {
-	root  string
+	ws    *safefs.Root
 	cache map[string]*gitignore.GitIgnore
 	// gitignoreOff is set when the walk starts inside an ignored directory: the model asked
 	// for it by name, so only .git and .troupe stay hidden.
 	gitignoreOff bool
 }
 
-func newIgnorer(root string) *ignorer {
-	return &ignorer{root: root, cache: map[string]*gitignore.GitIgnore{}}
+func newIgnorer(ws *safefs.Root) *ignorer {
+	return &ignorer{ws: ws, cache: map[string]*gitignore.GitIgnore{}}
 }
 
 // ignored reports whether rel (slash-separated, relative to the root) is skipped.
@@ -60,29 +62,31 @@ func (g *ignorer) load(dir string) *gitignore.GitIgnore {
 	if gi, ok := g.cache[dir]; ok {
 		return gi
 	}
-	gi, err := gitignore.CompileIgnoreFile(filepath.Join(g.root, filepath.FromSlash(dir), ".gitignore"))
-	if err != nil {
-		gi = nil // no .gitignore here (or unreadable): nothing ignored at this level
+	var gi *gitignore.GitIgnore // no .gitignore here (or unreadable): nothing ignored at this level
+	if data, err := g.ws.ReadFile(path.Join(dir, ".gitignore")); err == nil {
+		gi = gitignore.CompileIgnoreLines(strings.Split(string(data), "\n")...)
 	}
 	g.cache[dir] = gi
 	return gi
 }
 
-// walkWorkspace walks the tree under start (an absolute path inside root), skipping what
-// .gitignore, .git and .troupe exclude, and calls visit with each entry's path relative to
-// root. Symlinks are reported, never followed. visit may return fs.SkipDir or fs.SkipAll.
-// Unreadable directories below start are skipped; ctx cancellation stops the walk.
-func walkWorkspace(ctx context.Context, root, start string, visit func(rel string, d fs.DirEntry) error) error {
-	ig := newIgnorer(root)
-	if startRel, err := filepath.Rel(root, start); err == nil && startRel != "." {
-		ig.gitignoreOff = ig.ignored(filepath.ToSlash(startRel), true)
+// walkWorkspace walks the tree under startRel (relative to the workspace handle ws), skipping
+// what .gitignore, .git and .troupe exclude, and calls visit with each entry's path relative to
+// the root. Every directory is read through ws, so a directory swapped for a symlink mid-walk
+// is refused, never followed out. Symlinks are reported, never followed. visit may return
+// fs.SkipDir or fs.SkipAll. Unreadable directories below start are skipped; ctx cancellation
+// stops the walk.
+func walkWorkspace(ctx context.Context, ws *safefs.Root, startRel string, visit func(rel string, d fs.DirEntry) error) error {
+	ig := newIgnorer(ws)
+	if startRel != "." {
+		ig.gitignoreOff = ig.ignored(startRel, true)
 	}
-	return filepath.WalkDir(start, func(p string, d fs.DirEntry, err error) error {
+	return fs.WalkDir(ws.FS(), startRel, func(p string, d fs.DirEntry, err error) error {
 		if cerr := ctx.Err(); cerr != nil {
 			return cerr
 		}
 		if err != nil {
-			if p == start {
+			if p == startRel {
 				return err
 			}
 			if d != nil && d.IsDir() {
@@ -90,21 +94,16 @@ func walkWorkspace(ctx context.Context, root, start string, visit func(rel strin
 			}
 			return nil
 		}
-		if p == start {
+		if p == startRel {
 			return nil
 		}
-		rel, rerr := filepath.Rel(root, p)
-		if rerr != nil {
-			return rerr
-		}
-		rel = filepath.ToSlash(rel)
-		if ig.ignored(rel, d.IsDir()) {
+		if ig.ignored(p, d.IsDir()) {
 			if d.IsDir() {
 				return fs.SkipDir
 			}
 			return nil
 		}
-		return visit(rel, d)
+		return visit(p, d)
 	})
 }
 
