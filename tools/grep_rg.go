@@ -109,4 +109,3 @@ func splitNUL(data []byte, atEOF bool) (advance int, token []byte, err error) {
 	}
 	return 0, nil, nil
 }
-
