@@ -49,6 +49,7 @@ func (r *Registry) Execute(ctx context.Context, env *Env, call Call) (res Result
 		return errorResult(fmt.Sprintf("%s was cancelled before it ran: %v", call.Name, context.Cause(ctx)))
 	}
 	res = runRecovered(ctx, env, e, args)
+	env.redactResult(&res) // before bounding: the overflow artifact keeps no secret either
 	if note != "" {
 		res.Output = note + "\n" + res.Output
 	}
