@@ -95,6 +95,9 @@ func (m *Main) resolve(f *commonFlags) (*settings, error) {
 	if err != nil {
 		return nil, usageErr("%v", err)
 	}
+	for _, w := range cfg.Warnings {
+		fmt.Fprintf(m.Stderr, "troupe: warning: %s\n", w)
+	}
 	if f != nil {
 		cfg.Apply(config.Overrides{Model: f.model, BaseURL: f.baseURL, Mode: f.mode, Sandbox: f.sandbox,
 			Check: f.check.ptr(), ContextWindow: f.contextWindow, MaxRefusals: f.maxRefusals})
