@@ -204,7 +204,7 @@ func (n *Node) newSessionDeps(start *messages.StartSession) (SessionDeps, error)
 	}
 	env := &tools.Env{Root: workspace, TempDir: tmp, Environ: withTmp(n.opts.Environ, tmp), Sandbox: n.opts.Sandbox,
 		Files: n.fileTracker(start), Artifacts: n.store, ReadOnlyRoot: start.PlanSafeBash && n.opts.Sandbox != nil,
-		Secrets: tools.SecretRedactor(os.Getenv, llm.KeyEnvVars(), n.bus.Token())}
+		Secrets: tools.SecretRedactor(os.Getenv, llm.KeyVars(), n.bus.Token())}
 	reg.SetOverflow(tools.ArtifactOverflow(n.store))
 	reg.AddCheck(gate.Check()) // last: after every validity check
 	return SessionDeps{

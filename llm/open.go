@@ -103,17 +103,6 @@ func Open(model string, opt Options) (Provider, string, error) {
 	return r.open(base, key, opt), name, nil
 }
 
-// KeyEnvVars names every environment variable a provider key is read from, sorted, so callers
-// can keep those values out of what the model sees without naming providers themselves.
-func KeyEnvVars() []string {
-	var names []string
-	for _, r := range routes {
-		names = append(names, r.keyVars...)
-	}
-	sort.Strings(names)
-	return names
-}
-
 // ollamaBase turns OLLAMA_HOST ("host:port", "http://host:port" or empty) into Ollama's
 // OpenAI-compatible endpoint.
 func ollamaBase(host string) string {

@@ -1,13 +1,15 @@
 package tools
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"io/fs"
 	"path"
 	"strings"
 
-	gitignore "github.com/sabhiram/go-gitignore"
+	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 
 	"github.com/troupe-dev/troupe/internal/safefs"
 )
@@ -17,18 +19,20 @@ import (
 var alwaysSkipped = map[string]bool{".git": true, ".troupe": true}
 
 // ignorer answers whether a workspace path is ignored by the .gitignore files of the
-// directories above it (the root's and nested ones). It loads each .gitignore once; it is
-// used by one call and not shared.
+// directories above it (the root's and nested ones, each scoped to its own subtree, deeper
+// files taking precedence as in git). It loads each .gitignore once; it is used by one call
+// and not shared.
 type ignorer struct {
-	ws    *safefs.Root
-	cache map[string]*gitignore.GitIgnore
+	ws *safefs.Root
+	// chain holds, per directory, the patterns of every .gitignore from the root down to it.
+	chain map[string][]gitignore.Pattern
 	// gitignoreOff is set when the walk starts inside an ignored directory: the model asked
 	// for it by name, so only .git and .troupe stay hidden.
 	gitignoreOff bool
 }
 
 func newIgnorer(ws *safefs.Root) *ignorer {
-	return &ignorer{ws: ws, cache: map[string]*gitignore.GitIgnore{}}
+	return &ignorer{ws: ws, chain: map[string][]gitignore.Pattern{}}
 }
 
 // ignored reports whether rel (slash-separated, relative to the root) is skipped.
@@ -39,35 +43,50 @@ func (g *ignorer) ignored(rel string, isDir bool) bool {
 	if g.gitignoreOff {
 		return false
 	}
-	for dir := path.Dir(rel); ; dir = path.Dir(dir) {
-		if gi := g.load(dir); gi != nil {
-			sub := rel
-			if dir != "." {
-				sub = rel[len(dir)+1:]
-			}
-			if isDir {
-				sub += "/"
-			}
-			if gi.MatchesPath(sub) {
-				return true
-			}
-		}
-		if dir == "." || dir == "/" {
-			return false
-		}
+	patterns := g.patterns(path.Dir(rel))
+	if len(patterns) == 0 {
+		return false
 	}
+	return gitignore.NewMatcher(patterns).Match(strings.Split(rel, "/"), isDir)
 }
 
-func (g *ignorer) load(dir string) *gitignore.GitIgnore {
-	if gi, ok := g.cache[dir]; ok {
-		return gi
+// patterns returns the patterns that apply inside dir ("." for the root), root's first.
+func (g *ignorer) patterns(dir string) []gitignore.Pattern {
+	if ps, ok := g.chain[dir]; ok {
+		return ps
 	}
-	var gi *gitignore.GitIgnore // no .gitignore here (or unreadable): nothing ignored at this level
-	if data, err := g.ws.ReadFile(path.Join(dir, ".gitignore")); err == nil {
-		gi = gitignore.CompileIgnoreLines(strings.Split(string(data), "\n")...)
+	var inherited []gitignore.Pattern
+	var domain []string
+	if dir != "." && dir != "/" {
+		inherited = g.patterns(path.Dir(dir))
+		domain = strings.Split(dir, "/")
 	}
-	g.cache[dir] = gi
-	return gi
+	own := readGitignore(g.ws, path.Join(dir, ".gitignore"), domain)
+	ps := inherited
+	if len(own) > 0 {
+		ps = append(append(make([]gitignore.Pattern, 0, len(inherited)+len(own)), inherited...), own...)
+	}
+	g.chain[dir] = ps
+	return ps
+}
+
+// readGitignore parses one .gitignore (workspace-relative, read beneath ws); a missing or
+// unreadable file ignores nothing.
+func readGitignore(ws *safefs.Root, file string, domain []string) []gitignore.Pattern {
+	data, err := ws.ReadFile(file)
+	if err != nil {
+		return nil
+	}
+	var ps []gitignore.Pattern
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for sc.Scan() {
+		line := strings.TrimSuffix(sc.Text(), "\r")
+		if strings.HasPrefix(line, "#") || strings.TrimSpace(line) == "" {
+			continue
+		}
+		ps = append(ps, gitignore.ParsePattern(line, domain))
+	}
+	return ps
 }
 
 // walkWorkspace walks the tree under startRel (relative to the workspace handle ws), skipping
