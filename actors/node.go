@@ -219,7 +219,8 @@ func (n *Node) newSessionDeps(start *messages.StartSession) (SessionDeps, error)
 		workspace = n.Root
 	}
 	env := &tools.Env{Root: workspace, TempDir: tmp, Environ: withTmp(n.opts.Environ, tmp), Sandbox: n.opts.Sandbox,
-		Files: n.fileTracker(start), Artifacts: n.store, ReadOnlyRoot: start.PlanSafeBash && n.opts.Sandbox != nil}
+		Files: n.fileTracker(start), Artifacts: n.store, ReadOnlyRoot: start.PlanSafeBash && n.opts.Sandbox != nil,
+		Secrets: tools.SecretRedactor(os.Getenv, llm.KeyVars(), n.bus.Token())}
 	if len(skills) > 0 {
 		env.Skills = skillSet(skills)
 	}
