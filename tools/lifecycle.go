@@ -73,6 +73,7 @@ func (r *Registry) Execute(ctx context.Context, env *Env, call Call) (res Result
 	}
 	res.Repairs = append(repairs, res.Repairs...)
 	res = r.checkSyntax(ctx, env, e.spec, res)
+	env.redactResult(&res) // before bounding: the overflow artifact keeps no secret either
 	return r.bound(call, e.spec, res)
 }
 
