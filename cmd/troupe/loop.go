@@ -105,25 +105,21 @@ func (m *Main) loop(ctx context.Context, f *loopFlags) error {
 		fmt.Fprintf(v.info, "loop %s: %s\n", v.id, fin.Final)
 		return nil
 	}
-	if fin.Status == messages.StatusFailed && fin.Kind == messages.FailDone {
-		return &exitError{code: exitFailed, msg: fin.Error}
-	}
-	return outcome(fin)
+	return outcome(fin) // 1 out of iterations, 2 setup, 130 interrupted
 }
 
 // loopView prints the events of one loop and of its iterations, and hands the loop's own
 // session.finished to the waiting command.
 type loopView struct {
-	id           string
-	max          int
-	out          *printer
-	json         bool
-	info         io.Writer // per-iteration lines: stdout for people, stderr beside --json
-	stderr       io.Writer
-	finished     chan *messages.SessionFinishedData
-	mu           sync.Mutex
-	running      string // the iteration running now
-	loopFinished bool
+	id       string
+	max      int
+	out      *printer
+	json     bool
+	info     io.Writer // per-iteration lines: stdout for people, stderr beside --json
+	stderr   io.Writer
+	finished chan *messages.SessionFinishedData // the loop's own session.finished (buffered: one)
+	mu       sync.Mutex
+	running  string // the iteration running now
 }
 
 // event takes every event of the project and shows those of this loop.
@@ -138,9 +134,11 @@ func (v *loopView) event(data []byte) {
 	n, _ := strings.CutPrefix(env.Agent, messages.AgentLoop+"/iter_")
 	switch {
 	case env.Session == v.id:
-		if fin != nil && !v.loopFinished {
-			v.loopFinished = true
-			v.finished <- fin
+		if fin != nil {
+			select {
+			case v.finished <- fin:
+			default: // the loop finishes once
+			}
 		}
 	case env.Type == messages.EventSessionStarted:
 		v.running = env.Session
