@@ -88,3 +88,45 @@ func TestStartLoopRejectsABadRequest(t *testing.T) {
 		t.Errorf("StartLoop with no iterations: %v", err)
 	}
 }
+
+// An iteration that cannot start (its model has no key) ends the loop as a setup failure.
+func TestLoopActorEndsOnAnIterationThatCannotStart(t *testing.T) {
+	tn := startAgentNode(t, `{"turns": [{"text": "unused"}]}`, AgentLimits{}, nil)
+	req := &messages.StartLoop{ID: "L4", Objective: "x", Plan: "PLAN.md", MaxIterations: 3,
+		Iteration: messages.StartSession{Model: "broken/model", Mode: "yolo", Workspace: tn.Root}}
+	if err := tn.client.StartLoop(req); err != nil {
+		t.Fatal(err)
+	}
+	fin := tn.waitFinished(t, "L4")
+	if fin.Status != messages.StatusFailed || fin.Kind != messages.FailConfig || !strings.Contains(fin.Error, "BROKEN_API_KEY") {
+		t.Errorf("loop finished: %+v", fin)
+	}
+}
+
+// A Node that closes under a running loop ends it as interrupted, so troupe watch sees its end.
+func TestLoopActorEndsInterruptedWhenItsNodeCloses(t *testing.T) {
+	tn, node := newAgentNode(t, t.TempDir(), `{"turns": [{"text": "unused"}], "agents": {"*": {"turns": [
+		{"tool_calls": [{"name": "bash", "args": {"command": "sleep 60"}}]},
+		{"text": "never"}]}}}`, AgentLimits{})
+	client, err := node.Client()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.Close()
+	tn.client, tn.Node = client, node
+	if _, err := client.Subscribe(messages.ProjectEventsSubject(node.NS), func(e *messages.Envelope) {
+		tn.mu.Lock()
+		tn.events = append(tn.events, e)
+		tn.mu.Unlock()
+	}); err != nil {
+		t.Fatal(err)
+	}
+	tn.startLoop(t, "L5", 3)
+	tn.waitEvent(t, "L5-iter_1", messages.EventToolStarted)
+	if err := node.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if fin := tn.waitFinished(t, "L5"); fin.Status != messages.StatusInterrupted {
+		t.Errorf("loop finished: %+v", fin)
+	}
+}
