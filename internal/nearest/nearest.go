@@ -38,12 +38,13 @@ func Distance(a, b string) int {
 	return prev[len(rb)]
 }
 
-// Best returns the candidate closest to name within maxDist edits (ties go to the one that
-// sorts first, so the answer does not depend on map order), or "" when none is that close.
+// Best returns the candidate closest to name within maxDist edits, or "" when none is that
+// close. Ties go to the earlier candidate: list the likelier ones first (and sort names taken
+// from a map, so the answer does not depend on map order).
 func Best(name string, candidates []string, maxDist int) string {
 	best, bestD := "", maxDist+1
 	for _, c := range candidates {
-		if d := Distance(name, c); d < bestD || (d == bestD && c < best) {
+		if d := Distance(name, c); d < bestD {
 			best, bestD = c, d
 		}
 	}
