@@ -3,6 +3,7 @@ package config
 import (
 	"github.com/troupe-dev/troupe/internal/nearest"
 	"reflect"
+	"slices"
 	"strings"
 )
 
@@ -34,5 +35,7 @@ func knownKeys() []string {
 // It returns "" if nothing is close.
 func nearestKey(unknown []string) string {
 	want := joinKey(unknown)
-	return nearest.Best(want, knownKeys(), max(2, len(want)/3))
+	keys := knownKeys()
+	slices.Sort(keys) // a tie goes to the key that sorts first
+	return nearest.Best(want, keys, max(2, len(want)/3))
 }
