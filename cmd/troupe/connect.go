@@ -35,10 +35,8 @@ func (m *Main) connect(s *settings) (*link, error) {
 		if err != nil {
 			return nil, err
 		}
-		releaseStartupPages() // package initialisation is over: its pages need not stay
 		node, err := actors.StartNode(opts)
 		if err == nil {
-			releaseStartupPages() // the Node is up: what initialisation touched is done with
 			client, err := node.Client()
 			if err != nil {
 				node.Close()

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -73,15 +72,7 @@ func projectRoot() (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("working directory: %w", err)
 	}
-	if out, err := exec.Command("git", "rev-parse", "--show-toplevel").Output(); err == nil {
-		if top := strings.TrimSpace(string(out)); top != "" {
-			wd = top
-		}
-	}
-	if real, err := filepath.EvalSymlinks(wd); err == nil {
-		wd = real
-	}
-	return wd, nil
+	return config.ProjectRoot(wd), nil
 }
 
 // resolve loads the layered configuration and applies the flags on top.
