@@ -39,6 +39,9 @@ type NodeOptions struct {
 	Retry   llm.RetryPolicy
 	// Agents bounds subagents (depth, siblings running at once, per-child budgets).
 	Agents AgentLimits
+	// OnPhase, if set, hears StartNode reach "store" (the store is open) and "bus" (the bus
+	// and the actor system are up): the start-up trace.
+	OnPhase func(phase string)
 }
 
 // Node is one troupe process serving one project: the bus, the store, the actor system.
@@ -73,6 +76,7 @@ func StartNode(opts NodeOptions) (*Node, error) {
 		return nil, err
 	}
 	n.store = st
+	n.phase("store")
 	if n.bus, err = StartBus(opts.Log); err != nil {
 		st.Close()
 		return nil, err
@@ -106,7 +110,14 @@ func StartNode(opts NodeOptions) (*Node, error) {
 		n.Close()
 		return nil, err
 	}
+	n.phase("bus")
 	return n, nil
+}
+
+func (n *Node) phase(name string) {
+	if n.opts.OnPhase != nil {
+		n.opts.OnPhase(name)
+	}
 }
 
 // Info is what node.json records.

@@ -26,6 +26,7 @@ type Main struct {
 	Stdout, Stderr io.Writer
 	Getenv         func(string) string
 	log            *slog.Logger
+	trace          *startTrace // nil unless TROUPE_TRACE_START=1
 }
 
 // exitError carries an exit code and a one-line message up to Run.
@@ -52,6 +53,9 @@ func (m *Main) Run(ctx context.Context, args []string) (code int) {
 			code = exitFailed
 		}
 	}()
+	m.trace = newStartTrace(m.Stderr, m.Getenv)
+	m.trace.mark(phaseMain)
+	defer m.trace.mark(phaseExit)
 	m.log = newLogger(m.Stderr, m.Getenv("TROUPE_LOG"))
 	root := m.rootCommand()
 	root.SetArgs(args)

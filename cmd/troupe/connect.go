@@ -27,6 +27,7 @@ func (m *Main) connect(s *settings) (*link, error) {
 		if info, err := actors.FindNode(s.root); err == nil {
 			nc, err := actors.Dial(info.URL, info.Token, "troupe-cli")
 			if err == nil {
+				m.trace.mark(phaseAttached)
 				return &link{client: actors.NewClient(nc, info.NS, info.Node)}, nil
 			}
 			m.log.Debug("attach failed", "err", err)
@@ -42,6 +43,7 @@ func (m *Main) connect(s *settings) (*link, error) {
 				node.Close()
 				return nil, err
 			}
+			m.trace.mark(phaseAttached)
 			return &link{client: client, node: node}, nil
 		}
 		if !errors.Is(err, store.ErrLocked) || time.Now().After(deadline) {
@@ -60,8 +62,13 @@ func (m *Main) nodeOptions(s *settings) (actors.NodeOptions, error) {
 		Root: s.root,
 		Log:  m.log,
 		Provider: func(model, baseURL string) (llm.Provider, string, error) {
-			return llm.Open(model, llm.Options{BaseURL: baseURL, Getenv: os.Getenv})
+			p, name, err := llm.Open(model, llm.Options{BaseURL: baseURL, Getenv: os.Getenv})
+			if err != nil {
+				return nil, "", err
+			}
+			return m.trace.provider(p), name, nil
 		},
+		OnPhase: m.trace.phaseFunc(),
 		Environ: actors.CommandEnviron(os.Environ(), s.cfg.Env.Pass, s.cfg.Env.Set),
 		Sandbox: sb,
 		Retry:   llm.DefaultRetryPolicy(),

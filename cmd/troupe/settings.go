@@ -93,6 +93,7 @@ func (m *Main) resolve(f *commonFlags) (*settings, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, usageErr("%v", err)
 	}
+	m.trace.mark(phaseConfig)
 	return &settings{root: root, cfg: cfg}, nil
 }
 
