@@ -23,7 +23,8 @@ type AnthropicConfig struct {
 // anthropicMaxTokens is the output limit when a Request sets none: Messages requires one.
 const anthropicMaxTokens = 8192
 
-type anthropicProvider struct{ client anthropic.Client }
+// anthropicProvider holds the messages service alone (see NewAnthropic).
+type anthropicProvider struct{ client anthropic.MessageService }
 
 // NewAnthropic returns a Provider on the Anthropic Messages API with streaming. SDK retries are
 // off: StreamWithRetry owns retrying.
@@ -38,11 +39,13 @@ func NewAnthropic(cfg AnthropicConfig) Provider {
 	if cfg.HTTPClient != nil {
 		opts = append(opts, option.WithHTTPClient(cfg.HTTPClient))
 	}
-	return &anthropicProvider{client: anthropic.NewClient(opts...)}
+	// The messages service alone, with the defaults NewClient would apply first: a whole Client
+	// builds and links every service of the API (batches, files, models, beta, …).
+	return &anthropicProvider{client: anthropic.NewMessageService(append(anthropic.DefaultClientOptions(), opts...)...)}
 }
 
 func (p *anthropicProvider) Stream(ctx context.Context, req *Request, emit func(Event)) (*Reply, error) {
-	stream := p.client.Messages.NewStreaming(ctx, anthropicParams(req))
+	stream := p.client.NewStreaming(ctx, anthropicParams(req))
 	defer stream.Close()
 	acc := anthropicStream{blocks: map[int64]*anthropicBlock{}}
 	for stream.Next() {

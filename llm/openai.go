@@ -26,7 +26,7 @@ type OpenAIConfig struct {
 
 type openAIProvider struct {
 	name   string
-	client openai.Client
+	client openai.ChatCompletionService // only the service troupe calls: see NewOpenAI
 }
 
 // NewOpenAI returns a Provider speaking Chat Completions with streaming. The SDK's own retries
@@ -42,11 +42,14 @@ func NewOpenAI(cfg OpenAIConfig) Provider {
 	if cfg.HTTPClient != nil {
 		opts = append(opts, option.WithHTTPClient(cfg.HTTPClient))
 	}
-	return &openAIProvider{name: cfg.Name, client: openai.NewClient(opts...)}
+	// The chat completions service alone, with the defaults NewClient would apply first: a whole
+	// Client builds and links every service of the API (responses, realtime, files, …), which
+	// made up about a quarter of troupe's binary.
+	return &openAIProvider{name: cfg.Name, client: openai.NewChatCompletionService(append(openai.DefaultClientOptions(), opts...)...)}
 }
 
 func (p *openAIProvider) Stream(ctx context.Context, req *Request, emit func(Event)) (*Reply, error) {
-	stream := p.client.Chat.Completions.NewStreaming(ctx, p.params(req))
+	stream := p.client.NewStreaming(ctx, p.params(req))
 	defer stream.Close()
 	acc := openAIStream{calls: map[int64]*ToolCall{}}
 	for stream.Next() {
