@@ -20,7 +20,15 @@ func main() {
 	bin := flag.String("bin", "", "the troupe binary to measure")
 	runs := flag.Int("runs", 11, "runs per measure (medians)")
 	peer := flag.String("peer", "", "a peer harness's one-shot command line, run through sh -c, for a ratio (optional)")
+	sizes := flag.String("sizes", "", "print what each module adds to this binary and exit")
 	flag.Parse()
+	if *sizes != "" {
+		if err := moduleSizes(*sizes, 14); err != nil {
+			fmt.Fprintln(os.Stderr, "startbench:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if *bin == "" {
 		fmt.Fprintln(os.Stderr, "startbench: pass -bin PATH (the troupe binary to measure)")
 		os.Exit(2)
