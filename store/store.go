@@ -46,8 +46,6 @@ type Store struct {
 
 	stampMu   sync.Mutex
 	lastStamp time.Time // last Updated stamp handed out, so stamps strictly increase
-
-	compacting sync.WaitGroup // a level-0 compaction started by Open (see compactLevelZero)
 }
 
 // Open opens (creating if needed) the store in dir with options sized for a small footprint.
@@ -67,9 +65,7 @@ func Open(dir string, logger *slog.Logger) (*Store, error) {
 		}
 		return nil, fmt.Errorf("open store %s: %w", dir, err)
 	}
-	s := &Store{db: db, dir: dir, seqs: make(map[string]*sessionSeq)}
-	s.compactLevelZero(logger)
-	return s, nil
+	return &Store{db: db, dir: dir, seqs: make(map[string]*sessionSeq)}, nil
 }
 
 // smallOptions are Badger's defaults trimmed to what a coding-agent transcript needs. The
@@ -112,39 +108,8 @@ func lockHolder(dir string) string {
 // Dir is the directory the store lives in.
 func (s *Store) Dir() string { return s.dir }
 
-// compactLevelZeroAt is how many level-0 tables Open lets pile up before it compacts them.
-// Closing writes the memtable out as one more level-0 table, and Badger's compactors start only
-// after a random delay of up to a second, which a one-shot run (tens of milliseconds) never
-// reaches: without this, every run would leave a table that every later open and close handles.
-const compactLevelZeroAt = 8
-
-// compactLevelZero compacts level 0 on a goroutine the Store owns (Close waits for it), so the
-// start does not wait: once in compactLevelZeroAt short runs, while the run goes on.
-func (s *Store) compactLevelZero(logger *slog.Logger) {
-	if s.levelZeroTables() < compactLevelZeroAt {
-		return
-	}
-	s.compacting.Add(1)
-	go func() {
-		defer s.compacting.Done()
-		if err := s.db.Flatten(1); err != nil {
-			// Not fatal: the tables stay readable and the next open tries again.
-			logger.Warn("store: compact level 0", "dir", s.dir, "err", err)
-		}
-	}()
-}
-
-func (s *Store) levelZeroTables() int {
-	levels := s.db.Levels()
-	if len(levels) == 0 {
-		return 0
-	}
-	return levels[0].NumTables
-}
-
-// Close waits for a level-0 compaction Open started, then flushes and closes the database.
+// Close flushes and closes the database.
 func (s *Store) Close() error {
-	s.compacting.Wait()
 	if err := s.db.Close(); err != nil {
 		return fmt.Errorf("close store %s: %w", s.dir, err)
 	}
