@@ -149,7 +149,16 @@ func (n *Node) Active() []string {
 
 // Close stops every session (each records itself as interrupted), flushes the store, drains
 // the bus, and removes node.json.
-func (n *Node) Close() error {
+func (n *Node) Close() error { return n.close(true) }
+
+// CloseForExit is Close for a process that exits right after: the store is synced to disk but
+// not closed. Closing would write the memtable out as a table (with its fsyncs) on the way out;
+// left open, the exit releases the store's lock and the next open replays the memtable's log,
+// as after a crash, which the store is built to survive with no acknowledged write lost. Never
+// open the store again in this process after it.
+func (n *Node) CloseForExit() error { return n.close(false) }
+
+func (n *Node) close(closeStore bool) error {
 	removeNodeFile(n.Root, os.Getpid())
 	if n.nodeSub != nil {
 		_ = n.nodeSub.Unsubscribe()
@@ -174,8 +183,10 @@ func (n *Node) Close() error {
 		if err := n.store.Sync(); err != nil {
 			errs = append(errs, err)
 		}
-		if err := n.store.Close(); err != nil {
-			errs = append(errs, err)
+		if closeStore {
+			if err := n.store.Close(); err != nil {
+				errs = append(errs, err)
+			}
 		}
 	}
 	return errors.Join(errs...)

@@ -25,8 +25,12 @@ type Main struct {
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
 	Getenv         func(string) string
-	log            *slog.Logger
-	trace          *startTrace // nil unless TROUPE_TRACE_START=1
+	// ExitAfterRun says the process exits when Run returns (the real binary, not a test calling
+	// Run): a Node this process owns then leaves its store synced but unclosed (see
+	// actors.Node.CloseForExit), which keeps the exit short.
+	ExitAfterRun bool
+	log          *slog.Logger
+	trace        *startTrace // nil unless TROUPE_TRACE_START=1
 }
 
 // exitError carries an exit code and a one-line message up to Run.

@@ -104,7 +104,11 @@ func (l *link) close(m *Main, own string) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	if err := l.node.Close(); err != nil {
+	closeNode := l.node.Close
+	if m.ExitAfterRun {
+		closeNode = l.node.CloseForExit
+	}
+	if err := closeNode(); err != nil {
 		fmt.Fprintf(m.Stderr, "troupe: closing node: %v\n", err)
 	}
 }

@@ -83,3 +83,26 @@ func TestRunTracesItsStartPhasesInOrder(t *testing.T) {
 		t.Errorf("without %s: exit %d, stderr %q", startTraceEnv, quiet.code, quiet.stderr)
 	}
 }
+
+// A one-shot run leaves the store synced but not closed (the next open replays its memtable log,
+// as after a crash): run after run in one project, every run's transcript must still be there.
+func TestRunsThatExitWithoutClosingTheStoreLoseNothing(t *testing.T) {
+	repo := newRepo(t, nil)
+	var ids []string
+	for i := range 4 {
+		model := writeScript(t, repo, `{"turns": [{"text": "answer-`+strconv.Itoa(i)+`"}]}`)
+		r := troupe(t, repo, testEnv(t), "run", "--json", "--sandbox", "off", "--model", model, "task-"+strconv.Itoa(i))
+		if r.code != 0 {
+			t.Fatalf("run %d: exit %d: %s", i, r.code, r.stderr)
+		}
+		ids = append(ids, envelopes(t, r.stdout)[0].Session)
+	}
+	for i, id := range ids {
+		lg := troupe(t, repo, testEnv(t), "log", id)
+		for _, want := range []string{"task-" + strconv.Itoa(i), "answer-" + strconv.Itoa(i)} {
+			if lg.code != 0 || !strings.Contains(lg.stdout, want) {
+				t.Errorf("log %s (run %d): exit %d, lacks %q:\n%s%s", id, i, lg.code, want, lg.stdout, lg.stderr)
+			}
+		}
+	}
+}
