@@ -102,7 +102,9 @@ func (l *link) close(m *Main, own string) {
 			fmt.Fprintf(m.Stderr, "troupe: waiting for %d session(s) started from other terminals on this node\n", len(others))
 			announced = true
 		}
-		time.Sleep(50 * time.Millisecond)
+		// Short: right after session.finished its actor is still stopping, and every run's
+		// exit waits here for it.
+		time.Sleep(5 * time.Millisecond)
 	}
 	closeNode := l.node.Close
 	if m.ExitAfterRun {
