@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"os/exec"
 	"slices"
 	"strings"
@@ -192,6 +191,11 @@ func (r *Registry) checkSyntax(ctx context.Context, env *Env, spec Spec, res Res
 	if res.IsError || len(res.Changed) == 0 || spec.Risk != RiskWrite {
 		return res
 	}
+	ws, err := env.openRoot()
+	if err != nil {
+		return res
+	}
+	defer ws.Close()
 	checker := syntaxcheck.Checker{Runner: env.runChecker}
 	var problems []string
 	for _, rel := range res.Changed {
@@ -199,7 +203,9 @@ func (r *Registry) checkSyntax(ctx context.Context, env *Env, spec Spec, res Res
 		if err != nil {
 			continue
 		}
-		content, err := os.ReadFile(abs)
+		// Read beneath the workspace handle, like the tool that wrote it: a path swapped for a
+		// symlink since the write must not show an outside file's line in the report.
+		content, err := ws.ReadFile(rel)
 		if err != nil {
 			continue
 		}
