@@ -60,7 +60,10 @@ func StartBus(logger *slog.Logger) (*Bus, error) {
 		return nil, fmt.Errorf("start bus: %w", err)
 	}
 	srv.SetLoggerV2(natsLogger{logger}, false, false, false)
-	go srv.Start() // the server owns this goroutine; Shutdown stops it
+	// Start returns once the listener is bound (the server runs its accept loop and clients on
+	// goroutines it owns; Shutdown stops them), so the readiness check below passes at its first
+	// look. Started on a goroutine instead, that check would miss and sleep 25 ms.
+	srv.Start()
 	if !srv.ReadyForConnections(10 * time.Second) {
 		srv.Shutdown()
 		return nil, fmt.Errorf("start bus: the embedded NATS server did not become ready in 10s")

@@ -25,7 +25,12 @@ type Main struct {
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
 	Getenv         func(string) string
-	log            *slog.Logger
+	// ExitAfterRun says the process exits when Run returns (the real binary, not a test calling
+	// Run): a Node this process owns then leaves its store synced but unclosed (see
+	// actors.Node.CloseForExit), which keeps the exit short.
+	ExitAfterRun bool
+	log          *slog.Logger
+	trace        *startTrace // nil unless TROUPE_TRACE_START=1
 }
 
 // exitError carries an exit code and a one-line message up to Run.
@@ -52,6 +57,9 @@ func (m *Main) Run(ctx context.Context, args []string) (code int) {
 			code = exitFailed
 		}
 	}()
+	m.trace = newStartTrace(m.Stderr, m.Getenv)
+	m.trace.mark(phaseMain)
+	defer m.trace.mark(phaseExit)
 	m.log = newLogger(m.Stderr, m.Getenv("TROUPE_LOG"))
 	root := m.rootCommand()
 	root.SetArgs(args)

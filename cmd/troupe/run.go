@@ -100,10 +100,12 @@ func (m *Main) runSession(ctx context.Context, f *runFlags, start *messages.Star
 func (m *Main) runStarted(ctx context.Context, l *link, out *printer, start *messages.StartSession, tap func([]byte), started func()) (*messages.SessionFinishedData, error) {
 	finished := make(chan *messages.SessionFinishedData, 1)
 	sub, err := l.client.SubscribeRaw(messages.SessionEventsSubject(l.client.NS, start.ID), func(data []byte) {
+		m.trace.mark(phaseEvent)
 		if tap != nil {
 			tap(data)
 		}
 		if fin := out.event(data); fin != nil {
+			m.trace.mark(phaseFinished)
 			finished <- fin
 		}
 	})

@@ -76,7 +76,6 @@ func (m *Main) startOwnNode(s *settings) (*actors.Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	releaseStartupPages()
 	node, err := actors.StartNode(opts)
 	if errors.Is(err, store.ErrLocked) {
 		// Another process holds the store: it is starting its Node. Name it once it is up.
@@ -92,6 +91,5 @@ func (m *Main) startOwnNode(s *settings) (*actors.Node, error) {
 	if err != nil {
 		return nil, fmt.Errorf("start troupe node in %s: %w", s.root, err)
 	}
-	releaseStartupPages()
 	return node, nil
 }
