@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/troupe-dev/troupe/store"
 )
 
 // Exit codes: the outcome of a run, for scripts.
@@ -61,6 +63,11 @@ func (m *Main) Run(ctx context.Context, args []string) (code int) {
 	err := root.ExecuteContext(ctx)
 	if err == nil {
 		return exitDone
+	}
+	var damaged *store.DamageError
+	if errors.As(err, &damaged) { // one line, and never a hint at --help: the fix is repair
+		fmt.Fprintf(m.Stderr, "troupe: %s\n", damaged)
+		return exitUsage
 	}
 	var ee *exitError
 	if errors.As(err, &ee) {

@@ -16,15 +16,20 @@ import (
 
 func (m *Main) doctorCommand() *cobra.Command {
 	var f commonFlags
+	var repair bool
 	c := &cobra.Command{
 		Use:   "doctor",
 		Short: "Check the bus, the store, provider keys and the sandbox, each with a fix hint",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
+			if repair {
+				return m.repairStore(&f)
+			}
 			return m.doctor(&f)
 		},
 	}
 	f.register(c)
+	c.Flags().BoolVar(&repair, "repair", false, "back up a damaged store and rebuild it from what verifies")
 	return c
 }
 
@@ -88,6 +93,9 @@ func checkStore(root string) check {
 	st, err := store.Open(dir, discardLogger())
 	if errors.Is(err, store.ErrLocked) {
 		return check{name: "store", status: "FAIL", detail: err.Error(), fix: "another troupe process holds it without a node.json: stop it"}
+	}
+	if errors.Is(err, store.ErrDamaged) {
+		return check{name: "store", status: "FAIL", detail: err.Error(), fix: "troupe doctor --repair backs it up and salvages what verifies"}
 	}
 	if err != nil {
 		return check{name: "store", status: "FAIL", detail: err.Error(), fix: "check permissions of " + dir}
