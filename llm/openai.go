@@ -39,9 +39,7 @@ func NewOpenAI(cfg OpenAIConfig) Provider {
 	if cfg.BaseURL != "" {
 		opts = append(opts, option.WithBaseURL(cfg.BaseURL))
 	}
-	if cfg.HTTPClient != nil {
-		opts = append(opts, option.WithHTTPClient(cfg.HTTPClient))
-	}
+	opts = append(opts, option.WithHTTPClient(watchedClient(cfg.HTTPClient))) // see streamWatched
 	return &openAIProvider{name: cfg.Name, client: openai.NewClient(opts...)}
 }
 

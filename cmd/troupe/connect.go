@@ -58,6 +58,10 @@ func (m *Main) nodeOptions(s *settings) (actors.NodeOptions, error) {
 	if err != nil {
 		return actors.NodeOptions{}, err
 	}
+	retry := llm.DefaultRetryPolicy()
+	if s.cfg.Provider.IdleTimeoutS > 0 {
+		retry.IdleTimeout = time.Duration(s.cfg.Provider.IdleTimeoutS) * time.Second
+	}
 	return actors.NodeOptions{
 		Root: s.root,
 		Log:  m.log,
@@ -66,7 +70,7 @@ func (m *Main) nodeOptions(s *settings) (actors.NodeOptions, error) {
 		},
 		Environ: actors.CommandEnviron(os.Environ(), s.cfg.Env.Pass, s.cfg.Env.Set),
 		Sandbox: sb,
-		Retry:   llm.DefaultRetryPolicy(),
+		Retry:   retry,
 	}, nil
 }
 
