@@ -24,10 +24,14 @@ type link struct {
 func (m *Main) connect(s *settings) (*link, error) {
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		if info, err := actors.FindNode(s.root); err == nil {
+		info, err := actors.FindNode(s.root)
+		if errors.Is(err, actors.ErrForeignNode) {
+			return nil, usageErr("%v", err)
+		}
+		if err == nil {
 			nc, err := actors.Dial(info.URL, info.Token, "troupe-cli")
 			if err == nil {
-				return &link{client: actors.NewClient(nc, info.NS, info.Node)}, nil
+				return &link{client: actors.NewNodeClient(nc, info)}, nil
 			}
 			m.log.Debug("attach failed", "err", err)
 		}
