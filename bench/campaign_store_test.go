@@ -23,31 +23,15 @@ import (
 	"github.com/troupe-dev/troupe/messages"
 )
 
-var storeCampaignBin struct {
-	once sync.Once
-	path string
-	err  error
-}
-
-// storeCampaignBinary builds the troupe binary once per test process.
+// storeCampaignBinary builds the troupe binary into the test's temporary directory (the build
+// cache makes a second build a link step).
 func storeCampaignBinary(t *testing.T) string {
 	t.Helper()
-	storeCampaignBin.once.Do(func() {
-		dir, err := os.MkdirTemp("", "troupe-campaign-bin-")
-		if err != nil {
-			storeCampaignBin.err = err
-			return
-		}
-		storeCampaignBin.path = filepath.Join(dir, "troupe")
-		out, err := exec.Command("go", "build", "-o", storeCampaignBin.path, "../cmd/troupe").CombinedOutput()
-		if err != nil {
-			storeCampaignBin.err = fmt.Errorf("build troupe: %v\n%s", err, out)
-		}
-	})
-	if storeCampaignBin.err != nil {
-		t.Fatal(storeCampaignBin.err)
+	bin := filepath.Join(t.TempDir(), "troupe")
+	if out, err := exec.Command("go", "build", "-o", bin, "../cmd/troupe").CombinedOutput(); err != nil {
+		t.Fatalf("build troupe: %v\n%s", err, out)
 	}
-	return storeCampaignBin.path
+	return bin
 }
 
 // campaignRepo is a throwaway git repository.
