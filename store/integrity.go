@@ -115,18 +115,15 @@ func checkBeforeOpen(dir string) error {
 	if torn {
 		return &DamageError{Dir: dir, Reason: "its MANIFEST is truncated"}
 	}
-	var newest uint64
-	for id := range mf.Tables {
-		newest = max(newest, id)
-	}
-	for id, name := range files.tables {
-		if _, listed := mf.Tables[id]; listed {
-			continue
-		}
-		// A crash between writing a new table and recording it leaves only tables newer than
-		// every recorded one; an older unrecorded table means records were lost.
-		if id < newest || len(mf.Tables) == 0 {
-			return &DamageError{Dir: dir, Reason: fmt.Sprintf("its MANIFEST does not list table %s (truncated MANIFEST?)", name)}
+	// Tables the MANIFEST does not list are normally left by a crash between writing a table
+	// and recording it (their data is still in the write-ahead log or in the tables they were
+	// compacted from), and Badger removes them. With concurrent compactions their ids need not
+	// be the newest, so only a MANIFEST that lists no table at all is taken as damage here;
+	// one truncated mid-record is caught as torn, and one that lost records naming removed
+	// tables fails in Badger ("file does not exist").
+	if len(mf.Tables) == 0 {
+		for _, name := range files.tables {
+			return &DamageError{Dir: dir, Reason: fmt.Sprintf("its MANIFEST lists no tables but %s is present (truncated MANIFEST?)", name)}
 		}
 	}
 	return verifyTables(dir, files)

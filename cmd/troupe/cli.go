@@ -64,11 +64,6 @@ func (m *Main) Run(ctx context.Context, args []string) (code int) {
 	if err == nil {
 		return exitDone
 	}
-	var damaged *store.DamageError
-	if errors.As(err, &damaged) { // one line, and never a hint at --help: the fix is repair
-		fmt.Fprintf(m.Stderr, "troupe: %s\n", damaged)
-		return exitUsage
-	}
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.msg != "" {
@@ -93,6 +88,10 @@ func failuresAreNotUsage(c *cobra.Command) {
 	if run := c.RunE; run != nil {
 		c.RunE = func(c *cobra.Command, args []string) error {
 			err := run(c, args)
+			var damaged *store.DamageError
+			if errors.As(err, &damaged) { // one line and exit 2: the fix is doctor --repair
+				return &exitError{code: exitUsage, msg: damaged.Error()}
+			}
 			var ee *exitError
 			if err != nil && !errors.As(err, &ee) {
 				return &exitError{code: exitFailed, msg: err.Error()}
