@@ -126,6 +126,9 @@ func checkBeforeOpen(dir string) error {
 			return &DamageError{Dir: dir, Reason: fmt.Sprintf("its MANIFEST lists no tables but %s is present (truncated MANIFEST?)", name)}
 		}
 	}
+	if err := checkWALs(dir); err != nil {
+		return err
+	}
 	return verifyTables(dir, files)
 }
 
