@@ -5,13 +5,16 @@ package bench
 // no damage report) is what must never happen.
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"os/exec"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -32,10 +35,14 @@ func TestStoreCampaignBitFlips(t *testing.T) {
 	c := flipCounts{byKind: map[string]int{}}
 	for trial := 0; trial < storeCampaignFlips; trial++ {
 		dir := t.TempDir()
-		want := writeFlipStore(t, dir, rng)
+		clean := trial%2 == 0
+		want := writeFlipStore(t, dir, rng, clean)
 		file, kind := pickStoreFile(t, dir, rng)
 		flipOneBit(t, file, rng)
 		c.trials++
+		if !clean {
+			kind += "(after kill -9)"
+		}
 		c.byKind[kind]++
 		switch outcome := checkAfterFlip(dir, want); outcome {
 		case "refused":
@@ -59,32 +66,93 @@ func TestStoreCampaignBitFlips(t *testing.T) {
 	}
 }
 
-// writeFlipStore writes three sessions (some entries past the value threshold, so the value
-// log holds them), closes the store cleanly, and returns what each session's log must say.
-func writeFlipStore(t *testing.T, dir string, rng *rand.Rand) map[string][]string {
-	t.Helper()
+// flipText is entry j of session i; every fourth is past the 32 KiB value threshold, so the
+// value log holds it.
+func flipText(i, j int, salt uint64) string {
+	text := fmt.Sprintf("session %d entry %d %d ", i, j, salt)
+	if j%4 == 1 {
+		text = strings.Repeat(text, 40<<10/len(text)+1)
+	}
+	return text
+}
+
+// writeFlipSessions writes three sessions of six entries into s.
+func writeFlipSessions(s *store.Store, salt uint64) error {
+	for i := 0; i < 3; i++ {
+		var entries []*store.Entry
+		for j := 0; j < 6; j++ {
+			entries = append(entries, &store.Entry{Kind: store.KindUser, Text: flipText(i, j, salt)})
+		}
+		if err := s.AppendWithMeta(&store.SessionMeta{ID: fmt.Sprintf("s%d", i), Status: "done"}, entries...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+const flipChildEnv = "TROUPE_FLIP_CHILD" // "<dir> <salt>"
+
+// TestStoreCampaignFlipChild is not a test on its own: unclean trials re-execute the test
+// binary to write the sessions in a child that is then killed with -9, so the writes are left
+// in write-ahead files as after a crash.
+func TestStoreCampaignFlipChild(t *testing.T) {
+	arg := os.Getenv(flipChildEnv)
+	if arg == "" {
+		t.Skip("runs only as the bit-flip campaign's child")
+	}
+	var dir string
+	var salt uint64
+	fmt.Sscan(arg, &dir, &salt)
 	s, err := store.Open(dir, nil)
+	if err == nil {
+		err = writeFlipSessions(s, salt)
+	}
+	if err != nil {
+		fmt.Println("child:", err)
+		os.Exit(1)
+	}
+	fmt.Println("written")
+	select {} // until killed
+}
+
+// writeFlipStore writes the sessions and returns what each log must say. A clean trial closes
+// the store (the data lands in tables); an unclean one kills the writer with -9.
+func writeFlipStore(t *testing.T, dir string, rng *rand.Rand, clean bool) map[string][]string {
+	t.Helper()
+	salt := rng.Uint64()
+	want := map[string][]string{}
+	for i := 0; i < 3; i++ {
+		for j := 0; j < 6; j++ {
+			want[fmt.Sprintf("s%d", i)] = append(want[fmt.Sprintf("s%d", i)], flipText(i, j, salt))
+		}
+	}
+	if clean {
+		s, err := store.Open(dir, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := writeFlipSessions(s, salt); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Close(); err != nil {
+			t.Fatal(err)
+		}
+		return want
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestStoreCampaignFlipChild$", "-test.count=1")
+	cmd.Env = append(os.Environ(), fmt.Sprintf("%s=%s %d", flipChildEnv, dir, salt))
+	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string][]string{}
-	for i := 0; i < 3; i++ {
-		id := fmt.Sprintf("s%d", i)
-		var entries []*store.Entry
-		for j := 0; j < 6; j++ {
-			text := fmt.Sprintf("session %d entry %d %d ", i, j, rng.Uint64())
-			if rng.IntN(4) == 0 {
-				text = strings.Repeat(text, 40<<10/len(text)+1) // past the 32 KiB value threshold
-			}
-			entries = append(entries, &store.Entry{Kind: store.KindUser, Text: text})
-			want[id] = append(want[id], text)
-		}
-		if err := s.AppendWithMeta(&store.SessionMeta{ID: id, Status: "done"}, entries...); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := s.Close(); err != nil {
+	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
+	}
+	line, _ := bufio.NewReader(out).ReadString('\n')
+	_ = cmd.Process.Signal(syscall.SIGKILL)
+	_ = cmd.Wait()
+	if !strings.HasPrefix(line, "written") {
+		t.Fatalf("flip child: %q", line)
 	}
 	return want
 }

@@ -129,7 +129,7 @@ func checkBeforeOpen(dir string) error {
 	if err := checkWALs(dir); err != nil {
 		return err
 	}
-	return verifyTables(dir, files)
+	return verifyTables(dir, files, mf.Tables)
 }
 
 // openBadger opens the database, turning a panic inside Badger (a truncated table, say) into a

@@ -245,3 +245,17 @@ func TestOpenAcceptsTableLeftUnrecordedByACrash(t *testing.T) {
 		t.Fatalf("log = %v, %v", log, err)
 	}
 }
+
+// TestOpenAcceptsEmptyTableLeftByACrash: a kill -9 right after a table file was created leaves
+// it empty and unrecorded; Badger removes it, and it is not damage.
+func TestOpenAcceptsEmptyTableLeftByACrash(t *testing.T) {
+	dir, _ := twoTableStore(t)
+	if err := os.WriteFile(filepath.Join(dir, "000099.sst"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(dir, nil)
+	if err != nil {
+		t.Fatalf("Open after a crash-left empty table: %v", err)
+	}
+	s.Close()
+}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/dgraph-io/badger/v4"
 	"github.com/dgraph-io/badger/v4/options"
 	"github.com/dgraph-io/badger/v4/table"
 	"github.com/dgraph-io/ristretto/v2/z"
@@ -22,7 +23,7 @@ func verifyTable(path string) (err error) {
 	}()
 	mf, err := z.OpenMmapFile(path, os.O_RDONLY, 0)
 	if err != nil && err != z.NewFile {
-		return fmt.Errorf("open table %s: %w", filepath.Base(path), err)
+		return fmt.Errorf("open table %s: %s", filepath.Base(path), firstLine(err.Error()))
 	}
 	// Verification on open checks the whole table; the compression setting matches smallOptions.
 	t, err := table.OpenTable(mf, table.Options{ChkMode: options.OnTableRead, Compression: options.None})
@@ -34,9 +35,13 @@ func verifyTable(path string) (err error) {
 	return nil
 }
 
-// verifyTables checks every table file of a store directory, returning the first failure.
-func verifyTables(dir string, files storeFiles) error {
-	for _, name := range files.tables {
+// verifyTables checks every table file the MANIFEST lists, returning the first failure. Tables
+// it does not list are crash debris (possibly empty) that Badger removes unread.
+func verifyTables(dir string, files storeFiles, listed map[uint64]badger.TableManifest) error {
+	for id, name := range files.tables {
+		if _, ok := listed[id]; !ok {
+			continue
+		}
 		if err := verifyTable(filepath.Join(dir, name)); err != nil {
 			return &DamageError{Dir: dir, Reason: err.Error()}
 		}
