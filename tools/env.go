@@ -32,6 +32,9 @@ type Env struct {
 	// ReadOnlyRoot makes the workspace read-only to commands (a plan-safe verifier's bash):
 	// the sandbox grants writes to the temp dir only.
 	ReadOnlyRoot bool
+	// Secrets are the values no tool result may show (the bus token, provider API keys),
+	// given at session start: every result is passed through it before the model sees it.
+	Secrets Redactor
 
 	jobs     jobRegistry
 	failures callFailures

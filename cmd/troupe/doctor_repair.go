@@ -16,7 +16,7 @@ func (m *Main) repairStore(f *commonFlags) error {
 	if err != nil {
 		return err
 	}
-	if info, err := actors.FindNode(s.root); err == nil {
+	if info, err := actors.FindNode(s.root, s.cfg.NATS); err == nil {
 		return &exitError{code: exitUsage, msg: fmt.Sprintf("a troupe node (pid %d) holds the store; stop it before repairing", info.PID)}
 	}
 	dir := filepath.Join(actors.StateDir(s.root), "db")
