@@ -120,7 +120,7 @@ func (info *NodeInfo) fits(root string, allowedURLs []string) error {
 		return fmt.Errorf("%w: %s names the node of another project (root %q), probably copied from it; remove the file and run again",
 			ErrForeignNode, file, info.Root)
 	}
-	if slices.Contains(allowedURLs, info.URL) {
+	if info.URL != "" && slices.Contains(allowedURLs, info.URL) {
 		return nil
 	}
 	if !loopbackURL(info.URL) {
