@@ -19,13 +19,22 @@ type Bus struct {
 	url    string // the external server's URL(s), for JoinBus
 }
 
+// JoinError is a NATS server given with --nats that could not be joined: a setup mistake.
+type JoinError struct {
+	URL string
+	Err error
+}
+
+func (e *JoinError) Error() string { return fmt.Sprintf("join the NATS server at %s: %v", e.URL, e.Err) }
+func (e *JoinError) Unwrap() error { return e.Err }
+
 // JoinBus uses an external NATS server or cluster (--nats URL, with any credentials in the
 // URL) instead of an embedded one, so Nodes and workers on several machines share one bus. The
 // connection is checked at once: a wrong URL fails the start, not the first message.
 func JoinBus(urls string) (*Bus, error) {
 	nc, err := nats.Connect(urls, nats.Name("troupe-probe"), nats.Timeout(5*time.Second))
 	if err != nil {
-		return nil, fmt.Errorf("join the NATS server at %s: %w", urls, err)
+		return nil, &JoinError{URL: urls, Err: err}
 	}
 	nc.Close()
 	return &Bus{url: urls}, nil

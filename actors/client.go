@@ -45,9 +45,12 @@ func (c *Client) request(subject string, msg any) (any, error) {
 	resp, err := c.nc.Request(subject, data, requestTimeout)
 	if err != nil {
 		if errors.Is(err, nats.ErrNoResponders) {
-			return nil, fmt.Errorf("nobody answers on %s: the session or node is not running", subject)
+			return nil, fmt.Errorf("%s is not running", messages.Describe(subject))
 		}
-		return nil, fmt.Errorf("request %s: %w", subject, err)
+		if errors.Is(err, nats.ErrTimeout) {
+			return nil, fmt.Errorf("%s did not answer in %s", messages.Describe(subject), requestTimeout)
+		}
+		return nil, fmt.Errorf("ask %s: %w", messages.Describe(subject), err)
 	}
 	reply, err := messages.Decode(resp.Data)
 	if err != nil {

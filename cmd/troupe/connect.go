@@ -51,6 +51,10 @@ func (m *Main) connect(s *settings) (*link, error) {
 			}
 			return &link{client: client, node: node}, nil
 		}
+		var join *actors.JoinError
+		if errors.As(err, &join) {
+			return nil, usageErr("%v: is the server running? check --nats (or nats in your config)", err)
+		}
 		if !errors.Is(err, store.ErrLocked) || time.Now().After(deadline) {
 			return nil, fmt.Errorf("start troupe node in %s: %w", s.root, err)
 		}

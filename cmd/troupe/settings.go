@@ -17,7 +17,7 @@ import (
 // commonFlags are the flags shared by the commands that run sessions.
 type commonFlags struct {
 	model, baseURL, mode, sandbox string
-	promptMode                    string
+	promptMode, nats              string
 	maxTurns                      int
 
 	// The long-horizon flags (registerHorizon): the goal, the definition of done, the window.
@@ -51,6 +51,7 @@ func (f *commonFlags) register(c *cobra.Command) {
 	c.Flags().StringVar(&f.mode, "mode", "", "permission mode: plan, ask, auto-edit, yolo")
 	c.Flags().StringVar(&f.sandbox, "sandbox", "", "sandbox for bash: auto, landlock, bwrap, off")
 	c.Flags().IntVar(&f.maxTurns, "max-turns", 0, "stop after this many model turns (default 100)")
+	c.Flags().StringVar(&f.nats, "nats", "", "join this external NATS server or cluster (nats://host:4222[,…]) instead of starting an embedded one")
 	c.Flags().StringVar(&f.promptMode, "prompt-mode", "", "prompt mode: code (default), plan, review, debug, ask, brainstorm, frontend-design, review-security, simplify, or one from .troupe/prompts")
 }
 
@@ -113,7 +114,7 @@ func (m *Main) resolve(f *commonFlags) (*settings, error) {
 		if err := f.validate(); err != nil {
 			return nil, err
 		}
-		cfg.Apply(config.Overrides{Model: f.model, BaseURL: f.baseURL, Mode: f.mode, Sandbox: f.sandbox,
+		cfg.Apply(config.Overrides{Model: f.model, BaseURL: f.baseURL, Mode: f.mode, Sandbox: f.sandbox, NATS: f.nats,
 			Check: f.check.ptr(), ContextWindow: f.contextWindow, MaxRefusals: f.maxRefusals})
 	}
 	if err := cfg.Validate(); err != nil {
