@@ -25,7 +25,9 @@ type JoinError struct {
 	Err error
 }
 
-func (e *JoinError) Error() string { return fmt.Sprintf("join the NATS server at %s: %v", e.URL, e.Err) }
+func (e *JoinError) Error() string {
+	return fmt.Sprintf("join the NATS server at %s: %v", e.URL, e.Err)
+}
 func (e *JoinError) Unwrap() error { return e.Err }
 
 // JoinBus uses an external NATS server or cluster (--nats URL, with any credentials in the
@@ -108,9 +110,12 @@ func (b *Bus) Shutdown() {
 	b.server.WaitForShutdown()
 }
 
-// Dial connects to a running Node's bus from another process.
+// Dial connects to a running Node's bus from another process. A Node that restarts listens on
+// a new port with a new token, so a dropped connection is not retried (the client notices at
+// once) and a hung Node is found by pings within a few seconds.
 func Dial(url, token, name string) (*nats.Conn, error) {
-	nc, err := nats.Connect(url, nats.Token(token), nats.Name(name), nats.Timeout(3*time.Second))
+	nc, err := nats.Connect(url, nats.Token(token), nats.Name(name), nats.Timeout(3*time.Second),
+		nats.NoReconnect(), nats.PingInterval(2*time.Second), nats.MaxPingsOutstanding(2))
 	if err != nil {
 		return nil, fmt.Errorf("connect to troupe bus at %s: %w", url, err)
 	}

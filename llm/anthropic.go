@@ -41,9 +41,7 @@ func NewAnthropic(cfg AnthropicConfig) Provider {
 	if cfg.BaseURL != "" {
 		opts = append(opts, option.WithBaseURL(cfg.BaseURL))
 	}
-	if cfg.HTTPClient != nil {
-		opts = append(opts, option.WithHTTPClient(cfg.HTTPClient))
-	}
+	opts = append(opts, option.WithHTTPClient(watchedClient(cfg.HTTPClient))) // see streamWatched
 	// The services troupe calls alone, with the defaults NewClient would apply first: a whole
 	// Client builds and links every service of the API (batches, files, beta, …).
 	opts = append(anthropic.DefaultClientOptions(), opts...)

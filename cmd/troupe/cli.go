@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/troupe-dev/troupe/store"
 )
 
 // Exit codes: the outcome of a run, for scripts.
@@ -94,6 +96,10 @@ func failuresAreNotUsage(c *cobra.Command) {
 	if run := c.RunE; run != nil {
 		c.RunE = func(c *cobra.Command, args []string) error {
 			err := run(c, args)
+			var damaged *store.DamageError
+			if errors.As(err, &damaged) { // one line and exit 2: the fix is doctor --repair
+				return &exitError{code: exitUsage, msg: damaged.Error()}
+			}
 			var ee *exitError
 			if err != nil && !errors.As(err, &ee) {
 				return &exitError{code: exitFailed, msg: err.Error()}

@@ -25,11 +25,15 @@ type link struct {
 func (m *Main) connect(s *settings) (*link, error) {
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		if info, err := actors.FindNode(s.root); err == nil {
+		info, err := actors.FindNode(s.root, s.cfg.NATS)
+		if errors.Is(err, actors.ErrForeignNode) {
+			return nil, usageErr("%v", err)
+		}
+		if err == nil {
 			nc, err := actors.Dial(info.URL, info.Token, "troupe-cli")
 			if err == nil {
 				m.trace.mark(phaseAttached)
-				return &link{client: actors.NewClient(nc, info.NS, info.Node)}, nil
+				return &link{client: actors.NewNodeClient(nc, info)}, nil
 			}
 			m.log.Debug("attach failed", "err", err)
 		}
@@ -63,6 +67,10 @@ func (m *Main) nodeOptions(s *settings) (actors.NodeOptions, error) {
 	if err != nil {
 		return actors.NodeOptions{}, err
 	}
+	retry := llm.DefaultRetryPolicy()
+	if s.cfg.Provider.IdleTimeoutS > 0 {
+		retry.IdleTimeout = time.Duration(s.cfg.Provider.IdleTimeoutS) * time.Second
+	}
 	return actors.NodeOptions{
 		Root: s.root,
 		Log:  m.log,
@@ -76,7 +84,7 @@ func (m *Main) nodeOptions(s *settings) (actors.NodeOptions, error) {
 		OnPhase:       m.trace.phaseFunc(),
 		Environ:       actors.CommandEnviron(os.Environ(), s.cfg.Env.Pass, s.cfg.Env.Set),
 		Sandbox:       sb,
-		Retry:         llm.DefaultRetryPolicy(),
+		Retry:         retry,
 		Agents:        agentLimits(s.cfg),
 		NATS:          s.cfg.NATS,
 		UserConfigDir: config.UserDir(m.Getenv),

@@ -162,7 +162,7 @@ func (m *Main) waitFinished(ctx context.Context, l *link, id string, finished <-
 		case <-time.After(time.Second):
 			// Polls so a Node that died without a word does not leave us waiting forever.
 			if l.node == nil && !l.client.Alive() {
-				return &messages.SessionFinishedData{Status: messages.StatusFailed, Error: "lost the connection to the troupe node"}
+				return &messages.SessionFinishedData{Status: messages.StatusFailed, Error: nodeGone(l.client, id)}
 			}
 		}
 	}
