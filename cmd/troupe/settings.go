@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -76,15 +75,7 @@ func projectRoot() (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("working directory: %w", err)
 	}
-	if out, err := exec.Command("git", "rev-parse", "--show-toplevel").Output(); err == nil {
-		if top := strings.TrimSpace(string(out)); top != "" {
-			wd = top
-		}
-	}
-	if real, err := filepath.EvalSymlinks(wd); err == nil {
-		wd = real
-	}
-	return wd, nil
+	return config.ProjectRoot(wd), nil
 }
 
 // validate refuses flag values no run can use, before anything starts (the ones that are
@@ -120,6 +111,7 @@ func (m *Main) resolve(f *commonFlags) (*settings, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, usageErr("%v", err)
 	}
+	m.trace.mark(phaseConfig)
 	return &settings{root: root, cfg: cfg}, nil
 }
 
