@@ -209,7 +209,7 @@ func (n *Node) newSessionDeps(start *messages.StartSession) (SessionDeps, error)
 	return SessionDeps{
 		Gate:  gate,
 		Store: n.store, Bridge: n.bridge, Provider: provider, Model: modelStamp(start.Model), ModelName: modelName,
-		Tools: reg, ToolEnv: env, System: SystemPrompt(workspace, start.Mode, start.RolePrompt), Retry: n.opts.Retry, Log: n.opts.Log,
+		Tools: reg, ToolEnv: env, System: withQuirkHint(SystemPrompt(workspace, start.Mode, start.RolePrompt), modelName, !start.NoRepair), Retry: n.opts.Retry, Log: n.opts.Log,
 		Delegation: n.delegation(reg),
 	}, nil
 }

@@ -27,6 +27,9 @@ type StartSession struct {
 	// Yes answers every approval request with allow (troupe run --yes); without it a headless
 	// session that would have to ask is denied instead.
 	Yes bool `json:"yes,omitempty"`
+	// NoRepair switches turn repair off (the repair bench's baseline): calls written as text are
+	// not recovered and loops are not steered.
+	NoRepair bool `json:"no_repair,omitempty"`
 
 	// A subagent's start (DESIGN §7): its role and the role's prompt, the tools it may use (nil:
 	// all of the node's), its depth under the root, and its budget. AskUser lets a child of an
@@ -161,6 +164,8 @@ type StatusReply struct {
 	Compactions   int   `json:"compactions"`
 	Goal          *Goal `json:"goal,omitempty"`
 	Agents        int   `json:"agents_running,omitempty"`
+	// Repairs is this session's repair counters in one line ("" before its first call).
+	Repairs string `json:"repairs,omitempty"`
 }
 
 // ErrorReply answers any request that failed.

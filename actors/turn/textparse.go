@@ -1,0 +1,88 @@
+package turn
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// TextCall is one tool call the model wrote as text instead of as a structured call.
+type TextCall struct {
+	Name   string
+	Args   json.RawMessage
+	Raw    string // the text the call was read from
+	Format string // the format it was written in (hermes, json, …)
+}
+
+// Parsed is what a TextParser found in a reply's text: the calls, the prose around them (the
+// assistant's words), and whether an attempted call could not be read (Partial).
+type Parsed struct {
+	Calls   []TextCall
+	Prose   string
+	Partial bool
+}
+
+// TextParser finds tool calls written as text. known lists the session's tool names (a parser
+// may use them to tell a call from prose that mentions a tool). tools/textcall provides the full
+// parser (every model family's format); HermesParser is the small stand-in used until it is
+// wired in.
+type TextParser func(text string, known []string) Parsed
+
+const (
+	hermesOpen  = "<tool_call>"
+	hermesClose = "</tool_call>"
+)
+
+// HermesParser reads Hermes/Qwen calls, <tool_call>{"name":…,"arguments":…}</tool_call>, also
+// with the closing tag missing at the end of the reply. An opening tag whose JSON does not read
+// makes the result Partial.
+func HermesParser(text string, known []string) Parsed {
+	var out Parsed
+	var prose strings.Builder
+	rest := text
+	for {
+		i := strings.Index(rest, hermesOpen)
+		if i < 0 {
+			prose.WriteString(rest)
+			break
+		}
+		prose.WriteString(rest[:i])
+		body := rest[i+len(hermesOpen):]
+		raw := rest[i:]
+		j := strings.Index(body, hermesClose)
+		if j >= 0 {
+			raw = rest[i : i+len(hermesOpen)+j+len(hermesClose)]
+			rest = body[j+len(hermesClose):]
+			body = body[:j]
+		} else {
+			rest = ""
+		}
+		call, ok := hermesCall(body)
+		if !ok {
+			out.Partial = true
+			continue
+		}
+		call.Raw = raw
+		out.Calls = append(out.Calls, call)
+	}
+	out.Prose = strings.TrimSpace(prose.String())
+	return out
+}
+
+func hermesCall(body string) (TextCall, bool) {
+	var v struct {
+		Name      string          `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
+		Params    json.RawMessage `json:"parameters"`
+	}
+	if json.Unmarshal([]byte(strings.TrimSpace(body)), &v) != nil || v.Name == "" {
+		return TextCall{}, false
+	}
+	args := v.Arguments
+	if len(args) == 0 {
+		args = v.Params
+	}
+	if len(args) == 0 {
+		args = json.RawMessage("{}")
+	}
+	return TextCall{Name: v.Name, Args: args, Format: "hermes"}, true
+}
