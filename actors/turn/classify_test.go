@@ -107,10 +107,10 @@ func TestMalformedNoteShowsAnExample(t *testing.T) {
 
 func TestIsQuestion(t *testing.T) {
 	for text, want := range map[string]bool{
-		"Should I also update the docs?":                     true,
-		"Done.\n\nWould you like me to open a PR? I can.":    true,
-		"Please confirm the target branch before I push.":    true,
-		"All 12 tests pass. The fix is in parse.go line 40.": false,
+		"Should I also update the docs?":                      true,
+		"Done.\n\nWould you like me to open a PR? I can.":     true,
+		"Please confirm the target branch before I push.":     true,
+		"All 12 tests pass. The fix is in parse.go line 40.":  false,
 		"What was wrong: the loop ran once too often. Fixed.": false,
 	} {
 		if got := IsQuestion(text); got != want {

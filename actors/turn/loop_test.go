@@ -103,7 +103,9 @@ func TestRereadAfterAChangeIsNotALoop(t *testing.T) {
 
 func TestLevelsEscalateAndCalmDown(t *testing.T) {
 	var d LoopDetector
-	same := func(turn int) Observation { return Observation{Turn: turn, Name: "grep", Args: `{"pattern":"x"}`, Output: "none"} }
+	same := func(turn int) Observation {
+		return Observation{Turn: turn, Name: "grep", Args: `{"pattern":"x"}`, Output: "none"}
+	}
 	turnOf(&d, same(1))
 	turnOf(&d, same(2))
 	var levels []int
