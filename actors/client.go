@@ -118,6 +118,23 @@ func (c *Client) Sessions() ([]*store.SessionMeta, error) {
 	return out, nil
 }
 
+// RepairStats returns the project's per-model repair counters.
+func (c *Client) RepairStats() ([]store.RepairStats, error) {
+	reply, err := c.request(messages.NodeSubject(c.NS, c.Node), &messages.GetRepairStats{})
+	if err != nil {
+		return nil, err
+	}
+	var out []store.RepairStats
+	for _, raw := range reply.(*messages.RepairStatsReply).Models {
+		var r store.RepairStats
+		if err := json.Unmarshal(raw, &r); err != nil {
+			return nil, fmt.Errorf("decode repair counters: %w", err)
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
 // Log returns a session's meta and stored log.
 func (c *Client) Log(session string) (*store.SessionMeta, []*store.Entry, error) {
 	reply, err := c.request(messages.NodeSubject(c.NS, c.Node), &messages.GetLog{Session: session})

@@ -48,6 +48,17 @@ func (n *Node) query(data []byte) any {
 			out.Sessions = append(out.Sessions, raw)
 		}
 		return out
+	case *messages.GetRepairStats:
+		stats, err := n.store.Repairs()
+		if err != nil {
+			return &messages.ErrorReply{Error: err.Error()}
+		}
+		out := &messages.RepairStatsReply{}
+		for _, r := range stats {
+			raw, _ := json.Marshal(r)
+			out.Models = append(out.Models, raw)
+		}
+		return out
 	case *messages.GetLog:
 		meta, err := n.store.Meta(q.Session)
 		if err != nil {

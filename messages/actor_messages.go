@@ -126,6 +126,14 @@ type Repair struct {
 	After  string `json:"after,omitempty"`
 }
 
+// GetRepairStats asks a Node for the project's per-model repair counters.
+type GetRepairStats struct{}
+
+// RepairStatsReply answers GetRepairStats; each item is a stored per-model counter record.
+type RepairStatsReply struct {
+	Models []json.RawMessage `json:"models"`
+}
+
 // ListSessions asks a Node for the sessions in its store.
 type ListSessions struct{}
 
