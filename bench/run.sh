@@ -96,3 +96,9 @@ for v in model-summary mechanical; do
   row "  request bytes per turn (mean of 50)" "$(series "$work/long.txt" "$l" "request bytes, mean of the 50")"
   row "  projection.Project per turn: median / p99" "$(metric "$work/long.txt" "$l" µs/project-median) / $(metric "$work/long.txt" "$l" µs/project-p99) µs (session wall $(metric "$work/long.txt" "$l" s/session) s)"
 done
+
+# Repair (issue 9): a scripted noisy model works through the 22 tasks of examples/repair with
+# turn repair on and off (fixed seed); tasks finished, turns, mistakes recovered by family, and
+# the text-call parser's throughput on a 1 MB reply.
+echo
+go run ./bench/repair 2>/dev/null || echo "repair bench: failed (run go run ./bench/repair to see why)"

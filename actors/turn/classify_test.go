@@ -136,3 +136,18 @@ func FuzzHermesParser(f *testing.F) {
 		}
 	})
 }
+
+func TestHermesParserKeepsTheCallAfterABrokenOne(t *testing.T) {
+	p := HermesParser("<tool_call>{\"name\": \"bash\", \"arguments\": {\"command\": \n"+
+		`<tool_call>{"name":"read_file","arguments":{"path":"b"}}</tool_call> then prose`, known)
+	if len(p.Calls) != 1 || p.Calls[0].Name != "read_file" || !p.Partial || p.Prose != "then prose" {
+		t.Fatalf("parsed = %+v", p)
+	}
+}
+
+func TestHermesParserOnManyUnclosedTagsFinishes(t *testing.T) {
+	p := HermesParser(strings.Repeat("<tool_call>{", 1<<16), known) // linear: a quadratic scan would take minutes
+	if len(p.Calls) != 0 || !p.Partial {
+		t.Fatalf("calls %d partial %v", len(p.Calls), p.Partial)
+	}
+}

@@ -33,7 +33,7 @@ const (
 )
 
 // HermesParser reads Hermes/Qwen calls, <tool_call>{"name":…,"arguments":…}</tool_call>, also
-// with the closing tag missing at the end of the reply. An opening tag whose JSON does not read
+// with the closing tag missing (the call then ends at the next opening tag or the reply's end). An opening tag whose JSON does not read
 // makes the result Partial.
 func HermesParser(text string, known []string) Parsed {
 	var out Parsed
@@ -48,12 +48,24 @@ func HermesParser(text string, known []string) Parsed {
 		prose.WriteString(rest[:i])
 		body := rest[i+len(hermesOpen):]
 		raw := rest[i:]
-		j := strings.Index(body, hermesClose)
-		if j >= 0 {
+		// A call whose closing tag is missing ends at the next opening tag; the closing tag is
+		// looked for only before it, so a reply of many broken calls is still read in linear time.
+		k := strings.Index(body, hermesOpen)
+		scope := body
+		if k >= 0 {
+			scope = body[:k]
+		}
+		j := strings.Index(scope, hermesClose)
+		switch {
+		case k >= 0 && j < 0:
+			raw = rest[i : i+len(hermesOpen)+k]
+			rest = body[k:]
+			body = body[:k]
+		case j >= 0:
 			raw = rest[i : i+len(hermesOpen)+j+len(hermesClose)]
 			rest = body[j+len(hermesClose):]
 			body = body[:j]
-		} else {
+		default:
 			rest = ""
 		}
 		call, ok := hermesCall(body)
