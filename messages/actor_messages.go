@@ -174,6 +174,9 @@ type StatusReply struct {
 	Agents        int   `json:"agents_running,omitempty"`
 	// Repairs is this session's repair counters in one line ("" before its first call).
 	Repairs string `json:"repairs,omitempty"`
+	// Pending are the calls waiting for an approval answer, so a client that attaches after
+	// the request (watch, troupe approvals) still sees them.
+	Pending []*ApprovalRequestedData `json:"pending,omitempty"`
 }
 
 // ErrorReply answers any request that failed.

@@ -398,6 +398,9 @@ func (t *agentTree) seed(meta *store.SessionMeta, st *messages.StatusReply) *age
 	case "waiting_agents":
 		a.phase = stateAgents
 	}
+	for _, ask := range st.Pending {
+		a.asks = append(a.asks, runningCall{ask.CallID, approvalLine(ask.Summary)})
+	}
 	return a
 }
 

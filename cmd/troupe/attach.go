@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/troupe-dev/troupe/internal/textfmt"
 	"io"
 	"os"
 	"os/signal"
@@ -130,15 +131,15 @@ func storedOutcome(m *Main, meta *store.SessionMeta) error {
 	fin := &messages.SessionFinishedData{Status: meta.Status, Turns: meta.Turns}
 	switch meta.Status {
 	case messages.StatusDone:
-		fmt.Fprintf(m.Stderr, "troupe: session %s finished: done after %d turns\n", meta.ID, meta.Turns)
+		fmt.Fprintf(m.Stderr, "troupe: session %s finished: done after %s\n", meta.ID, textfmt.Count(meta.Turns, "turn"))
 	case messages.StatusFailed:
-		fin.Error = fmt.Sprintf("after %d turns (troupe log %s shows why)", meta.Turns, meta.ID)
+		fin.Error = fmt.Sprintf("after %s (troupe log %s shows why)", textfmt.Count(meta.Turns, "turn"), meta.ID)
 	case "running":
 		fin.Status = messages.StatusInterrupted
 		fin.Error = fmt.Sprintf("its node stopped without recording an outcome; troupe resume %s continues it", meta.ID)
 	default: // interrupted, cancelled
 		fin.Status = messages.StatusInterrupted
-		fin.Error = fmt.Sprintf("%s after %d turns; troupe resume %s continues it", meta.Status, meta.Turns, meta.ID)
+		fin.Error = fmt.Sprintf("%s after %s; troupe resume %s continues it", meta.Status, textfmt.Count(meta.Turns, "turn"), meta.ID)
 	}
 	return outcome(fin)
 }

@@ -51,7 +51,7 @@ func TestAttachReplayThenLive(t *testing.T) {
 	}
 	want := "Let me read it.\n" +
 		"→ read_file a.txt\n" +
-		"  ✓ 1 lines (13 bytes, 20ms)\n" +
+		"  ✓ 1 line (13 bytes, 20ms)\n" +
 		"Now the tests.\n" +
 		"→ bash rm -rf /\n" +
 		"  ⊘ denied by pattern bash(rm -rf *)\n" +
