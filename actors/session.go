@@ -267,11 +267,8 @@ func (s *session) busy(ctx actor.Context) {
 // status is answered locally, without a model call.
 func (s *session) status() *messages.StatusReply {
 	r := &messages.StatusReply{Session: s.start.ID, Phase: s.phase, Model: s.deps.Model, Mode: s.currentMode(),
-<<<<<<< HEAD
-		ContextWindow: s.window(), Compactions: s.compactions, Goal: s.goal, Agents: s.running(), Repairs: s.repairStatus()}
-=======
-		ContextWindow: s.window(), Compactions: s.compactions, Goal: s.goal, Agents: s.running(), Pending: s.awaiting}
->>>>>>> main
+		ContextWindow: s.window(), Compactions: s.compactions, Goal: s.goal, Agents: s.running(), Pending: s.awaiting,
+		Repairs: s.repairStatus()}
 	if s.meta != nil {
 		r.Turns, r.InputTokens, r.OutputTokens = s.meta.Turns, s.meta.InputTokens, s.meta.OutputTokens
 		r.ContextTokens = s.contextTokens(s.request())
