@@ -7,7 +7,7 @@ import "strings"
 // usual sampling defaults, and one line of steering for the families that need it.
 type Quirks struct {
 	Family string
-	// TextFormat is the text-call format the family falls back to (a tools/textcall format
+	// TextFormat is the text-call format the family falls back to (a tools/textcall Format
 	// name); parsers try it first.
 	TextFormat string
 	// Parallel says several calls in one reply are reliable; ToolChoice says the provider's
@@ -29,16 +29,16 @@ var quirkTable = []struct {
 	match []string
 	q     Quirks
 }{
-	{[]string{"qwen3-coder", "qwen3"}, Quirks{Family: "qwen3-coder", TextFormat: "qwen3_xml", Parallel: true, ToolChoice: false, Temperature: 0.7, TopP: 0.8, PromptHint: hintOneCall}},
+	{[]string{"qwen3-coder", "qwen3"}, Quirks{Family: "qwen3-coder", TextFormat: "qwen3_coder", Parallel: true, ToolChoice: false, Temperature: 0.7, TopP: 0.8, PromptHint: hintOneCall}},
 	{[]string{"qwen2.5-coder", "qwen2.5", "qwen"}, Quirks{Family: "qwen2.5-coder", TextFormat: "hermes", Parallel: false, ToolChoice: false, Temperature: 0.7, TopP: 0.8, PromptHint: hintOneCall}},
 	{[]string{"glm"}, Quirks{Family: "glm", TextFormat: "glm", Parallel: true, ToolChoice: false, Temperature: 0.6, TopP: 0.95, PromptHint: hintOneCall}},
 	{[]string{"deepseek"}, Quirks{Family: "deepseek", TextFormat: "deepseek", Parallel: true, ToolChoice: true, Temperature: 0.6, TopP: 0.95}},
 	{[]string{"devstral", "mistral", "codestral", "mixtral"}, Quirks{Family: "mistral", TextFormat: "mistral", Parallel: true, ToolChoice: true, Temperature: 0.15}},
-	{[]string{"llama"}, Quirks{Family: "llama", TextFormat: "llama3", Parallel: false, ToolChoice: false, Temperature: 0.6, TopP: 0.9, PromptHint: hintOneCall}},
+	{[]string{"llama"}, Quirks{Family: "llama", TextFormat: "llama", Parallel: false, ToolChoice: false, Temperature: 0.6, TopP: 0.9, PromptHint: hintOneCall}},
 	{[]string{"gpt-oss"}, Quirks{Family: "gpt-oss", TextFormat: "harmony", Parallel: false, ToolChoice: true, Temperature: 1.0, TopP: 1.0}},
 	{[]string{"kimi", "moonshot"}, Quirks{Family: "kimi", TextFormat: "kimi", Parallel: true, ToolChoice: true, Temperature: 0.6}},
 	{[]string{"gemma"}, Quirks{Family: "gemma", TextFormat: "gemma", Parallel: false, ToolChoice: false, Temperature: 1.0, TopP: 0.95, PromptHint: hintOneCall}},
-	{[]string{"minimax"}, Quirks{Family: "minimax", TextFormat: "qwen3_xml", Parallel: true, ToolChoice: true, Temperature: 1.0, TopP: 0.95}},
+	{[]string{"minimax"}, Quirks{Family: "minimax", TextFormat: "qwen3_coder", Parallel: true, ToolChoice: true, Temperature: 1.0, TopP: 0.95}},
 	{[]string{"lfm"}, Quirks{Family: "lfm", TextFormat: "python", Parallel: false, ToolChoice: false, Temperature: 0.3, PromptHint: hintOneCall}},
 	{[]string{"claude"}, Quirks{Family: "claude", Parallel: true, ToolChoice: true}},
 	{[]string{"gemini"}, Quirks{Family: "gemini", Parallel: true, ToolChoice: true}},
