@@ -1,7 +1,11 @@
 package actors
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
+	"time"
 	"testing"
 
 	"github.com/troupe-dev/troupe/llm"
@@ -125,4 +129,78 @@ func TestStatusShowsRepairs(t *testing.T) {
 	if out := formatStatus(st); !strings.Contains(out, "repairs     scripted: 50% of 2 calls repaired: 1 text format") {
 		t.Fatalf("status:\n%s", out)
 	}
+}
+
+func TestARepairedWriteStillNeedsApprovalInAskMode(t *testing.T) {
+	tn := startTestNode(t, `{"turns": [
+		{"text": "<tool_call>{\"name\": \"write_file\", \"arguments\": {\"path\": \"new.txt\", \"content\": \"x\"}}</tool_call>"},
+		{"text": "done"}]}`)
+	tn.startWith(t, messages.StartSession{ID: "ask1", Task: "write", Mode: "ask"})
+	tn.waitEvent(t, "ask1", messages.EventSessionFinished)
+	rej := tn.waitEvent(t, "ask1", messages.EventToolRejected).(*messages.DecisionData)
+	if rej.Decision != messages.DecisionDenied || rej.CallID != "txt-1-1" {
+		t.Fatalf("decision = %+v", rej)
+	}
+	if _, err := os.Stat(filepath.Join(tn.Root, "new.txt")); !os.IsNotExist(err) {
+		t.Fatal("a repaired write ran without approval")
+	}
+}
+
+func TestChatLoopPausesForTheUser(t *testing.T) {
+	turn := `{"tool_calls": [{"name": "read_file", "args": {"path": "a.txt"}}]},`
+	tn := startTestNode(t, `{"turns": [`+strings.Repeat(turn, 5)+`{"expect": "use the grep tool", "text": "ok, switching"}]}`)
+	id := tn.startWith(t, messages.StartSession{ID: "chat-loop", Mode: "yolo", Interactive: true})
+	checkFor(t, 10*time.Second, func() error {
+		_, err := tn.client.Status(id)
+		return err
+	})
+	if _, err := tn.client.Input(id, "read a.txt"); err != nil {
+		t.Fatal(err)
+	}
+	paused := tn.waitEvent(t, id, messages.EventError).(*messages.ErrorData)
+	if paused.Fatal || !strings.Contains(paused.Message, "paused") || !strings.Contains(paused.Message, "loop (repeat)") {
+		t.Fatalf("pause = %+v", paused)
+	}
+	checkFor(t, 10*time.Second, func() error {
+		st, err := tn.client.Status(id)
+		if err == nil && st.Phase != phaseIdle {
+			err = fmt.Errorf("phase %s", st.Phase)
+		}
+		return err
+	})
+	if ack, err := tn.client.Input(id, "use the grep tool instead"); err != nil || ack.Routed != messages.RoutedModel {
+		t.Fatalf("input after the pause: %+v %v", ack, err)
+	}
+	checkFor(t, 10*time.Second, func() error {
+		if n := len(tn.provider.all()); n != 6 {
+			return fmt.Errorf("%d model calls", n)
+		}
+		return nil
+	})
+}
+
+func TestAQuestionEndsTheRunHeadlessAndWaitsInChat(t *testing.T) {
+	tn := startTestNode(t, `{"turns": [{"text": "Which of the two configs should I change?"}, {"expect": "prod", "text": "changed prod"}]}`)
+	if fin := tn.run(t, "q-headless", "go"); fin.Status != messages.StatusDone || !strings.HasPrefix(fin.Final, "Which") {
+		t.Fatalf("headless: %+v", fin)
+	}
+	id := tn.startWith(t, messages.StartSession{ID: "q-chat", Mode: "yolo", Interactive: true})
+	checkFor(t, 10*time.Second, func() error {
+		_, err := tn.client.Status(id)
+		return err
+	})
+	if _, err := tn.client.Input(id, "change one"); err != nil {
+		t.Fatal(err)
+	}
+	tf := tn.waitEvent(t, id, messages.EventTurnFinished).(*messages.TurnFinishedData)
+	if tf.Class != messages.ReplyQuestion {
+		t.Fatalf("turn.finished = %+v", tf)
+	}
+	checkFor(t, 10*time.Second, func() error {
+		st, err := tn.client.Status(id)
+		if err == nil && st.Phase != phaseIdle {
+			err = fmt.Errorf("phase %s", st.Phase)
+		}
+		return err
+	})
 }
