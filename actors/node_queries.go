@@ -1,7 +1,6 @@
 package actors
 
 import (
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -72,11 +71,10 @@ func (n *Node) query(data []byte) any {
 		if err != nil {
 			return &messages.ErrorReply{Error: err.Error()}
 		}
-		out := &messages.SessionList{}
 		markInterrupted(metas, n.Active())
+		out := &messages.SessionList{Sessions: make([]messages.SessionInfo, 0, len(metas))}
 		for _, m := range metas {
-			raw, _ := json.Marshal(m)
-			out.Sessions = append(out.Sessions, raw)
+			out.Sessions = append(out.Sessions, sessionInfo(m))
 		}
 		return out
 	case *messages.GetRepairStats:
@@ -84,10 +82,9 @@ func (n *Node) query(data []byte) any {
 		if err != nil {
 			return &messages.ErrorReply{Error: err.Error()}
 		}
-		out := &messages.RepairStatsReply{}
+		out := &messages.RepairStatsReply{Models: make([]messages.RepairCounts, 0, len(stats))}
 		for _, r := range stats {
-			raw, _ := json.Marshal(r)
-			out.Models = append(out.Models, raw)
+			out.Models = append(out.Models, messages.RepairCounts(r))
 		}
 		return out
 	case *messages.GetLog:
@@ -95,16 +92,13 @@ func (n *Node) query(data []byte) any {
 		if err != nil {
 			return &messages.ErrorReply{Error: err.Error()}
 		}
-		entries, err := n.store.Log(q.Session)
+		entries, err := n.store.LogFrom(q.Session, q.After)
 		if err != nil {
 			return &messages.ErrorReply{Error: err.Error()}
 		}
-		out := &messages.LogReply{}
-		out.Meta, _ = json.Marshal(meta)
-		for _, e := range entries {
-			raw, _ := json.Marshal(e)
-			out.Entries = append(out.Entries, raw)
-		}
+		markInterrupted([]*store.SessionMeta{meta}, n.Active())
+		out := &messages.LogReply{Meta: sessionInfo(meta)}
+		out.Entries, out.More = logPage(entries)
 		return out
 	}
 	return &messages.ErrorReply{Error: fmt.Sprintf("the node does not answer %T", msg)}

@@ -16,7 +16,6 @@ import (
 
 	"github.com/troupe-dev/troupe/actors"
 	"github.com/troupe-dev/troupe/messages"
-	"github.com/troupe-dev/troupe/store"
 )
 
 func (m *Main) attachCommand() *cobra.Command {
@@ -127,7 +126,7 @@ func (m *Main) followLive(ctx context.Context, l *link, id string, finished <-ch
 
 // storedOutcome reports how a session that is no longer running ended, from its stored meta,
 // with the exit code run would have given.
-func storedOutcome(m *Main, meta *store.SessionMeta) error {
+func storedOutcome(m *Main, meta *messages.SessionInfo) error {
 	fin := &messages.SessionFinishedData{Status: meta.Status, Turns: meta.Turns}
 	switch meta.Status {
 	case messages.StatusDone:
@@ -253,9 +252,9 @@ func (r replayed) has(data []byte) bool {
 
 // replayLog prints a stored log as troupe run prints the live session: the answers, a line per
 // tool call and its outcome, denials in full. It returns what it printed.
-func replayLog(w io.Writer, entries []*store.Entry) replayed {
+func replayLog(w io.Writer, entries []messages.LogEntry) replayed {
 	r := replayed{started: map[string]bool{}, results: map[string]bool{}, denied: map[string]bool{}}
-	calls := map[string]store.Call{}
+	calls := map[string]messages.LogCall{}
 	var order []string
 	var prev time.Time
 	announce := func(id string) {
@@ -266,7 +265,7 @@ func replayLog(w io.Writer, entries []*store.Entry) replayed {
 	}
 	for _, e := range entries {
 		switch e.Kind {
-		case store.KindAssistant:
+		case messages.LogAssistant:
 			if e.Text != "" {
 				fmt.Fprint(w, e.Text)
 				if !strings.HasSuffix(e.Text, "\n") {
@@ -278,7 +277,7 @@ func replayLog(w io.Writer, entries []*store.Entry) replayed {
 				order = append(order, c.ID)
 			}
 			r.lastAnswer = e.Time
-		case store.KindToolResult:
+		case messages.LogToolResult:
 			announce(e.CallID)
 			d := &messages.ToolFinishedData{IsError: e.IsError, Output: e.Text, Bytes: len(e.Text)}
 			if !prev.IsZero() {
@@ -286,7 +285,7 @@ func replayLog(w io.Writer, entries []*store.Entry) replayed {
 			}
 			fmt.Fprintf(w, "  %s\n", toolOutcome(d))
 			r.results[e.CallID] = true
-		case store.KindSystem:
+		case messages.LogSystem:
 			var d messages.DecisionData
 			if (e.Event == string(messages.EventToolRejected) || e.Event == string(messages.EventToolDecision)) &&
 				json.Unmarshal(e.Data, &d) == nil && d.Decision == messages.DecisionDenied {

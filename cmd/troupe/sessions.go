@@ -9,7 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/troupe-dev/troupe/store"
+	"github.com/troupe-dev/troupe/messages"
 )
 
 func (m *Main) sessionsCommand() *cobra.Command {
@@ -80,7 +80,7 @@ func (m *Main) logCommand() *cobra.Command {
 }
 
 // formatEntry is one log entry for people: seq, time, kind, and its content.
-func formatEntry(e *store.Entry) string {
+func formatEntry(e messages.LogEntry) string {
 	head := fmt.Sprintf("#%-4d %s %-11s", e.Seq, e.Time.Local().Format("15:04:05"), e.Kind)
 	var b strings.Builder
 	b.WriteString(head)

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/troupe-dev/troupe/actors/turn"
+	"github.com/troupe-dev/troupe/store"
 )
 
 // statsCommand shows what the harness repaired in each model's tool calls in this project.
@@ -44,7 +45,7 @@ func (m *Main) statsCommand() *cobra.Command {
 				return nil
 			}
 			for _, r := range stats {
-				fmt.Fprintln(m.Stdout, turn.RepairLine(r))
+				fmt.Fprintln(m.Stdout, turn.RepairLine(store.RepairStats(r)))
 			}
 			return nil
 		},
