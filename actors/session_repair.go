@@ -17,11 +17,9 @@ import (
 // steering is the session's turn steering, made on first use (the tools are known by then).
 func (s *session) steering() *turn.Steering {
 	if s.steer == nil {
-		var known []string
+		known := func(string) bool { return false }
 		if s.deps.Tools != nil {
-			for _, sp := range s.deps.Tools.Specs() {
-				known = append(known, sp.Name)
-			}
+			known = s.deps.Tools.Knows
 		}
 		s.steer = turn.NewSteering(!s.start.NoRepair, turn.HermesParser, known)
 	}

@@ -18,7 +18,7 @@ import (
 // off (the bench's "repair off").
 type Classifier struct {
 	Parse TextParser
-	Known []string // the session's tool names
+	Known func(name string) bool // whether a name is (or repairs to) one of the session's tools
 }
 
 // Decision is a classified reply and what to do with it.

@@ -22,7 +22,7 @@ type Steering struct {
 
 // NewSteering returns the steering of a session with tools known. With repair off, parse is
 // ignored and no loop is steered.
-func NewSteering(repair bool, parse TextParser, known []string) *Steering {
+func NewSteering(repair bool, parse TextParser, known func(name string) bool) *Steering {
 	s := &Steering{Repair: repair, Classifier: Classifier{Known: known}}
 	if repair {
 		s.Classifier.Parse = parse

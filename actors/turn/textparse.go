@@ -21,11 +21,11 @@ type Parsed struct {
 	Partial bool
 }
 
-// TextParser finds tool calls written as text. known lists the session's tool names (a parser
-// may use them to tell a call from prose that mentions a tool). tools/textcall provides the full
+// TextParser finds tool calls written as text. known says whether a name is (or repairs to)
+// one of the session's tools: a parser uses it to tell a call from prose that mentions a tool. tools/textcall provides the full
 // parser (every model family's format); HermesParser is the small stand-in used until it is
 // wired in.
-type TextParser func(text string, known []string) Parsed
+type TextParser func(text string, known func(name string) bool) Parsed
 
 const (
 	hermesOpen  = "<tool_call>"
@@ -35,7 +35,7 @@ const (
 // HermesParser reads Hermes/Qwen calls, <tool_call>{"name":…,"arguments":…}</tool_call>, also
 // with the closing tag missing (the call then ends at the next opening tag or the reply's end). An opening tag whose JSON does not read
 // makes the result Partial.
-func HermesParser(text string, known []string) Parsed {
+func HermesParser(text string, known func(name string) bool) Parsed {
 	var out Parsed
 	var prose strings.Builder
 	rest := text

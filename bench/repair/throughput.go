@@ -25,7 +25,7 @@ func throughput() {
 		}
 	}
 	text := b.String()
-	known := []string{"read_file", "bash", "edit_file", "write_file"}
+	known := func(name string) bool { return name == "read_file" || name == "bash" }
 	const rounds = 5
 	start := time.Now()
 	calls := 0
