@@ -2,7 +2,7 @@
 // suite in examples/repair with turn repair on and off, on a real Node (bus, store, tools), and
 // the figures are printed. Nothing is asserted. Run from the repository root:
 //
-//	go run ./bench/repair [-rate 0.35] [-seed 9]
+//	go run ./bench/repair [-rate 0.35] [-seed 9] [-rounds 2]
 package main
 
 import (
@@ -52,27 +52,30 @@ func main() {
 	rate := flag.Float64("rate", 0.35, "the share of turns in which the model makes a mistake")
 	seed := flag.Int64("seed", 9, "the noisy model's seed")
 	maxTurns := flag.Int("max-turns", 30, "each task's turn budget")
+	rounds := flag.Int("rounds", 2, "runs of the whole suite per setting, each with its own seeds")
 	flag.Parse()
 	tasks, err := loadSuite(*suite)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "repair bench:", err)
 		os.Exit(2)
 	}
-	fmt.Printf("repair bench · %d tasks · mistake rate %.0f%% · seed %d · families %s\n\n", len(tasks), *rate*100, *seed, strings.Join(families, ", "))
+	fmt.Printf("repair bench · %d tasks × %d rounds · mistake rate %.0f%% · seed %d · families %s\n\n", len(tasks), *rounds, *rate*100, *seed, strings.Join(families, ", "))
 	results := map[bool]*modeResult{}
 	for _, repair := range []bool{true, false} {
 		res := &modeResult{counts: newFamilyCount(), repairs: store.RepairStats{ByKind: map[string]int{}}}
-		for i, t := range tasks {
-			o, err := runTask(t, repair, *rate, *seed+int64(i), *maxTurns, res)
-			if err != nil {
-				fmt.Fprintf(os.Stderr, "repair bench: task %s: %v\n", t.Name, err)
-				os.Exit(1)
+		for round := range *rounds {
+			for i, t := range tasks {
+				o, err := runTask(t, repair, *rate, *seed+int64(round*len(tasks)+i), *maxTurns, res)
+				if err != nil {
+					fmt.Fprintf(os.Stderr, "repair bench: task %s: %v\n", t.Name, err)
+					os.Exit(1)
+				}
+				res.outcomes = append(res.outcomes, o)
 			}
-			res.outcomes = append(res.outcomes, o)
 		}
 		results[repair] = res
 	}
-	report(tasks, results)
+	report(results)
 	throughput()
 }
 
@@ -161,7 +164,7 @@ func runTask(t Task, repair bool, rate float64, seed int64, maxTurns int, res *m
 	return outcome{done: strings.Contains(string(body), t.Check.Contains), turns: model.turns}, nil
 }
 
-func report(tasks []Task, results map[bool]*modeResult) {
+func report(results map[bool]*modeResult) {
 	on, off := results[true], results[false]
 	row := func(label, a, b string) { fmt.Printf("%-36s %-16s %s\n", label, a, b) }
 	row("", "repair on", "repair off")
@@ -177,7 +180,7 @@ func report(tasks []Task, results map[bool]*modeResult) {
 	}
 	dOn, tOn := done(on)
 	dOff, tOff := done(off)
-	row("tasks finished", fmt.Sprintf("%d of %d", dOn, len(tasks)), fmt.Sprintf("%d of %d", dOff, len(tasks)))
+	row("tasks finished", fmt.Sprintf("%d of %d", dOn, len(on.outcomes)), fmt.Sprintf("%d of %d", dOff, len(off.outcomes)))
 	ratio := "∞"
 	if dOff > 0 {
 		ratio = fmt.Sprintf("%.1f×", float64(dOn)/float64(dOff))
