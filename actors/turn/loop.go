@@ -146,10 +146,18 @@ func (d *LoopDetector) loopAt(i int) *Loop {
 	return nil
 }
 
-// matching lists the calls up to i (inclusive) that match, oldest first.
+// matching lists the calls up to i (inclusive) that match, oldest first, since the last call
+// that changed a file: running the tests again after an edit is progress, not a loop.
 func (d *LoopDetector) matching(i int, match func(seen) bool) []int {
 	var idx []int
-	for j := 0; j <= i; j++ {
+	from := 0
+	for j := i - 1; j >= 0; j-- {
+		if len(d.calls[j].Changed) > 0 {
+			from = j + 1
+			break
+		}
+	}
+	for j := from; j <= i; j++ {
 		if match(d.calls[j]) {
 			idx = append(idx, j)
 		}

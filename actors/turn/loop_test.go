@@ -151,3 +151,25 @@ func TestNoteEscalatesWithEvidence(t *testing.T) {
 		t.Fatalf("level 2 note lacks evidence: %s", l.Note())
 	}
 }
+
+func TestRunningTheTestsAgainAfterAnEditIsNotALoop(t *testing.T) {
+	var d LoopDetector
+	test := func(turn int) Observation {
+		return Observation{Turn: turn, Name: "bash", Args: `{"command":"go test ./..."}`, IsError: true, Output: "FAIL\n--- FAIL: TestX"}
+	}
+	edit := func(turn int, n string) Observation {
+		return Observation{Turn: turn, Name: "edit_file", Args: `{"path":"x.go","old_string":"v` + n + `","new_string":"v` + n + `+"}`, Changed: []string{"x.go"}}
+	}
+	for turn, n := 1, 0; turn < 9; turn, n = turn+2, n+1 {
+		if l := turnOf(&d, test(turn)); l != nil {
+			t.Fatalf("turn %d: %+v", turn, l)
+		}
+		if l := turnOf(&d, edit(turn+1, string(rune('a'+n)))); l != nil {
+			t.Fatalf("turn %d: %+v", turn+1, l)
+		}
+	}
+	turnOf(&d, test(20))
+	if l := turnOf(&d, test(21)); l == nil || l.Kind != LoopSameError {
+		t.Fatalf("the same failure twice with no change between: %+v", l)
+	}
+}
