@@ -39,6 +39,9 @@ type NodeOptions struct {
 	Retry   llm.RetryPolicy
 	// Agents bounds subagents (depth, siblings running at once, per-child budgets).
 	Agents AgentLimits
+	// UserConfigDir is the user's troupe config directory (their AGENTS.md and skills); ""
+	// means none.
+	UserConfigDir string
 }
 
 // Node is one troupe process serving one project: the bus, the store, the actor system.
@@ -186,7 +189,8 @@ func (n *Node) newSessionDeps(start *messages.StartSession) (SessionDeps, error)
 	if err != nil {
 		return SessionDeps{}, err
 	}
-	reg, err := n.sessionTools(start)
+	skills := n.skills()
+	reg, err := n.sessionTools(start, len(skills) > 0)
 	if err != nil {
 		return SessionDeps{}, err
 	}
@@ -204,19 +208,23 @@ func (n *Node) newSessionDeps(start *messages.StartSession) (SessionDeps, error)
 	}
 	env := &tools.Env{Root: workspace, TempDir: tmp, Environ: withTmp(n.opts.Environ, tmp), Sandbox: n.opts.Sandbox,
 		Files: n.fileTracker(start), Artifacts: n.store, ReadOnlyRoot: start.PlanSafeBash && n.opts.Sandbox != nil, NoRepair: start.NoRepair}
+	if len(skills) > 0 {
+		env.Skills = skillSet(skills)
+	}
 	reg.SetOverflow(tools.ArtifactOverflow(n.store))
 	reg.AddCheck(gate.Check()) // last: after every validity check
 	return SessionDeps{
 		Gate:  gate,
 		Store: n.store, Bridge: n.bridge, Provider: provider, Model: modelStamp(start.Model), ModelName: modelName,
-		Tools: reg, ToolEnv: env, System: withQuirkHint(SystemPrompt(workspace, start.Mode, start.RolePrompt), modelName, !start.NoRepair), Retry: n.opts.Retry, Log: n.opts.Log,
+		Tools: reg, ToolEnv: env, Retry: n.opts.Retry, Log: n.opts.Log,
+		System: withQuirkHint(SystemPrompt(workspace, start.Mode, start.RolePrompt, n.opts.UserConfigDir, skills), modelName, !start.NoRepair),
 		Delegation: n.delegation(reg),
 	}, nil
 }
 
 // sessionTools builds a session's tool registry: the Node's tools (the built-ins and the agent
 // tools by default), narrowed to start.Tools for a subagent.
-func (n *Node) sessionTools(start *messages.StartSession) (*tools.Registry, error) {
+func (n *Node) sessionTools(start *messages.StartSession, withSkills bool) (*tools.Registry, error) {
 	if n.opts.Tools != nil {
 		reg, err := n.opts.Tools()
 		if err != nil {
@@ -228,6 +236,9 @@ func (n *Node) sessionTools(start *messages.StartSession) (*tools.Registry, erro
 		return nil, fmt.Errorf("build tools: a custom tool set cannot be narrowed for subagent %s", start.Agent)
 	}
 	all := append(append(append(tools.Builtins(), tools.ReadArtifact()), tools.AgentTools()...), tools.GoalTools()...)
+	if withSkills {
+		all = append(all, tools.LoadSkillTool())
+	}
 	if start.Tools != nil {
 		all = slices.DeleteFunc(all, func(t tools.Tool) bool { return !slices.Contains(start.Tools, t.Spec().Name) })
 	}

@@ -106,6 +106,15 @@ func Load(opt LoadOptions) (*Config, error) {
 	return c, nil
 }
 
+// UserDir is the user's troupe config directory (XDG_CONFIG_HOME/troupe or
+// ~/.config/troupe), or "" when neither is known.
+func UserDir(getenv func(string) string) string {
+	if userFile, _ := DefaultPaths("", getenv); userFile != "" {
+		return filepath.Dir(userFile)
+	}
+	return ""
+}
+
 // DefaultPaths returns where the user and project files live. The user file is empty when
 // neither XDG_CONFIG_HOME nor HOME is set.
 func DefaultPaths(projectRoot string, getenv func(string) string) (userFile, projectFile string) {

@@ -43,6 +43,10 @@ func (r *Registry) Execute(ctx context.Context, env *Env, call Call) (res Result
 	if env == nil || env.Root == "" {
 		return errorResult(fmt.Sprintf("internal error: %s has no workspace to run in", call.Name))
 	}
+	if stop := env.skillAllows(call.Name); stop != nil {
+		stop.Rejected, stop.Repairs = true, repairs
+		return *stop
+	}
 	args, more, failed := r.prepare(env, e, call)
 	repairs = append(repairs, more...)
 	if failed == nil && env.NoRepair && slices.ContainsFunc(repairs, func(rp Repair) bool { return rp.Kind != RepairJSON && rp.Kind != RepairCoercion }) {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/troupe-dev/troupe/actors"
+	"github.com/troupe-dev/troupe/config"
 	"github.com/troupe-dev/troupe/llm"
 	"github.com/troupe-dev/troupe/store"
 )
@@ -64,9 +65,10 @@ func (m *Main) nodeOptions(s *settings) (actors.NodeOptions, error) {
 		Provider: func(model, baseURL string) (llm.Provider, string, error) {
 			return llm.Open(model, llm.Options{BaseURL: baseURL, Getenv: os.Getenv})
 		},
-		Environ: actors.CommandEnviron(os.Environ(), s.cfg.Env.Pass, s.cfg.Env.Set),
-		Sandbox: sb,
-		Retry:   llm.DefaultRetryPolicy(),
+		Environ:       actors.CommandEnviron(os.Environ(), s.cfg.Env.Pass, s.cfg.Env.Set),
+		Sandbox:       sb,
+		Retry:         llm.DefaultRetryPolicy(),
+		UserConfigDir: config.UserDir(m.Getenv),
 	}, nil
 }
 
