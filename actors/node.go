@@ -217,7 +217,7 @@ func (n *Node) newSessionDeps(start *messages.StartSession) (SessionDeps, error)
 		Gate:  gate,
 		Store: n.store, Bridge: n.bridge, Provider: provider, Model: modelStamp(start.Model), ModelName: modelName,
 		Tools: reg, ToolEnv: env, Retry: n.opts.Retry, Log: n.opts.Log,
-		System: withQuirkHint(SystemPrompt(workspace, start.Mode, start.RolePrompt, n.opts.UserConfigDir, skills), modelName, !start.NoRepair),
+		System:     withQuirkHint(SystemPrompt(workspace, start.Mode, start.RolePrompt, n.opts.UserConfigDir, skills), modelName, !start.NoRepair),
 		Delegation: n.delegation(reg),
 	}, nil
 }
