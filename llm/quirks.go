@@ -20,8 +20,12 @@ type Quirks struct {
 	PromptHint string
 }
 
-// hintOneCall steers families that garble parallel or text-written calls.
-const hintOneCall = "Call tools with the structured tool-call interface, one call per reply, arguments as a JSON object; never write a call as text."
+// The one-line hints: families that fall back to calls written as text, and of those the ones
+// that also garble several calls in one reply.
+const (
+	hintStructured = "Call tools through the tool-call interface with JSON object arguments; never write a call as text."
+	hintOneCall    = "Call tools through the tool-call interface, one call per reply, with JSON object arguments; never write a call as text."
+)
 
 // quirkTable lists the families in match order: a more specific name before its prefix (qwen3
 // before qwen2.5, devstral before mistral). Match is a substring of the lower-case model name.
@@ -29,9 +33,9 @@ var quirkTable = []struct {
 	match []string
 	q     Quirks
 }{
-	{[]string{"qwen3-coder", "qwen3"}, Quirks{Family: "qwen3-coder", TextFormat: "qwen3_coder", Parallel: true, ToolChoice: false, Temperature: 0.7, TopP: 0.8, PromptHint: hintOneCall}},
+	{[]string{"qwen3-coder", "qwen3"}, Quirks{Family: "qwen3-coder", TextFormat: "qwen3_coder", Parallel: true, ToolChoice: false, Temperature: 0.7, TopP: 0.8, PromptHint: hintStructured}},
 	{[]string{"qwen2.5-coder", "qwen2.5", "qwen"}, Quirks{Family: "qwen2.5-coder", TextFormat: "hermes", Parallel: false, ToolChoice: false, Temperature: 0.7, TopP: 0.8, PromptHint: hintOneCall}},
-	{[]string{"glm"}, Quirks{Family: "glm", TextFormat: "glm", Parallel: true, ToolChoice: false, Temperature: 0.6, TopP: 0.95, PromptHint: hintOneCall}},
+	{[]string{"glm"}, Quirks{Family: "glm", TextFormat: "glm", Parallel: true, ToolChoice: false, Temperature: 0.6, TopP: 0.95, PromptHint: hintStructured}},
 	{[]string{"deepseek"}, Quirks{Family: "deepseek", TextFormat: "deepseek", Parallel: true, ToolChoice: true, Temperature: 0.6, TopP: 0.95}},
 	{[]string{"devstral", "mistral", "codestral", "mixtral"}, Quirks{Family: "mistral", TextFormat: "mistral", Parallel: true, ToolChoice: true, Temperature: 0.15}},
 	{[]string{"llama"}, Quirks{Family: "llama", TextFormat: "llama", Parallel: false, ToolChoice: false, Temperature: 0.6, TopP: 0.9, PromptHint: hintOneCall}},
