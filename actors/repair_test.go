@@ -204,3 +204,17 @@ func TestAQuestionEndsTheRunHeadlessAndWaitsInChat(t *testing.T) {
 		return err
 	})
 }
+
+func TestQuirkHintAddsOneLineForWeakFamiliesOnly(t *testing.T) {
+	base := "BASE PROMPT"
+	if got := withQuirkHint(base, "gpt-4o-mini", true); got != base {
+		t.Errorf("a capable model's prompt changed: %q", got)
+	}
+	got := withQuirkHint(base, "qwen2.5-coder:7b", true)
+	if extra := strings.TrimPrefix(got, base+"\n\n"); extra == got || strings.Contains(extra, "\n") || len(extra) > 130 {
+		t.Errorf("qwen2.5-coder prompt = %q: want the base and one short line", got)
+	}
+	if got := withQuirkHint(base, "qwen2.5-coder:7b", false); got != base {
+		t.Errorf("with repair off the prompt changed: %q", got)
+	}
+}
