@@ -53,3 +53,14 @@ func TestStatsOnAFreshProjectSaysHowToGetSome(t *testing.T) {
 		t.Fatalf("exit %d: %q %q", r.code, r.stdout, r.stderr)
 	}
 }
+
+func TestHumanOutputShowsTheRepair(t *testing.T) {
+	repo := newRepo(t, map[string]string{"a.txt": "alpha\n"})
+	model := writeScript(t, repo, `{"turns": [
+		{"text": "<tool_call>{\"name\": \"read_file\", \"arguments\": {\"path\": \"a.txt\"}}</tool_call>"},
+		{"expect": "alpha", "text": "it says alpha"}]}`)
+	r := troupe(t, repo, testEnv(t), "run", "--model", model, "go")
+	if r.code != 0 || !strings.Contains(r.stdout, "↻ repaired text format:") || !strings.Contains(r.stdout, `read_file {"path":"a.txt"}`) {
+		t.Fatalf("exit %d:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
