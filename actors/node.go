@@ -190,7 +190,11 @@ func (n *Node) newSessionDeps(start *messages.StartSession) (SessionDeps, error)
 		return SessionDeps{}, err
 	}
 	skills := n.skills()
-	reg, err := n.sessionTools(start, len(skills) > 0)
+	pm, err := n.promptMode(start.PromptMode)
+	if err != nil {
+		return SessionDeps{}, err
+	}
+	reg, err := n.sessionTools(start, len(skills) > 0, pm)
 	if err != nil {
 		return SessionDeps{}, err
 	}
@@ -217,14 +221,15 @@ func (n *Node) newSessionDeps(start *messages.StartSession) (SessionDeps, error)
 		Gate:  gate,
 		Store: n.store, Bridge: n.bridge, Provider: provider, Model: modelStamp(start.Model), ModelName: modelName,
 		Tools: reg, ToolEnv: env, Retry: n.opts.Retry, Log: n.opts.Log,
-		System:     withQuirkHint(SystemPrompt(workspace, start.Mode, start.RolePrompt, n.opts.UserConfigDir, skills), modelName, !start.NoRepair),
+		System: withQuirkHint(SystemPrompt(PromptParts{Root: workspace, Mode: start.Mode, RolePrompt: start.RolePrompt,
+			UserDir: n.opts.UserConfigDir, Skills: skills, PromptMode: pm}), modelName, !start.NoRepair),
 		Delegation: n.delegation(reg),
 	}, nil
 }
 
 // sessionTools builds a session's tool registry: the Node's tools (the built-ins and the agent
 // tools by default), narrowed to start.Tools for a subagent.
-func (n *Node) sessionTools(start *messages.StartSession, withSkills bool) (*tools.Registry, error) {
+func (n *Node) sessionTools(start *messages.StartSession, withSkills bool, pm *config.PromptMode) (*tools.Registry, error) {
 	if n.opts.Tools != nil {
 		reg, err := n.opts.Tools()
 		if err != nil {
@@ -241,6 +246,12 @@ func (n *Node) sessionTools(start *messages.StartSession, withSkills bool) (*too
 	}
 	if start.Tools != nil {
 		all = slices.DeleteFunc(all, func(t tools.Tool) bool { return !slices.Contains(start.Tools, t.Spec().Name) })
+	}
+	if pm != nil && pm.Tools != nil { // a prompt mode only narrows (ask and plan cannot write)
+		all = slices.DeleteFunc(all, func(t tools.Tool) bool {
+			name := t.Spec().Name
+			return !slices.Contains(pm.Tools, name) && name != "load_skill" && !strings.HasSuffix(name, "_goal")
+		})
 	}
 	reg, err := tools.NewRegistryWith(&n.schemas, all...)
 	if err != nil {

@@ -22,15 +22,27 @@ How to work:
 - Tool errors are information: read them, fix the call, and try again differently; never repeat a failing call unchanged.
 - Stay inside the workspace. Never invent file contents or command output.`
 
+// PromptParts is what a session's stable prefix is made of.
+type PromptParts struct {
+	Root, Mode, RolePrompt string
+	UserDir                string // the user's config dir (their AGENTS.md); "" for none
+	Skills                 []config.Skill
+	PromptMode             *config.PromptMode // nil: the default mode, code
+}
+
 // SystemPrompt assembles the stable prefix for a session in workspace root: the base prompt,
 // the mode's rules, the environment, the instruction files (the user's AGENTS.md in userDir,
 // then the project's AGENTS.md or CLAUDE.md) and the skills index. It depends on nothing that
 // changes between turns, so it is byte-identical across a session's calls.
-func SystemPrompt(root, mode, rolePrompt, userDir string, skills []config.Skill) string {
+func SystemPrompt(p PromptParts) string {
+	root, rolePrompt, userDir := p.Root, p.RolePrompt, p.UserDir
 	var b strings.Builder
 	b.WriteString(basePrompt)
 	b.WriteString("\n\n")
-	b.WriteString(modeRules(mode))
+	b.WriteString(modeRules(p.Mode))
+	if pm := p.PromptMode; pm != nil && pm.Instructions != "" {
+		b.WriteString("\n\n" + pm.Instructions)
+	}
 	if rolePrompt = strings.TrimSpace(rolePrompt); rolePrompt != "" {
 		b.WriteString("\n\nYour role as a subagent:\n")
 		b.WriteString(rolePrompt)
@@ -46,7 +58,7 @@ func SystemPrompt(root, mode, rolePrompt, userDir string, skills []config.Skill)
 	if text := config.LoadInstructions(root, root, userFile).Prompt(); text != "" {
 		b.WriteString("\n\n" + text)
 	}
-	if index := config.SkillIndex(skills); index != "" {
+	if index := config.SkillIndex(p.Skills); index != "" {
 		b.WriteString("\n\n" + index)
 	}
 	return b.String()

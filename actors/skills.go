@@ -20,6 +20,23 @@ func (n *Node) skills() []config.Skill {
 	return skills
 }
 
+// promptMode finds a session's prompt mode among the built-ins and the project's and user's
+// custom ones; "" and "code" are the default (nil).
+func (n *Node) promptMode(name string) (*config.PromptMode, error) {
+	if name == "" || name == config.DefaultPromptMode {
+		return nil, nil
+	}
+	modes, err := config.LoadPromptModes(config.PromptModeDirs(n.Root, n.opts.UserConfigDir)...)
+	if err != nil && n.opts.Log != nil {
+		n.opts.Log.Warn("skipping prompt modes that do not load", "err", err)
+	}
+	pm, err := config.FindPromptMode(modes, name)
+	if err != nil {
+		return nil, err
+	}
+	return &pm, nil
+}
+
 // skillSet is a session's skills as load_skill sees them. It holds values read at the
 // session's start and is never written, so the executor may read it freely.
 type skillSet []config.Skill

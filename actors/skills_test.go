@@ -52,12 +52,12 @@ func TestSystemPromptCarriesUserAndProjectInstructions(t *testing.T) {
 	root, user := t.TempDir(), t.TempDir()
 	os.WriteFile(filepath.Join(root, "CLAUDE.md"), []byte("PROJECT-RULES"), 0o644)
 	os.WriteFile(filepath.Join(user, "AGENTS.md"), []byte("USER-RULES"), 0o644)
-	p := SystemPrompt(root, "ask", "", user, nil)
+	p := SystemPrompt(PromptParts{Root: root, Mode: "ask", UserDir: user})
 	u, pr := strings.Index(p, "USER-RULES"), strings.Index(p, "PROJECT-RULES")
 	if u < 0 || pr < 0 || u > pr {
 		t.Errorf("instructions missing or out of order:\n%s", p)
 	}
-	if p != SystemPrompt(root, "ask", "", user, nil) {
+	if p != SystemPrompt(PromptParts{Root: root, Mode: "ask", UserDir: user}) {
 		t.Error("the prefix is not byte-stable")
 	}
 }

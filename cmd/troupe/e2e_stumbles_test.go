@@ -144,3 +144,24 @@ func TestDoctorProbesTheEndpoint(t *testing.T) {
 		t.Errorf("doctor against a dead endpoint: exit %d\n%s%s", bad.code, bad.stdout, bad.stderr)
 	}
 }
+
+// --prompt-mode changes the instructions and may narrow the tools: ask cannot write. An unknown
+// mode is a usage error naming the modes there are.
+func TestPromptModeAskCannotWrite(t *testing.T) {
+	repo := newRepo(t, map[string]string{"a.txt": "alpha\n"})
+	env := testEnv(t)
+	model := writeScript(t, repo, `{"turns": [
+		{"tool_calls": [{"name": "write_file", "args": {"path": "b.txt", "content": "x"}}]},
+		{"text": "could not write"}]}`)
+	r := troupe(t, repo, env, "run", "--json", "--mode", "yolo", "--sandbox", "off", "--prompt-mode", "ask", "--model", model, "write b.txt")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(repo, "b.txt")); !os.IsNotExist(err) {
+		t.Errorf("ask mode wrote a file: %v", err)
+	}
+	bad := troupe(t, repo, env, "run", "--prompt-mode", "nosuch", "--model", model, "x")
+	if bad.code != 2 || !strings.Contains(bad.stderr, "review-security") {
+		t.Errorf("unknown prompt mode: exit %d %s", bad.code, bad.stderr)
+	}
+}

@@ -17,6 +17,7 @@ import (
 // commonFlags are the flags shared by the commands that run sessions.
 type commonFlags struct {
 	model, baseURL, mode, sandbox string
+	promptMode                    string
 	maxTurns                      int
 	noRepair                      bool
 
@@ -52,6 +53,7 @@ func (f *commonFlags) register(c *cobra.Command) {
 	c.Flags().StringVar(&f.sandbox, "sandbox", "", "sandbox for bash: auto, landlock, bwrap, off")
 	c.Flags().IntVar(&f.maxTurns, "max-turns", 0, "stop after this many model turns (default 100)")
 	c.Flags().BoolVar(&f.noRepair, "no-repair", false, "switch turn repair off: calls written as text are not run, loops are not steered (for measuring)")
+	c.Flags().StringVar(&f.promptMode, "prompt-mode", "", "prompt mode: code (default), plan, review, debug, ask, brainstorm, frontend-design, review-security, simplify, or one from .troupe/prompts")
 }
 
 // registerHorizon adds the flags of long sessions: run, resume, chat and loop take them.
