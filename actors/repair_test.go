@@ -36,7 +36,7 @@ func TestTextCallRunsAsAStructuredCallAndIsCounted(t *testing.T) {
 		t.Fatalf("tool.repaired events: %d, want 1", len(reps))
 	}
 	if r := reps[0].(*messages.ToolRepairedData); r.Kind != "text_format" || r.CallID != "txt-1-1" || r.Tool != "read_file" ||
-		!strings.Contains(r.Before, "<tool_call>") || !strings.Contains(r.After, `"path":"a.txt"`) {
+		!strings.Contains(r.Before, "hermes: read_file") || !strings.Contains(r.After, `"path":"a.txt"`) {
 		t.Fatalf("repair: %+v", r)
 	}
 	classes := map[messages.ReplyClass]bool{}
@@ -81,7 +81,7 @@ func TestWithRepairOffATextCallIsJustText(t *testing.T) {
 
 func TestMalformedCallGetsOnePreciseNote(t *testing.T) {
 	tn := startTestNode(t, `{"turns": [
-		{"text": "<tool_call>{\"name\": \"read_file\", \"arguments\": {\"path\": </tool_call>"},
+		{"text": "<tool_call>please run read_file on a.txt</tool_call>"},
 		{"expect": "could not be read", "tool_calls": [{"name": "read_file", "args": {"path": "a.txt"}}]},
 		{"text": "done"}]}`)
 	if fin := tn.run(t, "mal", "go"); fin.Status != messages.StatusDone {
@@ -90,6 +90,18 @@ func TestMalformedCallGetsOnePreciseNote(t *testing.T) {
 	first := tn.eventsOf("mal", messages.EventTurnFinished)[0].(*messages.TurnFinishedData)
 	if first.Class != messages.ReplyMalformed {
 		t.Fatalf("first turn: %+v", first)
+	}
+}
+
+func TestAnUnreadableCallTwiceNudgedStandsAsTheAnswer(t *testing.T) {
+	bad := `{"text": "<tool_call>please run read_file on a.txt</tool_call>"},`
+	tn := startTestNode(t, `{"turns": [`+strings.Repeat(bad, 3)+`{"text": "never asked"}]}`)
+	fin := tn.run(t, "mal3", "go")
+	if fin.Status != messages.StatusDone || !strings.Contains(fin.Final, "please run read_file") {
+		t.Fatalf("finished: %+v", fin)
+	}
+	if n := len(tn.provider.all()); n != 3 {
+		t.Fatalf("%d model calls, want 3 (the reply and two notes)", n)
 	}
 }
 

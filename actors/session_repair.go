@@ -21,7 +21,7 @@ func (s *session) steering() *turn.Steering {
 		if s.deps.Tools != nil {
 			known = s.deps.Tools.Knows
 		}
-		s.steer = turn.NewSteering(!s.start.NoRepair, turn.HermesParser, known)
+		s.steer = turn.NewSteering(!s.start.NoRepair, turn.Textcall(llm.QuirksFor(s.deps.ModelName).TextFormat), known)
 	}
 	return s.steer
 }
@@ -52,6 +52,18 @@ func (s *session) runCalls(ctx actor.Context, r *llm.Reply, d turn.Decision) {
 func (s *session) nudgeReply(ctx actor.Context, r *llm.Reply, d turn.Decision) {
 	s.turnFinished(string(r.Stop))
 	if !s.steering().Nudge() {
+		if d.Class == messages.ReplyMalformed {
+			// Told twice and still no readable call: the text stands as the answer (an
+			// attempt read wrongly must not fail a run that may be done).
+			s.steering().Landed()
+			r.ToolCalls = nil
+			if err := s.commitAssistant(r); err != nil {
+				s.fail(ctx, messages.FailConfig, err.Error())
+				return
+			}
+			s.finalAnswer(ctx, r.Text)
+			return
+		}
 		s.fail(ctx, messages.FailModel, fmt.Sprintf("the model's replies did not land %d times in a row (last: %s)", s.steering().Nudges(), d.Class))
 		return
 	}

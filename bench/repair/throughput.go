@@ -26,11 +26,12 @@ func throughput() {
 	}
 	text := b.String()
 	known := func(name string) bool { return name == "read_file" || name == "bash" }
+	parse := turn.Textcall("")
 	const rounds = 5
 	start := time.Now()
 	calls := 0
 	for range rounds {
-		calls = len(turn.HermesParser(text, known).Calls)
+		calls = len(parse(text, known).Calls)
 	}
 	per := time.Since(start) / rounds
 	fmt.Printf("\ntext-call parser on a %.1f MB reply: %v per parse (%.0f MB/s), %d calls found\n",
