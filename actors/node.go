@@ -39,6 +39,9 @@ type NodeOptions struct {
 	Retry   llm.RetryPolicy
 	// Agents bounds subagents (depth, siblings running at once, per-child budgets).
 	Agents AgentLimits
+	// NATS joins an external NATS server or cluster (comma-separated URLs) instead of starting
+	// an embedded one; "" means embedded.
+	NATS string
 	// UserConfigDir is the user's troupe config directory (their AGENTS.md and skills); ""
 	// means none.
 	UserConfigDir string
@@ -76,7 +79,12 @@ func StartNode(opts NodeOptions) (*Node, error) {
 		return nil, err
 	}
 	n.store = st
-	if n.bus, err = StartBus(opts.Log); err != nil {
+	if opts.NATS != "" {
+		n.bus, err = JoinBus(opts.NATS)
+	} else {
+		n.bus, err = StartBus(opts.Log)
+	}
+	if err != nil {
 		st.Close()
 		return nil, err
 	}
@@ -211,7 +219,8 @@ func (n *Node) newSessionDeps(start *messages.StartSession) (SessionDeps, error)
 		workspace = n.Root
 	}
 	env := &tools.Env{Root: workspace, TempDir: tmp, Environ: withTmp(n.opts.Environ, tmp), Sandbox: n.opts.Sandbox,
-		Files: n.fileTracker(start), Artifacts: n.store, ReadOnlyRoot: start.PlanSafeBash && n.opts.Sandbox != nil, NoRepair: start.NoRepair}
+		Files: n.fileTracker(start), Artifacts: n.store, ReadOnlyRoot: start.PlanSafeBash && n.opts.Sandbox != nil,
+		Secrets: tools.SecretRedactor(os.Getenv, llm.KeyVars(), n.bus.Token()), NoRepair: start.NoRepair}
 	if len(skills) > 0 {
 		env.Skills = skillSet(skills)
 	}
@@ -240,7 +249,10 @@ func (n *Node) sessionTools(start *messages.StartSession, withSkills bool, pm *c
 		}
 		return nil, fmt.Errorf("build tools: a custom tool set cannot be narrowed for subagent %s", start.Agent)
 	}
-	all := append(append(append(tools.Builtins(), tools.ReadArtifact()), tools.AgentTools()...), tools.GoalTools()...)
+	all := append(append(tools.Builtins(), tools.ReadArtifact()), tools.GoalTools()...)
+	if n.opts.Agents.MaxDepth != NoSubagents {
+		all = append(all, tools.AgentTools()...)
+	}
 	if withSkills {
 		all = append(all, tools.LoadSkillTool())
 	}

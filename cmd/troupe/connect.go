@@ -68,8 +68,20 @@ func (m *Main) nodeOptions(s *settings) (actors.NodeOptions, error) {
 		Environ:       actors.CommandEnviron(os.Environ(), s.cfg.Env.Pass, s.cfg.Env.Set),
 		Sandbox:       sb,
 		Retry:         llm.DefaultRetryPolicy(),
+		Agents:        agentLimits(s.cfg),
+		NATS:          s.cfg.NATS,
 		UserConfigDir: config.UserDir(m.Getenv),
 	}, nil
+}
+
+// agentLimits carries [agents] to the Node: max_depth = 0 means no subagents, as the config
+// documents it.
+func agentLimits(cfg *config.Config) actors.AgentLimits {
+	l := actors.AgentLimits{MaxDepth: cfg.Agents.MaxDepth, MaxRunning: cfg.Agents.MaxRunning}
+	if l.MaxDepth == 0 {
+		l.MaxDepth = actors.NoSubagents
+	}
+	return l
 }
 
 // ownSessionGrace bounds how long closing waits for this process's own session to record its

@@ -108,6 +108,9 @@ func (m *Main) resolve(f *commonFlags) (*settings, error) {
 	if err != nil {
 		return nil, usageErr("%v", err)
 	}
+	for _, w := range cfg.Warnings {
+		fmt.Fprintf(m.Stderr, "troupe: warning: %s\n", w)
+	}
 	if f != nil {
 		if err := f.validate(); err != nil {
 			return nil, err
