@@ -2,6 +2,7 @@ package turn
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -138,4 +139,28 @@ func TestEveryFamilyFormatIsRecovered(t *testing.T) {
 			t.Errorf("%s: %+v", name, d)
 		}
 	}
+}
+
+func FuzzClassify(f *testing.F) {
+	f.Add("<tool_call>{\"name\":\"bash\",\"arguments\":{\"command\":\"ls\"}}</tool_call>", "", false)
+	f.Add("Which one?", "", false)
+	f.Add("", "thinking <function=read_file>", true)
+	f.Fuzz(func(t *testing.T, text, reasoning string, cut bool) {
+		r := &llm.Reply{Text: text, Reasoning: reasoning, Stop: llm.StopEnd}
+		if cut {
+			r.Stop = llm.StopLength
+		}
+		d := Classifier{Parse: parse, Known: known}.Classify(r, 3)
+		if d.Class == "" {
+			t.Fatal("no class")
+		}
+		for i, c := range d.Calls {
+			if c.Name == "" || c.ID != fmt.Sprintf("txt-3-%d", i+1) || c.Args == "" {
+				t.Fatalf("call %d: %+v", i, c)
+			}
+		}
+		if (d.Class == messages.ReplyTextCalls) != (len(d.Calls) > 0) {
+			t.Fatalf("class %s with %d calls", d.Class, len(d.Calls))
+		}
+	})
 }
