@@ -105,3 +105,5 @@ go run ./bench/repair 2>/dev/null || echo "repair bench: failed (run go run ./be
 # The same at a higher mistake rate (the ratio grows with the rate: only calls written as text
 # end a task when repair is off; the other mistakes cost turns).
 go run ./bench/repair -rate 0.6 2>/dev/null | sed -n '3,7p' || true
+
+# Start-up phases, private memory, attach and binary composition (issue 13): bash bench/startup.sh
