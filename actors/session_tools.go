@@ -41,6 +41,7 @@ func (s *session) onToolResult(ctx actor.Context, msg *messages.ToolResult) {
 			return
 		}
 		s.track(r.Call, r.Result)
+		s.observeCall(r.Call, r.Result)
 		s.emit(messages.ToolFinishedEvent.Of(&messages.ToolFinishedData{Turn: s.turn, CallID: r.Call.ID, Tool: r.Call.Name,
 			IsError: r.Result.IsError, Output: preview(r.Result.Output, eventPreviewBytes), Bytes: len(r.Result.Output),
 			Changed: r.Result.Changed, DurationMS: r.Result.Duration.Milliseconds()}))
@@ -53,9 +54,12 @@ func (s *session) onToolResult(ctx actor.Context, msg *messages.ToolResult) {
 		s.endCancelledTurn(ctx)
 		return
 	}
-	s.emit(messages.TurnFinishedEvent.Of(&messages.TurnFinishedData{Turn: s.turn, Stop: messages.StopToolCalls}))
+	s.turnFinished(messages.StopToolCalls)
+	s.flushRepairs()
 	s.syncStore()
-	s.continueTurn(ctx)
+	if s.steerLoops(ctx) {
+		s.continueTurn(ctx)
+	}
 }
 
 func (s *session) toolSpecs() []llm.ToolSpec {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/troupe-dev/troupe/actors/turn"
 	"github.com/troupe-dev/troupe/llm"
 	"github.com/troupe-dev/troupe/messages"
 )
@@ -164,6 +165,7 @@ func (s *session) onModelDone(ctx actor.Context, msg *modelDone) {
 	if msg.turn != s.turn {
 		return
 	}
+	s.steering().Class = ""
 	s.cur.cancelWork()
 	s.cur.cancelWork = nil
 	if s.cur.cancelling != "" {
@@ -177,26 +179,28 @@ func (s *session) onModelDone(ctx actor.Context, msg *modelDone) {
 	r := msg.reply
 	s.recordUsage(r.Usage, msg.bytes)
 	s.budget.observe(r.Usage.InputTokens, msg.sent)
-	switch {
-	case len(r.ToolCalls) > 0:
-		batch, calls := newToolBatch(s.turn, r.ToolCalls)
-		r.ToolCalls = calls // the log records the unique ids, so it pairs
+	d := s.steering().Classifier.Classify(r, s.turn)
+	s.steering().Class = d.Class
+	switch d.Class {
+	case messages.ReplyToolCalls, messages.ReplyTextCalls:
+		s.runCalls(ctx, r, d)
+	case messages.ReplyRefusal:
+		_ = s.commitAssistant(r)
+		s.turnFinished(messages.StopRefusal)
+		s.fail(ctx, messages.FailModel, "the model refused: "+firstLine(r.Text))
+	case messages.ReplyLength:
+		s.continueAfterLength(ctx, r, d)
+	case messages.ReplyEmpty:
+		s.nudgeEmpty(ctx)
+	case messages.ReplyMalformed, messages.ReplyReasoningOnly:
+		s.nudgeReply(ctx, r, d)
+	default: // a final answer, or a question to the user
 		if err := s.commitAssistant(r); err != nil {
 			s.fail(ctx, messages.FailConfig, err.Error())
 			return
 		}
-		s.dispatch(ctx, batch)
-	case r.Stop == llm.StopRefusal:
-		_ = s.commitAssistant(r)
-		s.emit(messages.TurnFinishedEvent.Of(&messages.TurnFinishedData{Turn: s.turn, Stop: messages.StopRefusal}))
-		s.fail(ctx, messages.FailModel, "the model refused: "+firstLine(r.Text))
-	case r.Stop == llm.StopLength:
-		s.continueAfterLength(ctx, r)
-	case strings.TrimSpace(r.Text) == "":
-		s.nudgeEmpty(ctx)
-	default:
-		if err := s.commitAssistant(r); err != nil {
-			s.fail(ctx, messages.FailConfig, err.Error())
+		if d.Class == messages.ReplyQuestion && s.start.Interactive {
+			s.askUser(ctx)
 			return
 		}
 		s.finalAnswer(ctx, r.Text)
@@ -205,7 +209,7 @@ func (s *session) onModelDone(ctx actor.Context, msg *modelDone) {
 
 // modelFailed ends the turn on a call that failed for good (retries are already spent).
 func (s *session) modelFailed(ctx actor.Context, err error) {
-	s.emit(messages.TurnFinishedEvent.Of(&messages.TurnFinishedData{Turn: s.turn, Stop: messages.StopError}))
+	s.turnFinished(messages.StopError)
 	var le *llm.Error
 	errors.As(err, &le)
 	switch {
@@ -227,7 +231,7 @@ func (s *session) modelFailed(ctx actor.Context, err error) {
 // finalAnswer accepts a final reply: an interactive session waits for more input, a headless
 // one is done.
 func (s *session) finalAnswer(ctx actor.Context, text string) {
-	s.emit(messages.TurnFinishedEvent.Of(&messages.TurnFinishedData{Turn: s.turn, Stop: messages.StopEnd}))
+	s.turnFinished(messages.StopEnd)
 	s.syncStore()
 	if s.needsVerdict(text) {
 		if err := s.commitNote("Your role must end its final answer with a line `VERDICT: pass` or `VERDICT: fail`, after the evidence (commands run and their outcome). Give your final answer again in that form."); err != nil {
@@ -282,7 +286,7 @@ func (s *session) afterAgentsChanged(ctx actor.Context) {
 
 // nudgeEmpty answers an empty reply by telling the model exactly what is wrong.
 func (s *session) nudgeEmpty(ctx actor.Context) {
-	s.emit(messages.TurnFinishedEvent.Of(&messages.TurnFinishedData{Turn: s.turn, Stop: messages.StopEmpty}))
+	s.turnFinished(messages.StopEmpty)
 	s.cur.emptyReplies++
 	if s.cur.emptyReplies > maxEmptyReplies {
 		s.fail(ctx, messages.FailModel, fmt.Sprintf("the model replied with nothing %d times in a row", s.cur.emptyReplies))
@@ -296,19 +300,20 @@ func (s *session) nudgeEmpty(ctx actor.Context) {
 }
 
 // continueAfterLength keeps a reply cut off by the output limit and asks the model to go on.
-func (s *session) continueAfterLength(ctx actor.Context, r *llm.Reply) {
-	s.emit(messages.TurnFinishedEvent.Of(&messages.TurnFinishedData{Turn: s.turn, Stop: messages.StopLength}))
+func (s *session) continueAfterLength(ctx actor.Context, r *llm.Reply, d turn.Decision) {
+	s.turnFinished(messages.StopLength)
 	s.cur.lengthContinues++
 	if s.cur.lengthContinues > maxLengthContinues {
 		s.fail(ctx, messages.FailModel, "the model's reply was cut off by its output limit too many times")
 		return
 	}
-	r.ToolCalls = nil // a call cut off mid-arguments is not a call
+	s.continued()
+	r.Text, r.ToolCalls = d.Text, nil // a call cut off mid-arguments is not a call
 	if err := s.commitAssistant(r); err != nil {
 		s.fail(ctx, messages.FailConfig, err.Error())
 		return
 	}
-	if err := s.commitNote("Your reply was cut off by the output limit. Continue exactly where you stopped; keep tool calls small."); err != nil {
+	if err := s.commitNote(d.Note); err != nil {
 		s.fail(ctx, messages.FailConfig, err.Error())
 		return
 	}
@@ -348,7 +353,7 @@ func (s *session) cancelTurn(ctx actor.Context, msg *messages.Cancel) {
 func (s *session) endCancelledTurn(ctx actor.Context) {
 	reason := s.cur.cancelling
 	s.cur.cancelling = ""
-	s.emit(messages.TurnFinishedEvent.Of(&messages.TurnFinishedData{Turn: s.turn, Stop: messages.StopCancelled}))
+	s.turnFinished(messages.StopCancelled)
 	s.syncStore()
 	if s.start.Interactive {
 		s.become(phaseIdle, s.idle)
