@@ -49,6 +49,10 @@ type SessionDeps struct {
 	// git worktree it runs in. Both are set by the parent that spawns it.
 	Inherited []llm.Message
 	Worktree  *worktree.Worktree
+	// ReportTo is the parent session's actor: a child's result goes straight to its mailbox,
+	// ahead of the Terminated that follows, so it is never overtaken or lost (see childStopped).
+	// Supervisor is the actor that started a top-level session; it hears of its start and end.
+	ReportTo, Supervisor *actor.PID
 }
 
 // session is the Session actor: it owns one conversation, runs its turns, and is the only
@@ -145,8 +149,6 @@ func (s *session) Receive(ctx actor.Context) {
 		s.restarting()
 	case *messages.StatusRequest:
 		ctx.Respond(s.status())
-	case *sessionReady:
-		ctx.Respond(&messages.SessionAccepted{ID: s.start.ID})
 	case *actor.Terminated:
 		s.childTerminated(ctx, msg)
 	case *messages.SpawnAgent:

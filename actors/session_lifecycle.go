@@ -72,6 +72,7 @@ func (s *session) started(ctx actor.Context) {
 		return
 	}
 
+	s.tellSupervisor(ctx, &sessionUp{id: s.start.ID}) // bound: input sent from now on is not lost
 	s.emit(messages.EventSessionStarted, &messages.SessionStartedData{
 		Model: s.deps.Model, Mode: s.start.Mode, Workspace: s.start.Workspace, Task: s.start.Task,
 		Resumed: s.start.Resume, PromptBytes: s.promptBytes(), Role: s.start.Role,
@@ -178,8 +179,9 @@ func (s *session) finish(ctx actor.Context, out *messages.SessionFinishedData) {
 			s.deps.Log.Error("sync store", "err", err)
 		}
 	}
+	s.tellSupervisor(ctx, &sessionFinishing{id: s.start.ID, reason: out.Error}) // before the event: see supervisor
 	s.emit(messages.EventSessionFinished, out)
-	s.reportToParent(out)
+	s.reportToParent(ctx, out)
 	ctx.Stop(ctx.Self())
 }
 
