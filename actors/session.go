@@ -297,6 +297,6 @@ func (s *session) emit(t messages.EventType, data any) {
 		return
 	}
 	if _, err := s.emitter.Emit(t, data); err != nil {
-		s.deps.Log.Warn("emit event", "session", s.start.ID, "type", t, "err", err)
+		s.deps.Log.Error("emit event", "session", s.start.ID, "type", t, "err", err) // monitors saw a fatal error event in its place
 	}
 }

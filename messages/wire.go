@@ -51,6 +51,7 @@ var kinds = map[string]func() any{
 	"get_goal":         func() any { return &GetGoal{} },
 	"update_goal":      func() any { return &UpdateGoal{} },
 	"goal_reply":       func() any { return &GoalReply{} },
+	"payload_ref":      func() any { return &PayloadRef{} },
 }
 
 // kindOf maps a pointer type back to its kind.

@@ -1,0 +1,83 @@
+package actors
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/troupe-dev/troupe/messages"
+)
+
+// A 10 MB tool argument (over the bus's 8 MB message limit) goes by reference: the executor
+// runs the call, every event is published with a gap-free seq, and the event that carries the
+// argument points at an artifact holding it whole. (Issue 10 item 7: it broke the seq and
+// surfaced as "could not reach the tool executor".)
+func TestTenMegabyteToolArgumentGoesByReference(t *testing.T) {
+	content := strings.Repeat("0123456789abcdef", 10<<20/16)
+	args, _ := json.Marshal(map[string]string{"path": "big.txt", "content": content})
+	call, _ := json.Marshal(map[string]any{"name": "write_file", "args": json.RawMessage(args)})
+	tn := startTestNode(t, fmt.Sprintf(`{"turns": [{"tool_calls": [%s]}, {"text": "wrote it"}]}`, call))
+	if err := tn.client.StartSession(&messages.StartSession{ID: "big", Task: "write", Model: "scripted", Mode: "yolo",
+		Workspace: tn.Root, ContextWindow: 64 << 20}); err != nil {
+		t.Fatal(err)
+	}
+	fin := tn.waitFinishedEvent(t, "big")
+	if fin.Status != messages.StatusDone || fin.Final != "wrote it" {
+		t.Fatalf("finished: %+v", fin)
+	}
+	if data, err := os.ReadFile(filepath.Join(tn.Root, "big.txt")); err != nil || len(data) != len(content) {
+		t.Fatalf("big.txt: %d bytes, %v; want %d", len(data), err, len(content))
+	}
+	events := tn.sessionEvents("big")
+	var byRef int
+	for i, e := range events {
+		if e.Seq != uint64(i+1) {
+			t.Fatalf("event %d (%s) has seq %d: the seq has a gap", i, e.Type, e.Seq)
+		}
+		if e.Type == messages.EventError {
+			t.Errorf("error event: %s", e.Data)
+		}
+		if e.DataRef == "" {
+			continue
+		}
+		byRef++
+		full, err := tn.store.Artifact(e.DataRef)
+		if err != nil {
+			t.Fatalf("%s event's artifact: %v", e.Type, err)
+		}
+		var d messages.ToolCallData
+		if err := json.Unmarshal(full, &d); err != nil || !strings.Contains(d.Args, content) || e.DataBytes != len(full) {
+			t.Fatalf("%s event's artifact (%d bytes, says %d) does not hold the argument: %v", e.Type, len(full), e.DataBytes, err)
+		}
+		if len(e.Data) > 64<<10 {
+			t.Errorf("%s event still carries %d bytes inline", e.Type, len(e.Data))
+		}
+		if v, err := e.DecodeData(); err != nil || v.(*messages.ToolCallData).Tool != "write_file" {
+			t.Errorf("%s event's inline preview does not decode: %v", e.Type, err)
+		}
+	}
+	if byRef == 0 {
+		t.Error("no event went by reference")
+	}
+}
+
+// waitFinishedEvent waits for a session's session.finished event.
+func (tn *testNode) waitFinishedEvent(t *testing.T, id string) *messages.SessionFinishedData {
+	t.Helper()
+	var fin *messages.SessionFinishedData
+	checkFor(t, time.Minute, func() error {
+		for _, e := range tn.sessionEvents(id) {
+			if e.Type == messages.EventSessionFinished {
+				v, _ := e.DecodeData()
+				fin = v.(*messages.SessionFinishedData)
+				return nil
+			}
+		}
+		return fmt.Errorf("session %s has not finished", id)
+	})
+	return fin
+}
