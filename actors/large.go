@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/asynkron/protoactor-go/actor"
+
 	"github.com/troupe-dev/troupe/messages"
 )
 
@@ -76,4 +78,13 @@ func (b *Bridge) eventByReference(line []byte) ([]byte, error) {
 	}
 	env.DataRef, env.DataBytes, env.Data = ref, len(env.Data), preview
 	return json.Marshal(&env)
+}
+
+// failOnLostEvent ends the session when one of its events could not be published: going on
+// would leave monitors with a history that is not the session's.
+func (s *session) failOnLostEvent(ctx actor.Context) {
+	if s.lostEvent == nil || s.finished {
+		return
+	}
+	s.fail(ctx, messages.FailEvents, fmt.Sprintf("the session stopped because an event could not be published: %v", s.lostEvent))
 }

@@ -112,6 +112,8 @@ type session struct {
 	cancelRequested bool
 	reported        bool
 	wallTimer       *time.Timer
+
+	lostEvent error // the first event that could not be published (large.go)
 }
 
 // newSession returns the producer of a Session actor. The producer is called again when the
@@ -180,6 +182,7 @@ func (s *session) Receive(ctx actor.Context) {
 	default:
 		s.behavior.Receive(ctx)
 	}
+	s.failOnLostEvent(ctx) // an event the bus refused ends the session (large.go)
 }
 
 // idle waits for input.
@@ -291,12 +294,16 @@ func formatStatus(st *messages.StatusReply) string {
 		st.InputTokens, st.OutputTokens, st.Turns, goal, st.Agents)
 }
 
-// emit publishes one event; a failure to publish is logged, never fatal to the turn.
+// emit publishes one event. One that cannot be published (monitors see a fatal error event
+// under its seq instead) fails the session once the message at hand is handled.
 func (s *session) emit(t messages.EventType, data any) {
 	if s.emitter == nil {
 		return
 	}
 	if _, err := s.emitter.Emit(t, data); err != nil {
-		s.deps.Log.Error("emit event", "session", s.start.ID, "type", t, "err", err) // monitors saw a fatal error event in its place
+		s.deps.Log.Error("emit event", "session", s.start.ID, "type", t, "err", err)
+		if s.lostEvent == nil {
+			s.lostEvent = err
+		}
 	}
 }

@@ -2,10 +2,12 @@ package actors
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -80,4 +82,63 @@ func (tn *testNode) waitFinishedEvent(t *testing.T, id string) *messages.Session
 		return fmt.Errorf("session %s has not finished", id)
 	})
 	return fin
+}
+
+// memoryPayloads is a PayloadStore in memory; refuse makes it fail every write.
+type memoryPayloads struct {
+	refuse bool
+	mu     sync.Mutex
+	data   map[string][]byte
+}
+
+func (m *memoryPayloads) PutArtifact(data []byte) (string, error) {
+	if m.refuse {
+		return "", errors.New("value too large")
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	ref := fmt.Sprintf("sha256:%064d", len(m.data))
+	m.data[ref] = data
+	return ref, nil
+}
+
+func (m *memoryPayloads) Artifact(ref string) ([]byte, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if d, ok := m.data[ref]; ok {
+		return d, nil
+	}
+	return nil, errors.New("no such artifact")
+}
+
+// Small messages travel as they are; a large one becomes a reference the receiving side turns
+// back into the same message; a store that refuses it is an error, never a silent drop.
+func TestBridgeSendsLargeMessagesByReference(t *testing.T) {
+	st := &memoryPayloads{data: map[string][]byte{}}
+	b := &Bridge{artifacts: st}
+	small, _ := messages.Encode(&messages.ToolStarted{CallID: "c1"})
+	if out, err := b.messageByReference(small); err != nil || string(out) != string(small) {
+		t.Fatalf("small message changed: %s, %v", out, err)
+	}
+	big := &messages.ToolRequest{CallID: "c2", Name: "write_file", Args: strings.Repeat("y", 3<<20)}
+	data, _ := messages.Encode(big)
+	out, err := b.messageByReference(data)
+	if err != nil || len(out) > 1<<10 {
+		t.Fatalf("large message: %d bytes on the bus, %v", len(out), err)
+	}
+	back, err := b.decode(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, ok := back.(*messages.ToolRequest); !ok || got.Args != big.Args || got.CallID != "c2" {
+		t.Fatalf("decoded %T", back)
+	}
+	st.refuse = true
+	if _, err := b.messageByReference(data); err == nil || !strings.Contains(err.Error(), "value too large") {
+		t.Fatalf("a refused artifact: %v", err)
+	}
+	line, _ := json.Marshal(&messages.Envelope{V: 1, Seq: 7, Type: messages.EventToolProposed, Data: json.RawMessage(fmt.Sprintf(`{"args": %q}`, big.Args))})
+	if _, err := b.eventByReference(line); err == nil {
+		t.Fatal("an oversized event with nowhere to keep it was let through")
+	}
 }
