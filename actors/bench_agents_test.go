@@ -304,7 +304,7 @@ func (w *agentBenchWatcher) finishedCount(prefix string) int {
 // settle waits until the watcher has received no event for quiet (the tail of the run), at
 // most for d.
 func (w *agentBenchWatcher) settle(quiet, d time.Duration) {
-	deadline := time.Now().Add(d)
+	deadline := time.Now().Add(testwait.Scale(d))
 	last := w.count.Load()
 	for time.Now().Before(deadline) {
 		time.Sleep(quiet)

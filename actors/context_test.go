@@ -120,13 +120,14 @@ func (tn *testNode) runWindowed(tb testing.TB, id string, window, maxTurns int, 
 
 func (tn *testNode) ctxWaitFinished(tb testing.TB, id string, d time.Duration) *messages.SessionFinishedData {
 	tb.Helper()
-	for deadline := time.Now().Add(d); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
-		if fin := ctxEvents[messages.SessionFinishedData](tn, id, messages.EventSessionFinished); len(fin) > 0 {
-			return &fin[0]
+	var fin []messages.SessionFinishedData
+	testwait.For(tb, d, func() error {
+		if fin = ctxEvents[messages.SessionFinishedData](tn, id, messages.EventSessionFinished); len(fin) == 0 {
+			return fmt.Errorf("session %s has not finished", id)
 		}
-	}
-	tb.Fatalf("session %s did not finish within %v", id, d)
-	return nil
+		return nil
+	})
+	return &fin[0]
 }
 
 // ctxEvents returns the decoded payloads of the session's events of type typ, in order.
