@@ -92,6 +92,22 @@ func (b *sessionBook) stopped(pidID string) (id string, starter *actor.PID, next
 	return "", nil, nil
 }
 
+// waiting returns everyone still waiting for a start's answer (the node is stopping), and
+// forgets them.
+func (b *sessionBook) waiting() []*actor.PID {
+	var out []*actor.PID
+	for _, r := range b.runs {
+		if r.starter != nil {
+			out = append(out, r.starter)
+		}
+		for _, q := range r.next {
+			out = append(out, q.replyTo)
+		}
+		r.starter, r.next = nil, nil
+	}
+	return out
+}
+
 // active lists the sessions whose actors run (finishing ones included until they stopped).
 func (b *sessionBook) active() []string {
 	ids := make([]string, 0, len(b.runs))

@@ -2,6 +2,7 @@ package actors
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -50,6 +51,24 @@ func TestSessionBookStartsResumesOnlyAfterThePreviousRunStopped(t *testing.T) {
 	}
 	if got := b.admit(bookStart("s1", third)); got != admitNow {
 		t.Fatalf("after the stop: %v, want admitNow", got)
+	}
+}
+
+// When the node stops, everyone still waiting for a start is named once, so each gets an
+// answer rather than a timeout.
+func TestSessionBookNamesEveryWaiterWhenTheNodeStops(t *testing.T) {
+	b := newSessionBook()
+	first, queued := actor.NewPID("l", "first"), actor.NewPID("l", "queued")
+	b.launched("s1", actor.NewPID("l", "supervisor/s1"), first)
+	b.launched("s2", actor.NewPID("l", "supervisor/s2"), nil)
+	b.finishing("s2")
+	b.admit(bookStart("s2", queued))
+	got := b.waiting()
+	if len(got) != 2 || !slices.Contains(got, first) || !slices.Contains(got, queued) {
+		t.Fatalf("waiting: %v", got)
+	}
+	if again := b.waiting(); len(again) != 0 {
+		t.Fatalf("named twice: %v", again)
 	}
 }
 
