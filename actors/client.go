@@ -9,7 +9,6 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/troupe-dev/troupe/messages"
-	"github.com/troupe-dev/troupe/store"
 )
 
 // Client talks to a Node over the bus: the CLI uses it whether the Node runs in its own process
@@ -110,43 +109,44 @@ func (c *Client) Status(session string) (*messages.StatusReply, error) {
 	return st, nil
 }
 
-// Sessions lists the project's stored sessions, newest first.
-func (c *Client) Sessions() ([]*store.SessionMeta, error) {
+// Sessions lists the stored sessions, most recently touched first.
+func (c *Client) Sessions() ([]messages.SessionInfo, error) {
 	reply, err := c.request(messages.NodeSubject(c.NS, c.Node), &messages.ListSessions{})
 	if err != nil {
 		return nil, err
 	}
-	var out []*store.SessionMeta
-	for _, raw := range reply.(*messages.SessionList).Sessions {
-		var m store.SessionMeta
-		if err := json.Unmarshal(raw, &m); err != nil {
-			return nil, fmt.Errorf("decode session: %w", err)
-		}
-		out = append(out, &m)
-	}
-	return out, nil
+	return reply.(*messages.SessionList).Sessions, nil
 }
 
-// Log returns a session's meta and stored log.
-func (c *Client) Log(session string) (*store.SessionMeta, []*store.Entry, error) {
-	reply, err := c.request(messages.NodeSubject(c.NS, c.Node), &messages.GetLog{Session: session})
-	if err != nil {
-		return nil, nil, err
-	}
-	lr := reply.(*messages.LogReply)
-	var meta store.SessionMeta
-	if err := json.Unmarshal(lr.Meta, &meta); err != nil {
-		return nil, nil, fmt.Errorf("decode session meta: %w", err)
-	}
-	entries := make([]*store.Entry, 0, len(lr.Entries))
-	for _, raw := range lr.Entries {
-		var e store.Entry
-		if err := json.Unmarshal(raw, &e); err != nil {
-			return nil, nil, fmt.Errorf("decode log entry: %w", err)
+// Log returns a session and its whole stored log, fetched page by page.
+func (c *Client) Log(session string) (*messages.SessionInfo, []messages.LogEntry, error) {
+	var meta *messages.SessionInfo
+	var all []messages.LogEntry
+	err := c.LogPages(session, func(m *messages.SessionInfo, page []messages.LogEntry) error {
+		meta, all = m, append(all, page...)
+		return nil
+	})
+	return meta, all, err
+}
+
+// LogPages calls fn with the session and each page of its log in order, so a long session is
+// shown as it arrives and never has to fit in one bus message. fn's error stops the paging.
+func (c *Client) LogPages(session string, fn func(*messages.SessionInfo, []messages.LogEntry) error) error {
+	var after uint64
+	for {
+		reply, err := c.request(messages.NodeSubject(c.NS, c.Node), &messages.GetLog{Session: session, After: after})
+		if err != nil {
+			return err
 		}
-		entries = append(entries, &e)
+		lr := reply.(*messages.LogReply)
+		if err := fn(&lr.Meta, lr.Entries); err != nil {
+			return err
+		}
+		if !lr.More || len(lr.Entries) == 0 {
+			return nil
+		}
+		after = lr.Entries[len(lr.Entries)-1].Seq
 	}
-	return &meta, entries, nil
 }
 
 // Subscribe delivers the envelopes published on subject (see messages.SessionEventsSubject and

@@ -1,13 +1,42 @@
 package actors
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/nats-io/nats.go"
 
 	"github.com/troupe-dev/troupe/messages"
+	"github.com/troupe-dev/troupe/store"
 )
+
+// markInterrupted reports as interrupted every session stored as running that does not run
+// on this Node: its process was killed before it could record an outcome (resume corrects the
+// stored meta). A subagent runs while the top-level session it descends from runs.
+func markInterrupted(metas []*store.SessionMeta, active []string) {
+	live := make(map[string]bool, len(active))
+	for _, id := range active {
+		live[id] = true
+	}
+	byID := make(map[string]*store.SessionMeta, len(metas))
+	for _, m := range metas {
+		byID[m.ID] = m
+	}
+	root := func(m *store.SessionMeta) string {
+		for hops := 0; m.Parent != "" && hops < len(metas); hops++ {
+			p, ok := byID[m.Parent]
+			if !ok {
+				return m.Parent
+			}
+			m = p
+		}
+		return m.ID
+	}
+	for _, m := range metas {
+		if m.Status == "running" && !live[root(m)] {
+			m.Status = messages.StatusInterrupted
+		}
+	}
+}
 
 // answer serves the Node subject: session starts go to the Supervisor; store queries are
 // answered from the store, which only the Node opens.
@@ -57,10 +86,10 @@ func (n *Node) query(msg any) any {
 		if err != nil {
 			return &messages.ErrorReply{Error: err.Error()}
 		}
-		out := &messages.SessionList{}
+		markInterrupted(metas, n.Active())
+		out := &messages.SessionList{Sessions: make([]messages.SessionInfo, 0, len(metas))}
 		for _, m := range metas {
-			raw, _ := json.Marshal(m)
-			out.Sessions = append(out.Sessions, raw)
+			out.Sessions = append(out.Sessions, sessionInfo(m))
 		}
 		return out
 	case *messages.GetLog:
@@ -68,16 +97,13 @@ func (n *Node) query(msg any) any {
 		if err != nil {
 			return &messages.ErrorReply{Error: err.Error()}
 		}
-		entries, err := n.store.Log(q.Session)
+		entries, err := n.store.LogFrom(q.Session, q.After)
 		if err != nil {
 			return &messages.ErrorReply{Error: err.Error()}
 		}
-		out := &messages.LogReply{}
-		out.Meta, _ = json.Marshal(meta)
-		for _, e := range entries {
-			raw, _ := json.Marshal(e)
-			out.Entries = append(out.Entries, raw)
-		}
+		markInterrupted([]*store.SessionMeta{meta}, n.Active())
+		out := &messages.LogReply{Meta: sessionInfo(meta)}
+		out.Entries, out.More = logPage(entries)
 		return out
 	}
 	return &messages.ErrorReply{Error: fmt.Sprintf("the node does not answer %T", msg)}

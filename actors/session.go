@@ -77,8 +77,8 @@ type session struct {
 	results      map[string]*messages.ToolResult // arrived results not yet committed
 	committed    int                             // pending[:committed] have committed results
 	toolStarts   map[string]time.Time
-	cancelling   string   // non-empty once a Cancel arrived mid-turn: its reason
-	awaiting     []string // calls of this turn waiting for an approval answer
+	cancelling   string                            // non-empty once a Cancel arrived mid-turn: its reason
+	awaiting     []*messages.ApprovalRequestedData // calls of this turn waiting for an approval answer
 
 	emptyReplies, lengthContinues int
 	finished                      bool
@@ -270,7 +270,7 @@ func (s *session) busy(ctx actor.Context) {
 // status is answered locally, without a model call.
 func (s *session) status() *messages.StatusReply {
 	r := &messages.StatusReply{Session: s.start.ID, Phase: s.phase, Model: s.deps.Model, Mode: s.currentMode(),
-		ContextWindow: s.window(), Compactions: s.compactions, Goal: s.goal, Agents: s.running()}
+		ContextWindow: s.window(), Compactions: s.compactions, Goal: s.goal, Agents: s.running(), Pending: s.awaiting}
 	if s.meta != nil {
 		r.Turns, r.InputTokens, r.OutputTokens = s.meta.Turns, s.meta.InputTokens, s.meta.OutputTokens
 		r.ContextTokens = s.contextTokens(s.request())

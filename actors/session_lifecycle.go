@@ -138,7 +138,7 @@ func (s *session) loadSession() error {
 		}
 		s.meta = meta
 		s.meta.Status = "running"
-		s.meta.Model = s.start.Model
+		s.meta.Model, s.meta.BaseURL = s.start.Model, s.start.BaseURL
 		s.items = projection.FromEntries(view)
 		if err := s.restoreChildren(); err != nil {
 			return err
@@ -147,7 +147,7 @@ func (s *session) loadSession() error {
 	}
 	now := time.Now().UTC()
 	s.meta = &store.SessionMeta{ID: s.start.ID, Parent: s.start.Parent, Agent: s.start.Agent, Model: s.start.Model,
-		Task: s.start.Task, Mode: s.start.Mode, Workspace: s.start.Workspace, Status: "running", Created: now, Updated: now}
+		BaseURL: s.start.BaseURL, Task: s.start.Task, Mode: s.start.Mode, Workspace: s.start.Workspace, Status: "running", Created: now, Updated: now}
 	if err := st.PutMeta(s.meta); err != nil {
 		return err
 	}

@@ -20,14 +20,14 @@ func (s *session) onApprovalNeeded(msg *messages.ApprovalNeeded) {
 	if msg.Turn != s.turn || !s.isPending(msg.CallID) {
 		return
 	}
-	s.awaiting = append(s.awaiting, msg.CallID)
-	s.emit(messages.EventToolApproval, &messages.ApprovalRequestedData{Turn: msg.Turn, CallID: msg.CallID,
-		Reason: msg.Reason, Summary: msg.Summary})
+	ask := &messages.ApprovalRequestedData{Turn: msg.Turn, CallID: msg.CallID, Reason: msg.Reason, Summary: msg.Summary}
+	s.awaiting = append(s.awaiting, ask)
+	s.emit(messages.EventToolApproval, ask)
 }
 
 // onApprove takes an answer from a client and hands it to the executor.
 func (s *session) onApprove(ctx actor.Context, msg *messages.Approve) {
-	i := slices.Index(s.awaiting, msg.CallID)
+	i := slices.IndexFunc(s.awaiting, func(a *messages.ApprovalRequestedData) bool { return a.CallID == msg.CallID })
 	switch {
 	case i < 0:
 		s.respond(ctx, &messages.ErrorReply{Error: fmt.Sprintf("no approval is pending for call %q in session %s", msg.CallID, s.start.ID)})

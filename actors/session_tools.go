@@ -54,7 +54,7 @@ func (s *session) onToolResult(ctx actor.Context, msg *messages.ToolResult) {
 		return
 	}
 	s.results[msg.CallID] = msg
-	s.awaiting = slices.DeleteFunc(s.awaiting, func(id string) bool { return id == msg.CallID })
+	s.awaiting = slices.DeleteFunc(s.awaiting, func(a *messages.ApprovalRequestedData) bool { return a.CallID == msg.CallID })
 	for s.committed < len(s.pending) {
 		call := s.pending[s.committed]
 		res, ok := s.results[call.ID]

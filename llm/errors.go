@@ -3,6 +3,7 @@ package llm
 import (
 	"errors"
 	"fmt"
+	"net/http"
 	"time"
 )
 
@@ -43,11 +44,13 @@ type Error struct {
 	Err        error
 }
 
+// Error says what happened in plain words ("openai replied 401 Unauthorized: …"); the class is
+// for code to act on (ClassOf), not for people to read.
 func (e *Error) Error() string {
 	if e.Status != 0 {
-		return fmt.Sprintf("%s: %s (HTTP %d): %v", e.Provider, e.Class, e.Status, e.Err)
+		return fmt.Sprintf("%s replied %d %s: %v", e.Provider, e.Status, http.StatusText(e.Status), e.Err)
 	}
-	return fmt.Sprintf("%s: %s: %v", e.Provider, e.Class, e.Err)
+	return fmt.Sprintf("%s: %v", e.Provider, e.Err)
 }
 
 func (e *Error) Unwrap() error { return e.Err }

@@ -126,20 +126,80 @@ type Repair struct {
 // ListSessions asks a Node for the sessions in its store.
 type ListSessions struct{}
 
-// SessionList answers ListSessions; each item is a stored session meta record.
+// SessionList answers ListSessions, most recently touched first.
 type SessionList struct {
-	Sessions []json.RawMessage `json:"sessions"`
+	Sessions []SessionInfo `json:"sessions"`
 }
 
-// GetLog asks a Node for a session's stored log.
+// SessionInfo is a stored session as the wire carries it (the store keeps its own record;
+// this is the contract clients see).
+type SessionInfo struct {
+	ID        string `json:"id"`
+	Parent    string `json:"parent,omitempty"`
+	Agent     string `json:"agent,omitempty"`
+	Model     string `json:"model,omitempty"`
+	BaseURL   string `json:"base_url,omitempty"`
+	Task      string `json:"task,omitempty"`
+	Mode      string `json:"mode,omitempty"`
+	Workspace string `json:"workspace,omitempty"`
+	// Status is running, done, failed, interrupted or cancelled; a session stored as running
+	// whose process is gone is reported as interrupted.
+	Status       string    `json:"status"`
+	Created      time.Time `json:"created"`
+	Updated      time.Time `json:"updated"`
+	Turns        int       `json:"turns"`
+	InputTokens  int       `json:"input_tokens"`
+	OutputTokens int       `json:"output_tokens"`
+}
+
+// GetLog asks a Node for one page of a session's stored log: the entries after seq After.
 type GetLog struct {
 	Session string `json:"session"`
+	After   uint64 `json:"after,omitempty"`
 }
 
-// LogReply answers GetLog: the session meta and its log entries as stored.
+// LogReply answers GetLog: the session and one page of its log. More says a further page
+// follows (ask again with After set to the last entry's Seq): a long session never has to fit
+// in one bus message.
 type LogReply struct {
-	Meta    json.RawMessage   `json:"meta,omitempty"`
-	Entries []json.RawMessage `json:"entries"`
+	Meta    SessionInfo `json:"meta"`
+	Entries []LogEntry  `json:"entries"`
+	More    bool        `json:"more,omitempty"`
+}
+
+// LogEntry is one entry of a session's log as the wire carries it.
+type LogEntry struct {
+	Seq       uint64          `json:"seq"`
+	Kind      LogKind         `json:"kind"`
+	Time      time.Time       `json:"time"`
+	Text      string          `json:"text,omitempty"`
+	Reasoning string          `json:"reasoning,omitempty"`
+	Model     string          `json:"model,omitempty"`
+	Calls     []LogCall       `json:"calls,omitempty"`
+	CallID    string          `json:"call_id,omitempty"`
+	ToolName  string          `json:"tool_name,omitempty"`
+	IsError   bool            `json:"is_error,omitempty"`
+	Event     string          `json:"event,omitempty"`
+	Data      json.RawMessage `json:"data,omitempty"`
+}
+
+// LogKind is what a log entry records.
+type LogKind string
+
+// The log entry kinds.
+const (
+	LogUser       LogKind = "user"
+	LogAssistant  LogKind = "assistant"
+	LogToolResult LogKind = "tool_result"
+	LogCompact    LogKind = "compact"
+	LogSystem     LogKind = "system"
+)
+
+// LogCall is one tool call of an assistant entry.
+type LogCall struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	Args string `json:"args"`
 }
 
 // StatusRequest asks a session for its state, answered locally without a model call.
@@ -161,6 +221,9 @@ type StatusReply struct {
 	Compactions   int   `json:"compactions"`
 	Goal          *Goal `json:"goal,omitempty"`
 	Agents        int   `json:"agents_running,omitempty"`
+	// Pending are the calls waiting for an approval answer, so a client that attaches after
+	// the request (watch, troupe approvals) still sees them.
+	Pending []*ApprovalRequestedData `json:"pending,omitempty"`
 }
 
 // ErrorReply answers any request that failed.

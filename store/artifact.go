@@ -67,3 +67,7 @@ func (s *Store) Artifact(ref string) ([]byte, error) {
 	}
 	return data, nil
 }
+
+// ArtifactRefSchemes are the ways an artifact is named in text: its reference ("sha256:<hex>")
+// and its key ("a/<hex>"), which a model may have copied from an older result.
+func ArtifactRefSchemes() []string { return []string{refScheme, artifactPrefix} }

@@ -13,10 +13,12 @@ import (
 
 // SessionMeta describes one session: who runs it, on what, and how it stands.
 type SessionMeta struct {
-	ID        string `json:"id"`
-	Parent    string `json:"parent,omitempty"`
-	Agent     string `json:"agent,omitempty"`
-	Model     string `json:"model,omitempty"`
+	ID     string `json:"id"`
+	Parent string `json:"parent,omitempty"`
+	Agent  string `json:"agent,omitempty"`
+	Model  string `json:"model,omitempty"`
+	// BaseURL is the provider endpoint the session was started with, so resume reuses it.
+	BaseURL   string `json:"base_url,omitempty"`
 	Task      string `json:"task,omitempty"`
 	Mode      string `json:"mode,omitempty"`
 	Workspace string `json:"workspace,omitempty"`

@@ -31,7 +31,8 @@ type Env struct {
 	// the sandbox grants writes to the temp dir only.
 	ReadOnlyRoot bool
 
-	jobs jobRegistry
+	jobs     jobRegistry
+	failures callFailures
 }
 
 // commandEnviron is the environment commands get: Environ exactly, or the minimal default.

@@ -2,116 +2,86 @@ package tools
 
 import (
 	"fmt"
-	"path"
 	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
 )
 
-// maxGlobAlternatives bounds brace expansion ({a,b}{c,d}… multiplies).
+// maxGlobAlternatives bounds brace expansion ({a,b}{c,d}… multiplies the work of a match).
 const maxGlobAlternatives = 64
 
 // globPattern matches slash-separated relative paths: * ? [..] within a segment, ** across
-// any number of segments, {a,b} alternatives.
+// any number of segments, {a,b} alternatives (doublestar's syntax).
 type globPattern struct {
-	alternatives [][]string // each split into segments
+	pattern string
 }
 
 func compileGlob(pattern string) (*globPattern, error) {
-	alts, err := expandBraces(pattern)
-	if err != nil {
-		return nil, err
-	}
-	g := &globPattern{}
-	for _, alt := range alts {
-		alt = strings.TrimPrefix(alt, "./")
-		segs := strings.Split(alt, "/")
-		for _, s := range segs {
-			if s == ".." {
-				return nil, fmt.Errorf("glob %q: '..' is not allowed; patterns are relative to the search path", pattern)
-			}
-			if _, err := path.Match(s, ""); err != nil {
-				return nil, fmt.Errorf("glob %q: bad segment %q: %w", pattern, s, err)
-			}
+	pattern = strings.TrimPrefix(pattern, "./")
+	for _, seg := range strings.Split(pattern, "/") {
+		if seg == ".." {
+			return nil, fmt.Errorf("glob %q: '..' is not allowed; patterns are relative to the search path", pattern)
 		}
-		g.alternatives = append(g.alternatives, segs)
 	}
-	return g, nil
+	if !doublestar.ValidatePattern(pattern) {
+		return nil, fmt.Errorf("glob %q: bad segment %q (an unclosed '[' or '{'?)", pattern, firstBadSegment(pattern))
+	}
+	if n := braceAlternatives(pattern); n > maxGlobAlternatives {
+		return nil, fmt.Errorf("glob %q: too many {…} alternatives (%d, max %d)", pattern, n, maxGlobAlternatives)
+	}
+	return &globPattern{pattern: pattern}, nil
+}
+
+// firstBadSegment names the segment to fix in an invalid pattern (the whole pattern when the
+// fault spans segments, as an unclosed '{' can).
+func firstBadSegment(pattern string) string {
+	for _, seg := range strings.Split(pattern, "/") {
+		if !doublestar.ValidatePattern(seg) {
+			return seg
+		}
+	}
+	return pattern
 }
 
 // match reports whether rel matches the pattern.
 func (g *globPattern) match(rel string) bool {
-	parts := strings.Split(rel, "/")
-	for _, alt := range g.alternatives {
-		if matchSegments(alt, parts) {
-			return true
-		}
-	}
-	return false
+	ok, _ := doublestar.Match(g.pattern, rel)
+	return ok
 }
 
-// maxDepth is how many segments a match can have, or -1 when ** makes it unbounded.
+// maxDepth is how many segments a match can have, or -1 when ** makes it unbounded. Every
+// brace alternative's slashes are slashes of the pattern, so their count bounds the depth.
 func (g *globPattern) maxDepth() int {
-	depth := 0
-	for _, alt := range g.alternatives {
-		for _, s := range alt {
-			if s == "**" {
-				return -1
-			}
-		}
-		depth = max(depth, len(alt))
+	if strings.Contains(g.pattern, "**") {
+		return -1
 	}
-	return depth
+	return strings.Count(g.pattern, "/") + 1
 }
 
-func matchSegments(pat, parts []string) bool {
-	for len(pat) > 0 {
-		if pat[0] == "**" {
-			for len(pat) > 1 && pat[1] == "**" {
-				pat = pat[1:]
-			}
-			for i := 0; i <= len(parts); i++ {
-				if matchSegments(pat[1:], parts[i:]) {
-					return true
-				}
-			}
-			return false
-		}
-		if len(parts) == 0 {
-			return false
-		}
-		if ok, _ := path.Match(pat[0], parts[0]); !ok {
-			return false
-		}
-		pat, parts = pat[1:], parts[1:]
-	}
-	return len(parts) == 0
-}
-
-// expandBraces turns "a.{go,md}" into ["a.go", "a.md"], innermost-first, nested allowed.
-func expandBraces(pattern string) ([]string, error) {
-	open := -1
+// braceAlternatives counts the paths a pattern's {…} groups expand to (groups multiply;
+// alternatives inside a group add).
+func braceAlternatives(pattern string) int {
+	type group struct{ sum, product int }
+	stack := []group{{sum: 0, product: 1}}
 	for i := 0; i < len(pattern); i++ {
 		switch pattern[i] {
 		case '\\':
 			i++
 		case '{':
-			open = i
+			stack = append(stack, group{sum: 0, product: 1})
+		case ',':
+			if len(stack) > 1 {
+				top := &stack[len(stack)-1]
+				top.sum += top.product
+				top.product = 1
+			}
 		case '}':
-			if open < 0 {
-				continue
+			if len(stack) > 1 {
+				top := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				stack[len(stack)-1].product *= top.sum + top.product
 			}
-			var out []string
-			for _, choice := range strings.Split(pattern[open+1:i], ",") {
-				more, err := expandBraces(pattern[:open] + choice + pattern[i+1:])
-				if err != nil {
-					return nil, err
-				}
-				out = append(out, more...)
-				if len(out) > maxGlobAlternatives {
-					return nil, fmt.Errorf("glob %q: too many {…} alternatives (max %d)", pattern, maxGlobAlternatives)
-				}
-			}
-			return out, nil
 		}
 	}
-	return []string{pattern}, nil
+	return stack[0].product
 }

@@ -1,13 +1,17 @@
 package tools
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"io/fs"
+	"os"
 	"path"
 	"path/filepath"
+	"strings"
 
-	gitignore "github.com/sabhiram/go-gitignore"
+	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 )
 
 // alwaysSkipped are directories no listing or search ever enters: git's internals and
@@ -15,18 +19,20 @@ import (
 var alwaysSkipped = map[string]bool{".git": true, ".troupe": true}
 
 // ignorer answers whether a workspace path is ignored by the .gitignore files of the
-// directories above it (the root's and nested ones). It loads each .gitignore once; it is
-// used by one call and not shared.
+// directories above it (the root's and nested ones, each scoped to its own subtree, deeper
+// files taking precedence as in git). It loads each .gitignore once; it is used by one call
+// and not shared.
 type ignorer struct {
-	root  string
-	cache map[string]*gitignore.GitIgnore
+	root string
+	// chain holds, per directory, the patterns of every .gitignore from the root down to it.
+	chain map[string][]gitignore.Pattern
 	// gitignoreOff is set when the walk starts inside an ignored directory: the model asked
 	// for it by name, so only .git and .troupe stay hidden.
 	gitignoreOff bool
 }
 
 func newIgnorer(root string) *ignorer {
-	return &ignorer{root: root, cache: map[string]*gitignore.GitIgnore{}}
+	return &ignorer{root: root, chain: map[string][]gitignore.Pattern{}}
 }
 
 // ignored reports whether rel (slash-separated, relative to the root) is skipped.
@@ -37,35 +43,49 @@ func (g *ignorer) ignored(rel string, isDir bool) bool {
 	if g.gitignoreOff {
 		return false
 	}
-	for dir := path.Dir(rel); ; dir = path.Dir(dir) {
-		if gi := g.load(dir); gi != nil {
-			sub := rel
-			if dir != "." {
-				sub = rel[len(dir)+1:]
-			}
-			if isDir {
-				sub += "/"
-			}
-			if gi.MatchesPath(sub) {
-				return true
-			}
-		}
-		if dir == "." || dir == "/" {
-			return false
-		}
+	patterns := g.patterns(path.Dir(rel))
+	if len(patterns) == 0 {
+		return false
 	}
+	return gitignore.NewMatcher(patterns).Match(strings.Split(rel, "/"), isDir)
 }
 
-func (g *ignorer) load(dir string) *gitignore.GitIgnore {
-	if gi, ok := g.cache[dir]; ok {
-		return gi
+// patterns returns the patterns that apply inside dir ("." for the root), root's first.
+func (g *ignorer) patterns(dir string) []gitignore.Pattern {
+	if ps, ok := g.chain[dir]; ok {
+		return ps
 	}
-	gi, err := gitignore.CompileIgnoreFile(filepath.Join(g.root, filepath.FromSlash(dir), ".gitignore"))
+	var inherited []gitignore.Pattern
+	var domain []string
+	if dir != "." && dir != "/" {
+		inherited = g.patterns(path.Dir(dir))
+		domain = strings.Split(dir, "/")
+	}
+	own := readGitignore(filepath.Join(g.root, filepath.FromSlash(dir), ".gitignore"), domain)
+	ps := inherited
+	if len(own) > 0 {
+		ps = append(append(make([]gitignore.Pattern, 0, len(inherited)+len(own)), inherited...), own...)
+	}
+	g.chain[dir] = ps
+	return ps
+}
+
+// readGitignore parses one .gitignore; a missing or unreadable file ignores nothing.
+func readGitignore(file string, domain []string) []gitignore.Pattern {
+	data, err := os.ReadFile(file)
 	if err != nil {
-		gi = nil // no .gitignore here (or unreadable): nothing ignored at this level
+		return nil
 	}
-	g.cache[dir] = gi
-	return gi
+	var ps []gitignore.Pattern
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for sc.Scan() {
+		line := strings.TrimSuffix(sc.Text(), "\r")
+		if strings.HasPrefix(line, "#") || strings.TrimSpace(line) == "" {
+			continue
+		}
+		ps = append(ps, gitignore.ParsePattern(line, domain))
+	}
+	return ps
 }
 
 // walkWorkspace walks the tree under start (an absolute path inside root), skipping what

@@ -1,47 +1,62 @@
 package tools
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"os/exec"
+	"slices"
 	"strings"
+
+	"github.com/troupe-dev/troupe/tools/syntaxcheck"
 )
 
-// Execute runs one call through the whole lifecycle: parse → repair → schema-validate (after
-// a light coercion) → path policy → state requirement (Env.Files) → checks (repetition,
-// permission: see AddCheck) → execute → bound the result. Every failure is an error Result
-// that says what to fix; it never panics. A call refused before the checks is marked
-// Rejected, so it never reaches a permission step.
+// Execute runs one call through the whole lifecycle: resolve the tool name (Resolve) →
+// parse → repair → schema-validate (after a light coercion) → path policy → state requirement
+// (Env.Files) → checks (repetition, permission: see AddCheck) → execute → syntax-check what it
+// wrote → bound the result. Every repair is listed in Result.Repairs. Every failure is an
+// error Result that says what to fix; it never panics. A call refused before the checks is
+// marked Rejected, so it never reaches a permission step.
 func (r *Registry) Execute(ctx context.Context, env *Env, call Call) (res Result) {
 	defer func() {
 		if p := recover(); p != nil {
 			res = errorResult(fmt.Sprintf("internal error while handling %s: %v", call.Name, p))
 		}
 	}()
+	var repairs []Repair
 	e, ok := r.byName[call.Name]
 	if !ok {
-		res := r.unknownTool(call.Name)
-		res.Rejected = true
-		return res
+		to, found := r.resolve(call.Name, call.Args)
+		if !found {
+			res := r.unknownTool(env, call.Name, to.refusal)
+			res.Rejected = true
+			return res
+		}
+		e, call.Name, call.Args, repairs = r.byName[to.name], to.name, to.args, to.repairs
 	}
 	if env == nil || env.Root == "" {
 		return errorResult(fmt.Sprintf("internal error: %s has no workspace to run in", call.Name))
 	}
-	args, note, failed := r.prepare(env, e, call)
+	args, more, failed := r.prepare(env, e, call)
+	repairs = append(repairs, more...)
 	if failed != nil {
-		failed.Rejected = true
+		if len(repairs) > 0 && repairs[0].Kind == RepairToolName {
+			failed.Output = fmt.Sprintf("(%s is %s here.) %s", repairs[0].Before, call.Name, failed.Output)
+		}
+		failed.Rejected, failed.Repairs = true, repairs
 		return *failed
 	}
 	if req, ok := e.tool.(stateRequirer); ok && env.Files != nil {
 		if stop := req.requireState(env, args); stop != nil {
-			stop.Rejected = true
+			stop.Rejected, stop.Repairs = true, repairs
 			return r.bound(call, e.spec, *stop)
 		}
 	}
 	ctx = withCallID(ctx, call.ID)
 	for _, check := range r.checks {
 		if stop := check(ctx, env, e.spec, args); stop != nil {
+			stop.Repairs = append(repairs, stop.Repairs...)
 			return r.bound(call, e.spec, *stop)
 		}
 	}
@@ -49,48 +64,72 @@ func (r *Registry) Execute(ctx context.Context, env *Env, call Call) (res Result
 		return errorResult(fmt.Sprintf("%s was cancelled before it ran: %v", call.Name, context.Cause(ctx)))
 	}
 	res = runRecovered(ctx, env, e, args)
-	if note != "" {
+	if note := repairNote(repairs); note != "" {
 		res.Output = note + "\n" + res.Output
 	}
+	res.Repairs = append(repairs, res.Repairs...)
+	res = r.checkSyntax(ctx, env, e.spec, res)
 	return r.bound(call, e.spec, res)
 }
 
-// prepare parses, repairs, coerces, validates and path-checks the arguments. note is a line
-// for the model when its arguments had to be repaired.
-func (r *Registry) prepare(env *Env, e *entry, call Call) (args json.RawMessage, note string, failed *Result) {
-	fail := func(format string, a ...any) (json.RawMessage, string, *Result) {
-		res := errorResult(fmt.Sprintf(format, a...))
-		return nil, "", &res
+// prepare parses, repairs, coerces, validates and path-checks the arguments, returning what
+// it repaired on the way.
+func (r *Registry) prepare(env *Env, e *entry, call Call) (json.RawMessage, []Repair, *Result) {
+	failWith := func(res Result) (json.RawMessage, []Repair, *Result) { return nil, nil, &res }
+	args, repairs, err := parseArgs(call.Args)
+	// Completing cut-off arguments is fine for a read; for anything else it would run or
+	// write what the model did not send.
+	if (err != nil || e.spec.Risk != RiskRead && slices.ContainsFunc(repairs, isJSONRepair)) && cutOff(call.Args) {
+		return failWith(r.argsFailure(env, e, "the arguments end early (cut off inside a string or "+
+			"object, likely at the output limit), so nothing was run. Send a smaller call "+
+			"(edit_file for part of a file)"))
 	}
-	args, repaired, err := parseArgs(call.Args)
 	if err != nil {
-		return fail("invalid arguments for %s: %v\nexpected arguments: %s", call.Name, err, e.schema.summary)
+		return failWith(r.argsFailure(env, e, err.Error()))
 	}
-	if repaired {
-		note = "note: your arguments were not valid JSON and were repaired; send valid JSON."
-	}
-	dec := json.NewDecoder(bytes.NewReader(args))
-	dec.UseNumber()
 	var decoded map[string]any
-	if err := dec.Decode(&decoded); err != nil {
-		return fail("invalid arguments for %s: %v\nexpected arguments: %s", call.Name, err, e.schema.summary)
+	if err := decodeNumbers(string(args), &decoded); err != nil {
+		return failWith(r.argsFailure(env, e, err.Error()))
 	}
-	e.schema.coerce(decoded)
+	decoded, more := e.schema.repairObject(decoded, e.spec.PathArgs)
+	repairs = append(repairs, more...)
+	repairs = append(repairs, e.schema.coerce(decoded)...)
+	fail := func(res Result) (json.RawMessage, []Repair, *Result) { return nil, repairs, &res }
 	if err := e.schema.validate(decoded); err != nil {
-		return fail("invalid arguments for %s: %v\nexpected arguments: %s", call.Name, err, e.schema.summary)
+		return fail(r.argsFailure(env, e, err.Error()))
 	}
 	for _, name := range e.spec.PathArgs {
 		if p, ok := decoded[name].(string); ok {
 			if _, _, err := env.resolve(p); err != nil {
-				return fail("%s: %v", call.Name, err)
+				return fail(errorResult(fmt.Sprintf("%s: %v", call.Name, err)))
 			}
 		}
 	}
 	args, err = json.Marshal(decoded)
 	if err != nil {
-		return fail("internal error re-encoding arguments for %s: %v", call.Name, err)
+		return fail(errorResult(fmt.Sprintf("internal error re-encoding arguments for %s: %v", call.Name, err)))
 	}
-	return args, note, nil
+	return args, repairs, nil
+}
+
+func isJSONRepair(r Repair) bool { return r.Kind == RepairJSON }
+
+// repairNote is the one line that tells the model its call was repaired and how to send it.
+func repairNote(repairs []Repair) string {
+	parts := make([]string, 0, len(repairs))
+	for _, rp := range repairs {
+		switch rp.Kind {
+		case RepairCoercion: // silent: the value meant the same, only its JSON type was off
+		case RepairToolName, RepairArgAlias:
+			parts = append(parts, fmt.Sprintf("%s %s→%s", rp.Kind, rp.Before, rp.After))
+		default:
+			parts = append(parts, string(rp.Kind))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "note: your call was repaired (" + strings.Join(parts, ", ") + "); next time send valid JSON with the tool's own names and types."
 }
 
 // runRecovered runs the tool, turning a panic into an error Result.
@@ -122,15 +161,6 @@ func (r *Registry) bound(call Call, spec Spec, res Result) Result {
 	return res
 }
 
-func (r *Registry) unknownTool(name string) Result {
-	names := r.Names()
-	msg := fmt.Sprintf("unknown tool %q.", name)
-	if near := nearest(name, names, 1); len(near) > 0 {
-		msg += fmt.Sprintf(" Did you mean %q?", near[0])
-	}
-	return errorResult(msg + " Available tools: " + strings.Join(names, ", ") + ".")
-}
-
 // stateRequirer is a tool whose calls need file truth first (write_file, edit_file). Its
 // requirement runs after the path policy and before every Check, so a call against a stale
 // baseline never produces an approval request.
@@ -148,4 +178,49 @@ func withCallID(ctx context.Context, id string) context.Context {
 func CallID(ctx context.Context) string {
 	id, _ := ctx.Value(callIDKey{}).(string)
 	return id
+}
+
+// checkSyntax is the after-write step: each file a successful write changed is parsed, and
+// the first syntax error of each is appended to the output with its line, column and a
+// caret. The write stays and the result is not an error: the model fixes the file.
+func (r *Registry) checkSyntax(ctx context.Context, env *Env, spec Spec, res Result) Result {
+	if res.IsError || len(res.Changed) == 0 || spec.Risk != RiskWrite {
+		return res
+	}
+	checker := syntaxcheck.Checker{Runner: env.runChecker}
+	var problems []string
+	for _, rel := range res.Changed {
+		abs, _, err := env.resolve(rel)
+		if err != nil {
+			continue
+		}
+		content, err := os.ReadFile(abs)
+		if err != nil {
+			continue
+		}
+		if p, _ := checker.Check(ctx, abs, rel, content); p != nil {
+			problems = append(problems, p.String())
+		}
+	}
+	if len(problems) > 0 {
+		res.Output += "\n\nsyntax check: " + strings.Join(problems, "\n") +
+			"\n(the change was kept; fix the syntax error before relying on the file)"
+	}
+	return res
+}
+
+// runChecker runs an external syntax checker in the workspace the way bash runs commands:
+// the session's environment, inside its sandbox when it has one.
+func (e *Env) runChecker(_ context.Context, cmd *exec.Cmd) ([]byte, error) {
+	root, err := e.root()
+	if err != nil {
+		return nil, err
+	}
+	cmd.Dir, cmd.Env = root, e.commandEnviron()
+	if e.Sandbox != nil {
+		if err := e.Sandbox.Wrap(cmd, e); err != nil {
+			return nil, fmt.Errorf("sandbox the syntax check: %w", err)
+		}
+	}
+	return cmd.CombinedOutput()
 }

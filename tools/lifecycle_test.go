@@ -74,7 +74,6 @@ func testRegistry(t *testing.T, extra ...Tool) *Registry {
 }
 
 func TestExecuteArguments(t *testing.T) {
-	env := newEnv(t)
 	reg := testRegistry(t)
 	tests := []struct {
 		name    string
@@ -85,13 +84,13 @@ func TestExecuteArguments(t *testing.T) {
 	}{
 		{name: "valid", args: `{"path":"a.go","count":3}`, want: []string{`{"count":3,"path":"a.go"}`}, absent: []string{"repaired"}},
 		{name: "empty args mean an empty object", args: ``, isError: true, want: []string{"missing required property 'path'"}},
-		{name: "trailing comma", args: `{"path":"a.go","count":3,}`, want: []string{"were repaired", `"count":3`}},
-		{name: "single quotes", args: `{'path': 'a.go'}`, want: []string{"were repaired", `"path":"a.go"`}},
-		{name: "unquoted keys", args: `{path: "a.go", count: 2}`, want: []string{"were repaired", `"count":2`}},
-		{name: "truncated object", args: `{"path":"a.go","note":"half a sent`, want: []string{"were repaired", `"note":"half a sent"`}},
-		{name: "markdown fences", args: "```json\n{\"path\":\"a.go\"}\n```", want: []string{"were repaired", `"path":"a.go"`}},
-		{name: "prose around the object", args: `Here you go: {"path":"a.go"} hope that helps`, want: []string{"were repaired", `"path":"a.go"`}},
-		{name: "JSON string holding JSON", args: `"{\"path\":\"a.go\",\"count\":1}"`, want: []string{"were repaired", `"count":1`}},
+		{name: "trailing comma", args: `{"path":"a.go","count":3,}`, want: []string{"was repaired (", `"count":3`}},
+		{name: "single quotes", args: `{'path': 'a.go'}`, want: []string{"was repaired (", `"path":"a.go"`}},
+		{name: "unquoted keys", args: `{path: "a.go", count: 2}`, want: []string{"was repaired (", `"count":2`}},
+		{name: "truncated object", args: `{"path":"a.go","note":"half a sent`, want: []string{"was repaired (", `"note":"half a sent"`}},
+		{name: "markdown fences", args: "```json\n{\"path\":\"a.go\"}\n```", want: []string{"was repaired (", `"path":"a.go"`}},
+		{name: "prose around the object", args: `Here you go: {"path":"a.go"} hope that helps`, want: []string{"was repaired (", `"path":"a.go"`}},
+		{name: "JSON string holding JSON", args: `"{\"path\":\"a.go\",\"count\":1}"`, want: []string{"was repaired (", `"count":1`}},
 		{name: "unrepairable", args: `{"path": "a.go", "count": 3 4 5 }}}} ]]`, isError: true,
 			want: []string{"invalid arguments for echo", "offset", "⟨here⟩", "expected arguments: {path: string, count?: integer, ratio?: number, flag?: boolean, either?: integer|string, note?: string}"}},
 		{name: "array instead of object", args: `[1,2]`, isError: true, want: []string{"must be a JSON object, got an array"}},
@@ -109,6 +108,7 @@ func TestExecuteArguments(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			env := newEnv(t) // a fresh session: a repeated failure is answered differently
 			res := reg.Execute(context.Background(), env, Call{ID: "1", Name: "echo", Args: tc.args})
 			if res.IsError != tc.isError {
 				t.Fatalf("IsError = %v, want %v; output:\n%s", res.IsError, tc.isError, res.Output)
@@ -125,11 +125,11 @@ func TestExecuteArguments(t *testing.T) {
 
 func TestExecuteUnknownTool(t *testing.T) {
 	env := newEnv(t)
-	res := builtinRegistry(t).Execute(context.Background(), env, Call{Name: "reed_file", Args: `{}`})
-	if !res.IsError {
-		t.Fatal("an unknown tool must be an error")
+	res := builtinRegistry(t).Execute(context.Background(), env, Call{Name: "rad_fil", Args: `{}`})
+	if !res.IsError || !res.Rejected {
+		t.Fatal("an unknown tool must be a rejected error")
 	}
-	mustContain(t, res.Output, `unknown tool "reed_file"`, `Did you mean "read_file"?`,
+	mustContain(t, res.Output, `unknown tool "rad_fil"`, `Did you mean "read_file"?`,
 		"Available tools: read_file, write_file, edit_file, list_dir, glob, grep, bash")
 	res = builtinRegistry(t).Execute(context.Background(), env, Call{Name: "teleport", Args: `{}`})
 	if strings.Contains(res.Output, "Did you mean") {

@@ -205,7 +205,7 @@ func TestGate(t *testing.T) {
 
 	// Invalid calls never reach a human: bad arguments, a path outside, a stale baseline.
 	for _, c := range []struct{ id, tool, args, want string }{
-		{"c0", "wrte_file", `{}`, "unknown tool"},
+		{"c0", "teleport", `{}`, "unknown tool"},
 		{"c1", "write_file", `{"path":"f.txt"}`, "missing required property"},
 		{"c2", "write_file", `{"path":"../x","content":""}`, "only paths inside the workspace"},
 		{"c3", "edit_file", editArgs("f.txt", "one", "two", false), "read_file it first"},

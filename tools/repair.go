@@ -28,51 +28,83 @@ func (e *argsError) Error() string {
 }
 
 // parseArgs turns the model's raw argument text into a JSON object. Valid JSON is taken as
-// is; otherwise it tries repair (trailing commas, single quotes, unquoted keys, truncation,
-// markdown fences, prose around the object) and a JSON string holding the JSON is unwrapped.
-// repaired is true when the text was changed to make it parse.
-func parseArgs(raw string) (args json.RawMessage, repaired bool, err error) {
+// is. Otherwise stray Windows backslashes are escaped and Python literals (True, None,
+// 'single quotes') rewritten; what still does not parse goes through the repair library
+// (trailing commas, unquoted keys, truncation, markdown fences, prose around the object). A
+// JSON string holding the object is unwrapped. repairs lists each change, in order.
+func parseArgs(raw string) (args json.RawMessage, repairs []Repair, err error) {
 	return parseArgsDepth(raw, 0)
 }
 
-func parseArgsDepth(raw string, depth int) (json.RawMessage, bool, error) {
+func parseArgsDepth(raw string, depth int) (json.RawMessage, []Repair, error) {
 	text := strings.TrimSpace(raw)
 	if text == "" || text == "null" {
-		return json.RawMessage("{}"), false, nil
+		return json.RawMessage("{}"), nil, nil
 	}
 	if json.Valid([]byte(text)) {
-		return asObject(text, false, depth)
+		return asObject(text, depth)
 	}
+	fixed, repairs := text, []Repair(nil)
+	if t, ok := escapeStrayBackslashes(fixed); ok {
+		repairs = append(repairs, newRepair(RepairBackslash, fixed, t))
+		fixed = t
+	}
+	if t, ok := pythonToJSON(fixed); ok {
+		repairs = append(repairs, newRepair(RepairPyLiteral, fixed, t))
+		fixed = t
+	}
+	if fixed != text && json.Valid([]byte(fixed)) {
+		if args, more, err := asObject(fixed, depth); err == nil {
+			return args, append(repairs, more...), nil
+		}
+	}
+	if args, repaired, more, ok := libraryRepair(fixed, depth); ok {
+		repairs = append(repairs, newRepair(RepairJSON, fixed, repaired))
+		return args, append(repairs, more...), nil
+	}
+	if fixed != text { // the pre-passes did not help: only the library's repair counts
+		if args, repaired, more, ok := libraryRepair(text, depth); ok {
+			return args, append([]Repair{newRepair(RepairJSON, text, repaired)}, more...), nil
+		}
+	}
+	return nil, nil, syntaxErrorOf(text)
+}
+
+// asObject accepts valid JSON text that is an object, or a string holding one.
+func asObject(text string, depth int) (json.RawMessage, []Repair, error) {
+	switch firstByte(text) {
+	case '{':
+		return json.RawMessage(text), nil, nil
+	case '"':
+		var inner string
+		if err := json.Unmarshal([]byte(text), &inner); err != nil {
+			return nil, nil, &argsError{msg: "invalid JSON string: " + err.Error()}
+		}
+		if trimmed := strings.TrimSpace(inner); depth >= maxUnwrap || !(strings.HasPrefix(trimmed, "{") || strings.HasPrefix(trimmed, `"`)) {
+			return nil, nil, &argsError{msg: "the arguments must be a JSON object, got a string"}
+		}
+		args, more, err := parseArgsDepth(inner, depth+1)
+		if err != nil {
+			return nil, nil, err
+		}
+		return args, append([]Repair{newRepair(RepairDoubleEncoded, text, string(args))}, more...), nil
+	default:
+		return nil, nil, &argsError{msg: "the arguments must be a JSON object, got " + jsonKind(text)}
+	}
+}
+
+// libraryRepair runs the repair library on text and on the object inside any prose around it.
+func libraryRepair(text string, depth int) (args json.RawMessage, repaired string, more []Repair, ok bool) {
 	for _, candidate := range repairCandidates(text) {
 		fixed, ok := tryRepair(candidate)
 		if !ok {
 			continue
 		}
-		if args, _, err := asObject(fixed, true, depth); err == nil {
-			return args, true, nil
+		if args, more, err := asObject(fixed, depth); err == nil {
+			return args, fixed, more, true
 		}
 	}
-	return nil, false, syntaxErrorOf(text)
-}
-
-// asObject accepts valid JSON text that is an object, or a string holding one.
-func asObject(text string, repaired bool, depth int) (json.RawMessage, bool, error) {
-	switch firstByte(text) {
-	case '{':
-		return json.RawMessage(text), repaired, nil
-	case '"':
-		var inner string
-		if err := json.Unmarshal([]byte(text), &inner); err != nil {
-			return nil, false, &argsError{msg: "invalid JSON string: " + err.Error()}
-		}
-		if trimmed := strings.TrimSpace(inner); depth >= maxUnwrap || !(strings.HasPrefix(trimmed, "{") || strings.HasPrefix(trimmed, `"`)) {
-			return nil, false, &argsError{msg: "the arguments must be a JSON object, got a string"}
-		}
-		args, _, err := parseArgsDepth(inner, depth+1)
-		return args, true, err
-	default:
-		return nil, false, &argsError{msg: "the arguments must be a JSON object, got " + jsonKind(text)}
-	}
+	return nil, "", nil, false
 }
 
 // repairCandidates are the texts worth repairing: the whole, then the span from the first

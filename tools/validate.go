@@ -23,6 +23,10 @@ type argsSchema struct {
 	props    []propSpec
 	required map[string]bool
 	summary  string
+	example  string // one valid call's arguments, shown in errors
+	// closed says the schema rejects undeclared properties (additionalProperties: false):
+	// only then is an undeclared argument certainly a mistake worth renaming.
+	closed bool
 }
 
 type propSpec struct {
@@ -35,6 +39,8 @@ type rawSchema struct {
 	Type       json.RawMessage            `json:"type"`
 	Properties map[string]json.RawMessage `json:"properties"`
 	Required   []string                   `json:"required"`
+	// AdditionalProperties is false for a closed object (any other value leaves it open).
+	AdditionalProperties json.RawMessage `json:"additionalProperties"`
 }
 
 func compileArgsSchema(name string, schema json.RawMessage) (*argsSchema, error) {
@@ -62,7 +68,8 @@ func compileArgsSchema(name string, schema json.RawMessage) (*argsSchema, error)
 	if t := typesOf(raw.Type); len(t) != 1 || t[0] != "object" {
 		return nil, errors.New(`schema "type" must be "object": tool arguments are an object`)
 	}
-	s := &argsSchema{compiled: compiled, required: map[string]bool{}}
+	s := &argsSchema{compiled: compiled, required: map[string]bool{},
+		closed: string(bytes.TrimSpace(raw.AdditionalProperties)) == "false"}
 	for _, r := range raw.Required {
 		s.required[r] = true
 	}
@@ -74,6 +81,7 @@ func compileArgsSchema(name string, schema json.RawMessage) (*argsSchema, error)
 		s.props = append(s.props, propSpec{name: key, types: typesOf(prop.Type)})
 	}
 	s.summary = s.describe()
+	s.example = s.exampleCall()
 	return s, nil
 }
 
@@ -130,9 +138,12 @@ func (s *argsSchema) describe() string {
 }
 
 // coerce fixes what budget models routinely get wrong where the schema leaves no doubt: a
-// number or boolean sent as a string, an integer sent as 12.0, and null for an optional
-// argument (dropped). args must be a decoded object; it is changed in place.
-func (s *argsSchema) coerce(args map[string]any) {
+// number or boolean sent as a string, an integer sent as 12.0, a single value where an array
+// belongs, an object or array sent as a JSON string, and null for an optional argument
+// (dropped). args must be a decoded object; it is changed in place. It returns one coercion
+// Repair per argument changed.
+func (s *argsSchema) coerce(args map[string]any) []Repair {
+	var repairs []Repair
 	for _, p := range s.props {
 		v, ok := args[p.name]
 		if !ok {
@@ -140,15 +151,30 @@ func (s *argsSchema) coerce(args map[string]any) {
 		}
 		if v == nil && !s.required[p.name] && !contains(p.types, "null") {
 			delete(args, p.name)
+			repairs = append(repairs, newRepair(RepairCoercion, p.name+": null", p.name+" omitted"))
 			continue
 		}
 		if len(p.types) != 1 {
 			continue
 		}
-		if fixed, ok := coerceValue(v, p.types[0]); ok {
-			args[p.name] = fixed
+		fixed, ok := coerceValue(v, p.types[0])
+		if !ok {
+			continue
+		}
+		args[p.name] = fixed
+		if before, after := compactJSON(v), compactJSON(fixed); before != after {
+			repairs = append(repairs, newRepair(RepairCoercion, p.name+": "+before, p.name+": "+after))
 		}
 	}
+	return repairs
+}
+
+func compactJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
 }
 
 func coerceValue(v any, typ string) (any, bool) {
@@ -184,6 +210,28 @@ func coerceValue(v any, typ string) (any, bool) {
 				return false, true
 			}
 		}
+	case "object":
+		if x, ok := v.(string); ok && strings.HasPrefix(strings.TrimSpace(x), "{") {
+			var m map[string]any
+			if decodeNumbers(x, &m) == nil {
+				return m, true
+			}
+		}
+	case "array":
+		switch x := v.(type) {
+		case []any:
+			return nil, false
+		case string:
+			if strings.HasPrefix(strings.TrimSpace(x), "[") {
+				var list []any
+				if decodeNumbers(x, &list) == nil {
+					return list, true
+				}
+			}
+		case map[string]any:
+			return nil, false // an object is not obviously one element
+		}
+		return []any{v}, true
 	}
 	return nil, false
 }

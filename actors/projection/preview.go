@@ -2,6 +2,7 @@ package projection
 
 import (
 	"fmt"
+	"github.com/troupe-dev/troupe/store"
 	"strings"
 	"time"
 
@@ -81,13 +82,14 @@ func preview(out string, n int) string {
 const maxRefs = 3
 
 // artifactRefs returns the distinct artifact refs in s, in order of kind then position:
-// "sha256:<64 hex>" as the store names artifacts, then "a/<64 hex>" as its keys spell them.
+// "sha256:<64 hex>" as the store names artifacts, then as its keys spell them (see
+// store.ArtifactRefSchemes).
 func artifactRefs(s string) []string {
 	var refs []string
 	// Scan for the rarer byte after each scheme (':', '/') and look back, rather than for the
 	// scheme itself: 's' and 'a' are on every line, and this runs over every elided output on
 	// every call.
-	for _, scheme := range []string{"sha256:", "a/"} {
+	for _, scheme := range store.ArtifactRefSchemes() {
 		sep := scheme[len(scheme)-1]
 		for off := 0; len(refs) < maxRefs; {
 			i := strings.IndexByte(s[off:], sep)

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/troupe-dev/troupe/messages"
-	"github.com/troupe-dev/troupe/store"
 )
 
 // agentTree is the model behind troupe watch: one agent per session — a top-level session or a
@@ -380,7 +379,7 @@ type approvalRow struct {
 
 // seed adds a session that was running before watch joined, from its stored meta and its
 // status, and returns it; a session the tree already knows from events is left alone (nil).
-func (t *agentTree) seed(meta *store.SessionMeta, st *messages.StatusReply) *agent {
+func (t *agentTree) seed(meta *messages.SessionInfo, st *messages.StatusReply) *agent {
 	if _, known := t.agents[meta.ID]; known {
 		return nil
 	}
@@ -397,6 +396,9 @@ func (t *agentTree) seed(meta *store.SessionMeta, st *messages.StatusReply) *age
 		a.phase = phaseIdle
 	case "waiting_agents":
 		a.phase = stateAgents
+	}
+	for _, ask := range st.Pending {
+		a.asks = append(a.asks, runningCall{ask.CallID, approvalLine(ask.Summary)})
 	}
 	return a
 }

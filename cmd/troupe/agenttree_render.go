@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/troupe-dev/troupe/internal/textfmt"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -176,7 +177,7 @@ func agentLine(t *agentTree, a *agent, ts time.Time, loc *time.Location) string 
 func lineDetail(a *agent, ts time.Time) string {
 	switch {
 	case a.outcome != "":
-		parts := []string{fmt.Sprintf("%d turns", a.Turns), fmtTokens(a.Tokens()) + " tokens"}
+		parts := []string{textfmt.Count(a.Turns, "turn"), fmtTokens(a.Tokens()) + " tokens"}
 		if e := a.Elapsed(ts); e > 0 {
 			parts = append(parts, fmtElapsed(e))
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/troupe-dev/troupe/actors"
 	"github.com/troupe-dev/troupe/messages"
+	"github.com/troupe-dev/troupe/tools"
 )
 
 // approveCommand answers a pending approval request from another terminal (or a script):
@@ -42,6 +43,11 @@ func (m *Main) approveCommand() *cobra.Command {
 func (m *Main) approve(client *actors.Client, session, callID, answer string) error {
 	by := "troupe approve"
 	if session != "" {
+		id, err := sessionByID(client, session)
+		if err != nil {
+			return err
+		}
+		session = id
 		if err := client.Approve(session, callID, answer, by); err != nil {
 			return &exitError{code: exitFailed, msg: err.Error()}
 		}
@@ -62,6 +68,49 @@ func (m *Main) approve(client *actors.Client, session, callID, answer string) er
 		}
 	}
 	return &exitError{code: exitFailed, msg: fmt.Sprintf("no running session has call %s waiting for approval (troupe watch shows pending requests)", callID)}
+}
+
+// approvalsCommand lists the calls waiting for an approval answer in the running sessions.
+func (m *Main) approvalsCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:   "approvals",
+		Short: "List the tool calls waiting for approval in this project's running sessions",
+		Args:  cobra.NoArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			client, err := m.attachHere()
+			if err != nil {
+				return err
+			}
+			defer client.Close()
+			metas, err := client.Sessions()
+			if err != nil {
+				return err
+			}
+			n := 0
+			for _, meta := range metas {
+				if meta.Status != "running" {
+					continue
+				}
+				st, err := client.Status(meta.ID)
+				if err != nil {
+					continue // it ended meanwhile
+				}
+				for _, ask := range st.Pending {
+					n++
+					fmt.Fprintf(m.Stdout, "%s  session %s  %s\n", ask.CallID, meta.ID, approvalLine(ask.Summary))
+					if ask.Reason != "" {
+						fmt.Fprintf(m.Stdout, "    %s\n", ask.Reason)
+					}
+				}
+			}
+			if n == 0 {
+				fmt.Fprintln(m.Stdout, "no tool call is waiting for approval")
+				return nil
+			}
+			fmt.Fprintln(m.Stdout, "answer with: troupe approve CALL_ID allow|deny|allow-session")
+			return nil
+		},
+	}
 }
 
 // attachHere attaches to the running Node of the project in the working directory.
@@ -94,12 +143,20 @@ func (m *Main) modeCommand() *cobra.Command {
 		Short: "Switch the permission mode of a running session",
 		Args:  cobra.ExactArgs(2),
 		RunE: func(c *cobra.Command, args []string) error {
+			mode := strings.ToLower(args[1])
+			if _, err := tools.ParseMode(mode); err != nil || mode == "" {
+				return usageErr("mode %q: use plan, ask, auto-edit or yolo (see 'troupe mode --help')", args[1])
+			}
 			client, err := m.attachHere()
 			if err != nil {
 				return err
 			}
 			defer client.Close()
-			st, err := client.SetMode(args[0], args[1])
+			id, err := sessionByID(client, args[0])
+			if err != nil {
+				return err
+			}
+			st, err := client.SetMode(id, mode)
 			if err != nil {
 				return &exitError{code: exitFailed, msg: err.Error()}
 			}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/troupe-dev/troupe/internal/textfmt"
 	"io"
 	"os"
 	"os/signal"
@@ -15,7 +16,6 @@ import (
 
 	"github.com/troupe-dev/troupe/actors"
 	"github.com/troupe-dev/troupe/messages"
-	"github.com/troupe-dev/troupe/store"
 )
 
 func (m *Main) attachCommand() *cobra.Command {
@@ -126,19 +126,19 @@ func (m *Main) followLive(ctx context.Context, l *link, id string, finished <-ch
 
 // storedOutcome reports how a session that is no longer running ended, from its stored meta,
 // with the exit code run would have given.
-func storedOutcome(m *Main, meta *store.SessionMeta) error {
+func storedOutcome(m *Main, meta *messages.SessionInfo) error {
 	fin := &messages.SessionFinishedData{Status: meta.Status, Turns: meta.Turns}
 	switch meta.Status {
 	case messages.StatusDone:
-		fmt.Fprintf(m.Stderr, "troupe: session %s finished: done after %d turns\n", meta.ID, meta.Turns)
+		fmt.Fprintf(m.Stderr, "troupe: session %s finished: done after %s\n", meta.ID, textfmt.Count(meta.Turns, "turn"))
 	case messages.StatusFailed:
-		fin.Error = fmt.Sprintf("after %d turns (troupe log %s shows why)", meta.Turns, meta.ID)
+		fin.Error = fmt.Sprintf("after %s (troupe log %s shows why)", textfmt.Count(meta.Turns, "turn"), meta.ID)
 	case "running":
 		fin.Status = messages.StatusInterrupted
 		fin.Error = fmt.Sprintf("its node stopped without recording an outcome; troupe resume %s continues it", meta.ID)
 	default: // interrupted, cancelled
 		fin.Status = messages.StatusInterrupted
-		fin.Error = fmt.Sprintf("%s after %d turns; troupe resume %s continues it", meta.Status, meta.Turns, meta.ID)
+		fin.Error = fmt.Sprintf("%s after %s; troupe resume %s continues it", meta.Status, textfmt.Count(meta.Turns, "turn"), meta.ID)
 	}
 	return outcome(fin)
 }
@@ -252,9 +252,9 @@ func (r replayed) has(data []byte) bool {
 
 // replayLog prints a stored log as troupe run prints the live session: the answers, a line per
 // tool call and its outcome, denials in full. It returns what it printed.
-func replayLog(w io.Writer, entries []*store.Entry) replayed {
+func replayLog(w io.Writer, entries []messages.LogEntry) replayed {
 	r := replayed{started: map[string]bool{}, results: map[string]bool{}, denied: map[string]bool{}}
-	calls := map[string]store.Call{}
+	calls := map[string]messages.LogCall{}
 	var order []string
 	var prev time.Time
 	announce := func(id string) {
@@ -265,7 +265,7 @@ func replayLog(w io.Writer, entries []*store.Entry) replayed {
 	}
 	for _, e := range entries {
 		switch e.Kind {
-		case store.KindAssistant:
+		case messages.LogAssistant:
 			if e.Text != "" {
 				fmt.Fprint(w, e.Text)
 				if !strings.HasSuffix(e.Text, "\n") {
@@ -277,7 +277,7 @@ func replayLog(w io.Writer, entries []*store.Entry) replayed {
 				order = append(order, c.ID)
 			}
 			r.lastAnswer = e.Time
-		case store.KindToolResult:
+		case messages.LogToolResult:
 			announce(e.CallID)
 			d := &messages.ToolFinishedData{IsError: e.IsError, Output: e.Text, Bytes: len(e.Text)}
 			if !prev.IsZero() {
@@ -285,7 +285,7 @@ func replayLog(w io.Writer, entries []*store.Entry) replayed {
 			}
 			fmt.Fprintf(w, "  %s\n", toolOutcome(d))
 			r.results[e.CallID] = true
-		case store.KindSystem:
+		case messages.LogSystem:
 			var d messages.DecisionData
 			if (e.Event == string(messages.EventToolRejected) || e.Event == string(messages.EventToolDecision)) &&
 				json.Unmarshal(e.Data, &d) == nil && d.Decision == messages.DecisionDenied {

@@ -7,23 +7,22 @@ import (
 	"time"
 
 	"github.com/troupe-dev/troupe/messages"
-	"github.com/troupe-dev/troupe/store"
 )
 
 // Attach replays the stored log, then prints the events that came in meanwhile and live ones,
 // leaving out what the log already showed: nothing twice, nothing lost.
 func TestAttachReplayThenLive(t *testing.T) {
 	at := func(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
-	entries := []*store.Entry{
-		{Seq: 1, Kind: store.KindUser, Time: at(0), Text: "read a.txt, then test"},
-		{Seq: 2, Kind: store.KindAssistant, Time: at(1000), Text: "Let me read it.",
-			Calls: []store.Call{{ID: "c1", Name: "read_file", Args: `{"path": "a.txt"}`}}},
-		{Seq: 3, Kind: store.KindToolResult, Time: at(1020), CallID: "c1", ToolName: "read_file", Text: "     1\talpha\n"},
-		{Seq: 4, Kind: store.KindAssistant, Time: at(2000), Text: "Now the tests.",
-			Calls: []store.Call{{ID: "c2", Name: "bash", Args: `{"command": "rm -rf /"}`}, {ID: "c3", Name: "bash", Args: `{"command": "go test ./..."}`}}},
-		{Seq: 5, Kind: store.KindSystem, Time: at(2001), Event: "tool.rejected", CallID: "c2", ToolName: "bash",
+	entries := []messages.LogEntry{
+		{Seq: 1, Kind: messages.LogUser, Time: at(0), Text: "read a.txt, then test"},
+		{Seq: 2, Kind: messages.LogAssistant, Time: at(1000), Text: "Let me read it.",
+			Calls: []messages.LogCall{{ID: "c1", Name: "read_file", Args: `{"path": "a.txt"}`}}},
+		{Seq: 3, Kind: messages.LogToolResult, Time: at(1020), CallID: "c1", ToolName: "read_file", Text: "     1\talpha\n"},
+		{Seq: 4, Kind: messages.LogAssistant, Time: at(2000), Text: "Now the tests.",
+			Calls: []messages.LogCall{{ID: "c2", Name: "bash", Args: `{"command": "rm -rf /"}`}, {ID: "c3", Name: "bash", Args: `{"command": "go test ./..."}`}}},
+		{Seq: 5, Kind: messages.LogSystem, Time: at(2001), Event: "tool.rejected", CallID: "c2", ToolName: "bash",
 			Data: json.RawMessage(`{"decision": "denied", "reason": "denied by pattern bash(rm -rf *)"}`)},
-		{Seq: 6, Kind: store.KindToolResult, Time: at(2002), CallID: "c2", ToolName: "bash", IsError: true, Text: "denied by pattern bash(rm -rf *)"},
+		{Seq: 6, Kind: messages.LogToolResult, Time: at(2002), CallID: "c2", ToolName: "bash", IsError: true, Text: "denied by pattern bash(rm -rf *)"},
 		// c3 runs while attach reads the log: its result is not stored yet.
 	}
 	session := "20250301-120100-aaaaaa"
@@ -51,7 +50,7 @@ func TestAttachReplayThenLive(t *testing.T) {
 	}
 	want := "Let me read it.\n" +
 		"→ read_file a.txt\n" +
-		"  ✓ 1 lines (13 bytes, 20ms)\n" +
+		"  ✓ 1 line (13 bytes, 20ms)\n" +
 		"Now the tests.\n" +
 		"→ bash rm -rf /\n" +
 		"  ⊘ denied by pattern bash(rm -rf *)\n" +
@@ -77,7 +76,7 @@ func TestAttachStoredOutcomeExitCodes(t *testing.T) {
 	m := &Main{Stderr: &stderr}
 	for status, want := range map[string]int{"done": 0, "failed": exitFailed, "interrupted": exitInterrupted,
 		"cancelled": exitInterrupted, "running": exitInterrupted} {
-		err := storedOutcome(m, &store.SessionMeta{ID: "s1", Status: status, Turns: 2})
+		err := storedOutcome(m, &messages.SessionInfo{ID: "s1", Status: status, Turns: 2})
 		code := 0
 		if ee, ok := err.(*exitError); ok {
 			code = ee.code

@@ -58,7 +58,7 @@ func (m *Main) Run(ctx context.Context, args []string) (code int) {
 	root.SetIn(m.Stdin)
 	root.SetOut(m.Stdout)
 	root.SetErr(m.Stderr)
-	err := root.ExecuteContext(ctx)
+	cmd, err := root.ExecuteContextC(ctx)
 	if err == nil {
 		return exitDone
 	}
@@ -69,9 +69,33 @@ func (m *Main) Run(ctx context.Context, args []string) (code int) {
 		}
 		return ee.code
 	}
-	// Cobra's own errors (unknown command, unknown flag, bad arguments) are usage errors.
-	fmt.Fprintf(m.Stderr, "troupe: %s (see 'troupe --help')\n", strings.TrimSpace(err.Error()))
+	// What is left are cobra's own errors (unknown command, bad arguments): usage errors,
+	// pointing at the help of the command that was misused.
+	path := "troupe"
+	if cmd != nil {
+		path = cmd.CommandPath()
+	}
+	fmt.Fprintf(m.Stderr, "troupe: %s (see '%s --help')\n", strings.TrimSpace(err.Error()), path)
 	return exitUsage
+}
+
+// failuresAreNotUsage makes every command's own error (not a flag or argument error, which
+// cobra reports before RunE) an ordinary failure: exit 1, said once, with no help hint — a
+// permission or network error is not fixed by reading --help.
+func failuresAreNotUsage(c *cobra.Command) {
+	if run := c.RunE; run != nil {
+		c.RunE = func(c *cobra.Command, args []string) error {
+			err := run(c, args)
+			var ee *exitError
+			if err != nil && !errors.As(err, &ee) {
+				return &exitError{code: exitFailed, msg: err.Error()}
+			}
+			return err
+		}
+	}
+	for _, sub := range c.Commands() {
+		failuresAreNotUsage(sub)
+	}
 }
 
 func (m *Main) rootCommand() *cobra.Command {
@@ -81,12 +105,15 @@ func (m *Main) rootCommand() *cobra.Command {
 		SilenceErrors: true,
 		SilenceUsage:  true,
 	}
+	root.Version = versionString()
+	root.SetVersionTemplate("{{.Version}}\n")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return usageErr("%v (see 'troupe %s --help')", err, c.Name())
+		return usageErr("%v (see '%s --help')", err, c.CommandPath())
 	})
 	root.AddCommand(m.runCommand(), m.chatCommand(), m.resumeCommand(), m.watchCommand(), m.sessionsCommand(),
 		m.logCommand(), m.approveCommand(), m.modeCommand(), m.doctorCommand(), m.versionCommand(), m.sandboxLauncherCommand(),
-		m.agentsCommand(), m.worktreeCommand(), m.serveCommand(), m.attachCommand(), m.loopCommand())
+		m.agentsCommand(), m.worktreeCommand(), m.serveCommand(), m.attachCommand(), m.loopCommand(), m.stopCommand(), m.approvalsCommand())
+	failuresAreNotUsage(root)
 	return root
 }
 

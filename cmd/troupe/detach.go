@@ -19,12 +19,23 @@ import (
 // The caller sets what belongs to its command (ID, Task, Interactive, Yes, a loop step's
 // Agent, Parent and LoopStep). client is used only to look up the model of a resumed session.
 func (m *Main) sessionStart(s *settings, client *actors.Client, f *commonFlags, start *messages.StartSession) error {
-	if start.Resume && f.model == "" {
-		// Resume with the model the session was using unless told otherwise.
-		if meta, _, err := client.Log(start.ID); err == nil && meta.Model != "" {
+	if start.Resume {
+		// Resume with the model and endpoint the session was using unless told otherwise: a
+		// transcript meant for a local server must not go to a provider's public endpoint.
+		id, err := sessionByID(client, start.ID)
+		if err != nil {
+			return err
+		}
+		start.ID = id
+		meta, _, err := client.Log(id)
+		if err != nil {
+			return usageErr("resume %s: %v (see 'troupe sessions')", id, err)
+		}
+		if f.model == "" && meta.Model != "" {
 			s.cfg.Model = meta.Model
-		} else if err != nil {
-			return usageErr("resume %s: %v (see 'troupe sessions')", start.ID, err)
+			if f.baseURL == "" && meta.BaseURL != "" {
+				s.cfg.BaseURL = meta.BaseURL
+			}
 		}
 	}
 	model, err := m.checkModel(s.cfg.Model, s.cfg.BaseURL)

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os/exec"
 	"path/filepath"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -16,15 +18,19 @@ import (
 
 func (m *Main) doctorCommand() *cobra.Command {
 	var f commonFlags
+	var probe bool
 	c := &cobra.Command{
 		Use:   "doctor",
 		Short: "Check the bus, the store, provider keys and the sandbox, each with a fix hint",
-		Args:  cobra.NoArgs,
+		Long: "Checks the bus, the store, provider keys and the sandbox, each with a fix hint. With\n" +
+			"--base-url (or --probe) it also asks the model's endpoint for its model list.",
+		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
-			return m.doctor(&f)
+			return m.doctor(&f, probe)
 		},
 	}
 	f.register(c)
+	c.Flags().BoolVar(&probe, "probe", false, "ask the model's endpoint for its model list (a free call)")
 	return c
 }
 
@@ -33,13 +39,13 @@ type check struct {
 	name, status, detail, fix string
 }
 
-func (m *Main) doctor(f *commonFlags) error {
+func (m *Main) doctor(f *commonFlags, probe bool) error {
 	s, err := m.resolve(f)
 	if err != nil {
 		return err
 	}
 	checks := []check{m.checkConfig(s), checkBus(), checkStore(s.root)}
-	checks = append(checks, m.checkProviders(s)...)
+	checks = append(checks, m.checkProviders(s, probe)...)
 	checks = append(checks, checkSandbox(s.cfg.Sandbox), checkCommand("git", "install git"),
 		checkCommand("rg", "install ripgrep for fast grep (apt-get install ripgrep); a Go fallback is used meanwhile"))
 	failed := 0
@@ -96,9 +102,9 @@ func checkStore(root string) check {
 	return check{name: "store", status: "ok", detail: dir}
 }
 
-func (m *Main) checkProviders(s *settings) []check {
+func (m *Main) checkProviders(s *settings, probe bool) []check {
 	var out []check
-	for _, k := range []string{"OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "OPENROUTER_API_KEY", "DEEPSEEK_API_KEY"} {
+	for _, k := range llm.KeyVars() {
 		if m.Getenv(k) != "" {
 			out = append(out, check{name: "key", status: "ok", detail: k + " is set"})
 		} else {
@@ -109,11 +115,31 @@ func (m *Main) checkProviders(s *settings) []check {
 		return append(out, check{name: "model", status: "--", detail: "no default model",
 			fix: "set model = \"provider/model\" in troupe.toml or ~/.config/troupe/config.toml, or pass --model"})
 	}
-	if _, _, err := llm.Open(s.cfg.Model, llm.Options{BaseURL: s.cfg.BaseURL, Getenv: m.Getenv}); err != nil {
+	p, name, err := llm.Open(s.cfg.Model, llm.Options{BaseURL: s.cfg.BaseURL, Getenv: m.Getenv})
+	if err != nil {
 		return append(out, check{name: "model", status: "FAIL", detail: err.Error()})
 	}
-	return append(out, check{name: "model", status: "ok", detail: s.cfg.Model})
+	out = append(out, check{name: "model", status: "ok", detail: s.cfg.Model})
+	if s.cfg.BaseURL == "" && !probe {
+		return out
+	}
+	// With an endpoint named (or --probe), ask it: a wrong URL or key shows here, not mid-run.
+	ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
+	defer cancel()
+	where := s.cfg.BaseURL
+	if where == "" {
+		where = "the provider's endpoint"
+	}
+	detail, err := llm.Probe(ctx, p, name)
+	if err != nil {
+		return append(out, check{name: "endpoint", status: "FAIL", detail: where + ": " + err.Error(),
+			fix: "is the server running at that URL (with /v1 for OpenAI-compatible servers)? is the key right?"})
+	}
+	return append(out, check{name: "endpoint", status: "ok", detail: where + ": " + detail})
 }
+
+// probeTimeout bounds the endpoint probe of troupe doctor.
+const probeTimeout = 10 * time.Second
 
 func checkSandbox(mode string) check {
 	sup := sandbox.Detect()

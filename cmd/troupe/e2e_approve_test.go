@@ -58,6 +58,14 @@ func TestApproveFromAnotherTerminal(t *testing.T) {
 	io.WriteString(stdin, "write the note\n")
 	out.waitFor(t, "wants to run write_file", 30*time.Second)
 
+	// Clients that come after the request still see it: troupe approvals and troupe watch.
+	if r := troupe(t, repo, testEnv(t), "approvals"); r.code != 0 || !strings.Contains(r.stdout, "call_0_0") || !strings.Contains(r.stdout, "write_file") {
+		t.Errorf("approvals: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	watch, wout, _ := startTroupe(t, repo, testEnv(t), "watch")
+	wout.waitFor(t, "call_0_0", 30*time.Second)
+	watch.Process.Kill()
+	watch.Wait()
 	if r := troupe(t, repo, testEnv(t), "approve", "call_9_9", "allow"); r.code != 1 || !strings.Contains(r.stderr, "no running session") {
 		t.Errorf("approving an unknown call: exit %d %s", r.code, r.stderr)
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/troupe-dev/troupe/internal/textfmt"
 	"io"
 	"regexp"
 	"strings"
@@ -69,6 +70,9 @@ func (p *printer) human(t messages.EventType, v any) {
 		p.endLine()
 		fmt.Fprintf(p.w, "  model call failed (%s); retry %d in %dms\n", firstLineOf(d.Reason), d.Attempt, d.DelayMS)
 	case *messages.ErrorData:
+		if d.Fatal {
+			break // the session's outcome says it, once, on stderr
+		}
 		p.endLine()
 		fmt.Fprintf(p.w, "  error: %s\n", d.Message)
 	case *messages.DecisionData:
@@ -128,12 +132,12 @@ func toolOutcome(d *messages.ToolFinishedData) string {
 	}
 	line := firstLineOf(d.Output)
 	if numberedLine.MatchString(line) {
-		line = fmt.Sprintf("%d lines", strings.Count(strings.TrimRight(d.Output, "\n"), "\n")+1)
+		line = textfmt.Count(strings.Count(strings.TrimRight(d.Output, "\n"), "\n")+1, "line")
 	}
 	if len(line) > 100 {
 		line = line[:100] + "…"
 	}
-	return fmt.Sprintf("%s %s (%d bytes, %dms)", mark, line, d.Bytes, d.DurationMS)
+	return fmt.Sprintf("%s %s (%s, %dms)", mark, line, textfmt.Count(d.Bytes, "byte"), d.DurationMS)
 }
 
 // numberedLine matches the first line of read_file output ("     1\tpackage main").

@@ -3,12 +3,13 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/troupe-dev/troupe/internal/textfmt"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
-	"github.com/troupe-dev/troupe/store"
+	"github.com/troupe-dev/troupe/messages"
 )
 
 func (m *Main) sessionsCommand() *cobra.Command {
@@ -60,12 +61,16 @@ func (m *Main) logCommand() *cobra.Command {
 				return err
 			}
 			defer l.close(m, "")
-			meta, entries, err := l.client.Log(args[0])
+			id, err := sessionByID(l.client, args[0])
+			if err != nil {
+				return err
+			}
+			meta, entries, err := l.client.Log(id)
 			if err != nil {
 				return usageErr("log %s: %v (see 'troupe sessions')", args[0], err)
 			}
-			fmt.Fprintf(m.Stdout, "session %s · %s · %s · %d turns · %d in / %d out tokens\n", meta.ID, meta.Status, meta.Model,
-				meta.Turns, meta.InputTokens, meta.OutputTokens)
+			fmt.Fprintf(m.Stdout, "session %s · %s · %s · %s · %d in / %d out tokens\n", meta.ID, meta.Status, meta.Model,
+				textfmt.Count(meta.Turns, "turn"), meta.InputTokens, meta.OutputTokens)
 			for _, e := range entries {
 				fmt.Fprintln(m.Stdout, formatEntry(e))
 			}
@@ -75,7 +80,7 @@ func (m *Main) logCommand() *cobra.Command {
 }
 
 // formatEntry is one log entry for people: seq, time, kind, and its content.
-func formatEntry(e *store.Entry) string {
+func formatEntry(e messages.LogEntry) string {
 	head := fmt.Sprintf("#%-4d %s %-11s", e.Seq, e.Time.Local().Format("15:04:05"), e.Kind)
 	var b strings.Builder
 	b.WriteString(head)
@@ -113,14 +118,9 @@ func formatEntry(e *store.Entry) string {
 
 func indent(s string) string { return strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n      ") }
 
-func clipLine(s string, n int) string { return clip(firstLineOf(s), n) }
+func clipLine(s string, n int) string { return textfmt.ClipLine(s, n) }
 
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
-}
+func clip(s string, n int) string { return textfmt.Clip(s, n) }
 
 // auditDetail renders a decision or mode entry: "allowed (mode yolo)", "denied by user: …".
 func auditDetail(raw json.RawMessage) string {

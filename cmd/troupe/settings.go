@@ -84,6 +84,15 @@ func projectRoot() (string, error) {
 	return wd, nil
 }
 
+// validate refuses flag values no run can use, before anything starts (the ones that are
+// also config keys are checked by config.Validate, which names where a value came from).
+func (f *commonFlags) validate() error {
+	if f.maxTurns < 0 {
+		return usageErr("--max-turns %d: give a positive number of turns (0 or leaving it out means the default, 100)", f.maxTurns)
+	}
+	return nil
+}
+
 // resolve loads the layered configuration and applies the flags on top.
 func (m *Main) resolve(f *commonFlags) (*settings, error) {
 	root, err := projectRoot()
@@ -96,6 +105,9 @@ func (m *Main) resolve(f *commonFlags) (*settings, error) {
 		return nil, usageErr("%v", err)
 	}
 	if f != nil {
+		if err := f.validate(); err != nil {
+			return nil, err
+		}
 		cfg.Apply(config.Overrides{Model: f.model, BaseURL: f.baseURL, Mode: f.mode, Sandbox: f.sandbox,
 			Check: f.check.ptr(), ContextWindow: f.contextWindow, MaxRefusals: f.maxRefusals})
 	}

@@ -243,7 +243,7 @@ func (w *watcher) seed(c *actors.Client, subscribed time.Time) {
 			continue // not running after all: its node died without recording an outcome
 		}
 		w.mu.Lock()
-		if a := w.tree.seed(meta, st); a != nil && w.view == viewLines {
+		if a := w.tree.seed(&meta, st); a != nil && w.view == viewLines {
 			w.line(a, time.Now())
 		}
 		w.dirty = true

@@ -7,6 +7,11 @@ here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/troupe-demo-XXXXXX")
 bin="$work/bin/troupe"
+# The demo leaves nothing behind; TROUPE_DEMO_KEEP=1 keeps the project to look at afterwards.
+cleanup() {
+  if [ "${TROUPE_DEMO_KEEP:-}" = 1 ]; then echo "== kept $work"; else rm -rf "$work"; fi
+}
+trap cleanup EXIT
 
 echo "== building troupe"
 (cd "$repo" && go build -o "$bin" ./cmd/troupe)
@@ -25,5 +30,5 @@ echo "== after: git diff"
 git --no-pager diff
 echo "-- after: go test"
 go test ./... 2>&1 | sed 's/^/   /'
-echo "== the session is stored: $bin sessions (in $work/project)"
+echo "== the session is stored (troupe sessions):"
 "$bin" sessions

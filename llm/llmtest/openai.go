@@ -3,6 +3,7 @@ package llmtest
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"sync"
@@ -22,6 +23,11 @@ func NewOpenAI(respond Responder) *OpenAIServer {
 	s := &OpenAIServer{respond: respond}
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /v1/chat/completions", s.serve)
+	mux.HandleFunc("GET /v1/models", func(w http.ResponseWriter, r *http.Request) {
+		// The model list an OpenAI-compatible server gives (troupe doctor probes it).
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"object":"list","data":[{"id":"fake","object":"model","created":0,"owned_by":"llmtest"}]}`)
+	})
 	s.srv = httptest.NewServer(mux)
 	return s
 }

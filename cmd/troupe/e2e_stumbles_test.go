@@ -1,0 +1,146 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/troupe-dev/troupe/llm/llmtest"
+)
+
+// Usage errors are validated before anything else, exit 2, and point at the misused command's
+// own help; --version works like the version command.
+func TestUsageErrorsPointAtTheirOwnHelp(t *testing.T) {
+	repo := newRepo(t, nil)
+	env := testEnv(t)
+	v := troupe(t, repo, env, "--version")
+	if v.code != 0 || !strings.HasPrefix(v.stdout, "troupe ") {
+		t.Errorf("--version: exit %d, stdout %q, stderr %q", v.code, v.stdout, v.stderr)
+	}
+	for _, tc := range []struct {
+		args []string
+		hint string
+	}{
+		{[]string{"log"}, "see 'troupe log --help'"},
+		{[]string{"log", "--bogus", "x"}, "see 'troupe log --help'"},
+		{[]string{"mode", "someid", "bogus"}, "see 'troupe mode --help'"},
+		{[]string{"run", "--max-turns", "-1", "--model", "scripted:x", "hi"}, "--max-turns -1"},
+	} {
+		r := troupe(t, repo, env, tc.args...)
+		if r.code != 2 {
+			t.Errorf("%v: exit %d, want 2 (stderr %q)", tc.args, r.code, r.stderr)
+		}
+		if !strings.Contains(r.stderr, tc.hint) || strings.Contains(r.stderr, "troupe troupe") {
+			t.Errorf("%v: stderr %q, want it to contain %q", tc.args, r.stderr, tc.hint)
+		}
+		if n := strings.Count(r.stderr, "\n"); n != 1 {
+			t.Errorf("%v: %d lines on stderr, want one: %q", tc.args, n, r.stderr)
+		}
+	}
+	// A failure that is not a usage error gets no help hint and exit 1.
+	r := troupe(t, repo, env, "approve", "call_1", "allow")
+	if r.code != 1 || strings.Contains(r.stderr, "--help") {
+		t.Errorf("approve with no node: exit %d, stderr %q", r.code, r.stderr)
+	}
+}
+
+// A provider error is said once, in plain words: no "retryable"/"fatal" class names, not once
+// on stdout and again on stderr.
+func TestProviderErrorIsSaidOnceInPlainWords(t *testing.T) {
+	repo := newRepo(t, nil)
+	srv := llmtest.NewOpenAI(func(n int, body map[string]any) llmtest.Reply { return llmtest.Reply{Status: 401} })
+	defer srv.Close()
+	r := troupe(t, repo, testEnv(t, "OPENAI_API_KEY=sk-bad"), "run", "--model", "openai/fake", "--base-url", srv.URL(), "hi")
+	all := r.stdout + r.stderr
+	if r.code != 2 || !strings.Contains(r.stderr, "401 Unauthorized") {
+		t.Fatalf("exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+	}
+	for _, jargon := range []string{"fatal", "retryable", "(HTTP"} {
+		if strings.Contains(all, jargon) {
+			t.Errorf("output says %q:\n%s", jargon, all)
+		}
+	}
+	if n := strings.Count(all, "401"); n != 1 {
+		t.Errorf("the error is printed %d times:\n%s", n, all)
+	}
+}
+
+// resume keeps the endpoint the session was started with (a transcript for a local server must
+// not go to a public one), and every command takes the short id watch shows.
+func TestResumeKeepsTheEndpointAndTakesAShortID(t *testing.T) {
+	repo := newRepo(t, map[string]string{"a.txt": "alpha\n"})
+	srv := llmtest.NewOpenAI(func(n int, body map[string]any) llmtest.Reply {
+		return llmtest.Reply{Text: "answer " + string(rune('A'+n))}
+	})
+	defer srv.Close()
+	env := testEnv(t, "OPENAI_API_KEY=sk-test")
+	first := troupe(t, repo, env, "run", "--json", "--model", "openai/fake", "--base-url", srv.URL(), "hi")
+	if first.code != 0 {
+		t.Fatalf("run: exit %d\n%s", first.code, first.stderr)
+	}
+	id := envelopes(t, first.stdout)[0].Session
+	short := id[len(id)-6:]
+	again := troupe(t, repo, env, "resume", "--json", short, "and again")
+	if again.code != 0 {
+		t.Fatalf("resume %s: exit %d\nstdout: %s\nstderr: %s", short, again.code, again.stdout, again.stderr)
+	}
+	if n := len(srv.Requests()); n != 2 {
+		t.Errorf("the local server saw %d requests, want 2 (resume went elsewhere?)", n)
+	}
+	if fin := finished(t, envelopes(t, again.stdout)); fin.Final != "answer B" {
+		t.Errorf("resumed final = %q", fin.Final)
+	}
+	lg := troupe(t, repo, env, "log", short)
+	if lg.code != 0 || !strings.Contains(lg.stdout, "answer B") || !strings.Contains(lg.stdout, "2 turns") {
+		t.Errorf("log %s: exit %d\n%s%s", short, lg.code, lg.stdout, lg.stderr)
+	}
+}
+
+// A session whose process was killed shows as interrupted; troupe stop ends a background node
+// and its sessions stay resumable.
+func TestStopEndsABackgroundNodeAndSessionsShowInterrupted(t *testing.T) {
+	repo := newRepo(t, map[string]string{"a.txt": "alpha\n"})
+	env := testEnv(t)
+	model := writeScript(t, repo, `{"turns": [
+		{"tool_calls": [{"name": "bash", "args": {"command": "exec sleep 120"}}]},
+		{"text": "never"}]}`)
+	id := detach(t, repo, env, model, "wait")
+	nodeFile := filepath.Join(repo, ".troupe", "node.json")
+	waitFile(t, nodeFile, 60*time.Second)
+	st := troupe(t, repo, env, "stop")
+	if st.code != 0 || !strings.Contains(st.stdout, "stopped the troupe node") {
+		t.Fatalf("stop: exit %d\nstdout: %s\nstderr: %s", st.code, st.stdout, st.stderr)
+	}
+	if _, err := os.Stat(nodeFile); !os.IsNotExist(err) {
+		t.Errorf("node.json still there after stop: %v", err)
+	}
+	ls := troupe(t, repo, env, "sessions")
+	if !strings.Contains(ls.stdout, id) || !strings.Contains(ls.stdout, "interrupted") {
+		t.Errorf("sessions after stop:\n%s%s", ls.stdout, ls.stderr)
+	}
+	if again := troupe(t, repo, env, "stop"); again.code != 0 || !strings.Contains(again.stdout, "no troupe node") {
+		t.Errorf("second stop: exit %d %s%s", again.code, again.stdout, again.stderr)
+	}
+}
+
+// doctor --base-url asks the endpoint, so a wrong URL shows before a run does.
+func TestDoctorProbesTheEndpoint(t *testing.T) {
+	repo := newRepo(t, nil)
+	srv := llmtest.NewOpenAI(func(n int, body map[string]any) llmtest.Reply { return llmtest.Reply{Text: "unused"} })
+	defer srv.Close()
+	env := testEnv(t, "OPENAI_API_KEY=sk-test")
+	ok := troupe(t, repo, env, "doctor", "--model", "openai/fake", "--base-url", srv.URL())
+	if !strings.Contains(ok.stdout, "answers with 1 model; fake is among them") {
+		t.Errorf("doctor against a live endpoint: exit %d\n%s%s", ok.code, ok.stdout, ok.stderr)
+	}
+	if n := len(srv.Requests()); n != 0 {
+		t.Errorf("the probe made %d model calls", n)
+	}
+	srv.Close()
+	bad := troupe(t, repo, env, "doctor", "--model", "openai/fake", "--base-url", srv.URL())
+	if bad.code != 1 || !strings.Contains(bad.stdout, "FAIL endpoint") {
+		t.Errorf("doctor against a dead endpoint: exit %d\n%s%s", bad.code, bad.stdout, bad.stderr)
+	}
+}

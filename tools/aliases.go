@@ -1,0 +1,53 @@
+package tools
+
+import "strings"
+
+// argAliases maps the argument names other harnesses and models use to ours, keyed by
+// normalizedName. An alias lists its canonical names in order of preference; the first one
+// the tool's schema declares (and the call does not already carry) wins.
+var argAliases = map[string][]string{
+	// path
+	"file": {"path"}, "filepath": {"path"}, "filename": {"path"}, "pathtofile": {"path"},
+	"targetfile": {"path"}, "absolutepath": {"path"}, "dir": {"path"}, "directory": {"path"},
+	"folder": {"path"}, "dirpath": {"path"}, "directorypath": {"path"}, "filetoread": {"path"},
+	// command
+	"cmd": {"command"}, "script": {"command"}, "commandline": {"command"},
+	"shellcommand": {"command"},
+	// edit_file
+	"oldstr": {"old_string"}, "oldtext": {"old_string"}, "search": {"old_string", "pattern"},
+	"find": {"old_string", "pattern"}, "newstr": {"new_string"}, "newtext": {"new_string"},
+	"replace": {"new_string"}, "replacement": {"new_string"}, "replaceall": {"replace_all"},
+	// write_file
+	"text": {"content"}, "contents": {"content"}, "filetext": {"content"}, "data": {"content"},
+	"filecontent": {"content"}, "filecontents": {"content"},
+	// grep and glob
+	"regex": {"pattern"}, "regexp": {"pattern"}, "query": {"pattern"},
+	"searchpattern": {"pattern"}, "globpattern": {"pattern"}, "include": {"glob"},
+	"filepattern": {"glob"}, "contextlines": {"context"},
+	// read_file
+	"startline": {"offset"}, "line": {"offset"}, "linenumber": {"offset"}, "lines": {"limit"},
+	"maxlines": {"limit"}, "numlines": {"limit"}, "linecount": {"limit"},
+	// bash and list_dir
+	"timeout": {"timeout_s"}, "timeoutseconds": {"timeout_s"}, "timeoutsec": {"timeout_s"},
+	"runinbackground": {"background"}, "maxdepth": {"depth"},
+}
+
+// wrapperKeys are the keys a model wraps the real arguments in.
+var wrapperKeys = []string{"arguments", "input", "parameters", "args"}
+
+// normalizedName folds case and drops the separators of snake, kebab and camel case, so
+// file_path, filePath and File-Path all read "filepath".
+func normalizedName(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range s {
+		switch {
+		case r == '_' || r == '-' || r == ' ' || r == '.':
+		case r >= 'A' && r <= 'Z':
+			b.WriteRune(r + 'a' - 'A')
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}

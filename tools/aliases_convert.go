@@ -1,0 +1,253 @@
+package tools
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// The argument translations of other harnesses' tools (see harnessTools). Each rewrites args
+// in place and refuses, with a precise reason, what would change the call's meaning.
+
+// flattenMultiEdit maps a MultiEdit of exactly one edit to edit_file.
+func flattenMultiEdit(args map[string]any) (string, string) {
+	edits, _ := args["edits"].([]any)
+	if len(edits) != 1 {
+		return "", fmt.Sprintf("it has %d edits; call edit_file once per edit, in order (each old_string must match the file as the previous edit left it)", len(edits))
+	}
+	edit, ok := edits[0].(map[string]any)
+	if !ok {
+		return "", "its edit is not an object; call edit_file with path, old_string and new_string"
+	}
+	delete(args, "edits")
+	for k, v := range edit {
+		args[k] = v
+	}
+	return "", ""
+}
+
+// millisecondsTimeout converts a timeout in milliseconds to our whole seconds (rounded up).
+func millisecondsTimeout(key string) func(map[string]any) (string, string) {
+	return func(args map[string]any) (string, string) {
+		v, ok := args[key]
+		if !ok {
+			return "", ""
+		}
+		n, isNum := v.(json.Number)
+		ms, err := n.Float64()
+		if !isNum || err != nil || ms <= 0 {
+			return "", fmt.Sprintf("%s must be a positive number of milliseconds, got %v", key, v)
+		}
+		delete(args, key)
+		args["timeout_s"] = json.Number(fmt.Sprint(int64((ms + 999) / 1000)))
+		return "", ""
+	}
+}
+
+// claudeGrep folds Claude Code's grep flags into our pattern, context and glob.
+func claudeGrep(args map[string]any) (string, string) {
+	if on, _ := args["-i"].(bool); on {
+		if p, ok := args["pattern"].(string); ok {
+			args["pattern"] = "(?i)" + p
+		}
+	}
+	delete(args, "-i")
+	width := args["-C"]
+	for _, k := range []string{"-A", "-B"} {
+		if n, ok := intOf(args[k]); ok {
+			if w, ok := intOf(width); !ok || n > w {
+				width = args[k]
+			}
+		}
+		delete(args, k)
+	}
+	delete(args, "-C")
+	if width != nil {
+		args["context"] = width
+	}
+	if typ, ok := args["type"].(string); ok && args["glob"] == nil && fileType.MatchString(typ) {
+		args["glob"] = "**/*." + typ
+	}
+	delete(args, "type")
+	return "", ""
+}
+
+var fileType = regexp.MustCompile(`^[A-Za-z0-9]{1,10}$`)
+
+// codexShell maps Codex's shell, whose command is an argv array, to one bash command line.
+func codexShell(args map[string]any) (string, string) {
+	if argv, ok := args["command"].([]any); ok {
+		words := make([]string, len(argv))
+		for i, w := range argv {
+			s, ok := w.(string)
+			if !ok {
+				return "", fmt.Sprintf("command[%d] is not a string", i)
+			}
+			words[i] = s
+		}
+		if len(words) == 2 && words[0] == "apply_patch" {
+			clear(args)
+			args["input"] = words[1]
+			return applyPatchAddFile(args)
+		}
+		args["command"] = commandLine(words)
+	}
+	if _, refusal := millisecondsTimeout("timeout_ms")(args); refusal != "" {
+		return "", refusal
+	}
+	delete(args, "with_escalated_permissions")
+	delete(args, "justification")
+	return inDirectory("workdir")(args)
+}
+
+// commandLine joins argv for bash -c; ["bash","-lc",script] is script itself.
+func commandLine(argv []string) string {
+	if len(argv) == 3 && (argv[0] == "bash" || argv[0] == "sh" || argv[0] == "zsh") && (argv[1] == "-c" || argv[1] == "-lc") {
+		return argv[2]
+	}
+	quoted := make([]string, len(argv))
+	for i, w := range argv {
+		quoted[i] = shellQuote(w)
+	}
+	return strings.Join(quoted, " ")
+}
+
+var shellSafe = regexp.MustCompile(`^[A-Za-z0-9_./=:,+@%^-]+$`)
+
+// shellQuote quotes s for bash unless it is made only of characters bash leaves alone.
+func shellQuote(s string) string {
+	if shellSafe.MatchString(s) {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// inDirectory turns a working-directory argument into a cd before the command.
+func inDirectory(key string) func(map[string]any) (string, string) {
+	return func(args map[string]any) (string, string) {
+		dir, ok := args[key].(string)
+		delete(args, key)
+		cmd, isString := args["command"].(string)
+		if ok && dir != "" && dir != "." && isString {
+			args["command"] = "cd " + shellQuote(dir) + " && " + cmd
+		}
+		return "", ""
+	}
+}
+
+// applyPatchAddFile maps a patch that only adds one file to write_file; any other patch is
+// refused, pointing at edit_file.
+func applyPatchAddFile(args map[string]any) (string, string) {
+	patch, _ := args["input"].(string)
+	if patch == "" {
+		patch, _ = args["patch"].(string)
+	}
+	lines := strings.Split(strings.TrimSpace(patch), "\n")
+	refusal := "only a patch adding one new file maps to write_file here; change existing files with edit_file (path, old_string, new_string)"
+	if len(lines) < 3 || lines[0] != "*** Begin Patch" || lines[len(lines)-1] != "*** End Patch" {
+		return "", refusal
+	}
+	path, ok := strings.CutPrefix(lines[1], "*** Add File: ")
+	if !ok || strings.TrimSpace(path) == "" {
+		return "", refusal
+	}
+	var content strings.Builder
+	for _, l := range lines[2 : len(lines)-1] {
+		body, ok := strings.CutPrefix(l, "+")
+		if !ok {
+			return "", refusal
+		}
+		content.WriteString(body + "\n")
+	}
+	clear(args)
+	args["path"], args["content"] = strings.TrimSpace(path), content.String()
+	return "write_file", ""
+}
+
+// geminiReplace maps Gemini CLI's replace; expected_replacements other than 1 has no
+// equivalent (edit_file replaces one match, or all with replace_all).
+func geminiReplace(args map[string]any) (string, string) {
+	if v, ok := args["expected_replacements"]; ok {
+		if n, ok := intOf(v); !ok || n != 1 {
+			return "", fmt.Sprintf("expected_replacements=%v has no equivalent: edit_file replaces exactly one match, or every match with replace_all=true", v)
+		}
+		delete(args, "expected_replacements")
+	}
+	return "", ""
+}
+
+// strReplaceEditor routes OpenHands' str_replace_editor by its command.
+func strReplaceEditor(args map[string]any) (string, string) {
+	cmd, _ := args["command"].(string)
+	delete(args, "command")
+	switch cmd {
+	case "view":
+		return viewPath(args)
+	case "create":
+		return "write_file", ""
+	case "str_replace":
+		return "edit_file", ""
+	case "insert":
+		return "", "insert is not supported; use edit_file with old_string = the line at insert_line and new_string = that line followed by your new text"
+	case "undo_edit":
+		return "", "undo_edit is not supported; restore the text with edit_file"
+	}
+	return "", fmt.Sprintf("unknown command %q; use read_file, list_dir, write_file or edit_file", cmd)
+}
+
+// viewPath reads a file, or lists a path written as a directory (trailing slash, or the root).
+func viewPath(args map[string]any) (string, string) {
+	p, _ := args["path"].(string)
+	if p == "" || p == "." || p == "/" || strings.HasSuffix(p, "/") {
+		delete(args, "view_range")
+		return "list_dir", ""
+	}
+	if span, ok := args["view_range"].([]any); ok && len(span) == 2 {
+		from, ok1 := intOf(span[0])
+		to, ok2 := intOf(span[1])
+		if !ok1 || !ok2 || from < 1 {
+			return "", "view_range must be two line numbers [first, last] (last -1 for the end)"
+		}
+		args["offset"] = json.Number(fmt.Sprint(from))
+		if to >= from {
+			args["limit"] = json.Number(fmt.Sprint(to - from + 1))
+		}
+	}
+	delete(args, "view_range")
+	return "read_file", ""
+}
+
+// refuseInput refuses OpenHands' execute_bash sending input to a running process.
+func refuseInput(args map[string]any) (string, string) {
+	if in, _ := args["is_input"].(bool); in {
+		return "", "sending input to a running command is not supported; run the command with its input piped in"
+	}
+	if s, ok := args["is_input"].(string); ok && strings.EqualFold(s, "true") {
+		return "", "sending input to a running command is not supported; run the command with its input piped in"
+	}
+	delete(args, "is_input")
+	return "", ""
+}
+
+// findFile maps SWE-agent's find_file (a file name, optionally under dir) to glob.
+func findFile(args map[string]any) (string, string) {
+	name, _ := args["file_name"].(string)
+	if name == "" {
+		return "", "file_name is required"
+	}
+	delete(args, "file_name")
+	args["pattern"] = "**/" + name
+	return "", ""
+}
+
+// searchDir maps SWE-agent's search_dir (a literal term) to grep with the term quoted.
+func searchDir(args map[string]any) (string, string) {
+	term, _ := args["search_term"].(string)
+	if term == "" {
+		return "", "search_term is required"
+	}
+	delete(args, "search_term")
+	args["pattern"] = regexp.QuoteMeta(term)
+	return "", ""
+}

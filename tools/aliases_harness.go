@@ -1,0 +1,61 @@
+package tools
+
+// harnessTool maps another harness's tool to one of ours.
+type harnessTool struct {
+	// target is our tool; convert may choose another per call (str_replace_editor's command).
+	target string
+	// convert, when set, rewrites the arguments in place first. It returns the target when it
+	// chooses one, or a refusal saying precisely why the call cannot be mapped.
+	convert func(args map[string]any) (target, refusal string)
+	// rename maps their argument names to ours (applied when ours is absent).
+	rename map[string]string
+	// drop lists arguments with no effect here (descriptions, output modes).
+	drop []string
+}
+
+// harnessTools are the tool names of other harnesses, exactly as they spell them. Argument
+// names the generic aliases already cover (file_path, old_str, file_text...) are left to them.
+var harnessTools = map[string]harnessTool{
+	// Claude Code
+	"Read":      {target: "read_file"},
+	"Write":     {target: "write_file"},
+	"Edit":      {target: "edit_file"},
+	"MultiEdit": {target: "edit_file", convert: flattenMultiEdit},
+	"Bash": {target: "bash", convert: millisecondsTimeout("timeout"), drop: []string{"description"},
+		rename: map[string]string{"run_in_background": "background"}},
+	"Grep": {target: "grep", convert: claudeGrep,
+		drop: []string{"output_mode", "-n", "head_limit", "multiline", "offset"}},
+	"Glob": {target: "glob"},
+	"LS":   {target: "list_dir", drop: []string{"ignore"}},
+	// Codex
+	"shell":       {target: "bash", convert: codexShell},
+	"apply_patch": {target: "write_file", convert: applyPatchAddFile},
+	// Gemini CLI (read_file, write_file and glob share our names)
+	"replace":             {target: "edit_file", convert: geminiReplace},
+	"run_shell_command":   {target: "bash", convert: inDirectory("directory"), drop: []string{"description"}},
+	"search_file_content": {target: "grep"},
+	"list_directory":      {target: "list_dir", drop: []string{"ignore", "respect_git_ignore", "file_filtering_options"}},
+	// OpenHands
+	"str_replace_editor": {convert: strReplaceEditor},
+	"execute_bash":       {target: "bash", convert: refuseInput},
+	"execute_command":    {target: "bash"},
+	// SWE-agent and other common spellings
+	"cat":         {target: "read_file"},
+	"view":        {convert: viewPath},
+	"open_file":   {target: "read_file"},
+	"create_file": {target: "write_file"},
+	"run":         {target: "bash"},
+	"terminal":    {target: "bash"},
+	"find_file":   {target: "glob", convert: findFile},
+	"search_dir":  {target: "grep", convert: searchDir},
+}
+
+// harnessByNormalized finds a harness tool by its name with case and separators folded
+// (READ, multi_edit, StrReplaceEditor). It is built once and only read afterwards.
+var harnessByNormalized = func() map[string]string {
+	m := make(map[string]string, len(harnessTools))
+	for name := range harnessTools {
+		m[normalizedName(name)] = name
+	}
+	return m
+}()

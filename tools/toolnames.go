@@ -1,0 +1,144 @@
+package tools
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// Tool-name repair: a call to a name the session does not have is mapped to one of its tools
+// only when the mapping is certain: the same name in another spelling (case, -/_, camelCase,
+// a namespace prefix), a known tool of another harness with its arguments translated, or a
+// typo clearly closer to one tool than to any other. Anything less is refused with a reason.
+
+// namespacePrefixes are stripped from a tool name before matching. MCP names (mcp__server__x)
+// are left alone: they name another server's tool, never one of ours.
+var namespacePrefixes = []string{"functions.", "default_api.", "tools.", "functions:", "tool:"}
+
+// resolution is where a call to a name goes.
+type resolution struct {
+	name    string   // the registered tool
+	args    string   // the arguments, translated when the name was another harness's
+	repairs []Repair // tool_name first, then any repairs made parsing args to translate them
+	refusal string   // why the name cannot be mapped, when it cannot (precise, for the model)
+}
+
+// Resolve maps name (and its raw arguments) to a registered tool. canonical is name itself
+// when registered; otherwise the certain mapping, with args translated when the name was
+// another harness's (Claude Code, Codex, Gemini CLI, OpenHands, SWE-agent). ok is false when
+// no mapping is certain. It is cheap, reads no files and has no side effects, so it also
+// serves as the text-call parser's notion of a known tool.
+func (r *Registry) Resolve(name, args string) (canonical, translatedArgs string, ok bool) {
+	res, ok := r.resolve(name, args)
+	return res.name, res.args, ok
+}
+
+// Knows says whether name is a tool call this session recognises: one Resolve maps, or a
+// known tool of another harness whose arguments decide (or refuse) the mapping. The
+// text-call parser uses it to tell a call written as text from prose.
+func (r *Registry) Knows(name string) bool {
+	res, ok := r.resolve(name, "")
+	return ok || res.refusal != ""
+}
+
+func (r *Registry) resolve(name, args string) (resolution, bool) {
+	if _, ok := r.byName[name]; ok {
+		return resolution{name: name, args: args}, true
+	}
+	if strings.HasPrefix(name, "mcp__") || name == "" {
+		return resolution{}, false
+	}
+	bare := name
+	for _, p := range namespacePrefixes {
+		bare = strings.TrimPrefix(bare, p)
+	}
+	if h, ok := harnessTools[bare]; ok {
+		return r.translate(name, h, args)
+	}
+	if _, ok := r.byName[bare]; ok {
+		return r.renamed(name, bare, args), true
+	}
+	norm := normalizedName(bare)
+	for _, e := range r.entries {
+		if normalizedName(e.spec.Name) == norm {
+			return r.renamed(name, e.spec.Name, args), true
+		}
+	}
+	if key, ok := harnessByNormalized[norm]; ok {
+		return r.translate(name, harnessTools[key], args)
+	}
+	normalized := make([]string, len(r.entries))
+	for i, e := range r.entries {
+		normalized[i] = normalizedName(e.spec.Name)
+	}
+	if best, ok := closestWithMargin(norm, normalized); ok {
+		for _, e := range r.entries {
+			if normalizedName(e.spec.Name) == best {
+				return r.renamed(name, e.spec.Name, args), true
+			}
+		}
+	}
+	return resolution{}, false
+}
+
+func (r *Registry) renamed(from, to, args string) resolution {
+	return resolution{name: to, args: args, repairs: []Repair{newRepair(RepairToolName, from, to)}}
+}
+
+// translate maps a call to another harness's tool, translating its arguments. A mapping whose
+// target this session lacks, or whose arguments would make it mean something else, is refused.
+func (r *Registry) translate(name string, h harnessTool, raw string) (resolution, bool) {
+	refuse := func(format string, a ...any) (resolution, bool) {
+		return resolution{refusal: fmt.Sprintf(format, a...)}, false
+	}
+	if h.convert == nil && len(h.rename) == 0 && len(h.drop) == 0 {
+		return r.retarget(name, h.target, raw)
+	}
+	parsed, parseRepairs, err := parseArgs(raw)
+	var args map[string]any
+	if err == nil {
+		err = decodeNumbers(string(parsed), &args)
+	}
+	if err != nil {
+		if h.target == "" {
+			return refuse("cannot read the arguments of %s to map it to one of this session's tools: %v", name, err)
+		}
+		return r.retarget(name, h.target, raw) // prepare reports the JSON error against the target
+	}
+	target := h.target
+	if h.convert != nil {
+		to, refusal := h.convert(args)
+		if refusal != "" {
+			return refuse("%s: %s", name, refusal)
+		}
+		if to != "" {
+			target = to
+		}
+	}
+	for from, to := range h.rename {
+		if v, ok := args[from]; ok {
+			if _, taken := args[to]; !taken {
+				args[to] = v
+				delete(args, from)
+			}
+		}
+	}
+	for _, k := range h.drop {
+		delete(args, k)
+	}
+	out, err := json.Marshal(args)
+	if err != nil {
+		return refuse("cannot re-encode the arguments of %s: %v", name, err)
+	}
+	res, ok := r.retarget(name, target, string(out))
+	res.repairs = append(res.repairs, parseRepairs...)
+	return res, ok
+}
+
+// retarget sends the call to target, when the session has it.
+func (r *Registry) retarget(name, target, args string) (resolution, bool) {
+	if _, ok := r.byName[target]; !ok {
+		return resolution{refusal: fmt.Sprintf("%s would be %s here, which this session does not have", name, target)}, false
+	}
+	return r.renamed(name, target, args), true
+}
