@@ -72,11 +72,12 @@ func (s *session) started(ctx actor.Context) {
 		return
 	}
 
-	s.tellSupervisor(ctx, &sessionUp{id: s.start.ID}) // bound: input sent from now on is not lost
 	s.emit(messages.EventSessionStarted, &messages.SessionStartedData{
 		Model: s.deps.Model, Mode: s.start.Mode, Workspace: s.start.Workspace, Task: s.start.Task,
 		Resumed: s.start.Resume, PromptBytes: s.promptBytes(), Role: s.start.Role,
 	})
+	// Bound, and session.started is out ahead of the start's answer: input sent now is not lost.
+	s.tellSupervisor(ctx, &sessionUp{id: s.start.ID})
 	s.become(phaseIdle, s.idle)
 	s.begin(ctx)
 }

@@ -67,11 +67,13 @@ func TestTenMegabyteToolArgumentGoesByReference(t *testing.T) {
 	}
 }
 
-// waitFinishedEvent waits for a session's session.finished event.
+// waitFinishedEvent waits for a session's session.finished event. Its deadline is long: a
+// 10 MB payload is encoded, hashed and stored several times, which under -race on a loaded
+// two-core machine took 75-95 s.
 func (tn *testNode) waitFinishedEvent(t *testing.T, id string) *messages.SessionFinishedData {
 	t.Helper()
 	var fin *messages.SessionFinishedData
-	checkFor(t, time.Minute, func() error {
+	checkFor(t, 4*time.Minute, func() error {
 		for _, e := range tn.sessionEvents(id) {
 			if e.Type == messages.EventSessionFinished {
 				v, _ := e.DecodeData()
