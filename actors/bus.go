@@ -14,8 +14,32 @@ import (
 // Bus is the Node's embedded NATS server. Its own clients connect in-process (no socket); other
 // troupe processes connect over 127.0.0.1 with a random token.
 type Bus struct {
-	server *server.Server
+	server *server.Server // nil when the Node joined an external server (JoinBus)
 	token  string
+	url    string // the external server's URL(s), for JoinBus
+}
+
+// JoinError is a NATS server given with --nats that could not be joined: a setup mistake.
+type JoinError struct {
+	URL string
+	Err error
+}
+
+func (e *JoinError) Error() string {
+	return fmt.Sprintf("join the NATS server at %s: %v", e.URL, e.Err)
+}
+func (e *JoinError) Unwrap() error { return e.Err }
+
+// JoinBus uses an external NATS server or cluster (--nats URL, with any credentials in the
+// URL) instead of an embedded one, so Nodes and workers on several machines share one bus. The
+// connection is checked at once: a wrong URL fails the start, not the first message.
+func JoinBus(urls string) (*Bus, error) {
+	nc, err := nats.Connect(urls, nats.Name("troupe-probe"), nats.Timeout(5*time.Second))
+	if err != nil {
+		return nil, &JoinError{URL: urls, Err: err}
+	}
+	nc.Close()
+	return &Bus{url: urls}, nil
 }
 
 // StartBus starts an embedded NATS server on 127.0.0.1 at a free port with token auth.
@@ -38,7 +62,10 @@ func StartBus(logger *slog.Logger) (*Bus, error) {
 		return nil, fmt.Errorf("start bus: %w", err)
 	}
 	srv.SetLoggerV2(natsLogger{logger}, false, false, false)
-	go srv.Start() // the server owns this goroutine; Shutdown stops it
+	// Start returns once the listener is bound (the server runs its accept loop and clients on
+	// goroutines it owns; Shutdown stops them), so the readiness check below passes at its first
+	// look. Started on a goroutine instead, that check would miss and sleep 25 ms.
+	srv.Start()
 	if !srv.ReadyForConnections(10 * time.Second) {
 		srv.Shutdown()
 		return nil, fmt.Errorf("start bus: the embedded NATS server did not become ready in 10s")
@@ -47,13 +74,25 @@ func StartBus(logger *slog.Logger) (*Bus, error) {
 }
 
 // URL is the address other processes connect to.
-func (b *Bus) URL() string { return b.server.ClientURL() }
+func (b *Bus) URL() string {
+	if b.server == nil {
+		return b.url
+	}
+	return b.server.ClientURL()
+}
 
 // Token authenticates connections from other processes.
 func (b *Bus) Token() string { return b.token }
 
 // Connect opens an in-process client connection.
 func (b *Bus) Connect(name string) (*nats.Conn, error) {
+	if b.server == nil {
+		nc, err := nats.Connect(b.url, nats.Name(name), nats.MaxReconnects(-1))
+		if err != nil {
+			return nil, fmt.Errorf("connect to the NATS server at %s: %w", b.url, err)
+		}
+		return nc, nil
+	}
 	nc, err := nats.Connect(b.URL(), nats.InProcessServer(b.server), nats.Token(b.token), nats.Name(name),
 		nats.MaxReconnects(-1))
 	if err != nil {
@@ -64,13 +103,19 @@ func (b *Bus) Connect(name string) (*nats.Conn, error) {
 
 // Shutdown stops the server (after the Node has drained its connections).
 func (b *Bus) Shutdown() {
+	if b.server == nil {
+		return // an external server is not ours to stop
+	}
 	b.server.Shutdown()
 	b.server.WaitForShutdown()
 }
 
-// Dial connects to a running Node's bus from another process.
+// Dial connects to a running Node's bus from another process. A Node that restarts listens on
+// a new port with a new token, so a dropped connection is not retried (the client notices at
+// once) and a hung Node is found by pings within a few seconds.
 func Dial(url, token, name string) (*nats.Conn, error) {
-	nc, err := nats.Connect(url, nats.Token(token), nats.Name(name), nats.Timeout(3*time.Second))
+	nc, err := nats.Connect(url, nats.Token(token), nats.Name(name), nats.Timeout(3*time.Second),
+		nats.NoReconnect(), nats.PingInterval(2*time.Second), nats.MaxPingsOutstanding(2))
 	if err != nil {
 		return nil, fmt.Errorf("connect to troupe bus at %s: %w", url, err)
 	}

@@ -88,3 +88,16 @@ func (s *session) failOnLostEvent(ctx actor.Context) {
 	}
 	s.fail(ctx, messages.FailEvents, fmt.Sprintf("the session stopped because an event could not be published: %v", s.lostEvent))
 }
+
+// wholeEventData puts back the whole Data of an event that came by reference.
+func (b *Bridge) wholeEventData(env *messages.Envelope) error {
+	if env.DataRef == "" || b.artifacts == nil {
+		return nil
+	}
+	whole, err := b.artifacts.Artifact(env.DataRef)
+	if err != nil {
+		return fmt.Errorf("load the payload of a %s event: %w", env.Type, err)
+	}
+	env.Data, env.DataRef, env.DataBytes = whole, "", 0
+	return nil
+}

@@ -81,6 +81,8 @@ func (n *Node) respond(m *nats.Msg, reply any) {
 
 func (n *Node) query(msg any) any {
 	switch q := msg.(type) {
+	case *messages.StartLoop:
+		return n.startLoop(q)
 	case *messages.ListSessions:
 		metas, err := n.store.Sessions()
 		if err != nil {

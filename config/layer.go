@@ -23,6 +23,8 @@ type layer struct {
 	Sandbox *string `toml:"sandbox"`
 	NATS    *string `toml:"nats"`
 
+	TrustedProjects []string `toml:"trusted_projects"`
+
 	Permissions struct {
 		Allow []string `toml:"allow"`
 		Ask   []string `toml:"ask"`
@@ -39,6 +41,10 @@ type layer struct {
 		Window  *int    `toml:"window"`
 		IdleGap *string `toml:"idle_gap"`
 	} `toml:"context"`
+
+	Provider struct {
+		IdleTimeoutS *int `toml:"idle_timeout_s"`
+	} `toml:"provider"`
 
 	Env struct {
 		Pass []string          `toml:"pass"`
@@ -154,6 +160,7 @@ func (l *layer) applyTo(c *Config, path string) {
 		{"Context.Window", l.Context.Window, &c.Context.Window},
 		{"Done.CheckTimeoutS", l.Done.CheckTimeoutS, &c.Done.CheckTimeoutS},
 		{"Done.MaxRefusals", l.Done.MaxRefusals, &c.Done.MaxRefusals},
+		{"Provider.IdleTimeoutS", l.Provider.IdleTimeoutS, &c.Provider.IdleTimeoutS},
 		{"Agents.MaxDepth", l.Agents.MaxDepth, &c.Agents.MaxDepth},
 		{"Agents.MaxRunning", l.Agents.MaxRunning, &c.Agents.MaxRunning},
 	} {
@@ -162,6 +169,7 @@ func (l *layer) applyTo(c *Config, path string) {
 			c.setOrigin(n.field, path)
 		}
 	}
+	c.TrustedProjects = appendNew(c.TrustedProjects, l.TrustedProjects)
 	c.Permissions.Allow = appendNew(c.Permissions.Allow, l.Permissions.Allow)
 	c.Permissions.Ask = appendNew(c.Permissions.Ask, l.Permissions.Ask)
 	c.Permissions.Deny = appendNew(c.Permissions.Deny, l.Permissions.Deny)

@@ -52,6 +52,8 @@ var kinds = map[string]func() any{
 	"update_goal":      func() any { return &UpdateGoal{} },
 	"goal_reply":       func() any { return &GoalReply{} },
 	"payload_ref":      func() any { return &PayloadRef{} },
+	"start_loop":       func() any { return &StartLoop{} },
+	"loop_accepted":    func() any { return &LoopAccepted{} },
 }
 
 // kindOf maps a pointer type back to its kind.

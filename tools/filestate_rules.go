@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/troupe-dev/troupe/internal/textfmt"
 	"io"
 	"io/fs"
 	"os"
@@ -30,13 +31,18 @@ func hashFile(abs string) (fingerprint, error) {
 		return fingerprint{}, err
 	}
 	defer f.Close()
+	return hashOpenFile(f)
+}
+
+// hashOpenFile fingerprints an open file from where it stands, streaming it through SHA-256.
+func hashOpenFile(f *os.File) (fingerprint, error) {
 	h := sha256.New()
 	if _, err := io.Copy(h, f); err != nil {
-		return fingerprint{}, fmt.Errorf("hash %s: %w", abs, err)
+		return fingerprint{}, fmt.Errorf("hash %s: %w", f.Name(), err)
 	}
 	info, err := f.Stat()
 	if err != nil {
-		return fingerprint{}, fmt.Errorf("stat %s: %w", abs, err)
+		return fingerprint{}, fmt.Errorf("stat %s: %w", f.Name(), err)
 	}
 	return fingerprint{sha: hex.EncodeToString(h.Sum(nil)), size: info.Size(), modTime: info.ModTime()}, nil
 }
@@ -90,7 +96,7 @@ func (t *FileTracker) unchangedNote(rel, abs string, offset, limit int) (note st
 	if err != nil || fp.sha != rec.SHA256 {
 		return "", false
 	}
-	what := fmt.Sprintf("%d lines", rec.TotalLines)
+	what := textfmt.Count(rec.TotalLines, "line")
 	if !rec.Whole {
 		what = fmt.Sprintf("lines %d–%d of %d", rec.RangeStart, rec.RangeEnd, rec.TotalLines)
 	}

@@ -9,10 +9,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/troupe-dev/troupe/internal/textfmt"
 	"io"
 	"io/fs"
 	"net/http"
-	"os"
 	"strings"
 )
 
@@ -57,11 +57,26 @@ func (t readFile) Run(ctx context.Context, env *Env, raw json.RawMessage) Result
 	if err != nil {
 		return errorResult(err.Error())
 	}
-	info, err := os.Stat(abs)
+	if refused := refuseTroupeState(a.Path, rel); refused != nil {
+		return *refused
+	}
+	ws, err := env.openRoot()
+	if err != nil {
+		return errorResult(fmt.Sprintf("read_file %s: %v", rel, err))
+	}
+	defer ws.Close()
+	// Opened beneath the workspace handle: what is read is what the policy allowed, even if a
+	// directory along the path is swapped for a symlink meanwhile.
+	f, err := ws.OpenFile(rel)
 	if errors.Is(err, fs.ErrNotExist) {
 		root, _ := env.root()
 		return errorResult(missingPath(root, rel))
 	}
+	if err != nil {
+		return errorResult(openFailure("read_file", a.Path, rel, err))
+	}
+	defer f.Close()
+	info, err := f.Stat()
 	if err != nil {
 		return errorResult(fmt.Sprintf("read_file %s: %v", rel, err))
 	}
@@ -77,11 +92,6 @@ func (t readFile) Run(ctx context.Context, env *Env, raw json.RawMessage) Result
 			return Result{Output: note}
 		}
 	}
-	f, err := os.Open(abs)
-	if err != nil {
-		return errorResult(fmt.Sprintf("read_file %s: %v", rel, err))
-	}
-	defer f.Close()
 	// The whole file streams through the hash and the bounded baseline while its lines are
 	// numbered: one pass gives the text and the file-state record.
 	hash, baseline := sha256.New(), &baselineCapture{}
@@ -156,7 +166,7 @@ func readLines(ctx context.Context, r *bufio.Reader, rel string, offset, limit i
 	case total == 0:
 		return readOutcome{Result: Result{Output: fmt.Sprintf("%s is empty (0 lines)", rel)}, span: readSpan{start: 1}}
 	case offset > total:
-		return fail(fmt.Sprintf("offset %d is past the end of %s (%d lines)", offset, rel, total))
+		return fail(fmt.Sprintf("offset %d is past the end of %s (%s)", offset, rel, textfmt.Count(total, "line")))
 	case offset > 1 || last < total:
 		fmt.Fprintf(&out, "(lines %d–%d of %d", offset, last, total)
 		if last < total {

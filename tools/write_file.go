@@ -4,7 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
+	"github.com/troupe-dev/troupe/internal/textfmt"
 )
 
 type writeFile struct{}
@@ -44,13 +44,18 @@ func (writeFile) Run(ctx context.Context, env *Env, raw json.RawMessage) Result 
 			return *bad
 		}
 	}
-	var before int64 = -1
-	if info, err := os.Stat(abs); err == nil {
-		before = info.Size()
-	}
-	created, err := writeFileAtomic(abs, []byte(a.Content))
+	ws, err := env.openRoot()
 	if err != nil {
 		return errorResult(fmt.Sprintf("write_file %s: %v", rel, err))
+	}
+	defer ws.Close()
+	var before int64 = -1
+	if info, err := ws.Lstat(rel); err == nil {
+		before = info.Size()
+	}
+	created, err := writeFileAtomic(ws, rel, []byte(a.Content))
+	if err != nil {
+		return errorResult(openFailure("write_file", a.Path, rel, err))
 	}
 	if env.Files != nil {
 		env.Files.recordWrite(rel, abs, []byte(a.Content), env.Turn)
@@ -60,7 +65,7 @@ func (writeFile) Run(ctx context.Context, env *Env, raw json.RawMessage) Result 
 		verb = "created " + rel
 	}
 	return Result{
-		Output:  fmt.Sprintf("%s: %d bytes, %d lines written", verb, len(a.Content), countLines(a.Content)),
+		Output:  fmt.Sprintf("%s: %s, %s written", verb, textfmt.Count(len(a.Content), "byte"), textfmt.Count(countLines(a.Content), "line")),
 		Changed: []string{rel},
 	}
 }

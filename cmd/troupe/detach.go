@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/troupe-dev/troupe/actors"
+	"github.com/troupe-dev/troupe/config"
 	"github.com/troupe-dev/troupe/messages"
 )
 
@@ -46,6 +47,13 @@ func (m *Main) sessionStart(s *settings, client *actors.Client, f *commonFlags, 
 	if err != nil {
 		return usageErr("%v", err) // Validate has seen it already
 	}
+	if f.promptMode != "" {
+		modes, _ := config.LoadPromptModes(config.PromptModeDirs(s.root, config.UserDir(m.Getenv))...)
+		if _, err := config.FindPromptMode(modes, f.promptMode); err != nil {
+			return usageErr("--prompt-mode: %v", err)
+		}
+		start.PromptMode = f.promptMode
+	}
 	start.Model, start.BaseURL, start.Mode, start.Workspace, start.MaxTurns = model, s.cfg.BaseURL, s.cfg.Mode, s.root, f.maxTurns
 	start.Allow, start.Ask, start.Deny = s.cfg.Permissions.Allow, s.cfg.Permissions.Ask, s.cfg.Permissions.Deny
 	start.ContextWindow, start.IdleGapS = s.cfg.Context.Window, idleGap
@@ -71,7 +79,7 @@ func (m *Main) runDetached(f *runFlags, task string) error {
 	if err := m.sessionStart(s, nil, &f.commonFlags, start); err != nil {
 		return err
 	}
-	info, err := actors.FindNode(s.root)
+	info, err := actors.FindNode(s.root, s.cfg.NATS)
 	if err != nil {
 		if info, err = m.spawnServe(s, f.sandbox); err != nil {
 			return err
@@ -127,12 +135,12 @@ func (m *Main) spawnServe(s *settings, sandbox string) (*actors.NodeInfo, error)
 	fmt.Fprintf(m.Stderr, "troupe: started a background node (troupe serve, pid %d, log %s)\n", cmd.Process.Pid, logPath)
 	deadline := time.Now().Add(serveStartTimeout)
 	for {
-		if info, err := actors.FindNode(s.root); err == nil {
+		if info, err := actors.FindNode(s.root, s.cfg.NATS); err == nil {
 			_ = cmd.Process.Release() // it lives on after this process
 			return info, nil
 		}
 		if exited(cmd.Process.Pid) {
-			if info, err := actors.FindNode(s.root); err == nil {
+			if info, err := actors.FindNode(s.root, s.cfg.NATS); err == nil {
 				return info, nil // another process's node won the race
 			}
 			return nil, usageErr("troupe serve stopped before its node came up: %s", logTail(logPath, offset))
