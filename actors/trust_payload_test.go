@@ -135,11 +135,24 @@ func TestBridgeSendsLargeMessagesByReference(t *testing.T) {
 	if got, ok := back.(*messages.ToolRequest); !ok || got.Args != big.Args || got.CallID != "c2" {
 		t.Fatalf("decoded %T", back)
 	}
+	// An event keeps its envelope; a follower in the node gets its whole Data back.
+	whole := json.RawMessage(fmt.Sprintf(`{"args":%q}`, big.Args))
+	line, _ := json.Marshal(&messages.Envelope{V: 1, Seq: 7, Type: messages.EventToolProposed, Data: whole})
+	sent, err := b.eventByReference(line)
+	if err != nil || len(sent) > 64<<10 {
+		t.Fatalf("large event: %d bytes on the bus, %v", len(sent), err)
+	}
+	var env messages.Envelope
+	if err := json.Unmarshal(sent, &env); err != nil || env.Seq != 7 || env.DataRef == "" || env.DataBytes != len(whole) {
+		t.Fatalf("event by reference: %+v, %v", env, err)
+	}
+	if err := b.wholeEventData(&env); err != nil || string(env.Data) != string(whole) || env.DataRef != "" {
+		t.Fatalf("whole data back: %d bytes, %v", len(env.Data), err)
+	}
 	st.refuse = true
 	if _, err := b.messageByReference(data); err == nil || !strings.Contains(err.Error(), "value too large") {
 		t.Fatalf("a refused artifact: %v", err)
 	}
-	line, _ := json.Marshal(&messages.Envelope{V: 1, Seq: 7, Type: messages.EventToolProposed, Data: json.RawMessage(fmt.Sprintf(`{"args": %q}`, big.Args))})
 	if _, err := b.eventByReference(line); err == nil {
 		t.Fatal("an oversized event with nowhere to keep it was let through")
 	}
