@@ -50,6 +50,10 @@ type SessionDeps struct {
 	// git worktree it runs in. Both are set by the parent that spawns it.
 	Inherited []llm.Message
 	Worktree  *worktree.Worktree
+	// ReportTo is the parent session's actor: a child's result goes straight to its mailbox,
+	// ahead of the Terminated that follows, so it is never overtaken or lost (see childStopped).
+	// Supervisor is the actor that started a top-level session; it hears of its start and end.
+	ReportTo, Supervisor *actor.PID
 }
 
 // session is the Session actor: it owns one conversation, runs its turns, and is the only
@@ -110,6 +114,8 @@ type session struct {
 	cancelRequested bool
 	reported        bool
 	wallTimer       *time.Timer
+
+	lostEvent error // the first event that could not be published (large.go)
 }
 
 // newSession returns the producer of a Session actor. The producer is called again when the
@@ -147,8 +153,6 @@ func (s *session) Receive(ctx actor.Context) {
 		s.restarting()
 	case *messages.StatusRequest:
 		ctx.Respond(s.status())
-	case *sessionReady:
-		ctx.Respond(&messages.SessionAccepted{ID: s.start.ID})
 	case *actor.Terminated:
 		s.childTerminated(ctx, msg)
 	case *messages.SpawnAgent:
@@ -180,6 +184,7 @@ func (s *session) Receive(ctx actor.Context) {
 	default:
 		s.behavior.Receive(ctx)
 	}
+	s.failOnLostEvent(ctx) // an event the bus refused ends the session (large.go)
 }
 
 // idle waits for input.
@@ -296,12 +301,16 @@ func formatStatus(st *messages.StatusReply) string {
 		st.InputTokens, st.OutputTokens, st.Turns, goal, st.Agents, repairs)
 }
 
-// emit publishes one event; a failure to publish is logged, never fatal to the turn.
+// emit publishes one event. One that cannot be published (monitors see a fatal error event
+// under its seq instead) fails the session once the message at hand is handled.
 func (s *session) emit(t messages.EventType, data any) {
 	if s.emitter == nil {
 		return
 	}
 	if _, err := s.emitter.Emit(t, data); err != nil {
-		s.deps.Log.Warn("emit event", "session", s.start.ID, "type", t, "err", err)
+		s.deps.Log.Error("emit event", "session", s.start.ID, "type", t, "err", err)
+		if s.lostEvent == nil {
+			s.lostEvent = err
+		}
 	}
 }

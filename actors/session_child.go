@@ -95,7 +95,7 @@ func (s *session) needsVerdict(text string) bool {
 }
 
 // reportToParent sends this child's projected result to its parent's inbox.
-func (s *session) reportToParent(out *messages.SessionFinishedData) {
+func (s *session) reportToParent(ctx actor.Context, out *messages.SessionFinishedData) {
 	if s.start.Parent == "" || s.reported {
 		return
 	}
@@ -128,6 +128,12 @@ func (s *session) reportToParent(out *messages.SessionFinishedData) {
 		if err != nil {
 			r.Error = strings.TrimSpace(r.Error + "; commit the worktree: " + err.Error())
 		}
+	}
+	if s.deps.ReportTo != nil {
+		// The parent's mailbox, not the bus: this send is queued before the Terminated of
+		// this actor, so the parent always reads the result before it learns the child is gone.
+		ctx.Send(s.deps.ReportTo, r)
+		return
 	}
 	if err := s.deps.Bridge.Send(s.start.Parent, r); err != nil {
 		s.deps.Log.Error("report to parent", "session", s.start.ID, "parent", s.start.Parent, "err", err)

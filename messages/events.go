@@ -197,6 +197,7 @@ const (
 	FailModel    = "model"    // the model refused or kept replying badly
 	FailDone     = "done"     // the definition of done was not met (goal evidence, check command)
 	FailLoop     = "loop"     // the model kept repeating itself after being steered
+	FailEvents   = "events"   // an event could not be published (the session stops rather than leave a gap)
 )
 
 // SessionFinishedData closes a session's stream (for this run: a resumed session starts again).
