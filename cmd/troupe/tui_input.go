@@ -63,7 +63,7 @@ func newInput(noColor bool) textarea.Model {
 	in.CharLimit = 0
 	in.DynamicHeight = true
 	in.MinHeight = 1
-	in.MaxHeight = maxInputLines      // what shows; a longer text scrolls
+	in.MaxHeight = maxInputLines  // what shows; a longer text scrolls
 	in.MaxContentHeight = 1 << 16 // and is not refused
 	in.KeyMap.InsertNewline = key.NewBinding(key.WithKeys("alt+enter", "shift+enter", "ctrl+j"))
 	st := textarea.DefaultStyles(true)
@@ -75,6 +75,9 @@ func newInput(noColor bool) textarea.Model {
 		}
 	}
 	st.Cursor.Blink = false
+	if noColor {
+		st.Cursor.Color = nil // the block cursor is reverse video alone
+	}
 	in.SetStyles(st)
 	in.Focus()
 	return in
