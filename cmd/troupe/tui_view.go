@@ -146,8 +146,12 @@ func (m *tuiModel) spinnerLine(now time.Time) string {
 	if m.ctrlC {
 		hint = "cancelling… Ctrl-C again leaves"
 	}
-	secs := now.Sub(m.busySince).Seconds()
-	return clipRunes(fmt.Sprintf("%s %s… %.1fs · %s", frame, what, max(secs, 0), hint), m.width)
+	took := max(now.Sub(m.busySince), 0)
+	elapsed := fmtElapsed(took)
+	if took < time.Minute {
+		elapsed = fmt.Sprintf("%.1fs", took.Seconds())
+	}
+	return clipRunes(fmt.Sprintf("%s %s… %s · %s", frame, what, elapsed, hint), m.width)
 }
 
 // statusLine is model · mode · context % · tokens · cost · elapsed, then the keys that fit.
