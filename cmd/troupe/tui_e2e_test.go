@@ -64,6 +64,22 @@ func (tm *tmuxTerm) waitFor(want string, d time.Duration) string {
 	return scr
 }
 
+// troupeShell is a shell command running the test binary in the test environment on a colour
+// terminal (NO_COLOR stays set), then saying how it exited and staying open to be read.
+func troupeShell(t *testing.T, extraEnv []string, args ...string) string {
+	var env []string
+	for _, kv := range testEnv(t, append([]string{"TERM=xterm-256color"}, extraEnv...)...) {
+		if kv != "TERM=dumb" {
+			env = append(env, shellQuote(kv))
+		}
+	}
+	quoted := []string{shellQuote(troupeBin)}
+	for _, a := range args {
+		quoted = append(quoted, shellQuote(a))
+	}
+	return fmt.Sprintf("env -i %s %s; echo \"troupe exited $?\"; sleep 600", strings.Join(env, " "), strings.Join(quoted, " "))
+}
+
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
 func TestTUIEndToEndUnderTmux(t *testing.T) {
@@ -72,15 +88,7 @@ func TestTUIEndToEndUnderTmux(t *testing.T) {
 	}
 	repo := newRepo(t, nil)
 	model := writeScript(t, repo, approveScript)
-	var env []string
-	for _, kv := range testEnv(t, "TERM=xterm-256color") {
-		if kv != "TERM=dumb" {
-			env = append(env, shellQuote(kv))
-		}
-	}
-	command := fmt.Sprintf("env -i %s %s chat --model %s --mode ask --sandbox off; echo \"troupe exited $?\"; sleep 600",
-		strings.Join(env, " "), shellQuote(troupeBin), shellQuote(model))
-	tm := startTmux(t, repo, 100, 30, command)
+	tm := startTmux(t, repo, 100, 30, troupeShell(t, nil, "chat", "--model", model, "--mode", "ask", "--sandbox", "off"))
 
 	tm.waitFor("Enter sends", 30*time.Second)
 	tm.keys(true, "write the note")
@@ -120,4 +128,20 @@ func hasLine(screen, want string) bool {
 		}
 	}
 	return false
+}
+
+// troupe alone opens the chat on a terminal, and prints its help when piped (as it always did).
+func TestTUITroupeAlone(t *testing.T) {
+	repo := newRepo(t, nil)
+	model := writeScript(t, repo, approveScript)
+	if r := troupe(t, repo, testEnv(t, "TROUPE_MODEL="+model)); r.code != 0 || !strings.Contains(r.stdout, "Usage:") {
+		t.Errorf("troupe piped: exit %d, stdout:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	tm := startTmux(t, repo, 80, 24, troupeShell(t, []string{"TROUPE_MODEL=" + model}))
+	tm.waitFor("Enter sends", 30*time.Second)
+	tm.keys(false, "C-d")
+	scr := tm.waitFor("troupe exited 0", 30*time.Second)
+	if !strings.Contains(scr, "troupe: left session") {
+		t.Errorf("leaving does not say which session it was:\n%s", scr)
+	}
 }

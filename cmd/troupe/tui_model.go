@@ -61,6 +61,7 @@ type tuiModel struct {
 	choice  int                               // the dialog's selected answer
 	st      styles
 	md      *markdown
+	drawn   map[*entry]drawnEntry // complete entries as last drawn
 
 	width, height int
 	scroll        int // lines scrolled up from the bottom of the transcript
@@ -77,7 +78,7 @@ func newTUIModel(cfg tuiConfig) *tuiModel {
 		cfg.now = time.Now
 	}
 	return &tuiModel{cfg: cfg, log: newTranscript(), tree: newAgentTree(), input: newInput(cfg.noColor),
-		st: newStyles(cfg.noColor), md: newMarkdown(cfg.noColor), width: 80, height: 24,
+		st: newStyles(cfg.noColor), md: newMarkdown(cfg.noColor), drawn: map[*entry]drawnEntry{}, width: 80, height: 24,
 		started: cfg.now()}
 }
 

@@ -311,7 +311,7 @@ func TestTUIHistoryAndMultiLine(t *testing.T) {
 		{"up", "second\nline"}, // the cursor lands on the last line of a multi-line entry
 		{"up", "second\nline"}, // up within it first
 		{"up", "first"},
-		{"up", "first"}, // the oldest stays
+		{"up", "first"},          // the oldest stays
 		{"down", "second\nline"}, // the cursor lands at its end: down goes on
 		{"down", "draft"},        // past the newest: what was being typed
 	}

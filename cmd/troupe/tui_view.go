@@ -49,7 +49,7 @@ func (m *tuiModel) transcriptHeight() int { return max(m.height-4, 1) }
 func (m *tuiModel) transcriptView(rows int) string {
 	var lines []string
 	for _, e := range m.log.entries {
-		lines = append(lines, m.entryLines(e)...)
+		lines = append(lines, m.drawnLines(e)...)
 	}
 	if len(lines) == 0 {
 		lines = m.wrapStyled(fmt.Sprintf("troupe chat · %s · mode %s · session %s\n"+
@@ -64,6 +64,26 @@ func (m *tuiModel) transcriptView(rows int) string {
 		shown = append([]string{""}, shown...)
 	}
 	return strings.Join(shown, "\n")
+}
+
+// drawnEntry is an entry as last drawn, kept while it cannot change (it is complete, and the
+// width and its expansion are the same), so a redraw does not wrap and render it again.
+type drawnEntry struct {
+	width    int
+	expanded bool
+	lines    []string
+}
+
+func (m *tuiModel) drawnLines(e *entry) []string {
+	final := !e.open && (e.kind != entryTool || e.done)
+	if d, ok := m.drawn[e]; ok && final && d.width == m.width && d.expanded == e.expanded {
+		return d.lines
+	}
+	lines := m.entryLines(e)
+	if final {
+		m.drawn[e] = drawnEntry{width: m.width, expanded: e.expanded, lines: lines}
+	}
+	return lines
 }
 
 // maxExpanded bounds an expanded tool call's lines.
