@@ -11,7 +11,8 @@ import (
 	"github.com/troupe-dev/troupe/tools/worktree"
 )
 
-// AgentLimits bound the subagents of a session (DESIGN §7). Zero fields take the defaults.
+// AgentLimits bound the subagents of a session (DESIGN §7). Zero fields take the defaults;
+// MaxDepth NoSubagents forbids subagents ([agents] max_depth = 0 in troupe.toml).
 type AgentLimits struct {
 	MaxDepth   int           // levels under the root; a child at this depth cannot spawn (default 3)
 	MaxRunning int           // children of one parent running at once; more spawns queue (default 8)
@@ -29,8 +30,11 @@ const (
 	defaultChildMaxWall   = 30 * time.Minute
 )
 
+// NoSubagents as AgentLimits.MaxDepth offers no agent tools at all.
+const NoSubagents = -1
+
 func (l AgentLimits) withDefaults() AgentLimits {
-	if l.MaxDepth <= 0 {
+	if l.MaxDepth == 0 {
 		l.MaxDepth = defaultMaxDepth
 	}
 	if l.MaxRunning <= 0 {

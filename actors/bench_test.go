@@ -62,7 +62,7 @@ func BenchmarkFirstRequest(b *testing.B) {
 	}
 	specs, _ := json.Marshal(mustRegistry(b).Specs())
 	b.ReportMetric(float64(len(reqs[0].Body)), "bytes/first-request")
-	b.ReportMetric(float64(len(SystemPrompt(root, "ask", ""))), "bytes/system-prompt")
+	b.ReportMetric(float64(len(SystemPrompt(PromptParts{Root: root, Mode: "ask"}))), "bytes/system-prompt")
 	b.ReportMetric(float64(len(specs)), "bytes/tool-schemas")
 }
 

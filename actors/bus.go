@@ -14,8 +14,21 @@ import (
 // Bus is the Node's embedded NATS server. Its own clients connect in-process (no socket); other
 // troupe processes connect over 127.0.0.1 with a random token.
 type Bus struct {
-	server *server.Server
+	server *server.Server // nil when the Node joined an external server (JoinBus)
 	token  string
+	url    string // the external server's URL(s), for JoinBus
+}
+
+// JoinBus uses an external NATS server or cluster (--nats URL, with any credentials in the
+// URL) instead of an embedded one, so Nodes and workers on several machines share one bus. The
+// connection is checked at once: a wrong URL fails the start, not the first message.
+func JoinBus(urls string) (*Bus, error) {
+	nc, err := nats.Connect(urls, nats.Name("troupe-probe"), nats.Timeout(5*time.Second))
+	if err != nil {
+		return nil, fmt.Errorf("join the NATS server at %s: %w", urls, err)
+	}
+	nc.Close()
+	return &Bus{url: urls}, nil
 }
 
 // StartBus starts an embedded NATS server on 127.0.0.1 at a free port with token auth.
@@ -47,13 +60,25 @@ func StartBus(logger *slog.Logger) (*Bus, error) {
 }
 
 // URL is the address other processes connect to.
-func (b *Bus) URL() string { return b.server.ClientURL() }
+func (b *Bus) URL() string {
+	if b.server == nil {
+		return b.url
+	}
+	return b.server.ClientURL()
+}
 
 // Token authenticates connections from other processes.
 func (b *Bus) Token() string { return b.token }
 
 // Connect opens an in-process client connection.
 func (b *Bus) Connect(name string) (*nats.Conn, error) {
+	if b.server == nil {
+		nc, err := nats.Connect(b.url, nats.Name(name), nats.MaxReconnects(-1))
+		if err != nil {
+			return nil, fmt.Errorf("connect to the NATS server at %s: %w", b.url, err)
+		}
+		return nc, nil
+	}
 	nc, err := nats.Connect(b.URL(), nats.InProcessServer(b.server), nats.Token(b.token), nats.Name(name),
 		nats.MaxReconnects(-1))
 	if err != nil {
@@ -64,6 +89,9 @@ func (b *Bus) Connect(name string) (*nats.Conn, error) {
 
 // Shutdown stops the server (after the Node has drained its connections).
 func (b *Bus) Shutdown() {
+	if b.server == nil {
+		return // an external server is not ours to stop
+	}
 	b.server.Shutdown()
 	b.server.WaitForShutdown()
 }

@@ -39,6 +39,12 @@ type NodeOptions struct {
 	Retry   llm.RetryPolicy
 	// Agents bounds subagents (depth, siblings running at once, per-child budgets).
 	Agents AgentLimits
+	// NATS joins an external NATS server or cluster (comma-separated URLs) instead of starting
+	// an embedded one; "" means embedded.
+	NATS string
+	// UserConfigDir is the user's troupe config directory (their AGENTS.md and skills); ""
+	// means none.
+	UserConfigDir string
 }
 
 // Node is one troupe process serving one project: the bus, the store, the actor system.
@@ -73,7 +79,12 @@ func StartNode(opts NodeOptions) (*Node, error) {
 		return nil, err
 	}
 	n.store = st
-	if n.bus, err = StartBus(opts.Log); err != nil {
+	if opts.NATS != "" {
+		n.bus, err = JoinBus(opts.NATS)
+	} else {
+		n.bus, err = StartBus(opts.Log)
+	}
+	if err != nil {
 		st.Close()
 		return nil, err
 	}
@@ -186,7 +197,12 @@ func (n *Node) newSessionDeps(start *messages.StartSession) (SessionDeps, error)
 	if err != nil {
 		return SessionDeps{}, err
 	}
-	reg, err := n.sessionTools(start)
+	skills := n.skills()
+	pm, err := n.promptMode(start.PromptMode)
+	if err != nil {
+		return SessionDeps{}, err
+	}
+	reg, err := n.sessionTools(start, len(skills) > 0, pm)
 	if err != nil {
 		return SessionDeps{}, err
 	}
@@ -203,20 +219,24 @@ func (n *Node) newSessionDeps(start *messages.StartSession) (SessionDeps, error)
 		workspace = n.Root
 	}
 	env := &tools.Env{Root: workspace, TempDir: tmp, Environ: withTmp(n.opts.Environ, tmp), Sandbox: n.opts.Sandbox,
-		Files: n.fileTracker(start), Artifacts: n.store, ReadOnlyRoot: start.PlanSafeBash && n.opts.Sandbox != nil}
+		Files: n.fileTracker(start), Artifacts: n.store, ReadOnlyRoot: start.PlanSafeBash && n.opts.Sandbox != nil,
+		Secrets: tools.SecretRedactor(os.Getenv, llm.KeyVars(), n.bus.Token())}
+	if len(skills) > 0 {
+		env.Skills = skillSet(skills)
+	}
 	reg.SetOverflow(tools.ArtifactOverflow(n.store))
 	reg.AddCheck(gate.Check()) // last: after every validity check
 	return SessionDeps{
 		Gate:  gate,
 		Store: n.store, Bridge: n.bridge, Provider: provider, Model: modelStamp(start.Model), ModelName: modelName,
-		Tools: reg, ToolEnv: env, System: SystemPrompt(workspace, start.Mode, start.RolePrompt), Retry: n.opts.Retry, Log: n.opts.Log,
+		Tools: reg, ToolEnv: env, System: SystemPrompt(PromptParts{Root: workspace, Mode: start.Mode, RolePrompt: start.RolePrompt, UserDir: n.opts.UserConfigDir, Skills: skills, PromptMode: pm}), Retry: n.opts.Retry, Log: n.opts.Log,
 		Delegation: n.delegation(reg),
 	}, nil
 }
 
 // sessionTools builds a session's tool registry: the Node's tools (the built-ins and the agent
 // tools by default), narrowed to start.Tools for a subagent.
-func (n *Node) sessionTools(start *messages.StartSession) (*tools.Registry, error) {
+func (n *Node) sessionTools(start *messages.StartSession, withSkills bool, pm *config.PromptMode) (*tools.Registry, error) {
 	if n.opts.Tools != nil {
 		reg, err := n.opts.Tools()
 		if err != nil {
@@ -227,9 +247,21 @@ func (n *Node) sessionTools(start *messages.StartSession) (*tools.Registry, erro
 		}
 		return nil, fmt.Errorf("build tools: a custom tool set cannot be narrowed for subagent %s", start.Agent)
 	}
-	all := append(append(append(tools.Builtins(), tools.ReadArtifact()), tools.AgentTools()...), tools.GoalTools()...)
+	all := append(append(tools.Builtins(), tools.ReadArtifact()), tools.GoalTools()...)
+	if n.opts.Agents.MaxDepth != NoSubagents {
+		all = append(all, tools.AgentTools()...)
+	}
+	if withSkills {
+		all = append(all, tools.LoadSkillTool())
+	}
 	if start.Tools != nil {
 		all = slices.DeleteFunc(all, func(t tools.Tool) bool { return !slices.Contains(start.Tools, t.Spec().Name) })
+	}
+	if pm != nil && pm.Tools != nil { // a prompt mode only narrows (ask and plan cannot write)
+		all = slices.DeleteFunc(all, func(t tools.Tool) bool {
+			name := t.Spec().Name
+			return !slices.Contains(pm.Tools, name) && name != "load_skill" && !strings.HasSuffix(name, "_goal")
+		})
 	}
 	reg, err := tools.NewRegistryWith(&n.schemas, all...)
 	if err != nil {

@@ -2,6 +2,7 @@ package actors
 
 import (
 	"fmt"
+	"github.com/troupe-dev/troupe/config"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -21,21 +22,27 @@ How to work:
 - Tool errors are information: read them, fix the call, and try again differently; never repeat a failing call unchanged.
 - Stay inside the workspace. Never invent file contents or command output.`
 
-// instructionFiles are the project instruction files read into the prompt, first found wins
-// per directory.
-var instructionFiles = []string{"AGENTS.md", "CLAUDE.md"}
-
-// maxInstructionBytes bounds project instructions in the prompt.
-const maxInstructionBytes = 8 << 10
+// PromptParts is what a session's stable prefix is made of.
+type PromptParts struct {
+	Root, Mode, RolePrompt string
+	UserDir                string // the user's config dir (their AGENTS.md); "" for none
+	Skills                 []config.Skill
+	PromptMode             *config.PromptMode // nil: the default mode, code
+}
 
 // SystemPrompt assembles the stable prefix for a session in workspace root: the base prompt,
-// the mode's rules, the environment and the project's AGENTS.md (or CLAUDE.md). It depends on
-// nothing that changes between turns, so it is byte-identical across a session's calls.
-func SystemPrompt(root, mode, rolePrompt string) string {
+// the mode's rules, the environment, the instruction files (the user's AGENTS.md in userDir,
+// then the project's AGENTS.md or CLAUDE.md) and the skills index. It depends on nothing that
+// changes between turns, so it is byte-identical across a session's calls.
+func SystemPrompt(p PromptParts) string {
+	root, rolePrompt, userDir := p.Root, p.RolePrompt, p.UserDir
 	var b strings.Builder
 	b.WriteString(basePrompt)
 	b.WriteString("\n\n")
-	b.WriteString(modeRules(mode))
+	b.WriteString(modeRules(p.Mode))
+	if pm := p.PromptMode; pm != nil && pm.Instructions != "" {
+		b.WriteString("\n\n" + pm.Instructions)
+	}
 	if rolePrompt = strings.TrimSpace(rolePrompt); rolePrompt != "" {
 		b.WriteString("\n\nYour role as a subagent:\n")
 		b.WriteString(rolePrompt)
@@ -44,8 +51,15 @@ func SystemPrompt(root, mode, rolePrompt string) string {
 	if _, err := os.Stat(filepath.Join(root, ".git")); err == nil {
 		b.WriteString(" The workspace is a git repository.")
 	}
-	if text, name := projectInstructions(root); text != "" {
-		fmt.Fprintf(&b, "\n\nProject instructions (%s):\n%s", name, text)
+	userFile := ""
+	if userDir != "" {
+		userFile = filepath.Join(userDir, "AGENTS.md")
+	}
+	if text := config.LoadInstructions(root, root, userFile).Prompt(); text != "" {
+		b.WriteString("\n\n" + text)
+	}
+	if index := config.SkillIndex(p.Skills); index != "" {
+		b.WriteString("\n\n" + index)
 	}
 	return b.String()
 }
@@ -61,19 +75,4 @@ func modeRules(mode string) string {
 	default:
 		return "Mode ask: reading is allowed; edits and commands may need the user's approval."
 	}
-}
-
-func projectInstructions(root string) (string, string) {
-	for _, name := range instructionFiles {
-		data, err := os.ReadFile(filepath.Join(root, name))
-		if err != nil {
-			continue
-		}
-		text := strings.TrimSpace(string(data))
-		if len(text) > maxInstructionBytes {
-			text = text[:maxInstructionBytes] + "\n[… cut: the file is longer; read it with read_file]"
-		}
-		return text, name
-	}
-	return "", ""
 }

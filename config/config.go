@@ -8,7 +8,8 @@
 // with Apply. A field a layer does not set keeps the value from below. Lists of rules
 // ([permissions], env.pass) accumulate across files instead, like settings in Claude Code: a
 // project adds rules to the user's, and a deny rule always wins over an allow, so nothing
-// needs to be removed.
+// needs to be removed. A project file may narrow permissions but never widen them (see
+// narrowProject): the repository's author wrote it, not the user.
 package config
 
 import (
@@ -26,6 +27,10 @@ type Config struct {
 	Mode    string `toml:"mode"`     // plan, ask, auto-edit or yolo
 	Sandbox string `toml:"sandbox"`  // auto, landlock, bwrap or off
 	NATS    string `toml:"nats"`     // an external bus to join instead of the embedded one
+
+	// TrustedProjects are project roots whose troupe.toml may widen permissions (user config
+	// only; see narrowProject).
+	TrustedProjects []string `toml:"trusted_projects"`
 
 	Permissions struct {
 		Allow []string `toml:"allow"` // rules such as "bash(git status*)" or "read"
@@ -53,8 +58,12 @@ type Config struct {
 
 	Agents struct {
 		MaxDepth   int `toml:"max_depth"`   // how deep subagents may nest
-		MaxRunning int `toml:"max_running"` // subagents running at once, per Node
+		MaxRunning int `toml:"max_running"` // subagents of one session running at once; more queue
 	} `toml:"agents"`
+
+	// Warnings are one-line notices for the user: project settings ignored because they
+	// would widen permissions, each saying how to allow it.
+	Warnings []string `toml:"-"`
 
 	// Sources lists where settings came from, lowest layer first: each file loaded, then
 	// "env TROUPE_…" for each environment variable used, then "flag --…" for each flag applied.
@@ -97,6 +106,9 @@ func Load(opt LoadOptions) (*Config, error) {
 		if err != nil {
 			return nil, err
 		}
+		if l != nil && path == opt.ProjectFile && !c.trusts(path) {
+			c.Warnings = append(c.Warnings, l.narrowProject(c, path)...)
+		}
 		if l != nil {
 			l.applyTo(c, path)
 			c.Sources = append(c.Sources, path)
@@ -104,6 +116,15 @@ func Load(opt LoadOptions) (*Config, error) {
 	}
 	c.applyEnv(getenv)
 	return c, nil
+}
+
+// UserDir is the user's troupe config directory (XDG_CONFIG_HOME/troupe or
+// ~/.config/troupe), or "" when neither is known.
+func UserDir(getenv func(string) string) string {
+	if userFile, _ := DefaultPaths("", getenv); userFile != "" {
+		return filepath.Dir(userFile)
+	}
+	return ""
 }
 
 // DefaultPaths returns where the user and project files live. The user file is empty when

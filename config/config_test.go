@@ -47,7 +47,7 @@ func TestLayering(t *testing.T) {
 	user := writeFile(t, "config.toml", `
 model = "openai/gpt-4o-mini"
 base_url = "http://localhost:11434/v1"
-mode = "plan"
+mode = "auto-edit"
 
 [context]
 window = 32000
@@ -66,7 +66,7 @@ pass = ["GOPATH"]
 set = { A = "user", B = "user" }
 `)
 	project := writeFile(t, "troupe.toml", `
-mode = "auto-edit"
+mode = "plan"
 sandbox = "landlock"
 
 [agents]
@@ -91,7 +91,7 @@ B = "project"
 	}{
 		{"Model", c.Model, "anthropic/claude-sonnet-4", "env TROUPE_MODEL"}, // env over user
 		{"BaseURL", c.BaseURL, "http://localhost:11434/v1", user},           // only the user sets it
-		{"Mode", c.Mode, "auto-edit", project},                              // project over user
+		{"Mode", c.Mode, "plan", project},                                   // project over user (narrower)
 		{"Sandbox", c.Sandbox, "off", "flag --sandbox"},                     // flag over project
 		{"NATS", c.NATS, "", "default"},
 		{"Done.Check", c.Done.Check, "go test ./...", user},
@@ -115,8 +115,8 @@ B = "project"
 			t.Errorf("%s = %d, want %d", ch.field, ch.got, ch.want)
 		}
 	}
-	if want := []string{"read", "bash(git status*)", "bash(go test*)"}; !slices.Equal(c.Permissions.Allow, want) {
-		t.Errorf("Permissions.Allow = %q, want %q (rules accumulate, without repeats)", c.Permissions.Allow, want)
+	if want := []string{"read", "bash(git status*)"}; !slices.Equal(c.Permissions.Allow, want) {
+		t.Errorf("Permissions.Allow = %q, want %q (a project's allow rules are ignored)", c.Permissions.Allow, want)
 	}
 	if want := []string{"bash(rm -rf*)"}; !slices.Equal(c.Permissions.Deny, want) {
 		t.Errorf("Permissions.Deny = %q, want %q", c.Permissions.Deny, want)
@@ -142,7 +142,8 @@ func TestEachLayerOverrides(t *testing.T) {
 	}{
 		{"defaults", "", "", "", "", "ask"},
 		{"user", "plan", "", "", "", "plan"},
-		{"project over user", "plan", "yolo", "", "", "yolo"},
+		{"project over user", "yolo", "plan", "", "", "plan"},
+		{"project cannot widen", "plan", "yolo", "", "", "plan"},
 		{"env over project", "plan", "yolo", "auto-edit", "", "auto-edit"},
 		{"flag over env", "plan", "yolo", "auto-edit", "ask", "ask"},
 		{"flag over user, nothing between", "yolo", "", "", "plan", "plan"},

@@ -23,6 +23,8 @@ type layer struct {
 	Sandbox *string `toml:"sandbox"`
 	NATS    *string `toml:"nats"`
 
+	TrustedProjects []string `toml:"trusted_projects"`
+
 	Permissions struct {
 		Allow []string `toml:"allow"`
 		Ask   []string `toml:"ask"`
@@ -162,6 +164,7 @@ func (l *layer) applyTo(c *Config, path string) {
 			c.setOrigin(n.field, path)
 		}
 	}
+	c.TrustedProjects = appendNew(c.TrustedProjects, l.TrustedProjects)
 	c.Permissions.Allow = appendNew(c.Permissions.Allow, l.Permissions.Allow)
 	c.Permissions.Ask = appendNew(c.Permissions.Ask, l.Permissions.Ask)
 	c.Permissions.Deny = appendNew(c.Permissions.Deny, l.Permissions.Deny)

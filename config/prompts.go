@@ -60,6 +60,15 @@ func BuiltinPromptModes() []PromptMode {
 	}
 }
 
+// PromptModeDirs are the folders custom prompt modes are read from, the project's first.
+func PromptModeDirs(projectRoot, userConfigDir string) []string {
+	dirs := []string{filepath.Join(projectRoot, filepath.FromSlash(PromptsDir))}
+	if userConfigDir != "" {
+		dirs = append(dirs, filepath.Join(userConfigDir, "prompts"))
+	}
+	return dirs
+}
+
 // LoadPromptModes returns the built-ins, then custom modes from dirs (the project's first); a
 // custom mode with a built-in's name replaces it. Bad files are reported together beside the
 // modes that loaded.

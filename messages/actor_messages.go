@@ -7,12 +7,14 @@ import (
 
 // StartSession asks a Node to start (or resume) a session. It is sent to the Node subject.
 type StartSession struct {
-	ID        string `json:"id"` // chosen by the caller so it can subscribe to events first
-	Task      string `json:"task,omitempty"`
-	Model     string `json:"model"` // provider/model
-	BaseURL   string `json:"base_url,omitempty"`
-	Mode      string `json:"mode,omitempty"`
-	Workspace string `json:"workspace"`
+	ID      string `json:"id"` // chosen by the caller so it can subscribe to events first
+	Task    string `json:"task,omitempty"`
+	Model   string `json:"model"` // provider/model
+	BaseURL string `json:"base_url,omitempty"`
+	Mode    string `json:"mode,omitempty"`
+	// PromptMode is the prompt mode (code, plan, review, …): instructions and maybe fewer tools.
+	PromptMode string `json:"prompt_mode,omitempty"`
+	Workspace  string `json:"workspace"`
 	// Interactive sessions wait for more input after a final answer; others finish.
 	Interactive bool `json:"interactive,omitempty"`
 	// Resume continues an existing session from its stored log.

@@ -195,5 +195,6 @@ func runForeground(ctx context.Context, cmd *exec.Cmd, timeout time.Duration, no
 	if spool != nil && output.Truncated() {
 		fmt.Fprintf(&res, "\n[%s]", spool.store(env.Artifacts, output.total, bashHeadBytes))
 	}
+	res.WriteString(sandboxNote(env, output.String(), isErr))
 	return Result{Output: res.String(), IsError: isErr}
 }

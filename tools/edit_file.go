@@ -61,16 +61,21 @@ func (editFile) Run(ctx context.Context, env *Env, raw json.RawMessage) Result {
 	if a.OldString == "" {
 		return errorResult("old_string is empty; give the exact text to replace (use write_file to create a file or replace all of it)")
 	}
-	if info, err := os.Stat(abs); err == nil && !info.Mode().IsRegular() {
+	ws, err := env.openRoot()
+	if err != nil {
+		return errorResult(fmt.Sprintf("edit_file %s: %v", rel, err))
+	}
+	defer ws.Close()
+	if info, err := ws.Stat(rel); err == nil && !info.Mode().IsRegular() {
 		return errorResult(fmt.Sprintf("%s is not a regular file (%s); edit_file edits text files", rel, info.Mode().Type()))
 	}
-	data, err := os.ReadFile(abs)
+	data, err := ws.ReadFile(rel)
 	if errors.Is(err, fs.ErrNotExist) {
 		root, _ := env.root()
 		return errorResult(missingPath(root, rel) + "; use write_file to create a new file")
 	}
 	if err != nil {
-		return errorResult(fmt.Sprintf("edit_file %s: %v", rel, err))
+		return errorResult(openFailure("edit_file", a.Path, rel, err))
 	}
 	if bytes.IndexByte(data[:min(len(data), readSniffBytes)], 0) >= 0 {
 		return errorResult(fmt.Sprintf("%s is a binary file; edit_file edits text", rel))
@@ -98,8 +103,8 @@ func (editFile) Run(ctx context.Context, env *Env, raw json.RawMessage) Result {
 	if err := ctx.Err(); err != nil {
 		return errorResult(fmt.Sprintf("edit_file %s: %v", rel, err))
 	}
-	if _, err := writeFileAtomic(abs, []byte(out)); err != nil {
-		return errorResult(fmt.Sprintf("edit_file %s: %v", rel, err))
+	if _, err := writeFileAtomic(ws, rel, []byte(out)); err != nil {
+		return errorResult(openFailure("edit_file", a.Path, rel, err))
 	}
 	if env.Files != nil {
 		env.Files.recordWrite(rel, abs, []byte(out), env.Turn)

@@ -27,12 +27,19 @@ type Env struct {
 	Agents AgentControl
 	// Goals is the session behind the goal tools; nil means the session has no goal support.
 	Goals GoalControl
+	// Skills is the session behind load_skill; nil means the session has no skills.
+	Skills SkillSource
 	// ReadOnlyRoot makes the workspace read-only to commands (a plan-safe verifier's bash):
 	// the sandbox grants writes to the temp dir only.
 	ReadOnlyRoot bool
+	// Secrets are the values no tool result may show (the bus token, provider API keys),
+	// given at session start: every result is passed through it before the model sees it.
+	Secrets Redactor
 
 	jobs     jobRegistry
 	failures callFailures
+	// skill is the skill load_skill activated last; its allowed-tools bound the calls.
+	skill *LoadedSkill
 }
 
 // commandEnviron is the environment commands get: Environ exactly, or the minimal default.

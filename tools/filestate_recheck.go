@@ -5,11 +5,12 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/aymanbagabas/go-udiff"
+
+	"github.com/troupe-dev/troupe/internal/safefs"
 )
 
 // fileChangeDiffMax bounds the diff of one external change in the next prompt.
@@ -34,9 +35,14 @@ func (t *FileTracker) Recheck(root string) []FileChange {
 	}
 	t.mu.Unlock()
 
+	ws, err := safefs.Open(root)
+	if err != nil {
+		return nil // the workspace is gone or unreadable: nothing can be judged now
+	}
+	defer ws.Close()
 	var changes []FileChange
 	for _, tr := range all {
-		updated, change := recheckOne(root, tr.copy)
+		updated, change := recheckOne(ws, tr.copy)
 		if updated == nil {
 			continue
 		}
@@ -55,10 +61,10 @@ func (t *FileTracker) Recheck(root string) []FileChange {
 }
 
 // recheckOne returns the record's new value (nil when nothing changed) and the change to
-// report, if any.
-func recheckOne(root string, rec FileRecord) (*FileRecord, *FileChange) {
-	abs := filepath.Join(root, filepath.FromSlash(rec.Path))
-	info, err := os.Stat(abs)
+// report, if any. The file is opened beneath the workspace handle ws, so a directory swapped
+// for a symlink cannot put an outside file's content into the diff.
+func recheckOne(ws *safefs.Root, rec FileRecord) (*FileRecord, *FileChange) {
+	info, err := ws.Stat(rec.Path)
 	if errors.Is(err, fs.ErrNotExist) {
 		if rec.Status == StatusStale {
 			return nil, nil
@@ -72,7 +78,12 @@ func recheckOne(root string, rec FileRecord) (*FileRecord, *FileChange) {
 	if info.Size() == rec.Size && info.ModTime().Equal(rec.ModTime) && rec.Status != StatusStale {
 		return nil, nil
 	}
-	fp, err := hashFile(abs)
+	f, err := ws.OpenFile(rec.Path)
+	if err != nil {
+		return nil, nil
+	}
+	defer f.Close()
+	fp, err := hashOpenFile(f)
 	if err != nil {
 		return nil, nil
 	}
@@ -91,19 +102,18 @@ func recheckOne(root string, rec FileRecord) (*FileRecord, *FileChange) {
 		return &rec, nil
 	}
 	rec.Status, rec.Source, rec.DiskSHA256 = StatusChanged, SourceExternal, fp.sha
-	return &rec, &FileChange{Path: rec.Path, Kind: "changed", Diff: changeDiff(abs, rec)}
+	return &rec, &FileChange{Path: rec.Path, Kind: "changed", Diff: changeDiff(f, rec)}
 }
 
 // changeDiff is a bounded unified diff from the record's baseline to the file on disk.
-func changeDiff(abs string, rec FileRecord) string {
+// f is the file as opened for hashing; it is read again from its start.
+func changeDiff(f *os.File, rec FileRecord) string {
 	if rec.Baseline == "" && rec.SHA256 != emptySHA256 {
 		return "(the file is too large to diff here; read_file the part you need)"
 	}
-	f, err := os.Open(abs)
-	if err != nil {
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return "(could not read the new content: " + err.Error() + ")"
 	}
-	defer f.Close()
 	now, err := io.ReadAll(io.LimitReader(f, fileBaselineMax+1))
 	if err != nil {
 		return "(could not read the new content: " + err.Error() + ")"

@@ -30,13 +30,18 @@ func hashFile(abs string) (fingerprint, error) {
 		return fingerprint{}, err
 	}
 	defer f.Close()
+	return hashOpenFile(f)
+}
+
+// hashOpenFile fingerprints an open file from where it stands, streaming it through SHA-256.
+func hashOpenFile(f *os.File) (fingerprint, error) {
 	h := sha256.New()
 	if _, err := io.Copy(h, f); err != nil {
-		return fingerprint{}, fmt.Errorf("hash %s: %w", abs, err)
+		return fingerprint{}, fmt.Errorf("hash %s: %w", f.Name(), err)
 	}
 	info, err := f.Stat()
 	if err != nil {
-		return fingerprint{}, fmt.Errorf("stat %s: %w", abs, err)
+		return fingerprint{}, fmt.Errorf("stat %s: %w", f.Name(), err)
 	}
 	return fingerprint{sha: hex.EncodeToString(h.Sum(nil)), size: info.Size(), modTime: info.ModTime()}, nil
 }

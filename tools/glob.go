@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"sort"
 	"strings"
@@ -47,18 +46,26 @@ func (globTool) Run(ctx context.Context, env *Env, raw json.RawMessage) Result {
 	if err != nil {
 		return errorResult(err.Error())
 	}
-	base, baseRel, err := env.resolve(a.Path)
+	_, baseRel, err := env.resolve(a.Path)
 	if err != nil {
 		return errorResult(err.Error())
+	}
+	if refused := refuseTroupeState(a.Path, baseRel); refused != nil {
+		return *refused
 	}
 	root, err := env.root()
 	if err != nil {
 		return errorResult(err.Error())
 	}
-	if info, err := os.Stat(base); errors.Is(err, fs.ErrNotExist) {
+	ws, err := env.openRoot()
+	if err != nil {
+		return errorResult(fmt.Sprintf("glob %s: %v", baseRel, err))
+	}
+	defer ws.Close()
+	if info, err := ws.Stat(baseRel); errors.Is(err, fs.ErrNotExist) {
 		return errorResult(missingPath(root, baseRel))
 	} else if err != nil {
-		return errorResult(fmt.Sprintf("glob %s: %v", baseRel, err))
+		return errorResult(openFailure("glob", a.Path, baseRel, err))
 	} else if !info.IsDir() {
 		return errorResult(fmt.Sprintf("%s is a file; path must be a directory", baseRel))
 	}
@@ -68,7 +75,7 @@ func (globTool) Run(ctx context.Context, env *Env, raw json.RawMessage) Result {
 	}
 	var hits []hit
 	maxDepth := pattern.maxDepth()
-	err = walkWorkspace(ctx, root, base, func(rel string, d fs.DirEntry) error {
+	err = walkWorkspace(ctx, ws, baseRel, func(rel string, d fs.DirEntry) error {
 		sub := relativeTo(baseRel, rel)
 		if d.IsDir() {
 			if maxDepth >= 0 && strings.Count(sub, "/")+1 >= maxDepth {
@@ -87,7 +94,7 @@ func (globTool) Run(ctx context.Context, env *Env, raw json.RawMessage) Result {
 		return nil
 	})
 	if !isStop(err) {
-		return errorResult(fmt.Sprintf("glob %s: %v", baseRel, err))
+		return errorResult(openFailure("glob", a.Path, baseRel, err))
 	}
 	if len(hits) == 0 {
 		msg := fmt.Sprintf("no files match %q under %s", a.Pattern, baseRel)

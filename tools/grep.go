@@ -6,10 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"os/exec"
 	"path"
 	"strings"
+
+	"github.com/troupe-dev/troupe/internal/safefs"
 )
 
 const (
@@ -51,9 +52,9 @@ type grepArgs struct {
 
 // grepSearch is one search, whichever engine runs it.
 type grepSearch struct {
-	root    string // resolved workspace root
-	target  string // resolved file or directory searched
-	rel     string // target relative to root
+	root    string       // resolved workspace root
+	ws      *safefs.Root // the workspace handle every file is opened beneath
+	rel     string       // the file or directory searched, relative to root
 	isFile  bool
 	args    grepArgs
 	environ []string
@@ -65,24 +66,32 @@ func (t grepTool) Run(ctx context.Context, env *Env, raw json.RawMessage) Result
 		return *bad
 	}
 	a.Context = min(max(a.Context, 0), grepMaxContext)
-	target, rel, err := env.resolve(a.Path)
+	_, rel, err := env.resolve(a.Path)
 	if err != nil {
 		return errorResult(err.Error())
+	}
+	if refused := refuseTroupeState(a.Path, rel); refused != nil {
+		return *refused
 	}
 	root, err := env.root()
 	if err != nil {
 		return errorResult(err.Error())
 	}
-	info, err := os.Stat(target)
+	ws, err := env.openRoot()
+	if err != nil {
+		return errorResult(fmt.Sprintf("grep %s: %v", rel, err))
+	}
+	defer ws.Close()
+	info, err := ws.Stat(rel)
 	if errors.Is(err, fs.ErrNotExist) {
 		return errorResult(missingPath(root, rel))
 	}
 	if err != nil {
-		return errorResult(fmt.Sprintf("grep %s: %v", rel, err))
+		return errorResult(openFailure("grep", a.Path, rel, err))
 	}
-	s := &grepSearch{root: root, target: target, rel: rel, isFile: !info.IsDir(), args: a, environ: env.commandEnviron()}
+	s := &grepSearch{root: root, ws: ws, rel: rel, isFile: !info.IsDir(), args: a, environ: env.commandEnviron()}
 	var hits *grepHits
-	if rg, lookErr := exec.LookPath("rg"); lookErr == nil && !t.noRipgrep {
+	if rg, lookErr := exec.LookPath("rg"); lookErr == nil && !t.noRipgrep && !s.isFile {
 		hits, err = s.ripgrep(ctx, rg)
 	} else {
 		hits, err = s.goSearch(ctx)

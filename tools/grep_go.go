@@ -8,7 +8,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"regexp"
 )
 
@@ -79,27 +78,18 @@ func (s *grepSearch) goSearch(ctx context.Context) (*grepHits, error) {
 	hits := &grepHits{}
 	bufs := &grepBuffers{}
 	if s.isFile {
-		_, err := s.searchFile(ctx, re, s.target, s.rel, hits, bufs)
+		_, err := s.searchFile(ctx, re, s.rel, s.rel, hits, bufs)
 		return hits, err
 	}
-	err = walkWorkspace(ctx, s.root, s.target, func(rel string, d fs.DirEntry) error {
+	err = walkWorkspace(ctx, s.ws, s.rel, func(rel string, d fs.DirEntry) error {
 		if d.IsDir() || !filter.admits(relativeTo(s.rel, rel)) {
 			return nil
 		}
-		abs := filepath.Join(s.root, filepath.FromSlash(rel))
-		if d.Type()&fs.ModeSymlink != 0 {
-			resolved, _, err := ResolvePath(s.root, abs)
-			if err != nil {
-				return nil // a symlink out of the workspace is not followed
-			}
-			if info, err := os.Stat(resolved); err != nil || !info.Mode().IsRegular() {
-				return nil
-			}
-			abs = resolved
-		} else if !d.Type().IsRegular() {
+		target, ok := s.searchable(rel, d.Type())
+		if !ok {
 			return nil
 		}
-		more, err := s.searchFile(ctx, re, abs, rel, hits, bufs)
+		more, err := s.searchFile(ctx, re, target, rel, hits, bufs)
 		if err != nil {
 			return nil // an unreadable file is skipped, as ripgrep does
 		}
@@ -114,18 +104,33 @@ func (s *grepSearch) goSearch(ctx context.Context) (*grepHits, error) {
 	return hits, nil
 }
 
-// searchFile greps one file, with context lines, reading through bufs; more is false once
-// counting should stop.
-func (s *grepSearch) searchFile(ctx context.Context, re *regexp.Regexp, abs, rel string, hits *grepHits, bufs *grepBuffers) (more bool, err error) {
-	f, err := os.Open(abs)
+// searchable says whether the entry rel (of type typ) is searched, and which workspace path
+// to open for it: a symlink is followed only to a regular file inside the workspace and
+// outside troupe's own state.
+func (s *grepSearch) searchable(rel string, typ fs.FileMode) (string, bool) {
+	if typ&fs.ModeSymlink == 0 {
+		return rel, typ.IsRegular()
+	}
+	_, resolved, err := ResolvePath(s.root, rel)
+	if err != nil || isTroupeState(resolved) {
+		return "", false // a symlink out of the workspace is not followed
+	}
+	return resolved, true
+}
+
+// searchFile greps the file target (opened beneath the workspace handle), reporting its lines
+// as rel, with context lines, reading through bufs; more is false once counting should stop.
+func (s *grepSearch) searchFile(ctx context.Context, re *regexp.Regexp, target, rel string, hits *grepHits, bufs *grepBuffers) (more bool, err error) {
+	f, err := s.ws.OpenFile(target)
 	if err != nil {
 		return true, err
 	}
 	defer f.Close()
-	size := int64(-1) // unknown: buffer as for a large file
-	if info, err := f.Stat(); err == nil && info.Mode().IsRegular() {
-		size = info.Size()
+	info, err := f.Stat()
+	if err != nil || !info.Mode().IsRegular() {
+		return true, err // a FIFO or device is never read (it was opened without blocking)
 	}
+	size := info.Size()
 	br, scanBuf, binary, err := bufs.sniff(f, size)
 	if err != nil || binary {
 		return true, err

@@ -4,45 +4,52 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"os/exec"
 	"path/filepath"
-	"strconv"
+	"regexp"
 	"strings"
 )
 
-// rgEvent is the part of a ripgrep --json message grep reads.
-type rgEvent struct {
-	Type string `json:"type"`
-	Data struct {
-		Path       rgText `json:"path"`
-		Lines      rgText `json:"lines"`
-		LineNumber int    `json:"line_number"`
-	} `json:"data"`
-}
-
-// rgText is ripgrep's "arbitrary data": text when it is UTF-8, base64 bytes otherwise.
-type rgText struct {
-	Text  string `json:"text"`
-	Bytes string `json:"bytes"`
-}
-
-func (t rgText) String() string {
-	if t.Bytes != "" {
-		if b, err := base64.StdEncoding.DecodeString(t.Bytes); err == nil {
-			return string(b)
+// ripgrep finds the files that match with rg (fast, .gitignore aware), then greps each of them
+// in Go through the workspace handle. rg opens files by path, so a directory swapped for a
+// symlink mid-search could make it read outside the workspace: only the names it reports are
+// used, and every line shown comes from a file opened beneath the handle.
+func (s *grepSearch) ripgrep(ctx context.Context, rg string) (*grepHits, error) {
+	re, err := regexp.Compile(s.args.Pattern)
+	if err != nil {
+		return nil, fmt.Errorf("invalid regex %q: %v", s.args.Pattern, err)
+	}
+	files, err := s.ripgrepFiles(ctx, rg)
+	if err != nil {
+		return nil, err
+	}
+	hits, bufs := &grepHits{}, &grepBuffers{}
+	for _, rel := range files {
+		info, err := s.ws.Lstat(rel)
+		if err != nil {
+			continue
+		}
+		target, ok := s.searchable(rel, info.Mode().Type())
+		if !ok {
+			continue
+		}
+		more, err := s.searchFile(ctx, re, target, rel, hits, bufs)
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("grep: %w", ctx.Err())
+		}
+		if err == nil && !more {
+			break
 		}
 	}
-	return t.Text
+	return hits, nil
 }
 
-// ripgrep runs rg on the search, from the workspace root so it prints root-relative paths.
-func (s *grepSearch) ripgrep(ctx context.Context, rg string) (*grepHits, error) {
-	args := []string{"--json", "--no-config", "--no-require-git", "--hidden",
-		"--glob", "!.git", "--glob", "!.troupe", "--sort", "path",
-		"--context", strconv.Itoa(s.args.Context), "--regexp", s.args.Pattern}
+// ripgrepFiles runs rg from the workspace root and returns the root-relative paths of the files
+// with a match, sorted by path.
+func (s *grepSearch) ripgrepFiles(ctx context.Context, rg string) ([]string, error) {
+	args := []string{"--files-with-matches", "--null", "--no-config", "--no-require-git", "--hidden",
+		"--glob", "!.git", "--glob", "!.troupe", "--sort", "path", "--regexp", s.args.Pattern}
 	if s.args.Glob != "" {
 		args = append(args, "--glob", s.args.Glob)
 	}
@@ -62,38 +69,43 @@ func (s *grepSearch) ripgrep(ctx context.Context, rg string) (*grepHits, error) 
 	}
 	stop := context.AfterFunc(ctx, func() { _ = cmd.Process.Kill() })
 	defer stop()
-	hits := &grepHits{}
+	var files []string
 	sc := bufio.NewScanner(stdout)
-	sc.Buffer(make([]byte, 0, 64<<10), 2*grepMaxScanLine)
-	stoppedEarly := false
+	sc.Buffer(make([]byte, 0, 4<<10), 64<<10)
+	sc.Split(splitNUL)
 	for sc.Scan() {
-		var ev rgEvent
-		if json.Unmarshal(sc.Bytes(), &ev) != nil || (ev.Type != "match" && ev.Type != "context") {
-			continue
-		}
-		rel := filepath.ToSlash(filepath.Clean(ev.Data.Path.String()))
-		if !hits.add(rel, ev.Data.LineNumber, ev.Data.Lines.String(), ev.Type == "match") {
-			stoppedEarly = true
-			_ = cmd.Process.Kill()
-			break
+		rel := filepath.ToSlash(filepath.Clean(sc.Text()))
+		if !isTroupeState(rel) {
+			files = append(files, rel)
 		}
 	}
 	waitErr := cmd.Wait()
 	if ctx.Err() != nil {
 		return nil, fmt.Errorf("grep: %w", ctx.Err())
 	}
-	if stoppedEarly || waitErr == nil {
-		return hits, nil
+	if waitErr == nil {
+		return files, nil
 	}
 	if exit, ok := waitErr.(*exec.ExitError); ok && exit.ExitCode() == 1 {
-		return hits, nil // no matches
+		return nil, nil // no matches
 	}
 	msg := strings.TrimSpace(stderr.String())
-	if hits.matches == 0 && strings.Contains(msg, "regex") {
+	if len(files) == 0 && strings.Contains(msg, "regex") {
 		return nil, fmt.Errorf("invalid regex %q: %s", s.args.Pattern, msg)
 	}
-	if hits.matches > 0 {
-		return hits, nil // some files could not be read; what matched is still right
+	if len(files) > 0 {
+		return files, nil // some files could not be read; what matched is still right
 	}
 	return nil, fmt.Errorf("grep: rg failed: %v: %s", waitErr, msg)
+}
+
+// splitNUL splits rg's --null output into paths.
+func splitNUL(data []byte, atEOF bool) (advance int, token []byte, err error) {
+	if i := bytes.IndexByte(data, 0); i >= 0 {
+		return i + 1, data[:i], nil
+	}
+	if atEOF && len(data) > 0 {
+		return len(data), data, nil
+	}
+	return 0, nil, nil
 }

@@ -6,12 +6,12 @@ import (
 	"context"
 	"errors"
 	"io/fs"
-	"os"
 	"path"
-	"path/filepath"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
+
+	"github.com/troupe-dev/troupe/internal/safefs"
 )
 
 // alwaysSkipped are directories no listing or search ever enters: git's internals and
@@ -23,7 +23,7 @@ var alwaysSkipped = map[string]bool{".git": true, ".troupe": true}
 // files taking precedence as in git). It loads each .gitignore once; it is used by one call
 // and not shared.
 type ignorer struct {
-	root string
+	ws *safefs.Root
 	// chain holds, per directory, the patterns of every .gitignore from the root down to it.
 	chain map[string][]gitignore.Pattern
 	// gitignoreOff is set when the walk starts inside an ignored directory: the model asked
@@ -31,8 +31,8 @@ type ignorer struct {
 	gitignoreOff bool
 }
 
-func newIgnorer(root string) *ignorer {
-	return &ignorer{root: root, chain: map[string][]gitignore.Pattern{}}
+func newIgnorer(ws *safefs.Root) *ignorer {
+	return &ignorer{ws: ws, chain: map[string][]gitignore.Pattern{}}
 }
 
 // ignored reports whether rel (slash-separated, relative to the root) is skipped.
@@ -61,7 +61,7 @@ func (g *ignorer) patterns(dir string) []gitignore.Pattern {
 		inherited = g.patterns(path.Dir(dir))
 		domain = strings.Split(dir, "/")
 	}
-	own := readGitignore(filepath.Join(g.root, filepath.FromSlash(dir), ".gitignore"), domain)
+	own := readGitignore(g.ws, path.Join(dir, ".gitignore"), domain)
 	ps := inherited
 	if len(own) > 0 {
 		ps = append(append(make([]gitignore.Pattern, 0, len(inherited)+len(own)), inherited...), own...)
@@ -70,9 +70,10 @@ func (g *ignorer) patterns(dir string) []gitignore.Pattern {
 	return ps
 }
 
-// readGitignore parses one .gitignore; a missing or unreadable file ignores nothing.
-func readGitignore(file string, domain []string) []gitignore.Pattern {
-	data, err := os.ReadFile(file)
+// readGitignore parses one .gitignore (workspace-relative, read beneath ws); a missing or
+// unreadable file ignores nothing.
+func readGitignore(ws *safefs.Root, file string, domain []string) []gitignore.Pattern {
+	data, err := ws.ReadFile(file)
 	if err != nil {
 		return nil
 	}
@@ -88,21 +89,23 @@ func readGitignore(file string, domain []string) []gitignore.Pattern {
 	return ps
 }
 
-// walkWorkspace walks the tree under start (an absolute path inside root), skipping what
-// .gitignore, .git and .troupe exclude, and calls visit with each entry's path relative to
-// root. Symlinks are reported, never followed. visit may return fs.SkipDir or fs.SkipAll.
-// Unreadable directories below start are skipped; ctx cancellation stops the walk.
-func walkWorkspace(ctx context.Context, root, start string, visit func(rel string, d fs.DirEntry) error) error {
-	ig := newIgnorer(root)
-	if startRel, err := filepath.Rel(root, start); err == nil && startRel != "." {
-		ig.gitignoreOff = ig.ignored(filepath.ToSlash(startRel), true)
+// walkWorkspace walks the tree under startRel (relative to the workspace handle ws), skipping
+// what .gitignore, .git and .troupe exclude, and calls visit with each entry's path relative to
+// the root. Every directory is read through ws, so a directory swapped for a symlink mid-walk
+// is refused, never followed out. Symlinks are reported, never followed. visit may return
+// fs.SkipDir or fs.SkipAll. Unreadable directories below start are skipped; ctx cancellation
+// stops the walk.
+func walkWorkspace(ctx context.Context, ws *safefs.Root, startRel string, visit func(rel string, d fs.DirEntry) error) error {
+	ig := newIgnorer(ws)
+	if startRel != "." {
+		ig.gitignoreOff = ig.ignored(startRel, true)
 	}
-	return filepath.WalkDir(start, func(p string, d fs.DirEntry, err error) error {
+	return fs.WalkDir(ws.FS(), startRel, func(p string, d fs.DirEntry, err error) error {
 		if cerr := ctx.Err(); cerr != nil {
 			return cerr
 		}
 		if err != nil {
-			if p == start {
+			if p == startRel {
 				return err
 			}
 			if d != nil && d.IsDir() {
@@ -110,21 +113,16 @@ func walkWorkspace(ctx context.Context, root, start string, visit func(rel strin
 			}
 			return nil
 		}
-		if p == start {
+		if p == startRel {
 			return nil
 		}
-		rel, rerr := filepath.Rel(root, p)
-		if rerr != nil {
-			return rerr
-		}
-		rel = filepath.ToSlash(rel)
-		if ig.ignored(rel, d.IsDir()) {
+		if ig.ignored(p, d.IsDir()) {
 			if d.IsDir() {
 				return fs.SkipDir
 			}
 			return nil
 		}
-		return visit(rel, d)
+		return visit(p, d)
 	})
 }
 

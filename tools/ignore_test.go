@@ -18,7 +18,12 @@ func TestIgnorerNestedGitignore(t *testing.T) {
 		"other/local.txt":    "",
 		"build/out":          "",
 	})
-	ig := newIgnorer(env.Root)
+	ws, err := env.openRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	ig := newIgnorer(ws)
 	for rel, want := range map[string]bool{
 		"a.log":              true,
 		"sub/x.log":          true,

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"os/exec"
 	"slices"
 	"strings"
@@ -38,6 +37,10 @@ func (r *Registry) Execute(ctx context.Context, env *Env, call Call) (res Result
 	if env == nil || env.Root == "" {
 		return errorResult(fmt.Sprintf("internal error: %s has no workspace to run in", call.Name))
 	}
+	if stop := env.skillAllows(call.Name); stop != nil {
+		stop.Rejected, stop.Repairs = true, repairs
+		return *stop
+	}
 	args, more, failed := r.prepare(env, e, call)
 	repairs = append(repairs, more...)
 	if failed != nil {
@@ -69,6 +72,7 @@ func (r *Registry) Execute(ctx context.Context, env *Env, call Call) (res Result
 	}
 	res.Repairs = append(repairs, res.Repairs...)
 	res = r.checkSyntax(ctx, env, e.spec, res)
+	env.redactResult(&res) // before bounding: the overflow artifact keeps no secret either
 	return r.bound(call, e.spec, res)
 }
 
@@ -187,6 +191,11 @@ func (r *Registry) checkSyntax(ctx context.Context, env *Env, spec Spec, res Res
 	if res.IsError || len(res.Changed) == 0 || spec.Risk != RiskWrite {
 		return res
 	}
+	ws, err := env.openRoot()
+	if err != nil {
+		return res
+	}
+	defer ws.Close()
 	checker := syntaxcheck.Checker{Runner: env.runChecker}
 	var problems []string
 	for _, rel := range res.Changed {
@@ -194,7 +203,9 @@ func (r *Registry) checkSyntax(ctx context.Context, env *Env, spec Spec, res Res
 		if err != nil {
 			continue
 		}
-		content, err := os.ReadFile(abs)
+		// Read beneath the workspace handle, like the tool that wrote it: a path swapped for a
+		// symlink since the write must not show an outside file's line in the report.
+		content, err := ws.ReadFile(rel)
 		if err != nil {
 			continue
 		}

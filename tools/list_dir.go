@@ -6,9 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
-	"path/filepath"
 	"strings"
+
+	"github.com/troupe-dev/troupe/internal/safefs"
 )
 
 const (
@@ -44,25 +44,33 @@ func (listDir) Run(ctx context.Context, env *Env, raw json.RawMessage) Result {
 	if bad := decodeArgs("list_dir", raw, &a); bad != nil {
 		return *bad
 	}
-	abs, rel, err := env.resolve(a.Path)
+	_, rel, err := env.resolve(a.Path)
 	if err != nil {
 		return errorResult(err.Error())
+	}
+	if refused := refuseTroupeState(a.Path, rel); refused != nil {
+		return *refused
 	}
 	root, err := env.root()
 	if err != nil {
 		return errorResult(err.Error())
 	}
-	if info, err := os.Stat(abs); errors.Is(err, fs.ErrNotExist) {
+	ws, err := env.openRoot()
+	if err != nil {
+		return errorResult(fmt.Sprintf("list_dir %s: %v", rel, err))
+	}
+	defer ws.Close()
+	if info, err := ws.Stat(rel); errors.Is(err, fs.ErrNotExist) {
 		return errorResult(missingPath(root, rel))
 	} else if err != nil {
-		return errorResult(fmt.Sprintf("list_dir %s: %v", rel, err))
+		return errorResult(openFailure("list_dir", a.Path, rel, err))
 	} else if !info.IsDir() {
 		return errorResult(fmt.Sprintf("%s is a file, not a directory; use read_file to read it", rel))
 	}
 	depth := min(orDefault(a.Depth, listDefaultDepth), listMaxDepth)
 	var out strings.Builder
 	shown, left := 0, 0
-	err = walkWorkspace(ctx, root, abs, func(entryRel string, d fs.DirEntry) error {
+	err = walkWorkspace(ctx, ws, rel, func(entryRel string, d fs.DirEntry) error {
 		level := strings.Count(strings.TrimPrefix(entryRel, rel+"/"), "/")
 		if rel == "." {
 			level = strings.Count(entryRel, "/")
@@ -70,7 +78,7 @@ func (listDir) Run(ctx context.Context, env *Env, raw json.RawMessage) Result {
 		if shown < listMaxEntries {
 			shown++
 			out.WriteString(strings.Repeat("  ", level))
-			out.WriteString(entryLabel(root, entryRel, d))
+			out.WriteString(entryLabel(ws, entryRel, d))
 			out.WriteByte('\n')
 		} else {
 			left++
@@ -84,7 +92,7 @@ func (listDir) Run(ctx context.Context, env *Env, raw json.RawMessage) Result {
 		return nil
 	})
 	if !isStop(err) {
-		return errorResult(fmt.Sprintf("list_dir %s: %v", rel, err))
+		return errorResult(openFailure("list_dir", a.Path, rel, err))
 	}
 	header := rel + "/\n"
 	if rel == "." {
@@ -102,13 +110,13 @@ func (listDir) Run(ctx context.Context, env *Env, raw json.RawMessage) Result {
 }
 
 // entryLabel is an entry's name as listed: directories end with /, symlinks show their target.
-func entryLabel(root, rel string, d fs.DirEntry) string {
+func entryLabel(ws *safefs.Root, rel string, d fs.DirEntry) string {
 	name := d.Name()
 	switch {
 	case d.IsDir():
 		return name + "/"
 	case d.Type()&fs.ModeSymlink != 0:
-		if target, err := os.Readlink(filepath.Join(root, filepath.FromSlash(rel))); err == nil {
+		if target, err := ws.Readlink(rel); err == nil {
 			return name + " -> " + target
 		}
 	}

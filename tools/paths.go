@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+
+	"github.com/troupe-dev/troupe/internal/safefs"
 )
 
 // maxSymlinkHops bounds symlink resolution, as the kernel does (ELOOP).
@@ -116,4 +118,38 @@ func resolveSymlinks(p string) (string, error) {
 		rest = append(strings.Split(target, string(filepath.Separator)), rest...)
 	}
 	return resolved, nil
+}
+
+// troupeStateRefusal answers a read of troupe's own state (.troupe/: the node file with the
+// bus token, agents, prompts): it is never shown to the model.
+const troupeStateRefusal = "troupe's own state is not readable by tools"
+
+// isTroupeState reports whether the workspace-relative path rel is troupe's own state.
+func isTroupeState(rel string) bool { return rel == ".troupe" || strings.HasPrefix(rel, ".troupe/") }
+
+// refuseTroupeState is the read tools' answer for .troupe paths, or nil.
+func refuseTroupeState(p, rel string) *Result {
+	if !isTroupeState(rel) {
+		return nil
+	}
+	r := errorResult(fmt.Sprintf("path %q refused: %s", p, troupeStateRefusal))
+	return &r
+}
+
+// openRoot opens the workspace as a handle every file access resolves beneath, so a path the
+// policy allowed cannot be redirected outside by a symlink swapped in afterwards.
+func (e *Env) openRoot() (*safefs.Root, error) {
+	root, err := e.root()
+	if err != nil {
+		return nil, err
+	}
+	return safefs.Open(root)
+}
+
+// openFailure is the result text for a file op that failed beneath the workspace handle.
+func openFailure(tool, p, rel string, err error) string {
+	if errors.Is(err, safefs.ErrOutside) {
+		return fmt.Sprintf("path %q refused: it leads outside the workspace (a symlink along it points out, or was swapped in while the call ran); only paths inside the workspace are allowed", p)
+	}
+	return fmt.Sprintf("%s %s: %v", tool, rel, err)
 }

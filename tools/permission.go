@@ -80,7 +80,8 @@ func (p *Policy) Validate() error {
 }
 
 // Decide judges one validated call. Deny patterns win over everything; plan mode then refuses
-// anything but reads (an allow pattern does not turn plan mode into a writing mode); then the
+// anything but reads (an allow pattern does not turn plan mode into a writing mode); then a
+// write to a protected file (see protectedWhy) asks in every mode but yolo; then the
 // session allowlist (the user's own answers); then ask patterns, so `bash(git push*)` still
 // asks under a broad `bash(git *)` allow; then allow patterns; then the mode. Path arguments
 // should be workspace-relative (the Gate passes them resolved).
@@ -101,6 +102,9 @@ func (p *Policy) Decide(spec Spec, args json.RawMessage, sessionAllow []string) 
 	}
 	if mode == ModePlan && spec.Risk != RiskRead && spec.Risk != RiskDelegate {
 		return Deny, fmt.Sprintf("plan mode is read-only: %s (%s) is not allowed; present the plan, and the user can switch mode to carry it out", spec.Name, spec.Risk)
+	}
+	if d, why, ok := protectedWrite(spec, subject, hasSubject); ok && mode != ModeYolo {
+		return d, why
 	}
 	if pat, ok := firstMatch(sessionAllow, spec, subject, hasSubject, true); ok {
 		return Allow, fmt.Sprintf("allowed for this session (%s)", pat)

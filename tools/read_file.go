@@ -12,7 +12,6 @@ import (
 	"io"
 	"io/fs"
 	"net/http"
-	"os"
 	"strings"
 )
 
@@ -57,11 +56,26 @@ func (t readFile) Run(ctx context.Context, env *Env, raw json.RawMessage) Result
 	if err != nil {
 		return errorResult(err.Error())
 	}
-	info, err := os.Stat(abs)
+	if refused := refuseTroupeState(a.Path, rel); refused != nil {
+		return *refused
+	}
+	ws, err := env.openRoot()
+	if err != nil {
+		return errorResult(fmt.Sprintf("read_file %s: %v", rel, err))
+	}
+	defer ws.Close()
+	// Opened beneath the workspace handle: what is read is what the policy allowed, even if a
+	// directory along the path is swapped for a symlink meanwhile.
+	f, err := ws.OpenFile(rel)
 	if errors.Is(err, fs.ErrNotExist) {
 		root, _ := env.root()
 		return errorResult(missingPath(root, rel))
 	}
+	if err != nil {
+		return errorResult(openFailure("read_file", a.Path, rel, err))
+	}
+	defer f.Close()
+	info, err := f.Stat()
 	if err != nil {
 		return errorResult(fmt.Sprintf("read_file %s: %v", rel, err))
 	}
@@ -77,11 +91,6 @@ func (t readFile) Run(ctx context.Context, env *Env, raw json.RawMessage) Result
 			return Result{Output: note}
 		}
 	}
-	f, err := os.Open(abs)
-	if err != nil {
-		return errorResult(fmt.Sprintf("read_file %s: %v", rel, err))
-	}
-	defer f.Close()
 	// The whole file streams through the hash and the bounded baseline while its lines are
 	// numbered: one pass gives the text and the file-state record.
 	hash, baseline := sha256.New(), &baselineCapture{}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 )
 
 type writeFile struct{}
@@ -44,13 +43,18 @@ func (writeFile) Run(ctx context.Context, env *Env, raw json.RawMessage) Result 
 			return *bad
 		}
 	}
-	var before int64 = -1
-	if info, err := os.Stat(abs); err == nil {
-		before = info.Size()
-	}
-	created, err := writeFileAtomic(abs, []byte(a.Content))
+	ws, err := env.openRoot()
 	if err != nil {
 		return errorResult(fmt.Sprintf("write_file %s: %v", rel, err))
+	}
+	defer ws.Close()
+	var before int64 = -1
+	if info, err := ws.Lstat(rel); err == nil {
+		before = info.Size()
+	}
+	created, err := writeFileAtomic(ws, rel, []byte(a.Content))
+	if err != nil {
+		return errorResult(openFailure("write_file", a.Path, rel, err))
 	}
 	if env.Files != nil {
 		env.Files.recordWrite(rel, abs, []byte(a.Content), env.Turn)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/troupe-dev/troupe/actors"
+	"github.com/troupe-dev/troupe/config"
 	"github.com/troupe-dev/troupe/llm"
 	"github.com/troupe-dev/troupe/store"
 )
@@ -64,10 +65,23 @@ func (m *Main) nodeOptions(s *settings) (actors.NodeOptions, error) {
 		Provider: func(model, baseURL string) (llm.Provider, string, error) {
 			return llm.Open(model, llm.Options{BaseURL: baseURL, Getenv: os.Getenv})
 		},
-		Environ: actors.CommandEnviron(os.Environ(), s.cfg.Env.Pass, s.cfg.Env.Set),
-		Sandbox: sb,
-		Retry:   llm.DefaultRetryPolicy(),
+		Environ:       actors.CommandEnviron(os.Environ(), s.cfg.Env.Pass, s.cfg.Env.Set),
+		Sandbox:       sb,
+		Retry:         llm.DefaultRetryPolicy(),
+		Agents:        agentLimits(s.cfg),
+		NATS:          s.cfg.NATS,
+		UserConfigDir: config.UserDir(m.Getenv),
 	}, nil
+}
+
+// agentLimits carries [agents] to the Node: max_depth = 0 means no subagents, as the config
+// documents it.
+func agentLimits(cfg *config.Config) actors.AgentLimits {
+	l := actors.AgentLimits{MaxDepth: cfg.Agents.MaxDepth, MaxRunning: cfg.Agents.MaxRunning}
+	if l.MaxDepth == 0 {
+		l.MaxDepth = actors.NoSubagents
+	}
+	return l
 }
 
 // ownSessionGrace bounds how long closing waits for this process's own session to record its

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/troupe-dev/troupe/actors"
+	"github.com/troupe-dev/troupe/config"
 	"github.com/troupe-dev/troupe/messages"
 )
 
@@ -45,6 +46,13 @@ func (m *Main) sessionStart(s *settings, client *actors.Client, f *commonFlags, 
 	idleGap, err := s.cfg.IdleGapS()
 	if err != nil {
 		return usageErr("%v", err) // Validate has seen it already
+	}
+	if f.promptMode != "" {
+		modes, _ := config.LoadPromptModes(config.PromptModeDirs(s.root, config.UserDir(m.Getenv))...)
+		if _, err := config.FindPromptMode(modes, f.promptMode); err != nil {
+			return usageErr("--prompt-mode: %v", err)
+		}
+		start.PromptMode = f.promptMode
 	}
 	start.Model, start.BaseURL, start.Mode, start.Workspace, start.MaxTurns = model, s.cfg.BaseURL, s.cfg.Mode, s.root, f.maxTurns
 	start.Allow, start.Ask, start.Deny = s.cfg.Permissions.Allow, s.cfg.Permissions.Ask, s.cfg.Permissions.Deny

@@ -46,7 +46,8 @@ func (m *Main) doctor(f *commonFlags, probe bool) error {
 	}
 	checks := []check{m.checkConfig(s), checkBus(), checkStore(s.root)}
 	checks = append(checks, m.checkProviders(s, probe)...)
-	checks = append(checks, checkSandbox(s.cfg.Sandbox), checkCommand("git", "install git"),
+	checks = append(checks, checkSandbox(s.cfg.Sandbox)...)
+	checks = append(checks, checkCommand("git", "install git"),
 		checkCommand("rg", "install ripgrep for fast grep (apt-get install ripgrep); a Go fallback is used meanwhile"))
 	failed := 0
 	for _, c := range checks {
@@ -141,11 +142,13 @@ func (m *Main) checkProviders(s *settings, probe bool) []check {
 // probeTimeout bounds the endpoint probe of troupe doctor.
 const probeTimeout = 10 * time.Second
 
-func checkSandbox(mode string) check {
+// checkSandbox reports the confinement in force, then one line for each channel a confined
+// command can still reach on this machine.
+func checkSandbox(mode string) []check {
 	sup := sandbox.Detect()
 	_, desc, err := sandboxFor(mode)
 	if err != nil {
-		return check{name: "sandbox", status: "FAIL", detail: err.Error(), fix: "use --sandbox auto or off"}
+		return []check{{name: "sandbox", status: "FAIL", detail: err.Error(), fix: "use --sandbox auto or off"}}
 	}
 	detail := fmt.Sprintf("%s (landlock ABI %d", desc, sup.LandlockABI)
 	if sup.Bwrap != "" {
@@ -156,7 +159,13 @@ func checkSandbox(mode string) check {
 	if sup.LandlockABI == 0 && !sup.BwrapWorks {
 		c.status, c.fix = "--", "commands run unsandboxed: use a kernel with Landlock, or apt-get install bubblewrap"
 	}
-	return c
+	out := []check{c}
+	if sb, err := sandbox.New(sandbox.Mode(mode), "troupe", sup); err == nil {
+		for _, hole := range sb.Holes() {
+			out = append(out, check{name: "sandbox", status: "--", detail: hole})
+		}
+	}
+	return out
 }
 
 func checkCommand(name, fix string) check {

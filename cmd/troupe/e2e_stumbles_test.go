@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/troupe-dev/troupe/llm/llmtest"
+	"github.com/troupe-dev/troupe/tools/sandbox"
 )
 
 // Usage errors are validated before anything else, exit 2, and point at the misused command's
@@ -142,5 +143,51 @@ func TestDoctorProbesTheEndpoint(t *testing.T) {
 	bad := troupe(t, repo, env, "doctor", "--model", "openai/fake", "--base-url", srv.URL())
 	if bad.code != 1 || !strings.Contains(bad.stdout, "FAIL endpoint") {
 		t.Errorf("doctor against a dead endpoint: exit %d\n%s%s", bad.code, bad.stdout, bad.stderr)
+	}
+}
+
+// --prompt-mode changes the instructions and may narrow the tools: ask cannot write. An unknown
+// mode is a usage error naming the modes there are.
+func TestPromptModeAskCannotWrite(t *testing.T) {
+	repo := newRepo(t, map[string]string{"a.txt": "alpha\n"})
+	env := testEnv(t)
+	model := writeScript(t, repo, `{"turns": [
+		{"tool_calls": [{"name": "write_file", "args": {"path": "b.txt", "content": "x"}}]},
+		{"text": "could not write"}]}`)
+	r := troupe(t, repo, env, "run", "--json", "--mode", "yolo", "--sandbox", "off", "--prompt-mode", "ask", "--model", model, "write b.txt")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(repo, "b.txt")); !os.IsNotExist(err) {
+		t.Errorf("ask mode wrote a file: %v", err)
+	}
+	bad := troupe(t, repo, env, "run", "--prompt-mode", "nosuch", "--model", model, "x")
+	if bad.code != 2 || !strings.Contains(bad.stderr, "review-security") {
+		t.Errorf("unknown prompt mode: exit %d %s", bad.code, bad.stderr)
+	}
+}
+
+// A command the sandbox stops says so, with the setting that allows it.
+func TestSandboxBlockedCommandSaysSo(t *testing.T) {
+	if sup := sandbox.Detect(); sup.LandlockABI == 0 && !sup.BwrapWorks {
+		t.Skip("no sandbox works on this machine")
+	}
+	repo := newRepo(t, nil)
+	outside := filepath.Join(t.TempDir(), "escape.txt") // outside the workspace and not a temp dir troupe grants
+	model := writeScript(t, repo, `{"turns": [
+		{"tool_calls": [{"name": "bash", "args": {"command": "echo x > `+outside+`"}}]},
+		{"text": "done"}]}`)
+	tmp := filepath.Join(repo, "tmp") // the temp dir the sandbox grants: not where outside is
+	os.Mkdir(tmp, 0o755)
+	r := troupe(t, repo, testEnv(t, "TMPDIR="+tmp), "run", "--json", "--mode", "yolo", "--sandbox", "auto", "--model", model, "try")
+	var out string
+	for _, d := range toolResults(t, envelopes(t, r.stdout)) {
+		out += d.Output
+	}
+	if !strings.Contains(out, "sandbox may have blocked this") || !strings.Contains(out, "--sandbox off") {
+		t.Errorf("the blocked command's result does not say why:\n%s\n%s", out, r.stderr)
+	}
+	if _, err := os.Stat(outside); err == nil {
+		t.Errorf("the sandbox let the write through")
 	}
 }

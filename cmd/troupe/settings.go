@@ -17,6 +17,7 @@ import (
 // commonFlags are the flags shared by the commands that run sessions.
 type commonFlags struct {
 	model, baseURL, mode, sandbox string
+	promptMode                    string
 	maxTurns                      int
 
 	// The long-horizon flags (registerHorizon): the goal, the definition of done, the window.
@@ -50,6 +51,7 @@ func (f *commonFlags) register(c *cobra.Command) {
 	c.Flags().StringVar(&f.mode, "mode", "", "permission mode: plan, ask, auto-edit, yolo")
 	c.Flags().StringVar(&f.sandbox, "sandbox", "", "sandbox for bash: auto, landlock, bwrap, off")
 	c.Flags().IntVar(&f.maxTurns, "max-turns", 0, "stop after this many model turns (default 100)")
+	c.Flags().StringVar(&f.promptMode, "prompt-mode", "", "prompt mode: code (default), plan, review, debug, ask, brainstorm, frontend-design, review-security, simplify, or one from .troupe/prompts")
 }
 
 // registerHorizon adds the flags of long sessions: run, resume, chat and loop take them.
@@ -103,6 +105,9 @@ func (m *Main) resolve(f *commonFlags) (*settings, error) {
 	cfg, err := config.Load(config.LoadOptions{UserFile: userFile, ProjectFile: projectFile, Getenv: m.Getenv})
 	if err != nil {
 		return nil, usageErr("%v", err)
+	}
+	for _, w := range cfg.Warnings {
+		fmt.Fprintf(m.Stderr, "troupe: warning: %s\n", w)
 	}
 	if f != nil {
 		if err := f.validate(); err != nil {

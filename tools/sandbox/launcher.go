@@ -13,7 +13,8 @@ var writableDevices = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/tty"
 
 // LauncherMain is the body of `troupe __sandbox [--rw DIR]… [--no-net] -- PROG ARGS…`: it
 // restricts itself with Landlock (read and execute everywhere, write only the --rw directories
-// and the usual devices, no TCP with --no-net) and executes PROG, which inherits the
+// and the usual devices, no TCP with --no-net, no signals or abstract unix sockets reaching
+// outside the sandbox) and executes PROG, which inherits the
 // restriction. It returns only on failure, with the exit code to use.
 func LauncherMain(args []string) int {
 	rw, noNet, argv, err := parseLauncherArgs(args)
@@ -37,6 +38,11 @@ func LauncherMain(args []string) int {
 		if err := cfg.RestrictNet(); err != nil {
 			return fail(fmt.Sprintf("apply landlock to the network: %v", err))
 		}
+	}
+	// Scoped (ABI 6): no signal to troupe or any process outside the sandbox, no connect to an
+	// abstract unix socket bound outside it. Best effort: a no-op on older kernels (doctor says so).
+	if err := cfg.RestrictScoped(); err != nil {
+		return fail(fmt.Sprintf("apply landlock scopes (signals, abstract sockets): %v", err))
 	}
 	err = syscall.Exec(prog, argv, os.Environ())
 	return fail(fmt.Sprintf("exec %s: %v", prog, err))

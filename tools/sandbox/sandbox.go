@@ -39,6 +39,7 @@ type Sandbox struct {
 	netOff bool // the confinement can deny the network
 	why    string
 	extra  []string // writable beyond what Wrap is given: the user's cache dir
+	holes  []string // what confined commands can still reach (Holes)
 }
 
 // New chooses the sandbox for mode from what sup says the machine supports. An explicit mode
@@ -67,13 +68,13 @@ func New(mode Mode, self string, sup Support) (*Sandbox, error) {
 			}
 			return nil, fmt.Errorf("bubblewrap cannot create namespaces here (%s): use --sandbox landlock or off", sup.Note)
 		}
-		s.mode, s.netOff, s.why = ModeBwrap, true, "bwrap: workspace and temp writable, the rest read-only, network unshared"
+		s.useBwrap()
 	case ModeAuto:
 		switch {
 		case sup.LandlockABI >= 1:
 			s.useLandlock(sup)
 		case sup.BwrapWorks:
-			s.mode, s.netOff, s.why = ModeBwrap, true, "bwrap: workspace and temp writable, the rest read-only, network unshared"
+			s.useBwrap()
 		default:
 			s.mode, s.why = ModeOff, "off: neither Landlock nor a working bubblewrap here ("+sup.Note+")"
 		}
@@ -92,6 +93,15 @@ func (s *Sandbox) useLandlock(sup Support) {
 	} else {
 		s.why += "; network not restricted (needs Landlock ABI 4)"
 	}
+	if sup.LandlockABI >= abiScoped {
+		s.why += "; signals and abstract unix sockets cannot reach outside"
+	}
+	s.holes = landlockHoles(sup.LandlockABI, s.netOff)
+}
+
+func (s *Sandbox) useBwrap() {
+	s.mode, s.netOff, s.why = ModeBwrap, true, "bwrap: workspace and temp writable, the rest read-only, network unshared"
+	s.holes = bwrapHoles()
 }
 
 // Active is the confinement in force.

@@ -15,6 +15,9 @@ func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == LauncherCommand {
 		os.Exit(LauncherMain(os.Args[2:]))
 	}
+	if addr := os.Getenv(dialHelperEnv); addr != "" {
+		os.Exit(dialUnix(addr))
+	}
 	os.Exit(m.Run())
 }
 

@@ -1,0 +1,117 @@
+package textcall
+
+import "strings"
+
+// Bare JSON calls written straight into the text:
+//
+//	{"name": "read_file", "arguments": {"path": "a.go"}}
+//	[{"name": "a", "parameters": {}}, {"name": "b", "args": {}}]
+//	{"function": {"name": "read_file", "arguments": "{\"path\":\"a.go\"}"}}
+//	{"tool_calls": [{"type": "function", "function": {…}}]}
+//
+// With no marker around them, a candidate counts only when a call name is Known (or the
+// candidate sits in a marker, or is followed by a stray </tool_call> whose opening was lost).
+// Arguments may be a JSON string holding JSON; trailing commas and single quotes are repaired.
+
+// bareJSONWorkFactor bounds the bytes the scanner may examine, as a multiple of the text
+// length: every unterminated candidate is matched to the end of the text, so a reply full of
+// them would otherwise cost quadratic time. Past the bound the rest is left as prose.
+const bareJSONWorkFactor = 4
+
+func scanBareJSON(text string, sc scanCtx) []span {
+	var out []span
+	budget := bareJSONWorkFactor*len(text) + 4096
+	for pos := 0; pos < len(text) && budget > 0; {
+		i := strings.IndexAny(text[pos:], "{[")
+		if i < 0 {
+			break
+		}
+		start := pos + i
+		if !bareCandidate(text, start) {
+			pos = start + 1
+			continue
+		}
+		end, closed := matchJSON(text, start)
+		budget -= end - start
+		if !closed {
+			if sc.accepts(leadingName(text[start:])) {
+				return append(out, span{start: start, end: len(text), partial: true})
+			}
+			pos = start + 1
+			continue
+		}
+		var calls []Call
+		if mentionsCallKey(text[start:end]) {
+			calls = jsonCallsIn(text[start:end], FormatJSON)
+		}
+		orphan := skipSpace(text, end)
+		markedByClose := strings.HasPrefix(text[orphan:], hermesClose)
+		if len(calls) > 0 && (markedByClose || acceptedAny(calls, sc)) {
+			if markedByClose {
+				end = orphan + len(hermesClose)
+				for c := range calls {
+					calls[c].Format = FormatHermes
+				}
+			}
+			out = append(out, span{start: start, end: end, calls: calls})
+		}
+		pos = end
+	}
+	return out
+}
+
+// bareCandidate reports whether the bracket at text[i] opens something shaped like a call:
+// an object whose first key is quoted, or an array whose first element is such an object.
+func bareCandidate(text string, i int) bool {
+	j := skipSpace(text, i+1)
+	if j >= len(text) {
+		return false
+	}
+	if text[i] == '[' {
+		return text[j] == '{' && bareCandidate(text, j)
+	}
+	return text[j] == '"' || text[j] == '\''
+}
+
+// acceptedAny reports whether any call's name counts in the context.
+func acceptedAny(calls []Call, sc scanCtx) bool {
+	for _, c := range calls {
+		if sc.accepts(c.Name) {
+			return true
+		}
+	}
+	return false
+}
+
+// leadingNameWindow is how far into an unterminated candidate its name is looked for.
+const leadingNameWindow = 512
+
+// leadingName returns the value of the first "name" key near the start of an unterminated
+// candidate, read without decoding it: the test for a call cut off at the end of the reply.
+func leadingName(tail string) string {
+	head := tail[:min(len(tail), leadingNameWindow)]
+	for _, key := range []string{`"name"`, `'name'`} {
+		i := strings.Index(head, key)
+		if i < 0 {
+			continue
+		}
+		j := skipSpace(head, i+len(key))
+		if j >= len(head) || head[j] != ':' {
+			continue
+		}
+		j = skipSpace(head, j+1)
+		if j >= len(head) || head[j] != '"' && head[j] != '\'' {
+			continue
+		}
+		if end := strings.IndexByte(head[j+1:], head[j]); end >= 0 {
+			return head[j+1 : j+1+end]
+		}
+	}
+	return ""
+}
+
+// mentionsCallKey is a cheap filter before decoding: a call object names its tool under one
+// of these keys.
+func mentionsCallKey(s string) bool {
+	return strings.Contains(s, "name") || strings.Contains(s, "function") || strings.Contains(s, "tool_calls")
+}

@@ -1,0 +1,111 @@
+package textcall
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// seedGoldens adds the golden replies whose file names start with prefix as fuzz seeds.
+func seedGoldens(f *testing.F, prefixes ...string) {
+	for _, p := range prefixes {
+		files, _ := filepath.Glob(filepath.Join("testdata", "golden", p+"*.txt"))
+		for _, file := range files {
+			text, err := os.ReadFile(file)
+			if err != nil {
+				f.Fatal(err)
+			}
+			f.Add(string(text))
+		}
+	}
+}
+
+// checkSpans asserts what every scanner promises: spans in bounds, sorted, non-overlapping,
+// and every call's Args either nil or a JSON object.
+func checkSpans(t *testing.T, text string, spans []span) {
+	t.Helper()
+	prev := 0
+	for _, s := range spans {
+		if s.start < prev || s.end < s.start || s.end > len(text) {
+			t.Fatalf("span [%d,%d) out of order or bounds (prev end %d, len %d)", s.start, s.end, prev, len(text))
+		}
+		prev = s.end
+		for _, c := range s.calls {
+			checkCall(t, c)
+		}
+	}
+}
+
+func checkCall(t *testing.T, c Call) {
+	t.Helper()
+	if c.Format == "" {
+		t.Fatalf("call %q has no format", c.Name)
+	}
+	if c.Args == nil {
+		return
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(c.Args, &obj); err != nil {
+		t.Fatalf("call %q args %q are not a JSON object: %v", c.Name, c.Args, err)
+	}
+}
+
+// fuzzScanner fuzzes one format's scanner, in and out of a marker context.
+func fuzzScanner(f *testing.F, scan func(string, scanCtx) []span, prefixes ...string) {
+	seedGoldens(f, prefixes...)
+	f.Fuzz(func(t *testing.T, text string) {
+		for _, sc := range []scanCtx{{opt: knownOpts()}, {opt: knownOpts(), inMarker: true}} {
+			checkSpans(t, text, scan(text, sc))
+		}
+	})
+}
+
+func FuzzParse(f *testing.F) {
+	seedGoldens(f, "")
+	f.Fuzz(func(t *testing.T, text string) {
+		res := Parse(text, knownOpts())
+		for _, c := range res.Calls {
+			checkCall(t, c)
+		}
+		if len(res.Prose) > len(text) {
+			t.Fatalf("prose longer than the text: %d > %d", len(res.Prose), len(text))
+		}
+		if len(res.Calls) > 0 && res.Prose == strings.TrimSpace(text) {
+			t.Fatalf("calls found but nothing removed from the prose")
+		}
+		again := Parse(text, knownOpts())
+		if len(again.Calls) != len(res.Calls) || again.Prose != res.Prose || again.Partial != res.Partial {
+			t.Fatalf("Parse is not deterministic")
+		}
+		_ = Looks(text)
+	})
+}
+
+func FuzzGLMOrphans(f *testing.F) { fuzzScanner(f, scanGLMOrphans, "glm") }
+func FuzzHermes(f *testing.F)     { fuzzScanner(f, scanHermes, "hermes", "glm", "qwen3coder_basic") }
+func FuzzQwen3Coder(f *testing.F) { fuzzScanner(f, scanQwen3Coder, "qwen3coder") }
+func FuzzMistral(f *testing.F)    { fuzzScanner(f, scanMistral, "mistral") }
+func FuzzDeepSeek(f *testing.F)   { fuzzScanner(f, scanDeepSeek, "deepseek") }
+func FuzzInvoke(f *testing.F)     { fuzzScanner(f, scanInvoke, "invoke") }
+func FuzzKimi(f *testing.F)       { fuzzScanner(f, scanKimi, "kimi") }
+func FuzzHarmony(f *testing.F)    { fuzzScanner(f, scanHarmony, "harmony") }
+func FuzzGemma(f *testing.F)      { fuzzScanner(f, scanGemma, "gemma", "functiongemma") }
+func FuzzLlama(f *testing.F)      { fuzzScanner(f, scanLlama, "llama") }
+func FuzzFenced(f *testing.F)     { fuzzScanner(f, scanFenced, "fenced", "gemma_tool_code", "prose_code") }
+func FuzzBareJSON(f *testing.F) {
+	fuzzScanner(f, scanBareJSON, "json", "llama_bare", "hermes_missing_open")
+}
+func FuzzPython(f *testing.F) { fuzzScanner(f, scanPython, "python", "gemma_bracket", "prose") }
+
+// FuzzGLM fuzzes the GLM body reader directly: its blocks are found by the Hermes scanner.
+func FuzzGLM(f *testing.F) {
+	seedGoldens(f, "glm")
+	f.Fuzz(func(t *testing.T, body string) {
+		calls, _ := glmBody(body)
+		for _, c := range calls {
+			checkCall(t, c)
+		}
+	})
+}

@@ -1,0 +1,148 @@
+package textcall
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// Gemma. Gemma 4's chat template writes calls as
+//
+//	<|tool_call>call:read_file{path:<|"|>a.go<|"|>,limit:20}<tool_call|>
+//
+// with <|"|> quoting strings and bare keys; FunctionGemma uses
+// <start_function_call>call:NAME{k:<escape>v<escape>}<end_function_call>. Gemma 2/3 have no
+// call tokens and are prompted to write ```tool_code blocks of Python calls; those are read
+// by the fenced scanner and reported as FormatGemma.
+
+const (
+	gemmaOpen       = "<|tool_call>"
+	gemmaClose      = "<tool_call|>"
+	gemmaQuote      = `<|"|>`
+	funcGemmaOpen   = "<start_function_call>"
+	funcGemmaClose  = "<end_function_call>"
+	funcGemmaEscape = "<escape>"
+)
+
+func scanGemma(text string, sc scanCtx) []span {
+	four := scanTagged(text, gemmaOpen, gemmaClose, func(body string) ([]Call, bool) { return gemmaBody(body, gemmaQuote) })
+	function := scanTagged(text, funcGemmaOpen, funcGemmaClose, func(body string) ([]Call, bool) { return gemmaBody(body, funcGemmaEscape) })
+	return mergeFree(four, function)
+}
+
+// gemmaBody reads "call:NAME{args}" with args in Gemma's relaxed object syntax.
+func gemmaBody(body, quote string) ([]Call, bool) {
+	t := strings.TrimSpace(body)
+	t = strings.TrimPrefix(t, "call:")
+	brace := strings.IndexByte(t, '{')
+	if brace < 0 {
+		name := strings.TrimSpace(t)
+		if !plausibleName(name) {
+			return nil, name != ""
+		}
+		return []Call{{Name: name, Args: emptyArgs, Format: FormatGemma}}, true
+	}
+	name := strings.TrimSpace(t[:brace])
+	if !plausibleName(name) {
+		return nil, true
+	}
+	converted, end, complete := relaxedToJSON(t, brace, quote)
+	raw := t[brace:end]
+	call := Call{Name: name, Args: argsFromText(converted), Raw: raw, Format: FormatGemma}
+	return []Call{call}, complete
+}
+
+// relaxedToJSON converts the object at s[i] written with bare keys, quote-token strings and
+// bare words into JSON text. end is where the object stops; complete is false when the text
+// ends first.
+func relaxedToJSON(s string, i int, quote string) (out string, end int, complete bool) {
+	var b strings.Builder
+	var stack []byte // the open brackets
+	expectKey := false
+	for i < len(s) {
+		if quote != "" && strings.HasPrefix(s[i:], quote) {
+			j := strings.Index(s[i+len(quote):], quote)
+			if j < 0 {
+				return b.String(), len(s), false
+			}
+			b.Write(quoteJSON(s[i+len(quote) : i+len(quote)+j]))
+			i += 2*len(quote) + j
+			expectKey = false
+			continue
+		}
+		c := s[i]
+		switch {
+		case c == '{' || c == '[':
+			stack = append(stack, c)
+			expectKey = c == '{'
+			b.WriteByte(c)
+			i++
+		case c == '}' || c == ']':
+			b.WriteByte(c)
+			i++
+			if len(stack) > 0 {
+				stack = stack[:len(stack)-1]
+			}
+			if len(stack) == 0 {
+				return b.String(), i, true
+			}
+			expectKey = false
+		case c == ',':
+			b.WriteByte(c)
+			i++
+			expectKey = len(stack) > 0 && stack[len(stack)-1] == '{'
+		case c == '"':
+			j, ok := matchString(s, i)
+			b.WriteString(s[i:j])
+			if !ok {
+				return b.String(), len(s), false
+			}
+			i, expectKey = j, false
+		case isSpace(c) || c == ':':
+			b.WriteByte(c)
+			i++
+		default:
+			j := i
+			for j < len(s) && !strings.ContainsRune(",:{}[]", rune(s[j])) && !(quote != "" && strings.HasPrefix(s[j:], quote)) {
+				j++
+			}
+			if j == i { // a byte no rule takes: copy it and let repair judge
+				b.WriteByte(c)
+				i++
+				continue
+			}
+			word := strings.TrimSpace(s[i:j])
+			if expectKey || isJSONLiteral(word) {
+				if expectKey {
+					b.Write(quoteJSON(word))
+				} else {
+					b.WriteString(word)
+				}
+			} else {
+				b.Write(quoteJSON(word))
+			}
+			i, expectKey = j, false
+		}
+	}
+	return b.String(), len(s), false
+}
+
+// matchString returns the index past the JSON string opening at s[i].
+func matchString(s string, i int) (int, bool) {
+	for i++; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1, true
+		}
+	}
+	return len(s), false
+}
+
+// isJSONLiteral reports whether a bare word is already a JSON number or literal.
+func isJSONLiteral(w string) bool {
+	if w == "true" || w == "false" || w == "null" {
+		return true
+	}
+	return w != "" && (w[0] == '-' || w[0] >= '0' && w[0] <= '9') && json.Valid([]byte(w))
+}

@@ -1,0 +1,101 @@
+package textcall
+
+import "strings"
+
+// GLM-4.5/4.6/4.7, from the zai-org chat templates and vLLM's glm4_moe tool parser:
+//
+//	<tool_call>read_file
+//	<arg_key>path</arg_key>
+//	<arg_value>a.go</arg_value>
+//	</tool_call>
+//
+// The block is scanned by the Hermes scanner (same tag); this reads its body. A missing
+// </arg_value> ends at the next <arg_key>.
+
+const (
+	glmKeyOpen    = "<arg_key>"
+	glmKeyClose   = "</arg_key>"
+	glmValueOpen  = "<arg_value>"
+	glmValueClose = "</arg_value>"
+)
+
+func glmBody(body string) ([]Call, bool) {
+	nameEnd := len(body)
+	if i := strings.IndexAny(body, "\n<"); i >= 0 {
+		nameEnd = i
+	}
+	name := strings.TrimSpace(body[:nameEnd])
+	rest := body[nameEnd:]
+	if !plausibleName(name) || strings.TrimSpace(rest) != "" && !strings.Contains(rest, glmKeyOpen) {
+		return nil, true
+	}
+	var pairs []kv
+	complete := true
+	for _, part := range strings.Split(rest, glmKeyOpen)[1:] {
+		key, after, ok := strings.Cut(part, glmKeyClose)
+		if !ok {
+			complete = false
+			break
+		}
+		_, value, ok := strings.Cut(after, glmValueOpen)
+		if !ok {
+			complete = false
+			break
+		}
+		value, _, complete = strings.Cut(value, glmValueClose)
+		pairs = append(pairs, kv{strings.TrimSpace(key), tagValue(value)})
+	}
+	return []Call{{Name: name, Args: objectOf(pairs), Raw: strings.TrimSpace(rest), Format: FormatGLM}}, complete
+}
+
+// scanGLMOrphans reads GLM calls whose opening <tool_call> was lost:
+//
+//	read_file
+//	<arg_key>path</arg_key>
+//	<arg_value>a.go</arg_value>
+//	</tool_call>
+//
+// The name is the word right before the first <arg_key>; the call runs over consecutive
+// key/value pairs and a trailing </tool_call>. Calls with their <tool_call> are read by the
+// Hermes scanner, which runs first.
+func scanGLMOrphans(text string, sc scanCtx) []span {
+	keys := newFinder(text, glmKeyOpen)
+	var out []span
+	for pos := 0; ; {
+		k := keys.at(pos)
+		if k < 0 {
+			return out
+		}
+		nameEnd := backOver(text, k, " \t\r\n")
+		start := nameEnd
+		for start > pos && nameEnd-start < pyNameMax && isNameByte(text[start-1]) {
+			start--
+		}
+		end, complete := glmPairsEnd(text, k)
+		if !complete {
+			return append(out, span{start: start, end: len(text), partial: true})
+		}
+		calls, _ := glmBody(text[start:end])
+		if w := skipSpace(text, end); strings.HasPrefix(text[w:], hermesClose) {
+			end = w + len(hermesClose)
+		}
+		if start < nameEnd && len(calls) > 0 {
+			out = append(out, span{start: start, end: end, calls: calls})
+		}
+		pos = end
+	}
+}
+
+// glmPairsEnd returns where the run of <arg_key>…</arg_value> pairs starting at k ends;
+// complete is false when the text ends inside a pair.
+func glmPairsEnd(text string, k int) (end int, complete bool) {
+	for strings.HasPrefix(text[k:], glmKeyOpen) {
+		v := strings.Index(text[k:], glmValueClose)
+		if v < 0 {
+			return len(text), false
+		}
+		end = k + v + len(glmValueClose)
+		k = skipSpace(text, end)
+	}
+	return end, true
+}

@@ -1,0 +1,89 @@
+package textcall
+
+import "strings"
+
+// gpt-oss harmony, from OpenAI's harmony format guide (openai/harmony, cookbook "harmony"):
+//
+//	<|start|>assistant<|channel|>commentary to=functions.read_file <|constrain|>json<|message|>{"path":"a.go"}<|call|>
+//
+// The recipient may also sit before the channel ("assistant to=functions.x<|channel|>…"), the
+// <|start|>assistant prefix is often missing and <|call|> is sometimes left out. A message
+// without a to= recipient (analysis, final) is not a call and is left alone.
+
+const (
+	harmonyMessage = "<|message|>"
+	harmonyCall    = "<|call|>"
+	harmonyStart   = "<|start|>"
+	harmonyChannel = "<|channel|>"
+	// harmonyHeaderMax bounds how far back from <|message|> the header is looked for.
+	harmonyHeaderMax = 256
+)
+
+// harmonyBoundaries end a message body (and so the header search of the next one).
+var harmonyBoundaries = []string{harmonyCall, "<|end|>", "<|return|>", harmonyStart, harmonyChannel}
+
+func scanHarmony(text string, sc scanCtx) []span {
+	messages := newFinder(text, harmonyMessage)
+	ends := make([]*finder, len(harmonyBoundaries))
+	for i, tok := range harmonyBoundaries {
+		ends[i] = newFinder(text, tok)
+	}
+	var out []span
+	for pos := 0; ; {
+		m := messages.at(pos)
+		if m < 0 {
+			return out
+		}
+		body := m + len(harmonyMessage)
+		start, name := harmonyHeader(text, max(pos, m-harmonyHeaderMax), m)
+		if name == "" {
+			pos = body
+			continue
+		}
+		bodyEnd, end, called := len(text), len(text), false
+		if e := firstOf(body, ends...); e >= 0 {
+			bodyEnd, end = e, e
+			if strings.HasPrefix(text[e:], harmonyCall) {
+				end, called = e+len(harmonyCall), true
+			}
+		}
+		args := text[body:bodyEnd]
+		if !called && end == len(text) && !jsonComplete(args) {
+			return append(out, span{start: start, end: end, partial: true})
+		}
+		out = append(out, span{start: start, end: end, calls: []Call{newCall(name, args, FormatHarmony)}})
+		pos = end
+	}
+}
+
+// harmonyHeader finds the recipient in the header text[from:m] and where the header starts.
+func harmonyHeader(text string, from, m int) (start int, name string) {
+	header := text[from:m]
+	for _, tok := range []string{harmonyCall, "<|end|>", "<|return|>", harmonyMessage} {
+		if i := strings.LastIndex(header, tok); i >= 0 {
+			from += i + len(tok)
+			header = text[from:m]
+		}
+	}
+	to := strings.LastIndex(header, "to=")
+	if to < 0 {
+		return 0, ""
+	}
+	recipient := header[to+len("to="):]
+	if i := strings.IndexAny(recipient, " \t\n<"); i >= 0 {
+		recipient = recipient[:i]
+	}
+	name = stripNamespace(recipient, "functions.")
+	if !plausibleName(name) {
+		return 0, ""
+	}
+	start = from + to
+	if i := strings.Index(header, "<|"); i >= 0 && from+i < start {
+		start = from + i
+	}
+	// "assistant to=…" without <|start|>: the role word belongs to the header too.
+	if w := strings.TrimRight(text[from:start], " "); strings.HasSuffix(w, "assistant") {
+		start = from + len(w) - len("assistant")
+	}
+	return start, name
+}

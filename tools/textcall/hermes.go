@@ -1,0 +1,96 @@
+package textcall
+
+import "strings"
+
+// Hermes / Qwen2.5 (and Qwen3, GLM, Qwen3-Coder, which reuse the tag):
+//
+//	<tool_call>
+//	{"name": "read_file", "arguments": {"path": "a.go"}}
+//	</tool_call>
+//
+// The body is JSON (Hermes), <function=…> (Qwen3-Coder) or NAME<arg_key>… (GLM); each call
+// reports the format of its body. A missing </tool_call> ends the block at the next
+// <tool_call> or the end of the text; the block is partial only when its body is cut off.
+
+const (
+	hermesOpen  = "<tool_call>"
+	hermesClose = "</tool_call>"
+)
+
+func scanHermes(text string, sc scanCtx) []span {
+	return scanTagged(text, hermesOpen, hermesClose, hermesBody)
+}
+
+// bodyParser reads the calls in the body of a tagged block; complete is false when the body
+// looks cut off.
+type bodyParser func(body string) (calls []Call, complete bool)
+
+// scanTagged claims every open…close block whose body yields a call. A block without its
+// close tag runs to the next open tag or the end of the text.
+func scanTagged(text, open, close string, parse bodyParser) []span {
+	opens, closes := newFinder(text, open), newFinder(text, close)
+	var out []span
+	for pos := 0; ; {
+		start := opens.at(pos)
+		if start < 0 {
+			return out
+		}
+		body := start + len(open)
+		bodyEnd, end, closed := len(text), len(text), false
+		next := opens.at(body)
+		if c := closes.at(body); c >= 0 && (next < 0 || c < next) {
+			bodyEnd, end, closed = c, c+len(close), true
+		} else if next >= 0 {
+			bodyEnd, end = next, next
+		}
+		calls, complete := parse(text[body:bodyEnd])
+		switch {
+		case !closed && next < 0 && !complete:
+			out = append(out, span{start: start, end: end, partial: true})
+		case len(calls) > 0:
+			out = append(out, span{start: start, end: end, calls: calls})
+		case next >= 0 && strings.TrimSpace(text[body:bodyEnd]) == "":
+			out = append(out, span{start: start, end: end}) // a doubled open tag: wrapper only
+		}
+		pos = end
+	}
+}
+
+func hermesBody(body string) ([]Call, bool) {
+	t := strings.TrimSpace(body)
+	switch {
+	case t == "":
+		return nil, false
+	case strings.HasPrefix(t, qwenFunctionOpen):
+		return qwenFunctions(t)
+	case t[0] == '{' || t[0] == '[':
+		return jsonSequence(t, FormatHermes)
+	default:
+		return glmBody(t)
+	}
+}
+
+// jsonSequence reads one or more JSON values written one after another (some models put
+// several calls in one block). complete is false when the last value is unterminated.
+func jsonSequence(t string, f Format) ([]Call, bool) {
+	var calls []Call
+	i := 0
+	for i < len(t) {
+		if t[i] != '{' && t[i] != '[' {
+			break
+		}
+		end, ok := matchJSON(t, i)
+		if !ok {
+			return append(calls, jsonCallsIn(t[i:], f)...), false
+		}
+		calls = append(calls, jsonCallsIn(t[i:end], f)...)
+		i = skipSpace(t, end)
+		if i < len(t) && (t[i] == ',' || t[i] == ';') {
+			i = skipSpace(t, i+1)
+		}
+	}
+	if i < len(t) && len(calls) == 0 {
+		return jsonCallsIn(t, f), true // not a clean sequence: let repair have the whole body
+	}
+	return calls, true
+}

@@ -1,0 +1,234 @@
+package textcall
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+
+	"github.com/kaptinlin/jsonrepair"
+)
+
+// argKeys are the keys models use for a call's arguments, in the order they are tried.
+var argKeys = [...]string{"arguments", "parameters", "args", "input"}
+
+// nameKeys are the keys that hold a call's tool name.
+var nameKeys = [...]string{"name", "tool_name"}
+
+// emptyArgs is the Args of a call written without arguments.
+var emptyArgs = json.RawMessage("{}")
+
+// repairMax is the longest text handed to the repair library: its running time grows with
+// the square of the length on unclosed or single-quoted input (about 90 ms for 16 KiB, 12 s
+// for 256 KiB measured here), so longer broken text is left for argument repair in tools/ to
+// report from Call.Raw. Raw line breaks in strings, the common large case, are fixed without it.
+const repairMax = 4 << 10
+
+// repairText runs the JSON repair library. It is third-party code that has been seen to panic
+// on hostile input (see tools/repair.go), and a panic must not take the parse down, so this is
+// the one recover in the package.
+func repairText(text string) (fixed string, ok bool) {
+	if len(text) > repairMax {
+		return "", false
+	}
+	defer func() {
+		if recover() != nil {
+			fixed, ok = "", false
+		}
+	}()
+	fixed, err := jsonrepair.Repair(text)
+	if err != nil || !json.Valid([]byte(fixed)) {
+		return "", false
+	}
+	return fixed, true
+}
+
+// looseValue decodes text as JSON, repairing trailing commas, single quotes, Python literals
+// and the like when it is not valid as written. Valid text is returned as written, so the
+// values inside it keep their original spelling for Call.Raw.
+func looseValue(text string) (json.RawMessage, bool) {
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return nil, false
+	}
+	if !json.Valid([]byte(text)) {
+		if escaped := escapeRawControls(text); json.Valid([]byte(escaped)) {
+			return json.RawMessage(escaped), true
+		}
+		fixed, ok := repairText(text)
+		if !ok {
+			return nil, false
+		}
+		text = strings.TrimSpace(fixed)
+	}
+	return json.RawMessage(text), true
+}
+
+// compactJSON removes insignificant white space from valid JSON.
+func compactJSON(v json.RawMessage) json.RawMessage {
+	var buf bytes.Buffer
+	if json.Compact(&buf, v) != nil {
+		return v
+	}
+	return buf.Bytes()
+}
+
+// argsFromText turns argument text into a JSON object: "{}" for empty text, nil when the text
+// is not (and cannot be repaired into) an object. A JSON string holding an object is unwrapped.
+func argsFromText(text string) json.RawMessage {
+	if strings.TrimSpace(text) == "" {
+		return emptyArgs
+	}
+	v, ok := looseValue(text)
+	if !ok {
+		return nil
+	}
+	return argsFromValue(v)
+}
+
+// argsFromInnerText is argsFromText for the content of a JSON string: it unwraps no further,
+// so repair turning text into yet another string cannot recurse.
+func argsFromInnerText(text string) json.RawMessage {
+	if v, ok := looseValue(text); ok && v[0] == '{' {
+		return compactJSON(v)
+	}
+	return nil
+}
+
+// argsFromValue turns a decoded arguments value into a JSON object, or nil.
+func argsFromValue(v json.RawMessage) json.RawMessage {
+	switch {
+	case len(v) == 0 || string(v) == "null":
+		return emptyArgs
+	case v[0] == '{':
+		return compactJSON(v)
+	case v[0] == '"':
+		var inner string
+		if json.Unmarshal(v, &inner) != nil || strings.TrimSpace(inner) == "" {
+			return emptyArgs
+		}
+		return argsFromInnerText(inner)
+	}
+	return nil
+}
+
+// newCall builds a Call from a name and its raw argument text.
+func newCall(name, rawArgs string, f Format) Call {
+	return Call{Name: strings.TrimSpace(name), Args: argsFromText(rawArgs), Raw: strings.TrimSpace(rawArgs), Format: f}
+}
+
+// callsFromJSON reads the calls in a decoded JSON value: a call object, an array of them, an
+// OpenAI-shaped {"function":{…}} or {"tool_calls":[…]}. It returns nil when the value does not
+// have the shape of a call.
+func callsFromJSON(v json.RawMessage, f Format) []Call {
+	v = bytes.TrimSpace(v)
+	if len(v) == 0 {
+		return nil
+	}
+	if v[0] == '[' {
+		var items []json.RawMessage
+		if json.Unmarshal(v, &items) != nil {
+			return nil
+		}
+		var calls []Call
+		for _, item := range items {
+			calls = append(calls, callsFromJSON(item, f)...)
+		}
+		return calls
+	}
+	var obj map[string]json.RawMessage
+	if v[0] != '{' || json.Unmarshal(v, &obj) != nil {
+		return nil
+	}
+	return callsFromObject(obj, f)
+}
+
+func callsFromObject(obj map[string]json.RawMessage, f Format) []Call {
+	if list, ok := obj["tool_calls"]; ok {
+		return callsFromJSON(list, f)
+	}
+	if fn, ok := obj["function"]; ok && len(fn) > 0 && fn[0] == '{' {
+		return callsFromJSON(fn, f)
+	}
+	name := stringField(obj, nameKeys[:]...)
+	if name == "" {
+		name = stringField(obj, "function")
+	}
+	if name == "" {
+		return nil
+	}
+	if f == FormatJSON && stringField(obj, "type") == "function" {
+		if _, ok := obj["parameters"]; ok {
+			f = FormatLlama
+		}
+	}
+	for _, key := range argKeys {
+		if raw, ok := obj[key]; ok {
+			return []Call{{Name: name, Args: argsFromValue(raw), Raw: rawArgText(raw), Format: f}}
+		}
+	}
+	for key := range obj {
+		if key != "name" && key != "tool_name" && key != "function" && key != "type" && key != "id" {
+			return nil // a name beside other data is a record, not a call
+		}
+	}
+	return []Call{{Name: name, Args: emptyArgs, Format: f}}
+}
+
+// rawArgText is the argument text as written: a string's content, or the JSON itself.
+func rawArgText(raw json.RawMessage) string {
+	var s string
+	if len(raw) > 0 && raw[0] == '"' && json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	return string(raw)
+}
+
+// stringField returns the first of keys that holds a non-empty JSON string.
+func stringField(obj map[string]json.RawMessage, keys ...string) string {
+	for _, k := range keys {
+		var s string
+		if raw, ok := obj[k]; ok && json.Unmarshal(raw, &s) == nil && strings.TrimSpace(s) != "" {
+			return strings.TrimSpace(s)
+		}
+	}
+	return ""
+}
+
+// jsonCallsIn reads the calls in argument-bearing JSON text, repairing it when needed.
+func jsonCallsIn(text string, f Format) []Call {
+	v, ok := looseValue(text)
+	if !ok {
+		return nil
+	}
+	return callsFromJSON(v, f)
+}
+
+// escapeRawControls escapes the raw line breaks and tabs models leave inside JSON strings
+// (file contents above all). It is the most common breakage and, unlike general repair,
+// costs one linear pass at any length.
+func escapeRawControls(text string) string {
+	var b strings.Builder
+	inString := false
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		switch {
+		case c == '\\' && inString && i+1 < len(text):
+			b.WriteByte(c)
+			i++
+			c = text[i]
+		case c == '"':
+			inString = !inString
+		case inString && c == '\n':
+			b.WriteString(`\n`)
+			continue
+		case inString && c == '\r':
+			b.WriteString(`\r`)
+			continue
+		case inString && c == '\t':
+			b.WriteString(`\t`)
+			continue
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}

@@ -1,0 +1,129 @@
+package textcall
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/troupe-dev/troupe/internal/testwait"
+)
+
+const megabyte = 1 << 20
+
+// repeatTo repeats unit until the text is about n bytes long.
+func repeatTo(unit string, n int) string {
+	return strings.Repeat(unit, n/len(unit)+1)[:n]
+}
+
+// hostileReplies are 1 MB replies built to make a careless parser rescan the text per
+// candidate: open markers that never close, unterminated candidates, deep nesting.
+func hostileReplies() map[string]string {
+	rng := rand.New(rand.NewPCG(1, 2))
+	random := make([]byte, megabyte)
+	for i := range random {
+		random[i] = byte(rng.UintN(256))
+	}
+	return map[string]string{
+		"random bytes":           string(random),
+		"nested braces":          strings.Repeat("{", megabyte/2) + strings.Repeat("}", megabyte/2),
+		"unclosed braces":        repeatTo(`{"a": `, megabyte),
+		"unterminated calls":     repeatTo(`{"name": "read_file", "arguments": {"path": "`, megabyte),
+		"open tool_call tags":    repeatTo("<tool_call>", megabyte),
+		"open tool_call json":    repeatTo(`<tool_call>{"name": "read_file", `, megabyte),
+		"open function tags":     repeatTo("<function=read_file><parameter=path>", megabyte),
+		"harmony headers":        repeatTo("<|channel|>commentary to=functions.bash <|message|>{", megabyte),
+		"mistral tokens":         repeatTo("[TOOL_CALLS]read_file[ARGS]{", megabyte),
+		"deepseek begins":        repeatTo("<｜tool▁call▁begin｜>read_file<｜tool▁sep｜>{", megabyte),
+		"kimi begins":            repeatTo("<|tool_call_begin|>functions.bash:0<|tool_call_argument_begin|>", megabyte),
+		"invoke opens":           repeatTo(`<invoke name="bash"><parameter name="command">`, megabyte),
+		"gemma opens":            repeatTo(`<|tool_call>call:bash{command:<|"|>`, megabyte),
+		"fences":                 repeatTo("```json\n{\"name\": \"read_file\", ", megabyte),
+		"python opens":           repeatTo(`read_file(path=[`, megabyte),
+		"python strings":         repeatTo(`read_file(path="`, megabyte),
+		"python deep lists":      "read_file(path=" + strings.Repeat("[", megabyte),
+		"many complete calls":    repeatTo("<tool_call>{\"name\": \"bash\", \"arguments\": {\"command\": \"ls\"}}</tool_call>\n", megabyte),
+		"many bare python calls": repeatTo("read_file(path=\"a.go\")\n", megabyte),
+		"repair bait":            repeatTo("<tool_call>{'name': 'bash', 'arguments': {"+repeatTo("'a': 'x', ", repairMax-64), megabyte),
+		"glm keys":               repeatTo("bash\n<arg_key>command<arg_value>", megabyte),
+	}
+}
+
+// TestParse_HostileMegabyte checks that each hostile 1 MB reply parses in bounded time: a
+// quadratic rescan of 1 MB would take minutes, linear work takes milliseconds.
+func TestParse_HostileMegabyte(t *testing.T) {
+	for name, text := range hostileReplies() {
+		t.Run(name, func(t *testing.T) {
+			done := make(chan Result, 1)
+			go func() { done <- Parse(text, knownOpts()) }()
+			var res Result
+			testwait.Until(t, 20*time.Second, func() bool {
+				select {
+				case res = <-done:
+					return true
+				default:
+					return false
+				}
+			}, "Parse of a hostile 1 MB reply")
+			for _, c := range res.Calls {
+				checkCall(t, c)
+			}
+		})
+	}
+}
+
+// TestParse_ManyCallsAllFound checks that the linear scan does not trade away results: every
+// one of thousands of calls in a long reply is found.
+func TestParse_ManyCallsAllFound(t *testing.T) {
+	const n = 5000
+	var b strings.Builder
+	for i := range n {
+		b.WriteString("step\n<tool_call>{\"name\": \"bash\", \"arguments\": {\"command\": \"echo ")
+		b.WriteString(strings.Repeat("x", i%7))
+		b.WriteString("\"}}</tool_call>\n")
+	}
+	res := Parse(b.String(), knownOpts())
+	if len(res.Calls) != n || res.Partial {
+		t.Fatalf("found %d calls (partial %v), want %d", len(res.Calls), res.Partial, n)
+	}
+}
+
+// mixedReply is about 1 MB of prose, code fences and calls in several formats.
+func mixedReply() string {
+	parts := []string{
+		"Let me look at the code first. The function `read_file` returns the file's lines.\n",
+		"<tool_call>\n{\"name\": \"read_file\", \"arguments\": {\"path\": \"a.go\"}}\n</tool_call>\n",
+		"```go\nfunc main() { fmt.Println(\"hi\") }\n```\n",
+		"<function=bash>\n<parameter=command>\ngo test ./...\n</parameter>\n</function>\n",
+		"Some more prose with {braces} and (parens) and a [link](http://x).\n",
+		"[TOOL_CALLS]list_dir[ARGS]{\"path\": \".\"}\n",
+		"read_file(path=\"b.go\")\n",
+		"<|tool_calls_section_begin|><|tool_call_begin|>functions.grep:0<|tool_call_argument_begin|>{\"pattern\": \"x\"}<|tool_call_end|><|tool_calls_section_end|>\n",
+	}
+	return repeatTo(strings.Join(parts, ""), megabyte)
+}
+
+// noCallReply is about 1 MB of prose and code with no call in it.
+func noCallReply() string {
+	return repeatTo("The parser reads the reply once. A map like {\"a\": 1} or a call like f(x) in prose is not a tool call.\n```go\nfor i := range n { sum += i }\n```\n", megabyte)
+}
+
+func BenchmarkParse_Mixed1MB(b *testing.B)  { benchParse(b, mixedReply()) }
+func BenchmarkParse_NoCall1MB(b *testing.B) { benchParse(b, noCallReply()) }
+
+func benchParse(b *testing.B, text string) {
+	opt := knownOpts()
+	b.SetBytes(int64(len(text)))
+	b.ReportAllocs()
+	for b.Loop() {
+		Parse(text, opt)
+	}
+}
+
+func BenchmarkLooks_NoCall1MB(b *testing.B) {
+	text := noCallReply()
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		Looks(text)
+	}
+}

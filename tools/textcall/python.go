@@ -1,0 +1,152 @@
+package textcall
+
+import "strings"
+
+// Python-call syntax, as in the pythonic tool parser of vLLM (Llama 3.2/4, Gemma tool_code):
+//
+//	read_file(path="a.go", limit=20)
+//	print(default_api.read_file(path="a.go"))
+//	[read_file(path="a.go"), list_dir(path=".")]
+//
+// With no marker around it a call counts only when its name is Known and it stands on its own
+// line (alone or in a list of calls), so "run read_file(path=…) next" in a sentence stays
+// prose. The default_api. and functions. namespaces are stripped.
+
+// pyWorkFactor bounds the bytes examined, as a multiple of the text length (see
+// bareJSONWorkFactor).
+const pyWorkFactor = 4
+
+// pyNameMax bounds how far back from "(" a name is read.
+const pyNameMax = 128
+
+func scanPython(text string, sc scanCtx) []span {
+	var found []span
+	budget := pyWorkFactor*len(text) + 4096
+	for pos := 0; pos < len(text) && budget > 0; {
+		k := strings.IndexByte(text[pos:], '(')
+		if k < 0 {
+			break
+		}
+		open := pos + k
+		start := open
+		for start > pos && open-start < pyNameMax && (isIdentByte(text[start-1]) || text[start-1] == '.') {
+			start--
+		}
+		call, end, st := pyCallAt(text, start, open, sc)
+		budget -= end - open
+		switch st {
+		case pyCutOff:
+			return append(found, span{start: start, end: len(text), partial: true})
+		case pyOK:
+			found = append(found, span{start: start, end: end, calls: []Call{call}})
+			pos = end
+		default:
+			pos = open + 1
+		}
+	}
+	return linesOfCalls(text, found, sc.inMarker)
+}
+
+// pyCallAt reads the call whose name spans text[start:open], unwrapping print(…).
+func pyCallAt(text string, start, open int, sc scanCtx) (Call, int, pyStatus) {
+	name := text[start:open]
+	if name == "" || name[0] == '.' || name[0] >= '0' && name[0] <= '9' {
+		return Call{}, open, pyBad
+	}
+	if name == "print" {
+		inner := skipSpace(text, open+1)
+		j := inner
+		for j < len(text) && j-inner < pyNameMax && (isIdentByte(text[j]) || text[j] == '.') {
+			j++
+		}
+		if j == inner || j >= len(text) || text[j] != '(' {
+			return Call{}, open, pyBad
+		}
+		call, end, st := pyCallAt(text, inner, j, sc)
+		if st != pyOK {
+			return call, end, st
+		}
+		if end = skipSpace(text, end); end >= len(text) {
+			return call, end, pyCutOff
+		}
+		if text[end] != ')' {
+			return Call{}, end, pyBad
+		}
+		return call, end + 1, pyOK
+	}
+	name = stripNamespace(name, "default_api.", "functions.")
+	if !sc.accepts(name) {
+		return Call{}, open, pyBad
+	}
+	p := pyReader{s: text, i: open + 1}
+	pairs, positional, st := p.args()
+	if st != pyOK {
+		return Call{}, p.i, st
+	}
+	call := Call{Name: name, Args: objectOf(pairs), Raw: strings.TrimSpace(text[open+1 : p.i-1]), Format: FormatPython}
+	if positional > 0 {
+		call.Args = nil // positional values cannot be named without the tool's schema
+	}
+	return call, p.i, pyOK
+}
+
+// linesOfCalls keeps the calls that stand on their own line (one call, or several separated
+// by "," or ";", optionally in [ ]), absorbing the list brackets and separators. Inside a
+// marker every call is kept.
+func linesOfCalls(text string, found []span, inMarker bool) []span {
+	var out []span
+	for i := 0; i < len(found); {
+		j := i + 1
+		for j < len(found) && onlyRunes(text[found[j-1].end:found[j].start], " \t,;") {
+			j++
+		}
+		start, end := found[i].start, found[j-1].end
+		if k := backOver(text, start, " \t"); k > 0 && text[k-1] == '[' {
+			start = k - 1
+		}
+		if k := skipOver(text, end, " \t"); k < len(text) && text[k] == ']' {
+			end = k + 1
+		}
+		if inMarker || lineEdge(text, start, end) {
+			group := found[i:j]
+			group[0].start, group[len(group)-1].end = start, end
+			for g := range group[:len(group)-1] {
+				group[g].end = group[g+1].start
+			}
+			out = append(out, group...)
+		}
+		i = j
+	}
+	return out
+}
+
+// lineEdge reports whether text[start:end] has only blanks or backticks between it and the
+// line's (or text's) edges.
+func lineEdge(text string, start, end int) bool {
+	before := backOver(text, start, " \t`")
+	after := skipOver(text, end, " \t`")
+	return (before == 0 || text[before-1] == '\n') && (after == len(text) || text[after] == '\n' || text[after] == '\r')
+}
+
+func backOver(text string, i int, set string) int {
+	for i > 0 && strings.IndexByte(set, text[i-1]) >= 0 {
+		i--
+	}
+	return i
+}
+
+func skipOver(text string, i int, set string) int {
+	for i < len(text) && strings.IndexByte(set, text[i]) >= 0 {
+		i++
+	}
+	return i
+}
+
+func onlyRunes(s, set string) bool {
+	for i := 0; i < len(s); i++ {
+		if strings.IndexByte(set, s[i]) < 0 {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,266 @@
+package textcall
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+)
+
+// A small reader for Python call syntax: NAME(key=value, …) where values are str, int, float,
+// True/False/None, lists, tuples and dicts of those. It evaluates nothing: anything else
+// (a variable, an expression, a nested call) makes the call invalid.
+
+type pyStatus int
+
+const (
+	pyOK     pyStatus = iota
+	pyBad             // not a literal call
+	pyCutOff          // the text ends inside the call
+)
+
+// pyMaxDepth bounds nesting, so "[[[[…" costs no deep recursion.
+const pyMaxDepth = 64
+
+type pyReader struct {
+	s     string
+	i     int
+	depth int
+}
+
+func (p *pyReader) space() { p.i = skipSpace(p.s, p.i) }
+
+func (p *pyReader) done() bool { return p.i >= len(p.s) }
+
+// args reads the arguments after "(" through ")". positional counts arguments without a key.
+func (p *pyReader) args() (pairs []kv, positional int, st pyStatus) {
+	for {
+		p.space()
+		if p.done() {
+			return nil, 0, pyCutOff
+		}
+		if p.s[p.i] == ')' {
+			p.i++
+			return pairs, positional, pyOK
+		}
+		key := p.keyword()
+		v, st := p.value()
+		if st != pyOK {
+			return nil, 0, st
+		}
+		if key == "" {
+			positional++
+		} else {
+			pairs = append(pairs, kv{key, v})
+		}
+		p.space()
+		switch {
+		case p.done():
+			return nil, 0, pyCutOff
+		case p.s[p.i] == ',':
+			p.i++
+		case p.s[p.i] != ')':
+			return nil, 0, pyBad
+		}
+	}
+}
+
+// keyword consumes "name=" and returns name, or returns "" and consumes nothing.
+func (p *pyReader) keyword() string {
+	j := p.i
+	for j < len(p.s) && isIdentByte(p.s[j]) {
+		j++
+	}
+	k := skipSpace(p.s, j)
+	if j == p.i || k >= len(p.s) || p.s[k] != '=' || k+1 < len(p.s) && p.s[k+1] == '=' {
+		return ""
+	}
+	key := p.s[p.i:j]
+	p.i = k + 1
+	return key
+}
+
+func isIdentByte(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// value reads one literal and returns it as JSON.
+func (p *pyReader) value() (json.RawMessage, pyStatus) {
+	p.space()
+	if p.done() {
+		return nil, pyCutOff
+	}
+	c := p.s[p.i]
+	switch {
+	case strings.HasPrefix(p.s[p.i:], gemmaQuote):
+		end := strings.Index(p.s[p.i+len(gemmaQuote):], gemmaQuote)
+		if end < 0 {
+			return nil, pyCutOff
+		}
+		v := p.s[p.i+len(gemmaQuote) : p.i+len(gemmaQuote)+end]
+		p.i += 2*len(gemmaQuote) + end
+		return quoteJSON(v), pyOK
+	case c == '"' || c == '\'':
+		return p.str()
+	case c == '[' || c == '(':
+		if c == '(' {
+			return p.list(')')
+		}
+		return p.list(']')
+	case c == '{':
+		return p.dict()
+	case c == '-' || c == '+' || c == '.' || c >= '0' && c <= '9':
+		return p.number()
+	case isIdentByte(c):
+		j := p.i
+		for j < len(p.s) && isIdentByte(p.s[j]) {
+			j++
+		}
+		word := p.s[p.i:j]
+		if lit, ok := pyLiterals[word]; ok {
+			p.i = j
+			return json.RawMessage(lit), pyOK
+		}
+		if (word == "r" || word == "b" || word == "u") && j < len(p.s) && (p.s[j] == '"' || p.s[j] == '\'') {
+			p.i = j
+			return p.str()
+		}
+	}
+	return nil, pyBad
+}
+
+// str reads a '…', "…", ”'…”' or """…""" literal.
+func (p *pyReader) str() (json.RawMessage, pyStatus) {
+	q := p.s[p.i : p.i+1]
+	if strings.HasPrefix(p.s[p.i:], q+q+q) {
+		q = q + q + q
+	}
+	p.i += len(q)
+	var b strings.Builder
+	for {
+		if p.done() {
+			return nil, pyCutOff
+		}
+		if strings.HasPrefix(p.s[p.i:], q) {
+			p.i += len(q)
+			return quoteJSON(b.String()), pyOK
+		}
+		c := p.s[p.i]
+		if c == '\n' && len(q) == 1 {
+			return nil, pyBad
+		}
+		if c == '\\' && p.i+1 < len(p.s) {
+			if r, ok := pyEscapes[p.s[p.i+1]]; ok {
+				b.WriteString(r)
+				p.i += 2
+				continue
+			}
+		}
+		b.WriteByte(c)
+		p.i++
+	}
+}
+
+var pyLiterals = map[string]string{"True": "true", "False": "false", "None": "null", "true": "true", "false": "false", "null": "null"}
+
+var pyEscapes = map[byte]string{'n': "\n", 't': "\t", 'r': "\r", '\\': "\\", '\'': "'", '"': "\"", '0': "\x00"}
+
+func (p *pyReader) number() (json.RawMessage, pyStatus) {
+	j := p.i
+	for j < len(p.s) && strings.IndexByte("0123456789+-.eE_", p.s[j]) >= 0 {
+		j++
+	}
+	word := strings.ReplaceAll(p.s[p.i:j], "_", "")
+	p.i = j
+	f, err := strconv.ParseFloat(word, 64)
+	if err != nil {
+		return nil, pyBad
+	}
+	if n, err := strconv.ParseInt(word, 10, 64); err == nil {
+		return json.RawMessage(strconv.FormatInt(n, 10)), pyOK
+	}
+	return json.RawMessage(strconv.FormatFloat(f, 'g', -1, 64)), pyOK
+}
+
+func (p *pyReader) list(close byte) (json.RawMessage, pyStatus) {
+	if p.depth++; p.depth > pyMaxDepth {
+		return nil, pyBad
+	}
+	defer func() { p.depth-- }()
+	p.i++
+	var items []string
+	for {
+		p.space()
+		if p.done() {
+			return nil, pyCutOff
+		}
+		if p.s[p.i] == close {
+			p.i++
+			return json.RawMessage("[" + strings.Join(items, ",") + "]"), pyOK
+		}
+		v, st := p.value()
+		if st != pyOK {
+			return nil, st
+		}
+		items = append(items, string(v))
+		if st := p.separator(close); st != pyOK {
+			return nil, st
+		}
+	}
+}
+
+func (p *pyReader) dict() (json.RawMessage, pyStatus) {
+	if p.depth++; p.depth > pyMaxDepth {
+		return nil, pyBad
+	}
+	defer func() { p.depth-- }()
+	p.i++
+	var pairs []kv
+	for {
+		p.space()
+		if p.done() {
+			return nil, pyCutOff
+		}
+		if p.s[p.i] == '}' {
+			p.i++
+			return objectOf(pairs), pyOK
+		}
+		k, st := p.value()
+		if st != pyOK {
+			return nil, st
+		}
+		var key string
+		if json.Unmarshal(k, &key) != nil {
+			key = string(k)
+		}
+		p.space()
+		if p.done() {
+			return nil, pyCutOff
+		}
+		if p.s[p.i] != ':' {
+			return nil, pyBad
+		}
+		p.i++
+		v, st := p.value()
+		if st != pyOK {
+			return nil, st
+		}
+		pairs = append(pairs, kv{key, v})
+		if st := p.separator('}'); st != pyOK {
+			return nil, st
+		}
+	}
+}
+
+// separator consumes a "," or stops before close.
+func (p *pyReader) separator(close byte) pyStatus {
+	p.space()
+	switch {
+	case p.done():
+		return pyCutOff
+	case p.s[p.i] == ',':
+		p.i++
+	case p.s[p.i] != close:
+		return pyBad
+	}
+	return pyOK
+}

@@ -1,0 +1,100 @@
+package textcall
+
+import "strings"
+
+// Qwen3-Coder, from its chat template and tool parser (Qwen/Qwen3-Coder-*, qwen3coder_tool_parser.py):
+//
+//	<tool_call>
+//	<function=write_file>
+//	<parameter=path>
+//	a.go
+//	</parameter>
+//	</function>
+//	</tool_call>
+//
+// The <tool_call> wrapper is often missing; a missing </parameter> or </function> ends at the
+// next tag. Values stay strings except obvious JSON arrays and objects.
+
+const (
+	qwenFunctionOpen  = "<function="
+	qwenFunctionClose = "</function>"
+	qwenParamOpen     = "<parameter="
+	qwenParamClose    = "</parameter>"
+)
+
+func scanQwen3Coder(text string, sc scanCtx) []span {
+	opens := newFinder(text, qwenFunctionOpen)
+	closes := newFinder(text, qwenFunctionClose)
+	wrapperEnds := newFinder(text, hermesClose)
+	var out []span
+	for pos := 0; ; {
+		start := opens.at(pos)
+		if start < 0 {
+			return out
+		}
+		end, closed := len(text), false
+		next := firstOf(start+len(qwenFunctionOpen), opens, wrapperEnds)
+		if c := closes.at(start); c >= 0 && (next < 0 || c < next) {
+			end, closed = c+len(qwenFunctionClose), true
+		} else if next >= 0 {
+			end = next
+		}
+		call, complete := qwenFunction(text[start:end])
+		if !closed && end == len(text) && !complete {
+			return append(out, span{start: start, end: end, partial: true})
+		}
+		if call != nil {
+			// A stray </tool_call> after the call is its wrapper with the opening tag lost.
+			if w := skipSpace(text, end); strings.HasPrefix(text[w:], hermesClose) {
+				end = w + len(hermesClose)
+			}
+			out = append(out, span{start: start, end: end, calls: []Call{*call}})
+		}
+		pos = max(end, start+1)
+	}
+}
+
+// qwenFunctions reads every <function=…> in a <tool_call> body.
+func qwenFunctions(body string) ([]Call, bool) {
+	var calls []Call
+	complete := true
+	for _, part := range strings.Split(body, qwenFunctionOpen)[1:] {
+		call, ok := qwenFunction(qwenFunctionOpen + part)
+		complete = ok
+		if call != nil {
+			calls = append(calls, *call)
+		}
+	}
+	return calls, complete
+}
+
+// qwenFunction reads one "<function=NAME>…" block (its close tag optional). complete is false
+// when the block is cut off inside its name or a parameter.
+func qwenFunction(block string) (*Call, bool) {
+	rest := block[len(qwenFunctionOpen):]
+	gt := strings.IndexByte(rest, '>')
+	if gt < 0 {
+		return nil, false
+	}
+	name := strings.TrimSpace(rest[:gt])
+	if !plausibleName(name) {
+		return nil, true
+	}
+	body, _, closed := strings.Cut(rest[gt+1:], qwenFunctionClose)
+	var pairs []kv
+	complete := true
+	for _, part := range strings.Split(body, qwenParamOpen)[1:] {
+		key, value, ok := strings.Cut(part, ">")
+		if !ok {
+			complete = false
+			break
+		}
+		value, ended := strings.CutSuffix(strings.TrimRight(value, " \t\r\n"), qwenParamClose)
+		if !ended {
+			value, _, ended = strings.Cut(value, qwenParamClose)
+		}
+		complete = ended || closed
+		pairs = append(pairs, kv{strings.TrimSpace(key), tagValue(value)})
+	}
+	return &Call{Name: name, Args: objectOf(pairs), Raw: strings.TrimSpace(body), Format: FormatQwen3Coder}, complete
+}

@@ -1,0 +1,248 @@
+// Package textcall recovers tool calls that a model wrote into its reply text instead of the
+// provider's structured tool_calls field. Each format (Hermes, Qwen3-Coder, Mistral, DeepSeek,
+// Kimi, GLM, gpt-oss harmony, Gemma, Llama, bare JSON, Python-call syntax, fenced blocks) has its
+// own scanner in its own file; Parse runs them, keeps the non-overlapping matches and returns
+// the calls in text order with the remaining prose.
+//
+// Every scanner moves forward through the text and never rescans it per candidate, so a reply
+// costs time linear in its length whatever it holds. Nothing here panics on any input.
+package textcall
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+)
+
+// Format names the text convention a call was written in.
+type Format string
+
+// The formats Parse knows. Marker formats carry an explicit call token; FormatJSON and
+// FormatPython do not, so they only count calls whose name Options.Known accepts.
+const (
+	FormatHermes     Format = "hermes"      // <tool_call>{"name":…,"arguments":…}</tool_call>
+	FormatQwen3Coder Format = "qwen3_coder" // <function=NAME><parameter=K>v</parameter></function>
+	FormatGLM        Format = "glm"         // <tool_call>NAME<arg_key>k</arg_key><arg_value>v</arg_value></tool_call>
+	FormatMistral    Format = "mistral"     // [TOOL_CALLS][…] or [TOOL_CALLS]NAME[ARGS]{…}
+	FormatDeepSeek   Format = "deepseek"    // <｜tool▁call▁begin｜>…<｜tool▁sep｜>…<｜tool▁call▁end｜>
+	FormatInvoke     Format = "invoke"      // <invoke name="N"><parameter name="K">v</parameter></invoke>
+	FormatKimi       Format = "kimi"        // <|tool_call_begin|>functions.N:0<|tool_call_argument_begin|>{…}
+	FormatHarmony    Format = "harmony"     // <|channel|>commentary to=functions.N <|constrain|>json<|message|>{…}<|call|>
+	FormatGemma      Format = "gemma"       // <|tool_call>call:N{k:<|"|>v<|"|>}<tool_call|>, ```tool_code
+	FormatLlama      Format = "llama"       // <|python_tag|>{…}, {"type":"function",…,"parameters":…}
+	FormatFenced     Format = "fenced"      // ```json / ```tool_call / ```xml holding another format
+	FormatJSON       Format = "json"        // bare {"name":…,"arguments":…} objects and arrays
+	FormatPython     Format = "python"      // read_file(path="a.go")
+)
+
+// Call is one tool call found in text.
+type Call struct {
+	Name string // the tool name as written (name repair happens later, in tools/)
+	// Args is a JSON object; "{}" when none. If the args text could not be made into JSON,
+	// Raw holds it and Args is nil.
+	Args   json.RawMessage
+	Raw    string // the raw argument text as written (for repair and error messages)
+	Format Format // which format matched
+}
+
+// Result is what Parse found.
+type Result struct {
+	Calls []Call
+	// Prose is the text with the calls (and their wrapper tokens) removed, trimmed: it stays
+	// the assistant's text.
+	Prose string
+	// Partial reports that the text ends inside an unterminated call (a reply cut off by the
+	// output limit): the caller continues the reply instead of running it. The cut-off call is
+	// not in Calls.
+	Partial bool
+}
+
+// Options tune Parse. Known reports whether a name is (or repairs to) a tool the session has;
+// formats that carry no explicit call marker (bare JSON, Python-call syntax) only count a call
+// whose name is Known, so prose that merely mentions a tool is never a call. A nil Known
+// knows no name: only marker formats are recovered. Prefer lists the formats to try first
+// (from the model family's quirks), optional; marker formats still go before marker-less ones.
+type Options struct {
+	Known  func(name string) bool
+	Prefer []Format
+}
+
+// span is a region of the text a scanner claims: the calls it holds, or wrapper tokens only.
+type span struct {
+	start, end int
+	calls      []Call
+	partial    bool // the region runs to the end of the text inside an unterminated call
+}
+
+// scanner is one format's parser: it returns non-overlapping spans sorted by start.
+type scanner struct {
+	format Format
+	marked bool // the format has an explicit call marker
+	scan   func(text string, sc scanCtx) []span
+}
+
+// scanCtx is what a scanner needs to judge a candidate.
+type scanCtx struct {
+	opt Options
+	// inMarker is set when the text being scanned already sits inside an explicit call
+	// marker (a ```tool_call fence, <|python_tag|>), so marker-less shapes need no Known name.
+	inMarker bool
+}
+
+// accepts reports whether a marker-less candidate named name counts as a call.
+func (sc scanCtx) accepts(name string) bool {
+	if name == "" {
+		return false
+	}
+	return sc.inMarker || (sc.opt.Known != nil && sc.opt.Known(name))
+}
+
+// scanners lists every format in default order: marker formats, most specific first.
+func scanners() []scanner {
+	return []scanner{
+		{FormatFenced, true, scanFenced}, // first: it owns the markers written inside a fence
+		{FormatHarmony, true, scanHarmony},
+		{FormatKimi, true, scanKimi},
+		{FormatDeepSeek, true, scanDeepSeek},
+		{FormatMistral, true, scanMistral},
+		{FormatGemma, true, scanGemma},
+		{FormatHermes, true, scanHermes},
+		{FormatQwen3Coder, true, scanQwen3Coder},
+		{FormatGLM, true, scanGLMOrphans},
+		{FormatInvoke, true, scanInvoke},
+		{FormatLlama, true, scanLlama},
+		{FormatJSON, false, scanBareJSON},
+		{FormatPython, false, scanPython},
+	}
+}
+
+// ordered returns the scanners with the preferred formats moved to the front of their class.
+func ordered(prefer []Format) []scanner {
+	all := scanners()
+	home := make(map[Format]int, len(all))
+	for i, s := range all {
+		home[s.format] = i
+	}
+	rank := func(s scanner) int {
+		class := 0
+		if !s.marked {
+			class = 1 << 16
+		}
+		if i := slices.Index(prefer, s.format); i >= 0 {
+			return class + i
+		}
+		return class + len(prefer) + home[s.format]
+	}
+	slices.SortStableFunc(all, func(a, b scanner) int { return rank(a) - rank(b) })
+	return all
+}
+
+// Parse finds the tool calls written in text.
+func Parse(text string, opt Options) Result {
+	spans := claim(text, scanCtx{opt: opt}, ordered(opt.Prefer))
+	return assemble(text, absorbEndTokens(text, spans))
+}
+
+// endTokens are chat-template end-of-turn tokens models leak after a call; they go with it.
+var endTokens = []string{"<|im_end|>", "<|eot_id|>", "<|eom_id|>", "<|end|>", "<|endoftext|>", "</s>", "<｜end▁of▁sentence｜>", "<end_of_turn>", "<turn|>"}
+
+// absorbEndTokens extends each call span over end-of-turn tokens that directly follow it.
+func absorbEndTokens(text string, spans []span) []span {
+	for i := range spans {
+		if len(spans[i].calls) == 0 {
+			continue
+		}
+		limit := len(text)
+		if i+1 < len(spans) {
+			limit = spans[i+1].start
+		}
+		for extended := true; extended; {
+			extended = false
+			j := skipSpace(text, spans[i].end)
+			for _, tok := range endTokens {
+				if j+len(tok) <= limit && strings.HasPrefix(text[j:], tok) {
+					spans[i].end, extended = j+len(tok), true
+					break
+				}
+			}
+		}
+	}
+	return spans
+}
+
+// claim runs the scanners in order; a later scanner's span is kept only where no earlier
+// scanner claimed the text.
+func claim(text string, sc scanCtx, order []scanner) []span {
+	var taken []span
+	for _, s := range order {
+		taken = mergeFree(taken, s.scan(text, sc))
+	}
+	return taken
+}
+
+// mergeFree merges the sorted candidates into the sorted taken spans, dropping every candidate
+// that overlaps a taken span. It runs in linear time.
+func mergeFree(taken, candidates []span) []span {
+	if len(candidates) == 0 {
+		return taken
+	}
+	out := make([]span, 0, len(taken)+len(candidates))
+	i := 0
+	for _, c := range candidates {
+		for i < len(taken) && taken[i].end <= c.start {
+			out = append(out, taken[i])
+			i++
+		}
+		if i < len(taken) && taken[i].start < c.end {
+			continue
+		}
+		out = append(out, c)
+	}
+	return append(out, taken[i:]...)
+}
+
+// assemble turns the claimed spans into a Result.
+func assemble(text string, spans []span) Result {
+	var res Result
+	var prose strings.Builder
+	at := 0
+	for _, s := range spans {
+		prose.WriteString(text[at:s.start])
+		at = s.end
+		if s.partial {
+			res.Partial = true
+			continue
+		}
+		res.Calls = append(res.Calls, s.calls...)
+	}
+	prose.WriteString(text[at:])
+	res.Prose = collapseBlankLines(strings.TrimSpace(prose.String()))
+	return res
+}
+
+// collapseBlankLines turns the runs of empty lines left where calls were cut out into one
+// empty line.
+func collapseBlankLines(s string) string {
+	if !strings.Contains(s, "\n\n\n") {
+		return s
+	}
+	var b strings.Builder
+	newlines := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\n':
+			newlines++
+			if newlines <= 2 {
+				b.WriteByte('\n')
+			}
+			continue
+		case ' ', '\t', '\r':
+			if newlines > 0 {
+				continue // blanks on an empty line
+			}
+		}
+		newlines = 0
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
