@@ -62,6 +62,7 @@ type tuiModel struct {
 	st      styles
 	md      *markdown
 	drawn   map[*entry]drawnEntry // complete entries as last drawn
+	picked  *entry                // the tool call Ctrl-O toggles; nil follows the newest
 
 	width, height int
 	scroll        int // lines scrolled up from the bottom of the transcript
@@ -130,9 +131,15 @@ func (m *tuiModel) onKey(k tea.KeyPressMsg) tea.Cmd {
 		m.showTree = !m.showTree
 		return nil
 	case "ctrl+o":
-		if e := m.log.lastTool(); e != nil {
+		if e := m.selectedTool(); e != nil {
 			e.expanded = !e.expanded
 		}
+		return nil
+	case "alt+up":
+		m.selectTool(-1)
+		return nil
+	case "alt+down":
+		m.selectTool(+1)
 		return nil
 	case "pgup":
 		m.scroll += m.transcriptHeight() / 2
@@ -302,4 +309,33 @@ func (m *tuiModel) tick() tea.Cmd {
 		every = 100 * time.Millisecond
 	}
 	return tea.Tick(every, func(t time.Time) tea.Msg { return tickMsg(t) })
+}
+
+// selectedTool is the tool call Ctrl-O expands: the one picked with Alt-Up/Alt-Down, or the
+// newest.
+func (m *tuiModel) selectedTool() *entry {
+	if m.picked != nil {
+		return m.picked
+	}
+	return m.log.lastTool()
+}
+
+// selectTool moves the pick to an older (-1) or newer (+1) tool call; past the newest it
+// follows the newest again.
+func (m *tuiModel) selectTool(step int) {
+	tools := m.log.tools()
+	cur := len(tools) - 1
+	for i, e := range tools {
+		if e == m.picked {
+			cur = i
+		}
+	}
+	next := cur + step
+	switch {
+	case len(tools) == 0:
+	case next >= len(tools) || next < 0 && m.picked == nil:
+		m.picked = nil
+	default:
+		m.picked = tools[max(next, 0)]
+	}
 }

@@ -133,6 +133,10 @@ func (h *tuiHarness) key(k string) {
 		msg = tea.KeyPressMsg{Code: tea.KeyEnter}
 	case "alt+enter":
 		msg = tea.KeyPressMsg{Code: tea.KeyEnter, Mod: tea.ModAlt}
+	case "alt+up":
+		msg = tea.KeyPressMsg{Code: tea.KeyUp, Mod: tea.ModAlt}
+	case "alt+down":
+		msg = tea.KeyPressMsg{Code: tea.KeyDown, Mod: tea.ModAlt}
 	case "up":
 		msg = tea.KeyPressMsg{Code: tea.KeyUp}
 	case "down":
@@ -191,6 +195,35 @@ func TestTUIConversationGolden(t *testing.T) {
 	golden(t, "tui/answered.golden", h.screen())
 	if h.m.busy {
 		t.Error("still busy after the turn ended and the session said it is idle")
+	}
+}
+
+func TestTUIExpandsThePickedToolCall(t *testing.T) {
+	h := newTUIHarness(t, 80, 24, true)
+	aTurn(h) // call_1: bash ls
+	h.event(tuiSID, messages.EventToolApproval, &messages.ApprovalRequestedData{CallID: "call_2",
+		Summary: messages.ApprovalSummary{Tool: "edit_file", Path: "main.go", Diff: "--- a/main.go\n+++ b/main.go\n-old\n+new\n"}})
+	h.key("y")
+	h.event(tuiSID, messages.EventToolStarted, &messages.ToolCallData{CallID: "call_2", Tool: "edit_file", Summary: "edit_file main.go"})
+	h.event(tuiSID, messages.EventToolFinished, &messages.ToolFinishedData{CallID: "call_2", Tool: "edit_file", Output: "edited main.go", Bytes: 14})
+	h.key("ctrl+o") // the newest: its diff, not its output
+	if scr := h.screen(); !strings.Contains(scr, "│ +new") || strings.Contains(scr, "│ main.go") {
+		t.Fatalf("Ctrl-O does not show the newest call's diff alone:\n%s", scr)
+	}
+	h.key("alt+up") // pick the older call, and expand it too
+	h.key("ctrl+o")
+	scr := h.screen()
+	if !strings.Contains(scr, "▸ bash ls") || !strings.Contains(scr, "│ main.go") || !strings.Contains(scr, "│ +new") {
+		t.Fatalf("the picked call is not marked and expanded:\n%s", scr)
+	}
+	h.key("alt+down") // back to the newest, which Ctrl-O folds
+	h.key("ctrl+o")
+	if scr := h.screen(); !strings.Contains(scr, "▸ edit_file") || strings.Contains(scr, "│ +new") || !strings.Contains(scr, "│ main.go") {
+		t.Fatalf("after Alt-Down, Ctrl-O should fold the newest call:\n%s", scr)
+	}
+	h.key("alt+down") // past the newest: no pick, Ctrl-O follows the newest again
+	if scr := h.screen(); strings.Contains(scr, "▸") || h.m.selectedTool() != h.m.log.lastTool() {
+		t.Fatalf("a pick is left past the newest:\n%s", scr)
 	}
 }
 

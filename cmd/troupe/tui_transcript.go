@@ -202,6 +202,17 @@ func (t *transcript) dropOpen(kind entryKind) {
 	}
 }
 
+// tools lists the tool entries, oldest first.
+func (t *transcript) tools() []*entry {
+	var out []*entry
+	for _, e := range t.entries {
+		if e.kind == entryTool {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
 // lastTool is the most recent tool entry, or nil.
 func (t *transcript) lastTool() *entry {
 	for i := len(t.entries) - 1; i >= 0; i-- {

@@ -54,12 +54,15 @@ func (m *tuiModel) transcriptView(rows int) string {
 	if len(lines) == 0 {
 		lines = m.wrapStyled(fmt.Sprintf("troupe chat · %s · mode %s · session %s\n"+
 			"Enter sends · Alt-Enter new line · Ctrl-C cancels a turn, twice leaves · Ctrl-T agents · "+
-			"Ctrl-O expands a tool call · PgUp/PgDn scroll · /help · /exit", m.cfg.model, m.cfg.mode, m.cfg.id), m.width, m.st.dim)
+			"Ctrl-O expands a tool call (Alt-Up/Alt-Down picks one) · PgUp/PgDn scroll · /help · /exit", m.cfg.model, m.cfg.mode, m.cfg.id), m.width, m.st.dim)
 	}
 	m.scroll = min(m.scroll, max(len(lines)-rows, 0))
 	end := len(lines) - m.scroll
 	start := max(end-rows, 0)
 	shown := lines[start:end]
+	if m.scroll > 0 && len(shown) > 0 { // say there is more below, and how to get there
+		shown[len(shown)-1] = m.st.selected.Render(clipRunes(fmt.Sprintf(" ↓ %d more lines (PgDn) ", m.scroll), m.width))
+	}
 	for len(shown) < rows {
 		shown = append([]string{""}, shown...)
 	}
@@ -75,7 +78,7 @@ type drawnEntry struct {
 }
 
 func (m *tuiModel) drawnLines(e *entry) []string {
-	final := !e.open && (e.kind != entryTool || e.done)
+	final := !e.open && (e.kind != entryTool || e.done) && e != m.picked
 	if d, ok := m.drawn[e]; ok && final && d.width == m.width && d.expanded == e.expanded {
 		return d.lines
 	}
@@ -117,6 +120,9 @@ func (m *tuiModel) entryLines(e *entry) []string {
 
 func (m *tuiModel) toolLines(e *entry, w int) []string {
 	line := clipRunes(e.toolLine(), w)
+	if e == m.picked {
+		line = m.st.selected.Render("▸") + strings.TrimPrefix(line, "→")
+	}
 	switch {
 	case e.done && e.failed:
 		line = strings.Replace(line, "✗", m.st.fail.Render("✗"), 1)
