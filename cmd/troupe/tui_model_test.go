@@ -133,6 +133,10 @@ func (h *tuiHarness) key(k string) {
 		msg = tea.KeyPressMsg{Code: tea.KeyEnter}
 	case "alt+enter":
 		msg = tea.KeyPressMsg{Code: tea.KeyEnter, Mod: tea.ModAlt}
+	case "pgup":
+		msg = tea.KeyPressMsg{Code: tea.KeyPgUp}
+	case "pgdown":
+		msg = tea.KeyPressMsg{Code: tea.KeyPgDown}
 	case "alt+up":
 		msg = tea.KeyPressMsg{Code: tea.KeyUp, Mod: tea.ModAlt}
 	case "alt+down":
@@ -195,6 +199,15 @@ func TestTUIConversationGolden(t *testing.T) {
 	golden(t, "tui/answered.golden", h.screen())
 	if h.m.busy {
 		t.Error("still busy after the turn ended and the session said it is idle")
+	}
+	h.send(tea.WindowSizeMsg{Width: 80, Height: 12})
+	h.key("pgup")
+	if scr := h.screen(); !strings.Contains(scr, "more lines (PgDn)") || !strings.Contains(scr, "› list the files") || strings.Contains(scr, "• main.go") {
+		t.Errorf("PgUp does not scroll back:\n%s", scr)
+	}
+	h.key("pgdown")
+	if scr := h.screen(); strings.Contains(scr, "more lines") || !strings.Contains(scr, "• main.go") {
+		t.Errorf("PgDn does not come back to the newest:\n%s", scr)
 	}
 }
 
