@@ -75,7 +75,8 @@ func (m *Main) tuiChat(ctx context.Context, f *commonFlags) error {
 
 	noColor := m.Getenv("NO_COLOR") != ""
 	model := newTUIModel(tuiConfig{session: l.client, id: id, model: start.Model, mode: s.cfg.Mode, noColor: noColor,
-		worktree: func(w *bytes.Buffer, args []string) error { return runWorktree(w, s.root, args) }})
+		worktree: func(w *bytes.Buffer, args []string) error { return runWorktree(w, s.root, args) },
+		release:  releaseIdleMemory})
 	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithInput(m.Stdin), tea.WithOutput(m.Stdout)}
 	if noColor {
 		opts = append(opts, tea.WithColorProfile(colorprofile.Ascii))

@@ -35,6 +35,8 @@ type (
 	noteMsg string
 	// tickMsg moves the spinner and the elapsed times.
 	tickMsg time.Time
+	// idleMsg comes a while after the session went idle: time to give memory back.
+	idleMsg struct{}
 )
 
 // tuiConfig is what the TUI model starts with.
@@ -46,6 +48,8 @@ type tuiConfig struct {
 	now         func() time.Time
 	// worktree runs "/worktree ARGS" on the user's checkout and writes what it says.
 	worktree func(w *bytes.Buffer, args []string) error
+	// release hands memory an idle chat does not use back to the system (nil: nothing to do).
+	release func()
 }
 
 // tuiModel is the Bubble Tea model of troupe chat on a terminal. Update only routes; the
@@ -108,6 +112,10 @@ func (m *tuiModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case tickMsg:
 		return m, m.tick()
+	case idleMsg:
+		if release := m.cfg.release; !m.busy {
+			return m, func() tea.Msg { release(); return nil }
+		}
 	}
 	return m, nil
 }
@@ -279,15 +287,19 @@ func (m *tuiModel) onStatus(st *messages.StatusReply) tea.Cmd {
 		m.log.contextPct = 100 * float64(st.ContextTokens) / float64(st.ContextWindow)
 	}
 	m.log.inTokens, m.log.outTokens = max(m.log.inTokens, st.InputTokens), max(m.log.outTokens, st.OutputTokens)
+	var idle tea.Cmd
 	if st.Phase == phaseIdle {
 		m.busy, m.ctrlC, m.log.phase = false, false, ""
+		if m.cfg.release != nil { // waiting for the person is the long idle stretch, as in the line chat
+			idle = tea.Tick(idleRelease, func(time.Time) tea.Msg { return idleMsg{} })
+		}
 	}
 	for _, p := range st.Pending { // requests made before this client subscribed
 		if p.CallID != "" && !m.asking(p.CallID) {
 			m.asks = append(m.asks, p)
 		}
 	}
-	return nil
+	return idle
 }
 
 func (m *tuiModel) statusCmd() tea.Cmd {
