@@ -145,3 +145,28 @@ func TestTUITroupeAlone(t *testing.T) {
 		t.Errorf("leaving does not say which session it was:\n%s", scr)
 	}
 }
+
+// Ctrl-C during a running tool cancels the turn and the chat goes on; a second Ctrl-C leaves.
+func TestTUICtrlCCancelsARunningTurnUnderTmux(t *testing.T) {
+	repo := newRepo(t, nil)
+	model := writeScript(t, repo, `{"turns": [
+	{"tool_calls": [{"name": "bash", "args": {"command": "sleep 30"}}]},
+	{"text": "never reached"}]}`)
+	tm := startTmux(t, repo, 100, 30, troupeShell(t, nil, "chat", "--model", model, "--mode", "yolo", "--sandbox", "off"))
+	tm.waitFor("Enter sends", 30*time.Second)
+	tm.keys(true, "wait a while")
+	tm.keys(false, "Enter")
+	tm.waitFor("tool bash sleep 30…", 30*time.Second)
+	tm.keys(false, "C-c")
+	testwait.For(t, 30*time.Second, func() error { // the turn ends: the tool is killed, the spinner gone
+		if scr := tm.screen(); !strings.Contains(scr, "✗") || strings.Contains(scr, "Ctrl-C cancels") {
+			return fmt.Errorf("the turn still runs:\n%s", scr)
+		}
+		return nil
+	})
+	if scr := tm.screen(); strings.Contains(scr, "troupe exited") || strings.Contains(scr, "never reached") {
+		t.Fatalf("the first Ctrl-C should only cancel the turn:\n%s", scr)
+	}
+	tm.keys(false, "C-c")
+	tm.waitFor("troupe exited 0", 30*time.Second)
+}

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -433,3 +434,16 @@ func hasColour(s string) bool {
 }
 
 var sgr = regexp.MustCompile("\x1b\\[([0-9;:]*)m")
+
+func TestTUIOnlyOnATerminal(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close()
+	m := &Main{Stdin: r, Stdout: w, Getenv: func(string) string { return "xterm-256color" }}
+	if m.onTerminal() {
+		t.Error("pipes were taken for a terminal: the line chat must serve them")
+	}
+}
