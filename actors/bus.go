@@ -19,13 +19,24 @@ type Bus struct {
 	url    string // the external server's URL(s), for JoinBus
 }
 
+// JoinError is a NATS server given with --nats that could not be joined: a setup mistake.
+type JoinError struct {
+	URL string
+	Err error
+}
+
+func (e *JoinError) Error() string {
+	return fmt.Sprintf("join the NATS server at %s: %v", e.URL, e.Err)
+}
+func (e *JoinError) Unwrap() error { return e.Err }
+
 // JoinBus uses an external NATS server or cluster (--nats URL, with any credentials in the
 // URL) instead of an embedded one, so Nodes and workers on several machines share one bus. The
 // connection is checked at once: a wrong URL fails the start, not the first message.
 func JoinBus(urls string) (*Bus, error) {
 	nc, err := nats.Connect(urls, nats.Name("troupe-probe"), nats.Timeout(5*time.Second))
 	if err != nil {
-		return nil, fmt.Errorf("join the NATS server at %s: %w", urls, err)
+		return nil, &JoinError{URL: urls, Err: err}
 	}
 	nc.Close()
 	return &Bus{url: urls}, nil
@@ -51,7 +62,10 @@ func StartBus(logger *slog.Logger) (*Bus, error) {
 		return nil, fmt.Errorf("start bus: %w", err)
 	}
 	srv.SetLoggerV2(natsLogger{logger}, false, false, false)
-	go srv.Start() // the server owns this goroutine; Shutdown stops it
+	// Start returns once the listener is bound (the server runs its accept loop and clients on
+	// goroutines it owns; Shutdown stops them), so the readiness check below passes at its first
+	// look. Started on a goroutine instead, that check would miss and sleep 25 ms.
+	srv.Start()
 	if !srv.ReadyForConnections(10 * time.Second) {
 		srv.Shutdown()
 		return nil, fmt.Errorf("start bus: the embedded NATS server did not become ready in 10s")
@@ -96,9 +110,12 @@ func (b *Bus) Shutdown() {
 	b.server.WaitForShutdown()
 }
 
-// Dial connects to a running Node's bus from another process.
+// Dial connects to a running Node's bus from another process. A Node that restarts listens on
+// a new port with a new token, so a dropped connection is not retried (the client notices at
+// once) and a hung Node is found by pings within a few seconds.
 func Dial(url, token, name string) (*nats.Conn, error) {
-	nc, err := nats.Connect(url, nats.Token(token), nats.Name(name), nats.Timeout(3*time.Second))
+	nc, err := nats.Connect(url, nats.Token(token), nats.Name(name), nats.Timeout(3*time.Second),
+		nats.NoReconnect(), nats.PingInterval(2*time.Second), nats.MaxPingsOutstanding(2))
 	if err != nil {
 		return nil, fmt.Errorf("connect to troupe bus at %s: %w", url, err)
 	}

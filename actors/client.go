@@ -16,10 +16,17 @@ import (
 type Client struct {
 	nc       *nats.Conn
 	NS, Node string
+	nodePID  int // the Node's process when it runs in another one (0: unknown or this process)
 }
 
 // NewClient wraps a connection to the Node's bus.
 func NewClient(nc *nats.Conn, ns, node string) *Client { return &Client{nc: nc, NS: ns, Node: node} }
+
+// NewNodeClient wraps a connection (from Dial) to the Node node.json described. Alive also
+// watches that Node's process, so a Node that died is noticed at once.
+func NewNodeClient(nc *nats.Conn, info *NodeInfo) *Client {
+	return &Client{nc: nc, NS: info.NS, Node: info.Node, nodePID: info.PID}
+}
 
 // Close closes the client's connection.
 func (c *Client) Close() {
@@ -38,9 +45,12 @@ func (c *Client) request(subject string, msg any) (any, error) {
 	resp, err := c.nc.Request(subject, data, requestTimeout)
 	if err != nil {
 		if errors.Is(err, nats.ErrNoResponders) {
-			return nil, fmt.Errorf("nobody answers on %s: the session or node is not running", subject)
+			return nil, fmt.Errorf("%s is not running", messages.Describe(subject))
 		}
-		return nil, fmt.Errorf("request %s: %w", subject, err)
+		if errors.Is(err, nats.ErrTimeout) {
+			return nil, fmt.Errorf("%s did not answer in %s", messages.Describe(subject), requestTimeout)
+		}
+		return nil, fmt.Errorf("ask %s: %w", messages.Describe(subject), err)
 	}
 	reply, err := messages.Decode(resp.Data)
 	if err != nil {
@@ -171,5 +181,15 @@ func (c *Client) SubscribeRaw(subject string, fn func([]byte)) (*nats.Subscripti
 	return sub, c.nc.Flush()
 }
 
-// Alive reports whether the connection to the Node's bus is up.
-func (c *Client) Alive() bool { return c.nc.IsConnected() || c.nc.IsReconnecting() }
+// Alive reports whether the Node is still there: its process lives (when it runs in another
+// one) and the connection to its bus is up. Dial gives up on a connection the moment it
+// drops, and pings the Node, so a Node that died or hangs is noticed within seconds.
+func (c *Client) Alive() bool {
+	if c.nodePID != 0 && !ProcessAlive(c.nodePID) {
+		return false
+	}
+	return c.nc.IsConnected() || c.nc.IsReconnecting()
+}
+
+// NodePID is the Node's process id when it runs in another process, else 0.
+func (c *Client) NodePID() int { return c.nodePID }

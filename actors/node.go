@@ -39,6 +39,9 @@ type NodeOptions struct {
 	Retry   llm.RetryPolicy
 	// Agents bounds subagents (depth, siblings running at once, per-child budgets).
 	Agents AgentLimits
+	// OnPhase, if set, hears StartNode reach "store" (the store is open) and "bus" (the bus
+	// and the actor system are up): the start-up trace.
+	OnPhase func(phase string)
 	// NATS joins an external NATS server or cluster (comma-separated URLs) instead of starting
 	// an embedded one; "" means embedded.
 	NATS string
@@ -79,6 +82,7 @@ func StartNode(opts NodeOptions) (*Node, error) {
 		return nil, err
 	}
 	n.store = st
+	n.phase("store")
 	if opts.NATS != "" {
 		n.bus, err = JoinBus(opts.NATS)
 	} else {
@@ -117,7 +121,14 @@ func StartNode(opts NodeOptions) (*Node, error) {
 		n.Close()
 		return nil, err
 	}
+	n.phase("bus")
 	return n, nil
+}
+
+func (n *Node) phase(name string) {
+	if n.opts.OnPhase != nil {
+		n.opts.OnPhase(name)
+	}
 }
 
 // Info is what node.json records.
@@ -149,7 +160,16 @@ func (n *Node) Active() []string {
 
 // Close stops every session (each records itself as interrupted), flushes the store, drains
 // the bus, and removes node.json.
-func (n *Node) Close() error {
+func (n *Node) Close() error { return n.close(true) }
+
+// CloseForExit is Close for a process that exits right after: the store is synced to disk but
+// not closed. Closing would write the memtable out as a table (with its fsyncs) on the way out;
+// left open, the exit releases the store's lock and the next open replays the memtable's log,
+// as after a crash, which the store is built to survive with no acknowledged write lost. Never
+// open the store again in this process after it.
+func (n *Node) CloseForExit() error { return n.close(false) }
+
+func (n *Node) close(closeStore bool) error {
 	removeNodeFile(n.Root, os.Getpid())
 	if n.nodeSub != nil {
 		_ = n.nodeSub.Unsubscribe()
@@ -174,8 +194,10 @@ func (n *Node) Close() error {
 		if err := n.store.Sync(); err != nil {
 			errs = append(errs, err)
 		}
-		if err := n.store.Close(); err != nil {
-			errs = append(errs, err)
+		if closeStore {
+			if err := n.store.Close(); err != nil {
+				errs = append(errs, err)
+			}
 		}
 	}
 	return errors.Join(errs...)

@@ -66,6 +66,8 @@ func (n *Node) query(data []byte) any {
 			return &messages.ErrorReply{Error: fmt.Sprintf("start session: %v", err)}
 		}
 		return res
+	case *messages.StartLoop:
+		return n.startLoop(q)
 	case *messages.ListSessions:
 		metas, err := n.store.Sessions()
 		if err != nil {

@@ -4,9 +4,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
+	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"syscall"
+
+	"github.com/troupe-dev/troupe/messages"
 )
 
 // NodeInfo is what .troupe/node.json records so other troupe processes of the same project
@@ -60,7 +65,7 @@ func writeNodeFile(root string, info *NodeInfo) error {
 	return nil
 }
 
-// removeNodeFile removes node.json if it is still ours.
+// removeNodeFile removes node.json if it is still ours: only the Node that wrote it removes it.
 func removeNodeFile(root string, pid int) {
 	info, err := readNodeFile(root)
 	if err == nil && info.PID == pid {
@@ -80,18 +85,63 @@ func readNodeFile(root string) (*NodeInfo, error) {
 	return &info, nil
 }
 
-// FindNode returns the live Node of the project. A node.json whose process is gone (or that is
-// unreadable) is stale: it is removed and ErrNoNode returned.
-func FindNode(root string) (*NodeInfo, error) {
+// ErrForeignNode is wrapped when node.json names a live Node that is not this project's: a
+// file copied from another project, or one pointing off this machine.
+var ErrForeignNode = errors.New("node.json does not describe this project's node")
+
+// FindNode returns the live Node of the project, or an error wrapping ErrNoNode.
+//
+// A client never deletes node.json: a file it cannot read, or whose process is gone, is simply
+// not attached to (a Node starting here replaces it atomically), so a client can never orphan
+// a live Node by removing its file. A file whose process lives but whose root, namespace or
+// address does not fit this project is not trusted: the error wraps ErrForeignNode. Its URL
+// must be loopback unless it is one of allowedURLs (a bus the user configured with --nats).
+func FindNode(root string, allowedURLs ...string) (*NodeInfo, error) {
 	info, err := readNodeFile(root)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, ErrNoNode
 	}
-	if err != nil || !ProcessAlive(info.PID) {
-		os.Remove(nodeFile(root))
+	if err != nil {
+		return nil, fmt.Errorf("%w (%v)", ErrNoNode, err)
+	}
+	if !ProcessAlive(info.PID) {
 		return nil, ErrNoNode
 	}
+	if err := info.fits(root, allowedURLs); err != nil {
+		return nil, err
+	}
 	return info, nil
+}
+
+// fits checks that info describes a Node of the project at root, reachable on this machine.
+func (info *NodeInfo) fits(root string, allowedURLs []string) error {
+	file := nodeFile(root)
+	if info.Root != root || info.NS != messages.Namespace(root) {
+		return fmt.Errorf("%w: %s names the node of another project (root %q), probably copied from it; remove the file and run again",
+			ErrForeignNode, file, info.Root)
+	}
+	if info.URL != "" && slices.Contains(allowedURLs, info.URL) {
+		return nil
+	}
+	if !loopbackURL(info.URL) {
+		return fmt.Errorf("%w: %s points at %q, which is not this machine; troupe attaches only to a local node unless you pass --nats (remove the file and run again)",
+			ErrForeignNode, file, info.URL)
+	}
+	return nil
+}
+
+// loopbackURL reports whether raw is a URL whose host is a loopback address (or localhost).
+func loopbackURL(raw string) bool {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return false
+	}
+	host := u.Hostname()
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 // ProcessAlive reports whether a process with that pid exists.

@@ -96,3 +96,5 @@ for v in model-summary mechanical; do
   row "  request bytes per turn (mean of 50)" "$(series "$work/long.txt" "$l" "request bytes, mean of the 50")"
   row "  projection.Project per turn: median / p99" "$(metric "$work/long.txt" "$l" µs/project-median) / $(metric "$work/long.txt" "$l" µs/project-p99) µs (session wall $(metric "$work/long.txt" "$l" s/session) s)"
 done
+
+# Start-up phases, private memory, attach and binary composition (issue 13): bash bench/startup.sh

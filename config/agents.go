@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/troupe-dev/troupe/internal/nearest"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -195,7 +196,7 @@ func FindRole(roles []Role, name string) (Role, error) {
 		names = append(names, r.Name)
 	}
 	hint := ""
-	if near := nearest(name, names); near != "" {
+	if near := nearest.Best(name, names, max(1, len(name)/3)); near != "" {
 		hint = fmt.Sprintf(" (did you mean %q?)", near)
 	}
 	return Role{}, fmt.Errorf("unknown agent type %q%s; available: %s", name, hint, strings.Join(names, ", "))
@@ -306,7 +307,7 @@ func ParseRole(name, path string, data []byte) (Role, error) {
 			r.MaxTurns = n
 		default:
 			hint := ""
-			if near := nearest(k.Value, roleKeys); near != "" {
+			if near := nearest.Best(k.Value, roleKeys, max(1, len(k.Value)/3)); near != "" {
 				hint = fmt.Sprintf(" (did you mean %s?)", near)
 			}
 			return bad("line %d: unknown key %q%s; known keys: %s", line, k.Value, hint, strings.Join(roleKeys, ", "))
@@ -407,45 +408,4 @@ func checkModel(s string) error {
 		return fmt.Errorf("model %q must be provider/model (e.g. openai/gpt-4o-mini), or left out for the parent's model", s)
 	}
 	return nil
-}
-
-// nearest returns the candidate closest to s if it is close enough to be a typo, else "";
-// on a tie the earlier candidate wins.
-func nearest(s string, candidates []string) string {
-	best, bestDist := "", -1
-	for _, c := range candidates {
-		if d := typoDistance(s, c); bestDist < 0 || d < bestDist {
-			best, bestDist = c, d
-		}
-	}
-	if bestDist < 0 || bestDist > max(1, len(s)/3) {
-		return ""
-	}
-	return best
-}
-
-// typoDistance is the edit distance with a swap of two neighbours counting as one edit (optimal
-// string alignment): "modle" is one typo away from "model", as it is from "mode".
-func typoDistance(a, b string) int {
-	d := make([][]int, len(a)+1)
-	for i := range d {
-		d[i] = make([]int, len(b)+1)
-		d[i][0] = i
-	}
-	for j := range d[0] {
-		d[0][j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
-			}
-		}
-	}
-	return d[len(a)][len(b)]
 }

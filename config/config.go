@@ -51,6 +51,13 @@ type Config struct {
 		IdleGap string `toml:"idle_gap"` // a duration ("30m") after which old outputs become previews, or "off"
 	} `toml:"context"`
 
+	// Provider tunes model calls.
+	Provider struct {
+		// IdleTimeoutS is how many seconds a reply stream, once begun, may send nothing before
+		// the call fails and is retried; 0: 90.
+		IdleTimeoutS int `toml:"idle_timeout_s"`
+	} `toml:"provider"`
+
 	Env struct {
 		Pass []string          `toml:"pass"` // variables commands may see from troupe's env
 		Set  map[string]string `toml:"set"`  // variables commands see with these values

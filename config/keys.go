@@ -1,7 +1,9 @@
 package config
 
 import (
+	"github.com/troupe-dev/troupe/internal/nearest"
 	"reflect"
+	"slices"
 	"strings"
 )
 
@@ -33,36 +35,7 @@ func knownKeys() []string {
 // It returns "" if nothing is close.
 func nearestKey(unknown []string) string {
 	want := joinKey(unknown)
-	best, bestDist := "", -1
-	for _, k := range knownKeys() {
-		d := editDistance(want, k)
-		if bestDist < 0 || d < bestDist {
-			best, bestDist = k, d
-		}
-	}
-	if bestDist < 0 || bestDist > max(2, len(want)/3) {
-		return ""
-	}
-	return best
-}
-
-// editDistance is the Levenshtein distance between a and b, in bytes.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
+	keys := knownKeys()
+	slices.Sort(keys) // a tie goes to the key that sorts first
+	return nearest.Best(want, keys, max(2, len(want)/3))
 }

@@ -42,6 +42,10 @@ type layer struct {
 		IdleGap *string `toml:"idle_gap"`
 	} `toml:"context"`
 
+	Provider struct {
+		IdleTimeoutS *int `toml:"idle_timeout_s"`
+	} `toml:"provider"`
+
 	Env struct {
 		Pass []string          `toml:"pass"`
 		Set  map[string]string `toml:"set"`
@@ -156,6 +160,7 @@ func (l *layer) applyTo(c *Config, path string) {
 		{"Context.Window", l.Context.Window, &c.Context.Window},
 		{"Done.CheckTimeoutS", l.Done.CheckTimeoutS, &c.Done.CheckTimeoutS},
 		{"Done.MaxRefusals", l.Done.MaxRefusals, &c.Done.MaxRefusals},
+		{"Provider.IdleTimeoutS", l.Provider.IdleTimeoutS, &c.Provider.IdleTimeoutS},
 		{"Agents.MaxDepth", l.Agents.MaxDepth, &c.Agents.MaxDepth},
 		{"Agents.MaxRunning", l.Agents.MaxRunning, &c.Agents.MaxRunning},
 	} {

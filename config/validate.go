@@ -47,6 +47,9 @@ func (c *Config) Validate() error {
 	if c.Done.CheckTimeoutS < 0 {
 		bad("Done.CheckTimeoutS", "%d is negative; leave it unset for the default (600 s)", c.Done.CheckTimeoutS)
 	}
+	if c.Provider.IdleTimeoutS < 0 {
+		bad("Provider.IdleTimeoutS", "%d is negative; leave it unset for the default (90 s)", c.Provider.IdleTimeoutS)
+	}
 	if c.Done.MaxRefusals < 1 {
 		bad("Done.MaxRefusals", "%d: at least 1 (the model needs one chance to act on what the check found)", c.Done.MaxRefusals)
 	}
@@ -126,6 +129,8 @@ func fieldKey(field string) string {
 		return "done.check_timeout_s"
 	case "Done.MaxRefusals":
 		return "done.max_refusals"
+	case "Provider.IdleTimeoutS":
+		return "provider.idle_timeout_s"
 	case "Agents.MaxDepth":
 		return "agents.max_depth"
 	case "Agents.MaxRunning":

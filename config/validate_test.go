@@ -113,3 +113,19 @@ func TestNearestKey(t *testing.T) {
 		}
 	}
 }
+
+func TestProviderIdleTimeout(t *testing.T) {
+	path := writeFile(t, "troupe.toml", "[provider]\nidle_timeout_s = 30\n")
+	c, err := Load(LoadOptions{ProjectFile: path, Getenv: envOf(nil)})
+	if err != nil || c.Provider.IdleTimeoutS != 30 {
+		t.Fatalf("Load: idle_timeout_s = %d, %v; want 30", c.Provider.IdleTimeoutS, err)
+	}
+	bad := writeFile(t, "troupe.toml", "[provider]\nidle_timeout_s = -1\n")
+	c, err = Load(LoadOptions{ProjectFile: bad, Getenv: envOf(nil)})
+	if err != nil {
+		t.Fatalf("Load: %v", err)
+	}
+	if err := c.Validate(); err == nil || !strings.Contains(err.Error(), "provider.idle_timeout_s (from "+bad+"): -1 is negative") {
+		t.Fatalf("negative idle timeout: %v; want an error naming provider.idle_timeout_s", err)
+	}
+}

@@ -23,7 +23,13 @@ type AnthropicConfig struct {
 // anthropicMaxTokens is the output limit when a Request sets none: Messages requires one.
 const anthropicMaxTokens = 8192
 
-type anthropicProvider struct{ client anthropic.Client }
+type anthropicProvider struct{ client anthropicServices }
+
+// anthropicServices are the SDK services troupe calls, built alone (see NewAnthropic).
+type anthropicServices struct {
+	Messages anthropic.MessageService
+	Models   anthropic.ModelService // doctor's probe
+}
 
 // NewAnthropic returns a Provider on the Anthropic Messages API with streaming. SDK retries are
 // off: StreamWithRetry owns retrying.
@@ -35,10 +41,14 @@ func NewAnthropic(cfg AnthropicConfig) Provider {
 	if cfg.BaseURL != "" {
 		opts = append(opts, option.WithBaseURL(cfg.BaseURL))
 	}
-	if cfg.HTTPClient != nil {
-		opts = append(opts, option.WithHTTPClient(cfg.HTTPClient))
-	}
-	return &anthropicProvider{client: anthropic.NewClient(opts...)}
+	opts = append(opts, option.WithHTTPClient(watchedClient(cfg.HTTPClient))) // see streamWatched
+	// The services troupe calls alone, with the defaults NewClient would apply first: a whole
+	// Client builds and links every service of the API (batches, files, beta, …).
+	opts = append(anthropic.DefaultClientOptions(), opts...)
+	return &anthropicProvider{client: anthropicServices{
+		Messages: anthropic.NewMessageService(opts...),
+		Models:   anthropic.NewModelService(opts...),
+	}}
 }
 
 func (p *anthropicProvider) Stream(ctx context.Context, req *Request, emit func(Event)) (*Reply, error) {

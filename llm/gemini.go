@@ -49,7 +49,7 @@ func (p *geminiProvider) connect(ctx context.Context) (*genai.Client, error) {
 	if p.client != nil {
 		return p.client, nil
 	}
-	cc := &genai.ClientConfig{APIKey: p.cfg.APIKey, Backend: genai.BackendGeminiAPI, HTTPClient: p.cfg.HTTPClient}
+	cc := &genai.ClientConfig{APIKey: p.cfg.APIKey, Backend: genai.BackendGeminiAPI, HTTPClient: watchedClient(p.cfg.HTTPClient)}
 	if p.cfg.BaseURL != "" {
 		cc.HTTPOptions.BaseURL = p.cfg.BaseURL
 	}

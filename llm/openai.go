@@ -26,7 +26,13 @@ type OpenAIConfig struct {
 
 type openAIProvider struct {
 	name   string
-	client openai.Client
+	client openAIServices
+}
+
+// openAIServices are the SDK services troupe calls, built alone (see NewOpenAI).
+type openAIServices struct {
+	Completions openai.ChatCompletionService
+	Models      openai.ModelService // doctor's probe
 }
 
 // NewOpenAI returns a Provider speaking Chat Completions with streaming. The SDK's own retries
@@ -39,14 +45,19 @@ func NewOpenAI(cfg OpenAIConfig) Provider {
 	if cfg.BaseURL != "" {
 		opts = append(opts, option.WithBaseURL(cfg.BaseURL))
 	}
-	if cfg.HTTPClient != nil {
-		opts = append(opts, option.WithHTTPClient(cfg.HTTPClient))
-	}
-	return &openAIProvider{name: cfg.Name, client: openai.NewClient(opts...)}
+	opts = append(opts, option.WithHTTPClient(watchedClient(cfg.HTTPClient))) // see streamWatched
+	// The services troupe calls alone, with the defaults NewClient would apply first: a whole
+	// Client builds and links every service of the API (responses, realtime, files, …), which
+	// made up about a quarter of troupe's binary.
+	opts = append(openai.DefaultClientOptions(), opts...)
+	return &openAIProvider{name: cfg.Name, client: openAIServices{
+		Completions: openai.NewChatCompletionService(opts...),
+		Models:      openai.NewModelService(opts...),
+	}}
 }
 
 func (p *openAIProvider) Stream(ctx context.Context, req *Request, emit func(Event)) (*Reply, error) {
-	stream := p.client.Chat.Completions.NewStreaming(ctx, p.params(req))
+	stream := p.client.Completions.NewStreaming(ctx, p.params(req))
 	defer stream.Close()
 	acc := openAIStream{calls: map[int64]*ToolCall{}}
 	for stream.Next() {

@@ -18,6 +18,9 @@ type RetryPolicy struct {
 	OnRetry func(RetryInfo)
 	// Sleep waits d or until ctx ends; nil sleeps for real.
 	Sleep func(ctx context.Context, d time.Duration) error
+	// IdleTimeout fails an attempt (Retryable, ErrStreamStalled) when its stream, once begun,
+	// sends nothing for this long; 0 means DefaultIdleTimeout, negative turns it off.
+	IdleTimeout time.Duration
 }
 
 // RetryInfo describes one retry about to happen.
@@ -31,9 +34,10 @@ type RetryInfo struct {
 // better served by a failure they can act on.
 const maxRetryAfter = 60 * time.Second
 
-// DefaultRetryPolicy is 6 attempts with full-jitter backoff from 1 s, capped at 30 s.
+// DefaultRetryPolicy is 6 attempts with full-jitter backoff from 1 s, capped at 30 s, and a
+// 90 s idle timeout on each stream.
 func DefaultRetryPolicy() RetryPolicy {
-	return RetryPolicy{MaxAttempts: 6, BaseDelay: time.Second, MaxDelay: 30 * time.Second}
+	return RetryPolicy{MaxAttempts: 6, BaseDelay: time.Second, MaxDelay: 30 * time.Second, IdleTimeout: DefaultIdleTimeout}
 }
 
 // StreamWithRetry calls p.Stream, retrying Retryable failures with exponential backoff and full
@@ -44,7 +48,7 @@ func DefaultRetryPolicy() RetryPolicy {
 func StreamWithRetry(ctx context.Context, p Provider, req *Request, emit func(Event), pol RetryPolicy) (*Reply, error) {
 	pol = pol.withDefaults()
 	for attempt := 1; ; attempt++ {
-		reply, err := p.Stream(ctx, req, emit)
+		reply, err := streamWatched(ctx, p, req, emit, pol.IdleTimeout)
 		if err == nil {
 			return reply, nil
 		}
@@ -76,6 +80,9 @@ func (pol RetryPolicy) withDefaults() RetryPolicy {
 	}
 	if pol.MaxDelay <= 0 {
 		pol.MaxDelay = def.MaxDelay
+	}
+	if pol.IdleTimeout == 0 {
+		pol.IdleTimeout = def.IdleTimeout
 	}
 	if pol.Sleep == nil {
 		pol.Sleep = sleepContext

@@ -91,3 +91,16 @@ func TestValidToken(t *testing.T) {
 		}
 	}
 }
+
+func TestDescribeNamesTargetsWithoutSubjects(t *testing.T) {
+	for subject, want := range map[string]string{
+		ControlSubject("ns1", "20250101-000000-abcdef"): "session 20250101-000000-abcdef",
+		NodeSubject("ns1", "n42"):                       "the troupe node",
+		InboxSubject("ns1", "root/a"):                   "agent root/a",
+		"something.else":                                "troupe",
+	} {
+		if got := Describe(subject); got != want {
+			t.Errorf("Describe(%q) = %q, want %q", subject, got, want)
+		}
+	}
+}

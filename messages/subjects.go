@@ -62,3 +62,23 @@ func Namespace(projectRoot string) string {
 func ValidToken(s string) bool {
 	return s != "" && !strings.ContainsAny(s, ".*> \t\r\n")
 }
+
+// Describe names what a subject addresses in words a user understands ("session X", "the
+// troupe node"), so errors never show bus subjects.
+func Describe(subject string) string {
+	parts := strings.SplitN(subject, ".", 4)
+	if len(parts) < 3 || parts[0] != "troupe" {
+		return "troupe"
+	}
+	switch {
+	case parts[2] == "ctl" && len(parts) == 4:
+		return "session " + parts[3]
+	case parts[2] == "node":
+		return "the troupe node"
+	case parts[2] == "inbox" && len(parts) == 4:
+		return "agent " + parts[3]
+	case parts[2] == "tasks":
+		return "the task queue"
+	}
+	return "troupe"
+}

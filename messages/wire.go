@@ -51,6 +51,8 @@ var kinds = map[string]func() any{
 	"get_goal":         func() any { return &GetGoal{} },
 	"update_goal":      func() any { return &UpdateGoal{} },
 	"goal_reply":       func() any { return &GoalReply{} },
+	"start_loop":       func() any { return &StartLoop{} },
+	"loop_accepted":    func() any { return &LoopAccepted{} },
 }
 
 // kindOf maps a pointer type back to its kind.

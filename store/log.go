@@ -111,7 +111,7 @@ func (s *Store) appendTxn(session string, entries []*Entry, meta *SessionMeta) e
 	}
 	err := s.db.Update(func(txn *badger.Txn) error {
 		for _, e := range entries {
-			b, err := json.Marshal(e)
+			b, err := encodeEntry(e)
 			if err != nil {
 				return fmt.Errorf("encode entry %d (%s): %w", e.Seq, e.Kind, err)
 			}
@@ -176,7 +176,8 @@ func (s *Store) Log(session string) ([]*Entry, error) {
 	return s.LogFrom(session, 0)
 }
 
-// LogFrom returns the entries of session's log with Seq > afterSeq, in Seq order.
+// LogFrom returns the entries of session's log with Seq > afterSeq, in Seq order. An entry
+// whose stored value is damaged comes back as a KindSystem entry with Event DamagedEntryEvent.
 func (s *Store) LogFrom(session string, afterSeq uint64) ([]*Entry, error) {
 	if err := checkSessionID(session); err != nil {
 		return nil, fmt.Errorf("read log: %w", err)
@@ -197,8 +198,9 @@ func (s *Store) LogFrom(session string, afterSeq uint64) ([]*Entry, error) {
 				return err
 			}
 			e := new(Entry)
-			if err := item.Value(func(v []byte) error { return json.Unmarshal(v, e) }); err != nil {
-				return fmt.Errorf("decode entry %d: %w", seq, err)
+			if err := item.Value(func(v []byte) error { return decodeEntry(v, e) }); err != nil {
+				// One damaged value loses that entry, not the session: report it in its place.
+				e = damagedEntry(seq, err)
 			}
 			e.Seq = seq // the key is authoritative
 			out = append(out, e)

@@ -49,7 +49,8 @@ type Store struct {
 }
 
 // Open opens (creating if needed) the store in dir with options sized for a small footprint.
-// Badger's own log lines go to logger: errors and warnings only.
+// Badger's own log lines go to logger: errors and warnings only. A store whose files are
+// damaged is not opened (and so never written over): the error is a *DamageError.
 func Open(dir string, logger *slog.Logger) (*Store, error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
@@ -57,13 +58,12 @@ func Open(dir string, logger *slog.Logger) (*Store, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("create store directory %s: %w", dir, err)
 	}
-	db, err := badger.Open(smallOptions(dir, logger))
+	if err := checkBeforeOpen(dir); err != nil {
+		return nil, err
+	}
+	db, err := openBadger(smallOptions(dir, logger))
 	if err != nil {
-		if isLockError(err) {
-			return nil, fmt.Errorf("%w: the store at %s is in use by another troupe process (pid %s); attach to it instead, or stop it first",
-				ErrLocked, dir, lockHolder(dir))
-		}
-		return nil, fmt.Errorf("open store %s: %w", dir, err)
+		return nil, classifyOpenError(dir, err)
 	}
 	return &Store{db: db, dir: dir, seqs: make(map[string]*sessionSeq)}, nil
 }
@@ -87,6 +87,10 @@ func smallOptions(dir string, logger *slog.Logger) badger.Options {
 		WithIndexCacheSize(0).
 		WithMetricsEnabled(false).
 		WithSyncWrites(false).
+		// Tables are verified whole before Open (checkBeforeOpen), every block when it is read,
+		// and every value-log value on read: a flipped bit is an error, never different text.
+		WithChecksumVerificationMode(options.OnBlockRead).
+		WithVerifyValueChecksum(true).
 		WithLogger(badgerLogger{logger})
 }
 

@@ -3,6 +3,7 @@ package tools
 import (
 	"bytes"
 	"fmt"
+	"github.com/troupe-dev/troupe/internal/textfmt"
 )
 
 // ArtifactStore keeps whole outputs that are too large for a result, content-addressed; the
@@ -38,12 +39,12 @@ func storeArtifact(st ArtifactStore, data []byte, headBytes int) string {
 	}
 	ref, err := st.PutArtifact(kept)
 	if err != nil {
-		return fmt.Sprintf("the whole output (%d bytes, %d lines) could not be kept: %v", total, lines, err)
+		return fmt.Sprintf("the whole output (%s, %s) could not be kept: %v", textfmt.Count(total, "byte"), textfmt.Count(lines, "line"), err)
 	}
 	next := bytes.Count(data[:min(headBytes, len(data))], []byte{'\n'}) + 1
 	stored := "the whole output"
 	if len(kept) < total {
-		stored = fmt.Sprintf("the first %d bytes (%d lines) of the output", len(kept), countLines(string(kept)))
+		stored = fmt.Sprintf("the first %s (%s) of the output", textfmt.Count(len(kept), "byte"), textfmt.Count(countLines(string(kept)), "line"))
 	}
 	return fmt.Sprintf("output was %d bytes, %d lines; %s is stored as ref=%s: read_artifact ref=%s offset=%d to page through it",
 		total, lines, stored, ref, ref, next)

@@ -3,6 +3,7 @@ package tools
 import (
 	"bytes"
 	"fmt"
+	"github.com/troupe-dev/troupe/internal/textfmt"
 	"unicode/utf8"
 )
 
@@ -79,7 +80,7 @@ func (h *headTail) String() string {
 	if len(head) > 0 && head[len(head)-1] != '\n' {
 		sep = "\n"
 	}
-	marker := fmt.Sprintf("%s… %d lines dropped (%d bytes) …\n", sep, droppedLines, droppedBytes)
+	marker := fmt.Sprintf("%s… %s dropped (%s) …\n", sep, textfmt.Count(droppedLines, "line"), textfmt.Count(droppedBytes, "byte"))
 	return string(head) + marker + string(tail)
 }
 

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/troupe-dev/troupe/internal/textfmt"
 	"io"
 	"io/fs"
 	"os"
@@ -95,7 +96,7 @@ func (t *FileTracker) unchangedNote(rel, abs string, offset, limit int) (note st
 	if err != nil || fp.sha != rec.SHA256 {
 		return "", false
 	}
-	what := fmt.Sprintf("%d lines", rec.TotalLines)
+	what := textfmt.Count(rec.TotalLines, "line")
 	if !rec.Whole {
 		what = fmt.Sprintf("lines %d–%d of %d", rec.RangeStart, rec.RangeEnd, rec.TotalLines)
 	}

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"fmt"
+	"github.com/troupe-dev/troupe/internal/nearest"
 	"os"
 	"path"
 	"path/filepath"
@@ -36,7 +37,7 @@ func missingPath(root, rel string) string {
 		names = append(names, name)
 	}
 	msg := fmt.Sprintf("%s does not exist", rel)
-	if near := nearest(base, names, 5); len(near) > 0 {
+	if near := nearest.Names(base, names, 5); len(near) > 0 {
 		for i, n := range near {
 			near[i] = path.Join(dir, n)
 			if strings.HasSuffix(n, "/") {

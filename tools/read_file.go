@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/troupe-dev/troupe/internal/textfmt"
 	"io"
 	"io/fs"
 	"net/http"
@@ -165,7 +166,7 @@ func readLines(ctx context.Context, r *bufio.Reader, rel string, offset, limit i
 	case total == 0:
 		return readOutcome{Result: Result{Output: fmt.Sprintf("%s is empty (0 lines)", rel)}, span: readSpan{start: 1}}
 	case offset > total:
-		return fail(fmt.Sprintf("offset %d is past the end of %s (%d lines)", offset, rel, total))
+		return fail(fmt.Sprintf("offset %d is past the end of %s (%s)", offset, rel, textfmt.Count(total, "line")))
 	case offset > 1 || last < total:
 		fmt.Fprintf(&out, "(lines %d–%d of %d", offset, last, total)
 		if last < total {

@@ -3,6 +3,7 @@ package tools
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/troupe-dev/troupe/internal/nearest"
 	"strings"
 )
 
@@ -36,7 +37,7 @@ func (r *Registry) unknownTool(env *Env, name, refusal string) Result {
 	msg := fmt.Sprintf("unknown tool %q.", name)
 	if refusal != "" {
 		msg = fmt.Sprintf("tool %q cannot be used here: %s.", name, refusal)
-	} else if near := nearest(name, names, 1); len(near) > 0 {
+	} else if near := nearest.Names(name, names, 1); len(near) > 0 {
 		msg += fmt.Sprintf(" Did you mean %q?", near[0])
 	}
 	return errorResult(msg + " Available tools: " + strings.Join(names, ", ") + ".")
@@ -50,7 +51,7 @@ func (r *Registry) nearestTools(name string) string {
 			others = append(others, n)
 		}
 	}
-	if near := nearest(name, others, 3); len(near) > 0 {
+	if near := nearest.Names(name, others, 3); len(near) > 0 {
 		return "Nearest tools: " + strings.Join(near, ", ") + "."
 	}
 	return "Tools: " + strings.Join(others, ", ") + "."

@@ -3,6 +3,7 @@ package tools
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/troupe-dev/troupe/internal/nearest"
 	"strings"
 )
 
@@ -71,7 +72,7 @@ func (r *Registry) resolve(name, args string) (resolution, bool) {
 	for i, e := range r.entries {
 		normalized[i] = normalizedName(e.spec.Name)
 	}
-	if best, ok := closestWithMargin(norm, normalized); ok {
+	if best, ok := nearest.WithMargin(norm, normalized); ok {
 		for _, e := range r.entries {
 			if normalizedName(e.spec.Name) == best {
 				return r.renamed(name, e.spec.Name, args), true

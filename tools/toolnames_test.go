@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"github.com/troupe-dev/troupe/internal/nearest"
 	"reflect"
 	"testing"
 )
@@ -60,7 +61,7 @@ func TestResolveMargin(t *testing.T) {
 	if got, _, ok := reg.Resolve("list_c", `{}`); ok {
 		t.Errorf("list_c resolved to %s between list_a and list_b", got)
 	}
-	if _, ok := closestWithMargin("ab", []string{"ac", "zz"}); ok {
+	if _, ok := nearest.WithMargin("ab", []string{"ac", "zz"}); ok {
 		t.Error("one edit on a two-letter name is not certain... it is half the name")
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/troupe-dev/troupe/internal/textfmt"
 )
 
 type writeFile struct{}
@@ -64,7 +65,7 @@ func (writeFile) Run(ctx context.Context, env *Env, raw json.RawMessage) Result 
 		verb = "created " + rel
 	}
 	return Result{
-		Output:  fmt.Sprintf("%s: %d bytes, %d lines written", verb, len(a.Content), countLines(a.Content)),
+		Output:  fmt.Sprintf("%s: %s, %s written", verb, textfmt.Count(len(a.Content), "byte"), textfmt.Count(countLines(a.Content), "line")),
 		Changed: []string{rel},
 	}
 }

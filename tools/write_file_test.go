@@ -24,7 +24,7 @@ func TestWriteFile(t *testing.T) {
 		{name: "create with parents", args: `{"path":"a/b/new.txt","content":"x\ny\nz"}`,
 			want: []string{"created a/b/new.txt: 5 bytes, 3 lines written"}, file: "a/b/new.txt", content: "x\ny\nz", mode: 0o644},
 		{name: "overwrite keeps mode", args: `{"path":"old.sh","content":"echo new\n"}`,
-			want: []string{"overwrote old.sh (was 9 bytes): 9 bytes, 1 lines written"}, file: "old.sh", content: "echo new\n", mode: 0o751},
+			want: []string{"overwrote old.sh (was 9 bytes): 9 bytes, 1 line written"}, file: "old.sh", content: "echo new\n", mode: 0o751},
 		{name: "empty content", args: `{"path":"empty","content":""}`, want: []string{"created empty: 0 bytes, 0 lines"}, file: "empty", content: "", mode: 0o644},
 		{name: "directory refused", args: `{"path":"adir","content":"x"}`, isError: true, want: []string{"is a directory"}},
 		{name: "outside refused", args: `{"path":"../x","content":"x"}`, isError: true, want: []string{"only paths inside the workspace"}},

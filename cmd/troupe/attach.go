@@ -118,7 +118,7 @@ func (m *Main) followLive(ctx context.Context, l *link, id string, finished <-ch
 		case <-tick.C:
 			// Polls so a Node that died without a word does not leave us waiting forever.
 			if !l.client.Alive() {
-				return &exitError{code: exitFailed, msg: fmt.Sprintf("lost the connection to the troupe node; troupe attach %s once it runs again", id)}
+				return &exitError{code: exitFailed, msg: nodeGone(l.client, id)}
 			}
 		}
 	}

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/troupe-dev/troupe/store"
 )
 
 // Exit codes: the outcome of a run, for scripts.
@@ -25,7 +27,12 @@ type Main struct {
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
 	Getenv         func(string) string
-	log            *slog.Logger
+	// ExitAfterRun says the process exits when Run returns (the real binary, not a test calling
+	// Run): a Node this process owns then leaves its store synced but unclosed (see
+	// actors.Node.CloseForExit), which keeps the exit short.
+	ExitAfterRun bool
+	log          *slog.Logger
+	trace        *startTrace // nil unless TROUPE_TRACE_START=1
 }
 
 // exitError carries an exit code and a one-line message up to Run.
@@ -52,6 +59,9 @@ func (m *Main) Run(ctx context.Context, args []string) (code int) {
 			code = exitFailed
 		}
 	}()
+	m.trace = newStartTrace(m.Stderr, m.Getenv)
+	m.trace.mark(phaseMain)
+	defer m.trace.mark(phaseExit)
 	m.log = newLogger(m.Stderr, m.Getenv("TROUPE_LOG"))
 	root := m.rootCommand()
 	root.SetArgs(args)
@@ -86,6 +96,10 @@ func failuresAreNotUsage(c *cobra.Command) {
 	if run := c.RunE; run != nil {
 		c.RunE = func(c *cobra.Command, args []string) error {
 			err := run(c, args)
+			var damaged *store.DamageError
+			if errors.As(err, &damaged) { // one line and exit 2: the fix is doctor --repair
+				return &exitError{code: exitUsage, msg: damaged.Error()}
+			}
 			var ee *exitError
 			if err != nil && !errors.As(err, &ee) {
 				return &exitError{code: exitFailed, msg: err.Error()}

@@ -18,19 +18,20 @@ import (
 func testValues(script string) map[string]any {
 	return map[string]any{
 		"Model": "scripted:" + script, "BaseURL": "http://127.0.0.1:9/v1", "Mode": "yolo", "Sandbox": "off",
-		"NATS":               "nats://127.0.0.1:4222",
-		"Permissions.Allow":  []string{"bash(ls*)"},
-		"Permissions.Ask":    []string{"bash(git push*)"},
-		"Permissions.Deny":   []string{"bash(rm -rf *)"},
-		"Done.Check":         "true",
-		"Done.CheckTimeoutS": 7,
-		"Done.MaxRefusals":   5,
-		"Context.Window":     9000,
-		"Context.IdleGap":    "5m",
-		"Env.Pass":           []string{"TROUPE_TEST_PASS"},
-		"Env.Set":            map[string]string{"TROUPE_TEST_SET": "1"},
-		"Agents.MaxDepth":    1,
-		"Agents.MaxRunning":  2,
+		"NATS":                  "nats://127.0.0.1:4222",
+		"Permissions.Allow":     []string{"bash(ls*)"},
+		"Permissions.Ask":       []string{"bash(git push*)"},
+		"Permissions.Deny":      []string{"bash(rm -rf *)"},
+		"Done.Check":            "true",
+		"Done.CheckTimeoutS":    7,
+		"Done.MaxRefusals":      5,
+		"Context.Window":        9000,
+		"Context.IdleGap":       "5m",
+		"Env.Pass":              []string{"TROUPE_TEST_PASS"},
+		"Env.Set":               map[string]string{"TROUPE_TEST_SET": "1"},
+		"Agents.MaxDepth":       1,
+		"Agents.MaxRunning":     2,
+		"Provider.IdleTimeoutS": 30,
 	}
 }
 

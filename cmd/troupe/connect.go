@@ -25,10 +25,15 @@ type link struct {
 func (m *Main) connect(s *settings) (*link, error) {
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		if info, err := actors.FindNode(s.root); err == nil {
+		info, err := actors.FindNode(s.root, s.cfg.NATS)
+		if errors.Is(err, actors.ErrForeignNode) {
+			return nil, usageErr("%v", err)
+		}
+		if err == nil {
 			nc, err := actors.Dial(info.URL, info.Token, "troupe-cli")
 			if err == nil {
-				return &link{client: actors.NewClient(nc, info.NS, info.Node)}, nil
+				m.trace.mark(phaseAttached)
+				return &link{client: actors.NewNodeClient(nc, info)}, nil
 			}
 			m.log.Debug("attach failed", "err", err)
 		}
@@ -36,16 +41,19 @@ func (m *Main) connect(s *settings) (*link, error) {
 		if err != nil {
 			return nil, err
 		}
-		releaseStartupPages() // package initialisation is over: its pages need not stay
 		node, err := actors.StartNode(opts)
 		if err == nil {
-			releaseStartupPages() // the Node is up: what initialisation touched is done with
 			client, err := node.Client()
 			if err != nil {
 				node.Close()
 				return nil, err
 			}
+			m.trace.mark(phaseAttached)
 			return &link{client: client, node: node}, nil
+		}
+		var join *actors.JoinError
+		if errors.As(err, &join) {
+			return nil, usageErr("%v: is the server running? check --nats (or nats in your config)", err)
 		}
 		if !errors.Is(err, store.ErrLocked) || time.Now().After(deadline) {
 			return nil, fmt.Errorf("start troupe node in %s: %w", s.root, err)
@@ -59,15 +67,24 @@ func (m *Main) nodeOptions(s *settings) (actors.NodeOptions, error) {
 	if err != nil {
 		return actors.NodeOptions{}, err
 	}
+	retry := llm.DefaultRetryPolicy()
+	if s.cfg.Provider.IdleTimeoutS > 0 {
+		retry.IdleTimeout = time.Duration(s.cfg.Provider.IdleTimeoutS) * time.Second
+	}
 	return actors.NodeOptions{
 		Root: s.root,
 		Log:  m.log,
 		Provider: func(model, baseURL string) (llm.Provider, string, error) {
-			return llm.Open(model, llm.Options{BaseURL: baseURL, Getenv: os.Getenv})
+			p, name, err := llm.Open(model, llm.Options{BaseURL: baseURL, Getenv: os.Getenv})
+			if err != nil {
+				return nil, "", err
+			}
+			return m.trace.provider(p), name, nil
 		},
+		OnPhase:       m.trace.phaseFunc(),
 		Environ:       actors.CommandEnviron(os.Environ(), s.cfg.Env.Pass, s.cfg.Env.Set),
 		Sandbox:       sb,
-		Retry:         llm.DefaultRetryPolicy(),
+		Retry:         retry,
 		Agents:        agentLimits(s.cfg),
 		NATS:          s.cfg.NATS,
 		UserConfigDir: config.UserDir(m.Getenv),
@@ -111,9 +128,15 @@ func (l *link) close(m *Main, own string) {
 			fmt.Fprintf(m.Stderr, "troupe: waiting for %d session(s) started from other terminals on this node\n", len(others))
 			announced = true
 		}
-		time.Sleep(50 * time.Millisecond)
+		// Short: right after session.finished its actor is still stopping, and every run's
+		// exit waits here for it.
+		time.Sleep(5 * time.Millisecond)
 	}
-	if err := l.node.Close(); err != nil {
+	closeNode := l.node.Close
+	if m.ExitAfterRun {
+		closeNode = l.node.CloseForExit
+	}
+	if err := closeNode(); err != nil {
 		fmt.Fprintf(m.Stderr, "troupe: closing node: %v\n", err)
 	}
 }

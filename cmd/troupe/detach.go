@@ -79,7 +79,7 @@ func (m *Main) runDetached(f *runFlags, task string) error {
 	if err := m.sessionStart(s, nil, &f.commonFlags, start); err != nil {
 		return err
 	}
-	info, err := actors.FindNode(s.root)
+	info, err := actors.FindNode(s.root, s.cfg.NATS)
 	if err != nil {
 		if info, err = m.spawnServe(s, f.sandbox); err != nil {
 			return err
@@ -135,12 +135,12 @@ func (m *Main) spawnServe(s *settings, sandbox string) (*actors.NodeInfo, error)
 	fmt.Fprintf(m.Stderr, "troupe: started a background node (troupe serve, pid %d, log %s)\n", cmd.Process.Pid, logPath)
 	deadline := time.Now().Add(serveStartTimeout)
 	for {
-		if info, err := actors.FindNode(s.root); err == nil {
+		if info, err := actors.FindNode(s.root, s.cfg.NATS); err == nil {
 			_ = cmd.Process.Release() // it lives on after this process
 			return info, nil
 		}
 		if exited(cmd.Process.Pid) {
-			if info, err := actors.FindNode(s.root); err == nil {
+			if info, err := actors.FindNode(s.root, s.cfg.NATS); err == nil {
 				return info, nil // another process's node won the race
 			}
 			return nil, usageErr("troupe serve stopped before its node came up: %s", logTail(logPath, offset))

@@ -18,7 +18,7 @@ import (
 
 func (m *Main) doctorCommand() *cobra.Command {
 	var f commonFlags
-	var probe bool
+	var repair, probe bool
 	c := &cobra.Command{
 		Use:   "doctor",
 		Short: "Check the bus, the store, provider keys and the sandbox, each with a fix hint",
@@ -26,11 +26,15 @@ func (m *Main) doctorCommand() *cobra.Command {
 			"--base-url (or --probe) it also asks the model's endpoint for its model list.",
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
+			if repair {
+				return m.repairStore(&f)
+			}
 			return m.doctor(&f, probe)
 		},
 	}
 	f.register(c)
 	c.Flags().BoolVar(&probe, "probe", false, "ask the model's endpoint for its model list (a free call)")
+	c.Flags().BoolVar(&repair, "repair", false, "back up a damaged store and rebuild it from what verifies")
 	return c
 }
 
@@ -95,6 +99,9 @@ func checkStore(root string) check {
 	st, err := store.Open(dir, discardLogger())
 	if errors.Is(err, store.ErrLocked) {
 		return check{name: "store", status: "FAIL", detail: err.Error(), fix: "another troupe process holds it without a node.json: stop it"}
+	}
+	if errors.Is(err, store.ErrDamaged) {
+		return check{name: "store", status: "FAIL", detail: err.Error(), fix: "troupe doctor --repair backs it up and salvages what verifies"}
 	}
 	if err != nil {
 		return check{name: "store", status: "FAIL", detail: err.Error(), fix: "check permissions of " + dir}

@@ -100,10 +100,12 @@ func (m *Main) runSession(ctx context.Context, f *runFlags, start *messages.Star
 func (m *Main) runStarted(ctx context.Context, l *link, out *printer, start *messages.StartSession, tap func([]byte), started func()) (*messages.SessionFinishedData, error) {
 	finished := make(chan *messages.SessionFinishedData, 1)
 	sub, err := l.client.SubscribeRaw(messages.SessionEventsSubject(l.client.NS, start.ID), func(data []byte) {
+		m.trace.mark(phaseEvent)
 		if tap != nil {
 			tap(data)
 		}
 		if fin := out.event(data); fin != nil {
+			m.trace.mark(phaseFinished)
 			finished <- fin
 		}
 	})
@@ -160,7 +162,7 @@ func (m *Main) waitFinished(ctx context.Context, l *link, id string, finished <-
 		case <-time.After(time.Second):
 			// Polls so a Node that died without a word does not leave us waiting forever.
 			if l.node == nil && !l.client.Alive() {
-				return &messages.SessionFinishedData{Status: messages.StatusFailed, Error: "lost the connection to the troupe node"}
+				return &messages.SessionFinishedData{Status: messages.StatusFailed, Error: nodeGone(l.client, id)}
 			}
 		}
 	}

@@ -31,7 +31,7 @@ func sandboxFor(mode string) (tools.Sandbox, string, error) {
 	if err != nil {
 		return nil, "", fmt.Errorf("find the troupe binary for the sandbox launcher: %w", err)
 	}
-	sb, err := sandbox.New(sandbox.Mode(mode), self, sandbox.Detect())
+	sb, err := sandbox.New(sandbox.Mode(mode), self, sandbox.DetectFor(sandbox.Mode(mode)))
 	if err != nil {
 		return nil, "", usageErr("sandbox: %v", err)
 	}

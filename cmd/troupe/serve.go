@@ -69,20 +69,19 @@ func (m *Main) startOwnNode(s *settings) (*actors.Node, error) {
 		return usageErr("a troupe node already runs for %s (pid %d): submit to it with troupe run --detach, or stop it first",
 			s.root, info.PID)
 	}
-	if info, err := actors.FindNode(s.root); err == nil {
+	if info, err := actors.FindNode(s.root, s.cfg.NATS); err == nil {
 		return nil, running(info)
 	}
 	opts, err := m.nodeOptions(s)
 	if err != nil {
 		return nil, err
 	}
-	releaseStartupPages()
 	node, err := actors.StartNode(opts)
 	if errors.Is(err, store.ErrLocked) {
 		// Another process holds the store: it is starting its Node. Name it once it is up.
 		deadline := time.Now().Add(5 * time.Second)
 		for time.Now().Before(deadline) {
-			if info, err := actors.FindNode(s.root); err == nil {
+			if info, err := actors.FindNode(s.root, s.cfg.NATS); err == nil {
 				return nil, running(info)
 			}
 			time.Sleep(50 * time.Millisecond)
@@ -92,6 +91,5 @@ func (m *Main) startOwnNode(s *settings) (*actors.Node, error) {
 	if err != nil {
 		return nil, fmt.Errorf("start troupe node in %s: %w", s.root, err)
 	}
-	releaseStartupPages()
 	return node, nil
 }

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -17,7 +16,7 @@ import (
 // commonFlags are the flags shared by the commands that run sessions.
 type commonFlags struct {
 	model, baseURL, mode, sandbox string
-	promptMode                    string
+	promptMode, nats              string
 	maxTurns                      int
 
 	// The long-horizon flags (registerHorizon): the goal, the definition of done, the window.
@@ -51,6 +50,7 @@ func (f *commonFlags) register(c *cobra.Command) {
 	c.Flags().StringVar(&f.mode, "mode", "", "permission mode: plan, ask, auto-edit, yolo")
 	c.Flags().StringVar(&f.sandbox, "sandbox", "", "sandbox for bash: auto, landlock, bwrap, off")
 	c.Flags().IntVar(&f.maxTurns, "max-turns", 0, "stop after this many model turns (default 100)")
+	c.Flags().StringVar(&f.nats, "nats", "", "join this external NATS server or cluster (nats://host:4222[,…]) instead of starting an embedded one")
 	c.Flags().StringVar(&f.promptMode, "prompt-mode", "", "prompt mode: code (default), plan, review, debug, ask, brainstorm, frontend-design, review-security, simplify, or one from .troupe/prompts")
 }
 
@@ -75,15 +75,7 @@ func projectRoot() (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("working directory: %w", err)
 	}
-	if out, err := exec.Command("git", "rev-parse", "--show-toplevel").Output(); err == nil {
-		if top := strings.TrimSpace(string(out)); top != "" {
-			wd = top
-		}
-	}
-	if real, err := filepath.EvalSymlinks(wd); err == nil {
-		wd = real
-	}
-	return wd, nil
+	return config.ProjectRoot(wd), nil
 }
 
 // validate refuses flag values no run can use, before anything starts (the ones that are
@@ -113,12 +105,13 @@ func (m *Main) resolve(f *commonFlags) (*settings, error) {
 		if err := f.validate(); err != nil {
 			return nil, err
 		}
-		cfg.Apply(config.Overrides{Model: f.model, BaseURL: f.baseURL, Mode: f.mode, Sandbox: f.sandbox,
+		cfg.Apply(config.Overrides{Model: f.model, BaseURL: f.baseURL, Mode: f.mode, Sandbox: f.sandbox, NATS: f.nats,
 			Check: f.check.ptr(), ContextWindow: f.contextWindow, MaxRefusals: f.maxRefusals})
 	}
 	if err := cfg.Validate(); err != nil {
 		return nil, usageErr("%v", err)
 	}
+	m.trace.mark(phaseConfig)
 	return &settings{root: root, cfg: cfg}, nil
 }
 

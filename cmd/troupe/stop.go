@@ -28,7 +28,7 @@ func (m *Main) stopCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			info, err := actors.FindNode(s.root)
+			info, err := actors.FindNode(s.root, s.cfg.NATS)
 			if err != nil {
 				fmt.Fprintf(m.Stdout, "no troupe node is running in %s\n", s.root)
 				return nil

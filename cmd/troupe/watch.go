@@ -62,7 +62,7 @@ func (m *Main) watch(ctx context.Context, session string, asJSON bool) error {
 	}
 	waiting := false
 	for ctx.Err() == nil {
-		info, err := actors.FindNode(s.root)
+		info, err := actors.FindNode(s.root, s.cfg.NATS)
 		if err != nil {
 			if !waiting {
 				say(fmt.Sprintf("waiting for a troupe node in %s (start one with troupe serve, run or chat)", s.root))

@@ -31,6 +31,10 @@ type Reply struct {
 	RetryAfter string
 	// DropAfter, when > 0, closes the stream after that many SSE events (a dropped stream).
 	DropAfter int
+	// StallAfter, when > 0, sends that many SSE events (the first is the role chunk) and then
+	// nothing more, holding the stream open until the client gives up (a stalled stream).
+	// OpenAI protocol only.
+	StallAfter int
 	// Delay is slept before answering.
 	Delay time.Duration
 	// Stop overrides the protocol's stop/finish reason (e.g. "length"). With an error Status it

@@ -62,6 +62,10 @@ func (s *OpenAIServer) serve(w http.ResponseWriter, r *http.Request) {
 		if reply.DropAfter > 0 && i >= reply.DropAfter {
 			return
 		}
+		if reply.StallAfter > 0 && i >= reply.StallAfter {
+			<-r.Context().Done()
+			return
+		}
 		sse.data(c)
 	}
 	sse.raw("[DONE]")

@@ -142,3 +142,20 @@ func TestLauncherArguments(t *testing.T) {
 		t.Errorf("parse = %v %v %v %v", rw, noNet, argv, err)
 	}
 }
+
+// DetectFor skips the bubblewrap trial where it cannot matter, so it must choose exactly the
+// sandbox the full detection chooses, for every mode.
+func TestDetectForChoosesWhatDetectChooses(t *testing.T) {
+	full := Detect()
+	for _, m := range []Mode{"", ModeAuto, ModeLandlock, ModeBwrap, ModeOff} {
+		want, wantErr := New(m, "troupe", full)
+		got, gotErr := New(m, "troupe", DetectFor(m))
+		if (wantErr == nil) != (gotErr == nil) {
+			t.Errorf("mode %q: with Detect err=%v, with DetectFor err=%v", m, wantErr, gotErr)
+			continue
+		}
+		if wantErr == nil && (got.Active() != want.Active() || got.Describe() != want.Describe()) {
+			t.Errorf("mode %q: Detect chooses %s (%s), DetectFor %s (%s)", m, want.Active(), want.Describe(), got.Active(), got.Describe())
+		}
+	}
+}

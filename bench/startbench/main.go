@@ -1,0 +1,183 @@
+// Command startbench measures how troupe starts and what memory it holds: a one-shot
+// `troupe run` against the scripted model (exec → exit, exec → first output, each start-up
+// phase from TROUPE_TRACE_START=1, peak RSS and peak private memory), `troupe version`, an idle
+// `troupe chat`, and a `troupe run` attaching to a Node already running under `troupe serve`.
+// Figures are medians over -runs runs in this one process; nothing is asserted. bench/startup.sh
+// builds the binary and runs this.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"time"
+)
+
+func main() {
+	bin := flag.String("bin", "", "the troupe binary to measure")
+	runs := flag.Int("runs", 11, "runs per measure (medians)")
+	peer := flag.String("peer", "", "a peer harness's one-shot command line, run through sh -c, for a ratio (optional)")
+	sizes := flag.String("sizes", "", "print what each module adds to this binary and exit")
+	flag.Parse()
+	if *sizes != "" {
+		if err := moduleSizes(*sizes, 14); err != nil {
+			fmt.Fprintln(os.Stderr, "startbench:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if *bin == "" {
+		fmt.Fprintln(os.Stderr, "startbench: pass -bin PATH (the troupe binary to measure)")
+		os.Exit(2)
+	}
+	work, err := os.MkdirTemp("", "troupe-startbench-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "startbench:", err)
+		os.Exit(1)
+	}
+	defer os.RemoveAll(work)
+	b := &bench{bin: *bin, work: work, runs: *runs}
+	if err := b.all(*peer); err != nil {
+		fmt.Fprintln(os.Stderr, "startbench:", err)
+		os.Exit(1)
+	}
+}
+
+type bench struct {
+	bin, work string
+	runs      int
+}
+
+func row(name, value string) { fmt.Printf("%-44s %s\n", name, value) }
+
+func (b *bench) all(peer string) error {
+	script := filepath.Join(b.work, "script.json")
+	if err := os.WriteFile(script, []byte(`{"turns":[{"text":"hi"}]}`), 0o644); err != nil {
+		return err
+	}
+	if err := b.version(); err != nil {
+		return err
+	}
+	oneShot, err := b.project("oneshot")
+	if err != nil {
+		return err
+	}
+	var samples []*runSample
+	for range b.runs {
+		s, err := b.runOnce(oneShot, script)
+		if err != nil {
+			return err
+		}
+		samples = append(samples, s)
+	}
+	report("one-shot", samples, b.runs)
+	if peer != "" {
+		b.peer(peer, samples)
+	}
+	if err := b.idleChat(script); err != nil {
+		return err
+	}
+	return b.attach(script)
+}
+
+// project makes a fresh git repository to run troupe in.
+func (b *bench) project(name string) (string, error) {
+	dir := filepath.Join(b.work, name)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
+		return "", fmt.Errorf("git init: %v %s", err, out)
+	}
+	return dir, nil
+}
+
+func (b *bench) version() error {
+	var ms []float64
+	for range b.runs * 2 {
+		start := time.Now()
+		if err := exec.Command(b.bin, "version").Run(); err != nil {
+			return fmt.Errorf("troupe version: %w", err)
+		}
+		ms = append(ms, sinceMS(start))
+	}
+	row(fmt.Sprintf("troupe version wall (median of %d)", len(ms)), fmt.Sprintf("%.1f ms", median(ms)))
+	return nil
+}
+
+// phases are the start-up trace's phases in order; each row is the time from the previous one.
+var phases = []string{"main", "config", "store", "bus", "attached", "event", "request", "finished", "exit"}
+
+func report(what string, samples []*runSample, n int) {
+	pick := func(f func(*runSample) float64) float64 {
+		var v []float64
+		for _, s := range samples {
+			if x := f(s); x >= 0 {
+				v = append(v, x)
+			}
+		}
+		return median(v)
+	}
+	row(fmt.Sprintf("%s: exec → exit (median of %d)", what, n), fmt.Sprintf("%.1f ms", pick(func(s *runSample) float64 { return s.exitMS })))
+	row(fmt.Sprintf("%s: exec → first event / first output", what), fmt.Sprintf("%.1f / %.1f ms",
+		pick(func(s *runSample) float64 { return s.phase("event") }), pick(func(s *runSample) float64 { return s.firstOutMS })))
+	prev := ""
+	for _, p := range phases {
+		if pick(func(s *runSample) float64 { return s.phase(p) }) < 0 {
+			continue
+		}
+		from := prev
+		label := map[string]string{"main": "init (exec → main)", "exit": "teardown (finished → exit)"}[p]
+		if label == "" {
+			label = fmt.Sprintf("%s → %s", from, p)
+		}
+		d := pick(func(s *runSample) float64 {
+			if from == "" {
+				return s.phase(p)
+			}
+			if s.phase(p) < 0 || s.phase(from) < 0 {
+				return -1
+			}
+			return s.phase(p) - s.phase(from)
+		})
+		row("  phase "+label, fmt.Sprintf("%.2f ms", d))
+		prev = p
+	}
+	row(fmt.Sprintf("%s: peak RSS (VmHWM) / peak RssAnon", what), fmt.Sprintf("%.1f / %.1f MiB",
+		pick(func(s *runSample) float64 { return float64(s.maxRSSKiB) / 1024 }), pick(func(s *runSample) float64 { return float64(s.peakAnonKiB) / 1024 })))
+	row(fmt.Sprintf("%s: peak PSS of the process tree", what), fmt.Sprintf("%.1f MiB", pick(func(s *runSample) float64 { return float64(s.peakPSSKiB) / 1024 })))
+}
+
+func (b *bench) peer(cmdline string, troupe []*runSample) {
+	var ms []float64
+	for range b.runs {
+		start := time.Now()
+		if err := exec.Command("sh", "-c", cmdline).Run(); err != nil {
+			row("peer one-shot", fmt.Sprintf("failed: %v", err))
+			return
+		}
+		ms = append(ms, sinceMS(start))
+	}
+	var t []float64
+	for _, s := range troupe {
+		t = append(t, s.exitMS)
+	}
+	row("peer one-shot exec → exit (median)", fmt.Sprintf("%.1f ms (troupe/peer %.2f)", median(ms), median(t)/median(ms)))
+}
+
+func median(v []float64) float64 {
+	if len(v) == 0 {
+		return -1
+	}
+	s := append([]float64(nil), v...)
+	sort.Float64s(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+func sinceMS(t time.Time) float64 { return float64(time.Since(t).Microseconds()) / 1000 }

@@ -1,0 +1,179 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// runSample is one measured troupe process. Times are milliseconds after exec; -1 when unseen.
+type runSample struct {
+	exitMS, firstOutMS      float64
+	phases                  map[string]float64
+	maxRSSKiB               int // VmHWM, exact, from wait4's rusage
+	peakAnonKiB, peakPSSKiB int // polled every few milliseconds: close to the peak, not exact
+}
+
+func (s *runSample) phase(p string) float64 {
+	if v, ok := s.phases[p]; ok {
+		return v
+	}
+	return -1
+}
+
+// memPoll is how often a running process's private memory and PSS are sampled. Sampling costs
+// CPU on a small machine, so it is not finer.
+const memPoll = 3 * time.Millisecond
+
+// runOnce runs `troupe run` once in dir with the start-up trace on and measures it.
+func (b *bench) runOnce(dir, script string) (*runSample, error) {
+	cmd := exec.Command(b.bin, "run", "--model", "scripted:"+script, "hello")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "TROUPE_TRACE_START=1")
+	return measure(cmd)
+}
+
+func measure(cmd *exec.Cmd) (*runSample, error) {
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		return nil, err
+	}
+	s := &runSample{exitMS: -1, firstOutMS: -1, phases: map[string]float64{}}
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start %s: %w", cmd.Path, err)
+	}
+	outDone := make(chan float64, 1)
+	go func() { // owned by measure: ends when the process closes stdout
+		var b [1]byte
+		first := -1.0
+		if n, _ := stdout.Read(b[:]); n > 0 {
+			first = sinceMS(start)
+		}
+		_, _ = io.Copy(io.Discard, stdout)
+		outDone <- first
+	}()
+	errDone := make(chan map[string]float64, 1)
+	var tail strings.Builder
+	go func() { // owned by measure: ends when the process closes stderr
+		phases := map[string]float64{}
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			f := strings.Fields(sc.Text())
+			if len(f) == 3 && f[0] == "troupe-start" {
+				if ns, err := strconv.ParseInt(f[2], 10, 64); err == nil {
+					phases[f[1]] = float64(ns-start.UnixNano()) / 1e6
+				}
+				continue
+			}
+			tail.WriteString(sc.Text() + "\n")
+		}
+		errDone <- phases
+	}()
+	stopPoll := make(chan struct{})
+	polled := make(chan memory, 1)
+	go func() { // owned by measure: stopped through stopPoll
+		var peak memory
+		t := time.NewTicker(memPoll)
+		defer t.Stop()
+		for {
+			m := treeMemory(cmd.Process.Pid)
+			peak.rssAnon = max(peak.rssAnon, m.rssAnon)
+			peak.pss = max(peak.pss, m.pss)
+			select {
+			case <-stopPoll:
+				polled <- peak
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	s.firstOutMS = <-outDone
+	s.phases = <-errDone
+	err = cmd.Wait()
+	s.exitMS = sinceMS(start)
+	close(stopPoll)
+	peak := <-polled
+	s.peakAnonKiB, s.peakPSSKiB = peak.rssAnon, peak.pss
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		s.maxRSSKiB = int(ru.Maxrss)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w\n%s", strings.Join(cmd.Args, " "), err, tail.String())
+	}
+	return s, nil
+}
+
+// idleChat measures `troupe chat` idle for 4 s after its Node started (stdin held open).
+func (b *bench) idleChat(script string) error {
+	dir, err := b.project("idle")
+	if err != nil {
+		return err
+	}
+	cmd := exec.Command(b.bin, "chat", "--model", "scripted:"+script)
+	cmd.Dir = dir
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return err
+	}
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	time.Sleep(4 * time.Second) // the measure itself: memory after four idle seconds
+	m := treeMemory(cmd.Process.Pid)
+	threads := statusKiB(filepath.Join("/proc", strconv.Itoa(cmd.Process.Pid), "status"), "Threads")["Threads"]
+	stdin.Close()
+	_ = cmd.Wait()
+	row("chat idle after 4 s: RSS / RssAnon", fmt.Sprintf("%.1f / %.1f MiB (%d threads)", float64(m.rss)/1024, float64(m.rssAnon)/1024, threads))
+	row("chat idle after 4 s: PSS of the process tree", fmt.Sprintf("%.1f MiB", float64(m.pss)/1024))
+	return nil
+}
+
+// attach measures `troupe run` in a project whose Node already runs under `troupe serve`.
+func (b *bench) attach(script string) error {
+	dir, err := b.project("attach")
+	if err != nil {
+		return err
+	}
+	serve := exec.Command(b.bin, "serve")
+	serve.Dir = dir
+	if err := serve.Start(); err != nil {
+		return err
+	}
+	defer func() {
+		_ = serve.Process.Signal(syscall.SIGTERM)
+		_ = serve.Wait()
+	}()
+	nodeFile := filepath.Join(dir, ".troupe", "node.json")
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		if _, err := os.Stat(nodeFile); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("troupe serve did not write %s in 30 s", nodeFile)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	var samples []*runSample
+	for range b.runs {
+		s, err := b.runOnce(dir, script)
+		if err != nil {
+			return err
+		}
+		samples = append(samples, s)
+	}
+	report("attach to serve", samples, b.runs)
+	return nil
+}

@@ -1,0 +1,38 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"github.com/troupe-dev/troupe/actors"
+	"github.com/troupe-dev/troupe/store"
+)
+
+// repairStore is `troupe doctor --repair`: it backs up the project's store and rebuilds it from
+// every key that verifies, then prints what it kept and lost.
+func (m *Main) repairStore(f *commonFlags) error {
+	s, err := m.resolve(f)
+	if err != nil {
+		return err
+	}
+	if info, err := actors.FindNode(s.root, s.cfg.NATS); err == nil {
+		return &exitError{code: exitUsage, msg: fmt.Sprintf("a troupe node (pid %d) holds the store; stop it before repairing", info.PID)}
+	}
+	dir := filepath.Join(actors.StateDir(s.root), "db")
+	rep, err := store.Repair(dir, time.Now(), m.log)
+	if err != nil {
+		if rep != nil && rep.Backup != "" {
+			return &exitError{code: exitFailed, msg: fmt.Sprintf("repair: %v (the damaged store is kept at %s)", err, rep.Backup)}
+		}
+		return &exitError{code: exitFailed, msg: fmt.Sprintf("repair: %v", err)}
+	}
+	fmt.Fprintf(m.Stdout, "backed up the store to %s\n", rep.Backup)
+	fmt.Fprintf(m.Stdout, "salvaged %d keys; %d values failed verification and were left out", rep.Kept, rep.Lost)
+	if len(rep.BadTables) > 0 {
+		fmt.Fprintf(m.Stdout, "; %d damaged table files were skipped (%v)", len(rep.BadTables), rep.BadTables)
+	}
+	fmt.Fprintln(m.Stdout)
+	fmt.Fprintf(m.Stdout, "the store at %s is rebuilt; troupe sessions lists what it holds\n", dir)
+	return nil
+}
