@@ -3,7 +3,6 @@ package main
 import (
 	"strings"
 
-	"charm.land/glamour/v2"
 	"charm.land/lipgloss/v2"
 )
 
@@ -50,12 +49,11 @@ func (s styles) diffLine(l string) string {
 	return l
 }
 
-// markdown renders complete answers with Glamour, one renderer per width, and remembers the
-// last rendering of each text so a redraw does not render it again.
+// markdown renders complete answers (tui_markdown.go) and remembers the last rendering of each
+// text and width, so a redraw does not render it again.
 type markdown struct {
-	style     string
-	renderers map[int]*glamour.TermRenderer
-	cache     map[mdKey]string
+	st    mdStyles
+	cache map[mdKey]string
 }
 
 type mdKey struct {
@@ -67,33 +65,22 @@ type mdKey struct {
 const maxMarkdownCache = 256
 
 func newMarkdown(noColor bool) *markdown {
-	style := "dark"
-	if noColor {
-		style = "notty"
-	}
-	return &markdown{style: style, renderers: map[int]*glamour.TermRenderer{}, cache: map[mdKey]string{}}
+	return &markdown{st: newMDStyles(noColor), cache: map[mdKey]string{}}
 }
 
-// render is text as markdown wrapped to width, or the text itself if Glamour fails.
+// render is text as markdown within width, indented by two cells.
 func (md *markdown) render(text string, width int) string {
 	k := mdKey{text, width}
 	if out, ok := md.cache[k]; ok {
 		return out
 	}
-	r := md.renderers[width]
-	if r == nil {
-		var err error
-		r, err = glamour.NewTermRenderer(glamour.WithStandardStyle(md.style), glamour.WithWordWrap(width))
-		if err != nil {
-			return text
+	lines := strings.Split(renderMarkdown(text, width-2, md.st), "\n")
+	for i, l := range lines {
+		if l != "" {
+			lines[i] = "  " + l
 		}
-		md.renderers[width] = r
 	}
-	out, err := r.Render(text)
-	if err != nil {
-		return text
-	}
-	out = strings.Trim(out, "\n")
+	out := strings.Join(lines, "\n")
 	if len(md.cache) >= maxMarkdownCache {
 		clear(md.cache)
 	}
