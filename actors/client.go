@@ -119,6 +119,15 @@ func (c *Client) Sessions() ([]messages.SessionInfo, error) {
 	return reply.(*messages.SessionList).Sessions, nil
 }
 
+// RepairStats returns the project's per-model repair counters.
+func (c *Client) RepairStats() ([]messages.RepairCounts, error) {
+	reply, err := c.request(messages.NodeSubject(c.NS, c.Node), &messages.GetRepairStats{})
+	if err != nil {
+		return nil, err
+	}
+	return reply.(*messages.RepairStatsReply).Models, nil
+}
+
 // Log returns a session and its whole stored log, fetched page by page.
 func (c *Client) Log(session string) (*messages.SessionInfo, []messages.LogEntry, error) {
 	var meta *messages.SessionInfo

@@ -345,7 +345,11 @@ func TestContextStaysInsideASmallWindowOver60Turns(t *testing.T) {
 // the call (no time to wait for a model summary), and the call then fits.
 func TestContextHardBlockCompactsMechanicallyBeforeTheCall(t *testing.T) {
 	const window = 16000
-	script := `{"turns": [` + strings.Repeat(`{"tool_calls": [{"name": "bash", "args": {"command": "seq 1 1200"}}]},`, 5) + `
+	var turns strings.Builder // five different commands: the same one five times is a loop
+	for i := 1; i <= 5; i++ {
+		fmt.Fprintf(&turns, `{"tool_calls": [{"name": "bash", "args": {"command": "seq %d %d"}}]},`, i, i+1199)
+	}
+	script := `{"turns": [` + turns.String() + `
 		{"tool_calls": [{"name": "bash", "args": {"command": "seq 1 6000"}}]},
 		{"text": "finished"}],
 		"agents": {"#compactor": {"turns": [{"text": "Summary: printed numbers."}]}}}`

@@ -242,7 +242,7 @@ func (n *Node) newSessionDeps(start *messages.StartSession) (SessionDeps, error)
 	}
 	env := &tools.Env{Root: workspace, TempDir: tmp, Environ: withTmp(n.opts.Environ, tmp), Sandbox: n.opts.Sandbox,
 		Files: n.fileTracker(start), Artifacts: n.store, ReadOnlyRoot: start.PlanSafeBash && n.opts.Sandbox != nil,
-		Secrets: tools.SecretRedactor(os.Getenv, llm.KeyVars(), n.bus.Token())}
+		Secrets: tools.SecretRedactor(os.Getenv, llm.KeyVars(), n.bus.Token()), NoRepair: start.NoRepair}
 	if len(skills) > 0 {
 		env.Skills = skillSet(skills)
 	}
@@ -251,7 +251,9 @@ func (n *Node) newSessionDeps(start *messages.StartSession) (SessionDeps, error)
 	return SessionDeps{
 		Gate:  gate,
 		Store: n.store, Bridge: n.bridge, Provider: provider, Model: modelStamp(start.Model), ModelName: modelName,
-		Tools: reg, ToolEnv: env, System: SystemPrompt(PromptParts{Root: workspace, Mode: start.Mode, RolePrompt: start.RolePrompt, UserDir: n.opts.UserConfigDir, Skills: skills, PromptMode: pm}), Retry: n.opts.Retry, Log: n.opts.Log,
+		Tools: reg, ToolEnv: env, Retry: n.opts.Retry, Log: n.opts.Log,
+		System: withQuirkHint(SystemPrompt(PromptParts{Root: workspace, Mode: start.Mode, RolePrompt: start.RolePrompt,
+			UserDir: n.opts.UserConfigDir, Skills: skills, PromptMode: pm}), modelName, !start.NoRepair),
 		Delegation: n.delegation(reg),
 	}, nil
 }

@@ -79,6 +79,16 @@ func (n *Node) query(data []byte) any {
 			out.Sessions = append(out.Sessions, sessionInfo(m))
 		}
 		return out
+	case *messages.GetRepairStats:
+		stats, err := n.store.Repairs()
+		if err != nil {
+			return &messages.ErrorReply{Error: err.Error()}
+		}
+		out := &messages.RepairStatsReply{Models: make([]messages.RepairCounts, 0, len(stats))}
+		for _, r := range stats {
+			out.Models = append(out.Models, messages.RepairCounts(r))
+		}
+		return out
 	case *messages.GetLog:
 		meta, err := n.store.Meta(q.Session)
 		if err != nil {

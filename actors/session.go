@@ -10,6 +10,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/troupe-dev/troupe/actors/projection"
+	"github.com/troupe-dev/troupe/actors/turn"
 	"github.com/troupe-dev/troupe/llm"
 	"github.com/troupe-dev/troupe/messages"
 	"github.com/troupe-dev/troupe/store"
@@ -77,6 +78,7 @@ type session struct {
 	awaiting     []*messages.ApprovalRequestedData // calls of this turn waiting for an approval answer
 
 	emptyReplies, lengthContinues int
+	steer                         *turn.Steering // reply classes, loops, repairs (session_repair.go)
 	finished                      bool
 
 	// Context management (session_context.go).
@@ -265,7 +267,8 @@ func (s *session) busy(ctx actor.Context) {
 // status is answered locally, without a model call.
 func (s *session) status() *messages.StatusReply {
 	r := &messages.StatusReply{Session: s.start.ID, Phase: s.phase, Model: s.deps.Model, Mode: s.currentMode(),
-		ContextWindow: s.window(), Compactions: s.compactions, Goal: s.goal, Agents: s.running(), Pending: s.awaiting}
+		ContextWindow: s.window(), Compactions: s.compactions, Goal: s.goal, Agents: s.running(), Pending: s.awaiting,
+		Repairs: s.repairStatus()}
 	if s.meta != nil {
 		r.Turns, r.InputTokens, r.OutputTokens = s.meta.Turns, s.meta.InputTokens, s.meta.OutputTokens
 		r.ContextTokens = s.contextTokens(s.request())
@@ -283,10 +286,14 @@ func formatStatus(st *messages.StatusReply) string {
 	if st.ContextWindow > 0 {
 		pct = 100 * float64(st.ContextTokens) / float64(st.ContextWindow)
 	}
+	repairs := st.Repairs
+	if repairs == "" {
+		repairs = "no tool calls yet"
+	}
 	return fmt.Sprintf("session     %s\nmodel       %s\nmode        %s\nphase       %s\ncontext     %.0f%% (%d of %d tokens)\n"+
-		"compactions %d\ntokens      %d in, %d out over %d turns\ngoal        %s\nagents      %d running",
+		"compactions %d\ntokens      %d in, %d out over %d turns\ngoal        %s\nagents      %d running\nrepairs     %s",
 		st.Session, st.Model, st.Mode, st.Phase, pct, st.ContextTokens, st.ContextWindow, st.Compactions,
-		st.InputTokens, st.OutputTokens, st.Turns, goal, st.Agents)
+		st.InputTokens, st.OutputTokens, st.Turns, goal, st.Agents, repairs)
 }
 
 // emit publishes one event; a failure to publish is logged, never fatal to the turn.

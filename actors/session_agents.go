@@ -111,7 +111,7 @@ func (s *session) prepareChild(req *messages.SpawnAgent) (*childAgent, []string,
 		Agent: handle, Parent: s.start.ID, Role: role.Name, RolePrompt: role.Prompt, Tools: toolNames,
 		Depth: depth, MaxTokens: d.Limits.MaxTokens, MaxWallS: int(d.Limits.MaxWall / time.Second),
 		Allow: append(slices.Clone(s.start.Allow), s.sessionAllowlist()...), Ask: s.start.Ask, Deny: s.start.Deny,
-		Yes: s.start.Yes, AskUser: s.start.Interactive || s.start.AskUser,
+		Yes: s.start.Yes, AskUser: s.start.Interactive || s.start.AskUser, NoRepair: s.start.NoRepair,
 		PlanSafeBash: role.PlanSafeBash, Verdict: role.Verdict,
 		MaxTurns: d.Limits.MaxTurns,
 	}

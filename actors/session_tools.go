@@ -66,6 +66,7 @@ func (s *session) onToolResult(ctx actor.Context, msg *messages.ToolResult) {
 			return
 		}
 		s.track(call, res)
+		s.observeCall(call, res)
 		s.emit(messages.EventToolFinished, &messages.ToolFinishedData{Turn: s.turn, CallID: call.ID, Tool: call.Name,
 			IsError: res.IsError, Output: preview(res.Output, eventPreviewBytes), Bytes: len(res.Output),
 			Changed: res.Changed, DurationMS: res.Duration.Milliseconds()})
@@ -79,9 +80,12 @@ func (s *session) onToolResult(ctx actor.Context, msg *messages.ToolResult) {
 		s.endCancelledTurn(ctx)
 		return
 	}
-	s.emit(messages.EventTurnFinished, &messages.TurnFinishedData{Turn: s.turn, Stop: string(llm.StopToolCalls)})
+	s.turnFinished(string(llm.StopToolCalls))
+	s.flushRepairs()
 	s.syncStore()
-	s.continueTurn(ctx)
+	if s.steerLoops(ctx) {
+		s.continueTurn(ctx)
+	}
 }
 
 func (s *session) isPending(id string) bool {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/troupe-dev/troupe/actors/turn"
 	"github.com/troupe-dev/troupe/llm"
 	"github.com/troupe-dev/troupe/messages"
 )
@@ -151,6 +152,7 @@ func (s *session) onModelDone(ctx actor.Context, msg *modelDone) {
 	if msg.turn != s.turn {
 		return
 	}
+	s.steering().Class = ""
 	s.streamCancel()
 	s.streamCancel = nil
 	if s.cancelling != "" {
@@ -164,24 +166,28 @@ func (s *session) onModelDone(ctx actor.Context, msg *modelDone) {
 	r := msg.reply
 	s.recordUsage(r.Usage, msg.bytes)
 	s.acct.Observe(r.Usage.InputTokens, msg.sent)
-	switch {
-	case len(r.ToolCalls) > 0:
+	d := s.steering().Classifier.Classify(r, s.turn)
+	s.steering().Class = d.Class
+	switch d.Class {
+	case messages.ReplyToolCalls, messages.ReplyTextCalls:
+		s.runCalls(ctx, r, d)
+	case messages.ReplyRefusal:
+		_ = s.commitAssistant(r)
+		s.turnFinished(string(llm.StopRefusal))
+		s.fail(ctx, messages.FailModel, "the model refused: "+firstLine(r.Text))
+	case messages.ReplyLength:
+		s.continueAfterLength(ctx, r, d)
+	case messages.ReplyEmpty:
+		s.nudgeEmpty(ctx)
+	case messages.ReplyMalformed, messages.ReplyReasoningOnly:
+		s.nudgeReply(ctx, r, d)
+	default: // a final answer, or a question to the user
 		if err := s.commitAssistant(r); err != nil {
 			s.fail(ctx, messages.FailConfig, err.Error())
 			return
 		}
-		s.dispatch(ctx, r.ToolCalls)
-	case r.Stop == llm.StopRefusal:
-		_ = s.commitAssistant(r)
-		s.emit(messages.EventTurnFinished, &messages.TurnFinishedData{Turn: s.turn, Stop: string(llm.StopRefusal)})
-		s.fail(ctx, messages.FailModel, "the model refused: "+firstLine(r.Text))
-	case r.Stop == llm.StopLength:
-		s.continueAfterLength(ctx, r)
-	case strings.TrimSpace(r.Text) == "":
-		s.nudgeEmpty(ctx)
-	default:
-		if err := s.commitAssistant(r); err != nil {
-			s.fail(ctx, messages.FailConfig, err.Error())
+		if d.Class == messages.ReplyQuestion && s.start.Interactive {
+			s.askUser(ctx)
 			return
 		}
 		s.finalAnswer(ctx, r.Text)
@@ -190,7 +196,7 @@ func (s *session) onModelDone(ctx actor.Context, msg *modelDone) {
 
 // modelFailed ends the turn on a call that failed for good (retries are already spent).
 func (s *session) modelFailed(ctx actor.Context, err error) {
-	s.emit(messages.EventTurnFinished, &messages.TurnFinishedData{Turn: s.turn, Stop: "error"})
+	s.turnFinished("error")
 	var le *llm.Error
 	errors.As(err, &le)
 	switch {
@@ -212,7 +218,7 @@ func (s *session) modelFailed(ctx actor.Context, err error) {
 // finalAnswer accepts a final reply: an interactive session waits for more input, a headless
 // one is done.
 func (s *session) finalAnswer(ctx actor.Context, text string) {
-	s.emit(messages.EventTurnFinished, &messages.TurnFinishedData{Turn: s.turn, Stop: string(llm.StopEnd)})
+	s.turnFinished(string(llm.StopEnd))
 	s.syncStore()
 	if s.needsVerdict(text) {
 		if err := s.commitNote("Your role must end its final answer with a line `VERDICT: pass` or `VERDICT: fail`, after the evidence (commands run and their outcome). Give your final answer again in that form."); err != nil {
@@ -267,7 +273,7 @@ func (s *session) afterAgentsChanged(ctx actor.Context) {
 
 // nudgeEmpty answers an empty reply by telling the model exactly what is wrong.
 func (s *session) nudgeEmpty(ctx actor.Context) {
-	s.emit(messages.EventTurnFinished, &messages.TurnFinishedData{Turn: s.turn, Stop: "empty"})
+	s.turnFinished("empty")
 	s.emptyReplies++
 	if s.emptyReplies > maxEmptyReplies {
 		s.fail(ctx, messages.FailModel, fmt.Sprintf("the model replied with nothing %d times in a row", s.emptyReplies))
@@ -281,19 +287,20 @@ func (s *session) nudgeEmpty(ctx actor.Context) {
 }
 
 // continueAfterLength keeps a reply cut off by the output limit and asks the model to go on.
-func (s *session) continueAfterLength(ctx actor.Context, r *llm.Reply) {
-	s.emit(messages.EventTurnFinished, &messages.TurnFinishedData{Turn: s.turn, Stop: string(llm.StopLength)})
+func (s *session) continueAfterLength(ctx actor.Context, r *llm.Reply, d turn.Decision) {
+	s.turnFinished(string(llm.StopLength))
 	s.lengthContinues++
 	if s.lengthContinues > maxLengthContinues {
 		s.fail(ctx, messages.FailModel, "the model's reply was cut off by its output limit too many times")
 		return
 	}
-	r.ToolCalls = nil // a call cut off mid-arguments is not a call
+	s.continued()
+	r.Text, r.ToolCalls = d.Text, nil // a call cut off mid-arguments is not a call
 	if err := s.commitAssistant(r); err != nil {
 		s.fail(ctx, messages.FailConfig, err.Error())
 		return
 	}
-	if err := s.commitNote("Your reply was cut off by the output limit. Continue exactly where you stopped; keep tool calls small."); err != nil {
+	if err := s.commitNote(d.Note); err != nil {
 		s.fail(ctx, messages.FailConfig, err.Error())
 		return
 	}
@@ -335,7 +342,7 @@ func (s *session) cancelTurn(ctx actor.Context, msg *messages.Cancel) {
 func (s *session) endCancelledTurn(ctx actor.Context) {
 	reason := s.cancelling
 	s.cancelling = ""
-	s.emit(messages.EventTurnFinished, &messages.TurnFinishedData{Turn: s.turn, Stop: "cancelled"})
+	s.turnFinished("cancelled")
 	s.syncStore()
 	if s.start.Interactive {
 		s.become(phaseIdle, s.idle)

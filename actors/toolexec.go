@@ -120,6 +120,9 @@ func (t *toolExec) finish(ctx actor.Context, done *toolDone) {
 func (t *toolExec) reply(ctx actor.Context, req *messages.ToolRequest, res tools.Result, took time.Duration) {
 	out := &messages.ToolResult{Turn: req.Turn, CallID: req.CallID, Name: req.Name, Output: res.Output,
 		IsError: res.IsError, Changed: res.Changed, Duration: took}
+	for _, rp := range res.Repairs {
+		out.Repairs = append(out.Repairs, messages.Repair{Kind: string(rp.Kind), Before: rp.Before, After: rp.After})
+	}
 	if err := t.bridge.Send(req.ReplyTo, out); err != nil {
 		ctx.Logger().Error("deliver tool result", "call", req.CallID, "err", err)
 	}

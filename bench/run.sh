@@ -97,4 +97,13 @@ for v in model-summary mechanical; do
   row "  projection.Project per turn: median / p99" "$(metric "$work/long.txt" "$l" µs/project-median) / $(metric "$work/long.txt" "$l" µs/project-p99) µs (session wall $(metric "$work/long.txt" "$l" s/session) s)"
 done
 
+# Repair (issue 9): a scripted noisy model works through the 22 tasks of examples/repair with
+# turn repair on and off (fixed seed); tasks finished, turns, mistakes recovered by family, and
+# the text-call parser's throughput on a 1 MB reply.
+echo
+go run ./bench/repair 2>/dev/null || echo "repair bench: failed (run go run ./bench/repair to see why)"
+# The same at a higher mistake rate (the ratio grows with the rate: only calls written as text
+# end a task when repair is off; the other mistakes cost turns).
+go run ./bench/repair -rate 0.6 2>/dev/null | sed -n '3,7p' || true
+
 # Start-up phases, private memory, attach and binary composition (issue 13): bash bench/startup.sh

@@ -29,6 +29,9 @@ type StartSession struct {
 	// Yes answers every approval request with allow (troupe run --yes); without it a headless
 	// session that would have to ask is denied instead.
 	Yes bool `json:"yes,omitempty"`
+	// NoRepair switches turn repair off (the repair bench's baseline): calls written as text are
+	// not recovered and loops are not steered.
+	NoRepair bool `json:"no_repair,omitempty"`
 
 	// A subagent's start (DESIGN §7): its role and the role's prompt, the tools it may use (nil:
 	// all of the node's), its depth under the root, and its budget. AskUser lets a child of an
@@ -123,6 +126,23 @@ type Repair struct {
 	Kind   string `json:"kind"`
 	Before string `json:"before,omitempty"`
 	After  string `json:"after,omitempty"`
+}
+
+// GetRepairStats asks a Node for the project's per-model repair counters.
+type GetRepairStats struct{}
+
+// RepairStatsReply answers GetRepairStats, one record per model, by model name.
+type RepairStatsReply struct {
+	Models []RepairCounts `json:"models"`
+}
+
+// RepairCounts is one model's tool calls in the project and what the harness repaired in them
+// (counts by tools.RepairKind); Repaired counts calls with at least one repair.
+type RepairCounts struct {
+	Model    string         `json:"model"`
+	Calls    int            `json:"calls"`
+	Repaired int            `json:"repaired"`
+	ByKind   map[string]int `json:"by_kind,omitempty"`
 }
 
 // ListSessions asks a Node for the sessions in its store.
@@ -223,6 +243,8 @@ type StatusReply struct {
 	Compactions   int   `json:"compactions"`
 	Goal          *Goal `json:"goal,omitempty"`
 	Agents        int   `json:"agents_running,omitempty"`
+	// Repairs is this session's repair counters in one line ("" before its first call).
+	Repairs string `json:"repairs,omitempty"`
 	// Pending are the calls waiting for an approval answer, so a client that attaches after
 	// the request (watch, troupe approvals) still sees them.
 	Pending []*ApprovalRequestedData `json:"pending,omitempty"`

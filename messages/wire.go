@@ -28,6 +28,8 @@ var kinds = map[string]func() any{
 	"list_sessions":    func() any { return &ListSessions{} },
 	"session_list":     func() any { return &SessionList{} },
 	"get_log":          func() any { return &GetLog{} },
+	"get_repair_stats": func() any { return &GetRepairStats{} },
+	"repair_stats":     func() any { return &RepairStatsReply{} },
 	"log_reply":        func() any { return &LogReply{} },
 	"status_request":   func() any { return &StatusRequest{} },
 	"status_reply":     func() any { return &StatusReply{} },

@@ -25,6 +25,11 @@ func (r *Registry) Execute(ctx context.Context, env *Env, call Call) (res Result
 	}()
 	var repairs []Repair
 	e, ok := r.byName[call.Name]
+	if !ok && env != nil && env.NoRepair {
+		res := r.unknownTool(env, call.Name, "")
+		res.Rejected = true
+		return res
+	}
 	if !ok {
 		to, found := r.resolve(call.Name, call.Args)
 		if !found {
@@ -43,6 +48,10 @@ func (r *Registry) Execute(ctx context.Context, env *Env, call Call) (res Result
 	}
 	args, more, failed := r.prepare(env, e, call)
 	repairs = append(repairs, more...)
+	if failed == nil && env.NoRepair && slices.ContainsFunc(repairs, func(rp Repair) bool { return rp.Kind != RepairJSON && rp.Kind != RepairCoercion }) {
+		refused := r.argsFailure(env, e, "the arguments do not match the tool's schema (repair is off)")
+		failed, repairs = &refused, nil
+	}
 	if failed != nil {
 		if len(repairs) > 0 && repairs[0].Kind == RepairToolName {
 			failed.Output = fmt.Sprintf("(%s is %s here.) %s", repairs[0].Before, call.Name, failed.Output)

@@ -66,6 +66,9 @@ func (p *printer) human(t messages.EventType, v any) {
 	case *messages.ToolFinishedData:
 		p.endLine()
 		fmt.Fprintf(p.w, "  %s\n", toolOutcome(d))
+	case *messages.ToolRepairedData:
+		p.endLine()
+		fmt.Fprintf(p.w, "  ↻ repaired %s: %s → %s\n", strings.ReplaceAll(d.Kind, "_", " "), clipLine(d.Before, 60), clipLine(d.After, 80))
 	case *messages.ModelRetryData:
 		p.endLine()
 		fmt.Fprintf(p.w, "  model call failed (%s); retry %d in %dms\n", firstLineOf(d.Reason), d.Attempt, d.DelayMS)

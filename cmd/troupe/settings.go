@@ -18,6 +18,7 @@ type commonFlags struct {
 	model, baseURL, mode, sandbox string
 	promptMode, nats              string
 	maxTurns                      int
+	noRepair                      bool
 
 	// The long-horizon flags (registerHorizon): the goal, the definition of done, the window.
 	goal                       string
@@ -50,6 +51,7 @@ func (f *commonFlags) register(c *cobra.Command) {
 	c.Flags().StringVar(&f.mode, "mode", "", "permission mode: plan, ask, auto-edit, yolo")
 	c.Flags().StringVar(&f.sandbox, "sandbox", "", "sandbox for bash: auto, landlock, bwrap, off")
 	c.Flags().IntVar(&f.maxTurns, "max-turns", 0, "stop after this many model turns (default 100)")
+	c.Flags().BoolVar(&f.noRepair, "no-repair", false, "switch turn repair off: calls written as text are not run, loops are not steered (for measuring)")
 	c.Flags().StringVar(&f.nats, "nats", "", "join this external NATS server or cluster (nats://host:4222[,…]) instead of starting an embedded one")
 	c.Flags().StringVar(&f.promptMode, "prompt-mode", "", "prompt mode: code (default), plan, review, debug, ask, brainstorm, frontend-design, review-security, simplify, or one from .troupe/prompts")
 }

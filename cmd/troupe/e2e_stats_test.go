@@ -1,0 +1,66 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/troupe-dev/troupe/messages"
+)
+
+// A call written as text runs, is announced as a repair, and is counted in troupe stats; with
+// --no-repair the same reply is just the final answer.
+func TestTextCallIsRepairedAndCountedInStats(t *testing.T) {
+	repo := newRepo(t, map[string]string{"a.txt": "alpha\n"})
+	model := writeScript(t, repo, `{"turns": [
+		{"text": "<tool_call>{\"name\": \"read_file\", \"arguments\": {\"path\": \"a.txt\"}}</tool_call>"},
+		{"expect": "alpha", "tool_calls": [{"name": "read_file", "args": {"path": "a.txt"}}]},
+		{"text": "it says alpha"}]}`)
+	r := troupe(t, repo, testEnv(t), "run", "--json", "--model", model, "go")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	envs := envelopes(t, r.stdout)
+	if !strings.Contains(strings.Join(types(envs), " "), string(messages.EventToolRepaired)) {
+		t.Fatalf("no tool.repaired event in %v", types(envs))
+	}
+	st := troupe(t, repo, testEnv(t), "stats")
+	if st.code != 0 || !strings.Contains(st.stdout, "50% of 2 calls repaired: 1 text format") {
+		t.Fatalf("stats: exit %d\n%s%s", st.code, st.stdout, st.stderr)
+	}
+	js := troupe(t, repo, testEnv(t), "stats", "--json")
+	var rec struct {
+		Calls, Repaired int
+		ByKind          map[string]int `json:"by_kind"`
+	}
+	if err := json.Unmarshal([]byte(js.stdout), &rec); err != nil || rec.Calls != 2 || rec.Repaired != 1 || rec.ByKind["text_format"] != 1 {
+		t.Fatalf("stats --json: %q (%v)", js.stdout, err)
+	}
+
+	off := troupe(t, repo, testEnv(t), "run", "--json", "--no-repair", "--model", model, "go")
+	if off.code != 0 {
+		t.Fatalf("--no-repair: exit %d: %s", off.code, off.stderr)
+	}
+	if fin := finished(t, envelopes(t, off.stdout)); !strings.Contains(fin.Final, "<tool_call>") {
+		t.Fatalf("--no-repair ran the text call: %+v", fin)
+	}
+}
+
+func TestStatsOnAFreshProjectSaysHowToGetSome(t *testing.T) {
+	repo := newRepo(t, nil)
+	r := troupe(t, repo, testEnv(t), "stats")
+	if r.code != 0 || !strings.Contains(r.stderr, "no tool calls counted yet") {
+		t.Fatalf("exit %d: %q %q", r.code, r.stdout, r.stderr)
+	}
+}
+
+func TestHumanOutputShowsTheRepair(t *testing.T) {
+	repo := newRepo(t, map[string]string{"a.txt": "alpha\n"})
+	model := writeScript(t, repo, `{"turns": [
+		{"text": "<tool_call>{\"name\": \"read_file\", \"arguments\": {\"path\": \"a.txt\"}}</tool_call>"},
+		{"expect": "alpha", "text": "it says alpha"}]}`)
+	r := troupe(t, repo, testEnv(t), "run", "--model", model, "go")
+	if r.code != 0 || !strings.Contains(r.stdout, "↻ repaired text format:") || !strings.Contains(r.stdout, `read_file {"path":"a.txt"}`) {
+		t.Fatalf("exit %d:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}

@@ -1,0 +1,87 @@
+package store
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/dgraph-io/badger/v4"
+)
+
+// repairsPrefix holds the project's per-model repair counters: st/repairs/<model>.
+const repairsPrefix = "st/repairs/"
+
+func repairsKey(model string) []byte { return []byte(repairsPrefix + model) }
+
+// RepairStats counts, for one model, the tool calls it made and what the harness repaired in
+// them (by tools.RepairKind). Repaired counts calls with at least one repair.
+type RepairStats struct {
+	Model    string         `json:"model"`
+	Calls    int            `json:"calls"`
+	Repaired int            `json:"repaired"`
+	ByKind   map[string]int `json:"by_kind,omitempty"`
+}
+
+// Empty says nothing was counted.
+func (r RepairStats) Empty() bool { return r.Calls == 0 && r.Repaired == 0 && len(r.ByKind) == 0 }
+
+// AddRepairs adds d to the stored counters of d.Model, in one transaction.
+func (s *Store) AddRepairs(d RepairStats) error {
+	if d.Model == "" || strings.ContainsRune(d.Model, 0) {
+		return fmt.Errorf("add repair counters: model name %q is empty or has NUL", d.Model)
+	}
+	err := s.db.Update(func(txn *badger.Txn) error {
+		cur := RepairStats{Model: d.Model}
+		item, err := txn.Get(repairsKey(d.Model))
+		switch {
+		case errors.Is(err, badger.ErrKeyNotFound):
+		case err != nil:
+			return err
+		default:
+			if err := item.Value(func(b []byte) error { return json.Unmarshal(b, &cur) }); err != nil {
+				return fmt.Errorf("decode: %w", err)
+			}
+		}
+		cur.Calls += d.Calls
+		cur.Repaired += d.Repaired
+		for k, n := range d.ByKind {
+			if cur.ByKind == nil {
+				cur.ByKind = map[string]int{}
+			}
+			cur.ByKind[k] += n
+		}
+		b, err := json.Marshal(cur)
+		if err != nil {
+			return err
+		}
+		return txn.Set(repairsKey(d.Model), b)
+	})
+	if err != nil {
+		return fmt.Errorf("add repair counters of %s: %w", d.Model, err)
+	}
+	return nil
+}
+
+// Repairs returns the repair counters of every model of the project, by model name.
+func (s *Store) Repairs() ([]RepairStats, error) {
+	var out []RepairStats
+	err := s.db.View(func(txn *badger.Txn) error {
+		it := txn.NewIterator(badger.IteratorOptions{PrefetchValues: true, Prefix: []byte(repairsPrefix)})
+		defer it.Close()
+		for it.Rewind(); it.Valid(); it.Next() {
+			var r RepairStats
+			if err := it.Item().Value(func(b []byte) error { return json.Unmarshal(b, &r) }); err != nil {
+				return fmt.Errorf("decode %s: %w", it.Item().Key(), err)
+			}
+			out = append(out, r)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read repair counters: %w", err)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Model < out[j].Model })
+	return out, nil
+}
