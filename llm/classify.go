@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/troupe-dev/troupe/internal/textfmt"
 	"io"
 	"net"
 	"net/http"
@@ -184,10 +185,5 @@ func providerMessage(body string) string {
 // clipMessage keeps an error body readable on one screen: providers sometimes answer with an
 // HTML page.
 func clipMessage(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	const max = 400
-	if len(s) > max {
-		return s[:max] + "…"
-	}
-	return s
+	return textfmt.Clip(strings.Join(strings.Fields(s), " "), 400)
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/troupe-dev/troupe/internal/textfmt"
 	"os"
 	"strings"
 	"sync"
@@ -195,7 +196,7 @@ func (p *scripted) Stream(ctx context.Context, req *Request, emit func(Event)) (
 		last := lastConversational(req.Messages)
 		if !strings.Contains(last, turn.Expect) {
 			return nil, &Error{Class: Fatal, Provider: "scripted",
-				Err: fmt.Errorf("turns[%d]: expected the last message to contain %q, got %q", idx, turn.Expect, clip(last, 300))}
+				Err: fmt.Errorf("turns[%d]: expected the last message to contain %q, got %q", idx, turn.Expect, textfmt.Clip(last, 300))}
 		}
 	}
 	if turn.DelayMS > 0 {
@@ -321,13 +322,6 @@ func chunks(s string, n int) []string {
 		out = append(out, s)
 	}
 	return out
-}
-
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
 }
 
 // estimateRequestTokens is a rough size of a request for the scripted provider's usage report.

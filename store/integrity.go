@@ -3,6 +3,7 @@ package store
 import (
 	"errors"
 	"fmt"
+	"github.com/troupe-dev/troupe/internal/textfmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -156,12 +157,5 @@ func classifyOpenError(dir string, err error) error {
 	case errors.Is(err, fs.ErrPermission), strings.Contains(err.Error(), "no space left"):
 		return fmt.Errorf("open store %s: %w", dir, err)
 	}
-	return &DamageError{Dir: dir, Reason: firstLine(err.Error())}
-}
-
-func firstLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
-	}
-	return s
+	return &DamageError{Dir: dir, Reason: textfmt.FirstLine(err.Error())}
 }

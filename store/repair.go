@@ -3,6 +3,7 @@ package store
 import (
 	"encoding/binary"
 	"fmt"
+	"github.com/troupe-dev/troupe/internal/textfmt"
 	"hash/crc32"
 	"io"
 	"log/slog"
@@ -169,7 +170,7 @@ func copyFile(from, to string) error {
 func salvage(from, to *badger.DB, rep *RepairReport) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			err = fmt.Errorf("salvage stopped: reading the backup crashed the database: %v", firstLine(fmt.Sprint(p)))
+			err = fmt.Errorf("salvage stopped: reading the backup crashed the database: %v", textfmt.FirstLine(fmt.Sprint(p)))
 		}
 	}()
 	batch := to.NewWriteBatch()

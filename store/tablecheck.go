@@ -2,6 +2,7 @@ package store
 
 import (
 	"fmt"
+	"github.com/troupe-dev/troupe/internal/textfmt"
 	"os"
 	"path/filepath"
 
@@ -23,12 +24,12 @@ func verifyTable(path string) (err error) {
 	}()
 	mf, err := z.OpenMmapFile(path, os.O_RDONLY, 0)
 	if err != nil && err != z.NewFile {
-		return fmt.Errorf("open table %s: %s", filepath.Base(path), firstLine(err.Error()))
+		return fmt.Errorf("open table %s: %s", filepath.Base(path), textfmt.FirstLine(err.Error()))
 	}
 	// Verification on open checks the whole table; the compression setting matches smallOptions.
 	t, err := table.OpenTable(mf, table.Options{ChkMode: options.OnTableRead, Compression: options.None})
 	if err != nil {
-		return fmt.Errorf("table %s fails verification: %v", filepath.Base(path), firstLine(err.Error()))
+		return fmt.Errorf("table %s fails verification: %v", filepath.Base(path), textfmt.FirstLine(err.Error()))
 	}
 	// Close the mapping only: DecrRef would delete the file.
 	_ = t.MmapFile.Close(-1)

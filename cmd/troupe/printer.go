@@ -137,19 +137,14 @@ func toolOutcome(d *messages.ToolFinishedData) string {
 	if numberedLine.MatchString(line) {
 		line = textfmt.Count(strings.Count(strings.TrimRight(d.Output, "\n"), "\n")+1, "line")
 	}
-	if len(line) > 100 {
-		line = line[:100] + "…"
-	}
+	line = textfmt.Clip(line, 100)
 	return fmt.Sprintf("%s %s (%s, %dms)", mark, line, textfmt.Count(d.Bytes, "byte"), d.DurationMS)
 }
 
 // numberedLine matches the first line of read_file output ("     1\tpackage main").
 var numberedLine = regexp.MustCompile(`^\s*\d+\t`)
 
-func firstLineOf(s string) string {
-	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
-	return s
-}
+func firstLineOf(s string) string { return textfmt.FirstLine(s) }
 
 // decisionLine is the one-line form of a permission decision; plain allows are left out.
 func decisionLine(d *messages.DecisionData) string {

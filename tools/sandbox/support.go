@@ -3,6 +3,7 @@ package sandbox
 import (
 	"context"
 	"fmt"
+	"github.com/troupe-dev/troupe/internal/textfmt"
 	"os/exec"
 	"time"
 
@@ -61,7 +62,7 @@ func (sup *Support) tryBwrap() {
 	if err == nil {
 		sup.BwrapWorks = true
 	} else {
-		sup.Note = join(sup.Note, fmt.Sprintf("bwrap: %v %s", err, firstLine(string(out))))
+		sup.Note = join(sup.Note, fmt.Sprintf("bwrap: %v %s", err, textfmt.FirstLine(string(out))))
 	}
 }
 
@@ -70,13 +71,4 @@ func join(a, b string) string {
 		return b
 	}
 	return a + "; " + b
-}
-
-func firstLine(s string) string {
-	for i, c := range s {
-		if c == '\n' {
-			return s[:i]
-		}
-	}
-	return s
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/troupe-dev/troupe/internal/textfmt"
 	"os/exec"
 	"regexp"
 	"strconv"
@@ -133,10 +134,5 @@ func (c *Checker) external(ctx context.Context, check externalCheck, absPath str
 	if p := check.parse(string(bytes.TrimSpace(out))); p != nil {
 		return p, nil
 	}
-	return &Problem{Line: 1, Msg: check.binary + " reports: " + firstLine(string(out))}, nil
-}
-
-func firstLine(s string) string {
-	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
-	return s
+	return &Problem{Line: 1, Msg: check.binary + " reports: " + textfmt.FirstLine(string(out))}, nil
 }
