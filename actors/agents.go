@@ -70,7 +70,6 @@ type childAgent struct {
 	wt        *worktree.Worktree
 	pid       *actor.PID
 	began     time.Time
-	goneTimer *time.Timer // armed when the child stopped before its result arrived
 }
 
 // agentRecord is what the parent stores of a child at s/<parent>/agents/<task>, so a resumed
@@ -101,8 +100,8 @@ type agentWaiter struct {
 
 // Internal messages of the subagent machinery.
 type (
-	// childGone fires a while after a child stopped without its result reaching the parent:
-	// the result is then written for it.
+	// childGone follows a child's Terminated through the mailbox: if the child's result has
+	// not come before it, the child never sent one, and the result is written for it.
 	childGone struct{ task string }
 	// waitExpired ends a wait_agent call that timed out.
 	waitExpired struct{ id int }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/nats-io/nats.go"
 
+	"github.com/troupe-dev/troupe/internal/testwait"
 	"github.com/troupe-dev/troupe/llm"
 	"github.com/troupe-dev/troupe/llm/llmtest"
 	"github.com/troupe-dev/troupe/messages"
@@ -139,7 +140,7 @@ func BenchmarkEventThroughput(b *testing.B) {
 	select {
 	case end := <-last:
 		b.ReportMetric(float64(n)/end.Sub(start).Seconds(), "events/s")
-	case <-time.After(60 * time.Second):
+	case <-time.After(testwait.Scale(60 * time.Second)):
 		b.Fatalf("subscriber got %d of %d events", got.Load(), n)
 	}
 }
@@ -182,7 +183,7 @@ func (bn *benchNode) runBench(b *testing.B, id string) {
 	if err := bn.client.StartSession(&messages.StartSession{ID: id, Task: "go", Model: "scripted", Mode: "yolo", Workspace: bn.Root, MaxTurns: 1000}); err != nil {
 		b.Fatal(err)
 	}
-	deadline := time.Now().Add(2 * time.Minute)
+	deadline := time.Now().Add(testwait.Scale(2 * time.Minute))
 	for time.Now().Before(deadline) {
 		for _, e := range bn.sessionEvents(id) {
 			if e.Type == messages.EventSessionFinished {

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/troupe-dev/troupe/internal/testwait"
 	"github.com/troupe-dev/troupe/messages"
 )
 
@@ -111,7 +112,7 @@ func BenchmarkApprovalLatency(b *testing.B) {
 			var ask *messages.ApprovalRequestedData
 			select {
 			case ask = <-asks:
-			case <-time.After(30 * time.Second):
+			case <-time.After(testwait.Scale(30 * time.Second)):
 				b.Fatalf("approval %d never requested", i)
 			}
 			start := time.Now()

@@ -14,16 +14,21 @@ import (
 // Bridge binds actors to the bus: it subscribes an actor's inbox subject and forwards each
 // decoded message into its mailbox, answers request/reply subjects by asking the actor, and
 // publishes messages and events. Actors never hold a NATS connection themselves.
+//
+// A message or event larger than messages.MaxInline goes by reference (large.go): the bus
+// refuses messages over its limit, and a refused event would break the gap-free seq.
 type Bridge struct {
-	nc   *nats.Conn
-	root *actor.RootContext
-	ns   string
-	log  *slog.Logger
+	nc        *nats.Conn
+	root      *actor.RootContext
+	ns        string
+	log       *slog.Logger
+	artifacts PayloadStore
 }
 
-// NewBridge returns a Bridge over an (in-process) connection.
-func NewBridge(nc *nats.Conn, root *actor.RootContext, ns string, log *slog.Logger) *Bridge {
-	return &Bridge{nc: nc, root: root, ns: ns, log: log}
+// NewBridge returns a Bridge over an (in-process) connection; large payloads are kept in
+// artifacts.
+func NewBridge(nc *nats.Conn, root *actor.RootContext, ns string, log *slog.Logger, artifacts PayloadStore) *Bridge {
+	return &Bridge{nc: nc, root: root, ns: ns, log: log, artifacts: artifacts}
 }
 
 // NS is the project namespace of the subjects this Bridge uses.
@@ -34,7 +39,7 @@ func (b *Bridge) NS() string { return b.ns }
 func (b *Bridge) Bind(addr string, pid *actor.PID) (*nats.Subscription, error) {
 	subject := messages.InboxSubject(b.ns, addr)
 	sub, err := b.nc.Subscribe(subject, func(m *nats.Msg) {
-		msg, err := messages.Decode(m.Data)
+		msg, err := b.decode(m.Data)
 		if err != nil {
 			b.log.Warn("dropped undecodable inbox message", "subject", subject, "err", err)
 			return
@@ -72,7 +77,7 @@ func (b *Bridge) BindRequests(subject string, pid *actor.PID, timeout time.Durat
 }
 
 func (b *Bridge) ask(pid *actor.PID, data []byte, timeout time.Duration) any {
-	msg, err := messages.Decode(data)
+	msg, err := b.decode(data)
 	if err != nil {
 		return &messages.ErrorReply{Error: err.Error()}
 	}
@@ -89,14 +94,21 @@ func (b *Bridge) Send(addr string, msg any) error {
 	if err != nil {
 		return err
 	}
+	if data, err = b.messageByReference(data); err != nil {
+		return fmt.Errorf("send to %s: %w", addr, err)
+	}
 	if err := b.nc.Publish(messages.InboxSubject(b.ns, addr), data); err != nil {
 		return fmt.Errorf("send to %s: %w", addr, err)
 	}
 	return nil
 }
 
-// Publish sends raw bytes on a subject (events).
+// Publish sends an encoded event envelope on a subject.
 func (b *Bridge) Publish(subject string, data []byte) error {
+	data, err := b.eventByReference(data)
+	if err != nil {
+		return err
+	}
 	return b.nc.Publish(subject, data)
 }
 

@@ -28,6 +28,9 @@ func (b *Bridge) Follow(session string, pid *actor.PID) (*nats.Subscription, err
 			b.log.Warn("dropped undecodable event", "subject", m.Subject, "err", err)
 			return
 		}
+		if err := b.wholeEventData(&env); err != nil {
+			b.log.Warn("event sent by reference: using its preview", "subject", m.Subject, "err", err)
+		}
 		data, err := env.DecodeData()
 		if err != nil {
 			b.log.Warn("dropped undecodable event", "subject", m.Subject, "err", err)

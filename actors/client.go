@@ -37,12 +37,21 @@ func (c *Client) Close() {
 // timeout means the Node is gone or wedged.
 const requestTimeout = 15 * time.Second
 
+// startTimeout bounds a session start. The supervisor always answers one (the session is up,
+// it failed while starting, or it stopped), so this only bounds a wedged node; it is long
+// because a start does disk work and may wait for the session's previous run to stop.
+const startTimeout = 2 * time.Minute
+
 func (c *Client) request(subject string, msg any) (any, error) {
+	return c.requestWithin(subject, msg, requestTimeout)
+}
+
+func (c *Client) requestWithin(subject string, msg any, timeout time.Duration) (any, error) {
 	data, err := messages.Encode(msg)
 	if err != nil {
 		return nil, err
 	}
-	resp, err := c.nc.Request(subject, data, requestTimeout)
+	resp, err := c.nc.Request(subject, data, timeout)
 	if err != nil {
 		if errors.Is(err, nats.ErrNoResponders) {
 			return nil, fmt.Errorf("%s is not running", messages.Describe(subject))
@@ -64,7 +73,7 @@ func (c *Client) request(subject string, msg any) (any, error) {
 
 // StartSession asks the Node to start (or resume) a session. Subscribe to its events first.
 func (c *Client) StartSession(start *messages.StartSession) error {
-	_, err := c.request(messages.NodeSubject(c.NS, c.Node), start)
+	_, err := c.requestWithin(messages.NodeSubject(c.NS, c.Node), start, startTimeout)
 	return err
 }
 

@@ -100,7 +100,7 @@ func StartNode(opts NodeOptions) (*Node, error) {
 	n.system = actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger {
 		return slog.New(warnOnly{opts.Log.Handler()})
 	}))
-	n.bridge = NewBridge(n.nc, n.system.Root, n.NS, opts.Log)
+	n.bridge = NewBridge(n.nc, n.system.Root, n.NS, opts.Log, n.store)
 	props := actor.PropsFromProducer(newSupervisor(n.newSessionDeps), actor.WithSupervisor(sessionSupervision))
 	if n.supervisor, err = n.system.Root.SpawnNamed(props, "supervisor"); err != nil {
 		n.Close()

@@ -2,7 +2,6 @@ package actors
 
 import (
 	"fmt"
-	"time"
 
 	"github.com/nats-io/nats.go"
 
@@ -42,7 +41,33 @@ func markInterrupted(metas []*store.SessionMeta, active []string) {
 // answer serves the Node subject: session starts go to the Supervisor; store queries are
 // answered from the store, which only the Node opens.
 func (n *Node) answer(m *nats.Msg) {
-	reply := n.query(m.Data)
+	msg, err := messages.Decode(m.Data)
+	if err != nil {
+		n.respond(m, &messages.ErrorReply{Error: err.Error()})
+		return
+	}
+	if start, ok := msg.(*messages.StartSession); ok {
+		n.answerStart(m, start)
+		return
+	}
+	n.respond(m, n.query(msg))
+}
+
+// answerStart hands a start to the supervisor and answers once it does, from a goroutine
+// owned by the future (it ends with the answer or the timeout), so a start that waits for a
+// previous run to stop does not hold up the other node queries.
+func (n *Node) answerStart(m *nats.Msg, start *messages.StartSession) {
+	future := n.system.Root.RequestFuture(n.supervisor, start, startTimeout)
+	go func() {
+		res, err := future.Result()
+		if err != nil {
+			res = &messages.ErrorReply{Error: fmt.Sprintf("start session %s: the node did not answer within %v: %v", start.ID, startTimeout, err)}
+		}
+		n.respond(m, res)
+	}()
+}
+
+func (n *Node) respond(m *nats.Msg, reply any) {
 	data, err := messages.Encode(reply)
 	if err != nil {
 		data, _ = messages.Encode(&messages.ErrorReply{Error: err.Error()})
@@ -54,18 +79,8 @@ func (n *Node) answer(m *nats.Msg) {
 	}
 }
 
-func (n *Node) query(data []byte) any {
-	msg, err := messages.Decode(data)
-	if err != nil {
-		return &messages.ErrorReply{Error: err.Error()}
-	}
+func (n *Node) query(msg any) any {
 	switch q := msg.(type) {
-	case *messages.StartSession:
-		res, err := n.system.Root.RequestFuture(n.supervisor, q, 10*time.Second).Result()
-		if err != nil {
-			return &messages.ErrorReply{Error: fmt.Sprintf("start session: %v", err)}
-		}
-		return res
 	case *messages.StartLoop:
 		return n.startLoop(q)
 	case *messages.ListSessions:

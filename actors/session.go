@@ -47,6 +47,10 @@ type SessionDeps struct {
 	// git worktree it runs in. Both are set by the parent that spawns it.
 	Inherited []llm.Message
 	Worktree  *worktree.Worktree
+	// ReportTo is the parent session's actor: a child's result goes straight to its mailbox,
+	// ahead of the Terminated that follows, so it is never overtaken or lost (see childStopped).
+	// Supervisor is the actor that started a top-level session; it hears of its start and end.
+	ReportTo, Supervisor *actor.PID
 }
 
 // session is the Session actor: it owns one conversation, runs its turns, and is the only
@@ -106,8 +110,6 @@ func (s *session) Receive(ctx actor.Context) {
 		s.restarting()
 	case *messages.StatusRequest:
 		ctx.Respond(s.status())
-	case *sessionReady:
-		ctx.Respond(&messages.SessionAccepted{ID: s.start.ID})
 	case *actor.Terminated:
 		s.childTerminated(ctx, msg)
 	case *messages.SpawnAgent:
@@ -139,6 +141,7 @@ func (s *session) Receive(ctx actor.Context) {
 	default:
 		s.behavior.Receive(ctx)
 	}
+	s.failOnLostEvent(ctx) // an event the bus refused ends the session (large.go)
 }
 
 // idle waits for input.
@@ -263,12 +266,16 @@ func formatStatus(st *messages.StatusReply) string {
 		st.InputTokens, st.OutputTokens, st.Turns, goal, st.Agents, repairs)
 }
 
-// emit publishes one event; a failure to publish is logged, never fatal to the turn.
+// emit publishes one event. One that cannot be published (monitors see a fatal error event
+// under its seq instead) fails the session once the message at hand is handled.
 func (s *session) emit(p messages.Payload) {
 	if s.links.emitter == nil {
 		return
 	}
 	if _, err := s.links.emitter.Emit(p); err != nil {
-		s.deps.Log.Warn("emit event", "session", s.start.ID, "type", p.EventType(), "err", err)
+		s.deps.Log.Error("emit event", "session", s.start.ID, "type", p.EventType(), "err", err)
+		if s.links.lostEvent == nil {
+			s.links.lostEvent = err
+		}
 	}
 }

@@ -229,7 +229,7 @@ func (s *session) startChild(ctx actor.Context, c *childAgent) {
 			Status: messages.AgentFailed, Error: "the agent could not start: " + err.Error()})
 		return
 	}
-	deps.Inherited, deps.Worktree = c.inherited, c.wt
+	deps.Inherited, deps.Worktree, deps.ReportTo = c.inherited, c.wt, ctx.Self()
 	c.inherited = nil
 	pid, err := ctx.SpawnNamed(actor.PropsFromProducer(newSession(c.start, deps)), "agent-"+c.rec.Task)
 	if err != nil {
@@ -268,9 +268,6 @@ func (s *session) onAgentResult(ctx actor.Context, r *messages.AgentResult) {
 	if c == nil || c.rec.Session != r.Session || messages.AgentFinal(c.rec.State) {
 		return // not ours, or already ended (a late duplicate)
 	}
-	if c.goneTimer != nil {
-		c.goneTimer.Stop()
-	}
 	if r.Usage.DurationMS == 0 && !c.began.IsZero() {
 		r.Usage.DurationMS = time.Since(c.began).Milliseconds()
 	}
@@ -282,8 +279,11 @@ func (s *session) onAgentResult(ctx actor.Context, r *messages.AgentResult) {
 	s.afterAgentsChanged(ctx)
 }
 
-// childStopped is a child's actor ending. Its result normally arrives over the bus; one that
-// has not come within a grace period is written for it, so the parent never hangs.
+// childStopped is a child's actor ending. Terminated is a system message and overtakes the
+// mailbox, but the child's result (sent to this mailbox before it stopped) is already queued:
+// childGone, queued now, comes after it. A child that ended without a result (it crashed for
+// good) gets one written for it, so the parent never hangs; no timer decides that a slow
+// result is lost.
 func (s *session) childStopped(ctx actor.Context, who *actor.PID) bool {
 	c := s.kids.byPID(who)
 	if c == nil {
@@ -291,14 +291,10 @@ func (s *session) childStopped(ctx actor.Context, who *actor.PID) bool {
 	}
 	c.pid = nil
 	if !messages.AgentFinal(c.rec.State) {
-		task, self, root := c.rec.Task, ctx.Self(), ctx.ActorSystem().Root
-		c.goneTimer = time.AfterFunc(childResultGrace, func() { root.Send(self, &childGone{task: task}) })
+		ctx.Send(ctx.Self(), &childGone{task: c.rec.Task})
 	}
 	return true
 }
-
-// childResultGrace is how long a stopped child's result may take on the bus.
-const childResultGrace = 3 * time.Second
 
 func (s *session) onChildGone(ctx actor.Context, msg *childGone) {
 	c := s.kids.get(msg.task)

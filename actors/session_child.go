@@ -94,8 +94,10 @@ func (s *session) needsVerdict(text string) bool {
 	return true
 }
 
-// reportToParent sends this child's projected result to its parent's inbox.
-func (s *session) reportToParent(out *messages.SessionFinishedData) {
+// reportToParent sends this child's projected result to its parent. A child in its own worktree
+// commits it first: that git call runs in finish, on the stopping actor, because the result
+// must be queued in the parent's mailbox before this actor's Terminated (see childStopped).
+func (s *session) reportToParent(ctx actor.Context, out *messages.SessionFinishedData) {
 	if s.start.Parent == "" || s.asChild.reported {
 		return
 	}
@@ -122,27 +124,19 @@ func (s *session) reportToParent(out *messages.SessionFinishedData) {
 		r.Usage = messages.AgentUsage{Turns: s.turn, InputTokens: s.meta.InputTokens, OutputTokens: s.meta.OutputTokens}
 	}
 	r.Usage.DurationMS = time.Since(s.asChild.began).Milliseconds()
-	wt := s.deps.Worktree
-	if wt == nil {
-		s.sendResult(r)
-		return
-	}
-	// Committing the worktree is git: it runs off the actor, which is stopping, in a goroutine
-	// that owns r and ends when the report is sent. The parent's grace timer covers the wait.
-	message := "troupe: " + s.handle()
-	go func() {
-		stat, err := wt.Finish(message)
+	if wt := s.deps.Worktree; wt != nil {
+		stat, err := wt.Finish("troupe: " + s.handle())
 		r.Branch, r.DiffStat = wt.Branch, stat
 		if err != nil {
 			r.Error = strings.TrimSpace(r.Error + "; commit the worktree: " + err.Error())
 		}
-		s.sendResult(r)
-	}()
-}
-
-// sendResult delivers a result to the parent's inbox. It reads only fields fixed at start, so
-// the worktree goroutine may call it.
-func (s *session) sendResult(r *messages.AgentResult) {
+	}
+	if s.deps.ReportTo != nil {
+		// The parent's mailbox, not the bus: this send is queued before the Terminated of
+		// this actor, so the parent always reads the result before it learns the child is gone.
+		ctx.Send(s.deps.ReportTo, r)
+		return
+	}
 	if err := s.deps.Bridge.Send(s.start.Parent, r); err != nil {
 		s.deps.Log.Error("report to parent", "session", s.start.ID, "parent", s.start.Parent, "err", err)
 	}

@@ -69,6 +69,8 @@ func (s *session) started(ctx actor.Context) {
 		Model: s.deps.Model, Mode: s.start.Mode, Workspace: s.start.Workspace, Task: s.start.Task,
 		Resumed: s.start.Resume, PromptBytes: s.promptBytes(), Role: s.start.Role,
 	}))
+	// Bound, and session.started is out ahead of the start's answer: input sent now is not lost.
+	s.tellSupervisor(ctx, &sessionUp{id: s.start.ID})
 	s.become(phaseIdle, s.idle)
 	s.begin(ctx)
 }
@@ -170,8 +172,9 @@ func (s *session) finish(ctx actor.Context, out *messages.SessionFinishedData) {
 			s.deps.Log.Error("sync store", "err", err)
 		}
 	}
+	s.tellSupervisor(ctx, &sessionFinishing{id: s.start.ID, reason: out.Error}) // before the event: see supervisor
 	s.emit(messages.SessionFinishedEvent.Of(out))
-	s.reportToParent(out)
+	s.reportToParent(ctx, out)
 	ctx.Stop(ctx.Self())
 }
 

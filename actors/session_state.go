@@ -34,6 +34,7 @@ type sessionLinks struct {
 	subs        []*nats.Subscription
 	emitter     *messages.Emitter
 	emitterHome **messages.Emitter // shared by every incarnation of this session
+	lostEvent   error              // the first event that could not be published (large.go)
 }
 
 // doneGate is the goal and the record of refused final answers (the definition of done).

@@ -15,21 +15,31 @@ type SessionFactory func(start *messages.StartSession) (SessionDeps, error)
 
 // supervisor is the Supervisor actor: it owns every session of its Node, starts them on
 // request, restarts a session that panics (the session reloads itself from the store), and
-// knows which are running.
+// knows which are running. A start is answered when the session says it is up or that it
+// failed, or when its actor stopped: never by a timer. A start of a session whose previous
+// run is finishing (a resume right after session.finished) waits for that run to stop.
 type supervisor struct {
-	factory  SessionFactory
-	sessions map[string]*actor.PID
+	factory SessionFactory
+	book    *sessionBook
 }
 
-// activeSessions asks the supervisor which sessions run; it answers []string.
-type activeSessions struct{}
-
-// sessionReady asks a new session to answer once it has started: its mailbox processes Started
-// first, so by then its inbox and control subjects are bound and input sent to it is not lost.
-type sessionReady struct{}
+// Internal messages between the supervisor and its sessions.
+type (
+	// activeSessions asks the supervisor which sessions run; it answers []string.
+	activeSessions struct{}
+	// sessionUp: a session has bound its inbox and control subjects; input sent to it now is
+	// not lost.
+	sessionUp struct{ id string }
+	// sessionFinishing: a session has its outcome and is stopping. It is sent before the
+	// session.finished event, so a start that follows the event finds the session finishing.
+	sessionFinishing struct{ id, reason string }
+	// sessionStopped follows a session's Terminated through the mailbox: Terminated is a system
+	// message and overtakes the session's last messages, sessionStopped comes after them.
+	sessionStopped struct{ who *actor.PID }
+)
 
 func newSupervisor(factory SessionFactory) actor.Producer {
-	return func() actor.Actor { return &supervisor{factory: factory, sessions: map[string]*actor.PID{}} }
+	return func() actor.Actor { return &supervisor{factory: factory, book: newSessionBook()} }
 }
 
 // sessionSupervision restarts a crashed session a few times; a session that keeps crashing is
@@ -41,60 +51,74 @@ var sessionSupervision = actor.NewOneForOneStrategy(3, 30*time.Second, func(reas
 func (s *supervisor) Receive(ctx actor.Context) {
 	switch msg := ctx.Message().(type) {
 	case *messages.StartSession:
-		s.startSession(ctx, msg)
+		s.startSession(ctx, queuedStart{start: msg, replyTo: ctx.Sender()})
+	case *sessionUp:
+		reply(ctx, s.book.up(msg.id), &messages.SessionAccepted{ID: msg.id})
+	case *sessionFinishing:
+		reply(ctx, s.book.finishing(msg.id), &messages.ErrorReply{Error: fmt.Sprintf("session %s did not start: %s", msg.id, msg.reason)})
 	case *actor.Terminated:
-		s.sessionEnded(msg)
+		ctx.Send(ctx.Self(), &sessionStopped{who: msg.Who})
+	case *sessionStopped:
+		s.sessionStopped(ctx, msg)
 	case *activeSessions:
-		ctx.Respond(s.active())
+		ctx.Respond(s.book.active())
+	case *actor.Stopping:
+		for _, to := range s.book.waiting() {
+			reply(ctx, to, &messages.ErrorReply{Error: "the troupe node is stopping: start the session again once it is up"})
+		}
 	}
 }
 
-// startSession spawns the session and answers the requester once the session is ready,
-// without blocking the supervisor's mailbox meanwhile.
-func (s *supervisor) startSession(ctx actor.Context, start *messages.StartSession) {
+// startSession spawns the session; the answer comes when the session reports (see Receive).
+func (s *supervisor) startSession(ctx actor.Context, q queuedStart) {
+	start := q.start
 	if !messages.ValidToken(start.ID) {
-		ctx.Respond(&messages.ErrorReply{Error: fmt.Sprintf("invalid session id %q", start.ID)})
+		reply(ctx, q.replyTo, &messages.ErrorReply{Error: fmt.Sprintf("invalid session id %q", start.ID)})
 		return
 	}
-	if _, running := s.sessions[start.ID]; running {
-		ctx.Respond(&messages.ErrorReply{Error: fmt.Sprintf("session %s is already running on this node", start.ID)})
+	switch s.book.admit(q) {
+	case admitAfterStop:
+		return
+	case refuseRunning:
+		reply(ctx, q.replyTo, &messages.ErrorReply{Error: fmt.Sprintf("session %s is already running on this node", start.ID)})
 		return
 	}
 	deps, err := s.factory(start)
 	if err != nil {
-		ctx.Respond(&messages.ErrorReply{Error: err.Error()})
+		reply(ctx, q.replyTo, &messages.ErrorReply{Error: err.Error()})
 		return
 	}
-	props := actor.PropsFromProducer(newSession(start, deps))
-	pid, err := ctx.SpawnNamed(props, start.ID)
+	deps.Supervisor = ctx.Self()
+	// No Watch: the supervisor is the session's parent and hears of its stop once as such.
+	pid, err := ctx.SpawnNamed(actor.PropsFromProducer(newSession(start, deps)), start.ID)
 	if err != nil {
-		ctx.Respond(&messages.ErrorReply{Error: fmt.Sprintf("spawn session %s: %v", start.ID, err)})
+		reply(ctx, q.replyTo, &messages.ErrorReply{Error: fmt.Sprintf("spawn session %s: %v", start.ID, err)})
 		return
 	}
-	ctx.Watch(pid)
-	s.sessions[start.ID] = pid
-	ctx.ReenterAfter(ctx.RequestFuture(pid, &sessionReady{}, 10*time.Second), func(res any, err error) {
-		if err != nil {
-			ctx.Respond(&messages.ErrorReply{Error: fmt.Sprintf("session %s did not start: %v", start.ID, err)})
-			return
-		}
-		ctx.Respond(&messages.SessionAccepted{ID: start.ID})
-	})
+	s.book.launched(start.ID, pid, q.replyTo)
 }
 
-func (s *supervisor) sessionEnded(msg *actor.Terminated) {
-	for id, pid := range s.sessions {
-		if pid.Id == msg.Who.Id {
-			delete(s.sessions, id)
-			return
-		}
+func (s *supervisor) sessionStopped(ctx actor.Context, msg *sessionStopped) {
+	id, starter, next := s.book.stopped(msg.who.Id)
+	if id == "" {
+		return
+	}
+	reply(ctx, starter, &messages.ErrorReply{Error: fmt.Sprintf("session %s stopped before it was ready", id)})
+	for _, q := range next {
+		s.startSession(ctx, q)
 	}
 }
 
-func (s *supervisor) active() []string {
-	ids := make([]string, 0, len(s.sessions))
-	for id := range s.sessions {
-		ids = append(ids, id)
+// reply answers a requester, if there is one to answer.
+func reply(ctx actor.Context, to *actor.PID, msg any) {
+	if to != nil {
+		ctx.Send(to, msg)
 	}
-	return ids
+}
+
+// tellSupervisor reports a top-level session's start or end to the supervisor that started it.
+func (s *session) tellSupervisor(ctx actor.Context, msg any) {
+	if s.deps.Supervisor != nil {
+		ctx.Send(s.deps.Supervisor, msg)
+	}
 }

@@ -22,6 +22,10 @@ type Envelope struct {
 	Parent  string          `json:"parent,omitempty"`
 	Type    EventType       `json:"type"`
 	Data    json.RawMessage `json:"data,omitempty"`
+	// DataRef names the artifact holding the whole Data when it was too large for the bus
+	// (DataBytes long); Data is then a preview with long strings cut (see payload.go).
+	DataRef   string `json:"data_ref,omitempty"`
+	DataBytes int    `json:"data_bytes,omitempty"`
 }
 
 // DecodeData decodes the payload into the struct its Type names.
@@ -61,7 +65,9 @@ func NewEmitter(ns, session, agent, parent string, next uint64, publish func(sub
 func (em *Emitter) Seq() uint64 { return em.seq }
 
 // Emit publishes one event. A payload that cannot be encoded is a programming error reported
-// as an error event rather than lost silently.
+// as an error event rather than lost silently. An event that cannot be published is replaced,
+// under the same seq, by a fatal error event saying so: a monitor sees the loss, never a gap.
+// The error is returned either way, for the session to fail on.
 func (em *Emitter) Emit(p Payload) (*Envelope, error) {
 	t := p.EventType()
 	raw, err := json.Marshal(p.Data())
@@ -77,7 +83,19 @@ func (em *Emitter) Emit(p Payload) (*Envelope, error) {
 		return env, fmt.Errorf("encode envelope: %w", err)
 	}
 	if err := em.publish(EventSubject(em.NS, em.Session, t), line); err != nil {
-		return env, fmt.Errorf("publish %s: %w", t, err)
+		err = fmt.Errorf("publish %s event of %d bytes: %w", t, len(line), err)
+		em.publishInstead(env, err)
+		return env, err
 	}
 	return env, nil
+}
+
+// publishInstead publishes a fatal error event under env's seq, in place of env.
+func (em *Emitter) publishInstead(env *Envelope, cause error) {
+	raw, _ := json.Marshal(&ErrorData{Message: fmt.Sprintf("an event could not be published: %v", cause), Fatal: true})
+	stand := *env
+	stand.Type, stand.Data = EventError, raw
+	if line, err := json.Marshal(&stand); err == nil {
+		_ = em.publish(EventSubject(em.NS, em.Session, EventError), line) // the caller reports cause
+	}
 }

@@ -168,6 +168,7 @@ const (
 	FailModel    FailKind = "model"    // the model refused or kept replying badly
 	FailDone     FailKind = "done"     // the definition of done was not met (goal evidence, check command)
 	FailLoop     FailKind = "loop"     // the model kept repeating itself after being steered
+	FailEvents   FailKind = "events"   // an event could not be published (the session stops rather than leave a gap)
 )
 
 // SessionFinishedData closes a session's stream (for this run: a resumed session starts again).

@@ -53,6 +53,7 @@ var kinds = map[string]func() any{
 	"get_goal":         func() any { return &GetGoal{} },
 	"update_goal":      func() any { return &UpdateGoal{} },
 	"goal_reply":       func() any { return &GoalReply{} },
+	"payload_ref":      func() any { return &PayloadRef{} },
 	"start_loop":       func() any { return &StartLoop{} },
 	"loop_accepted":    func() any { return &LoopAccepted{} },
 }

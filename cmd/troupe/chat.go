@@ -19,7 +19,7 @@ func (m *Main) chatCommand() *cobra.Command {
 	var f commonFlags
 	c := &cobra.Command{
 		Use:   "chat",
-		Short: "Talk with the agent in a line REPL (/help for commands, /exit to leave; Ctrl-C cancels a turn)",
+		Short: "Talk with the agent: a terminal UI on a terminal, a line REPL on pipes (/help for commands, /exit to leave; Ctrl-C cancels a turn)",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
 			return m.chat(c.Context(), &f)
@@ -36,6 +36,9 @@ type turnEnd struct {
 }
 
 func (m *Main) chat(ctx context.Context, f *commonFlags) error {
+	if m.onTerminal() {
+		return m.tuiChat(ctx, f) // the line REPL below is for pipes and TERM=dumb
+	}
 	s, err := m.resolve(f)
 	if err != nil {
 		return err

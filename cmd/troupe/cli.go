@@ -120,6 +120,12 @@ func (m *Main) rootCommand() *cobra.Command {
 		SilenceUsage:  true,
 	}
 	root.Version = versionString()
+	root.RunE = func(c *cobra.Command, args []string) error {
+		if !m.onTerminal() {
+			return c.Help() // piped: what it always did
+		}
+		return m.chat(c.Context(), &commonFlags{}) // troupe alone, at a terminal: the chat
+	}
 	root.SetVersionTemplate("{{.Version}}\n")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageErr("%v (see '%s --help')", err, c.CommandPath())

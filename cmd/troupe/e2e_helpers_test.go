@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/troupe-dev/troupe/internal/testwait"
 	"github.com/troupe-dev/troupe/messages"
 )
 
@@ -117,7 +118,7 @@ func troupe(t *testing.T, dir string, env []string, args ...string) result {
 	go func() { done <- cmd.Wait() }()
 	select {
 	case <-done:
-	case <-time.After(3 * time.Minute):
+	case <-time.After(testwait.Scale(3 * time.Minute)):
 		cmd.Process.Kill()
 		<-done
 		t.Fatalf("troupe %v timed out\nstdout:\n%s\nstderr:\n%s", args, out.String(), errb.String())
@@ -221,6 +222,7 @@ func watchLines(r io.Reader) *lineWatcher {
 // waitFor polls until a line containing s has been read, or fails the test.
 func (w *lineWatcher) waitFor(t *testing.T, s string, d time.Duration) string {
 	t.Helper()
+	d = testwait.Scale(d)
 	deadline := time.Now().Add(d)
 	for time.Now().Before(deadline) {
 		w.mu.Lock()

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/troupe-dev/troupe/internal/testwait"
 	"github.com/troupe-dev/troupe/messages"
 )
 
@@ -57,7 +58,7 @@ func waitExit(t *testing.T, cmd *exec.Cmd, d time.Duration) int {
 	select {
 	case <-done:
 		return cmd.ProcessState.ExitCode()
-	case <-time.After(d):
+	case <-time.After(testwait.Scale(d)):
 		cmd.Process.Kill()
 		<-done
 		t.Fatalf("process did not exit within %v", d)
@@ -106,14 +107,10 @@ func TestKill9DuringBashThenResume(t *testing.T) {
 
 func waitFile(t *testing.T, path string, d time.Duration) {
 	t.Helper()
-	deadline := time.Now().Add(d)
-	for time.Now().Before(deadline) {
-		if _, err := os.Stat(path); err == nil {
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	t.Fatalf("%s did not appear within %v", path, d)
+	testwait.For(t, d, func() error {
+		_, err := os.Stat(path)
+		return err
+	})
 }
 
 // Ctrl-C cancels the turn: the run exits 130 and the session is stored as interrupted.

@@ -17,6 +17,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/troupe-dev/troupe/actors"
+	"github.com/troupe-dev/troupe/internal/testwait"
 	"github.com/troupe-dev/troupe/messages"
 )
 
@@ -25,13 +26,7 @@ import (
 // pollFor polls cond until it holds, or fails the test saying what it waited for.
 func pollFor(t *testing.T, d time.Duration, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(d)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("waited %v for %s", d, what)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	testwait.Until(t, d, cond, what)
 }
 
 // startServe starts troupe serve in repo and waits for its "serving" line.
@@ -149,7 +144,7 @@ func stopBackgroundNode(t *testing.T, repo string) {
 		return
 	}
 	syscall.Kill(info.PID, syscall.SIGTERM)
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(testwait.Scale(20 * time.Second))
 	for actors.ProcessAlive(info.PID) && time.Now().Before(deadline) {
 		time.Sleep(50 * time.Millisecond)
 	}

@@ -1,0 +1,65 @@
+package messages
+
+import (
+	"encoding/json"
+	"fmt"
+	"unicode/utf8"
+)
+
+// Large payloads go by reference on the bus (issue 10 item 7): the bus refuses a message over
+// its limit, so one that is larger than MaxInline is stored whole as an artifact and what
+// travels is its reference. Actor messages become a PayloadRef the receiving bridge resolves;
+// an event keeps its envelope (seq, type, session) with a shortened Data and DataRef naming the
+// artifact that holds the full Data.
+
+// MaxInline is the largest message or event payload sent inline, well under the bus's 8 MiB
+// limit so an envelope around it always fits.
+const MaxInline = 1 << 20
+
+// PayloadRef stands on the bus for an actor message stored as an artifact: the wire encoding
+// of the message (Encode) is the artifact's content.
+type PayloadRef struct {
+	Ref   string `json:"ref"`
+	Bytes int    `json:"bytes"`
+}
+
+// previewString is how much of each long string a shortened event payload keeps.
+const previewString = 4 << 10
+
+// ShortenJSON returns raw with every string longer than previewString cut to a preview that
+// says how long it was and where the whole is, so the result still decodes into the same
+// struct. It is how an oversized event keeps a readable Data.
+func ShortenJSON(raw json.RawMessage, ref string) (json.RawMessage, error) {
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return nil, fmt.Errorf("shorten payload: %w", err)
+	}
+	out, err := json.Marshal(shortenValue(v, ref))
+	if err != nil {
+		return nil, fmt.Errorf("shorten payload: %w", err)
+	}
+	return out, nil
+}
+
+func shortenValue(v any, ref string) any {
+	switch x := v.(type) {
+	case string:
+		if len(x) <= previewString {
+			return x
+		}
+		cut := previewString
+		for cut > 0 && !utf8.RuneStart(x[cut]) {
+			cut--
+		}
+		return fmt.Sprintf("%s…[%d bytes in all: the whole payload is artifact %s]", x[:cut], len(x), ref)
+	case []any:
+		for i := range x {
+			x[i] = shortenValue(x[i], ref)
+		}
+	case map[string]any:
+		for k := range x {
+			x[k] = shortenValue(x[k], ref)
+		}
+	}
+	return v
+}
