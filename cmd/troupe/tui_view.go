@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/troupe-dev/troupe/llm"
 	"strings"
 	"time"
 
@@ -180,6 +181,23 @@ func (m *tuiModel) spinnerLine(now time.Time) string {
 	return clipRunes(fmt.Sprintf("%s %s… %s · %s", frame, what, elapsed, hint), m.width)
 }
 
+// costLabel is the session's cost at its model's list price; "cost –" for a model the price
+// table does not know (never a guess).
+func costLabel(model string, in, out int) string {
+	p, ok := llm.PriceOf(model)
+	if !ok {
+		return "cost –"
+	}
+	switch c := p.Cost(in, 0, out); {
+	case c == 0:
+		return "cost $0"
+	case c < 0.01:
+		return "cost <$0.01"
+	default:
+		return fmt.Sprintf("cost $%.2f", c)
+	}
+}
+
 // statusLine is model · mode · context % · tokens · cost · elapsed, then the keys that fit.
 func (m *tuiModel) statusLine(now time.Time) string {
 	ctx := "ctx –"
@@ -188,7 +206,7 @@ func (m *tuiModel) statusLine(now time.Time) string {
 	}
 	parts := []string{orDash(m.cfg.model), "mode " + orDash(m.cfg.mode), ctx,
 		fmt.Sprintf("tokens %s in / %s out", fmtTokens(m.log.inTokens), fmtTokens(m.log.outTokens)),
-		"cost –", fmtElapsed(now.Sub(m.started))}
+		costLabel(m.cfg.model, m.log.inTokens, m.log.outTokens), fmtElapsed(now.Sub(m.started))}
 	line := " " + strings.Join(parts, " · ")
 	if keys := "  ^T agents ^O expand ^D exit "; ansi.StringWidth(line+keys) <= m.width {
 		line += strings.Repeat(" ", m.width-ansi.StringWidth(line+keys)) + keys
