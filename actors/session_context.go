@@ -161,7 +161,7 @@ func (s *session) onCompactDone(ctx actor.Context, msg *compactDone) {
 		err = s.deps.Store.Append(s.start.ID, e)
 	}
 	if err != nil {
-		s.fail(ctx, messages.FailConfig, fmt.Sprintf("record the compact boundary: %v", err))
+		s.fail(ctx, messages.FailInternal, fmt.Sprintf("record the compact boundary: %v", err))
 		return
 	}
 	b := msg.boundary

@@ -140,7 +140,7 @@ func (s *session) refuseFinal(ctx actor.Context, kind, output, note, failure str
 		return
 	}
 	if err := s.commitNote(note); err != nil {
-		s.fail(ctx, messages.FailConfig, err.Error())
+		s.fail(ctx, messages.FailInternal, err.Error())
 		return
 	}
 	s.callModel(ctx)

@@ -33,7 +33,7 @@ func (s *session) recheckFiles(ctx actor.Context, then func(actor.Context)) {
 				s.deps.Log.Warn("recheck files", "session", s.start.ID, "err", err)
 			}
 			if err := s.noteFileChanges(changes); err != nil {
-				s.fail(ctx, messages.FailConfig, err.Error())
+				s.fail(ctx, messages.FailInternal, err.Error())
 				return
 			}
 			then(ctx)

@@ -1,6 +1,7 @@
 package actors
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"time"
@@ -30,7 +31,11 @@ func (s *session) started(ctx actor.Context) {
 
 	s.asChild.began = time.Now()
 	if err := s.load(); err != nil {
-		s.fail(ctx, messages.FailConfig, err.Error())
+		kind := messages.FailInternal // the store could not be read or written
+		if errors.Is(err, store.ErrNotFound) {
+			kind = messages.FailConfig // resuming a session this project does not have
+		}
+		s.fail(ctx, kind, err.Error())
 		return
 	}
 	if err := s.checkWindow(); err != nil {
@@ -52,14 +57,14 @@ func (s *session) started(ctx actor.Context) {
 		},
 	} {
 		if err := bind(); err != nil {
-			s.fail(ctx, messages.FailConfig, err.Error())
+			s.fail(ctx, messages.FailInternal, err.Error())
 			return
 		}
 	}
 	props := actor.PropsFromProducer(newToolExec(s.deps.Bridge, s.deps.Tools, s.deps.ToolEnv, s.deps.Gate, s.links.addr))
 	pid, err := ctx.SpawnNamed(props, "tools")
 	if err != nil {
-		s.fail(ctx, messages.FailConfig, fmt.Sprintf("spawn tool executor: %v", err))
+		s.fail(ctx, messages.FailInternal, fmt.Sprintf("spawn tool executor: %v", err))
 		return
 	}
 	s.links.toolexec = pid
@@ -215,7 +220,7 @@ func (s *session) childTerminated(ctx actor.Context, msg *actor.Terminated) {
 	if s.finished() || s.links.toolexec == nil || msg.Who.Id != s.links.toolexec.Id {
 		return
 	}
-	s.fail(ctx, messages.FailConfig, "the tool executor stopped unexpectedly")
+	s.fail(ctx, messages.FailInternal, "the tool executor stopped unexpectedly")
 }
 
 func (s *session) lastAnswer() string {

@@ -38,7 +38,7 @@ func (s *session) runCalls(ctx actor.Context, r *llm.Reply, d turn.Decision) {
 	batch, calls := newToolBatch(s.turn, d.Calls)
 	r.Text, r.ToolCalls = d.Text, calls // the log records the batch's unique ids, so it pairs
 	if err := s.commitAssistant(r); err != nil {
-		s.fail(ctx, messages.FailConfig, err.Error())
+		s.fail(ctx, messages.FailInternal, err.Error())
 		return
 	}
 	for i := range d.Repairs {
@@ -59,7 +59,7 @@ func (s *session) nudgeReply(ctx actor.Context, r *llm.Reply, d turn.Decision) {
 			s.steering().Landed()
 			r.ToolCalls = nil
 			if err := s.commitAssistant(r); err != nil {
-				s.fail(ctx, messages.FailConfig, err.Error())
+				s.fail(ctx, messages.FailInternal, err.Error())
 				return
 			}
 			s.finalAnswer(ctx, r.Text)
@@ -71,12 +71,12 @@ func (s *session) nudgeReply(ctx actor.Context, r *llm.Reply, d turn.Decision) {
 	if d.Text != "" {
 		r.ToolCalls = nil
 		if err := s.commitAssistant(r); err != nil {
-			s.fail(ctx, messages.FailConfig, err.Error())
+			s.fail(ctx, messages.FailInternal, err.Error())
 			return
 		}
 	}
 	if err := s.commitNote(d.Note); err != nil {
-		s.fail(ctx, messages.FailConfig, err.Error())
+		s.fail(ctx, messages.FailInternal, err.Error())
 		return
 	}
 	s.callModel(ctx)
@@ -130,7 +130,7 @@ func (s *session) steerLoops(ctx actor.Context) bool {
 	}
 	if loop.Level < turn.LevelStop {
 		if err := s.commitNote(loop.Note()); err != nil {
-			s.fail(ctx, messages.FailConfig, err.Error())
+			s.fail(ctx, messages.FailInternal, err.Error())
 			return false
 		}
 		return true
@@ -140,7 +140,7 @@ func (s *session) steerLoops(ctx actor.Context) bool {
 		return false
 	}
 	if err := s.commitNote(loop.Note()); err != nil {
-		s.fail(ctx, messages.FailConfig, err.Error())
+		s.fail(ctx, messages.FailInternal, err.Error())
 		return false
 	}
 	s.emit(messages.ErrorEvent.Of(&messages.ErrorData{Message: "paused: " + loop.Summary() + " — tell it how to go on, or give it a different instruction"}))

@@ -37,7 +37,7 @@ func (s *session) onToolStarted(msg *messages.ToolStarted) {
 func (s *session) onToolResult(ctx actor.Context, msg *messages.ToolResult) {
 	for _, r := range s.cur.batch.Add(msg) {
 		if err := s.commitToolResult(r.Call, r.Result); err != nil {
-			s.fail(ctx, messages.FailConfig, err.Error())
+			s.fail(ctx, messages.FailInternal, err.Error())
 			return
 		}
 		s.track(r.Call, r.Result)

@@ -57,7 +57,7 @@ func (s *session) routeInput(ctx actor.Context, text string) *messages.InputAck 
 		return &messages.InputAck{Routed: messages.RoutedCommand, Output: msg + "\n" + commandHelp(localCommands)}
 	}
 	if err := s.commitUser(text); err != nil {
-		s.fail(ctx, messages.FailConfig, err.Error())
+		s.fail(ctx, messages.FailInternal, err.Error())
 		return &messages.InputAck{Routed: messages.RoutedIgnored, Output: err.Error()}
 	}
 	s.cur.emptyReplies, s.cur.lengthContinues = 0, 0
@@ -110,7 +110,7 @@ func (s *session) prepareCall(ctx actor.Context) {
 	}
 	for _, step := range []func() error{s.deliverResults, s.deliverParentNotes} {
 		if err := step(); err != nil {
-			s.fail(ctx, messages.FailConfig, err.Error())
+			s.fail(ctx, messages.FailInternal, err.Error())
 			return
 		}
 	}
@@ -196,7 +196,7 @@ func (s *session) onModelDone(ctx actor.Context, msg *modelDone) {
 		s.nudgeReply(ctx, r, d)
 	default: // a final answer, or a question to the user
 		if err := s.commitAssistant(r); err != nil {
-			s.fail(ctx, messages.FailConfig, err.Error())
+			s.fail(ctx, messages.FailInternal, err.Error())
 			return
 		}
 		if d.Class == messages.ReplyQuestion && s.start.Interactive {
@@ -222,7 +222,7 @@ func (s *session) modelFailed(ctx actor.Context, err error) {
 	case llm.IsUnreachable(err):
 		s.fail(ctx, messages.FailConfig, fmt.Sprintf("%v — is the server running? check --base-url", err))
 	case llm.ClassOf(err) == llm.Fatal:
-		s.fail(ctx, messages.FailConfig, err.Error())
+		s.fail(ctx, messages.FailConfig, err.Error()) // a bad request or an unknown model: the setup
 	default:
 		s.fail(ctx, messages.FailProvider, err.Error())
 	}
@@ -235,7 +235,7 @@ func (s *session) finalAnswer(ctx actor.Context, text string) {
 	s.syncStore()
 	if s.needsVerdict(text) {
 		if err := s.commitNote("Your role must end its final answer with a line `VERDICT: pass` or `VERDICT: fail`, after the evidence (commands run and their outcome). Give your final answer again in that form."); err != nil {
-			s.fail(ctx, messages.FailConfig, err.Error())
+			s.fail(ctx, messages.FailInternal, err.Error())
 			return
 		}
 		s.callModel(ctx)
@@ -293,7 +293,7 @@ func (s *session) nudgeEmpty(ctx actor.Context) {
 		return
 	}
 	if err := s.commitNote("Your last reply was empty. Continue the task with a tool call, or give your final answer as text."); err != nil {
-		s.fail(ctx, messages.FailConfig, err.Error())
+		s.fail(ctx, messages.FailInternal, err.Error())
 		return
 	}
 	s.callModel(ctx)
@@ -310,11 +310,11 @@ func (s *session) continueAfterLength(ctx actor.Context, r *llm.Reply, d turn.De
 	s.continued()
 	r.Text, r.ToolCalls = d.Text, nil // a call cut off mid-arguments is not a call
 	if err := s.commitAssistant(r); err != nil {
-		s.fail(ctx, messages.FailConfig, err.Error())
+		s.fail(ctx, messages.FailInternal, err.Error())
 		return
 	}
 	if err := s.commitNote(d.Note); err != nil {
-		s.fail(ctx, messages.FailConfig, err.Error())
+		s.fail(ctx, messages.FailInternal, err.Error())
 		return
 	}
 	s.callModel(ctx)

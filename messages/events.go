@@ -163,6 +163,7 @@ type FailKind string
 // Failure kinds.
 const (
 	FailConfig   FailKind = "config"   // fix the setup (key, model, base URL) and run again: exit 2
+	FailInternal FailKind = "internal" // troupe itself failed (its store, bus or tool executor): exit 1, not the user's setup
 	FailProvider FailKind = "provider" // the provider kept failing
 	FailBudget   FailKind = "budget"   // turn or token budget exhausted
 	FailModel    FailKind = "model"    // the model refused or kept replying badly

@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -84,5 +86,18 @@ func TestAttachStoredOutcomeExitCodes(t *testing.T) {
 		if code != want {
 			t.Errorf("%s: exit %d, want %d (%v)", status, code, want, err)
 		}
+	}
+}
+
+// troupe's own failures exit 1 and say they are not the user's setup; setup failures exit 2.
+func TestOutcomeSaysWhoseFaultItIs(t *testing.T) {
+	err := outcome(&messages.SessionFinishedData{Status: messages.StatusFailed, Kind: messages.FailInternal, Error: "append: disk full"})
+	var ee *exitError
+	if !errors.As(err, &ee) || ee.code != exitFailed || !strings.Contains(ee.msg, "not your setup") {
+		t.Errorf("internal failure: %+v", err)
+	}
+	err = outcome(&messages.SessionFinishedData{Status: messages.StatusFailed, Kind: messages.FailConfig, Error: "no key"})
+	if !errors.As(err, &ee) || ee.code != exitUsage {
+		t.Errorf("config failure: %+v", err)
 	}
 }

@@ -176,8 +176,12 @@ func outcome(fin *messages.SessionFinishedData) error {
 	case messages.StatusInterrupted:
 		return &exitError{code: exitInterrupted, msg: "interrupted: " + fin.Error}
 	}
-	if fin.Kind == messages.FailConfig {
+	switch fin.Kind {
+	case messages.FailConfig:
 		return &exitError{code: exitUsage, msg: fin.Error}
+	case messages.FailInternal, messages.FailEvents:
+		return &exitError{code: exitFailed, msg: "troupe itself failed (not your setup): " + fin.Error +
+			" — troupe doctor checks the store; please report it if it happens again"}
 	}
 	return &exitError{code: exitFailed, msg: "failed: " + fin.Error}
 }
