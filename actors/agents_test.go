@@ -69,11 +69,17 @@ func (tn *testNode) requestsOf(handle string) []*llm.Request {
 	return out
 }
 
-// finished returns the session.finished payload of a session, once it is there.
+// waitFinished returns the session.finished payload of a session, once it is there.
 func (tn *testNode) waitFinished(t *testing.T, id string) *messages.SessionFinishedData {
 	t.Helper()
+	return tn.waitFinishedWithin(t, id, 30*time.Second)
+}
+
+// waitFinishedWithin is waitFinished with its own (scaled) deadline.
+func (tn *testNode) waitFinishedWithin(t *testing.T, id string, d time.Duration) *messages.SessionFinishedData {
+	t.Helper()
 	var fin *messages.SessionFinishedData
-	checkFor(t, 30*time.Second, func() error {
+	checkFor(t, d, func() error {
 		for _, e := range tn.sessionEvents(id) {
 			if e.Type == messages.EventSessionFinished {
 				v, _ := e.DecodeData()

@@ -2,6 +2,7 @@ package actors
 
 import (
 	"fmt"
+	"github.com/troupe-dev/troupe/internal/nearest"
 	"sort"
 	"strings"
 )
@@ -50,7 +51,7 @@ func classifyInput(text string, commands map[string]string) inputRoute {
 	if _, ok := commands[word]; ok {
 		return inputRoute{Kind: inputCommand, Command: word, Arg: strings.TrimSpace(arg)}
 	}
-	return inputRoute{Kind: inputUnknown, Command: word, Nearest: nearest(word, commands)}
+	return inputRoute{Kind: inputUnknown, Command: word, Nearest: nearestCommand(word, commands)}
 }
 
 // commandHelp lists the commands, sorted.
@@ -68,34 +69,12 @@ func commandHelp(commands map[string]string) string {
 	return b.String()
 }
 
-// nearest returns the known command closest to word by edit distance, if within 2 edits.
-func nearest(word string, commands map[string]string) string {
-	best, bestD := "", 3
+// nearestCommand returns the known command closest to word, if within 2 edits.
+func nearestCommand(word string, commands map[string]string) string {
+	names := make([]string, 0, len(commands))
 	for c := range commands {
-		if d := editDistance(word, c); d < bestD || (d == bestD && c < best) {
-			best, bestD = c, d
-		}
+		names = append(names, c)
 	}
-	return best
-}
-
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
+	sort.Strings(names) // a tie goes to the name that sorts first, whatever the map order
+	return nearest.Best(word, names, 2)
 }

@@ -72,18 +72,7 @@ func TestTenMegabyteToolArgumentGoesByReference(t *testing.T) {
 // two-core machine took 75-95 s.
 func (tn *testNode) waitFinishedEvent(t *testing.T, id string) *messages.SessionFinishedData {
 	t.Helper()
-	var fin *messages.SessionFinishedData
-	checkFor(t, 4*time.Minute, func() error {
-		for _, e := range tn.sessionEvents(id) {
-			if e.Type == messages.EventSessionFinished {
-				v, _ := e.DecodeData()
-				fin = v.(*messages.SessionFinishedData)
-				return nil
-			}
-		}
-		return fmt.Errorf("session %s has not finished", id)
-	})
-	return fin
+	return tn.waitFinishedWithin(t, id, 4*time.Minute)
 }
 
 // memoryPayloads is a PayloadStore in memory; refuse makes it fail every write.
