@@ -31,6 +31,7 @@ var localCommands = map[string]string{
 	"status":  "show model, mode, context use, tokens, compactions and goal (no model call)",
 	"goal":    "show the goal; /goal <objective> sets it; /goal pause|resume|clear|complete",
 	"compact": "compact the context now; /compact <focus> says what to keep",
+	"mode":    "show the permission mode; /mode plan|ask|auto-edit|yolo switches it",
 }
 
 // routeInput classifies a line of input. A line starting with "/" followed by a path-like word

@@ -3,6 +3,7 @@ package actors
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/asynkron/protoactor-go/actor"
 
@@ -54,16 +55,36 @@ func (s *session) onToolDecision(msg *messages.ToolDecision) {
 
 // onSetMode switches the permission mode for the rest of the session.
 func (s *session) onSetMode(ctx actor.Context, msg *messages.SetMode) {
-	if !validMode(msg.Mode) {
-		s.respond(ctx, &messages.ErrorReply{Error: fmt.Sprintf("mode %q: use plan, ask, auto-edit or yolo", msg.Mode)})
+	if err := s.switchMode(ctx, msg); err != nil {
+		s.respond(ctx, &messages.ErrorReply{Error: err.Error()})
 		return
+	}
+	s.respond(ctx, s.status())
+}
+
+// modeCommand is /mode: the permission mode, or a switch of it.
+func (s *session) modeCommand(ctx actor.Context, arg string) string {
+	if arg == "" {
+		return fmt.Sprintf("mode %s (switch with /mode plan|ask|auto-edit|yolo)", s.currentMode())
+	}
+	if err := s.switchMode(ctx, &messages.SetMode{Mode: messages.Mode(strings.ToLower(arg)), By: "/mode"}); err != nil {
+		return err.Error()
+	}
+	return "mode " + string(s.currentMode())
+}
+
+// switchMode hands the new mode to the executor (the only one that applies it) and records who
+// switched, as an event and in the log.
+func (s *session) switchMode(ctx actor.Context, msg *messages.SetMode) error {
+	if !validMode(msg.Mode) {
+		return fmt.Errorf("mode %q: use plan, ask, auto-edit or yolo", msg.Mode)
 	}
 	ctx.Send(s.links.toolexec, msg)
 	s.start.Mode = msg.Mode
 	p := messages.SessionModeEvent.Of(&messages.ModeData{Mode: msg.Mode, By: msg.By})
 	s.emit(p)
 	s.audit(p.EventType(), "", "", p.Data())
-	s.respond(ctx, s.status())
+	return nil
 }
 
 // audit appends an audit-only entry: the model never sees it; `troupe log` does.

@@ -73,6 +73,8 @@ func (s *session) runCommand(ctx actor.Context, r inputRoute) string {
 		return s.goalCommand(r.Arg)
 	case "compact":
 		return s.compactNow(ctx, r.Arg)
+	case "mode":
+		return s.modeCommand(ctx, r.Arg)
 	default:
 		return commandHelp(localCommands)
 	}

@@ -107,14 +107,6 @@ func (m *Main) chat(ctx context.Context, f *commonFlags) error {
 			fmt.Fprintln(m.Stderr)
 			return outcome(fin)
 		}
-		if mode, ok := strings.CutPrefix(strings.TrimSpace(line), "/mode "); ok {
-			if st, err := l.client.SetMode(id, strings.TrimSpace(mode)); err != nil {
-				fmt.Fprintln(m.Stdout, err)
-			} else {
-				fmt.Fprintf(m.Stdout, "mode %s\n", st.Mode)
-			}
-			continue
-		}
 		if args, ok := worktreeChatArgs(line); ok {
 			if err := runWorktree(m.Stdout, s.root, args); err != nil {
 				fmt.Fprintln(m.Stdout, err)
