@@ -86,9 +86,6 @@ type agentRecord struct {
 	Result     *messages.AgentResult `json:"result,omitempty"`
 }
 
-// agentRecordPrefix names the child records of a session in the store.
-const agentRecordPrefix = "agents/"
-
 // agentWaiter is a wait_agent call waiting for children; the session answers it when they have
 // all ended or when its timer fires.
 type agentWaiter struct {

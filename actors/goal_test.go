@@ -123,7 +123,7 @@ func TestGoalCommandsAndStatusNeedNoModelAndSurviveResume(t *testing.T) {
 	}
 	tn.waitFinished(t, id)
 	var g messages.Goal
-	if err := tn.Store().Value(id, goalKey, &g); err != nil || g.Status != messages.GoalPaused || g.Objective != "ship the parser" {
+	if err := tn.Store().Goal(id, &g); err != nil || g.Status != messages.GoalPaused || g.Objective != "ship the parser" {
 		t.Errorf("stored goal: %+v %v", g, err)
 	}
 	if _, err := os.Stat(filepath.Join(tn.Root, "a.txt")); err != nil {

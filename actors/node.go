@@ -311,10 +311,10 @@ func (n *Node) delegation(reg *tools.Registry) *Delegation {
 // there, so a resumed session still knows what it read.
 func (n *Node) fileTracker(start *messages.StartSession) *tools.FileTracker {
 	ft := tools.NewFileTracker(func(rec *tools.FileRecord) error {
-		return n.store.PutValue(start.ID, fileRecordPrefix+rec.Path, rec)
+		return n.store.PutFileRecord(start.ID, rec.Path, rec)
 	})
 	var recs []*tools.FileRecord
-	err := n.store.EachValue(start.ID, fileRecordPrefix, func(_ string, raw []byte) error {
+	err := n.store.EachFileRecord(start.ID, func(raw []byte) error {
 		var rec tools.FileRecord
 		if err := json.Unmarshal(raw, &rec); err != nil {
 			return err
@@ -328,9 +328,6 @@ func (n *Node) fileTracker(start *messages.StartSession) *tools.FileTracker {
 	ft.Restore(recs)
 	return ft
 }
-
-// fileRecordPrefix names the file-state records of a session in the store.
-const fileRecordPrefix = "fs/"
 
 // modelStamp is the model name stamped on assistant messages: provider/model, or "scripted"
 // for a script (its path is not a model).

@@ -307,7 +307,7 @@ func (s *session) onChildGone(ctx actor.Context, msg *childGone) {
 
 // saveChild stores a child's record; a failure is logged (the child still runs and reports).
 func (s *session) saveChild(c *childAgent) {
-	if err := s.deps.Store.PutValue(s.start.ID, agentRecordPrefix+c.rec.Task, &c.rec); err != nil {
+	if err := s.deps.Store.PutAgentRecord(s.start.ID, c.rec.Task, &c.rec); err != nil {
 		s.deps.Log.Warn("record subagent", "session", s.start.ID, "agent", c.rec.Handle, "err", err)
 	}
 }
@@ -338,7 +338,7 @@ func (s *session) deliverResults() error {
 // still running when the session stopped are marked interrupted.
 func (s *session) restoreChildren() error {
 	var recs []agentRecord
-	err := s.deps.Store.EachValue(s.start.ID, agentRecordPrefix, func(_ string, raw []byte) error {
+	err := s.deps.Store.EachAgentRecord(s.start.ID, func(raw []byte) error {
 		var r agentRecord
 		if err := json.Unmarshal(raw, &r); err != nil {
 			return err

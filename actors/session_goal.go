@@ -22,8 +22,6 @@ import (
 // Goal is a session's objective.
 type Goal = messages.Goal
 
-// goalKey names the goal in the session's store keys.
-const goalKey = "goal"
 
 // minEvidence is the shortest evidence accepted: "done" is a claim, not evidence.
 const minEvidence = 10
@@ -31,7 +29,7 @@ const minEvidence = 10
 // loadGoal reads the stored goal, if any.
 func (s *session) loadGoal() error {
 	var g Goal
-	err := s.deps.Store.Value(s.start.ID, goalKey, &g)
+	err := s.deps.Store.Goal(s.start.ID, &g)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		return nil
@@ -45,7 +43,7 @@ func (s *session) loadGoal() error {
 // setGoal records a goal change and announces it.
 func (s *session) setGoal(g Goal) error {
 	g.Updated = time.Now().UTC()
-	if err := s.deps.Store.PutValue(s.start.ID, goalKey, &g); err != nil {
+	if err := s.deps.Store.PutGoal(s.start.ID, &g); err != nil {
 		return fmt.Errorf("record goal: %w", err)
 	}
 	s.done.goal = &g
