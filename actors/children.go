@@ -14,10 +14,12 @@ import (
 // waiting on them. It is a plain value owned by the session's actor: it answers questions and
 // keeps the bookkeeping; the session performs the effects (spawning, stopping, replying).
 type children struct {
-	byTask  map[string]*childAgent
-	order   []string // task names in spawn order
-	waiters []*agentWaiter
-	waitSeq int
+	// delegation is what this session may start as subagents; nil means it cannot.
+	delegation *Delegation
+	byTask     map[string]*childAgent
+	order      []string // task names in spawn order
+	waiters    []*agentWaiter
+	waitSeq    int
 }
 
 func newChildren() *children { return &children{byTask: map[string]*childAgent{}} }

@@ -61,18 +61,16 @@ type session struct {
 	behavior actor.Behavior
 	phase    messages.Phase
 
-	links  sessionLinks // the other actors and the bus
-	meta   *store.SessionMeta
-	items  []projection.Item // the log as the model may see it: messages and compact boundaries
-	turn   int               // turns of this run; meta.Turns counts all runs
-	cur    turnState         // the turn in flight
-	budget contextBudget     // the context window (budget.go)
-	done   doneGate          // the goal and the definition of done (session_goal.go, session_done.go)
-	kids   *children         // subagents this session started (session_agents.go)
-	// delegation is what this session may start as subagents; nil means it cannot.
-	delegation *Delegation
-	asChild    childState     // this session as a subagent of another (session_child.go)
-	steer      *turn.Steering // reply classes, loops, repairs (session_repair.go)
+	links   sessionLinks // the other actors and the bus
+	meta    *store.SessionMeta
+	items   []projection.Item // the log as the model may see it: messages and compact boundaries
+	turn    int               // turns of this run; meta.Turns counts all runs
+	cur     turnState         // the turn in flight
+	budget  contextBudget     // the context window (budget.go)
+	done    doneGate          // the goal and the definition of done (session_goal.go, session_done.go)
+	kids    *children         // subagents this session started (session_agents.go)
+	asChild childState        // this session as a subagent of another (session_child.go)
+	steer   *turn.Steering    // reply classes, loops, repairs (session_repair.go)
 }
 
 // newSession returns the producer of a Session actor. The producer is called again when the
@@ -92,7 +90,7 @@ func newSession(start *messages.StartSession, deps SessionDeps) actor.Producer {
 		if deps.Delegation != nil {
 			d := *deps.Delegation
 			d.Limits = d.Limits.withDefaults()
-			s.delegation = &d
+			s.kids.delegation = &d
 		}
 		s.behavior.Become(s.idle)
 		return s

@@ -47,7 +47,7 @@ func (s *session) onSpawnAgent(ctx actor.Context, req *messages.SpawnAgent) {
 		s.admitChild(ctx, req, c, notes)
 		return
 	}
-	root, task := s.delegation.ProjectRoot, c.rec.Task
+	root, task := s.kids.delegation.ProjectRoot, c.rec.Task
 	type made struct {
 		wt  *worktree.Worktree
 		err error
@@ -74,7 +74,7 @@ func (s *session) admitChild(ctx actor.Context, req *messages.SpawnAgent, c *chi
 	}
 	s.kids.add(c)
 	state := messages.AgentQueued
-	if s.kids.running() < s.delegation.Limits.MaxRunning {
+	if s.kids.running() < s.kids.delegation.Limits.MaxRunning {
 		state = messages.AgentRunning
 	}
 	s.emit(messages.AgentSpawnedEvent.Of(&messages.AgentSpawnedData{Handle: c.rec.Handle, Session: c.rec.Session,
@@ -100,7 +100,7 @@ func contextMode(m messages.ContextMode) messages.ContextMode {
 // parent's), mode (the stricter of the two), model and context slice. Its worktree, if it
 // wants one, is made by onSpawnAgent.
 func (s *session) prepareChild(req *messages.SpawnAgent) (*childAgent, []string, error) {
-	d := s.delegation
+	d := s.kids.delegation
 	if d == nil || d.NewChild == nil {
 		return nil, nil, fmt.Errorf("this session cannot run subagents")
 	}
@@ -185,7 +185,7 @@ func (s *session) childTools(role config.Role, depth int) (names, dropped []stri
 		switch {
 		case !slices.Contains(mine, t):
 			dropped = append(dropped, t)
-		case depth >= s.delegation.Limits.MaxDepth && isAgentTool(t):
+		case depth >= s.kids.delegation.Limits.MaxDepth && isAgentTool(t):
 		default:
 			names = append(names, t)
 		}
@@ -222,7 +222,7 @@ func (s *session) sessionAllowlist() []string {
 func (s *session) startChild(ctx actor.Context, c *childAgent) {
 	c.rec.State = messages.AgentRunning
 	c.began = time.Now()
-	deps, err := s.delegation.NewChild(c.start)
+	deps, err := s.kids.delegation.NewChild(c.start)
 	if err != nil {
 		s.saveChild(c)
 		s.onAgentResult(ctx, &messages.AgentResult{Handle: c.rec.Handle, Session: c.rec.Session, Role: c.rec.Role,
@@ -247,14 +247,14 @@ func (s *session) startChild(ctx actor.Context, c *childAgent) {
 // running children once, and again only after starting one: counting them for every child in
 // the list made each result cost O(children²) in the parent's actor.
 func (s *session) startQueued(ctx actor.Context) {
-	free := s.delegation.Limits.MaxRunning - s.kids.running()
+	free := s.kids.delegation.Limits.MaxRunning - s.kids.running()
 	for _, c := range s.kids.inOrder() {
 		if free <= 0 || s.finished() {
 			return
 		}
 		if c.rec.State == messages.AgentQueued {
 			s.startChild(ctx, c)
-			free = s.delegation.Limits.MaxRunning - s.kids.running()
+			free = s.kids.delegation.Limits.MaxRunning - s.kids.running()
 		}
 	}
 }

@@ -22,7 +22,6 @@ import (
 // Goal is a session's objective.
 type Goal = messages.Goal
 
-
 // minEvidence is the shortest evidence accepted: "done" is a claim, not evidence.
 const minEvidence = 10
 

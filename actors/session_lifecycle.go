@@ -43,7 +43,7 @@ func (s *session) started(ctx actor.Context) {
 		return
 	}
 	link := &sessionLink{root: ctx.ActorSystem().Root, session: ctx.Self()}
-	if s.delegation != nil {
+	if s.kids.delegation != nil {
 		s.deps.ToolEnv.Agents = link
 	}
 	s.deps.ToolEnv.Goals = link
