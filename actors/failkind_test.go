@@ -28,7 +28,7 @@ func TestModeIsASessionCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	help, err := tn.client.Input("m1", "/help")
-	if err != nil || !strings.Contains(help.Output, "/mode") {
+	if err != nil || !strings.Contains(help.Output, "/mode") || !strings.Contains(help.Output, "/worktree") {
 		t.Fatalf("/help: %+v %v", help, err)
 	}
 	ack, err := tn.client.Input("m1", "/mode yolo")

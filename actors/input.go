@@ -27,11 +27,12 @@ type inputRoute struct {
 
 // localCommands are the commands a session answers itself, with their help lines.
 var localCommands = map[string]string{
-	"help":    "list the commands",
-	"status":  "show model, mode, context use, tokens, compactions and goal (no model call)",
-	"goal":    "show the goal; /goal <objective> sets it; /goal pause|resume|clear|complete",
-	"compact": "compact the context now; /compact <focus> says what to keep",
-	"mode":    "show the permission mode; /mode plan|ask|auto-edit|yolo switches it",
+	"help":     "list the commands",
+	"status":   "show model, mode, context use, tokens, compactions and goal (no model call)",
+	"goal":     "show the goal; /goal <objective> sets it; /goal pause|resume|clear|complete",
+	"compact":  "compact the context now; /compact <focus> says what to keep",
+	"mode":     "show the permission mode; /mode plan|ask|auto-edit|yolo switches it",
+	"worktree": "the git worktrees subagents worked in: /worktree list | merge NAME | drop NAME",
 }
 
 // routeInput classifies a line of input. A line starting with "/" followed by a path-like word

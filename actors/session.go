@@ -146,9 +146,8 @@ func (s *session) Receive(ctx actor.Context) {
 func (s *session) idle(ctx actor.Context) {
 	switch msg := ctx.Message().(type) {
 	case *messages.UserInput:
-		ack := s.routeInput(ctx, msg.Text)
-		if ctx.Sender() != nil {
-			ctx.Respond(ack)
+		if ack := s.routeInput(ctx, msg.Text); ack != nil && ctx.Sender() != nil {
+			ctx.Respond(ack) // nil: the command answers later (see worktreeCommand)
 		}
 	case *messages.Cancel:
 		// Nothing runs: for an interactive session this is the end of the conversation.

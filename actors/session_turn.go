@@ -48,6 +48,10 @@ func (s *session) routeInput(ctx actor.Context, text string) *messages.InputAck 
 	case inputEmpty:
 		return &messages.InputAck{Routed: messages.RoutedIgnored}
 	case inputCommand:
+		if r.Command == "worktree" {
+			s.worktreeCommand(ctx, r.Arg) // answers later: git runs off the actor
+			return nil
+		}
 		return &messages.InputAck{Routed: messages.RoutedCommand, Output: s.runCommand(ctx, r)}
 	case inputUnknown:
 		msg := fmt.Sprintf("unknown command /%s", r.Command)

@@ -107,12 +107,6 @@ func (m *Main) chat(ctx context.Context, f *commonFlags) error {
 			fmt.Fprintln(m.Stderr)
 			return outcome(fin)
 		}
-		if args, ok := worktreeChatArgs(line); ok {
-			if err := runWorktree(m.Stdout, s.root, args); err != nil {
-				fmt.Fprintln(m.Stdout, err)
-			}
-			continue
-		}
 		if !ok || isExit(line) {
 			fmt.Fprintln(m.Stderr)
 			_ = l.client.Cancel(id, "the user left the chat")
