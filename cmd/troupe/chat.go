@@ -287,16 +287,6 @@ func approvalRequest(data []byte) *messages.ApprovalRequestedData {
 	return v.(*messages.ApprovalRequestedData)
 }
 
-// worktreeChatArgs recognizes "/worktree list|merge NAME|drop NAME", handled here in the chat
-// like the troupe worktree command, since it acts on the user's checkout, not the session.
-func worktreeChatArgs(line string) ([]string, bool) {
-	f := strings.Fields(line)
-	if len(f) == 0 || f[0] != "/worktree" {
-		return nil, false
-	}
-	return f[1:], true
-}
-
 func isExit(line string) bool {
 	switch strings.TrimSpace(line) {
 	case "/exit", "/quit", "/q":

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -75,7 +74,6 @@ func (m *Main) tuiChat(ctx context.Context, f *commonFlags) error {
 
 	noColor := m.Getenv("NO_COLOR") != ""
 	model := newTUIModel(tuiConfig{session: l.client, id: id, model: start.Model, mode: s.cfg.Mode, noColor: noColor,
-		worktree: func(w *bytes.Buffer, args []string) error { return runWorktree(w, s.root, args) },
 		release:  releaseIdleMemory})
 	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithInput(m.Stdin), tea.WithOutput(m.Stdout)}
 	if noColor {

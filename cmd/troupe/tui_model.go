@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"strings"
 	"time"
 
@@ -46,8 +45,6 @@ type tuiConfig struct {
 	model, mode string
 	noColor     bool
 	now         func() time.Time
-	// worktree runs "/worktree ARGS" on the user's checkout and writes what it says.
-	worktree func(w *bytes.Buffer, args []string) error
 	// release hands memory an idle chat does not use back to the system (nil: nothing to do).
 	release func()
 }
@@ -186,8 +183,9 @@ func (m *tuiModel) leave() tea.Cmd {
 	return tea.Quit
 }
 
-// send handles Enter: /exit leaves, /mode and /worktree run here as in the line chat, anything
-// else goes to the session, which routes its own commands.
+// send handles Enter: /exit leaves; /mode switches through the session's set-mode control (so
+// the status line follows at once); anything else, /worktree included, goes to the session,
+// which routes its own commands.
 func (m *tuiModel) send() tea.Cmd {
 	line := m.input.Value()
 	if strings.TrimSpace(line) == "" {
@@ -208,15 +206,6 @@ func (m *tuiModel) send() tea.Cmd {
 				return noteMsg(err.Error())
 			}
 			return statusMsg{st: st}
-		}
-	}
-	if args, ok := worktreeChatArgs(line); ok && m.cfg.worktree != nil {
-		return func() tea.Msg {
-			var out bytes.Buffer
-			if err := m.cfg.worktree(&out, args); err != nil {
-				out.WriteString(err.Error())
-			}
-			return noteMsg(strings.TrimRight(out.String(), "\n"))
 		}
 	}
 	return func() tea.Msg {
