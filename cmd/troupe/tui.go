@@ -74,7 +74,7 @@ func (m *Main) tuiChat(ctx context.Context, f *commonFlags) error {
 
 	noColor := m.Getenv("NO_COLOR") != ""
 	model := newTUIModel(tuiConfig{session: l.client, id: id, model: start.Model, mode: s.cfg.Mode, noColor: noColor,
-		release:  releaseIdleMemory})
+		release: releaseIdleMemory})
 	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithInput(m.Stdin), tea.WithOutput(m.Stdout)}
 	if noColor {
 		opts = append(opts, tea.WithColorProfile(colorprofile.Ascii))
