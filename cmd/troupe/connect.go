@@ -101,6 +101,21 @@ func agentLimits(cfg *config.Config) actors.AgentLimits {
 	return l
 }
 
+// withNode runs fn with a client of the project's Node: the running one, or one started in this
+// process for the call (it stops again after, once sessions started elsewhere on it are done).
+func (m *Main) withNode(fn func(c *actors.Client) error) error {
+	s, err := m.resolve(nil)
+	if err != nil {
+		return err
+	}
+	l, err := m.connect(s)
+	if err != nil {
+		return err
+	}
+	defer l.close(m, "")
+	return fn(l.client)
+}
+
 // ownSessionGrace bounds how long closing waits for this process's own session to record its
 // end after being cancelled; the Node's shutdown interrupts it after that.
 const ownSessionGrace = 10 * time.Second

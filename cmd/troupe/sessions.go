@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/troupe-dev/troupe/actors"
 	"github.com/troupe-dev/troupe/internal/textfmt"
 	"strings"
 	"text/tabwriter"
@@ -18,30 +19,23 @@ func (m *Main) sessionsCommand() *cobra.Command {
 		Short: "List this project's sessions, newest first",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
-			s, err := m.resolve(nil)
-			if err != nil {
-				return err
-			}
-			l, err := m.connect(s)
-			if err != nil {
-				return err
-			}
-			defer l.close(m, "")
-			metas, err := l.client.Sessions()
-			if err != nil {
-				return err
-			}
-			if len(metas) == 0 {
-				fmt.Fprintln(m.Stderr, "no sessions yet: start one with troupe run \"task\" or troupe chat")
-				return nil
-			}
-			tw := tabwriter.NewWriter(m.Stdout, 2, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "ID\tSTATUS\tTURNS\tMODEL\tUPDATED\tTASK")
-			for _, meta := range metas {
-				fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\n", meta.ID, meta.Status, meta.Turns, meta.Model,
-					meta.Updated.Local().Format("2006-01-02 15:04"), clipLine(meta.Task, 60))
-			}
-			return tw.Flush()
+			return m.withNode(func(client *actors.Client) error {
+				metas, err := client.Sessions()
+				if err != nil {
+					return err
+				}
+				if len(metas) == 0 {
+					fmt.Fprintln(m.Stderr, "no sessions yet: start one with troupe run \"task\" or troupe chat")
+					return nil
+				}
+				tw := tabwriter.NewWriter(m.Stdout, 2, 4, 2, ' ', 0)
+				fmt.Fprintln(tw, "ID\tSTATUS\tTURNS\tMODEL\tUPDATED\tTASK")
+				for _, meta := range metas {
+					fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\n", meta.ID, meta.Status, meta.Turns, meta.Model,
+						meta.Updated.Local().Format("2006-01-02 15:04"), clipLine(meta.Task, 60))
+				}
+				return tw.Flush()
+			})
 		},
 	}
 }
@@ -52,29 +46,22 @@ func (m *Main) logCommand() *cobra.Command {
 		Short: "Show a session's stored log: every message, tool call and result",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			s, err := m.resolve(nil)
-			if err != nil {
-				return err
-			}
-			l, err := m.connect(s)
-			if err != nil {
-				return err
-			}
-			defer l.close(m, "")
-			id, err := sessionByID(l.client, args[0])
-			if err != nil {
-				return err
-			}
-			meta, entries, err := l.client.Log(id)
-			if err != nil {
-				return usageErr("log %s: %v (see 'troupe sessions')", args[0], err)
-			}
-			fmt.Fprintf(m.Stdout, "session %s · %s · %s · %s · %d in / %d out tokens\n", meta.ID, meta.Status, meta.Model,
-				textfmt.Count(meta.Turns, "turn"), meta.InputTokens, meta.OutputTokens)
-			for _, e := range entries {
-				fmt.Fprintln(m.Stdout, formatEntry(e))
-			}
-			return nil
+			return m.withNode(func(client *actors.Client) error {
+				id, err := sessionByID(client, args[0])
+				if err != nil {
+					return err
+				}
+				meta, entries, err := client.Log(id)
+				if err != nil {
+					return usageErr("log %s: %v (see 'troupe sessions')", args[0], err)
+				}
+				fmt.Fprintf(m.Stdout, "session %s · %s · %s · %s · %d in / %d out tokens\n", meta.ID, meta.Status, meta.Model,
+					textfmt.Count(meta.Turns, "turn"), meta.InputTokens, meta.OutputTokens)
+				for _, e := range entries {
+					fmt.Fprintln(m.Stdout, formatEntry(e))
+				}
+				return nil
+			})
 		},
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/troupe-dev/troupe/actors"
 
 	"github.com/spf13/cobra"
 
@@ -18,36 +19,29 @@ func (m *Main) statsCommand() *cobra.Command {
 		Short: "Show, per model, the share of tool calls troupe repaired in this project and how",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
-			s, err := m.resolve(nil)
-			if err != nil {
-				return err
-			}
-			l, err := m.connect(s)
-			if err != nil {
-				return err
-			}
-			defer l.close(m, "")
-			stats, err := l.client.RepairStats()
-			if err != nil {
-				return err
-			}
-			if asJSON {
-				enc := json.NewEncoder(m.Stdout)
-				for _, r := range stats {
-					if err := enc.Encode(r); err != nil {
-						return err
+			return m.withNode(func(client *actors.Client) error {
+				stats, err := client.RepairStats()
+				if err != nil {
+					return err
+				}
+				if asJSON {
+					enc := json.NewEncoder(m.Stdout)
+					for _, r := range stats {
+						if err := enc.Encode(r); err != nil {
+							return err
+						}
 					}
+					return nil
+				}
+				if len(stats) == 0 {
+					fmt.Fprintln(m.Stderr, "no tool calls counted yet: run a session with troupe run \"task\" or troupe chat")
+					return nil
+				}
+				for _, r := range stats {
+					fmt.Fprintln(m.Stdout, turn.RepairLine(store.RepairStats(r)))
 				}
 				return nil
-			}
-			if len(stats) == 0 {
-				fmt.Fprintln(m.Stderr, "no tool calls counted yet: run a session with troupe run \"task\" or troupe chat")
-				return nil
-			}
-			for _, r := range stats {
-				fmt.Fprintln(m.Stdout, turn.RepairLine(store.RepairStats(r)))
-			}
-			return nil
+			})
 		},
 	}
 	c.Flags().BoolVar(&asJSON, "json", false, "print one JSON object per model: model, calls, repaired, by_kind")
