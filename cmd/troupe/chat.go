@@ -35,23 +35,32 @@ type turnEnd struct {
 	finished *messages.SessionFinishedData
 }
 
+// startChat resolves the settings, checks them into an interactive session's start and connects
+// to the project's Node: what the line chat and the TUI share before they talk to the session.
+// The caller closes the link (l.close(m, id)) and starts the session once it has subscribed.
+func (m *Main) startChat(f *commonFlags) (s *settings, l *link, start *messages.StartSession, err error) {
+	if s, err = m.resolve(f); err != nil {
+		return nil, nil, nil, err
+	}
+	start = &messages.StartSession{ID: newSessionID(), Interactive: true}
+	if err = m.sessionStart(s, nil, f, start); err != nil {
+		return nil, nil, nil, err
+	}
+	if l, err = m.connect(s); err != nil {
+		return nil, nil, nil, err
+	}
+	return s, l, start, nil
+}
+
 func (m *Main) chat(ctx context.Context, f *commonFlags) error {
 	if m.onTerminal() {
 		return m.tuiChat(ctx, f) // the line REPL below is for pipes and TERM=dumb
 	}
-	s, err := m.resolve(f)
+	s, l, start, err := m.startChat(f)
 	if err != nil {
 		return err
 	}
-	id := newSessionID()
-	start := &messages.StartSession{ID: id, Interactive: true}
-	if err := m.sessionStart(s, nil, f, start); err != nil {
-		return err
-	}
-	l, err := m.connect(s)
-	if err != nil {
-		return err
-	}
+	id := start.ID
 	defer l.close(m, id)
 	out := newPrinter(m.Stdout, false)
 	ends := make(chan turnEnd, 4)

@@ -30,19 +30,11 @@ func (m *Main) onTerminal() bool {
 // tuiChat is troupe chat on a terminal: the same session as the line chat (started, talked
 // to and left the same way), drawn by the Bubble Tea model in tui_model.go.
 func (m *Main) tuiChat(ctx context.Context, f *commonFlags) error {
-	s, err := m.resolve(f)
+	s, l, start, err := m.startChat(f)
 	if err != nil {
 		return err
 	}
-	id := newSessionID()
-	start := &messages.StartSession{ID: id, Interactive: true}
-	if err := m.sessionStart(s, nil, f, start); err != nil {
-		return err
-	}
-	l, err := m.connect(s)
-	if err != nil {
-		return err
-	}
+	id := start.ID
 	defer l.close(m, id)
 
 	// The subscription's goroutine hands envelopes over; forward (below) owns giving them to
