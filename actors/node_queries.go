@@ -109,13 +109,16 @@ func (n *Node) query(msg any) any {
 		if err != nil {
 			return &messages.ErrorReply{Error: err.Error()}
 		}
-		entries, err := n.store.LogFrom(q.Session, q.After)
+		entries, more, err := n.store.LogPage(q.Session, q.After, logPageBytes)
 		if err != nil {
 			return &messages.ErrorReply{Error: err.Error()}
 		}
 		markInterrupted([]*store.SessionMeta{meta}, n.Active())
 		out := &messages.LogReply{Meta: sessionInfo(meta)}
-		out.Entries, out.More = logPage(entries)
+		out.More = more
+		for _, e := range entries {
+			out.Entries = append(out.Entries, logEntry(e))
+		}
 		return out
 	}
 	return &messages.ErrorReply{Error: fmt.Sprintf("the node does not answer %T", msg)}

@@ -44,12 +44,3 @@ func TestLongLogIsPagedOverTheBus(t *testing.T) {
 		}
 	}
 }
-
-// Every page holds at least one entry, so paging always makes progress.
-func TestLogPageAlwaysHoldsOneEntry(t *testing.T) {
-	huge := &store.Entry{Seq: 1, Kind: store.KindToolResult, Text: strings.Repeat("y", 2*logPageBytes)}
-	page, more := logPage([]*store.Entry{huge, {Seq: 2, Kind: store.KindUser, Text: "next"}})
-	if len(page) != 1 || !more {
-		t.Fatalf("page of %d entries, more=%v", len(page), more)
-	}
-}

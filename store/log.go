@@ -179,20 +179,40 @@ func (s *Store) Log(session string) ([]*Entry, error) {
 // LogFrom returns the entries of session's log with Seq > afterSeq, in Seq order. An entry
 // whose stored value is damaged comes back as a KindSystem entry with Event DamagedEntryEvent.
 func (s *Store) LogFrom(session string, afterSeq uint64) ([]*Entry, error) {
+	out, _, err := s.logRange(session, afterSeq, 0)
+	return out, err
+}
+
+// LogPage returns the entries after afterSeq whose stored values add up to about maxBytes (at
+// least one entry, so paging always moves on), and whether more follow: a long log is read a
+// page at a time instead of whole for every page.
+func (s *Store) LogPage(session string, afterSeq uint64, maxBytes int) ([]*Entry, bool, error) {
+	return s.logRange(session, afterSeq, maxBytes)
+}
+
+// logRange reads entries after afterSeq in Seq order, stopping before the one that would pass
+// maxBytes of stored values (0: no limit); more says an entry was left.
+func (s *Store) logRange(session string, afterSeq uint64, maxBytes int) (out []*Entry, more bool, err error) {
 	if err := checkSessionID(session); err != nil {
-		return nil, fmt.Errorf("read log: %w", err)
+		return nil, false, fmt.Errorf("read log: %w", err)
 	}
 	if afterSeq == math.MaxUint64 {
-		return nil, nil // nothing can follow; afterSeq+1 would wrap to the start
+		return nil, false, nil // nothing can follow; afterSeq+1 would wrap to the start
 	}
-	var out []*Entry
-	err := s.db.View(func(txn *badger.Txn) error {
+	size := 0
+	err = s.db.View(func(txn *badger.Txn) error {
 		opts := badger.DefaultIteratorOptions
 		opts.Prefix = logPrefix(session)
 		it := txn.NewIterator(opts)
 		defer it.Close()
 		for it.Seek(logKey(session, afterSeq+1)); it.Valid(); it.Next() {
 			item := it.Item()
+			n := int(item.ValueSize())
+			if maxBytes > 0 && len(out) > 0 && size+n > maxBytes {
+				more = true
+				return nil
+			}
+			size += n
 			seq, err := seqOfLogKey(item.Key())
 			if err != nil {
 				return err
@@ -208,7 +228,7 @@ func (s *Store) LogFrom(session string, afterSeq uint64) ([]*Entry, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("read session %s log: %w", session, err)
+		return nil, false, fmt.Errorf("read session %s log: %w", session, err)
 	}
-	return out, nil
+	return out, more, nil
 }

@@ -227,3 +227,39 @@ func TestHealedLogReloadsClean(t *testing.T) {
 		t.Errorf("reloaded log heals to %s (+%d), want %s", render(again), len(more), render(view))
 	}
 }
+
+// LogPage reads a page at a time: about maxBytes of stored values, at least one entry, and
+// says whether more follow.
+func TestLogPage(t *testing.T) {
+	s, _ := openTemp(t)
+	big := strings.Repeat("x", 1000)
+	for i := 0; i < 10; i++ {
+		if err := s.Append("s", &Entry{Kind: KindUser, Text: big}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var seqs []uint64
+	var after uint64
+	for pages := 0; ; pages++ {
+		page, more, err := s.LogPage("s", after, 2500)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(page) == 0 || len(page) > 3 {
+			t.Fatalf("page %d holds %d entries", pages, len(page))
+		}
+		for _, e := range page {
+			seqs = append(seqs, e.Seq)
+		}
+		after = page[len(page)-1].Seq
+		if !more {
+			break
+		}
+	}
+	if len(seqs) != 10 || seqs[0] != 1 || seqs[9] != 10 {
+		t.Fatalf("pages gave seqs %v", seqs)
+	}
+	if page, more, _ := s.LogPage("s", 0, 1); len(page) != 1 || !more {
+		t.Errorf("a page smaller than one entry must still hold one: %d entries, more %v", len(page), more)
+	}
+}
