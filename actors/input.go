@@ -1,10 +1,9 @@
 package actors
 
 import (
-	"fmt"
-	"github.com/troupe-dev/troupe/internal/nearest"
-	"sort"
 	"strings"
+
+	"github.com/troupe-dev/troupe/internal/nearest"
 )
 
 // Input routes: what a line of user input is (DESIGN §3: empty is ignored, a known /command is
@@ -25,19 +24,9 @@ type inputRoute struct {
 	Nearest string // for unknown commands: the closest known one, if close enough
 }
 
-// localCommands are the commands a session answers itself, with their help lines.
-var localCommands = map[string]string{
-	"help":     "list the commands",
-	"status":   "show model, mode, context use, tokens, compactions and goal (no model call)",
-	"goal":     "show the goal; /goal <objective> sets it; /goal pause|resume|clear|complete",
-	"compact":  "compact the context now; /compact <focus> says what to keep",
-	"mode":     "show the permission mode; /mode plan|ask|auto-edit|yolo switches it",
-	"worktree": "the git worktrees subagents worked in: /worktree list | merge NAME | drop NAME",
-}
-
-// routeInput classifies a line of input. A line starting with "/" followed by a path-like word
+// classifyInput classifies a line of input. A line starting with "/" followed by a path-like word
 // ("/usr/bin is slow") is text for the model, not a command.
-func classifyInput(text string, commands map[string]string) inputRoute {
+func classifyInput(text string) inputRoute {
 	t := strings.TrimSpace(text)
 	if t == "" {
 		return inputRoute{Kind: inputEmpty}
@@ -50,33 +39,8 @@ func classifyInput(text string, commands map[string]string) inputRoute {
 		return inputRoute{Kind: inputModel}
 	}
 	word = strings.ToLower(word)
-	if _, ok := commands[word]; ok {
+	if _, ok := lookupCommand(word); ok {
 		return inputRoute{Kind: inputCommand, Command: word, Arg: strings.TrimSpace(arg)}
 	}
-	return inputRoute{Kind: inputUnknown, Command: word, Nearest: nearestCommand(word, commands)}
-}
-
-// commandHelp lists the commands, sorted.
-func commandHelp(commands map[string]string) string {
-	names := make([]string, 0, len(commands))
-	for n := range commands {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	var b strings.Builder
-	b.WriteString("commands:\n")
-	for _, n := range names {
-		fmt.Fprintf(&b, "  /%-8s %s\n", n, commands[n])
-	}
-	return b.String()
-}
-
-// nearestCommand returns the known command closest to word, if within 2 edits.
-func nearestCommand(word string, commands map[string]string) string {
-	names := make([]string, 0, len(commands))
-	for c := range commands {
-		names = append(names, c)
-	}
-	sort.Strings(names) // a tie goes to the name that sorts first, whatever the map order
-	return nearest.Best(word, names, 2)
+	return inputRoute{Kind: inputUnknown, Command: word, Nearest: nearest.Best(word, commandNames(), 2)}
 }

@@ -264,11 +264,11 @@ func TestInputRouting(t *testing.T) {
 		"//comment":        inputModel,
 	}
 	for in, want := range cases {
-		if got := classifyInput(in, localCommands); got.Kind != want {
+		if got := classifyInput(in); got.Kind != want {
 			t.Errorf("%q: %s, want %s", in, got.Kind, want)
 		}
 	}
-	if r := classifyInput("/stauts", localCommands); r.Nearest != "status" {
+	if r := classifyInput("/stauts"); r.Nearest != "status" {
 		t.Errorf("nearest = %q", r.Nearest)
 	}
 }
@@ -278,9 +278,9 @@ func FuzzInputRouting(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		r := classifyInput(s, localCommands)
+		r := classifyInput(s)
 		if r.Kind == inputCommand {
-			if _, ok := localCommands[r.Command]; !ok {
+			if _, ok := lookupCommand(r.Command); !ok {
 				t.Fatalf("%q routed to unknown command %q", s, r.Command)
 			}
 		}

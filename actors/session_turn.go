@@ -43,22 +43,15 @@ const (
 
 // routeInput handles one line of user input (DESIGN §3, input routing).
 func (s *session) routeInput(ctx actor.Context, text string) *messages.InputAck {
-	r := classifyInput(text, localCommands)
+	r := classifyInput(text)
 	switch r.Kind {
 	case inputEmpty:
 		return &messages.InputAck{Routed: messages.RoutedIgnored}
 	case inputCommand:
-		if r.Command == "worktree" {
-			s.worktreeCommand(ctx, r.Arg) // answers later: git runs off the actor
-			return nil
-		}
-		return &messages.InputAck{Routed: messages.RoutedCommand, Output: s.runCommand(ctx, r)}
+		c, _ := lookupCommand(r.Command)
+		return c.Run(s, ctx, r.Arg)
 	case inputUnknown:
-		msg := fmt.Sprintf("unknown command /%s", r.Command)
-		if r.Nearest != "" {
-			msg += fmt.Sprintf(" — did you mean /%s?", r.Nearest)
-		}
-		return &messages.InputAck{Routed: messages.RoutedCommand, Output: msg + "\n" + commandHelp(localCommands)}
+		return commandOutput(unknownCommand(r.Command))
 	}
 	if err := s.commitUser(text); err != nil {
 		s.fail(ctx, messages.FailInternal, err.Error())
@@ -67,21 +60,6 @@ func (s *session) routeInput(ctx actor.Context, text string) *messages.InputAck 
 	s.cur.emptyReplies, s.cur.lengthContinues = 0, 0
 	s.callModel(ctx)
 	return &messages.InputAck{Routed: messages.RoutedModel}
-}
-
-func (s *session) runCommand(ctx actor.Context, r inputRoute) string {
-	switch r.Command {
-	case "status":
-		return formatStatus(s.status())
-	case "goal":
-		return s.goalCommand(r.Arg)
-	case "compact":
-		return s.compactNow(ctx, r.Arg)
-	case "mode":
-		return s.modeCommand(ctx, r.Arg)
-	default:
-		return commandHelp(localCommands)
-	}
 }
 
 // callModel starts one turn: it rechecks the files the model has seen, projects the context and
