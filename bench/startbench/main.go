@@ -74,6 +74,8 @@ func (b *bench) all(peer string) error {
 		samples = append(samples, s)
 	}
 	report("one-shot", samples, b.runs)
+	tables, _ := filepath.Glob(filepath.Join(oneShot, ".troupe", "db", "*.sst"))
+	row(fmt.Sprintf("store tables after %d one-shots", b.runs), fmt.Sprintf("%d", len(tables)))
 	if peer != "" {
 		b.peer(peer, samples)
 	}
@@ -148,6 +150,8 @@ func report(what string, samples []*runSample, n int) {
 	}
 	row(fmt.Sprintf("%s: peak RSS (VmHWM) / peak RssAnon", what), fmt.Sprintf("%.1f / %.1f MiB",
 		pick(func(s *runSample) float64 { return float64(s.maxRSSKiB) / 1024 }), pick(func(s *runSample) float64 { return float64(s.peakAnonKiB) / 1024 })))
+	row(fmt.Sprintf("%s: peak RssFile (binary + store mappings)", what), fmt.Sprintf("%.1f MiB",
+		pick(func(s *runSample) float64 { return float64(s.peakFileKiB) / 1024 })))
 	row(fmt.Sprintf("%s: peak PSS of the process tree", what), fmt.Sprintf("%.1f MiB", pick(func(s *runSample) float64 { return float64(s.peakPSSKiB) / 1024 })))
 }
 
