@@ -69,9 +69,7 @@ func (s *session) auditSnapshot() *sessionAudit {
 		c := *g
 		a.Goal = &c
 	}
-	for _, it := range s.items {
-		a.LastSeq = max(a.LastSeq, it.Seq)
-	}
+	a.LastSeq = s.auditSnapshotSeq()
 	return a
 }
 
