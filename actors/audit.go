@@ -93,7 +93,7 @@ func (a *sessionAudit) Checks() []messages.AuditCheck {
 	return []messages.AuditCheck{a.pairing(), a.fileTruth(), a.registry(), a.goal(), a.store(), a.bus()}
 }
 
-func verdict(name string, v messages.AuditVerdict, format string, args ...any) messages.AuditCheck {
+func auditResult(name string, v messages.AuditVerdict, format string, args ...any) messages.AuditCheck {
 	return messages.AuditCheck{Name: name, Verdict: v, Evidence: fmt.Sprintf(format, args...)}
 }
 
@@ -107,18 +107,18 @@ func firstOf(problems []string) string {
 
 func (a *sessionAudit) pairing() messages.AuditCheck {
 	if v := projection.Violations(a.Messages); len(v) > 0 {
-		return verdict(auditPairing, messages.AuditFail, "%s", firstOf(v))
+		return auditResult(auditPairing, messages.AuditFail, "%s", firstOf(v))
 	}
 	calls := 0
 	for _, m := range a.Messages {
 		calls += len(m.ToolCalls)
 	}
-	return verdict(auditPairing, messages.AuditOK, "%d tool calls in the context, each with exactly one result", calls)
+	return auditResult(auditPairing, messages.AuditOK, "%d tool calls in the context, each with exactly one result", calls)
 }
 
 func (a *sessionAudit) fileTruth() messages.AuditCheck {
 	if len(a.Files) == 0 {
-		return verdict(auditFileTruth, messages.AuditOK, "no file read or edited yet")
+		return auditResult(auditFileTruth, messages.AuditOK, "no file read or edited yet")
 	}
 	var problems []string
 	for _, f := range a.Files {
@@ -137,9 +137,9 @@ func (a *sessionAudit) fileTruth() messages.AuditCheck {
 		}
 	}
 	if len(problems) > 0 {
-		return verdict(auditFileTruth, messages.AuditWarn, "%s: read it again before editing", firstOf(problems))
+		return auditResult(auditFileTruth, messages.AuditWarn, "%s: read it again before editing", firstOf(problems))
 	}
-	return verdict(auditFileTruth, messages.AuditOK, "%d tracked files match the disk", len(a.Files))
+	return auditResult(auditFileTruth, messages.AuditOK, "%d tracked files match the disk", len(a.Files))
 }
 
 // providerToolName is what every provider accepts as a function name.
@@ -169,76 +169,76 @@ func (a *sessionAudit) registry() messages.AuditCheck {
 	}
 	switch {
 	case len(fails) > 0:
-		return verdict(auditRegistry, messages.AuditFail, "%s", firstOf(fails))
+		return auditResult(auditRegistry, messages.AuditFail, "%s", firstOf(fails))
 	case len(warns) > 0:
-		return verdict(auditRegistry, messages.AuditWarn, "%s", firstOf(warns))
+		return auditResult(auditRegistry, messages.AuditWarn, "%s", firstOf(warns))
 	}
-	return verdict(auditRegistry, messages.AuditOK, "%d tools offered, each registered, every schema compiles", len(a.Offered))
+	return auditResult(auditRegistry, messages.AuditOK, "%d tools offered, each registered, every schema compiles", len(a.Offered))
 }
 
 func (a *sessionAudit) goal() messages.AuditCheck {
 	g := a.Goal
 	if a.StoredErr != nil {
-		return verdict(auditGoal, messages.AuditFail, "the stored goal cannot be read: %v", a.StoredErr)
+		return auditResult(auditGoal, messages.AuditFail, "the stored goal cannot be read: %v", a.StoredErr)
 	}
 	if g == nil {
 		if a.Stored != nil && a.Stored.Status != messages.GoalCleared {
-			return verdict(auditGoal, messages.AuditFail, "the store holds goal %q (%s) the session does not", a.Stored.Objective, a.Stored.Status)
+			return auditResult(auditGoal, messages.AuditFail, "the store holds goal %q (%s) the session does not", a.Stored.Objective, a.Stored.Status)
 		}
-		return verdict(auditGoal, messages.AuditOK, "no goal set")
+		return auditResult(auditGoal, messages.AuditOK, "no goal set")
 	}
 	switch g.Status {
 	case messages.GoalActive, messages.GoalPaused:
 		if strings.TrimSpace(g.Objective) == "" {
-			return verdict(auditGoal, messages.AuditFail, "the goal is %s without an objective", g.Status)
+			return auditResult(auditGoal, messages.AuditFail, "the goal is %s without an objective", g.Status)
 		}
 	case messages.GoalComplete:
 		if strings.TrimSpace(g.Evidence) == "" {
-			return verdict(auditGoal, messages.AuditFail, "the goal %q is complete without evidence", g.Objective)
+			return auditResult(auditGoal, messages.AuditFail, "the goal %q is complete without evidence", g.Objective)
 		}
 	case messages.GoalCleared:
 	default:
-		return verdict(auditGoal, messages.AuditFail, "the goal has an unknown status %q", g.Status)
+		return auditResult(auditGoal, messages.AuditFail, "the goal has an unknown status %q", g.Status)
 	}
 	if a.Stored == nil || a.Stored.Objective != g.Objective || a.Stored.Status != g.Status {
 		stored := "nothing"
 		if a.Stored != nil {
 			stored = fmt.Sprintf("%q (%s)", a.Stored.Objective, a.Stored.Status)
 		}
-		return verdict(auditGoal, messages.AuditFail, "the session holds %q (%s) but the store holds %s", g.Objective, g.Status, stored)
+		return auditResult(auditGoal, messages.AuditFail, "the session holds %q (%s) but the store holds %s", g.Objective, g.Status, stored)
 	}
-	return verdict(auditGoal, messages.AuditOK, "%q is %s, as stored", g.Objective, g.Status)
+	return auditResult(auditGoal, messages.AuditOK, "%q is %s, as stored", g.Objective, g.Status)
 }
 
 func (a *sessionAudit) store() messages.AuditCheck {
 	l := a.Log
 	switch {
 	case l.Err != nil:
-		return verdict(auditStore, messages.AuditFail, "the log cannot be read back: %v", l.Err)
+		return auditResult(auditStore, messages.AuditFail, "the log cannot be read back: %v", l.Err)
 	case len(l.Damaged) > 0:
-		return verdict(auditStore, messages.AuditFail, "entry %d failed its checksum (%d damaged of %d); troupe doctor --repair salvages the rest",
+		return auditResult(auditStore, messages.AuditFail, "entry %d failed its checksum (%d damaged of %d); troupe doctor --repair salvages the rest",
 			l.Damaged[0], len(l.Damaged), l.Count)
 	case len(l.Gaps) > 0:
-		return verdict(auditStore, messages.AuditFail, "the log's seqs are not contiguous: %s", firstOf(l.Gaps))
+		return auditResult(auditStore, messages.AuditFail, "the log's seqs are not contiguous: %s", firstOf(l.Gaps))
 	case a.LastSeq > l.Last:
-		return verdict(auditStore, messages.AuditFail, "the session holds entry %d but the stored log ends at %d", a.LastSeq, l.Last)
+		return auditResult(auditStore, messages.AuditFail, "the session holds entry %d but the stored log ends at %d", a.LastSeq, l.Last)
 	}
-	return verdict(auditStore, messages.AuditOK, "%d entries read back, seq 1..%d contiguous, checksums ok", l.Count, l.Last)
+	return auditResult(auditStore, messages.AuditOK, "%d entries read back, seq 1..%d contiguous, checksums ok", l.Count, l.Last)
 }
 
 func (a *sessionAudit) bus() messages.AuditCheck {
 	b := a.Bus
 	switch {
 	case b.Absent:
-		return verdict(auditBus, messages.AuditWarn, "this session runs without a bus")
+		return auditResult(auditBus, messages.AuditWarn, "this session runs without a bus")
 	case !b.Connected:
-		return verdict(auditBus, messages.AuditFail, "the node's NATS connection is %s", strings.ToLower(b.Status))
+		return auditResult(auditBus, messages.AuditFail, "the node's NATS connection is %s", strings.ToLower(b.Status))
 	case b.Err != nil:
-		return verdict(auditBus, messages.AuditFail, "no answer to a ping: %v", b.Err)
+		return auditResult(auditBus, messages.AuditFail, "no answer to a ping: %v", b.Err)
 	case b.Dead > 0:
-		return verdict(auditBus, messages.AuditFail, "%d of the session's %d subscriptions are closed: clients cannot reach it", b.Dead, b.Subs)
+		return auditResult(auditBus, messages.AuditFail, "%d of the session's %d subscriptions are closed: clients cannot reach it", b.Dead, b.Subs)
 	}
-	return verdict(auditBus, messages.AuditOK, "connected, ping round trip %s, %d subscriptions live", b.RTT.Round(time.Microsecond), b.Subs)
+	return auditResult(auditBus, messages.AuditOK, "connected, ping round trip %s, %d subscriptions live", b.RTT.Round(time.Microsecond), b.Subs)
 }
 
 // formatAudit is /audit for people: one line per check, then a summary.
