@@ -222,6 +222,8 @@ func (a *sessionAudit) store() messages.AuditCheck {
 		return auditResult(auditStore, messages.AuditFail, "the log's seqs are not contiguous: %s", firstOf(l.Gaps))
 	case a.LastSeq > l.Last:
 		return auditResult(auditStore, messages.AuditFail, "the session holds entry %d but the stored log ends at %d", a.LastSeq, l.Last)
+	case l.Count == 0:
+		return auditResult(auditStore, messages.AuditOK, "the log is empty (nothing said yet) and reads back")
 	}
 	return auditResult(auditStore, messages.AuditOK, "%d entries read back, seq 1..%d contiguous, checksums ok", l.Count, l.Last)
 }
