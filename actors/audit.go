@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/troupe-dev/troupe/actors/projection"
+	"github.com/troupe-dev/troupe/internal/textfmt"
 	"github.com/troupe-dev/troupe/llm"
 	"github.com/troupe-dev/troupe/messages"
 	"github.com/troupe-dev/troupe/store"
@@ -113,7 +114,7 @@ func (a *sessionAudit) pairing() messages.AuditCheck {
 	for _, m := range a.Messages {
 		calls += len(m.ToolCalls)
 	}
-	return auditResult(auditPairing, messages.AuditOK, "%d tool calls in the context, each with exactly one result", calls)
+	return auditResult(auditPairing, messages.AuditOK, "%s in the context, each with exactly one result", textfmt.Count(calls, "tool call"))
 }
 
 func (a *sessionAudit) fileTruth() messages.AuditCheck {
@@ -139,7 +140,7 @@ func (a *sessionAudit) fileTruth() messages.AuditCheck {
 	if len(problems) > 0 {
 		return auditResult(auditFileTruth, messages.AuditWarn, "%s: read it again before editing", firstOf(problems))
 	}
-	return auditResult(auditFileTruth, messages.AuditOK, "%d tracked files match the disk", len(a.Files))
+	return auditResult(auditFileTruth, messages.AuditOK, "%s tracked, matching the disk", textfmt.Count(len(a.Files), "file"))
 }
 
 // providerToolName is what every provider accepts as a function name.
@@ -173,7 +174,7 @@ func (a *sessionAudit) registry() messages.AuditCheck {
 	case len(warns) > 0:
 		return auditResult(auditRegistry, messages.AuditWarn, "%s", firstOf(warns))
 	}
-	return auditResult(auditRegistry, messages.AuditOK, "%d tools offered, each registered, every schema compiles", len(a.Offered))
+	return auditResult(auditRegistry, messages.AuditOK, "%s offered, each registered, every schema compiles", textfmt.Count(len(a.Offered), "tool"))
 }
 
 func (a *sessionAudit) goal() messages.AuditCheck {
@@ -216,8 +217,8 @@ func (a *sessionAudit) store() messages.AuditCheck {
 	case l.Err != nil:
 		return auditResult(auditStore, messages.AuditFail, "the log cannot be read back: %v", l.Err)
 	case len(l.Damaged) > 0:
-		return auditResult(auditStore, messages.AuditFail, "entry %d failed its checksum (%d damaged of %d); troupe doctor --repair salvages the rest",
-			l.Damaged[0], len(l.Damaged), l.Count)
+		return auditResult(auditStore, messages.AuditFail, "entry %d failed its checksum (%d damaged of %s); troupe doctor --repair salvages the rest",
+			l.Damaged[0], len(l.Damaged), textfmt.Count(l.Count, "entry", "entries"))
 	case len(l.Gaps) > 0:
 		return auditResult(auditStore, messages.AuditFail, "the log's seqs are not contiguous: %s", firstOf(l.Gaps))
 	case a.LastSeq > l.Last:
@@ -225,7 +226,7 @@ func (a *sessionAudit) store() messages.AuditCheck {
 	case l.Count == 0:
 		return auditResult(auditStore, messages.AuditOK, "the log is empty (nothing said yet) and reads back")
 	}
-	return auditResult(auditStore, messages.AuditOK, "%d entries read back, seq 1..%d contiguous, checksums ok", l.Count, l.Last)
+	return auditResult(auditStore, messages.AuditOK, "%s read back, seq 1..%d contiguous, checksums ok", textfmt.Count(l.Count, "entry", "entries"), l.Last)
 }
 
 func (a *sessionAudit) bus() messages.AuditCheck {
@@ -238,9 +239,9 @@ func (a *sessionAudit) bus() messages.AuditCheck {
 	case b.Err != nil:
 		return auditResult(auditBus, messages.AuditFail, "no answer to a ping: %v", b.Err)
 	case b.Dead > 0:
-		return auditResult(auditBus, messages.AuditFail, "%d of the session's %d subscriptions are closed: clients cannot reach it", b.Dead, b.Subs)
+		return auditResult(auditBus, messages.AuditFail, "%d of the session's %s closed: clients cannot reach it", b.Dead, textfmt.Count(b.Subs, "subscription"))
 	}
-	return auditResult(auditBus, messages.AuditOK, "connected, ping round trip %s, %d subscriptions live", b.RTT.Round(time.Microsecond), b.Subs)
+	return auditResult(auditBus, messages.AuditOK, "connected, ping round trip %s, %s live", b.RTT.Round(time.Microsecond), textfmt.Count(b.Subs, "subscription"))
 }
 
 // formatAudit is /audit for people: one line per check, then a summary.

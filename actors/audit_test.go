@@ -128,7 +128,7 @@ func TestAuditFindsEachBrokenInvariant(t *testing.T) {
 		{"bus down", auditBus, messages.AuditFail, "connection is closed", func(a *sessionAudit) {
 			a.Bus = busObservation{Status: "CLOSED"}
 		}},
-		{"closed subscription", auditBus, messages.AuditFail, "1 of the session's 2 subscriptions are closed", func(a *sessionAudit) {
+		{"closed subscription", auditBus, messages.AuditFail, "1 of the session's 2 subscriptions closed", func(a *sessionAudit) {
 			a.Bus.Dead = 1
 		}},
 	}

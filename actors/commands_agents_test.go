@@ -73,7 +73,7 @@ func TestCostReportPricesKnownModelsAndNamesUnknownOnes(t *testing.T) {
 		"no price known for acme/mystery-1",
 		"5 in, 5 out  $0.00",
 		"root/c", "running: its usage is known when it ends",
-		"total $4.50 with children, not counting 1 model(s) without a known price, nor 1 running agent(s)",
+		"total $4.50 with children, not counting 1 model without a known price, nor 1 running agent",
 		"cached input tokens are not recorded",
 	} {
 		if !strings.Contains(out, want) {

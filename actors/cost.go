@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/troupe-dev/troupe/internal/textfmt"
 	"github.com/troupe-dev/troupe/llm"
 	"github.com/troupe-dev/troupe/messages"
 )
@@ -44,10 +45,10 @@ func costReport(lines []usageLine) string {
 		b.WriteString(" with children")
 	}
 	if len(unpriced) > 0 {
-		fmt.Fprintf(&b, ", not counting %d model(s) without a known price", len(unpriced))
+		fmt.Fprintf(&b, ", not counting %s without a known price", textfmt.Count(len(unpriced), "model"))
 	}
 	if pending > 0 {
-		fmt.Fprintf(&b, ", nor %d running agent(s)", pending)
+		fmt.Fprintf(&b, ", nor %s", textfmt.Count(pending, "running agent"))
 	}
 	b.WriteString("\n(cached input tokens are not recorded: input is priced at the full rate, an upper bound)")
 	return b.String()
