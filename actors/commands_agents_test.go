@@ -1,11 +1,13 @@
 package actors
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/troupe-dev/troupe/messages"
+	"github.com/troupe-dev/troupe/store"
 )
 
 func TestParseDelegate(t *testing.T) {
@@ -66,21 +68,42 @@ func TestCostReportPricesKnownModelsAndNamesUnknownOnes(t *testing.T) {
 		{Who: "session root", Model: "anthropic/claude-sonnet-4-5", In: 1_000_000, Out: 100_000},
 		{Who: "root/a", Model: "acme/mystery-1", In: 10, Out: 10},
 		{Who: "root/b", Model: "scripted", In: 5, Out: 5},
-		{Who: "root/c", Model: "openai/gpt-4o", Running: true},
+		{Who: "root/c", Model: "openai/gpt-4o", In: 1_000_000, Running: true},
 	})
 	for _, want := range []string{
 		"1000000 in, 100000 out  $4.50", // 1M × $3 + 0.1M × $15
-		"no price known for acme/mystery-1",
+		"10 in, 10 out  no price known for acme/mystery-1",
 		"5 in, 5 out  $0.00",
-		"root/c", "running: its usage is known when it ends",
-		"total $4.50 with children, not counting 1 model without a known price, nor 1 running agent",
+		"1000000 in, 0 out  $2.50 so far (running)",
+		"total $7.00 with subagents (1 agent still running), not counting 1 model without a known price",
 		"cached input tokens are not recorded",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("report lacks %q:\n%s", want, out)
 		}
 	}
-	if small := costReport([]usageLine{{Who: "session root", Model: "openai/gpt-4o-mini", In: 1000, Out: 100}}); !strings.Contains(small, "$0.0002") || strings.Contains(small, "with children") {
+	if small := costReport([]usageLine{{Who: "session root", Model: "openai/gpt-4o-mini", In: 1000, Out: 100}}); !strings.Contains(small, "$0.0002") || strings.Contains(small, "with subagents") {
 		t.Errorf("a small session:\n%s", small)
+	}
+}
+
+func TestSessionTreeUsageWalksEveryAgentUnderTheSession(t *testing.T) {
+	at := func(min int) time.Time { return time.Date(2026, 1, 1, 0, min, 0, 0, time.UTC) }
+	self := &store.SessionMeta{ID: "p", Model: "m0", InputTokens: 1, OutputTokens: 2}
+	all := []*store.SessionMeta{
+		{ID: "p", Model: "m0", InputTokens: 0}, // the stored copy of self: the one in memory wins
+		{ID: "p-b", Parent: "p", Agent: "root/b", Model: "m2", Status: "done", Created: at(2)},
+		{ID: "p-a", Parent: "p", Agent: "root/a", Model: "m1", Status: "running", InputTokens: 7, Created: at(1)},
+		{ID: "p-a-x", Parent: "p-a", Agent: "root/a/x", Model: "m3", Status: "done", OutputTokens: 3, Created: at(3)},
+		{ID: "other", Model: "m9"},
+		{ID: "other-c", Parent: "other", Agent: "root/c", Model: "m9"},
+	}
+	var got []string
+	for _, l := range sessionTreeUsage(self, all) {
+		got = append(got, fmt.Sprintf("%s %s %d/%d %v", l.Who, l.Model, l.In, l.Out, l.Running))
+	}
+	want := []string{"session root m0 1/2 false", "root/a m1 7/0 true", "root/a/x m3 0/3 false", "root/b m2 0/0 false"}
+	if strings.Join(got, "; ") != strings.Join(want, "; ") {
+		t.Errorf("lines:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

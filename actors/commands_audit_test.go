@@ -183,7 +183,7 @@ func TestDelegateStartsAChildThatAgentsAndCostShow(t *testing.T) {
 		t.Errorf("/agents:\n%s", agents)
 	}
 	cost := tn.command(t, id, "/cost")
-	if !strings.Contains(cost, "root/find-alpha") || !strings.Contains(cost, "with children") {
+	if !strings.Contains(cost, "root/find-alpha") || !strings.Contains(cost, "with subagents") {
 		t.Errorf("/cost:\n%s", cost)
 	}
 	if n := len(tn.requestsOf("root")); n != 0 {

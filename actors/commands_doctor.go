@@ -63,8 +63,8 @@ func auditAsDoctor(c messages.AuditCheck) diagnose.Check {
 	return diagnose.Check{Name: c.Name, Status: st, Detail: c.Evidence}
 }
 
-// runAudit, runDoctor and runCost are the command table's entries; /audit and /doctor answer
-// later, once their probes are back.
+// runAudit, runDoctor and runCost are the command table's entries; they answer later, once
+// their reads of the disk and the bus are back.
 func (s *session) runAudit(ctx actor.Context, _ string) *messages.InputAck {
 	s.auditCommand(ctx)
 	return nil
@@ -75,6 +75,7 @@ func (s *session) runDoctor(ctx actor.Context, _ string) *messages.InputAck {
 	return nil
 }
 
-func (s *session) runCost(_ actor.Context, _ string) *messages.InputAck {
-	return commandOutput(costReport(s.costLines()))
+func (s *session) runCost(ctx actor.Context, _ string) *messages.InputAck {
+	s.costCommand(ctx)
+	return nil
 }

@@ -2,19 +2,23 @@ package actors
 
 import (
 	"fmt"
+	"slices"
 	"strings"
+
+	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/troupe-dev/troupe/internal/textfmt"
 	"github.com/troupe-dev/troupe/llm"
 	"github.com/troupe-dev/troupe/messages"
+	"github.com/troupe-dev/troupe/store"
 )
 
-// usageLine is the token use of the session or of one of its children, for /cost.
+// usageLine is the token use of the session or of one of the agents under it, for /cost.
 type usageLine struct {
-	Who     string // "session" or a child's handle
+	Who     string // "session root" or an agent's handle
 	Model   string
 	In, Out int
-	Running bool // a child still running: its usage is known when it ends
+	Running bool // an agent still running: its usage so far
 }
 
 // costReport prices each line with llm's price table. A model the table does not know gets
@@ -22,13 +26,8 @@ type usageLine struct {
 // not in the session's totals, so input is priced at the full rate: an upper bound.
 func costReport(lines []usageLine) string {
 	var b strings.Builder
-	total, unpriced, pending := 0.0, map[string]bool{}, 0
+	total, unpriced, running := 0.0, map[string]bool{}, 0
 	for _, l := range lines {
-		if l.Running {
-			fmt.Fprintf(&b, "%-22s %-24s running: its usage is known when it ends\n", l.Who, l.Model)
-			pending++
-			continue
-		}
 		price, ok := llm.PriceOf(l.Model)
 		cost := "no price known for " + l.Model
 		if ok {
@@ -38,17 +37,21 @@ func costReport(lines []usageLine) string {
 		} else {
 			unpriced[l.Model] = true
 		}
+		if l.Running {
+			cost += " so far (running)"
+			running++
+		}
 		fmt.Fprintf(&b, "%-22s %-24s %d in, %d out  %s\n", l.Who, l.Model, l.In, l.Out, cost)
 	}
 	fmt.Fprintf(&b, "total %s", formatDollars(total))
 	if len(lines) > 1 {
-		b.WriteString(" with children")
+		b.WriteString(" with subagents")
+	}
+	if running > 0 {
+		fmt.Fprintf(&b, " (%s still running)", textfmt.Count(running, "agent"))
 	}
 	if len(unpriced) > 0 {
 		fmt.Fprintf(&b, ", not counting %s without a known price", textfmt.Count(len(unpriced), "model"))
-	}
-	if pending > 0 {
-		fmt.Fprintf(&b, ", nor %s", textfmt.Count(pending, "running agent"))
 	}
 	b.WriteString("\n(cached input tokens are not recorded: input is priced at the full rate, an upper bound)")
 	return b.String()
@@ -61,23 +64,62 @@ func formatDollars(c float64) string {
 	return fmt.Sprintf("$%.2f", c)
 }
 
-// costLines is the session's usage and its children's, for /cost.
-func (s *session) costLines() []usageLine {
-	lines := []usageLine{{Who: "session " + s.handle(), Model: s.deps.Model}}
-	if s.meta != nil {
-		lines[0].In, lines[0].Out = s.meta.InputTokens, s.meta.OutputTokens
-	}
-	for _, c := range s.kids.inOrder() {
-		l := usageLine{Who: c.rec.Handle, Model: s.deps.Model}
-		if c.start != nil && c.start.Model != "" {
-			l.Model = c.start.Model
+// sessionTreeUsage is the usage of self (the session's own meta, fresher than the stored one)
+// and of every session under it in all (the stored metas: children, their children…), depth
+// first in the order they were created.
+func sessionTreeUsage(self *store.SessionMeta, all []*store.SessionMeta) []usageLine {
+	lines := []usageLine{{Who: "session " + handleOr(self.Agent, "root"), Model: self.Model, In: self.InputTokens, Out: self.OutputTokens}}
+	kids := map[string][]*store.SessionMeta{}
+	for _, m := range all {
+		if m.Parent != "" && m.ID != self.ID {
+			kids[m.Parent] = append(kids[m.Parent], m)
 		}
-		if r := c.rec.Result; r != nil {
-			l.In, l.Out = r.Usage.InputTokens, r.Usage.OutputTokens
-		} else {
-			l.Running = !messages.AgentFinal(c.rec.State)
-		}
-		lines = append(lines, l)
 	}
+	var walk func(id string, depth int)
+	walk = func(id string, depth int) {
+		if depth > 64 { // a cycle in damaged metas must not recurse forever
+			return
+		}
+		list := kids[id]
+		slices.SortFunc(list, func(a, b *store.SessionMeta) int { return a.Created.Compare(b.Created) })
+		for _, m := range list {
+			lines = append(lines, usageLine{Who: handleOr(m.Agent, m.ID), Model: m.Model, In: m.InputTokens, Out: m.OutputTokens,
+				Running: m.Status == string(messages.AgentRunning)})
+			walk(m.ID, depth+1)
+		}
+	}
+	walk(self.ID, 0)
 	return lines
+}
+
+func handleOr(handle, fallback string) string {
+	if handle == "" {
+		return fallback
+	}
+	return handle
+}
+
+// costCommand is /cost. The agents under the session are read from the store's session metas
+// (each agent keeps its own, turn by turn), off the actor.
+func (s *session) costCommand(ctx actor.Context) {
+	self := store.SessionMeta{ID: s.start.ID, Agent: s.start.Agent, Model: s.deps.Model}
+	if s.meta != nil {
+		self.InputTokens, self.OutputTokens = s.meta.InputTokens, s.meta.OutputTokens
+	}
+	st := s.deps.Store
+	type metas struct {
+		all []*store.SessionMeta
+		err error
+	}
+	offActor(ctx, auditTimeout, func() metas { all, err := st.Sessions(); return metas{all, err} },
+		func(m metas, err error) {
+			if err == nil {
+				err = m.err
+			}
+			out := costReport(sessionTreeUsage(&self, m.all))
+			if err != nil {
+				out += "\n(the subagents' usage could not be read: " + err.Error() + ")"
+			}
+			s.respond(ctx, commandOutput(out))
+		})
 }
