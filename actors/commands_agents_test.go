@@ -107,3 +107,18 @@ func TestSessionTreeUsageWalksEveryAgentUnderTheSession(t *testing.T) {
 		t.Errorf("lines:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+func TestTheNewCommandsAreInTheTableWithTheirUsage(t *testing.T) {
+	for name, usage := range map[string]string{"audit": "/audit", "cost": "/cost", "doctor": "/doctor", "agents": "/agents",
+		"delegate": "/delegate TASK [--role R] [--background]"} {
+		if r := classifyInput("/" + name + " x"); r.Kind != inputCommand || r.Command != name {
+			t.Errorf("/%s routes as %+v", name, r)
+		}
+		if h := commandHelp(name); !strings.HasPrefix(h, "usage: "+usage+"\n") {
+			t.Errorf("/help %s: %q", name, h)
+		}
+	}
+	if msg := unknownCommand("audt"); !strings.Contains(msg, "did you mean /audit") {
+		t.Errorf("a typo: %q", msg)
+	}
+}
