@@ -38,25 +38,17 @@ type auditProbes struct {
 // bus probes run off it and the answer goes to whoever sent the input once they are done.
 func (s *session) auditCommand(ctx actor.Context) {
 	a, p := s.auditSnapshot(), s.auditProbes()
-	offActor(ctx, auditTimeout, func() *sessionAudit {
+	offActor(ctx, auditTimeout, func() []messages.AuditCheck {
 		p.fill(a)
-		return a
-	}, func(a *sessionAudit, err error) {
-		out := "/audit did not finish within " + auditTimeout.String() + " (the disk or the bus is slow): " + errString(err)
-		if err == nil {
-			checks := a.Checks()
-			s.emit(messages.AuditFinishedEvent.Of(&messages.AuditData{Checks: checks}))
-			out = formatAudit(checks)
+		return a.Checks() // compiling the schemas is work too: off the actor with the probes
+	}, func(checks []messages.AuditCheck, err error) {
+		if err != nil {
+			s.respond(ctx, commandOutput("/audit did not finish within "+auditTimeout.String()+" (the disk or the bus is slow): "+err.Error()))
+			return
 		}
-		s.respond(ctx, &messages.InputAck{Routed: messages.RoutedCommand, Output: out})
+		s.emit(messages.AuditFinishedEvent.Of(&messages.AuditData{Checks: checks}))
+		s.respond(ctx, commandOutput(formatAudit(checks)))
 	})
-}
-
-func errString(err error) string {
-	if err == nil {
-		return ""
-	}
-	return err.Error()
 }
 
 // auditSnapshot copies what the audit judges from the session's own state.
@@ -92,30 +84,32 @@ func (p auditProbes) fill(a *sessionAudit) {
 	a.Bus = probeBus(p.conn, p.subs)
 }
 
-// observeFiles hashes each tracked file as it is on disk now, without touching the records (the
-// recheck before the next model call still reports a change once).
+// observeFiles looks at each tracked file as it is on disk now, without touching the records
+// (the recheck before the next model call still reports a change, once). A file whose size and
+// modification time are the record's is taken as unchanged, as the recheck takes it; others
+// are hashed.
 func observeFiles(root string, records []*tools.FileRecord) []fileObservation {
 	if len(records) == 0 {
 		return nil
 	}
 	out := make([]fileObservation, len(records))
 	ws, err := safefs.Open(root)
+	if err == nil {
+		defer ws.Close()
+	}
 	for i, r := range records {
 		out[i].Record = *r
 		if err != nil {
 			out[i].Err = err.Error()
 			continue
 		}
-		out[i].SHA256, out[i].Missing, out[i].Err = hashInRoot(ws, r.Path)
-	}
-	if ws != nil {
-		ws.Close()
+		out[i].SHA256, out[i].Missing, out[i].Err = observeFile(ws, r)
 	}
 	return out
 }
 
-func hashInRoot(ws *safefs.Root, path string) (sum string, missing bool, problem string) {
-	f, err := ws.OpenFile(path)
+func observeFile(ws *safefs.Root, r *tools.FileRecord) (sum string, missing bool, problem string) {
+	f, err := ws.OpenFile(r.Path) // never blocks on a FIFO
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", true, ""
 	}
@@ -123,6 +117,19 @@ func hashInRoot(ws *safefs.Root, path string) (sum string, missing bool, problem
 		return "", false, err.Error()
 	}
 	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return "", false, err.Error()
+	}
+	if !info.Mode().IsRegular() {
+		return "", false, "it is no longer a regular file"
+	}
+	if info.Size() == r.Size && info.ModTime().Equal(r.ModTime) {
+		if r.DiskSHA256 != "" {
+			return r.DiskSHA256, false, "" // the external change the recheck saw, still there
+		}
+		return r.SHA256, false, ""
+	}
 	h := sha256.New()
 	if _, err := io.Copy(h, f); err != nil {
 		return "", false, err.Error()

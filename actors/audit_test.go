@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/nats-io/nats.go"
@@ -182,14 +183,21 @@ func TestObserveFilesSeesAChangedAndADeletedFile(t *testing.T) {
 	}
 	os.WriteFile(filepath.Join(root, "edited.txt"), []byte("changed behind the session's back\n"), 0o644)
 	os.Remove(filepath.Join(root, "gone.txt"))
+	// A FIFO where a read file was: looked at, never opened for a read that could hang.
+	os.Remove(filepath.Join(root, "pipe.txt"))
+	if err := syscall.Mkfifo(filepath.Join(root, "pipe.txt"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	recs = append(recs, &tools.FileRecord{Path: "pipe.txt", SHA256: "x"})
 	obs := observeFiles(root, recs)
-	if len(obs) != 3 || obs[0].SHA256 == recs[0].SHA256 || !obs[1].Missing || obs[2].SHA256 != recs[2].SHA256 {
+	if len(obs) != 4 || obs[0].SHA256 == recs[0].SHA256 || !obs[1].Missing || obs[2].SHA256 != recs[2].SHA256 ||
+		obs[3].Err != "it is no longer a regular file" {
 		t.Fatalf("observations: %+v", obs)
 	}
 	a := healthyAudit()
 	a.Files = obs
 	c := checkNamed(t, a, auditFileTruth)
-	if c.Verdict != messages.AuditWarn || !strings.Contains(c.Evidence, "edited.txt changed on disk") || !strings.Contains(c.Evidence, "and 1 more") {
+	if c.Verdict != messages.AuditWarn || !strings.Contains(c.Evidence, "edited.txt changed on disk") || !strings.Contains(c.Evidence, "and 2 more") {
 		t.Errorf("file truth: %+v", c)
 	}
 }
