@@ -1,19 +1,14 @@
 package main
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/troupe-dev/troupe/actors"
 	"github.com/troupe-dev/troupe/internal/diagnose"
-	"github.com/troupe-dev/troupe/llm"
-	"github.com/troupe-dev/troupe/store"
 	"github.com/troupe-dev/troupe/tools/sandbox"
 )
 
@@ -48,7 +43,7 @@ func (m *Main) doctor(f *commonFlags, probe bool) error {
 		return err
 	}
 	checks := []check{m.checkConfig(s), checkBus(), checkStore(s.root)}
-	checks = append(checks, m.checkProviders(s, probe)...)
+	checks = append(checks, diagnose.Provider(s.cfg.Model, s.cfg.BaseURL, m.Getenv, probe)...)
 	checks = append(checks, checkSandbox(s.cfg.Sandbox)...)
 	checks = append(checks, diagnose.Tools()...)
 	if failed := diagnose.Write(m.Stdout, checks); failed > 0 {
@@ -84,58 +79,8 @@ func checkStore(root string) check {
 		return check{Name: "store", Status: diagnose.OK, Detail: fmt.Sprintf("held by the running node (pid %d), as it should be", info.PID)}
 	}
 	dir := filepath.Join(actors.StateDir(root), "db")
-	st, err := store.Open(dir, discardLogger())
-	if errors.Is(err, store.ErrLocked) {
-		return check{Name: "store", Status: diagnose.Fail, Detail: err.Error(), Fix: "another troupe process holds it without a node.json: stop it"}
-	}
-	if errors.Is(err, store.ErrDamaged) {
-		return check{Name: "store", Status: diagnose.Fail, Detail: err.Error(), Fix: "troupe doctor --repair backs it up and salvages what verifies"}
-	}
-	if err != nil {
-		return check{Name: "store", Status: diagnose.Fail, Detail: err.Error(), Fix: "check permissions of " + dir}
-	}
-	st.Close()
-	return check{Name: "store", Status: diagnose.OK, Detail: dir}
+	return diagnose.StoreAt(dir)
 }
-
-func (m *Main) checkProviders(s *settings, probe bool) []check {
-	var out []check
-	for _, k := range llm.KeyVars() {
-		if m.Getenv(k) != "" {
-			out = append(out, check{Name: "key", Status: diagnose.OK, Detail: k + " is set"})
-		} else {
-			out = append(out, check{Name: "key", Status: diagnose.Note, Detail: k + " is not set"})
-		}
-	}
-	if s.cfg.Model == "" {
-		return append(out, check{Name: "model", Status: diagnose.Note, Detail: "no default model",
-			Fix: "set model = \"provider/model\" in troupe.toml or ~/.config/troupe/config.toml, or pass --model"})
-	}
-	p, name, err := llm.Open(s.cfg.Model, llm.Options{BaseURL: s.cfg.BaseURL, Getenv: m.Getenv})
-	if err != nil {
-		return append(out, check{Name: "model", Status: diagnose.Fail, Detail: err.Error()})
-	}
-	out = append(out, check{Name: "model", Status: diagnose.OK, Detail: s.cfg.Model})
-	if s.cfg.BaseURL == "" && !probe {
-		return out
-	}
-	// With an endpoint named (or --probe), ask it: a wrong URL or key shows here, not mid-run.
-	ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
-	defer cancel()
-	where := s.cfg.BaseURL
-	if where == "" {
-		where = "the provider's endpoint"
-	}
-	detail, err := llm.Probe(ctx, p, name)
-	if err != nil {
-		return append(out, check{Name: "endpoint", Status: diagnose.Fail, Detail: where + ": " + err.Error(),
-			Fix: "is the server running at that URL (with /v1 for OpenAI-compatible servers)? is the key right?"})
-	}
-	return append(out, check{Name: "endpoint", Status: diagnose.OK, Detail: where + ": " + detail})
-}
-
-// probeTimeout bounds the endpoint probe of troupe doctor.
-const probeTimeout = 10 * time.Second
 
 // checkSandbox reports the confinement in force, then one line for each channel a confined
 // command can still reach on this machine.

@@ -1,9 +1,11 @@
 package diagnose
 
 import (
+	"log/slog"
 	"strings"
 	"testing"
 
+	"github.com/troupe-dev/troupe/store"
 	"github.com/troupe-dev/troupe/tools/sandbox"
 )
 
@@ -47,5 +49,38 @@ func TestSandboxRefusesAnUnknownMode(t *testing.T) {
 	}
 	if off := Sandbox(sandbox.ModeOff, "troupe"); len(off) == 0 || off[0].Name != "sandbox" {
 		t.Errorf("off: %+v", off)
+	}
+}
+
+func TestProviderSaysWhatIsMissingWithoutAskingTheEndpoint(t *testing.T) {
+	none := func(string) string { return "" }
+	checks := Provider("", "", none, false)
+	last := checks[len(checks)-1]
+	if last.Name != "model" || last.Status != Note || !strings.Contains(last.Fix, "--model") {
+		t.Errorf("no model: %+v", last)
+	}
+	for _, c := range checks[:len(checks)-1] {
+		if c.Name != "key" || c.Status != Note || !strings.HasSuffix(c.Detail, "is not set") {
+			t.Errorf("no keys set: %+v", c)
+		}
+	}
+	checks = Provider("nosuchprovider/model-1", "", none, false)
+	if last := checks[len(checks)-1]; last.Name != "model" || last.Status != Fail {
+		t.Errorf("an unknown provider: %+v", last)
+	}
+}
+
+func TestStoreAtOpensTheStoreAndNamesALockedOne(t *testing.T) {
+	dir := t.TempDir()
+	if c := StoreAt(dir); c.Status != OK || c.Detail != dir {
+		t.Fatalf("a free store: %+v", c)
+	}
+	st, err := store.Open(dir, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if c := StoreAt(dir); c.Status != Fail || !strings.Contains(c.Fix, "stop it") {
+		t.Errorf("a held store: %+v", c)
 	}
 }
