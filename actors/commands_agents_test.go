@@ -69,20 +69,25 @@ func TestCostReportPricesKnownModelsAndNamesUnknownOnes(t *testing.T) {
 		{Who: "root/a", Model: "acme/mystery-1", In: 10, Out: 10},
 		{Who: "root/b", Model: "scripted", In: 5, Out: 5},
 		{Who: "root/c", Model: "openai/gpt-4o", In: 1_000_000, Running: true},
+		{Who: "root/d", Model: "anthropic/claude-haiku-4-5", In: 1_000_000, Cached: 800_000},
 	})
 	for _, want := range []string{
 		"1000000 in, 100000 out  $4.50", // 1M × $3 + 0.1M × $15
 		"10 in, 10 out  no price known for acme/mystery-1",
 		"5 in, 5 out  $0.00",
 		"1000000 in, 0 out  $2.50 so far (running)",
-		"total $7.00 with subagents (1 agent still running), not counting 1 model without a known price",
-		"cached input tokens are not recorded",
+		"1000000 in (800000 cached), 0 out  $0.28", // 0.2M × $1 + 0.8M × $0.10
+		"total $7.28 with subagents (1 agent still running), not counting 1 model without a known price",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("report lacks %q:\n%s", want, out)
 		}
 	}
-	if small := costReport([]usageLine{{Who: "session root", Model: "openai/gpt-4o-mini", In: 1000, Out: 100}}); !strings.Contains(small, "$0.0002") || strings.Contains(small, "with subagents") {
+	if strings.Contains(out, "no cached input recorded") {
+		t.Errorf("cached input was recorded:\n%s", out)
+	}
+	if small := costReport([]usageLine{{Who: "session root", Model: "openai/gpt-4o-mini", In: 1000, Out: 100}}); !strings.Contains(small, "$0.0002") ||
+		strings.Contains(small, "with subagents") || !strings.Contains(small, "no cached input recorded: input is priced at the full rate") {
 		t.Errorf("a small session:\n%s", small)
 	}
 }

@@ -1,6 +1,7 @@
 package actors
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -8,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/troupe-dev/troupe/llm"
 	"github.com/troupe-dev/troupe/messages"
 )
 
@@ -152,6 +154,51 @@ func TestCostCommandSaysWhenNoPriceIsKnown(t *testing.T) {
 	want := fmt.Sprintf("%d in, %d out  no price known for acme/mystery-1", st.InputTokens, st.OutputTokens)
 	if !strings.Contains(out, "session root") || !strings.Contains(out, want) || !strings.Contains(out, "total $0.00, not counting 1 model without") {
 		t.Errorf("/cost:\n%s\nwant %q", out, want)
+	}
+}
+
+// cachingProvider reports half of every request's input as read from the prompt cache, as
+// providers with prompt caching do.
+type cachingProvider struct{ llm.Provider }
+
+func (p cachingProvider) Stream(ctx context.Context, req *llm.Request, emit func(llm.Event)) (*llm.Reply, error) {
+	r, err := p.Provider.Stream(ctx, req, emit)
+	if r != nil {
+		r.Usage.CacheReadTokens = r.Usage.InputTokens / 2
+	}
+	return r, err
+}
+
+func TestCostCommandPricesCachedInputAtTheCachedRate(t *testing.T) {
+	script, err := llm.ParseScript("test", []byte(`{"turns": [{"text": "hello there"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tn := &testNode{provider: &recordingProvider{Provider: cachingProvider{llm.NewScriptedFrom(script)}}}
+	node, err := StartNode(NodeOptions{Root: t.TempDir(), Retry: llm.RetryPolicy{MaxAttempts: 1},
+		Provider: func(string, string) (llm.Provider, string, error) { return tn.provider, "scripted", nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tn.attach(t, node)
+	id := tn.startInteractive(t, messages.StartSession{ID: "co2", Model: "anthropic/claude-sonnet-4-5"})
+	if _, err := tn.client.Input(id, "hi"); err != nil {
+		t.Fatal(err)
+	}
+	tn.waitIdleAfter(t, id, 1)
+	st, err := tn.client.Status(id)
+	if err != nil || st.InputTokens < 2 {
+		t.Fatalf("status: %+v %v", st, err)
+	}
+	cached := st.InputTokens / 2
+	price, _ := llm.PriceOf("anthropic/claude-sonnet-4-5")
+	out := tn.command(t, id, "/cost")
+	want := fmt.Sprintf("%d in (%d cached), %d out  %s", st.InputTokens, cached, st.OutputTokens, formatDollars(price.Cost(st.InputTokens, cached, st.OutputTokens)))
+	if !strings.Contains(out, want) || strings.Contains(out, "no cached input recorded") {
+		t.Errorf("/cost:\n%s\nwant %q", out, want)
+	}
+	if m, err := tn.Store().Meta(id); err != nil || m.CachedInputTokens != cached {
+		t.Errorf("stored meta: %+v %v", m, err)
 	}
 }
 

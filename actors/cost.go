@@ -18,20 +18,21 @@ type usageLine struct {
 	Who     string // "session root" or an agent's handle
 	Model   string
 	In, Out int
+	Cached  int  // of In, read from the provider's prompt cache
 	Running bool // an agent still running: its usage so far
 }
 
-// costReport prices each line with llm's price table. A model the table does not know gets
-// "no price known", never a guess, and the total says it leaves that line out. Cached input is
-// not in the session's totals, so input is priced at the full rate: an upper bound.
+// costReport prices each line with llm's price table, cached input at the cached rate. A model
+// the table does not know gets "no price known", never a guess, and the total says it leaves
+// that line out.
 func costReport(lines []usageLine) string {
 	var b strings.Builder
-	total, unpriced, running := 0.0, map[string]bool{}, 0
+	total, unpriced, running, cached := 0.0, map[string]bool{}, 0, 0
 	for _, l := range lines {
 		price, ok := llm.PriceOf(l.Model)
 		cost := "no price known for " + l.Model
 		if ok {
-			c := price.Cost(l.In, 0, l.Out)
+			c := price.Cost(l.In, l.Cached, l.Out)
 			total += c
 			cost = formatDollars(c)
 		} else {
@@ -41,7 +42,12 @@ func costReport(lines []usageLine) string {
 			cost += " so far (running)"
 			running++
 		}
-		fmt.Fprintf(&b, "%-22s %-24s %d in, %d out  %s\n", l.Who, l.Model, l.In, l.Out, cost)
+		in := fmt.Sprintf("%d in", l.In)
+		if l.Cached > 0 {
+			in = fmt.Sprintf("%d in (%d cached)", l.In, l.Cached)
+			cached += l.Cached
+		}
+		fmt.Fprintf(&b, "%-22s %-24s %s, %d out  %s\n", l.Who, l.Model, in, l.Out, cost)
 	}
 	fmt.Fprintf(&b, "total %s", formatDollars(total))
 	if len(lines) > 1 {
@@ -53,7 +59,9 @@ func costReport(lines []usageLine) string {
 	if len(unpriced) > 0 {
 		fmt.Fprintf(&b, ", not counting %s without a known price", textfmt.Count(len(unpriced), "model"))
 	}
-	b.WriteString("\n(cached input tokens are not recorded: input is priced at the full rate, an upper bound)")
+	if cached == 0 {
+		b.WriteString("\n(no cached input recorded: input is priced at the full rate)")
+	}
 	return b.String()
 }
 
@@ -68,7 +76,8 @@ func formatDollars(c float64) string {
 // and of every session under it in all (the stored metas: children, their children…), depth
 // first in the order they were created.
 func sessionTreeUsage(self *store.SessionMeta, all []*store.SessionMeta) []usageLine {
-	lines := []usageLine{{Who: "session " + handleOr(self.Agent, "root"), Model: self.Model, In: self.InputTokens, Out: self.OutputTokens}}
+	lines := []usageLine{{Who: "session " + handleOr(self.Agent, "root"), Model: self.Model, In: self.InputTokens, Out: self.OutputTokens,
+		Cached: self.CachedInputTokens}}
 	kids := map[string][]*store.SessionMeta{}
 	for _, m := range all {
 		if m.Parent != "" && m.ID != self.ID {
@@ -84,7 +93,7 @@ func sessionTreeUsage(self *store.SessionMeta, all []*store.SessionMeta) []usage
 		slices.SortFunc(list, func(a, b *store.SessionMeta) int { return a.Created.Compare(b.Created) })
 		for _, m := range list {
 			lines = append(lines, usageLine{Who: handleOr(m.Agent, m.ID), Model: m.Model, In: m.InputTokens, Out: m.OutputTokens,
-				Running: m.Status == string(messages.AgentRunning)})
+				Cached: m.CachedInputTokens, Running: m.Status == string(messages.AgentRunning)})
 			walk(m.ID, depth+1)
 		}
 	}
@@ -104,7 +113,7 @@ func handleOr(handle, fallback string) string {
 func (s *session) costCommand(ctx actor.Context) {
 	self := store.SessionMeta{ID: s.start.ID, Agent: s.start.Agent, Model: s.deps.Model}
 	if s.meta != nil {
-		self.InputTokens, self.OutputTokens = s.meta.InputTokens, s.meta.OutputTokens
+		self.InputTokens, self.OutputTokens, self.CachedInputTokens = s.meta.InputTokens, s.meta.OutputTokens, s.meta.CachedInputTokens
 	}
 	st := s.deps.Store
 	type metas struct {

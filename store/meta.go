@@ -31,6 +31,9 @@ type SessionMeta struct {
 	Turns        int `json:"turns"`
 	InputTokens  int `json:"input_tokens"`
 	OutputTokens int `json:"output_tokens"`
+	// CachedInputTokens is the part of InputTokens the provider reported read from its prompt
+	// cache (priced lower); 0 for providers that do not say, and for older sessions.
+	CachedInputTokens int `json:"cached_input_tokens,omitempty"`
 }
 
 // PutMeta stores m. It stamps m.Updated with the current time (and m.Created, if unset), in
