@@ -246,6 +246,7 @@ func (n *Node) newSessionDeps(start *messages.StartSession) (SessionDeps, error)
 	if len(skills) > 0 {
 		env.Skills = skillSet(skills)
 	}
+	instr := SessionInstructions(workspace, n.sessionCwd(start), n.opts.UserConfigDir)
 	reg.SetOverflow(tools.ArtifactOverflow(n.store))
 	reg.AddCheck(gate.Check()) // last: after every validity check
 	return SessionDeps{
@@ -253,8 +254,9 @@ func (n *Node) newSessionDeps(start *messages.StartSession) (SessionDeps, error)
 		Store: n.store, Bridge: n.bridge, Provider: provider, Model: modelStamp(start.Model), ModelName: modelName,
 		Tools: reg, ToolEnv: env, Retry: n.opts.Retry, Log: n.opts.Log,
 		System: withQuirkHint(SystemPrompt(PromptParts{Root: workspace, Mode: string(start.Mode), RolePrompt: start.RolePrompt,
-			UserDir: n.opts.UserConfigDir, Skills: skills, PromptMode: pm}), modelName, !start.NoRepair),
-		Delegation: n.delegation(reg),
+			UserDir: n.opts.UserConfigDir, Skills: skills, PromptMode: pm, Instructions: instr}), modelName, !start.NoRepair),
+		Instructions: instr,
+		Delegation:   n.delegation(reg),
 	}, nil
 }
 

@@ -146,7 +146,7 @@ func (s *session) loadSession() error {
 	}
 	now := time.Now().UTC()
 	s.meta = &store.SessionMeta{ID: s.start.ID, Parent: s.start.Parent, Agent: s.start.Agent, Model: s.start.Model,
-		BaseURL: s.start.BaseURL, Task: s.start.Task, Mode: string(s.start.Mode), Workspace: s.start.Workspace, Status: "running", Created: now, Updated: now}
+		BaseURL: s.start.BaseURL, Task: s.start.Task, Mode: string(s.start.Mode), Workspace: s.start.Workspace, Cwd: s.start.Cwd, Status: "running", Created: now, Updated: now}
 	if err := st.PutMeta(s.meta); err != nil {
 		return err
 	}

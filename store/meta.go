@@ -22,6 +22,9 @@ type SessionMeta struct {
 	Task      string `json:"task,omitempty"`
 	Mode      string `json:"mode,omitempty"`
 	Workspace string `json:"workspace,omitempty"`
+	// Cwd is where the user ran troupe, relative to Workspace: the instruction files from the
+	// root down to it are in the stable prefix, so a resume keeps the one it started with.
+	Cwd string `json:"cwd,omitempty"`
 	// Status is one of running, done, failed, interrupted, cancelled.
 	Status string `json:"status"`
 
