@@ -220,7 +220,8 @@ func (n *Node) newSessionDeps(start *messages.StartSession) (SessionDeps, error)
 		return SessionDeps{}, err
 	}
 	skills := n.skills()
-	pm, err := n.promptMode(start.PromptMode)
+	cwd, promptMode := n.sessionPrefixOf(start)
+	pm, err := n.promptMode(promptMode)
 	if err != nil {
 		return SessionDeps{}, err
 	}
@@ -246,7 +247,7 @@ func (n *Node) newSessionDeps(start *messages.StartSession) (SessionDeps, error)
 	if len(skills) > 0 {
 		env.Skills = skillSet(skills)
 	}
-	instr := SessionInstructions(workspace, n.sessionCwd(start), n.opts.UserConfigDir)
+	instr := SessionInstructions(workspace, cwd, n.opts.UserConfigDir)
 	reg.SetOverflow(tools.ArtifactOverflow(n.store))
 	reg.AddCheck(gate.Check()) // last: after every validity check
 	return SessionDeps{
@@ -283,15 +284,23 @@ func (n *Node) sessionTools(start *messages.StartSession, withSkills bool, pm *c
 	if start.Tools != nil {
 		all = slices.DeleteFunc(all, func(t tools.Tool) bool { return !slices.Contains(start.Tools, t.Spec().Name) })
 	}
+	var withheld []string
 	if pm != nil && pm.Tools != nil { // a prompt mode only narrows (ask and plan cannot write)
 		all = slices.DeleteFunc(all, func(t tools.Tool) bool {
 			name := t.Spec().Name
-			return !slices.Contains(pm.Tools, name) && name != "load_skill" && !strings.HasSuffix(name, "_goal")
+			out := !slices.Contains(pm.Tools, name) && name != "load_skill" && !strings.HasSuffix(name, "_goal")
+			if out {
+				withheld = append(withheld, name)
+			}
+			return out
 		})
 	}
 	reg, err := tools.NewRegistryWith(&n.schemas, all...)
 	if err != nil {
 		return nil, fmt.Errorf("build tools: %w", err)
+	}
+	for _, name := range withheld {
+		reg.Withhold(name, promptModeRefusal(pm))
 	}
 	return reg, nil
 }

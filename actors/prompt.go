@@ -89,3 +89,12 @@ func modeRules(mode string) string {
 		return "Mode ask: reading is allowed; edits and commands may need the user's approval."
 	}
 }
+
+// promptModeRefusal is why a tool the prompt mode leaves out cannot be called, for the model.
+func promptModeRefusal(pm *config.PromptMode) string {
+	why := strings.ToLower(strings.TrimSuffix(strings.TrimSpace(pm.Description), "."))
+	if why == "" {
+		why = "its own tool list"
+	}
+	return fmt.Sprintf("prompt mode %s does not offer it (%s); only the user can switch modes (/prompt code)", pm.Name, why)
+}

@@ -248,20 +248,3 @@ func formatInstructionStatus(st *messages.StatusReply) string {
 	}
 	return b.String()
 }
-
-// sessionCwd is where a session's stable instructions end, relative to its workspace: a resumed
-// session keeps the directory it was started from (its meta has it), so its prefix stays the
-// same whichever directory the resume was run in.
-func (n *Node) sessionCwd(start *messages.StartSession) string {
-	cwd := start.Cwd
-	if start.Resume {
-		if meta, err := n.store.Meta(start.ID); err == nil {
-			cwd = meta.Cwd
-		}
-	}
-	cwd = path.Clean(filepath.ToSlash(cwd))
-	if cwd == "." || cwd == ".." || strings.HasPrefix(cwd, "../") || path.IsAbs(cwd) {
-		return ""
-	}
-	return cwd
-}
