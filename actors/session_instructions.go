@@ -33,7 +33,6 @@ const instructionReadTimeout = 10 * time.Second
 // out. Only the session's goroutine touches it; the reads off the actor get copies.
 type nestedInstructions struct {
 	in        *config.Instructions
-	restored  bool              // the records of a resumed session were read
 	touched   []string          // directories touched since the last call, not looked at yet
 	delivered map[string]uint64 // directory → seq of the note that carries its file
 }
@@ -45,12 +44,13 @@ type instructionDelivery struct {
 }
 
 // instructions returns the session's Instructions (a copy of its deps', so a restarted actor
-// starts clean), or nil when the session has none.
+// starts clean, with what the store says was handed out), or nil when the session has none.
 func (s *session) instructions() *config.Instructions {
 	n := &s.nested
 	if n.in == nil && s.deps.Instructions != nil {
 		n.in = s.deps.Instructions.Clone()
 		n.delivered = map[string]uint64{}
+		s.restoreDeliveries()
 	}
 	return n.in
 }
@@ -123,7 +123,6 @@ func (s *session) deliverInstructions(ctx actor.Context, then func(actor.Context
 	if in == nil {
 		return false
 	}
-	s.restoreDeliveries()
 	if len(s.nested.touched) == 0 {
 		return !s.commitInstructions(ctx, nil)
 	}
@@ -192,13 +191,9 @@ func (s *session) compactedInstructions() []config.Instruction {
 	return out
 }
 
-// restoreDeliveries reads a resumed session's delivery records once (the store, like the log,
-// is read on the actor).
+// restoreDeliveries reads the delivery records of a resumed (or restarted) session: the
+// store, like the log, is read on the actor.
 func (s *session) restoreDeliveries() {
-	if s.nested.restored {
-		return
-	}
-	s.nested.restored = true
 	err := s.deps.Store.EachInstructionDelivery(s.start.ID, func(raw []byte) error {
 		var rec instructionDelivery
 		if err := json.Unmarshal(raw, &rec); err != nil {
