@@ -1,6 +1,7 @@
 package actors
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"path"
@@ -83,7 +84,7 @@ func touchedDir(root string, call llm.ToolCall) (string, bool) {
 	if json.Unmarshal([]byte(call.Args), &args) != nil {
 		return "", false
 	}
-	p := cmpOr(args.Path, args.FilePath)
+	p := cmp.Or(args.Path, args.FilePath)
 	if p == "" {
 		return "", false
 	}
@@ -105,13 +106,6 @@ func touchedDir(root string, call llm.ToolCall) (string, bool) {
 		return p, true
 	}
 	return "", false
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 // deliverInstructions puts the nested instruction files that are due into the log before the

@@ -26,11 +26,11 @@ const (
 
 // Instruction is one instruction file as it reaches the model.
 type Instruction struct {
-	Path  string // relative to the project root, or the user's file as given
-	Dir   string // the directory it applies to, relative to the root ("." for the root; "" for the user's)
-	Text  string // bounded
-	Bytes int    // the file's size
-	Cut   bool   // Text was cut to the caps
+	Path  string `json:"path"`          // relative to the project root, or the user's file as given
+	Dir   string `json:"dir"`           // the directory it applies to, relative to the root ("." for the root; "" for the user's)
+	Text  string `json:"text"`          // bounded
+	Bytes int    `json:"bytes"`         // the file's size
+	Cut   bool   `json:"cut,omitempty"` // Text was cut to the caps
 }
 
 // Instructions tracks which instruction files apply to a session. It is a plain value owned by
