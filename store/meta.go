@@ -22,6 +22,11 @@ type SessionMeta struct {
 	Task      string `json:"task,omitempty"`
 	Mode      string `json:"mode,omitempty"`
 	Workspace string `json:"workspace,omitempty"`
+	// Cwd is where the user ran troupe, relative to Workspace: the instruction files from the
+	// root down to it are in the stable prefix, so a resume keeps the one it started with.
+	Cwd string `json:"cwd,omitempty"`
+	// PromptMode is the session's prompt mode ("" for code), reused by a resume that names none.
+	PromptMode string `json:"prompt_mode,omitempty"`
 	// Status is one of running, done, failed, interrupted, cancelled.
 	Status string `json:"status"`
 
