@@ -39,6 +39,8 @@ type sessionAudit struct {
 	Offered    []tools.Spec
 	Registered []string
 	Wanted     []string
+	// Withheld are the wanted tools left out on purpose (a prompt mode that cannot write).
+	Withheld map[string]bool
 	// Goal is the session's goal in memory; Stored what the store holds (nil: none stored).
 	Goal, Stored *messages.Goal
 	StoredErr    error
@@ -164,7 +166,7 @@ func (a *sessionAudit) registry() messages.AuditCheck {
 		}
 	}
 	for _, w := range a.Wanted {
-		if !seen[w] {
+		if !seen[w] && !a.Withheld[w] {
 			warns = append(warns, fmt.Sprintf("tool %s was asked for but is not offered", w))
 		}
 	}

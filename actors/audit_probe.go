@@ -56,6 +56,14 @@ func (s *session) auditSnapshot() *sessionAudit {
 	a := &sessionAudit{Messages: s.request().Messages, Wanted: s.start.Tools}
 	if s.deps.Tools != nil {
 		a.Offered, a.Registered = s.deps.Tools.Specs(), s.deps.Tools.Names()
+		for _, w := range a.Wanted {
+			if _, ok := s.deps.Tools.Withheld(w); ok {
+				if a.Withheld == nil {
+					a.Withheld = map[string]bool{}
+				}
+				a.Withheld[w] = true
+			}
+		}
 	}
 	if g := s.done.goal; g != nil {
 		c := *g

@@ -100,6 +100,9 @@ func TestAuditFindsEachBrokenInvariant(t *testing.T) {
 		{"tool asked for but missing", auditRegistry, messages.AuditWarn, "tool bash was asked for but is not offered", func(a *sessionAudit) {
 			a.Wanted = []string{"read_file", "bash"}
 		}},
+		{"tool withheld on purpose is not a warning", auditRegistry, messages.AuditOK, "1 tool offered", func(a *sessionAudit) {
+			a.Wanted, a.Withheld = []string{"read_file", "write_file"}, map[string]bool{"write_file": true}
+		}},
 		{"active goal without objective", auditGoal, messages.AuditFail, "active without an objective", func(a *sessionAudit) {
 			a.Goal.Objective, a.Stored.Objective = " ", " "
 		}},

@@ -81,6 +81,12 @@ func (r *Registry) Withhold(name, why string) {
 	r.withheld[name] = why
 }
 
+// Withheld says why name was left out on purpose, if it was.
+func (r *Registry) Withheld(name string) (why string, ok bool) {
+	why, ok = r.withheld[name]
+	return why, ok
+}
+
 func declaresString(s *argsSchema, name string) bool {
 	for _, p := range s.props {
 		if p.name == name {
