@@ -79,8 +79,20 @@ fi
 measure "$bin" "$repo"
 
 if [ "${COLD_BUILD:-}" = 1 ]; then
-  # One cold build of cmd/troupe: CPU seconds and the largest process's peak RSS (the compiler
-  # or the linker). Costs minutes of CPU: only on request.
-  GOCACHE="$work/gocache" /usr/bin/time -f '%U %S %M' -o "$work/cold.txt" go build -a -o "$work/cold" ./cmd/troupe
+  # One cold build of cmd/troupe: CPU seconds and the largest process's peak RSS, then each
+  # compile and link step's CPU and peak RSS (through -toolexec), summed by module, largest
+  # first. Costs minutes of CPU: only on request.
+  printf '#!/bin/sh\nfor a; do [ "$p" = -p ] && pkg=$a; p=$a; done\nexec /usr/bin/time -a -o "%s" -f "$(basename "$1") $pkg %%U %%S %%M" "$@"\n' "$work/tools.log" >"$work/toolexec.sh"
+  chmod +x "$work/toolexec.sh"
+  GOCACHE="$work/gocache" /usr/bin/time -f '%U %S %M' -o "$work/cold.txt" go build -a -toolexec "$work/toolexec.sh" -o "$work/cold" ./cmd/troupe
   row "cold go build -a: CPU / peak RSS" "$(awk '{printf "%.0f CPU-s (%.1f CPU-min) / %.0f MiB", $1+$2, ($1+$2)/60, $3/1024}' "$work/cold.txt")"
+  awk 'NF == 5 && $1 == "link" { printf "%-44s %.0f CPU-s / %.0f MiB\n", "  cold build: link", $3+$4, $5/1024 }' "$work/tools.log"
+  awk 'NF == 5 && $1 == "compile" {
+      n = split($2, p, "/")
+      if (p[1] == "github.com" || p[1] == "golang.org" || p[1] == "kernel.org") mod = p[1] "/" p[2] "/" p[3]
+      else if (p[1] ~ /\./) mod = p[1] "/" p[2]
+      else mod = "std/" p[1]
+      cpu[mod] += $3 + $4; if ($5 > rss[mod]) rss[mod] = $5 }
+    END { for (m in cpu) printf "%.1f %s %.0f\n", cpu[m], m, rss[m] / 1024 }' "$work/tools.log" |
+    sort -rn | head -8 | while read -r cpu mod rss; do row "  cold build: $mod" "$cpu CPU-s, largest compile $rss MiB"; done
 fi
