@@ -52,12 +52,12 @@ measure() {
   # Package initialisation: the sum of GODEBUG=inittrace's clock times, and the three largest.
   GODEBUG=inittrace=1 "$1" version 2>&1 >/dev/null | awk '/^init /{t+=$5; print $5, $2} END{printf "%s total\n", t}' | sort -rn >"$work/init.txt"
   row "package init (inittrace, sum of clock)" "$(awk '/total/{printf "%.1f ms", $1}' "$work/init.txt")"
-  grep -v total "$work/init.txt" | head -3 | while read -r ms pkg; do row "  init $pkg" "$ms ms"; done
+  awk '!/total/ && n++ < 3' "$work/init.txt" | while read -r ms pkg; do row "  init $pkg" "$ms ms"; done
 
   # Harness overhead per turn (actors benchmark, scripted provider, 200 turns a run): the median
   # and mean gap between turns, over TURN_RUNS runs (default 3).
   if (cd "$2" && go test -run '^$' -bench 'BenchmarkTurnOverhead' -benchtime "${TURN_RUNS:-3}x" ./actors/) >"$work/turn.txt" 2>&1; then
-    awk '/^Benchmark/ { for (i = 5; i < NF; i += 2) printf "%-44s %s\n", "turn overhead: " substr($(i+1), 4), $i " µs" }' "$work/turn.txt"
+    awk '/^Benchmark/ { for (i = 5; i < NF; i += 2) printf "%-44s %s\n", "turn overhead: " substr($(i+1), index($(i+1), "/") + 1), $i " µs" }' "$work/turn.txt"
   else
     row "turn overhead" "benchmark failed: $(tail -1 "$work/turn.txt")"
   fi
