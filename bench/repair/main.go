@@ -3,6 +3,7 @@
 // the figures are printed. Nothing is asserted. Run from the repository root:
 //
 //	go run ./bench/repair [-rate 0.35] [-seed 9] [-rounds 2]
+//	go run ./bench/repair -replay   (the corpus of real malformed calls, see replay.go)
 package main
 
 import (
@@ -53,7 +54,20 @@ func main() {
 	seed := flag.Int64("seed", 9, "the noisy model's seed")
 	maxTurns := flag.Int("max-turns", 30, "each task's turn budget")
 	rounds := flag.Int("rounds", 2, "runs of the whole suite per setting, each with its own seeds")
+	replay := flag.Bool("replay", false, "replay the corpus of real malformed calls instead of running the tasks")
+	corpus := flag.String("corpus", "bench/repair/corpus", "the replay corpus directory")
 	flag.Parse()
+	if *replay {
+		cases, err := loadCorpus(*corpus)
+		if err == nil {
+			err = replayReport(cases)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "repair bench:", err)
+			os.Exit(2)
+		}
+		return
+	}
 	tasks, err := loadSuite(*suite)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "repair bench:", err)
