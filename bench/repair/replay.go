@@ -153,7 +153,9 @@ func replayReport(cases []Case) error {
 		all.total, all.on, all.off = all.total+t.total, all.on+t.on, all.off+t.off
 		row(f, fmt.Sprint(t.total), fmt.Sprintf("%d / %d", t.on, t.total), fmt.Sprintf("%d / %d", t.off, t.total))
 	}
-	pct := func(n int) string { return fmt.Sprintf("%d / %d (%.0f%%)", n, all.total, 100*float64(n)/float64(max(all.total, 1))) }
+	pct := func(n int) string {
+		return fmt.Sprintf("%d / %d (%.0f%%)", n, all.total, 100*float64(n)/float64(max(all.total, 1)))
+	}
 	row("overall", fmt.Sprint(all.total), pct(all.on), pct(all.off))
 	fmt.Printf("\nexcluded (no troupe tool for what the model meant, or the report elided the call): %d\n", excluded)
 	fmt.Printf("  of those, text calls read as the model meant them (parser only, foreign names known): %d / %d\n", foreignRead, foreignChecked)
@@ -184,4 +186,3 @@ func firstLine(s string) string {
 	}
 	return line
 }
-
