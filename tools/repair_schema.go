@@ -20,6 +20,7 @@ func (s *argsSchema) repairObject(args map[string]any, pathArgs []string) (map[s
 		args = inner
 	}
 	repairs = append(repairs, s.renameAliases(args)...)
+	repairs = append(repairs, s.dropNotes(args)...)
 	for _, name := range pathArgs {
 		p, ok := args[name].(string)
 		if !ok {
@@ -154,6 +155,22 @@ func (s *argsSchema) aliasTarget(key string, args map[string]any) string {
 		}
 	}
 	return ""
+}
+
+// noteArgs are arguments other harnesses require that only describe the call to the user
+// (opencode's and Claude Code's bash "description"): they change nothing it does.
+var noteArgs = []string{"description"}
+
+// dropNotes removes the note arguments a closed schema does not declare, when they are text.
+func (s *argsSchema) dropNotes(args map[string]any) []Repair {
+	var repairs []Repair
+	for _, key := range noteArgs {
+		if v, ok := args[key].(string); ok && s.closed && !s.has(key) {
+			delete(args, key)
+			repairs = append(repairs, newRepair(RepairDroppedNote, fmt.Sprintf("%s: %q", key, v), ""))
+		}
+	}
+	return repairs
 }
 
 // lineSpan is the number of lines from offset to end inclusive, when both are integers.

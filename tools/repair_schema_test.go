@@ -189,3 +189,18 @@ func TestOpenSchemaKeepsUndeclaredArguments(t *testing.T) {
 		}
 	}
 }
+
+// opencode's bash requires a description (pwilkin/llama.cpp#9, Qwen3-Coder-Next): ours has
+// none, and a note never changes what the command does, so it is dropped, and only as text.
+func TestDescriptionNoteIsDropped(t *testing.T) {
+	reg := builtinRegistry(t)
+	bash := reg.byName["bash"].schema
+	args := map[string]any{"command": "git status", "description": "Check git status"}
+	if repairs := bash.dropNotes(args); len(repairs) != 1 || repairs[0].Kind != RepairDroppedNote || args["description"] != nil {
+		t.Errorf("got %v %v, want description dropped", args, repairs)
+	}
+	odd := map[string]any{"command": "ls", "description": map[string]any{"x": 1}}
+	if repairs := bash.dropNotes(odd); len(repairs) != 0 || odd["description"] == nil {
+		t.Errorf("a non-text description was dropped: %v", odd)
+	}
+}

@@ -77,6 +77,7 @@ const (
 	RepairCoercion      RepairKind = "coercion"       // a value converted to the schema's type
 	RepairArgAlias      RepairKind = "arg_alias"      // an argument name mapped to ours
 	RepairToolName      RepairKind = "tool_name"      // a tool name mapped to ours
+	RepairDroppedNote   RepairKind = "dropped_note"   // an informational argument our schema lacks, dropped
 	RepairContinuation  RepairKind = "continuation"   // a reply cut off by the output limit, continued
 )
 
