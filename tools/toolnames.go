@@ -3,8 +3,10 @@ package tools
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/troupe-dev/troupe/internal/nearest"
 	"strings"
+
+	"github.com/troupe-dev/troupe/internal/nearest"
+	"github.com/troupe-dev/troupe/tools/textcall"
 )
 
 // Tool-name repair: a call to a name the session does not have is mapped to one of its tools
@@ -49,6 +51,13 @@ func (r *Registry) resolve(name, args string) (resolution, bool) {
 	if strings.HasPrefix(name, "mcp__") || name == "" {
 		return resolution{}, false
 	}
+	if inner, innerArgs, ok := callInName(name, args); ok {
+		res, found := r.resolve(inner, innerArgs)
+		if found {
+			res.repairs = append([]Repair{newRepair(RepairTextFormat, name, inner+" "+innerArgs)}, res.repairs...)
+		}
+		return res, found
+	}
 	bare := name
 	for _, p := range namespacePrefixes {
 		bare = strings.TrimPrefix(bare, p)
@@ -80,6 +89,23 @@ func (r *Registry) resolve(name, args string) (resolution, bool) {
 		}
 	}
 	return resolution{}, false
+}
+
+// callInName reads a structured call whose name field carries a whole text call, as GLM
+// writes it: "read<arg_key>filePath</arg_key><arg_value>/a</arg_value>" (zai-org/GLM-5#84).
+// ok only when the name holds exactly one call and the arguments field adds nothing to it.
+func callInName(name, args string) (inner, innerArgs string, ok bool) {
+	if !strings.Contains(name, "<") {
+		return "", "", false
+	}
+	if a := strings.TrimSpace(args); a != "" && a != "{}" && a != "null" {
+		return "", "", false
+	}
+	found := textcall.Parse("<tool_call>"+name+"</tool_call>", textcall.Options{})
+	if len(found.Calls) != 1 || found.Calls[0].Args == nil || found.Prose != "" || strings.Contains(found.Calls[0].Name, "<") {
+		return "", "", false
+	}
+	return found.Calls[0].Name, string(found.Calls[0].Args), true
 }
 
 func (r *Registry) renamed(from, to, args string) resolution {

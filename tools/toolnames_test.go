@@ -201,3 +201,23 @@ func TestMappedCallFailureNamesTheMapping(t *testing.T) {
 		t.Errorf("Repairs = %+v, want the tool_name repair first", res.Repairs)
 	}
 }
+
+// GLM put a whole text call in the structured call's name (zai-org/GLM-5#84): the call it
+// holds is read and resolved; a name with text but also real arguments is not guessed at.
+func TestResolveCallInName(t *testing.T) {
+	reg := builtinRegistry(t)
+	name := "read<arg_key>filePath</arg_key><arg_value>/home/linj/wk/ebay_exam</arg_value>"
+	res, ok := reg.resolve(name, "")
+	if !ok || res.name != "read_file" || !sameJSON(t, res.args, `{"filePath":"/home/linj/wk/ebay_exam"}`) {
+		t.Fatalf("got %+v %v, want read_file with filePath", res, ok)
+	}
+	if res.repairs[0].Kind != RepairTextFormat {
+		t.Errorf("first repair is %s, want text_format", res.repairs[0].Kind)
+	}
+	if _, ok := reg.resolve(name, `{"path":"other"}`); ok {
+		t.Error("a name holding a call was resolved although the arguments field disagrees")
+	}
+	if _, ok := reg.resolve("read<b>bold</b>", ""); ok {
+		t.Error("markup that holds no call was resolved")
+	}
+}
