@@ -183,9 +183,16 @@ func lineSpan(offset, end any) (json.Number, bool) {
 	return json.Number(fmt.Sprint(to - from + 1)), true
 }
 
+// intOf reads an integer argument, also when it came as digits in a string (XML-ish call
+// formats carry every value as text: MiniMax-M3#31's <end_line>165</end_line>).
 func intOf(v any) (int64, bool) {
-	n, ok := v.(json.Number)
-	if !ok {
+	var n json.Number
+	switch x := v.(type) {
+	case json.Number:
+		n = x
+	case string:
+		n = json.Number(strings.TrimSpace(x))
+	default:
 		return 0, false
 	}
 	i, err := n.Int64()

@@ -152,6 +152,16 @@ func TestEndLineBecomesLimit(t *testing.T) {
 	}
 }
 
+// MiniMax-M3#31: the XML-ish form carries the line numbers as text.
+func TestEndLineAsTextBecomesLimit(t *testing.T) {
+	reg := builtinRegistry(t)
+	args := map[string]any{"path": "a", "start_line": "130", "end_line": "165"}
+	reg.byName["read_file"].schema.renameAliases(args)
+	if args["offset"] != "130" || args["limit"] != json.Number("36") || args["end_line"] != nil {
+		t.Errorf("got %v, want offset 130 (coerced later) and limit 36", args)
+	}
+}
+
 func TestWindowsPath(t *testing.T) {
 	for in, want := range map[string]string{
 		"src\new\file.go": `src/new/file.go`,
