@@ -39,6 +39,13 @@ var harnessTools = map[string]harnessTool{
 	"str_replace_editor": {convert: strReplaceEditor},
 	"execute_bash":       {target: "bash", convert: refuseInput},
 	"execute_command":    {target: "bash"},
+	// Continue (core/tools/builtIn.ts; read_file shares our name, its filepath is an alias)
+	"create_new_file":         {target: "write_file"},
+	"single_find_and_replace": {target: "edit_file"},
+	"run_terminal_command":    {target: "bash", drop: []string{"waitForCompletion"}},
+	"grep_search":             {target: "grep"},
+	"file_glob_search":        {target: "glob"},
+	"ls":                      {target: "list_dir", drop: []string{"recursive"}},
 	// SWE-agent and other common spellings
 	"cat":         {target: "read_file"},
 	"view":        {convert: viewPath},
