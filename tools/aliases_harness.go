@@ -46,6 +46,9 @@ var harnessTools = map[string]harnessTool{
 	"grep_search":             {target: "grep"},
 	"file_glob_search":        {target: "glob"},
 	"ls":                      {target: "list_dir", drop: []string{"recursive"}},
+	// Goose (its developer extension's tools, namespaced developer__)
+	"developer__text_editor": {convert: gooseTextEditor},
+	"developer__shell":       {target: "bash"},
 	// SWE-agent and other common spellings
 	"cat":         {target: "read_file"},
 	"view":        {convert: viewPath},
