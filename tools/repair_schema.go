@@ -158,8 +158,9 @@ func (s *argsSchema) aliasTarget(key string, args map[string]any) string {
 }
 
 // noteArgs are arguments other harnesses require that only describe the call to the user
-// (opencode's and Claude Code's bash "description"): they change nothing it does.
-var noteArgs = []string{"description"}
+// (opencode's and Claude Code's bash "description", Cline's "task_progress" checklist,
+// cline#14057): they change nothing it does.
+var noteArgs = []string{"description", "task_progress"}
 
 // dropNotes removes the note arguments a closed schema does not declare, when they are text.
 func (s *argsSchema) dropNotes(args map[string]any) []Repair {

@@ -23,7 +23,18 @@ import (
 // attribute that names the tool.
 type invokeForm struct{ tag, prefix, nameAttr string }
 
-var invokeForms = []invokeForm{{"invoke", "", "name"}, {"invoke", "｜DSML｜", "name"}, {"call_record", "", "tool"}}
+// dsmlPrefixes are the spellings of DeepSeek's ｜DSML｜ tag prefix seen in reports: the
+// template's, and the doubled and ASCII forms clients render (cline#14057, AgentFlocks/flocks#687).
+var dsmlPrefixes = []string{"｜DSML｜", "｜｜DSML｜｜ ", "｜｜DSML｜｜", "||DSML||", " | DSML | "}
+
+// invokeForms is built once and only read afterwards.
+var invokeForms = func() []invokeForm {
+	forms := []invokeForm{{"invoke", "", "name"}, {"call_record", "", "tool"}}
+	for _, p := range dsmlPrefixes {
+		forms = append(forms, invokeForm{"invoke", p, "name"})
+	}
+	return forms
+}()
 
 // minimaxBoundary is MiniMax-M3's internal boundary token, leaked into content.
 const minimaxBoundary = "]<]minimax[>["
@@ -35,7 +46,12 @@ func scanInvoke(text string, sc scanCtx) []span {
 			return invokeBody(body, f)
 		}))
 	}
-	wrappers = append(wrappers, tokenSpans(text, "<function_calls>", "</function_calls>", "<｜DSML｜function_calls>", "</｜DSML｜function_calls>")...)
+	wrappers = append(wrappers, tokenSpans(text, "<function_calls>", "</function_calls>")...)
+	for _, p := range dsmlPrefixes {
+		for _, w := range []string{"function_calls", "tool_calls", "calls"} {
+			wrappers = append(wrappers, tokenSpans(text, "<"+p+w+">", "</"+p+w+">")...)
+		}
+	}
 	wrappers = append(wrappers, tokenSpans(text, "<minimax:tool_call>", "</minimax:tool_call>", hermesOpen, hermesClose, "<｜end▁of▁sentence｜>", minimaxBoundary)...)
 	return callsOrNothing(calls, wrappers)
 }
