@@ -27,6 +27,7 @@ var stickinessEvidence = []struct {
 	{"https://github.com/QwenLM/qwen-code/issues/535", true, "Qwen3 30b: \"tried multiple times and the call never works\""},
 	{"https://github.com/anomalyco/opencode/issues/29142", true, "qwen3-coder-next: \"repeated failed tool calls and can trap an agent in a loop\""},
 	{"https://github.com/anomalyco/opencode/issues/1803", false, "minimax-m2.5: \"tries repeatedly and fails... Sometimes it recovers on its own\""},
+	{"https://github.com/RooCodeInc/Roo-Code/issues/7406", true, "qwen3-coder-30b: apply_diff, search_and_replace, write_to_file without path, \"Retrying...\" until \"Roo is having trouble\""},
 	{"https://github.com/anomalyco/opencode/issues/38782", true, "Ling 3.0 Flash: the same missing oldString, both read and edit failing again"},
 }
 
