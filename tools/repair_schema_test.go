@@ -214,3 +214,19 @@ func TestDescriptionNoteIsDropped(t *testing.T) {
 		t.Errorf("a non-text description was dropped: %v", odd)
 	}
 }
+
+// anomalyco/opencode#946: a JSON file's content sent as the object itself is written as its
+// text; the same object for another string argument is left for validation to refuse.
+func TestContentObjectBecomesText(t *testing.T) {
+	reg := builtinRegistry(t)
+	args := map[string]any{"path": "about.json", "content": map[string]any{"title": "about project"}}
+	reg.byName["write_file"].schema.coerce(args)
+	if args["content"] != `{"title":"about project"}` {
+		t.Errorf("content = %#v, want its JSON text", args["content"])
+	}
+	grep := map[string]any{"pattern": map[string]any{"a": json.Number("1")}}
+	reg.byName["grep"].schema.coerce(grep)
+	if _, still := grep["pattern"].(map[string]any); !still {
+		t.Errorf("a pattern object was turned into text: %#v", grep["pattern"])
+	}
+}
