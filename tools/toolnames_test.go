@@ -229,3 +229,22 @@ func TestResolveCallInName(t *testing.T) {
 		t.Error("markup that holds no call was resolved")
 	}
 }
+
+// gpt-oss leaks harmony tokens into the tool name (vllm#32587, ollama#11704): the word of the
+// name that is a tool wins; with none, the one tool that accepts the arguments as sent; with
+// two candidates, nothing.
+func TestResolveLeakedTokens(t *testing.T) {
+	reg := builtinRegistry(t)
+	for _, tc := range []struct{ name, args, want string }{
+		{"read_file<|channel|>commentary", `{"path":"a"}`, "read_file"},
+		{"assistant<|channel|>bash<|channel|>commentary", `{"command":"ls"}`, "bash"},
+		{"assistant<|channel|>analysis", `{"command":"./test"}`, "bash"},
+		{"assistant<|channel|>analysis", `{"path":"a"}`, ""},          // read_file and list_dir both accept it
+		{"assistant<|channel|>analysis", `{"command":"x","nope":1}`, ""}, // no tool accepts it as sent
+	} {
+		res, ok := reg.resolve(tc.name, tc.args)
+		if got := map[bool]string{true: res.name, false: ""}[ok]; got != tc.want {
+			t.Errorf("resolve(%q, %s) = %q, want %q (refusal %q)", tc.name, tc.args, got, tc.want, res.refusal)
+		}
+	}
+}
