@@ -27,9 +27,11 @@ var harnessTools = map[string]harnessTool{
 		drop: []string{"output_mode", "-n", "head_limit", "multiline", "offset"}},
 	"Glob": {target: "glob"},
 	"LS":   {target: "list_dir", drop: []string{"ignore"}},
-	// Codex
-	"shell":       {target: "bash", convert: codexShell},
-	"apply_patch": {target: "write_file", convert: applyPatchAddFile},
+	// Codex (exec_command takes cmd, an alias of command) and OpenClaw's exec
+	"shell":        {target: "bash", convert: codexShell},
+	"exec_command": {target: "bash"},
+	"exec":         {target: "bash"},
+	"apply_patch":  {target: "write_file", convert: applyPatchAddFile},
 	// Gemini CLI (read_file, write_file and glob share our names)
 	"replace":             {target: "edit_file", convert: geminiReplace},
 	"run_shell_command":   {target: "bash", convert: inDirectory("directory"), drop: []string{"description"}},

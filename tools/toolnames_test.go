@@ -103,6 +103,8 @@ func TestResolveHarnessTools(t *testing.T) {
 		{"codex", "shell", `{"command":"[\"powershell\", \"-Command\", \"Get-Location\"]"}`, "bash", `{"command":"powershell -Command Get-Location"}`},
 		{"goose", "developer__text_editor", `{"command":"write","path":"/tmp/a","file_text":"x"}`, "write_file", `{"path":"/tmp/a","file_text":"x"}`},
 		{"goose", "developer__shell", `{"command":"ls"}`, "bash", `{"command":"ls"}`},
+		{"openclaw", "exec", `{"command":"ls"}`, "bash", `{"command":"ls"}`},
+		{"codex", "exec_command", `{"cmd":"ls"}`, "bash", `{"cmd":"ls"}`},
 		{"swe-agent", "cat", `{"file":"a"}`, "read_file", `{"file":"a"}`},
 		{"swe-agent", "view", `{"path":"a","view_range":[3,-1]}`, "read_file", `{"path":"a","offset":3}`},
 		{"swe-agent", "open_file", `{"path":"a","line_number":4}`, "read_file", `{"path":"a","line_number":4}`},
