@@ -220,7 +220,8 @@ func (n *Node) newSessionDeps(start *messages.StartSession) (SessionDeps, error)
 		return SessionDeps{}, err
 	}
 	skills := n.skills()
-	pm, err := n.promptMode(start.PromptMode)
+	cwd, promptMode := n.sessionPrefixOf(start)
+	pm, err := n.promptMode(promptMode)
 	if err != nil {
 		return SessionDeps{}, err
 	}
@@ -246,6 +247,7 @@ func (n *Node) newSessionDeps(start *messages.StartSession) (SessionDeps, error)
 	if len(skills) > 0 {
 		env.Skills = skillSet(skills)
 	}
+	instr := SessionInstructions(workspace, cwd, n.opts.UserConfigDir)
 	reg.SetOverflow(tools.ArtifactOverflow(n.store))
 	reg.AddCheck(gate.Check()) // last: after every validity check
 	return SessionDeps{
@@ -253,8 +255,9 @@ func (n *Node) newSessionDeps(start *messages.StartSession) (SessionDeps, error)
 		Store: n.store, Bridge: n.bridge, Provider: provider, Model: modelStamp(start.Model), ModelName: modelName,
 		Tools: reg, ToolEnv: env, Retry: n.opts.Retry, Log: n.opts.Log,
 		System: withQuirkHint(SystemPrompt(PromptParts{Root: workspace, Mode: string(start.Mode), RolePrompt: start.RolePrompt,
-			UserDir: n.opts.UserConfigDir, Skills: skills, PromptMode: pm}), modelName, !start.NoRepair),
-		Delegation: n.delegation(reg),
+			UserDir: n.opts.UserConfigDir, Skills: skills, PromptMode: pm, Instructions: instr}), modelName, !start.NoRepair),
+		Instructions: instr,
+		Delegation:   n.delegation(reg),
 	}, nil
 }
 
@@ -281,15 +284,23 @@ func (n *Node) sessionTools(start *messages.StartSession, withSkills bool, pm *c
 	if start.Tools != nil {
 		all = slices.DeleteFunc(all, func(t tools.Tool) bool { return !slices.Contains(start.Tools, t.Spec().Name) })
 	}
+	var withheld []string
 	if pm != nil && pm.Tools != nil { // a prompt mode only narrows (ask and plan cannot write)
 		all = slices.DeleteFunc(all, func(t tools.Tool) bool {
 			name := t.Spec().Name
-			return !slices.Contains(pm.Tools, name) && name != "load_skill" && !strings.HasSuffix(name, "_goal")
+			out := !slices.Contains(pm.Tools, name) && name != "load_skill" && !strings.HasSuffix(name, "_goal")
+			if out {
+				withheld = append(withheld, name)
+			}
+			return out
 		})
 	}
 	reg, err := tools.NewRegistryWith(&n.schemas, all...)
 	if err != nil {
 		return nil, fmt.Errorf("build tools: %w", err)
+	}
+	for _, name := range withheld {
+		reg.Withhold(name, promptModeRefusal(pm))
 	}
 	return reg, nil
 }

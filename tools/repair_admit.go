@@ -12,6 +12,11 @@ import (
 // call as resolved, its arguments and what was repaired.
 func (r *Registry) admit(env *Env, call Call) (e *entry, resolved Call, args json.RawMessage, repairs []Repair, stop *Result) {
 	e, ok := r.byName[call.Name]
+	if why, withheld := r.withheld[call.Name]; !ok && withheld {
+		res := r.unknownTool(env, call.Name, why)
+		res.Rejected = true
+		return nil, call, nil, nil, &res
+	}
 	if !ok && env != nil && env.NoRepair {
 		res := r.unknownTool(env, call.Name, "")
 		res.Rejected = true

@@ -241,7 +241,7 @@ func TestResolveLeakedTokens(t *testing.T) {
 		{"read_file<|channel|>commentary", `{"path":"a"}`, "read_file"},
 		{"assistant<|channel|>bash<|channel|>commentary", `{"command":"ls"}`, "bash"},
 		{"assistant<|channel|>analysis", `{"command":"./test"}`, "bash"},
-		{"assistant<|channel|>analysis", `{"path":"a"}`, ""},          // read_file and list_dir both accept it
+		{"assistant<|channel|>analysis", `{"path":"a"}`, ""},             // read_file and list_dir both accept it
 		{"assistant<|channel|>analysis", `{"command":"x","nope":1}`, ""}, // no tool accepts it as sent
 	} {
 		res, ok := reg.resolve(tc.name, tc.args)
