@@ -56,6 +56,29 @@ func commandTable() []sessionCommand {
 				s.worktreeCommand(ctx, arg) // answers later: git runs off the actor
 				return nil
 			}},
+		// The session's own settings and state (commands_session.go, commands_tools.go, commands_reconfig.go).
+		{Name: "session", Family: "session", Usage: "/session", Help: "the session's id, workspace, start, turns, log and how to resume or attach it",
+			Run: func(s *session, _ actor.Context, _ string) *messages.InputAck {
+				return commandOutput(s.sessionCommand())
+			}},
+		{Name: "model", Family: "session", Usage: "/model [NAME]   (or: troupe resume ID --model NAME)", Help: "show the model, endpoint, window and price; /model NAME switches for the next turns",
+			Run: func(s *session, ctx actor.Context, arg string) *messages.InputAck { return s.modelCommand(ctx, arg) }},
+		{Name: "exit", Family: "session", Usage: "/exit", Help: "leave: the chat ends the session, attach detaches",
+			Run: func(_ *session, _ actor.Context, _ string) *messages.InputAck { return exitCommand() }},
+		{Name: "reset", Family: "context", Usage: "/reset [all]", Help: "a fresh context in the same session (the log keeps everything); all also clears the goal",
+			Run: func(s *session, _ actor.Context, arg string) *messages.InputAck {
+				return commandOutput(s.resetCommand(arg))
+			}},
+		{Name: "prompt", Family: "context", Usage: "/prompt [NAME]", Help: "show the prompt modes; /prompt NAME switches for the next turn (ask and plan cannot write)",
+			Run: func(s *session, ctx actor.Context, arg string) *messages.InputAck { return s.promptCommand(ctx, arg) }},
+		{Name: "permissions", Family: "permissions", Usage: "/permissions", Help: "the mode, allow/ask/deny rules, session allowlist, protected paths and sandbox",
+			Run: func(s *session, _ actor.Context, _ string) *messages.InputAck {
+				return commandOutput(s.permissionsCommand())
+			}},
+		{Name: "tools", Family: "tools", Usage: "/tools", Help: "the tools this session has now, and those narrowed away and by what",
+			Run: func(s *session, _ actor.Context, _ string) *messages.InputAck { return commandOutput(s.toolsCommand()) }},
+		{Name: "skills", Family: "tools", Usage: "/skills [NAME]", Help: "list the skills; /skills NAME loads one for the next turn",
+			Run: func(s *session, ctx actor.Context, arg string) *messages.InputAck { return s.skillsCommand(ctx, arg) }},
 	}
 }
 
