@@ -38,7 +38,7 @@ func sessionReport(f sessionFacts) string {
 		started = f.Started.Local().Format("2006-01-02 15:04:05")
 	}
 	return fmt.Sprintf("session     %s (short %s, agent %s)\nworkspace   %s\nstarted     %s\nturns       %d\n"+
-		"log         %d entries up to seq %d in view of the model, %d events emitted\n"+
+		"log         %d entries in the model's view (last seq %d); %d events emitted\n"+
 		"resume      troupe resume %s (after it ends)\nattach      troupe attach %s (from another terminal, while it runs)",
 		f.ID, shortSessionID(f.ID), f.Agent, f.Workspace, started, f.Turns, f.Items, f.LastSeq, f.Events,
 		shortSessionID(f.ID), shortSessionID(f.ID))
@@ -102,6 +102,9 @@ func (s *session) resetCommand(arg string) string {
 		return "a turn is running; wait for it or cancel it, then /reset"
 	}
 	b, ok := resetBoundary(s.items, !all)
+	if n := len(s.items); n > 0 && s.items[n-1].Boundary != nil && s.items[n-1].Boundary.Reason == "/reset" {
+		ok = false // nothing was said since the last /reset
+	}
 	if !ok {
 		if all {
 			return s.clearGoalForReset("the context is already empty")

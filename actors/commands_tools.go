@@ -60,7 +60,14 @@ func oneLineOf(desc string, n int) string {
 	if i := strings.Index(line, ". "); i > 0 {
 		line = line[:i+1]
 	}
-	return preview(line, n)
+	if len(line) <= n {
+		return line
+	}
+	cut := n
+	for cut > 0 && !isRuneStart(line[cut]) {
+		cut--
+	}
+	return line[:cut] + "…"
 }
 
 // activeSkill names the skill loaded last, by load_skill or /skills, from the items; "" if none.
