@@ -9,6 +9,7 @@ import (
 
 	"github.com/troupe-dev/troupe/config"
 	"github.com/troupe-dev/troupe/internal/nearest"
+	"github.com/troupe-dev/troupe/llm"
 	"github.com/troupe-dev/troupe/messages"
 )
 
@@ -68,6 +69,12 @@ func unknownPromptMode(name string, modes []config.PromptMode) string {
 	return msg + " (the modes are " + strings.Join(names, ", ") + ")"
 }
 
+// useModel hands the compactor the model /model switched to.
+type useModel struct {
+	provider  llm.Provider
+	modelName string
+}
+
 // reconfigured is a setup built off the actor for st, or why it could not be.
 type reconfigured struct {
 	setup   *SessionSetup
@@ -115,7 +122,17 @@ func (s *session) applyReconfigured(ctx actor.Context, st *messages.StartSession
 		return fmt.Sprintf("%s: %v (nothing changed)", by, err)
 	}
 	s.budget.acct.Reset() // the last provider count was for the old prefix
+	if s.kids.delegation == nil && r.setup.Delegation != nil { // e.g. from plan to code: spawn_agent is back
+		d := *r.setup.Delegation
+		d.Limits = d.Limits.withDefaults()
+		s.kids.delegation = &d
+		s.deps.Delegation = r.setup.Delegation
+		s.deps.ToolEnv.Agents = &sessionLink{root: ctx.ActorSystem().Root, session: ctx.Self()} // read by calls the executor starts after this
+	}
 	ctx.Send(s.links.toolexec, &useRegistry{registry: r.setup.Tools})
+	if s.links.compactor != nil {
+		ctx.Send(s.links.compactor, &useModel{provider: s.deps.Provider, modelName: s.deps.ModelName})
+	}
 	s.start.Model, s.start.PromptMode = st.Model, st.PromptMode
 	if s.meta != nil && s.meta.Model != st.Model {
 		s.meta.Model = st.Model // troupe resume takes the model from here

@@ -217,3 +217,23 @@ func TestPromptSwitchGivesTheModesOwnPrefix(t *testing.T) {
 		t.Errorf("/tools does not say what plan took away: %q", out)
 	}
 }
+
+// A session started in plan (no spawn_agent) that switches to code gets the agent tools back
+// and can use them: the switch brings the delegation with the tools.
+func TestPromptSwitchFromPlanBringsTheAgentToolsBack(t *testing.T) {
+	rn := startRouterNode(t, `{"turns": [{"tool_calls": [{"name": "list_agents", "args": {}}]}, {"text": "none yet"}]}`)
+	rn.startChat(t, "d1", "plan")
+	if out := rn.input(t, "d1", "/tools").Output; !strings.Contains(out, "list_agents    by prompt mode plan") {
+		t.Fatalf("plan kept the agent tools: %q", out)
+	}
+	rn.input(t, "d1", "/prompt code")
+	if _, err := rn.client.Input("d1", "any agents?"); err != nil {
+		t.Fatal(err)
+	}
+	waitIdleAfter(t, rn, "d1", 2)
+	for _, m := range rn.provider.all()[1].Messages {
+		if m.Role == llm.RoleTool && (m.IsError || m.ToolName != "list_agents") {
+			t.Errorf("list_agents after /prompt code: %+v", m)
+		}
+	}
+}

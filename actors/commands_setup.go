@@ -25,6 +25,8 @@ type SessionSetup struct {
 	Skills           []config.Skill
 	// Narrowed are the Node's tools this session does not have, and what took them away.
 	Narrowed []NarrowedTool
+	// Delegation lets the session run subagents; nil when its tools have no spawn_agent.
+	Delegation *Delegation
 }
 
 // NarrowedTool is a tool a session does not have: By says what narrowed it away
@@ -60,7 +62,7 @@ func (n *Node) sessionSetup(start *messages.StartSession) (*SessionSetup, error)
 	system := withQuirkHint(SystemPrompt(PromptParts{Root: workspace, Mode: string(start.Mode), RolePrompt: start.RolePrompt,
 		UserDir: n.opts.UserConfigDir, Skills: skills, PromptMode: pm}), modelName, !start.NoRepair)
 	return &SessionSetup{Provider: provider, Model: modelStamp(start.Model), ModelName: modelName, Tools: reg,
-		System: system, Skills: skills, Narrowed: narrowed}, nil
+		System: system, Skills: skills, Narrowed: narrowed, Delegation: n.delegation(reg)}, nil
 }
 
 // narrowTools keeps the tools a subagent's role (roleTools, nil: all) and the prompt mode

@@ -239,7 +239,7 @@ func (n *Node) newSessionDeps(start *messages.StartSession) (SessionDeps, error)
 		Gate:  gate,
 		Store: n.store, Bridge: n.bridge, Provider: setup.Provider, Model: setup.Model, ModelName: setup.ModelName,
 		Tools: reg, ToolEnv: env, Retry: n.opts.Retry, Log: n.opts.Log, System: setup.System,
-		Delegation: n.delegation(reg), Narrowed: setup.Narrowed, Setup: n.sessionSetup, PromptModes: n.promptModes,
+		Delegation: setup.Delegation, Narrowed: setup.Narrowed, Setup: n.sessionSetup, PromptModes: n.promptModes,
 	}, nil
 }
 
