@@ -121,7 +121,7 @@ func (s *session) applyReconfigured(ctx actor.Context, st *messages.StartSession
 		_ = s.checkWindow()
 		return fmt.Sprintf("%s: %v (nothing changed)", by, err)
 	}
-	s.budget.acct.Reset() // the last provider count was for the old prefix
+	s.budget.acct.Reset()                                      // the last provider count was for the old prefix
 	if s.kids.delegation == nil && r.setup.Delegation != nil { // e.g. from plan to code: spawn_agent is back
 		d := *r.setup.Delegation
 		d.Limits = d.Limits.withDefaults()
