@@ -121,8 +121,10 @@ func (s *session) applyReconfigured(ctx actor.Context, st *messages.StartSession
 		_ = s.checkWindow()
 		return fmt.Sprintf("%s: %v (nothing changed)", by, err)
 	}
-	s.budget.acct.Reset()                                      // the last provider count was for the old prefix
-	if s.kids.delegation == nil && r.setup.Delegation != nil { // e.g. from plan to code: spawn_agent is back
+	s.budget.acct.Reset() // the last provider count was for the old prefix
+
+	// From plan to code, say: spawn_agent is back, and with it the delegation.
+	if s.kids.delegation == nil && r.setup.Delegation != nil {
 		d := *r.setup.Delegation
 		d.Limits = d.Limits.withDefaults()
 		s.kids.delegation = &d
