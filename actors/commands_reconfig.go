@@ -28,11 +28,16 @@ func (n *Node) promptModes() ([]config.PromptMode, error) {
 	return config.LoadPromptModes(config.PromptModeDirs(n.Root, n.opts.UserConfigDir)...)
 }
 
+// promptModeName is the session's prompt mode: the one it was started (or switched) with, or
+// on a resume without one, the one it had.
 func (s *session) promptModeName() string {
-	if s.start.PromptMode == "" {
-		return config.DefaultPromptMode
+	switch {
+	case s.start.PromptMode != "":
+		return s.start.PromptMode
+	case s.meta != nil && s.meta.PromptMode != "":
+		return s.meta.PromptMode
 	}
-	return s.start.PromptMode
+	return config.DefaultPromptMode
 }
 
 // promptModesReport is /prompt without a name: the current mode and the ones there are.
@@ -136,10 +141,10 @@ func (s *session) applyReconfigured(ctx actor.Context, st *messages.StartSession
 		ctx.Send(s.links.compactor, &useModel{provider: s.deps.Provider, modelName: s.deps.ModelName})
 	}
 	s.start.Model, s.start.PromptMode = st.Model, st.PromptMode
-	if s.meta != nil && s.meta.Model != st.Model {
-		s.meta.Model = st.Model // troupe resume takes the model from here
+	if s.meta != nil && (s.meta.Model != st.Model || s.meta.PromptMode != st.PromptMode) {
+		s.meta.Model, s.meta.PromptMode = st.Model, st.PromptMode // troupe resume takes them from here
 		if err := s.deps.Store.PutMeta(s.meta); err != nil {
-			s.deps.Log.Warn("record the model", "session", s.start.ID, "err", err)
+			s.deps.Log.Warn("record the model and prompt mode", "session", s.start.ID, "err", err)
 		}
 	}
 	p := messages.SessionConfigEvent.Of(&messages.ConfigData{Model: s.deps.Model, PromptMode: s.promptModeName(), By: by})

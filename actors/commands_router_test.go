@@ -189,6 +189,9 @@ func TestPromptSwitchGivesTheModesOwnPrefix(t *testing.T) {
 	if out := rn.input(t, "p2", "/prompt plan").Output; !strings.Contains(out, "prompt mode plan") {
 		t.Fatalf("/prompt plan: %q", out)
 	}
+	if meta, err := rn.store.Meta("p2"); err != nil || meta.PromptMode != "plan" {
+		t.Errorf("the switched prompt mode is not recorded for resume: %+v %v", meta, err)
+	}
 	for i, id := range []string{"p1", "p2"} {
 		if _, err := rn.client.Input(id, "look around"); err != nil {
 			t.Fatal(err)

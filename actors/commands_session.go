@@ -183,7 +183,7 @@ func (s *session) modelCommand(ctx actor.Context, arg string) *messages.InputAck
 		return commandOutput("this session cannot switch models; end it and run troupe resume ID --model " + name)
 	}
 	st := *s.start
-	st.Model = name
+	st.Model, st.PromptMode = name, s.promptModeName() // a resumed session's mode may be only in its meta
 	s.reconfigure(ctx, &st, "/model")
 	return nil
 }
@@ -214,4 +214,24 @@ func (s *session) promptCommand(ctx actor.Context, arg string) *messages.InputAc
 	st.PromptMode = name
 	s.reconfigure(ctx, &st, "/prompt")
 	return nil
+}
+
+// The table's entries for the commands of this file and commands_tools.go.
+
+func (s *session) runSession(_ actor.Context, _ string) *messages.InputAck {
+	return commandOutput(s.sessionCommand())
+}
+
+func (s *session) runExit(_ actor.Context, _ string) *messages.InputAck { return exitCommand() }
+
+func (s *session) runReset(_ actor.Context, arg string) *messages.InputAck {
+	return commandOutput(s.resetCommand(arg))
+}
+
+func (s *session) runPermissions(_ actor.Context, _ string) *messages.InputAck {
+	return commandOutput(s.permissionsCommand())
+}
+
+func (s *session) runTools(_ actor.Context, _ string) *messages.InputAck {
+	return commandOutput(s.toolsCommand())
 }

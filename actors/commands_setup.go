@@ -23,6 +23,7 @@ type SessionSetup struct {
 	Tools            *tools.Registry // without the session's permission check (its gate adds it)
 	System           string
 	Skills           []config.Skill
+	Instructions     *config.Instructions // the instruction files of the prefix
 	// Narrowed are the Node's tools this session does not have, and what took them away.
 	Narrowed []NarrowedTool
 	// Delegation lets the session run subagents; nil when its tools have no spawn_agent.
@@ -46,7 +47,8 @@ func (n *Node) sessionSetup(start *messages.StartSession) (*SessionSetup, error)
 		return nil, err
 	}
 	skills := n.skills()
-	pm, err := n.promptMode(start.PromptMode)
+	cwd, promptMode := n.sessionPrefixOf(start)
+	pm, err := n.promptMode(promptMode)
 	if err != nil {
 		return nil, err
 	}
@@ -59,10 +61,11 @@ func (n *Node) sessionSetup(start *messages.StartSession) (*SessionSetup, error)
 	if workspace == "" {
 		workspace = n.Root
 	}
+	instr := SessionInstructions(workspace, cwd, n.opts.UserConfigDir)
 	system := withQuirkHint(SystemPrompt(PromptParts{Root: workspace, Mode: string(start.Mode), RolePrompt: start.RolePrompt,
-		UserDir: n.opts.UserConfigDir, Skills: skills, PromptMode: pm}), modelName, !start.NoRepair)
+		UserDir: n.opts.UserConfigDir, Skills: skills, PromptMode: pm, Instructions: instr}), modelName, !start.NoRepair)
 	return &SessionSetup{Provider: provider, Model: modelStamp(start.Model), ModelName: modelName, Tools: reg,
-		System: system, Skills: skills, Narrowed: narrowed, Delegation: n.delegation(reg)}, nil
+		System: system, Skills: skills, Instructions: instr, Narrowed: narrowed, Delegation: n.delegation(reg)}, nil
 }
 
 // narrowTools keeps the tools a subagent's role (roleTools, nil: all) and the prompt mode

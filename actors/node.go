@@ -239,7 +239,8 @@ func (n *Node) newSessionDeps(start *messages.StartSession) (SessionDeps, error)
 		Gate:  gate,
 		Store: n.store, Bridge: n.bridge, Provider: setup.Provider, Model: setup.Model, ModelName: setup.ModelName,
 		Tools: reg, ToolEnv: env, Retry: n.opts.Retry, Log: n.opts.Log, System: setup.System,
-		Delegation: setup.Delegation, Narrowed: setup.Narrowed, Setup: n.sessionSetup, PromptModes: n.promptModes,
+		Instructions: setup.Instructions, Delegation: setup.Delegation, Narrowed: setup.Narrowed,
+		Setup: n.sessionSetup, PromptModes: n.promptModes,
 	}, nil
 }
 
@@ -267,6 +268,11 @@ func (n *Node) sessionTools(start *messages.StartSession, withSkills bool, pm *c
 	reg, err := tools.NewRegistryWith(&n.schemas, kept...)
 	if err != nil {
 		return nil, nil, fmt.Errorf("build tools: %w", err)
+	}
+	for _, nt := range narrowed {
+		if pm != nil && nt.By == "prompt mode "+pm.Name {
+			reg.Withhold(nt.Name, promptModeRefusal(pm)) // a call to it says why, and how to switch
+		}
 	}
 	return reg, narrowed, nil
 }
