@@ -51,3 +51,24 @@ func TestChatCommandsAreAnsweredByTheSession(t *testing.T) {
 		t.Errorf("the log does not show the switches:\n%s", r.stdout)
 	}
 }
+
+// In the terminal UI, /mode is a session command like any other: the status line follows the
+// session's answer, and the session's /exit leaves.
+func TestTUIModeGoesThroughTheSession(t *testing.T) {
+	repo := newRepo(t, nil)
+	model := writeScript(t, repo, `{"turns": [{"text": "unused"}]}`)
+	tm := startTmux(t, repo, 100, 30, troupeShell(t, nil, "chat", "--model", model, "--mode", "ask", "--sandbox", "off"))
+	tm.waitFor("Enter sends", 30*time.Second)
+	if scr := tm.screen(); !strings.Contains(scr, "mode ask") {
+		t.Fatalf("no mode in the status line:\n%s", scr)
+	}
+	tm.keys(true, "/mode yolo")
+	tm.keys(false, "Enter")
+	tm.waitFor("scripted · mode yolo · ctx", 30*time.Second) // the status line, not the echo of the input
+	tm.keys(true, "/prompt")
+	tm.keys(false, "Enter")
+	tm.waitFor("review-security", 30*time.Second)
+	tm.keys(true, "/exit")
+	tm.keys(false, "Enter")
+	tm.waitFor("troupe exited 0", 30*time.Second)
+}
