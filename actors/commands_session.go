@@ -183,9 +183,19 @@ func (s *session) modelCommand(ctx actor.Context, arg string) *messages.InputAck
 		return commandOutput("this session cannot switch models; end it and run troupe resume ID --model " + name)
 	}
 	st := *s.start
-	st.Model, st.PromptMode = name, s.promptModeName() // a resumed session's mode may be only in its meta
+	st.Model, st.PromptMode = qualifyModel(name, s.start.Model), s.promptModeName() // a resumed session's mode may be only in its meta
 	s.reconfigure(ctx, &st, "/model")
 	return nil
+}
+
+// qualifyModel gives a bare model name the current model's provider: on openai/gpt-4o-mini,
+// /model gpt-4o means openai/gpt-4o (the endpoint stays the same anyway).
+func qualifyModel(name, current string) string {
+	provider, _, ok := strings.Cut(current, "/")
+	if strings.ContainsAny(name, "/:") || !ok || strings.Contains(provider, ":") {
+		return name
+	}
+	return provider + "/" + name
 }
 
 // promptCommand is /prompt [NAME]: show the prompt modes, or switch for the next turn.

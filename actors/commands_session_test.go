@@ -134,3 +134,17 @@ func waitIdleAfter(t *testing.T, rn *routerNode, id string, n int) {
 		return nil
 	})
 }
+
+func TestQualifyModelKeepsTheProvider(t *testing.T) {
+	for _, c := range []struct{ name, current, want string }{
+		{"gpt-4o", "openai/gpt-4o-mini", "openai/gpt-4o"},
+		{"anthropic/claude-sonnet-4", "openai/gpt-4o-mini", "anthropic/claude-sonnet-4"},
+		{"scripted:/tmp/b.json", "scripted:/tmp/a.json", "scripted:/tmp/b.json"},
+		{"other", "scripted:/tmp/a.json", "other"},
+		{"qwen3", "scripted", "qwen3"},
+	} {
+		if got := qualifyModel(c.name, c.current); got != c.want {
+			t.Errorf("qualifyModel(%q, %q) = %q, want %q", c.name, c.current, got, c.want)
+		}
+	}
+}
