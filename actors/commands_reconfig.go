@@ -118,7 +118,9 @@ func (s *session) applyReconfigured(ctx actor.Context, st *messages.StartSession
 		return by + ": a turn started meanwhile; nothing changed (try again when it ends)"
 	}
 	old := s.deps
-	r.setup.Tools.AddCheck(s.deps.Gate.Check())
+	if s.deps.Gate != nil {
+		r.setup.Tools.AddCheck(s.deps.Gate.Check()) // the same gate: mode and session allowlist carry over
+	}
 	s.deps.Provider, s.deps.Model, s.deps.ModelName = r.setup.Provider, r.setup.Model, r.setup.ModelName
 	s.deps.Tools, s.deps.System, s.deps.Narrowed = r.setup.Tools, r.setup.System, r.setup.Narrowed
 	if err := s.checkWindow(); err != nil {
