@@ -75,5 +75,9 @@ func (e *Env) skillAllows(tool string) *Result {
 	return &res
 }
 
+// UseSkill makes sk the active skill, as load_skill does (the user's /skills NAME). Only the
+// Env's owner, the tool executor, calls it, between calls.
+func (e *Env) UseSkill(sk *LoadedSkill) { e.skill = sk }
+
 // LoadSkillTool is load_skill, registered for sessions that have skills.
 func LoadSkillTool() Tool { return loadSkill{} }
