@@ -201,7 +201,7 @@ func (s *session) skillLoaded(ctx actor.Context, sk *tools.LoadedSkill, err erro
 	if s.phase != phaseIdle {
 		return "/skills: a turn started meanwhile; load the skill again when it ends"
 	}
-	if err := s.commitNote(skillNote + loadedSkillText(sk)); err != nil {
+	if err := s.commitNote(skillNote + tools.SkillText(sk)); err != nil {
 		return fmt.Sprintf("/skills: record the skill: %v", err)
 	}
 	ctx.Send(s.links.toolexec, &useSkill{skill: sk})
@@ -210,20 +210,4 @@ func (s *session) skillLoaded(ctx actor.Context, sk *tools.LoadedSkill, err erro
 		msg += "; tools while it is active: " + strings.Join(sk.AllowedTools, ", ")
 	}
 	return msg
-}
-
-// loadedSkillText is what the model reads of a skill, in load_skill's form.
-func loadedSkillText(sk *tools.LoadedSkill) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "Skill %s (folder %s)\n\n%s", sk.Name, sk.Dir, sk.Body)
-	if len(sk.Files) > 0 {
-		b.WriteString("\n\nFiles in the skill's folder (read them with read_file when the instructions point at them):")
-		for _, f := range sk.Files {
-			b.WriteString("\n- " + f)
-		}
-	}
-	if sk.AllowedTools != nil {
-		fmt.Fprintf(&b, "\n\nWhile this skill is active your tools are: %s.", strings.Join(sk.AllowedTools, ", "))
-	}
-	return b.String()
 }

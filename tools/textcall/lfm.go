@@ -29,18 +29,5 @@ func lfmBody(body string, sc scanCtx) ([]Call, bool) {
 		calls, complete := jsonSequence(t, FormatLFM)
 		return calls, complete
 	}
-	inner := scanCtx{opt: sc.opt, inMarker: true}
-	var calls []Call
-	complete := true
-	for _, s := range scanPython(t, inner) {
-		if s.partial {
-			complete = false
-			continue
-		}
-		for _, c := range s.calls {
-			c.Format = FormatLFM
-			calls = append(calls, c)
-		}
-	}
-	return calls, complete
+	return pythonCallsInMarker(t, sc, FormatLFM)
 }
