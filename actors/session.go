@@ -56,6 +56,11 @@ type SessionDeps struct {
 	// ahead of the Terminated that follows, so it is never overtaken or lost (see childStopped).
 	// Supervisor is the actor that started a top-level session; it hears of its start and end.
 	ReportTo, Supervisor *actor.PID
+	// Narrowed are the Node's tools this session does not have (for /tools); Setup rebuilds
+	// the provider, tools and prefix when /model or /prompt switches (nil: they only show).
+	Narrowed    []NarrowedTool
+	Setup       func(*messages.StartSession) (*SessionSetup, error)
+	PromptModes func() ([]config.PromptMode, error)
 }
 
 // session is the Session actor: it owns one conversation, runs its turns, and is the only

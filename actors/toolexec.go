@@ -52,6 +52,10 @@ func (t *toolExec) Receive(ctx actor.Context) {
 		t.answer(msg)
 	case *messages.SetMode:
 		t.perm.SetMode(tools.Mode(msg.Mode))
+	case *useRegistry: // /prompt or /model, sent while no call runs
+		t.registry = msg.registry
+	case *useSkill: // /skills NAME
+		t.env.UseSkill(msg.skill)
 	case *messages.Cancel:
 		t.cancelAll(msg.Reason)
 	case *actor.Stopping:
