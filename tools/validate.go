@@ -9,17 +9,16 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/santhosh-tekuri/jsonschema/v6/kind"
-	"golang.org/x/text/language"
-	"golang.org/x/text/message"
+	"github.com/google/jsonschema-go/jsonschema"
 )
 
 // argsSchema is a tool's compiled argument schema plus what the harness reads from it
 // directly: the top-level properties (in declaration order) for coercion and for the one-line
-// summary shown in errors.
+// summary shown in errors. resolved decides whether arguments are valid; root is the same
+// schema, walked by problemsOf to say per field what is wrong in the harness's own words.
 type argsSchema struct {
-	compiled *jsonschema.Schema
+	resolved *jsonschema.Resolved
+	root     *jsonschema.Schema
 	props    []propSpec
 	required map[string]bool
 	summary  string
@@ -47,17 +46,11 @@ func compileArgsSchema(name string, schema json.RawMessage) (*argsSchema, error)
 	if len(bytes.TrimSpace(schema)) == 0 {
 		return nil, errors.New("no schema")
 	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schema))
-	if err != nil {
-		return nil, fmt.Errorf("parse schema: %w", err)
+	if !json.Valid(schema) {
+		var probe any
+		return nil, fmt.Errorf("parse schema: %w", json.Unmarshal(schema, &probe))
 	}
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	url := "mem:///tools/" + name + ".json"
-	if err := c.AddResource(url, doc); err != nil {
-		return nil, fmt.Errorf("add schema: %w", err)
-	}
-	compiled, err := c.Compile(url)
+	root, resolved, err := resolveSchema(schema)
 	if err != nil {
 		return nil, fmt.Errorf("compile schema: %w", err)
 	}
@@ -68,7 +61,7 @@ func compileArgsSchema(name string, schema json.RawMessage) (*argsSchema, error)
 	if t := typesOf(raw.Type); len(t) != 1 || t[0] != "object" {
 		return nil, errors.New(`schema "type" must be "object": tool arguments are an object`)
 	}
-	s := &argsSchema{compiled: compiled, required: map[string]bool{},
+	s := &argsSchema{resolved: resolved, root: root, required: map[string]bool{},
 		closed: string(bytes.TrimSpace(raw.AdditionalProperties)) == "false"}
 	for _, r := range raw.Required {
 		s.required[r] = true
@@ -251,65 +244,27 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// validate checks args against the schema and says, per field, what is wrong.
+// validate checks args against the schema and says, per field, what is wrong: every
+// problem, each once. The library's verdict decides; the words are the harness's own
+// (problemsOf), so the model sees the same texts whichever validator sits underneath.
 func (s *argsSchema) validate(args any) error {
-	err := s.compiled.Validate(args)
-	if err == nil {
+	verdict := s.resolved.Validate(plainNumbers(args))
+	if verdict == nil {
 		return nil
-	}
-	var verr *jsonschema.ValidationError
-	if !errors.As(err, &verr) {
-		return err
 	}
 	var problems []string
 	seen := map[string]bool{}
-	for _, leaf := range leaves(verr) {
-		msg := describeProblem(leaf)
+	for _, msg := range problemsOf(s.root, args) {
 		if !seen[msg] {
 			seen[msg] = true
 			problems = append(problems, msg)
 		}
 	}
+	if len(problems) == 0 {
+		// A keyword problemsOf does not word ($ref, contains, ...): the library's own text.
+		return fmt.Errorf("arguments: %s", libraryProblem(verdict))
+	}
 	return errors.New(strings.Join(problems, "; "))
-}
-
-func leaves(e *jsonschema.ValidationError) []*jsonschema.ValidationError {
-	if len(e.Causes) == 0 {
-		return []*jsonschema.ValidationError{e}
-	}
-	var out []*jsonschema.ValidationError
-	for _, c := range e.Causes {
-		out = append(out, leaves(c)...)
-	}
-	return out
-}
-
-var englishPrinter = message.NewPrinter(language.English)
-
-func describeProblem(e *jsonschema.ValidationError) string {
-	field := strings.Join(e.InstanceLocation, ".")
-	switch k := e.ErrorKind.(type) {
-	case *kind.Required:
-		names := make([]string, len(k.Missing))
-		for i, m := range k.Missing {
-			names[i] = "'" + prefixed(field, m) + "'"
-		}
-		if len(names) == 1 {
-			return "missing required property " + names[0]
-		}
-		return "missing required properties " + strings.Join(names, ", ")
-	case *kind.AdditionalProperties:
-		names := make([]string, len(k.Properties))
-		for i, p := range k.Properties {
-			names[i] = "'" + prefixed(field, p) + "'"
-		}
-		return "unknown property " + strings.Join(names, ", ")
-	}
-	msg := e.ErrorKind.LocalizedString(englishPrinter)
-	if field == "" {
-		return "arguments: " + msg
-	}
-	return field + ": " + msg
 }
 
 func prefixed(parent, name string) string {
