@@ -1,7 +1,6 @@
 package tools
 
 import (
-	"encoding/json"
 	"fmt"
 	"math/big"
 	"reflect"
@@ -122,40 +121,6 @@ func typeMatches(got string, v any, want []string) bool {
 		}
 	}
 	return false
-}
-
-func jsonTypeOf(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "boolean"
-	case string:
-		return "string"
-	case map[string]any:
-		return "object"
-	case []any:
-		return "array"
-	}
-	if _, ok := ratOf(v); ok {
-		return "number"
-	}
-	return fmt.Sprintf("%T", v)
-}
-
-func ratOf(v any) (*big.Rat, bool) {
-	switch x := v.(type) {
-	case json.Number:
-		return new(big.Rat).SetString(x.String())
-	case float64:
-		r := new(big.Rat).SetFloat64(x) // nil for NaN and infinities
-		return r, r != nil
-	case int:
-		return big.NewRat(int64(x), 1), true
-	case int64:
-		return big.NewRat(x, 1), true
-	}
-	return nil, false
 }
 
 func numberProblems(s *jsonschema.Schema, n *big.Rat, at func(string) string) []string {
@@ -366,40 +331,6 @@ func enumWant(enum []any) string {
 		return "value must be " + want[0]
 	}
 	return "value must be one of " + strings.Join(want, ", ")
-}
-
-// jsonEqual compares two decoded JSON values, numbers by value (1 equals 1.0).
-func jsonEqual(a, b any) bool {
-	if x, ok := ratOf(a); ok {
-		y, ok := ratOf(b)
-		return ok && x.Cmp(y) == 0
-	}
-	switch x := a.(type) {
-	case map[string]any:
-		y, ok := b.(map[string]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for k, xv := range x {
-			yv, ok := y[k]
-			if !ok || !jsonEqual(xv, yv) {
-				return false
-			}
-		}
-		return true
-	case []any:
-		y, ok := b.([]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for i := range x {
-			if !jsonEqual(x[i], y[i]) {
-				return false
-			}
-		}
-		return true
-	}
-	return a == b
 }
 
 // display shows a schema value in a message: strings quoted, containers as "value".

@@ -124,29 +124,3 @@ func libraryProblem(err error) string {
 	}
 	return msg
 }
-
-// plainNumbers copies a decoded value with each json.Number turned into an int64 or a
-// float64: the library reads a json.Number as a string.
-func plainNumbers(v any) any {
-	switch x := v.(type) {
-	case json.Number:
-		if n, err := x.Int64(); err == nil {
-			return n
-		}
-		f, _ := x.Float64()
-		return f
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = plainNumbers(e)
-		}
-		return out
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = plainNumbers(e)
-		}
-		return out
-	}
-	return v
-}
