@@ -228,33 +228,24 @@ func (n *Node) newSessionDeps(start *messages.StartSession) (SessionDeps, error)
 	if err != nil {
 		return SessionDeps{}, err
 	}
-	gate, err := newSessionGate(start, n.bridge, n.opts.Sandbox != nil)
+	gate, err := newSessionGate(start, n.opts.Sandbox != nil)
 	if err != nil {
 		return SessionDeps{}, err
-	}
-	tmp, err := os.MkdirTemp("", "troupe-"+start.ID+"-")
-	if err != nil {
-		return SessionDeps{}, fmt.Errorf("session temp dir: %w", err)
 	}
 	workspace := start.Workspace
 	if workspace == "" {
 		workspace = n.Root
 	}
-	env := &tools.Env{Root: workspace, TempDir: tmp, Environ: withTmp(n.opts.Environ, tmp), Sandbox: n.opts.Sandbox,
-		Files: n.fileTracker(start), Artifacts: n.store, ReadOnlyRoot: start.PlanSafeBash && n.opts.Sandbox != nil,
-		Secrets: tools.SecretRedactor(os.Getenv, llm.KeyVars(), n.bus.Token()), NoRepair: start.NoRepair}
-	if len(skills) > 0 {
-		env.Skills = skillSet(skills)
-	}
 	reg.SetOverflow(tools.ArtifactOverflow(n.store))
 	reg.AddCheck(gate.Check()) // last: after every validity check
+	delegation := n.delegation(reg)
 	return SessionDeps{
-		Gate:  gate,
 		Store: n.store, Bridge: n.bridge, Provider: provider, Model: modelStamp(start.Model), ModelName: modelName,
-		Tools: reg, ToolEnv: env, Retry: n.opts.Retry, Log: n.opts.Log,
+		Tools: reg, Workspace: workspace, Retry: n.opts.Retry, Log: n.opts.Log,
+		Executor: n.executorFactory(start, workspace, skills, reg, gate, delegation != nil),
 		System: withQuirkHint(SystemPrompt(PromptParts{Root: workspace, Mode: string(start.Mode), RolePrompt: start.RolePrompt,
 			UserDir: n.opts.UserConfigDir, Skills: skills, PromptMode: pm}), modelName, !start.NoRepair),
-		Delegation: n.delegation(reg),
+		Delegation: delegation,
 	}, nil
 }
 
@@ -336,13 +327,6 @@ func modelStamp(model string) string {
 		return "scripted"
 	}
 	return model
-}
-
-func withTmp(environ []string, tmp string) []string {
-	if environ == nil {
-		return nil // the tools' own minimal default, which sets TMPDIR itself
-	}
-	return append(append([]string(nil), environ...), "TMPDIR="+tmp)
 }
 
 // warnOnly passes warnings and errors through: protoactor logs every spawn at info.

@@ -1,0 +1,51 @@
+package actors
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/troupe-dev/troupe/config"
+	"github.com/troupe-dev/troupe/llm"
+	"github.com/troupe-dev/troupe/messages"
+	"github.com/troupe-dev/troupe/tools"
+)
+
+// ExecutorFactory builds the props of a session's tool executor once the session's actor
+// exists (the executor's agent and goal tools call back to it). The executor's environment and
+// permission gate live inside the factory and then inside the executor: the session spawns its
+// executor but never holds them (the transport rule, docs/ARCHITECTURE.md).
+type ExecutorFactory func(root *actor.RootContext, session *actor.PID) (*actor.Props, error)
+
+// executorFactory is the Node's ExecutorFactory for one session. Each call makes a fresh
+// environment (its own temp dir, the file truth restored from the store), which the executor
+// releases when it stops: a session restarted after a panic gets a new one.
+func (n *Node) executorFactory(start *messages.StartSession, workspace string, skills []config.Skill, reg *tools.Registry,
+	gate *tools.Gate, delegates bool) ExecutorFactory {
+	return func(root *actor.RootContext, session *actor.PID) (*actor.Props, error) {
+		tmp, err := os.MkdirTemp("", "troupe-"+start.ID+"-")
+		if err != nil {
+			return nil, fmt.Errorf("session temp dir: %w", err)
+		}
+		env := &tools.Env{Root: workspace, TempDir: tmp, Environ: withTmp(n.opts.Environ, tmp), Sandbox: n.opts.Sandbox,
+			Files: n.fileTracker(start), Artifacts: n.store, ReadOnlyRoot: start.PlanSafeBash && n.opts.Sandbox != nil,
+			Secrets: tools.SecretRedactor(os.Getenv, llm.KeyVars(), n.bus.Token()), NoRepair: start.NoRepair}
+		if len(skills) > 0 {
+			env.Skills = skillSet(skills)
+		}
+		link := &sessionLink{root: root, session: session}
+		env.Goals = link
+		if delegates {
+			env.Agents = link
+		}
+		return actor.PropsFromProducer(newToolExec(reg, env, gate)), nil
+	}
+}
+
+func withTmp(environ []string, tmp string) []string {
+	if environ == nil {
+		return nil // the tools' own minimal default, which sets TMPDIR itself
+	}
+	return append(append([]string(nil), environ...), "TMPDIR="+tmp)
+}
