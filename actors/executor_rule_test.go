@@ -156,3 +156,42 @@ func TestTheCheckCommandIsCancellable(t *testing.T) {
 		return nil
 	})
 }
+
+// An "allow-session" answer grows the executor's gate; the executor tells its session, which
+// hands the pattern on to the children it starts afterwards: the child is not asked again.
+func TestAChildStartsWithWhatItsParentAllowedForTheSession(t *testing.T) {
+	tn := startAgentNode(t, `{"turns": [
+		{"tool_calls": [{"name": "write_file", "args": {"path": "new.txt", "content": "parent"}}]},
+		{"tool_calls": [{"name": "spawn_agent", "args": {"task_name": "w", "agent_type": "worker", "message": "write new.txt again"}}]},
+		{"expect": "Subagent results", "text": "done"}],
+	"agents": {"w": {"turns": [
+		{"tool_calls": [{"name": "read_file", "args": {"path": "new.txt"}}]},
+		{"tool_calls": [{"name": "write_file", "args": {"path": "new.txt", "content": "child"}}]},
+		{"text": "written"}]}}}`, AgentLimits{}, nil)
+	id := tn.startWith(t, messages.StartSession{ID: "al1", Task: "go", Mode: "ask", Interactive: true})
+	ask := tn.waitEvent(t, id, messages.EventToolApproval).(*messages.ApprovalRequestedData)
+	if err := tn.client.Approve(id, ask.CallID, messages.AnswerAllowSession, "test"); err != nil {
+		t.Fatal(err)
+	}
+	child := id + "-w"
+	if fin := tn.waitFinished(t, child); fin.Status != messages.StatusDone {
+		t.Fatalf("child finished: %+v", fin)
+	}
+	if n := tn.count(child, messages.EventToolApproval); n != 0 {
+		t.Errorf("the child asked %d times for what its parent allowed for the session", n)
+	}
+	var writes []string
+	for _, e := range tn.sessionEvents(child) {
+		if v, _ := e.DecodeData(); e.Type == messages.EventToolDecision || e.Type == messages.EventToolRejected {
+			if d := v.(*messages.DecisionData); d.Tool == "write_file" {
+				writes = append(writes, string(d.Decision))
+			}
+		}
+	}
+	if strings.Join(writes, ",") != "allowed" {
+		t.Errorf("the child's write decisions: %v", writes)
+	}
+	if data, err := os.ReadFile(filepath.Join(tn.Root, "new.txt")); err != nil || string(data) != "child" {
+		t.Errorf("new.txt = %q, %v", data, err)
+	}
+}
