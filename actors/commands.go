@@ -56,6 +56,11 @@ func commandTable() []sessionCommand {
 				s.worktreeCommand(ctx, arg) // answers later: git runs off the actor
 				return nil
 			}},
+		{Name: "agents", Family: "agents", Usage: "/agents", Help: "this session's subagents: task, role, state, turns, elapsed, summary", Run: (*session).runAgents},
+		{Name: "delegate", Family: "agents", Usage: delegateUsage, Help: "start a subagent on a task, as spawn_agent would", Run: (*session).runDelegate},
+		{Name: "audit", Family: "diagnostics", Usage: "/audit", Help: "check the session's invariants (pairing, file truth, registry, goal, store, bus); no model call", Run: (*session).runAudit},
+		{Name: "doctor", Family: "diagnostics", Usage: "/doctor", Help: "the session's sandbox and its holes, store, bus and tools (troupe doctor --probe asks the provider)", Run: (*session).runDoctor},
+		{Name: "cost", Family: "diagnostics", Usage: "/cost", Help: "tokens and dollars by model, for the session and its subagents", Run: (*session).runCost},
 	}
 }
 

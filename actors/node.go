@@ -2,7 +2,6 @@ package actors
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -220,7 +219,8 @@ func (n *Node) newSessionDeps(start *messages.StartSession) (SessionDeps, error)
 		return SessionDeps{}, err
 	}
 	skills := n.skills()
-	pm, err := n.promptMode(start.PromptMode)
+	cwd, promptMode := n.sessionPrefixOf(start)
+	pm, err := n.promptMode(promptMode)
 	if err != nil {
 		return SessionDeps{}, err
 	}
@@ -236,16 +236,18 @@ func (n *Node) newSessionDeps(start *messages.StartSession) (SessionDeps, error)
 	if workspace == "" {
 		workspace = n.Root
 	}
+	instr := SessionInstructions(workspace, cwd, n.opts.UserConfigDir)
 	reg.SetOverflow(tools.ArtifactOverflow(n.store))
 	reg.AddCheck(gate.Check()) // last: after every validity check
 	delegation := n.delegation(reg)
 	return SessionDeps{
 		Store: n.store, Bridge: n.bridge, Provider: provider, Model: modelStamp(start.Model), ModelName: modelName,
-		Tools: reg, Workspace: workspace, Retry: n.opts.Retry, Log: n.opts.Log,
+		Tools: reg, Workspace: workspace, Sandbox: n.opts.Sandbox, Retry: n.opts.Retry, Log: n.opts.Log,
 		Executor: n.executorFactory(start, workspace, skills, reg, gate, delegation != nil),
 		System: withQuirkHint(SystemPrompt(PromptParts{Root: workspace, Mode: string(start.Mode), RolePrompt: start.RolePrompt,
-			UserDir: n.opts.UserConfigDir, Skills: skills, PromptMode: pm}), modelName, !start.NoRepair),
-		Delegation: delegation,
+			UserDir: n.opts.UserConfigDir, Skills: skills, PromptMode: pm, Instructions: instr}), modelName, !start.NoRepair),
+		Instructions: instr,
+		Delegation:   delegation,
 	}, nil
 }
 
@@ -272,15 +274,23 @@ func (n *Node) sessionTools(start *messages.StartSession, withSkills bool, pm *c
 	if start.Tools != nil {
 		all = slices.DeleteFunc(all, func(t tools.Tool) bool { return !slices.Contains(start.Tools, t.Spec().Name) })
 	}
+	var withheld []string
 	if pm != nil && pm.Tools != nil { // a prompt mode only narrows (ask and plan cannot write)
 		all = slices.DeleteFunc(all, func(t tools.Tool) bool {
 			name := t.Spec().Name
-			return !slices.Contains(pm.Tools, name) && name != "load_skill" && !strings.HasSuffix(name, "_goal")
+			out := !slices.Contains(pm.Tools, name) && name != "load_skill" && !strings.HasSuffix(name, "_goal")
+			if out {
+				withheld = append(withheld, name)
+			}
+			return out
 		})
 	}
 	reg, err := tools.NewRegistryWith(&n.schemas, all...)
 	if err != nil {
 		return nil, fmt.Errorf("build tools: %w", err)
+	}
+	for _, name := range withheld {
+		reg.Withhold(name, promptModeRefusal(pm))
 	}
 	return reg, nil
 }
@@ -296,28 +306,6 @@ func (n *Node) delegation(reg *tools.Registry) *Delegation {
 		ProjectRoot: n.Root,
 		Limits:      n.opts.Agents,
 	}
-}
-
-// fileTracker is a session's file truth, persisted at s/<session>/fs/<path> and restored from
-// there, so a resumed session still knows what it read.
-func (n *Node) fileTracker(start *messages.StartSession) *tools.FileTracker {
-	ft := tools.NewFileTracker(func(rec *tools.FileRecord) error {
-		return n.store.PutFileRecord(start.ID, rec.Path, rec)
-	})
-	var recs []*tools.FileRecord
-	err := n.store.EachFileRecord(start.ID, func(raw []byte) error {
-		var rec tools.FileRecord
-		if err := json.Unmarshal(raw, &rec); err != nil {
-			return err
-		}
-		recs = append(recs, &rec)
-		return nil
-	})
-	if err != nil {
-		n.opts.Log.Warn("restore file records: starting without them", "session", start.ID, "err", err)
-	}
-	ft.Restore(recs)
-	return ft
 }
 
 // modelStamp is the model name stamped on assistant messages: provider/model, or "scripted"

@@ -1,6 +1,7 @@
 package actors
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 
@@ -9,6 +10,7 @@ import (
 	"github.com/troupe-dev/troupe/config"
 	"github.com/troupe-dev/troupe/llm"
 	"github.com/troupe-dev/troupe/messages"
+	"github.com/troupe-dev/troupe/store"
 	"github.com/troupe-dev/troupe/tools"
 )
 
@@ -41,6 +43,35 @@ func (n *Node) executorFactory(start *messages.StartSession, workspace string, s
 		}
 		return actor.PropsFromProducer(newToolExec(reg, env, gate)), nil
 	}
+}
+
+// fileTracker is a session's file truth, persisted at s/<session>/fs/<path> and restored from
+// there, so a resumed session still knows what it read.
+func (n *Node) fileTracker(start *messages.StartSession) *tools.FileTracker {
+	ft := tools.NewFileTracker(func(rec *tools.FileRecord) error {
+		return n.store.PutFileRecord(start.ID, rec.Path, rec)
+	})
+	recs, err := storedFileRecords(n.store, start.ID)
+	if err != nil {
+		n.opts.Log.Warn("restore file records: starting without them", "session", start.ID, "err", err)
+	}
+	ft.Restore(recs)
+	return ft
+}
+
+// storedFileRecords reads a session's file-truth records from the store: what its executor
+// restores, and what /audit compares with the disk without asking the executor.
+func storedFileRecords(st *store.Store, session string) ([]*tools.FileRecord, error) {
+	var recs []*tools.FileRecord
+	err := st.EachFileRecord(session, func(raw []byte) error {
+		var rec tools.FileRecord
+		if err := json.Unmarshal(raw, &rec); err != nil {
+			return err
+		}
+		recs = append(recs, &rec)
+		return nil
+	})
+	return recs, err
 }
 
 func withTmp(environ []string, tmp string) []string {

@@ -28,6 +28,19 @@ type PromptParts struct {
 	UserDir                string // the user's config dir (their AGENTS.md); "" for none
 	Skills                 []config.Skill
 	PromptMode             *config.PromptMode // nil: the default mode, code
+	// Instructions are the session's instruction files (see SessionInstructions); nil loads
+	// the user's and the root's.
+	Instructions *config.Instructions
+}
+
+// SessionInstructions loads the instruction files of a session in workspace root started from
+// cwd (relative to root): the user's AGENTS.md in userDir, then the root's down to cwd.
+func SessionInstructions(root, cwd, userDir string) *config.Instructions {
+	userFile := ""
+	if userDir != "" {
+		userFile = filepath.Join(userDir, "AGENTS.md")
+	}
+	return config.LoadInstructions(root, filepath.Join(root, filepath.FromSlash(cwd)), userFile)
 }
 
 // SystemPrompt assembles the stable prefix for a session in workspace root: the base prompt,
@@ -51,11 +64,11 @@ func SystemPrompt(p PromptParts) string {
 	if _, err := os.Stat(filepath.Join(root, ".git")); err == nil {
 		b.WriteString(" The workspace is a git repository.")
 	}
-	userFile := ""
-	if userDir != "" {
-		userFile = filepath.Join(userDir, "AGENTS.md")
+	instr := p.Instructions
+	if instr == nil {
+		instr = SessionInstructions(root, "", userDir)
 	}
-	if text := config.LoadInstructions(root, root, userFile).Prompt(); text != "" {
+	if text := instr.Prompt(); text != "" {
 		b.WriteString("\n\n" + text)
 	}
 	if index := config.SkillIndex(p.Skills); index != "" {
@@ -75,4 +88,13 @@ func modeRules(mode string) string {
 	default:
 		return "Mode ask: reading is allowed; edits and commands may need the user's approval."
 	}
+}
+
+// promptModeRefusal is why a tool the prompt mode leaves out cannot be called, for the model.
+func promptModeRefusal(pm *config.PromptMode) string {
+	why := strings.ToLower(strings.TrimSuffix(strings.TrimSpace(pm.Description), "."))
+	if why == "" {
+		why = "its own tool list"
+	}
+	return fmt.Sprintf("prompt mode %s does not offer it (%s); only the user can switch modes (/prompt code)", pm.Name, why)
 }

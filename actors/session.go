@@ -8,6 +8,7 @@ import (
 
 	"github.com/troupe-dev/troupe/actors/projection"
 	"github.com/troupe-dev/troupe/actors/turn"
+	"github.com/troupe-dev/troupe/config"
 	"github.com/troupe-dev/troupe/llm"
 	"github.com/troupe-dev/troupe/messages"
 	"github.com/troupe-dev/troupe/store"
@@ -41,11 +42,17 @@ type SessionDeps struct {
 	// the session asks it by message (toolexec_env.go).
 	Workspace string
 	Executor  ExecutorFactory
-	System    string
-	Retry     llm.RetryPolicy
-	Log       *slog.Logger
+	// Sandbox is the node's confinement of commands (read by /doctor; nil runs them directly).
+	Sandbox tools.Sandbox
+	System  string
+	Retry   llm.RetryPolicy
+	Log     *slog.Logger
 	// Delegation lets the session run subagents; nil means it cannot.
 	Delegation *Delegation
+
+	// Instructions are the instruction files of the stable prefix; the session hands out the
+	// nested ones from a copy of its own (session_instructions.go).
+	Instructions *config.Instructions
 	// Inherited is the context slice a subagent starts with (fork, partial); Worktree is the
 	// git worktree it runs in. Both are set by the parent that spawns it.
 	Inherited []llm.Message
@@ -74,6 +81,8 @@ type session struct {
 	kids    *children         // subagents this session started (session_agents.go)
 	asChild childState        // this session as a subagent of another (session_child.go)
 	steer   *turn.Steering    // reply classes, loops, repairs (session_repair.go)
+
+	nested nestedInstructions // nested instruction files handed out (session_instructions.go)
 }
 
 // newSession returns the producer of a Session actor. The producer is called again when the
@@ -252,6 +261,7 @@ func (s *session) status() *messages.StatusReply {
 	r := &messages.StatusReply{Session: s.start.ID, Phase: s.phase, Model: s.deps.Model, Mode: s.currentMode(),
 		ContextWindow: s.window(), Compactions: s.budget.compactions, Goal: s.done.goal, Agents: s.kids.running(), Pending: s.cur.batch.Pending(),
 		Repairs: s.repairStatus()}
+	s.instructionStatus(r)
 	if s.meta != nil {
 		r.Turns, r.InputTokens, r.OutputTokens = s.meta.Turns, s.meta.InputTokens, s.meta.OutputTokens
 		r.ContextTokens = s.contextTokens(s.request())
@@ -276,7 +286,7 @@ func formatStatus(st *messages.StatusReply) string {
 	return fmt.Sprintf("session     %s\nmodel       %s\nmode        %s\nphase       %s\ncontext     %.0f%% (%d of %d tokens)\n"+
 		"compactions %d\ntokens      %d in, %d out over %d turns\ngoal        %s\nagents      %d running\nrepairs     %s",
 		st.Session, st.Model, st.Mode, st.Phase, pct, st.ContextTokens, st.ContextWindow, st.Compactions,
-		st.InputTokens, st.OutputTokens, st.Turns, goal, st.Agents, repairs)
+		st.InputTokens, st.OutputTokens, st.Turns, goal, st.Agents, repairs) + formatInstructionStatus(st)
 }
 
 // emit publishes one event. One that cannot be published (monitors see a fatal error event

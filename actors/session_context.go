@@ -185,6 +185,9 @@ func (s *session) onCompactDone(ctx actor.Context, msg *compactDone) {
 // sendRequest projects the context, keeps it inside the window, and streams the model call in
 // a goroutine the session owns (cancelled through streamCancel). Receive never blocks on it.
 func (s *session) sendRequest(ctx actor.Context) {
+	if s.deliverInstructions(ctx, s.sendRequest) {
+		return // nested instruction files are read off the actor first
+	}
 	req := s.request()
 	tokens, window := s.contextTokens(req), s.window()
 	level, step := s.budget.beforeCall(tokens)

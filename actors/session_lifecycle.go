@@ -136,6 +136,9 @@ func (s *session) loadSession() error {
 		s.meta = meta
 		s.meta.Status = "running"
 		s.meta.Model, s.meta.BaseURL = s.start.Model, s.start.BaseURL
+		if s.start.PromptMode != "" {
+			s.meta.PromptMode = s.start.PromptMode // the resume named one (see sessionPrefixOf)
+		}
 		s.items = projection.FromEntries(view)
 		if err := s.restoreChildren(); err != nil {
 			return err
@@ -144,7 +147,7 @@ func (s *session) loadSession() error {
 	}
 	now := time.Now().UTC()
 	s.meta = &store.SessionMeta{ID: s.start.ID, Parent: s.start.Parent, Agent: s.start.Agent, Model: s.start.Model,
-		BaseURL: s.start.BaseURL, Task: s.start.Task, Mode: string(s.start.Mode), Workspace: s.start.Workspace, Status: "running", Created: now, Updated: now}
+		BaseURL: s.start.BaseURL, Task: s.start.Task, Mode: string(s.start.Mode), Workspace: s.start.Workspace, Cwd: s.start.Cwd, PromptMode: s.start.PromptMode, Status: "running", Created: now, Updated: now}
 	if err := st.PutMeta(s.meta); err != nil {
 		return err
 	}

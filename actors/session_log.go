@@ -62,6 +62,7 @@ func (s *session) commit(e *store.Entry, m llm.Message) error {
 func (s *session) recordUsage(u llm.Usage, requestBytes int) {
 	s.meta.InputTokens += u.InputTokens
 	s.meta.OutputTokens += u.OutputTokens
+	s.meta.CachedInputTokens += u.CacheReadTokens
 	s.emit(messages.UsageEvent.Of(&messages.UsageData{Turn: s.turn, InputTokens: u.InputTokens, OutputTokens: u.OutputTokens,
 		CacheReadTokens: u.CacheReadTokens, TotalInputTokens: s.meta.InputTokens, TotalOutputTokens: s.meta.OutputTokens,
 		RequestBytes: requestBytes}))

@@ -6,9 +6,11 @@ package config
 // its subtree, and reaches the model once, the first time a file under it is read or edited.
 
 import (
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -24,11 +26,11 @@ const (
 
 // Instruction is one instruction file as it reaches the model.
 type Instruction struct {
-	Path  string // relative to the project root, or the user's file as given
-	Dir   string // the directory it applies to, relative to the root ("." for the root; "" for the user's)
-	Text  string // bounded
-	Bytes int    // the file's size
-	Cut   bool   // Text was cut to the caps
+	Path  string `json:"path"`          // relative to the project root, or the user's file as given
+	Dir   string `json:"dir"`           // the directory it applies to, relative to the root ("." for the root; "" for the user's)
+	Text  string `json:"text"`          // bounded
+	Bytes int    `json:"bytes"`         // the file's size
+	Cut   bool   `json:"cut,omitempty"` // Text was cut to the caps
 }
 
 // Instructions tracks which instruction files apply to a session. It is a plain value owned by
@@ -73,21 +75,90 @@ func LoadInstructions(root, cwd, userFile string) *Instructions {
 
 // Touch is told that the file rel (slash-separated, relative to the root) was read or edited.
 // It returns the instruction files of its directories not handed out before, outermost first:
-// the caller puts them in the next request's state block, once.
+// the caller puts them in the next request, once. It reads the disk: an actor splits it into
+// Pending (no disk), ReadInstructionFiles (off the actor) and Accept.
 func (in *Instructions) Touch(rel string) []Instruction {
+	dirs := in.Pending(path.Dir(path.Clean(rel)))
+	return in.Accept(dirs, ReadInstructionFiles(in.root, dirs))
+}
+
+// Pending returns dir and its parents below the root (slash-separated, relative to the root)
+// not looked at yet, outermost first. It reads nothing.
+func (in *Instructions) Pending(dir string) []string {
 	var chain []string
-	for d := path.Dir(path.Clean(rel)); d != "." && d != "/" && !strings.HasPrefix(d, ".."); d = path.Dir(d) {
-		chain = append(chain, d)
+	for d := path.Clean(dir); d != "." && d != "/" && d != ".." && !strings.HasPrefix(d, "../") && !path.IsAbs(d); d = path.Dir(d) {
+		if !in.seen[d] {
+			chain = append(chain, d)
+		}
 	}
-	var out []Instruction
-	for i := len(chain) - 1; i >= 0; i-- {
-		if f, ok := in.read(chain[i]); ok {
-			out = append(out, f)
-			in.Delivered = append(in.Delivered, f)
+	slices.Reverse(chain)
+	return chain
+}
+
+// RawInstruction is an instruction file as read from disk, before the caps.
+type RawInstruction struct {
+	Dir, Path string
+	Data      []byte
+}
+
+// ReadInstructionFiles reads the instruction file of each of dirs (relative to root) that has
+// one. It touches no Instructions, so it may run on any goroutine.
+func ReadInstructionFiles(root string, dirs []string) []RawInstruction {
+	var out []RawInstruction
+	for _, d := range dirs {
+		for _, name := range instructionNames {
+			p := path.Join(d, name)
+			data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(p)))
+			if err != nil {
+				continue
+			}
+			out = append(out, RawInstruction{Dir: d, Path: p, Data: data})
+			break
 		}
 	}
 	return out
 }
+
+// Accept marks dirs as looked at and hands out the files read from them (outermost first),
+// bounded by the caps; a directory looked at before is skipped.
+func (in *Instructions) Accept(dirs []string, files []RawInstruction) []Instruction {
+	var out []Instruction
+	for _, f := range files {
+		if in.seen[f.Dir] || !slices.Contains(dirs, f.Dir) {
+			continue
+		}
+		in.seen[f.Dir] = true
+		got := in.bound(Instruction{Path: f.Path, Dir: f.Dir}, f.Data)
+		out = append(out, got)
+		in.Delivered = append(in.Delivered, got)
+	}
+	for _, d := range dirs {
+		in.seen[d] = true
+	}
+	return out
+}
+
+// Restore marks a file handed out before (a resumed session's record) as delivered.
+func (in *Instructions) Restore(f Instruction) {
+	if in.seen[f.Dir] {
+		return
+	}
+	in.seen[f.Dir] = true
+	in.used += len(f.Text)
+	in.Delivered = append(in.Delivered, f)
+}
+
+// Clone is a copy that shares nothing mutable with in.
+func (in *Instructions) Clone() *Instructions {
+	c := *in
+	c.Stable = slices.Clone(in.Stable)
+	c.Delivered = slices.Clone(in.Delivered)
+	c.seen = maps.Clone(in.seen)
+	return &c
+}
+
+// Used is the bytes of instruction text handed out so far, against MaxInstructionTotal.
+func (in *Instructions) Used() int { return in.used }
 
 // read returns dir's instruction file the first time dir is looked at.
 func (in *Instructions) read(dir string) (Instruction, bool) {
@@ -95,13 +166,8 @@ func (in *Instructions) read(dir string) (Instruction, bool) {
 		return Instruction{}, false
 	}
 	in.seen[dir] = true
-	for _, name := range instructionNames {
-		p := path.Join(dir, name)
-		data, err := os.ReadFile(filepath.Join(in.root, filepath.FromSlash(p)))
-		if err != nil {
-			continue
-		}
-		return in.bound(Instruction{Path: p, Dir: dir}, data), true
+	for _, f := range ReadInstructionFiles(in.root, []string{dir}) {
+		return in.bound(Instruction{Path: f.Path, Dir: dir}, f.Data), true
 	}
 	return Instruction{}, false
 }

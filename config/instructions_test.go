@@ -84,3 +84,39 @@ func TestInstructionsAreCapped(t *testing.T) {
 		t.Errorf("%d bytes of instructions handed out, cap %d", total, MaxInstructionTotal)
 	}
 }
+
+// The split an actor uses (Pending without disk, ReadInstructionFiles anywhere, Accept on the
+// owner) hands out what Touch would, once; a clone shares nothing; Restore counts a file a
+// resumed session handed out before.
+func TestInstructionsSplitForActors(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{
+		"AGENTS.md":       "root",
+		"pkg/CLAUDE.md":   "pkg rules",
+		"pkg/x/AGENTS.md": "x rules",
+	})
+	in := LoadInstructions(root, root, "")
+	dirs := in.Pending("pkg/x")
+	if strings.Join(dirs, ",") != "pkg,pkg/x" {
+		t.Fatalf("pending %v", dirs)
+	}
+	clone := in.Clone()
+	got := in.Accept(dirs, ReadInstructionFiles(root, dirs))
+	if len(got) != 2 || got[0].Path != "pkg/CLAUDE.md" || got[1].Text != "x rules" {
+		t.Fatalf("accepted %+v", got)
+	}
+	if again := in.Accept(dirs, ReadInstructionFiles(root, dirs)); len(again) != 0 || len(in.Pending("pkg/x")) != 0 {
+		t.Errorf("handed out twice: %+v", again)
+	}
+	if len(clone.Delivered) != 0 || len(clone.Pending("pkg/x")) != 2 {
+		t.Errorf("the clone shares state: %+v", clone.Delivered)
+	}
+	if d := in.Pending("../up"); len(d) != 0 {
+		t.Errorf("outside the root: %v", d)
+	}
+	used := clone.Used()
+	clone.Restore(got[1])
+	if clone.Used() != used+len("x rules") || len(clone.Pending("pkg/x")) != 1 {
+		t.Errorf("restore: used %d, pending %v", clone.Used(), clone.Pending("pkg/x"))
+	}
+}

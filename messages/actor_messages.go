@@ -15,6 +15,9 @@ type StartSession struct {
 	// PromptMode is the prompt mode (code, plan, review, …): instructions and maybe fewer tools.
 	PromptMode string `json:"prompt_mode,omitempty"`
 	Workspace  string `json:"workspace"`
+	// Cwd is the directory the user ran troupe from, relative to Workspace ("" for the root):
+	// the instruction files from the root down to it go into the stable prefix.
+	Cwd string `json:"cwd,omitempty"`
 	// Interactive sessions wait for more input after a final answer; others finish.
 	Interactive bool `json:"interactive,omitempty"`
 	// Resume continues an existing session from its stored log.
@@ -266,6 +269,19 @@ type StatusReply struct {
 	// Pending are the calls waiting for an approval answer, so a client that attaches after
 	// the request (watch, troupe approvals) still sees them.
 	Pending []*ApprovalRequestedData `json:"pending,omitempty"`
+	// Instructions are the instruction files in force (the stable prefix's, then the nested
+	// ones handed out so far); InstructionBytes is their text against InstructionCap.
+	Instructions     []InstructionFile `json:"instructions,omitempty"`
+	InstructionBytes int               `json:"instruction_bytes,omitempty"`
+	InstructionCap   int               `json:"instruction_cap,omitempty"`
+}
+
+// InstructionFile is one instruction file in force, as /status reports it.
+type InstructionFile struct {
+	Path   string `json:"path"`
+	Bytes  int    `json:"bytes"`            // the file's size
+	Cut    bool   `json:"cut,omitempty"`    // cut to the caps
+	Nested bool   `json:"nested,omitempty"` // handed out when a file under its directory was touched
 }
 
 // ErrorReply answers any request that failed.

@@ -55,6 +55,7 @@ var (
 	AgentSpawnedEvent     = Event[AgentSpawnedData]{EventAgentSpawned}
 	AgentFinishedEvent    = Event[AgentResult]{EventAgentFinished}
 	ToolRepairedEvent     = Event[ToolRepairedData]{EventToolRepaired}
+	AuditFinishedEvent    = Event[AuditData]{EventAuditFinished}
 )
 
 // eventKinds lists every typed event; decoding and the golden files are driven by it.
@@ -63,7 +64,7 @@ var eventKinds = []eventKind{
 	ToolRejectedEvent, ToolApprovalEvent, ToolDecisionEvent, SessionModeEvent, ToolStartedEvent,
 	ToolFinishedEvent, ModelRetryEvent, UsageEvent, TurnFinishedEvent, SessionFinishedEvent,
 	ErrorEvent, FileChangedEvent, ContextCompactedEvent, ContextPressureEvent, GoalUpdatedEvent,
-	DoneCheckEvent, AgentSpawnedEvent, AgentFinishedEvent, ToolRepairedEvent,
+	DoneCheckEvent, AgentSpawnedEvent, AgentFinishedEvent, ToolRepairedEvent, AuditFinishedEvent,
 }
 
 // EventTypes lists every event type, in the order of the table.

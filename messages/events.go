@@ -29,6 +29,7 @@ const (
 	EventAgentSpawned     EventType = "agent.spawned"           // AgentSpawnedData (emitted by the parent)
 	EventAgentFinished    EventType = "agent.finished"          // AgentResult (emitted by the parent)
 	EventToolRepaired     EventType = "tool.repaired"           // ToolRepairedData
+	EventAuditFinished    EventType = "audit.finished"          // AuditData
 )
 
 // SessionStartedData opens a session's stream of events.

@@ -22,6 +22,11 @@ type SessionMeta struct {
 	Task      string `json:"task,omitempty"`
 	Mode      string `json:"mode,omitempty"`
 	Workspace string `json:"workspace,omitempty"`
+	// Cwd is where the user ran troupe, relative to Workspace: the instruction files from the
+	// root down to it are in the stable prefix, so a resume keeps the one it started with.
+	Cwd string `json:"cwd,omitempty"`
+	// PromptMode is the session's prompt mode ("" for code), reused by a resume that names none.
+	PromptMode string `json:"prompt_mode,omitempty"`
 	// Status is one of running, done, failed, interrupted, cancelled.
 	Status string `json:"status"`
 
@@ -31,6 +36,9 @@ type SessionMeta struct {
 	Turns        int `json:"turns"`
 	InputTokens  int `json:"input_tokens"`
 	OutputTokens int `json:"output_tokens"`
+	// CachedInputTokens is the part of InputTokens the provider reported read from its prompt
+	// cache (priced lower); 0 for providers that do not say, and for older sessions.
+	CachedInputTokens int `json:"cached_input_tokens,omitempty"`
 }
 
 // PutMeta stores m. It stamps m.Updated with the current time (and m.Created, if unset), in

@@ -6,6 +6,7 @@ const (
 	goalName          = "goal"
 	fileRecordPrefix  = "fs/"     // + the workspace-relative path
 	agentRecordPrefix = "agents/" // + the subagent's task name
+	instructionPrefix = "instr/"  // + the directory a delivered instruction file applies to
 )
 
 // PutGoal stores the session's goal.
@@ -32,4 +33,15 @@ func (s *Store) PutAgentRecord(session, task string, rec any) error {
 // EachAgentRecord calls fn with every subagent record of the session, in task-name order.
 func (s *Store) EachAgentRecord(session string, fn func(raw []byte) error) error {
 	return s.EachValue(session, agentRecordPrefix, func(_ string, raw []byte) error { return fn(raw) })
+}
+
+// PutInstructionDelivery stores the record of a nested instruction file handed to the model,
+// by the directory it applies to.
+func (s *Store) PutInstructionDelivery(session, dir string, rec any) error {
+	return s.PutValue(session, instructionPrefix+dir, rec)
+}
+
+// EachInstructionDelivery calls fn with every delivered instruction record, in directory order.
+func (s *Store) EachInstructionDelivery(session string, fn func(raw []byte) error) error {
+	return s.EachValue(session, instructionPrefix, func(_ string, raw []byte) error { return fn(raw) })
 }

@@ -25,6 +25,11 @@ func (r *Registry) Execute(ctx context.Context, env *Env, call Call) (res Result
 	}()
 	var repairs []Repair
 	e, ok := r.byName[call.Name]
+	if why, withheld := r.withheld[call.Name]; !ok && withheld {
+		res := r.unknownTool(env, call.Name, why)
+		res.Rejected = true
+		return res
+	}
 	if !ok && env != nil && env.NoRepair {
 		res := r.unknownTool(env, call.Name, "")
 		res.Rejected = true

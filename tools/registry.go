@@ -23,6 +23,9 @@ type Registry struct {
 	byName   map[string]*entry
 	checks   []Check
 	overflow Overflow
+	// withheld are tools left out on purpose (a prompt mode that cannot write): a call to one
+	// is refused with the reason instead of as an unknown tool.
+	withheld map[string]string
 }
 
 type entry struct {
@@ -68,6 +71,20 @@ func NewRegistryWith(cache *SchemaCache, ts ...Tool) (*Registry, error) {
 		r.byName[spec.Name] = e
 	}
 	return r, nil
+}
+
+// Withhold marks name as left out of this registry on purpose; a call to it is refused with why.
+func (r *Registry) Withhold(name, why string) {
+	if r.withheld == nil {
+		r.withheld = map[string]string{}
+	}
+	r.withheld[name] = why
+}
+
+// Withheld says why name was left out on purpose, if it was.
+func (r *Registry) Withheld(name string) (why string, ok bool) {
+	why, ok = r.withheld[name]
+	return why, ok
 }
 
 func declaresString(s *argsSchema, name string) bool {

@@ -312,3 +312,10 @@ func prefixed(parent, name string) string {
 	}
 	return parent + "." + name
 }
+
+// CompileSchema reports whether a tool's argument schema compiles as the registry compiles it
+// (the session's /audit re-checks the schemas it offers).
+func CompileSchema(name string, schema json.RawMessage) error {
+	_, err := compileArgsSchema(name, schema)
+	return err
+}

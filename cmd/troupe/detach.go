@@ -56,6 +56,7 @@ func (m *Main) sessionStart(s *settings, client *actors.Client, f *commonFlags, 
 	}
 	start.Model, start.BaseURL, start.Mode, start.Workspace, start.MaxTurns = model, s.cfg.BaseURL, messages.Mode(s.cfg.Mode), s.root, f.maxTurns
 	start.NoRepair = f.noRepair
+	start.Cwd = workingDirIn(s.root)
 	start.Allow, start.Ask, start.Deny = s.cfg.Permissions.Allow, s.cfg.Permissions.Ask, s.cfg.Permissions.Deny
 	start.ContextWindow, start.IdleGapS = s.cfg.Context.Window, idleGap
 	start.Check, start.CheckS, start.MaxRefusals = strings.TrimSpace(s.cfg.Done.Check), s.cfg.Done.CheckTimeoutS, s.cfg.Done.MaxRefusals

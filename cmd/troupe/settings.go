@@ -80,6 +80,23 @@ func projectRoot() (string, error) {
 	return config.ProjectRoot(wd), nil
 }
 
+// workingDirIn is the working directory relative to root ("" for root itself or outside it):
+// the instruction files from the root down to it go into the session's stable prefix.
+func workingDirIn(root string) string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	if real, err := filepath.EvalSymlinks(wd); err == nil {
+		wd = real // as ProjectRoot resolved the root
+	}
+	rel, err := filepath.Rel(root, wd)
+	if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
+		return ""
+	}
+	return filepath.ToSlash(rel)
+}
+
 // validate refuses flag values no run can use, before anything starts (the ones that are
 // also config keys are checked by config.Validate, which names where a value came from).
 func (f *commonFlags) validate() error {
