@@ -149,9 +149,7 @@ func (s *session) Receive(ctx actor.Context) {
 	case *messages.SetMode:
 		s.onSetMode(ctx, msg)
 	case *messages.SessionAllowlist:
-		if s.fromExecutor(ctx) {
-			s.kids.allowlist = msg.Patterns
-		}
+		s.onSessionAllowlist(ctx, msg)
 	case *messages.ToolStarted, *messages.ToolResult, *messages.ApprovalNeeded, *messages.ToolDecision,
 		*messages.FilesRechecked, *messages.CheckResult:
 		if s.fromExecutor(ctx) {

@@ -31,6 +31,14 @@ func (s *session) fromExecutor(ctx actor.Context) bool {
 	return false
 }
 
+// onSessionAllowlist keeps what the executor's gate allows for the session, for the children
+// the session starts (sessionAllowlist).
+func (s *session) onSessionAllowlist(ctx actor.Context, msg *messages.SessionAllowlist) {
+	if s.fromExecutor(ctx) {
+		s.kids.allowlist = msg.Patterns
+	}
+}
+
 // replyCallID is the call an executor reply is about, if it is about one.
 func replyCallID(msg any) string {
 	switch m := msg.(type) {
