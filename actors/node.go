@@ -243,7 +243,8 @@ func (n *Node) newSessionDeps(start *messages.StartSession) (SessionDeps, error)
 	return SessionDeps{
 		Store: n.store, Bridge: n.bridge, Provider: provider, Model: modelStamp(start.Model), ModelName: modelName,
 		Tools: reg, Workspace: workspace, Sandbox: n.opts.Sandbox, Retry: n.opts.Retry, Log: n.opts.Log,
-		Executor: n.executorFactory(start, workspace, skills, reg, gate, delegation != nil),
+		Executor: n.executorFactory(executorParts{start: start, workspace: workspace, skills: skills, reg: reg, gate: gate,
+			files: n.fileTracker(start), delegates: delegation != nil}),
 		System: withQuirkHint(SystemPrompt(PromptParts{Root: workspace, Mode: string(start.Mode), RolePrompt: start.RolePrompt,
 			UserDir: n.opts.UserConfigDir, Skills: skills, PromptMode: pm, Instructions: instr}), modelName, !start.NoRepair),
 		Instructions: instr,

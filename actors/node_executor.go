@@ -20,28 +20,43 @@ import (
 // executor but never holds them (the transport rule, docs/ARCHITECTURE.md).
 type ExecutorFactory func(root *actor.RootContext, session *actor.PID) (*actor.Props, error)
 
+// executorParts are what the Node builds for a session's executor when it builds the session.
+// The file truth is restored from the store here, on the caller's goroutine (a parent starts its
+// children one at a time), rather than by a thousand children at once as they start.
+type executorParts struct {
+	start     *messages.StartSession
+	workspace string
+	skills    []config.Skill
+	reg       *tools.Registry
+	gate      *tools.Gate
+	files     *tools.FileTracker
+	delegates bool // the session runs subagents: the agent tools call back to it
+}
+
 // executorFactory is the Node's ExecutorFactory for one session. Each call makes a fresh
-// environment (its own temp dir, the file truth restored from the store), which the executor
-// releases when it stops: a session restarted after a panic gets a new one.
-func (n *Node) executorFactory(start *messages.StartSession, workspace string, skills []config.Skill, reg *tools.Registry,
-	gate *tools.Gate, delegates bool) ExecutorFactory {
+// environment around the session's file truth and gate (its own temp dir and background
+// jobs), which the executor releases when it stops: a session restarted after a panic stops
+// its executor first, then makes the next one, so the file truth and the gate are never held
+// by two at once.
+func (n *Node) executorFactory(p executorParts) ExecutorFactory {
+	start := p.start
 	return func(root *actor.RootContext, session *actor.PID) (*actor.Props, error) {
 		tmp, err := os.MkdirTemp("", "troupe-"+start.ID+"-")
 		if err != nil {
 			return nil, fmt.Errorf("session temp dir: %w", err)
 		}
-		env := &tools.Env{Root: workspace, TempDir: tmp, Environ: withTmp(n.opts.Environ, tmp), Sandbox: n.opts.Sandbox,
-			Files: n.fileTracker(start), Artifacts: n.store, ReadOnlyRoot: start.PlanSafeBash && n.opts.Sandbox != nil,
+		env := &tools.Env{Root: p.workspace, TempDir: tmp, Environ: withTmp(n.opts.Environ, tmp), Sandbox: n.opts.Sandbox,
+			Files: p.files, Artifacts: n.store, ReadOnlyRoot: start.PlanSafeBash && n.opts.Sandbox != nil,
 			Secrets: tools.SecretRedactor(os.Getenv, llm.KeyVars(), n.bus.Token()), NoRepair: start.NoRepair}
-		if len(skills) > 0 {
-			env.Skills = skillSet(skills)
+		if len(p.skills) > 0 {
+			env.Skills = skillSet(p.skills)
 		}
 		link := &sessionLink{root: root, session: session}
 		env.Goals = link
-		if delegates {
+		if p.delegates {
 			env.Agents = link
 		}
-		return actor.PropsFromProducer(newToolExec(reg, env, gate)), nil
+		return actor.PropsFromProducer(newToolExec(p.reg, env, p.gate)), nil
 	}
 }
 
