@@ -53,6 +53,8 @@ func (c *compactor) Receive(ctx actor.Context) {
 	switch msg := ctx.Message().(type) {
 	case *compactRequest:
 		c.summarize(ctx, msg)
+	case *useModel: // /model: the next summaries come from the session's new model
+		c.provider, c.modelName = msg.provider, msg.modelName
 	case *actor.Stopping:
 		if c.cancel != nil {
 			c.cancel()

@@ -546,21 +546,7 @@ func TestCompactCommandCompactsWithoutAMainModelCall(t *testing.T) {
 		Workspace: tn.Root, Interactive: true, ContextWindow: 12000}); err != nil {
 		t.Fatal(err)
 	}
-	idle := func(n int) func() error {
-		return func() error {
-			ends := 0
-			for _, d := range ctxEvents[messages.TurnFinishedData](tn, id, messages.EventTurnFinished) {
-				if d.Stop == messages.StopEnd {
-					ends++
-				}
-			}
-			if ends < n {
-				return fmt.Errorf("%d final answers, want %d", ends, n)
-			}
-			return nil
-		}
-	}
-	checkFor(t, 30*time.Second, idle(1))
+	tn.waitFinals(t, id, 1)
 	before := len(tn.requestsOf("root"))
 	ack, err := tn.client.Input(id, "/compact keep the ranges")
 	if err != nil || ack.Routed != messages.RoutedCommand || !strings.Contains(ack.Output, "compaction 1") {
@@ -596,7 +582,7 @@ func TestCompactCommandCompactsWithoutAMainModelCall(t *testing.T) {
 	if ack, err := tn.client.Input(id, "go on"); err != nil || ack.Routed != messages.RoutedModel {
 		t.Fatalf("go on: %+v, %v", ack, err)
 	}
-	checkFor(t, 30*time.Second, idle(2))
+	tn.waitFinals(t, id, 2)
 	main := tn.requestsOf("root")
 	last := main[len(main)-1]
 	if !strings.HasPrefix(last.Messages[0].Content, "[troupe compact boundary]") || !strings.Contains(last.Messages[0].Content, "printed four ranges") {

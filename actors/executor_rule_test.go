@@ -195,3 +195,38 @@ func TestAChildStartsWithWhatItsParentAllowedForTheSession(t *testing.T) {
 		t.Errorf("new.txt = %q, %v", data, err)
 	}
 }
+
+// /prompt builds a new tool registry; the executor puts its own gate last in it, so the mode
+// (and the session allowlist) still decide every call after the switch.
+func TestThePermissionGateStaysAfterAPromptSwitch(t *testing.T) {
+	tn := startAgentNode(t, `{"turns": [
+		{"tool_calls": [{"name": "write_file", "args": {"path": "new.txt", "content": "x"}}]},
+		{"text": "not written"}]}`, AgentLimits{}, nil)
+	id := tn.startWith(t, messages.StartSession{ID: "gs1", Mode: "ask", Interactive: true, PromptMode: "plan"})
+	checkFor(t, 30*time.Second, func() error {
+		st, err := tn.client.Status(id)
+		if err != nil || st.Phase != phaseIdle {
+			return fmt.Errorf("not idle yet: %+v %v", st, err)
+		}
+		return nil
+	})
+	if ack, err := tn.client.Input(id, "/prompt code"); err != nil || !strings.Contains(ack.Output, "prompt mode code for the next turn") {
+		t.Fatalf("/prompt code: %+v %v", ack, err)
+	}
+	if _, err := tn.client.Input(id, "write it"); err != nil {
+		t.Fatal(err)
+	}
+	ask := tn.waitEvent(t, id, messages.EventToolApproval).(*messages.ApprovalRequestedData)
+	if err := tn.client.Approve(id, ask.CallID, messages.AnswerDeny, "test"); err != nil {
+		t.Fatal(err)
+	}
+	checkFor(t, 30*time.Second, func() error {
+		if tn.count(id, messages.EventTurnFinished) < 2 {
+			return errors.New("turns not finished")
+		}
+		return nil
+	})
+	if _, err := os.Stat(filepath.Join(tn.Root, "new.txt")); !os.IsNotExist(err) {
+		t.Errorf("a denied write ran after the switch: %v", err)
+	}
+}

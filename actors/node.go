@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -211,20 +210,7 @@ func waitClosed(nc *nats.Conn, d time.Duration) {
 
 // newSessionDeps is the Node's SessionFactory.
 func (n *Node) newSessionDeps(start *messages.StartSession) (SessionDeps, error) {
-	if n.opts.Provider == nil {
-		return SessionDeps{}, errors.New("this node has no provider configured")
-	}
-	provider, modelName, err := n.opts.Provider(start.Model, start.BaseURL)
-	if err != nil {
-		return SessionDeps{}, err
-	}
-	skills := n.skills()
-	cwd, promptMode := n.sessionPrefixOf(start)
-	pm, err := n.promptMode(promptMode)
-	if err != nil {
-		return SessionDeps{}, err
-	}
-	reg, err := n.sessionTools(start, len(skills) > 0, pm)
+	setup, err := n.sessionSetup(start)
 	if err != nil {
 		return SessionDeps{}, err
 	}
@@ -236,34 +222,30 @@ func (n *Node) newSessionDeps(start *messages.StartSession) (SessionDeps, error)
 	if workspace == "" {
 		workspace = n.Root
 	}
-	instr := SessionInstructions(workspace, cwd, n.opts.UserConfigDir)
-	reg.SetOverflow(tools.ArtifactOverflow(n.store))
+	reg := setup.Tools
 	reg.AddCheck(gate.Check()) // last: after every validity check
-	delegation := n.delegation(reg)
 	return SessionDeps{
-		Store: n.store, Bridge: n.bridge, Provider: provider, Model: modelStamp(start.Model), ModelName: modelName,
-		Tools: reg, Workspace: workspace, Sandbox: n.opts.Sandbox, Retry: n.opts.Retry, Log: n.opts.Log,
-		Executor: n.executorFactory(executorParts{start: start, workspace: workspace, skills: skills, reg: reg, gate: gate,
-			files: n.fileTracker(start), delegates: delegation != nil}),
-		System: withQuirkHint(SystemPrompt(PromptParts{Root: workspace, Mode: string(start.Mode), RolePrompt: start.RolePrompt,
-			UserDir: n.opts.UserConfigDir, Skills: skills, PromptMode: pm, Instructions: instr}), modelName, !start.NoRepair),
-		Instructions: instr,
-		Delegation:   delegation,
+		Store: n.store, Bridge: n.bridge, Provider: setup.Provider, Model: setup.Model, ModelName: setup.ModelName,
+		Tools: reg, Workspace: workspace, Sandbox: n.opts.Sandbox, Skills: setup.Skills, Retry: n.opts.Retry, Log: n.opts.Log,
+		Executor: n.executorFactory(executorParts{start: start, workspace: workspace, skills: setup.Skills, reg: reg, gate: gate,
+			files: n.fileTracker(start), delegates: setup.Delegation != nil}),
+		System: setup.System, Instructions: setup.Instructions, Delegation: setup.Delegation, Narrowed: setup.Narrowed,
+		Setup: n.sessionSetup, PromptModes: n.promptModes,
 	}, nil
 }
 
 // sessionTools builds a session's tool registry: the Node's tools (the built-ins and the agent
-// tools by default), narrowed to start.Tools for a subagent.
-func (n *Node) sessionTools(start *messages.StartSession, withSkills bool, pm *config.PromptMode) (*tools.Registry, error) {
+// tools by default), narrowed to start.Tools for a subagent and by the prompt mode.
+func (n *Node) sessionTools(start *messages.StartSession, withSkills bool, pm *config.PromptMode) (*tools.Registry, []NarrowedTool, error) {
 	if n.opts.Tools != nil {
 		reg, err := n.opts.Tools()
 		if err != nil {
-			return nil, fmt.Errorf("build tools: %w", err)
+			return nil, nil, fmt.Errorf("build tools: %w", err)
 		}
 		if start.Tools == nil {
-			return reg, nil
+			return reg, nil, nil
 		}
-		return nil, fmt.Errorf("build tools: a custom tool set cannot be narrowed for subagent %s", start.Agent)
+		return nil, nil, fmt.Errorf("build tools: a custom tool set cannot be narrowed for subagent %s", start.Agent)
 	}
 	all := append(append(tools.Builtins(), tools.ReadArtifact()), tools.GoalTools()...)
 	if n.opts.Agents.MaxDepth != NoSubagents {
@@ -272,28 +254,17 @@ func (n *Node) sessionTools(start *messages.StartSession, withSkills bool, pm *c
 	if withSkills {
 		all = append(all, tools.LoadSkillTool())
 	}
-	if start.Tools != nil {
-		all = slices.DeleteFunc(all, func(t tools.Tool) bool { return !slices.Contains(start.Tools, t.Spec().Name) })
-	}
-	var withheld []string
-	if pm != nil && pm.Tools != nil { // a prompt mode only narrows (ask and plan cannot write)
-		all = slices.DeleteFunc(all, func(t tools.Tool) bool {
-			name := t.Spec().Name
-			out := !slices.Contains(pm.Tools, name) && name != "load_skill" && !strings.HasSuffix(name, "_goal")
-			if out {
-				withheld = append(withheld, name)
-			}
-			return out
-		})
-	}
-	reg, err := tools.NewRegistryWith(&n.schemas, all...)
+	kept, narrowed := narrowTools(all, start.Role, start.Tools, pm)
+	reg, err := tools.NewRegistryWith(&n.schemas, kept...)
 	if err != nil {
-		return nil, fmt.Errorf("build tools: %w", err)
+		return nil, nil, fmt.Errorf("build tools: %w", err)
 	}
-	for _, name := range withheld {
-		reg.Withhold(name, promptModeRefusal(pm))
+	for _, nt := range narrowed {
+		if pm != nil && nt.By == "prompt mode "+pm.Name {
+			reg.Withhold(nt.Name, promptModeRefusal(pm)) // a call to it says why, and how to switch
+		}
 	}
-	return reg, nil
+	return reg, narrowed, nil
 }
 
 // delegation lets a session with the spawn tool run subagents built by this Node.

@@ -42,8 +42,11 @@ type SessionDeps struct {
 	// the session asks it by message (toolexec_env.go).
 	Workspace string
 	Executor  ExecutorFactory
-	// Sandbox is the node's confinement of commands (read by /doctor; nil runs them directly).
+	// Sandbox is the node's confinement of commands (shown by /doctor and /permissions; nil
+	// runs them directly); Skills are the skills the session started with (shown by /tools).
+	// Both are fixed values read at start, not the executor's state.
 	Sandbox tools.Sandbox
+	Skills  []config.Skill
 	System  string
 	Retry   llm.RetryPolicy
 	Log     *slog.Logger
@@ -61,6 +64,11 @@ type SessionDeps struct {
 	// ahead of the Terminated that follows, so it is never overtaken or lost (see childStopped).
 	// Supervisor is the actor that started a top-level session; it hears of its start and end.
 	ReportTo, Supervisor *actor.PID
+	// Narrowed are the Node's tools this session does not have (for /tools); Setup rebuilds
+	// the provider, tools and prefix when /model or /prompt switches (nil: they only show).
+	Narrowed    []NarrowedTool
+	Setup       func(*messages.StartSession) (*SessionSetup, error)
+	PromptModes func() ([]config.PromptMode, error)
 }
 
 // session is the Session actor: it owns one conversation, runs its turns, and is the only

@@ -76,6 +76,10 @@ func (t *toolExec) Receive(ctx actor.Context) {
 		t.recheckFiles(msg)
 	case *messages.RunCheck:
 		t.runCheck(msg)
+	case *useRegistry: // /prompt or /model, sent while no call runs
+		t.useRegistry(msg)
+	case *useSkill: // /skills NAME
+		t.env.UseSkill(msg.skill)
 	case *messages.Cancel:
 		t.cancelAll(msg.Reason)
 	case *actor.Stopping:

@@ -61,6 +61,18 @@ func (t *toolExec) tellAllowlist() {
 	}
 }
 
+// useRegistry takes the registry /prompt or /model built: the executor's gate goes last in it,
+// as in the first one, and its agent tools call back to the session when they are new.
+func (t *toolExec) useRegistry(msg *useRegistry) {
+	if t.perm != nil {
+		msg.registry.AddCheck(t.perm.Check())
+	}
+	if msg.delegates {
+		t.env.Agents = &sessionLink{root: t.to.root, session: t.to.session}
+	}
+	t.registry = msg.registry
+}
+
 // release stops the background jobs the session's commands left and removes its temp dir: the
 // executor is the last to use them.
 func (t *toolExec) release(ctx actor.Context) {

@@ -101,12 +101,12 @@ for v in model-summary mechanical; do
 done
 
 # Repair (issue 9): a scripted noisy model works through the 22 tasks of examples/repair with
-# turn repair on and off (fixed seed); tasks finished, turns, mistakes recovered by family, and
-# the text-call parser's throughput on a 1 MB reply.
+# turn repair on and off (fixed seed): first i.i.d. noise, then consistent personas at several
+# mistake rates and stickiness; tasks finished, turns, mistakes recovered by family, and the
+# text-call parser's throughput on a 1 MB reply. Then the replay of real malformed calls.
 echo
 go run ./bench/repair 2>/dev/null || echo "repair bench: failed (run go run ./bench/repair to see why)"
-# The same at a higher mistake rate (the ratio grows with the rate: only calls written as text
-# end a task when repair is off; the other mistakes cost turns).
-go run ./bench/repair -rate 0.6 2>/dev/null | sed -n '3,7p' || true
+echo
+go run ./bench/repair -replay 2>/dev/null | sed -n '1,/^excluded/p' || echo "repair replay: failed (run go run ./bench/repair -replay to see why)"
 
 # Start-up phases, private memory, attach and binary composition (issue 13): bash bench/startup.sh

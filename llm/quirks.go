@@ -43,7 +43,7 @@ var quirkTable = []struct {
 	{[]string{"kimi", "moonshot"}, Quirks{Family: "kimi", TextFormat: "kimi", Parallel: true, ToolChoice: true, Temperature: 0.6}},
 	{[]string{"gemma"}, Quirks{Family: "gemma", TextFormat: "gemma", Parallel: false, ToolChoice: false, Temperature: 1.0, TopP: 0.95, PromptHint: hintOneCall}},
 	{[]string{"minimax"}, Quirks{Family: "minimax", TextFormat: "qwen3_coder", Parallel: true, ToolChoice: true, Temperature: 1.0, TopP: 0.95}},
-	{[]string{"lfm"}, Quirks{Family: "lfm", TextFormat: "python", Parallel: false, ToolChoice: false, Temperature: 0.3, PromptHint: hintOneCall}},
+	{[]string{"lfm"}, Quirks{Family: "lfm", TextFormat: "lfm", Parallel: false, ToolChoice: false, Temperature: 0.3, PromptHint: hintOneCall}},
 	{[]string{"claude"}, Quirks{Family: "claude", Parallel: true, ToolChoice: true}},
 	{[]string{"gemini"}, Quirks{Family: "gemini", Parallel: true, ToolChoice: true}},
 	{[]string{"gpt-", "chatgpt", "codex"}, Quirks{Family: "gpt", Parallel: true, ToolChoice: true}},

@@ -106,6 +106,8 @@ const (
 	RoutedCommand Route = "command"
 	RoutedIgnored Route = "ignored"
 	RoutedBusy    Route = "busy"
+	// RoutedExit answers /exit: the client leaves (a chat ends its session, attach detaches).
+	RoutedExit Route = "exit"
 )
 
 // Cancel stops what a session (or tool executor) is doing. For a session: the current turn is

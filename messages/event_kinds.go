@@ -40,6 +40,7 @@ var (
 	ToolApprovalEvent     = Event[ApprovalRequestedData]{EventToolApproval}
 	ToolDecisionEvent     = Event[DecisionData]{EventToolDecision}
 	SessionModeEvent      = Event[ModeData]{EventSessionMode}
+	SessionConfigEvent    = Event[ConfigData]{EventSessionConfig}
 	ToolStartedEvent      = Event[ToolCallData]{EventToolStarted}
 	ToolFinishedEvent     = Event[ToolFinishedData]{EventToolFinished}
 	ModelRetryEvent       = Event[ModelRetryData]{EventModelRetry}
@@ -65,6 +66,7 @@ var eventKinds = []eventKind{
 	ToolFinishedEvent, ModelRetryEvent, UsageEvent, TurnFinishedEvent, SessionFinishedEvent,
 	ErrorEvent, FileChangedEvent, ContextCompactedEvent, ContextPressureEvent, GoalUpdatedEvent,
 	DoneCheckEvent, AgentSpawnedEvent, AgentFinishedEvent, ToolRepairedEvent, AuditFinishedEvent,
+	SessionConfigEvent,
 }
 
 // EventTypes lists every event type, in the order of the table.

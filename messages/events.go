@@ -14,6 +14,7 @@ const (
 	EventToolApproval     EventType = "tool.approval_requested" // ApprovalRequestedData
 	EventToolDecision     EventType = "tool.decision"           // DecisionData
 	EventSessionMode      EventType = "session.mode"            // ModeData
+	EventSessionConfig    EventType = "session.configured"      // ConfigData: /model or /prompt switched
 	EventToolStarted      EventType = "tool.started"            // ToolCallData
 	EventToolFinished     EventType = "tool.finished"           // ToolFinishedData
 	EventModelRetry       EventType = "model.retry"             // ModelRetryData

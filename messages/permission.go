@@ -120,3 +120,11 @@ type ModeData struct {
 	Mode Mode   `json:"mode"`
 	By   string `json:"by,omitempty"` // who switched it, when the client said
 }
+
+// ConfigData is the payload of session.configured: the model and prompt mode the next turns
+// use, after /model or /prompt switched one of them.
+type ConfigData struct {
+	Model      string `json:"model"`
+	PromptMode string `json:"prompt_mode"`
+	By         string `json:"by,omitempty"` // the command that switched it
+}

@@ -77,6 +77,12 @@ var fileType = regexp.MustCompile(`^[A-Za-z0-9]{1,10}$`)
 
 // codexShell maps Codex's shell, whose command is an argv array, to one bash command line.
 func codexShell(args map[string]any) (string, string) {
+	if text, ok := args["command"].(string); ok && strings.HasPrefix(strings.TrimSpace(text), "[") {
+		var argv []any // the argv array sent as a JSON string (openai/codex#13927, #3913)
+		if json.Unmarshal([]byte(text), &argv) == nil {
+			args["command"] = argv
+		}
+	}
 	if argv, ok := args["command"].([]any); ok {
 		words := make([]string, len(argv))
 		for i, w := range argv {
@@ -178,6 +184,14 @@ func geminiReplace(args map[string]any) (string, string) {
 }
 
 // strReplaceEditor routes OpenHands' str_replace_editor by its command.
+// gooseTextEditor maps Goose's developer__text_editor, whose write is OpenHands' create.
+func gooseTextEditor(args map[string]any) (string, string) {
+	if args["command"] == "write" {
+		args["command"] = "create"
+	}
+	return strReplaceEditor(args)
+}
+
 func strReplaceEditor(args map[string]any) (string, string) {
 	cmd, _ := args["command"].(string)
 	delete(args, "command")

@@ -27,9 +27,11 @@ var harnessTools = map[string]harnessTool{
 		drop: []string{"output_mode", "-n", "head_limit", "multiline", "offset"}},
 	"Glob": {target: "glob"},
 	"LS":   {target: "list_dir", drop: []string{"ignore"}},
-	// Codex
-	"shell":       {target: "bash", convert: codexShell},
-	"apply_patch": {target: "write_file", convert: applyPatchAddFile},
+	// Codex (exec_command takes cmd, an alias of command) and OpenClaw's exec
+	"shell":        {target: "bash", convert: codexShell},
+	"exec_command": {target: "bash"},
+	"exec":         {target: "bash"},
+	"apply_patch":  {target: "write_file", convert: applyPatchAddFile},
 	// Gemini CLI (read_file, write_file and glob share our names)
 	"replace":             {target: "edit_file", convert: geminiReplace},
 	"run_shell_command":   {target: "bash", convert: inDirectory("directory"), drop: []string{"description"}},
@@ -39,6 +41,16 @@ var harnessTools = map[string]harnessTool{
 	"str_replace_editor": {convert: strReplaceEditor},
 	"execute_bash":       {target: "bash", convert: refuseInput},
 	"execute_command":    {target: "bash"},
+	// Continue (core/tools/builtIn.ts; read_file shares our name, its filepath is an alias)
+	"create_new_file":         {target: "write_file"},
+	"single_find_and_replace": {target: "edit_file"},
+	"run_terminal_command":    {target: "bash", drop: []string{"waitForCompletion"}},
+	"grep_search":             {target: "grep"},
+	"file_glob_search":        {target: "glob"},
+	"ls":                      {target: "list_dir", drop: []string{"recursive"}},
+	// Goose (its developer extension's tools, namespaced developer__)
+	"developer__text_editor": {convert: gooseTextEditor},
+	"developer__shell":       {target: "bash"},
 	// SWE-agent and other common spellings
 	"cat":         {target: "read_file"},
 	"view":        {convert: viewPath},

@@ -23,46 +23,9 @@ func (r *Registry) Execute(ctx context.Context, env *Env, call Call) (res Result
 			res = errorResult(fmt.Sprintf("internal error while handling %s: %v", call.Name, p))
 		}
 	}()
-	var repairs []Repair
-	e, ok := r.byName[call.Name]
-	if why, withheld := r.withheld[call.Name]; !ok && withheld {
-		res := r.unknownTool(env, call.Name, why)
-		res.Rejected = true
-		return res
-	}
-	if !ok && env != nil && env.NoRepair {
-		res := r.unknownTool(env, call.Name, "")
-		res.Rejected = true
-		return res
-	}
-	if !ok {
-		to, found := r.resolve(call.Name, call.Args)
-		if !found {
-			res := r.unknownTool(env, call.Name, to.refusal)
-			res.Rejected = true
-			return res
-		}
-		e, call.Name, call.Args, repairs = r.byName[to.name], to.name, to.args, to.repairs
-	}
-	if env == nil || env.Root == "" {
-		return errorResult(fmt.Sprintf("internal error: %s has no workspace to run in", call.Name))
-	}
-	if stop := env.skillAllows(call.Name); stop != nil {
-		stop.Rejected, stop.Repairs = true, repairs
+	e, call, args, repairs, stop := r.admit(env, call)
+	if stop != nil {
 		return *stop
-	}
-	args, more, failed := r.prepare(env, e, call)
-	repairs = append(repairs, more...)
-	if failed == nil && env.NoRepair && slices.ContainsFunc(repairs, func(rp Repair) bool { return rp.Kind != RepairJSON && rp.Kind != RepairCoercion }) {
-		refused := r.argsFailure(env, e, "the arguments do not match the tool's schema (repair is off)")
-		failed, repairs = &refused, nil
-	}
-	if failed != nil {
-		if len(repairs) > 0 && repairs[0].Kind == RepairToolName {
-			failed.Output = fmt.Sprintf("(%s is %s here.) %s", repairs[0].Before, call.Name, failed.Output)
-		}
-		failed.Rejected, failed.Repairs = true, repairs
-		return *failed
 	}
 	if req, ok := e.tool.(stateRequirer); ok && env.Files != nil {
 		if stop := req.requireState(env, args); stop != nil {

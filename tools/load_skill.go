@@ -48,6 +48,12 @@ func (loadSkill) Run(ctx context.Context, env *Env, raw json.RawMessage) Result 
 		return errorResult(fmt.Sprintf("load_skill: %v", err))
 	}
 	env.skill = sk
+	return Result{Output: SkillText(sk)}
+}
+
+// SkillText is what the model reads of a loaded skill: its body, the files of its folder and
+// the tools it allows (the /skills command hands it over in the same words).
+func SkillText(sk *LoadedSkill) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Skill %s (folder %s)\n\n%s", sk.Name, sk.Dir, sk.Body)
 	if len(sk.Files) > 0 {
@@ -59,7 +65,7 @@ func (loadSkill) Run(ctx context.Context, env *Env, raw json.RawMessage) Result 
 	if sk.AllowedTools != nil {
 		fmt.Fprintf(&b, "\n\nWhile this skill is active your tools are: %s.", strings.Join(sk.AllowedTools, ", "))
 	}
-	return Result{Output: b.String()}
+	return b.String()
 }
 
 // skillAllows refuses a call the active skill's allowed-tools leave out (load_skill itself
@@ -74,6 +80,10 @@ func (e *Env) skillAllows(tool string) *Result {
 		tool, sk.Name, strings.Join(sk.AllowedTools, ", ")))
 	return &res
 }
+
+// UseSkill makes sk the active skill, as load_skill does (the user's /skills NAME). Only the
+// Env's owner, the tool executor, calls it, between calls.
+func (e *Env) UseSkill(sk *LoadedSkill) { e.skill = sk }
 
 // LoadSkillTool is load_skill, registered for sessions that have skills.
 func LoadSkillTool() Tool { return loadSkill{} }

@@ -58,6 +58,11 @@ func parseArgsDepth(raw string, depth int) (json.RawMessage, []Repair, error) {
 			return args, append(repairs, more...), nil
 		}
 	}
+	if head, ok := dropGarbledRepeat(fixed); ok {
+		if args, more, err := asObject(head, depth); err == nil {
+			return args, append(append(repairs, newRepair(RepairRepeatedArg, fixed, head)), more...), nil
+		}
+	}
 	if args, repaired, more, ok := libraryRepair(fixed, depth); ok {
 		repairs = append(repairs, newRepair(RepairJSON, fixed, repaired))
 		return args, append(repairs, more...), nil
@@ -68,6 +73,36 @@ func parseArgsDepth(raw string, depth int) (json.RawMessage, []Repair, error) {
 		}
 	}
 	return nil, nil, syntaxErrorOf(text)
+}
+
+// dropGarbledRepeat closes an object whose members are valid up to one that repeats a key
+// already given, garbled: ..."filePath": "/p/a.sh",\n "filePath"/p/a.sh"} (opencode#6918,
+// Qwen3-Coder-Next). Nothing is lost: the key already has its value. Anything else after the
+// cut (a new key, a value) makes it refuse.
+func dropGarbledRepeat(text string) (string, bool) {
+	var v any
+	var syn *json.SyntaxError
+	if err := json.Unmarshal([]byte(text), &v); !errors.As(err, &syn) || syn.Offset > int64(len(text)) {
+		return "", false
+	}
+	cut := strings.LastIndexByte(text[:syn.Offset], ',')
+	if cut < 0 {
+		return "", false
+	}
+	head := text[:cut] + "}"
+	var obj map[string]json.RawMessage
+	if json.Unmarshal([]byte(head), &obj) != nil {
+		return "", false
+	}
+	tail := strings.TrimSpace(text[cut+1:])
+	end := strings.IndexByte(tail[min(1, len(tail)):], '"')
+	if !strings.HasPrefix(tail, `"`) || end < 0 {
+		return "", false
+	}
+	if _, repeated := obj[tail[1:1+end]]; !repeated {
+		return "", false
+	}
+	return head, true
 }
 
 // asObject accepts valid JSON text that is an object, or a string holding one.

@@ -20,6 +20,7 @@ func (s *argsSchema) repairObject(args map[string]any, pathArgs []string) (map[s
 		args = inner
 	}
 	repairs = append(repairs, s.renameAliases(args)...)
+	repairs = append(repairs, s.dropNotes(args)...)
 	for _, name := range pathArgs {
 		p, ok := args[name].(string)
 		if !ok {
@@ -156,6 +157,23 @@ func (s *argsSchema) aliasTarget(key string, args map[string]any) string {
 	return ""
 }
 
+// noteArgs are arguments other harnesses require that only describe the call to the user
+// (opencode's and Claude Code's bash "description", Cline's "task_progress" checklist,
+// cline#14057): they change nothing it does.
+var noteArgs = []string{"description", "task_progress"}
+
+// dropNotes removes the note arguments a closed schema does not declare, when they are text.
+func (s *argsSchema) dropNotes(args map[string]any) []Repair {
+	var repairs []Repair
+	for _, key := range noteArgs {
+		if v, ok := args[key].(string); ok && s.closed && !s.has(key) {
+			delete(args, key)
+			repairs = append(repairs, newRepair(RepairDroppedNote, fmt.Sprintf("%s: %q", key, v), ""))
+		}
+	}
+	return repairs
+}
+
 // lineSpan is the number of lines from offset to end inclusive, when both are integers.
 func lineSpan(offset, end any) (json.Number, bool) {
 	from, ok1 := intOf(offset)
@@ -166,9 +184,16 @@ func lineSpan(offset, end any) (json.Number, bool) {
 	return json.Number(fmt.Sprint(to - from + 1)), true
 }
 
+// intOf reads an integer argument, also when it came as digits in a string (XML-ish call
+// formats carry every value as text: MiniMax-M3#31's <end_line>165</end_line>).
 func intOf(v any) (int64, bool) {
-	n, ok := v.(json.Number)
-	if !ok {
+	var n json.Number
+	switch x := v.(type) {
+	case json.Number:
+		n = x
+	case string:
+		n = json.Number(strings.TrimSpace(x))
+	default:
 		return 0, false
 	}
 	i, err := n.Int64()

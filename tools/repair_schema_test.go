@@ -152,6 +152,16 @@ func TestEndLineBecomesLimit(t *testing.T) {
 	}
 }
 
+// MiniMax-M3#31: the XML-ish form carries the line numbers as text.
+func TestEndLineAsTextBecomesLimit(t *testing.T) {
+	reg := builtinRegistry(t)
+	args := map[string]any{"path": "a", "start_line": "130", "end_line": "165"}
+	reg.byName["read_file"].schema.renameAliases(args)
+	if args["offset"] != "130" || args["limit"] != json.Number("36") || args["end_line"] != nil {
+		t.Errorf("got %v, want offset 130 (coerced later) and limit 36", args)
+	}
+}
+
 func TestWindowsPath(t *testing.T) {
 	for in, want := range map[string]string{
 		"src\new\file.go": `src/new/file.go`,
@@ -187,5 +197,36 @@ func TestOpenSchemaKeepsUndeclaredArguments(t *testing.T) {
 		if res.IsError || lastLine(res.Output) != tc.want {
 			t.Errorf("%s %s: got %s, want %s", tc.tool, tc.args, res.Output, tc.want)
 		}
+	}
+}
+
+// opencode's bash requires a description (pwilkin/llama.cpp#9, Qwen3-Coder-Next): ours has
+// none, and a note never changes what the command does, so it is dropped, and only as text.
+func TestDescriptionNoteIsDropped(t *testing.T) {
+	reg := builtinRegistry(t)
+	bash := reg.byName["bash"].schema
+	args := map[string]any{"command": "git status", "description": "Check git status"}
+	if repairs := bash.dropNotes(args); len(repairs) != 1 || repairs[0].Kind != RepairDroppedNote || args["description"] != nil {
+		t.Errorf("got %v %v, want description dropped", args, repairs)
+	}
+	odd := map[string]any{"command": "ls", "description": map[string]any{"x": 1}}
+	if repairs := bash.dropNotes(odd); len(repairs) != 0 || odd["description"] == nil {
+		t.Errorf("a non-text description was dropped: %v", odd)
+	}
+}
+
+// anomalyco/opencode#946: a JSON file's content sent as the object itself is written as its
+// text; the same object for another string argument is left for validation to refuse.
+func TestContentObjectBecomesText(t *testing.T) {
+	reg := builtinRegistry(t)
+	args := map[string]any{"path": "about.json", "content": map[string]any{"title": "about project"}}
+	reg.byName["write_file"].schema.coerce(args)
+	if args["content"] != `{"title":"about project"}` {
+		t.Errorf("content = %#v, want its JSON text", args["content"])
+	}
+	grep := map[string]any{"pattern": map[string]any{"a": json.Number("1")}}
+	reg.byName["grep"].schema.coerce(grep)
+	if _, still := grep["pattern"].(map[string]any); !still {
+		t.Errorf("a pattern object was turned into text: %#v", grep["pattern"])
 	}
 }

@@ -248,3 +248,19 @@ func TestCutOffWriteIsRefused(t *testing.T) {
 		t.Errorf("a cut-off read was refused: %s", res.Output)
 	}
 }
+
+// opencode#6918 (Qwen3-Coder-Next): a garbled repeat of filePath after the real one. The
+// object is closed before it; a tail that brings a new key is never dropped.
+func TestParseArgsDropsGarbledRepeat(t *testing.T) {
+	raw := "{    \"content\": \"My good content....\",\n     \"filePath\": \"/project/snake.sh\",\n     \"filePath\"/project/snake.sh\"\n}"
+	args, repairs, err := parseArgs(raw)
+	if err != nil || string(args) != "{    \"content\": \"My good content....\",\n     \"filePath\": \"/project/snake.sh\"}" {
+		t.Fatalf("got %s %v", args, err)
+	}
+	if len(repairs) != 1 || repairs[0].Kind != RepairRepeatedArg {
+		t.Errorf("repairs %v, want one repeated_arg", repairs)
+	}
+	if _, ok := dropGarbledRepeat(`{"path": "a", "content"/x"}`); ok {
+		t.Error("a tail with a new key was dropped")
+	}
+}

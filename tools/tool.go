@@ -77,6 +77,8 @@ const (
 	RepairCoercion      RepairKind = "coercion"       // a value converted to the schema's type
 	RepairArgAlias      RepairKind = "arg_alias"      // an argument name mapped to ours
 	RepairToolName      RepairKind = "tool_name"      // a tool name mapped to ours
+	RepairDroppedNote   RepairKind = "dropped_note"   // an informational argument our schema lacks, dropped
+	RepairRepeatedArg   RepairKind = "repeated_arg"   // a garbled repeat of an argument already given, dropped
 	RepairContinuation  RepairKind = "continuation"   // a reply cut off by the output limit, continued
 )
 

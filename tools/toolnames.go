@@ -3,8 +3,12 @@ package tools
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/troupe-dev/troupe/internal/nearest"
+	"regexp"
+	"slices"
 	"strings"
+
+	"github.com/troupe-dev/troupe/internal/nearest"
+	"github.com/troupe-dev/troupe/tools/textcall"
 )
 
 // Tool-name repair: a call to a name the session does not have is mapped to one of its tools
@@ -49,6 +53,16 @@ func (r *Registry) resolve(name, args string) (resolution, bool) {
 	if strings.HasPrefix(name, "mcp__") || name == "" {
 		return resolution{}, false
 	}
+	if pieces := leakedTokenPieces(name); pieces != nil {
+		return r.resolveLeaked(name, pieces, args)
+	}
+	if inner, innerArgs, ok := callInName(name, args); ok {
+		res, found := r.resolve(inner, innerArgs)
+		if found {
+			res.repairs = append([]Repair{newRepair(RepairTextFormat, name, inner+" "+innerArgs)}, res.repairs...)
+		}
+		return res, found
+	}
 	bare := name
 	for _, p := range namespacePrefixes {
 		bare = strings.TrimPrefix(bare, p)
@@ -80,6 +94,82 @@ func (r *Registry) resolve(name, args string) (resolution, bool) {
 		}
 	}
 	return resolution{}, false
+}
+
+// controlToken matches a chat-template control token: <|channel|>, <|constrain|>, <|end|>.
+var controlToken = regexp.MustCompile(`<\|[a-z_]{1,24}\|>`)
+
+// leakedTokenPieces splits a name that carries leaked control tokens (gpt-oss:
+// "query_dataset<|channel|>commentary", vllm#32587; "assistant<|channel|>analysis",
+// ollama#11704) into its words; nil when it has none.
+func leakedTokenPieces(name string) []string {
+	if !controlToken.MatchString(name) {
+		return nil
+	}
+	var pieces []string
+	for _, p := range controlToken.Split(name, -1) {
+		if p = strings.TrimSpace(p); p != "" {
+			pieces = append(pieces, p)
+		}
+	}
+	return pieces
+}
+
+// resolveLeaked maps a name with leaked control tokens: the one word of it that is a tool,
+// or, when no word is, the one tool whose schema accepts the arguments exactly as sent (the
+// call came through the tool-call channel, so it meant one of this session's tools).
+func (r *Registry) resolveLeaked(name string, pieces []string, args string) (resolution, bool) {
+	var found []resolution
+	for _, p := range pieces {
+		if res, ok := r.resolve(p, args); ok && !slices.ContainsFunc(found, func(f resolution) bool { return f.name == res.name }) {
+			found = append(found, res)
+		}
+	}
+	if len(found) == 1 {
+		return r.renamed(name, found[0].name, found[0].args), true
+	}
+	if len(found) == 0 {
+		if to, ok := r.onlyToolAccepting(args); ok {
+			return r.renamed(name, to, args), true
+		}
+	}
+	return resolution{refusal: fmt.Sprintf("the tool name %q carries leaked chat-template tokens and names no one tool here", name)}, false
+}
+
+// onlyToolAccepting is the one registered tool whose schema accepts args as sent.
+func (r *Registry) onlyToolAccepting(args string) (string, bool) {
+	parsed, _, err := parseArgs(args)
+	var decoded map[string]any
+	if err != nil || decodeNumbers(string(parsed), &decoded) != nil || len(decoded) == 0 {
+		return "", false
+	}
+	match := ""
+	for _, e := range r.entries {
+		if e.schema.validate(decoded) == nil {
+			if match != "" {
+				return "", false
+			}
+			match = e.spec.Name
+		}
+	}
+	return match, match != ""
+}
+
+// callInName reads a structured call whose name field carries a whole text call, as GLM
+// writes it: "read<arg_key>filePath</arg_key><arg_value>/a</arg_value>" (zai-org/GLM-5#84).
+// ok only when the name holds exactly one call and the arguments field adds nothing to it.
+func callInName(name, args string) (inner, innerArgs string, ok bool) {
+	if !strings.Contains(name, "<") {
+		return "", "", false
+	}
+	if a := strings.TrimSpace(args); a != "" && a != "{}" && a != "null" {
+		return "", "", false
+	}
+	found := textcall.Parse("<tool_call>"+name+"</tool_call>", textcall.Options{})
+	if len(found.Calls) != 1 || found.Calls[0].Args == nil || found.Prose != "" || strings.Contains(found.Calls[0].Name, "<") {
+		return "", "", false
+	}
+	return found.Calls[0].Name, string(found.Calls[0].Args), true
 }
 
 func (r *Registry) renamed(from, to, args string) resolution {

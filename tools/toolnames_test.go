@@ -95,6 +95,16 @@ func TestResolveHarnessTools(t *testing.T) {
 		{"openhands", "str_replace_editor", `{"command":"str_replace","path":"a","old_str":"x","new_str":"y"}`, "edit_file", `{"path":"a","old_str":"x","new_str":"y"}`},
 		{"openhands", "execute_bash", `{"command":"ls","is_input":"false"}`, "bash", `{"command":"ls"}`},
 		{"openhands", "execute_command", `{"command":"ls"}`, "bash", `{"command":"ls"}`},
+		{"continue", "create_new_file", `{"filepath":"test.txt","contents":"hello"}`, "write_file", `{"filepath":"test.txt","contents":"hello"}`},
+		{"continue", "run_terminal_command", `{"command":"ls","waitForCompletion":true}`, "bash", `{"command":"ls"}`},
+		{"continue", "ls", `{"dirPath":"src","recursive":false}`, "list_dir", `{"dirPath":"src"}`},
+		{"continue", "grep_search", `{"query":"x"}`, "grep", `{"query":"x"}`},
+		{"continue", "file_glob_search", `{"pattern":"*.go"}`, "glob", `{"pattern":"*.go"}`},
+		{"codex", "shell", `{"command":"[\"powershell\", \"-Command\", \"Get-Location\"]"}`, "bash", `{"command":"powershell -Command Get-Location"}`},
+		{"goose", "developer__text_editor", `{"command":"write","path":"/tmp/a","file_text":"x"}`, "write_file", `{"path":"/tmp/a","file_text":"x"}`},
+		{"goose", "developer__shell", `{"command":"ls"}`, "bash", `{"command":"ls"}`},
+		{"openclaw", "exec", `{"command":"ls"}`, "bash", `{"command":"ls"}`},
+		{"codex", "exec_command", `{"cmd":"ls"}`, "bash", `{"cmd":"ls"}`},
 		{"swe-agent", "cat", `{"file":"a"}`, "read_file", `{"file":"a"}`},
 		{"swe-agent", "view", `{"path":"a","view_range":[3,-1]}`, "read_file", `{"path":"a","offset":3}`},
 		{"swe-agent", "open_file", `{"path":"a","line_number":4}`, "read_file", `{"path":"a","line_number":4}`},
@@ -199,5 +209,44 @@ func TestMappedCallFailureNamesTheMapping(t *testing.T) {
 	mustContain(t, res.Output, "(Edit is edit_file here.) invalid arguments for edit_file", "missing required properties")
 	if kinds := kindsOf(res.Repairs); len(kinds) == 0 || kinds[0] != RepairToolName {
 		t.Errorf("Repairs = %+v, want the tool_name repair first", res.Repairs)
+	}
+}
+
+// GLM put a whole text call in the structured call's name (zai-org/GLM-5#84): the call it
+// holds is read and resolved; a name with text but also real arguments is not guessed at.
+func TestResolveCallInName(t *testing.T) {
+	reg := builtinRegistry(t)
+	name := "read<arg_key>filePath</arg_key><arg_value>/home/linj/wk/ebay_exam</arg_value>"
+	res, ok := reg.resolve(name, "")
+	if !ok || res.name != "read_file" || !sameJSON(t, res.args, `{"filePath":"/home/linj/wk/ebay_exam"}`) {
+		t.Fatalf("got %+v %v, want read_file with filePath", res, ok)
+	}
+	if res.repairs[0].Kind != RepairTextFormat {
+		t.Errorf("first repair is %s, want text_format", res.repairs[0].Kind)
+	}
+	if _, ok := reg.resolve(name, `{"path":"other"}`); ok {
+		t.Error("a name holding a call was resolved although the arguments field disagrees")
+	}
+	if _, ok := reg.resolve("read<b>bold</b>", ""); ok {
+		t.Error("markup that holds no call was resolved")
+	}
+}
+
+// gpt-oss leaks harmony tokens into the tool name (vllm#32587, ollama#11704): the word of the
+// name that is a tool wins; with none, the one tool that accepts the arguments as sent; with
+// two candidates, nothing.
+func TestResolveLeakedTokens(t *testing.T) {
+	reg := builtinRegistry(t)
+	for _, tc := range []struct{ name, args, want string }{
+		{"read_file<|channel|>commentary", `{"path":"a"}`, "read_file"},
+		{"assistant<|channel|>bash<|channel|>commentary", `{"command":"ls"}`, "bash"},
+		{"assistant<|channel|>analysis", `{"command":"./test"}`, "bash"},
+		{"assistant<|channel|>analysis", `{"path":"a"}`, ""},             // read_file and list_dir both accept it
+		{"assistant<|channel|>analysis", `{"command":"x","nope":1}`, ""}, // no tool accepts it as sent
+	} {
+		res, ok := reg.resolve(tc.name, tc.args)
+		if got := map[bool]string{true: res.name, false: ""}[ok]; got != tc.want {
+			t.Errorf("resolve(%q, %s) = %q, want %q (refusal %q)", tc.name, tc.args, got, tc.want, res.refusal)
+		}
 	}
 }

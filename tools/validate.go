@@ -158,6 +158,12 @@ func (s *argsSchema) coerce(args map[string]any) []Repair {
 			continue
 		}
 		fixed, ok := coerceValue(v, p.types[0])
+		if m, isObject := v.(map[string]any); !ok && isObject && p.name == "content" && p.types[0] == "string" {
+			// A JSON file's content sent as the object itself (anomalyco/opencode#946): its
+			// text. Only file content: an object for a pattern or a path means something else.
+			b, err := json.Marshal(m)
+			fixed, ok = string(b), err == nil
+		}
 		if !ok {
 			continue
 		}

@@ -3,6 +3,7 @@
 // the figures are printed. Nothing is asserted. Run from the repository root:
 //
 //	go run ./bench/repair [-rate 0.35] [-seed 9] [-rounds 2]
+//	go run ./bench/repair -replay   (the corpus of real malformed calls, see replay.go)
 package main
 
 import (
@@ -49,34 +50,83 @@ type modeResult struct {
 
 func main() {
 	suite := flag.String("suite", "examples/repair/tasks.json", "the task suite")
-	rate := flag.Float64("rate", 0.35, "the share of turns in which the model makes a mistake")
+	rate := flag.Float64("rate", 0.35, "the mistake rate: of turns (i.i.d. noise), of habits (persona)")
+	stickiness := flag.Float64("stickiness", -1, "the persona's chance of repeating a mistake after an error (default: from the evidence in persona.go)")
 	seed := flag.Int64("seed", 9, "the noisy model's seed")
 	maxTurns := flag.Int("max-turns", 30, "each task's turn budget")
 	rounds := flag.Int("rounds", 2, "runs of the whole suite per setting, each with its own seeds")
+	replay := flag.Bool("replay", false, "replay the corpus of real malformed calls instead of running the tasks")
+	corpus := flag.String("corpus", "bench/repair/corpus", "the replay corpus directory")
 	flag.Parse()
+	if *replay {
+		cases, err := loadCorpus(*corpus)
+		if err == nil {
+			err = replayReport(cases)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "repair bench:", err)
+			os.Exit(2)
+		}
+		return
+	}
 	tasks, err := loadSuite(*suite)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "repair bench:", err)
 		os.Exit(2)
 	}
-	fmt.Printf("repair bench · %d tasks × %d rounds · mistake rate %.0f%% · seed %d · families %s\n\n", len(tasks), *rounds, *rate*100, *seed, strings.Join(families, ", "))
-	results := map[bool]*modeResult{}
-	for _, repair := range []bool{true, false} {
-		res := &modeResult{counts: newFamilyCount(), repairs: store.RepairStats{ByKind: map[string]int{}}}
-		for round := range *rounds {
-			for i, t := range tasks {
-				o, err := runTask(t, repair, *rate, *seed+int64(round*len(tasks)+i), *maxTurns, res)
-				if err != nil {
-					fmt.Fprintf(os.Stderr, "repair bench: task %s: %v\n", t.Name, err)
-					os.Exit(1)
-				}
-				res.outcomes = append(res.outcomes, o)
+	fmt.Printf("repair bench · %d tasks × %d rounds · seed %d · families %s\n\n", len(tasks), *rounds, *seed, strings.Join(families, ", "))
+	run := func(s setting) map[bool]*modeResult {
+		results := map[bool]*modeResult{}
+		for _, repair := range []bool{true, false} {
+			res, err := runSuite(tasks, repair, s, *seed, *rounds, *maxTurns)
+			if err != nil {
+				fmt.Fprintln(os.Stderr, "repair bench:", err)
+				os.Exit(1)
 			}
+			results[repair] = res
 		}
-		results[repair] = res
+		return results
 	}
-	report(results)
+	fmt.Printf("i.i.d. noise (the first model: every turn redraws a mistake at the rate, rate %.0f%%)\n", *rate*100)
+	report(run(iidSetting(*rate)))
+
+	sticky, repeated, total := evidenceStickiness()
+	if *stickiness >= 0 {
+		sticky = *stickiness
+	}
+	fmt.Printf("\npersona model: each task's model has each habit at the rate, drawn once; after an error it\n"+
+		"repeats the same mistake with probability %.2f (%d of %d reports in persona.go show a repeat)\n\n", sticky, repeated, total)
+	fmt.Printf("%-28s %-9s %-9s %-7s %-11s %s\n", "setting", "done on", "done off", "on/off", "turns on/off", "calls repaired (on)")
+	var detail map[bool]*modeResult
+	for _, r := range []float64{0.1, 0.2, *rate, 0.6} {
+		res := run(personaSetting(r, sticky))
+		summaryRow(personaSetting(r, sticky).label, res[true], res[false])
+		if r == *rate {
+			detail = res
+		}
+	}
+	for _, st := range []float64{0.5, 1} {
+		res := run(personaSetting(*rate, st))
+		summaryRow(personaSetting(*rate, st).label, res[true], res[false])
+	}
+	fmt.Printf("\npersona model at %.0f%%, sticky %.2f, in detail\n", *rate*100, sticky)
+	report(detail)
 	throughput()
+}
+
+// runSuite runs every task rounds times under one setting, with repair on or off.
+func runSuite(tasks []Task, repair bool, s setting, seed int64, rounds, maxTurns int) (*modeResult, error) {
+	res := &modeResult{counts: newFamilyCount(), repairs: store.RepairStats{ByKind: map[string]int{}}}
+	for round := range rounds {
+		for i, t := range tasks {
+			o, err := runTask(t, repair, s.make(seed+int64(round*len(tasks)+i)), maxTurns, res)
+			if err != nil {
+				return nil, fmt.Errorf("task %s: %w", t.Name, err)
+			}
+			res.outcomes = append(res.outcomes, o)
+		}
+	}
+	return res, nil
 }
 
 func loadSuite(path string) ([]Task, error) {
@@ -95,7 +145,7 @@ func loadSuite(path string) ([]Task, error) {
 }
 
 // runTask runs one task in a fresh project on its own Node and checks the result.
-func runTask(t Task, repair bool, rate float64, seed int64, maxTurns int, res *modeResult) (outcome, error) {
+func runTask(t Task, repair bool, choose mistakes, maxTurns int, res *modeResult) (outcome, error) {
 	root, err := os.MkdirTemp("", "troupe-repair-"+t.Name+"-")
 	if err != nil {
 		return outcome{}, err
@@ -113,7 +163,7 @@ func runTask(t Task, repair bool, rate float64, seed int64, maxTurns int, res *m
 			return outcome{}, err
 		}
 	}
-	model := newNoisyModel(t.Steps, rate, seed, res.counts)
+	model := newNoisyModel(t.Steps, choose, res.counts)
 	node, err := actors.StartNode(actors.NodeOptions{Root: root,
 		Provider: func(string, string) (llm.Provider, string, error) { return model, "noisy", nil },
 		Environ:  []string{"PATH=" + os.Getenv("PATH"), "HOME=" + root},
@@ -164,22 +214,20 @@ func runTask(t Task, repair bool, rate float64, seed int64, maxTurns int, res *m
 	return outcome{done: strings.Contains(string(body), t.Check.Contains), turns: model.turns}, nil
 }
 
+// repairedShare is the share of calls the stored counters say were repaired.
+func repairedShare(r *modeResult) string {
+	if r.repairs.Calls == 0 {
+		return "0%"
+	}
+	return fmt.Sprintf("%.0f%% of %d", 100*float64(r.repairs.Repaired)/float64(r.repairs.Calls), r.repairs.Calls)
+}
+
 func report(results map[bool]*modeResult) {
 	on, off := results[true], results[false]
 	row := func(label, a, b string) { fmt.Printf("%-36s %-16s %s\n", label, a, b) }
 	row("", "repair on", "repair off")
-	done := func(r *modeResult) (int, float64) {
-		n, turns := 0, 0
-		for _, o := range r.outcomes {
-			turns += o.turns
-			if o.done {
-				n++
-			}
-		}
-		return n, float64(turns) / float64(len(r.outcomes))
-	}
-	dOn, tOn := done(on)
-	dOff, tOff := done(off)
+	dOn, tOn := finished(on)
+	dOff, tOff := finished(off)
 	row("tasks finished", fmt.Sprintf("%d of %d", dOn, len(on.outcomes)), fmt.Sprintf("%d of %d", dOff, len(off.outcomes)))
 	ratio := "∞"
 	if dOff > 0 {
@@ -187,13 +235,7 @@ func report(results map[bool]*modeResult) {
 	}
 	row("finished, on vs off", ratio, "")
 	row("turns per task (mean)", fmt.Sprintf("%.1f", tOn), fmt.Sprintf("%.1f", tOff))
-	pct := func(r store.RepairStats) string {
-		if r.Calls == 0 {
-			return "0%"
-		}
-		return fmt.Sprintf("%.0f%% of %d", 100*float64(r.Repaired)/float64(r.Calls), r.Calls)
-	}
-	row("calls repaired (tool.repaired)", pct(on.repairs), pct(off.repairs))
+	row("calls repaired (tool.repaired)", repairedShare(on), repairedShare(off))
 	fmt.Println("\nmistakes recovered by family (recovered / made: the task moved on right after the call)")
 	for _, f := range families {
 		if f == "loop" {

@@ -30,42 +30,66 @@ func newFamilyCount() *familyCount {
 	return &familyCount{made: map[string]int{}, recovered: map[string]int{}}
 }
 
-// noisyModel plays a task's steps in order, making one family of mistake per turn at a set
-// rate (seeded, so repair on and off see the same sequence). It moves to the next step when the
-// call of the step it last attempted came back without error.
+// mistakes decides which family of mistake (or "" for none) the model makes on its next turn.
+// retry is set when the last call it made came back with an error, and last is the family of
+// that call ("" for a clean one).
+type mistakes interface {
+	next(retry bool, last string) string
+}
+
+// iidNoise is the first model of the bench: every turn redraws, at the set rate, one family
+// of mistake uniformly, whatever happened before.
+type iidNoise struct {
+	rate float64
+	rng  *rand.Rand
+}
+
+func (n *iidNoise) next(bool, string) string {
+	if n.rng.Float64() < n.rate {
+		return families[n.rng.Intn(len(families))]
+	}
+	return ""
+}
+
+// noisyModel plays a task's steps in order, making the mistakes its mistakes value chooses
+// (seeded, so repair on and off see the same model). It moves to the next step when the call
+// of the step it last attempted came back without error.
 type noisyModel struct {
 	mu      sync.Mutex
 	steps   []Step
-	rate    float64
-	rng     *rand.Rand
+	choose  mistakes
 	counts  *familyCount
 	step    int
 	attempt string // the family of the pending attempt ("" for a clean call, "-" for none)
 	turns   int
 }
 
-func newNoisyModel(steps []Step, rate float64, seed int64, counts *familyCount) *noisyModel {
-	return &noisyModel{steps: steps, rate: rate, rng: rand.New(rand.NewSource(seed)), counts: counts, attempt: "-"}
+func newNoisyModel(steps []Step, choose mistakes, counts *familyCount) *noisyModel {
+	return &noisyModel{steps: steps, choose: choose, counts: counts, attempt: "-"}
 }
 
 func (m *noisyModel) Stream(ctx context.Context, req *llm.Request, emit func(llm.Event)) (*llm.Reply, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.turns++
-	if m.attempt != "-" && lastCallSucceeded(req.Messages) {
-		if m.attempt != "" {
-			m.counts.recovered[m.attempt]++
+	retry, last := false, m.attempt
+	if m.attempt != "-" {
+		if lastCallSucceeded(req.Messages) {
+			if m.attempt != "" {
+				m.counts.recovered[m.attempt]++
+			}
+			m.step++
+		} else {
+			retry = true
 		}
-		m.step++
 	}
 	m.attempt = "-"
 	usage := llm.Usage{InputTokens: 100, OutputTokens: 20}
 	if m.step >= len(m.steps) {
 		return &llm.Reply{Text: "Done: the task is complete.", Stop: llm.StopEnd, Usage: usage}, nil
 	}
-	family := ""
-	if m.rng.Float64() < m.rate {
-		family = families[m.rng.Intn(len(families))]
+	family := m.choose.next(retry, last)
+	if family != "" {
 		m.counts.made[family]++
 	}
 	step := m.steps[m.step]

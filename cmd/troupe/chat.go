@@ -126,6 +126,9 @@ func (m *Main) chat(ctx context.Context, f *commonFlags) error {
 			return &exitError{code: exitFailed, msg: err.Error()}
 		}
 		switch ack.Routed {
+		case messages.RoutedExit: // the session's /exit: leave, as the local one does
+			_ = l.client.Cancel(id, "the user left the chat")
+			return nil
 		case messages.RoutedCommand, messages.RoutedBusy:
 			fmt.Fprintln(m.Stdout, strings.TrimRight(ack.Output, "\n"))
 			continue

@@ -45,7 +45,7 @@ func sandboxFor(mode string) (tools.Sandbox, string, error) {
 // the session's temp dir, nothing else (only the temp dir for a plan-safe session).
 type bashSandbox struct{ sb *sandbox.Sandbox }
 
-// Describe and Holes let a session's /doctor say which confinement is in force.
+// Describe and Holes let a session's /doctor and /permissions say which confinement is in force.
 func (b bashSandbox) Describe() string { return b.sb.Describe() }
 func (b bashSandbox) Holes() []string  { return b.sb.Holes() }
 

@@ -23,6 +23,7 @@ type fakeSession struct {
 	route messages.Route // what Input answers (default: the model takes it)
 	out   string
 	phase messages.Phase
+	mode  messages.Mode // what /mode last set, as the session would
 }
 
 func (f *fakeSession) record(format string, args ...any) {
@@ -33,6 +34,11 @@ func (f *fakeSession) record(format string, args ...any) {
 
 func (f *fakeSession) Input(session, text string) (*messages.InputAck, error) {
 	f.record("input %s %q", session, text)
+	if mode, ok := strings.CutPrefix(text, "/mode "); ok {
+		f.mu.Lock()
+		f.mode = messages.Mode(mode)
+		f.mu.Unlock()
+	}
 	route := f.route
 	if route == "" {
 		route = messages.RoutedModel
@@ -55,12 +61,13 @@ func (f *fakeSession) Status(session string) (*messages.StatusReply, error) {
 	if phase == "" {
 		phase = messages.PhaseIdle
 	}
-	return &messages.StatusReply{Session: session, Phase: phase, Model: "scripted", Mode: messages.ModeAsk, ContextTokens: 1200, ContextWindow: 8000}, nil
-}
-
-func (f *fakeSession) SetMode(session, mode string) (*messages.StatusReply, error) {
-	f.record("mode %s %s", session, mode)
-	return &messages.StatusReply{Session: session, Phase: messages.PhaseIdle, Model: "scripted", Mode: messages.Mode(mode)}, nil
+	f.mu.Lock()
+	mode := f.mode
+	f.mu.Unlock()
+	if mode == "" {
+		mode = messages.ModeAsk
+	}
+	return &messages.StatusReply{Session: session, Phase: phase, Model: "scripted", Mode: mode, ContextTokens: 1200, ContextWindow: 8000}, nil
 }
 
 func (f *fakeSession) got() []string {

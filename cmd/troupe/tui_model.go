@@ -16,7 +16,6 @@ type tuiSession interface {
 	Cancel(session, reason string) error
 	Approve(session, callID string, answer messages.Answer, by string) error
 	Status(session string) (*messages.StatusReply, error)
-	SetMode(session, mode string) (*messages.StatusReply, error)
 }
 
 // Messages the TUI's model receives besides keys and window sizes.
@@ -183,9 +182,9 @@ func (m *tuiModel) leave() tea.Cmd {
 	return tea.Quit
 }
 
-// send handles Enter: /exit leaves; /mode switches through the session's set-mode control (so
-// the status line follows at once); anything else, /worktree included, goes to the session,
-// which routes its own commands.
+// send handles Enter: /exit leaves at once (even mid-turn); every other line, commands
+// included, goes to the session, which routes its own commands (onAck refreshes the status
+// line after one).
 func (m *tuiModel) send() tea.Cmd {
 	line := m.input.Value()
 	if strings.TrimSpace(line) == "" {
@@ -199,15 +198,6 @@ func (m *tuiModel) send() tea.Cmd {
 	}
 	m.log.addUser(line)
 	s, id := m.cfg.session, m.cfg.id
-	if mode, ok := strings.CutPrefix(strings.TrimSpace(line), "/mode "); ok {
-		return func() tea.Msg {
-			st, err := s.SetMode(id, strings.TrimSpace(mode))
-			if err != nil {
-				return noteMsg(err.Error())
-			}
-			return statusMsg{st: st}
-		}
-	}
 	return func() tea.Msg {
 		ack, err := s.Input(id, line)
 		return ackMsg{ack: ack, err: err}
@@ -222,7 +212,12 @@ func (m *tuiModel) onAck(a ackMsg) tea.Cmd {
 		if !m.busy { // the spinner speeds up at its next tick
 			m.busy, m.busySince, m.ctrlC = true, m.cfg.now(), false
 		}
-	case a.ack.Routed == messages.RoutedCommand || a.ack.Routed == messages.RoutedBusy:
+	case a.ack.Routed == messages.RoutedExit:
+		return m.leave()
+	case a.ack.Routed == messages.RoutedCommand:
+		m.log.note("%s", strings.TrimRight(a.ack.Output, "\n"))
+		return m.statusCmd() // /mode, /model or /prompt may have changed what the status line shows
+	case a.ack.Routed == messages.RoutedBusy:
 		m.log.note("%s", strings.TrimRight(a.ack.Output, "\n"))
 	}
 	return nil
@@ -254,6 +249,8 @@ func (m *tuiModel) onEvent(env *messages.Envelope) tea.Cmd {
 		}
 	case *messages.ModeData:
 		m.cfg.mode = string(d.Mode)
+	case *messages.ConfigData:
+		m.cfg.model = d.Model
 	}
 	if m.log.apply(env.Type, v) {
 		if m.log.finished != nil {

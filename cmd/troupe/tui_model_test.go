@@ -209,10 +209,19 @@ func TestTUISlashCommands(t *testing.T) {
 	if h.m.busy {
 		t.Error("a local command started a turn")
 	}
+	// /mode is the session's command like any other; the status line follows from the
+	// status the TUI asks for after a command's answer.
 	h.typeText("/mode yolo")
 	h.key("enter")
-	if got := h.sess.got(); got[len(got)-1] != "mode "+tuiSID+" yolo" || h.m.cfg.mode != "yolo" {
+	if got := h.sess.got(); got[len(got)-1] != "input "+tuiSID+` "/mode yolo"` || h.m.cfg.mode != "yolo" {
 		t.Errorf("calls %v, mode %q", got, h.m.cfg.mode)
+	}
+	// The session's RoutedExit is a leave, as the local /exit is.
+	h.sess.route = messages.RoutedExit
+	h.typeText("/exit now")
+	h.key("enter")
+	if !h.m.quitting {
+		t.Error("the TUI did not leave on the session's exit answer")
 	}
 }
 

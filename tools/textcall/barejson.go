@@ -1,6 +1,9 @@
 package textcall
 
-import "strings"
+import (
+	"encoding/json"
+	"strings"
+)
 
 // Bare JSON calls written straight into the text:
 //
@@ -35,6 +38,13 @@ func scanBareJSON(text string, sc scanCtx) []span {
 		budget -= end - start
 		if !closed {
 			if sc.accepts(leadingName(text[start:])) {
+				// A reply that ends one or two closing brackets short of a whole call
+				// (vllm#11786, Llama 3.2): the model dropped them. Anything else is cut off.
+				if fixed, ok := closeBrackets(text[start:]); ok && mentionsCallKey(fixed) {
+					if calls := jsonCallsIn(fixed, FormatJSON); acceptedAny(calls, sc) {
+						return append(out, span{start: start, end: len(text), calls: calls})
+					}
+				}
 				return append(out, span{start: start, end: len(text), partial: true})
 			}
 			pos = start + 1
@@ -114,4 +124,41 @@ func leadingName(tail string) string {
 // of these keys.
 func mentionsCallKey(s string) bool {
 	return strings.Contains(s, "name") || strings.Contains(s, "function") || strings.Contains(s, "tool_calls")
+}
+
+// closeBrackets completes s when only closing brackets are missing at its end: no string or
+// value is left open. It returns s with them appended, when that is valid JSON.
+func closeBrackets(s string) (string, bool) {
+	var open []byte
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '"':
+			for i++; i < len(s) && s[i] != '"'; i++ {
+				if s[i] == '\\' {
+					i++
+				}
+			}
+			if i >= len(s) {
+				return "", false
+			}
+		case '{':
+			open = append(open, '}')
+		case '[':
+			open = append(open, ']')
+		case '}', ']':
+			if len(open) == 0 || open[len(open)-1] != c {
+				return "", false
+			}
+			open = open[:len(open)-1]
+		}
+	}
+	t := strings.TrimRight(s, " \t\r\n")
+	if len(open) == 0 || len(open) > 2 || t == "" || strings.ContainsRune(",:", rune(t[len(t)-1])) {
+		return "", false
+	}
+	closed := []byte(t)
+	for i := len(open) - 1; i >= 0; i-- {
+		closed = append(closed, open[i])
+	}
+	return string(closed), json.Valid(closed)
 }

@@ -93,7 +93,10 @@ func FuzzKimi(f *testing.F)       { fuzzScanner(f, scanKimi, "kimi") }
 func FuzzHarmony(f *testing.F)    { fuzzScanner(f, scanHarmony, "harmony") }
 func FuzzGemma(f *testing.F)      { fuzzScanner(f, scanGemma, "gemma", "functiongemma") }
 func FuzzLlama(f *testing.F)      { fuzzScanner(f, scanLlama, "llama") }
-func FuzzFenced(f *testing.F)     { fuzzScanner(f, scanFenced, "fenced", "gemma_tool_code", "prose_code") }
+func FuzzLFM(f *testing.F) {
+	fuzzScanner(f, func(t string, sc scanCtx) []span { return scanLFM(t, sc) }, "lfm")
+}
+func FuzzFenced(f *testing.F) { fuzzScanner(f, scanFenced, "fenced", "gemma_tool_code", "prose_code") }
 func FuzzBareJSON(f *testing.F) {
 	fuzzScanner(f, scanBareJSON, "json", "llama_bare", "hermes_missing_open")
 }

@@ -8,7 +8,10 @@ import "strings"
 //
 // The recipient may also sit before the channel ("assistant to=functions.x<|channel|>…"), the
 // <|start|>assistant prefix is often missing and <|call|> is sometimes left out. A message
-// without a to= recipient (analysis, final) is not a call and is left alone.
+// without a to= recipient (analysis, final) is not a call and is left alone. Some servers strip
+// the special tokens and leak the rest (Rapid-MLX#480):
+//
+//	commentary to=functions.get_weather json{"city":"Paris"}
 
 const (
 	harmonyMessage = "<|message|>"
@@ -32,7 +35,7 @@ func scanHarmony(text string, sc scanCtx) []span {
 	for pos := 0; ; {
 		m := messages.at(pos)
 		if m < 0 {
-			return out
+			return mergeFree(out, scanHarmonyStripped(text))
 		}
 		body := m + len(harmonyMessage)
 		start, name := harmonyHeader(text, max(pos, m-harmonyHeaderMax), m)
@@ -52,6 +55,48 @@ func scanHarmony(text string, sc scanCtx) []span {
 			return append(out, span{start: start, end: end, partial: true})
 		}
 		out = append(out, span{start: start, end: end, calls: []Call{newCall(name, args, FormatHarmony)}})
+		pos = end
+	}
+}
+
+// strippedRecipient introduces a harmony call whose special tokens were stripped.
+const strippedRecipient = "to=functions."
+
+// scanHarmonyStripped reads "[commentary ]to=functions.NAME[ json|code]{…}": the recipient,
+// then the arguments object right after it. Only a complete object counts.
+func scanHarmonyStripped(text string) []span {
+	var out []span
+	f := newFinder(text, strippedRecipient)
+	for pos := 0; ; {
+		at := f.at(pos)
+		if at < 0 {
+			return out
+		}
+		pos = at + len(strippedRecipient)
+		j := pos
+		for j < len(text) && isNameByte(text[j]) {
+			j++
+		}
+		name := text[pos:j]
+		k := skipSpace(text, j)
+		for _, word := range []string{"<|constrain|>json", "json", "code"} {
+			if strings.HasPrefix(text[k:], word) {
+				k = skipSpace(text, k+len(word))
+				break
+			}
+		}
+		if !plausibleName(name) || k >= len(text) || text[k] != '{' {
+			continue
+		}
+		end, ok := matchJSON(text, k)
+		if !ok {
+			continue
+		}
+		start := at
+		if w := strings.TrimRight(text[:at], " "); strings.HasSuffix(w, "commentary") {
+			start = len(w) - len("commentary")
+		}
+		out = append(out, span{start: start, end: end, calls: []Call{newCall(name, text[k:end], FormatHarmony)}})
 		pos = end
 	}
 }

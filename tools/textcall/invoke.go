@@ -15,34 +15,63 @@ import (
 //	</function_calls>
 //
 // string="false" marks a JSON value; otherwise values stay strings except obvious JSON
-// arrays and objects.
+// arrays and objects. Variants seen in reports: MiniMax-M3 writes each argument as its own
+// tag (<path>a.go</path>) with its boundary token ]<]minimax[>[ leaking between the tags
+// (MiniMax-M3#31); Gemini 3 writes <call_record tool="read"> (oh-my-pi#92).
 
-// invokePrefixes are the tag-name prefixes the form is written with.
-var invokePrefixes = []string{"", "｜DSML｜"}
+// invokeForm is one spelling of the form: its tag, the prefix of its tag names, and the
+// attribute that names the tool.
+type invokeForm struct{ tag, prefix, nameAttr string }
+
+// dsmlPrefixes are the spellings of DeepSeek's ｜DSML｜ tag prefix seen in reports: the
+// template's, and the doubled and ASCII forms clients render (cline#14057, AgentFlocks/flocks#687).
+var dsmlPrefixes = []string{"｜DSML｜", "｜｜DSML｜｜ ", "｜｜DSML｜｜", "||DSML||", " | DSML | "}
+
+// invokeForms is built once and only read afterwards.
+var invokeForms = func() []invokeForm {
+	forms := []invokeForm{{"invoke", "", "name"}, {"call_record", "", "tool"}}
+	for _, p := range dsmlPrefixes {
+		forms = append(forms, invokeForm{"invoke", p, "name"})
+	}
+	return forms
+}()
+
+// minimaxBoundary is MiniMax-M3's internal boundary token, leaked into content.
+const minimaxBoundary = "]<]minimax[>["
 
 func scanInvoke(text string, sc scanCtx) []span {
 	var calls, wrappers []span
-	for _, p := range invokePrefixes {
-		calls = mergeFree(calls, scanTagged(text, "<"+p+"invoke", "</"+p+"invoke>", func(body string) ([]Call, bool) {
-			return invokeBody(body, p)
+	for _, f := range invokeForms {
+		calls = mergeFree(calls, scanTagged(text, "<"+f.prefix+f.tag, "</"+f.prefix+f.tag+">", func(body string) ([]Call, bool) {
+			return invokeBody(body, f)
 		}))
-		wrappers = append(wrappers, tokenSpans(text, "<"+p+"function_calls>", "</"+p+"function_calls>")...)
 	}
-	wrappers = append(wrappers, tokenSpans(text, "<minimax:tool_call>", "</minimax:tool_call>", "<｜end▁of▁sentence｜>")...)
+	wrappers = append(wrappers, tokenSpans(text, "<function_calls>", "</function_calls>")...)
+	for _, p := range dsmlPrefixes {
+		for _, w := range []string{"function_calls", "tool_calls", "calls"} {
+			wrappers = append(wrappers, tokenSpans(text, "<"+p+w+">", "</"+p+w+">")...)
+		}
+	}
+	wrappers = append(wrappers, tokenSpans(text, "<minimax:tool_call>", "</minimax:tool_call>", hermesOpen, hermesClose, "<｜end▁of▁sentence｜>", minimaxBoundary)...)
 	return callsOrNothing(calls, wrappers)
 }
 
 // invokeBody reads ` name="NAME">…<parameter …>…` (the text after "<invoke").
-func invokeBody(body, prefix string) ([]Call, bool) {
+func invokeBody(body string, f invokeForm) ([]Call, bool) {
+	body = strings.ReplaceAll(body, minimaxBoundary, "")
 	attrs, rest, ok := strings.Cut(body, ">")
-	if !ok {
-		return nil, false
+	if !ok || strings.HasPrefix(attrs, "_") || attrs != "" && isNameByte(attrs[0]) {
+		return nil, false // another tag that starts with the same letters
 	}
-	name := attribute(attrs, "name")
+	name := attribute(attrs, f.nameAttr)
 	if !plausibleName(name) {
 		return nil, true
 	}
-	open, close := "<"+prefix+"parameter", "</"+prefix+"parameter>"
+	open, close := "<"+f.prefix+"parameter", "</"+f.prefix+"parameter>"
+	if !strings.Contains(rest, open) {
+		pairs, complete := childTags(rest)
+		return []Call{{Name: name, Args: objectOf(pairs), Raw: strings.TrimSpace(rest), Format: FormatInvoke}}, complete
+	}
 	var pairs []kv
 	complete := true
 	for _, part := range strings.Split(rest, open)[1:] {
@@ -85,5 +114,32 @@ func attribute(attrs, key string) string {
 			v = v[:end]
 		}
 		return strings.TrimSpace(v)
+	}
+}
+
+// childTags reads arguments written as their own tags, <path>a.go</path><limit>5</limit>,
+// in order; complete is false when the last one is never closed.
+func childTags(rest string) ([]kv, bool) {
+	var pairs []kv
+	for {
+		i := strings.IndexByte(rest, '<')
+		if i < 0 {
+			return pairs, true
+		}
+		j := i + 1
+		for j < len(rest) && isNameByte(rest[j]) {
+			j++
+		}
+		if j == i+1 || j >= len(rest) || rest[j] != '>' {
+			rest = rest[i+1:]
+			continue
+		}
+		key := rest[i+1 : j]
+		value, after, closed := strings.Cut(rest[j+1:], "</"+key+">")
+		if !closed {
+			return append(pairs, kv{key, tagValue(value)}), false
+		}
+		pairs = append(pairs, kv{key, tagValue(value)})
+		rest = after
 	}
 }

@@ -51,6 +51,12 @@ func llamaBody(body string, sc scanCtx) ([]Call, bool) {
 	if t[0] == '{' || t[0] == '[' {
 		return jsonSequence(t, FormatLlama)
 	}
+	return pythonCallsInMarker(t, sc, FormatLlama)
+}
+
+// pythonCallsInMarker reads Python-style calls written between a format's call markers, where
+// every name counts as a call, and marks them with that format.
+func pythonCallsInMarker(t string, sc scanCtx, format Format) ([]Call, bool) {
 	inner := scanCtx{opt: sc.opt, inMarker: true}
 	var calls []Call
 	complete := true
@@ -60,7 +66,7 @@ func llamaBody(body string, sc scanCtx) ([]Call, bool) {
 			continue
 		}
 		for _, c := range s.calls {
-			c.Format = FormatLlama
+			c.Format = format
 			calls = append(calls, c)
 		}
 	}

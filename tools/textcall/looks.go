@@ -7,7 +7,7 @@ var attemptTokens = []string{
 	hermesOpen, hermesClose, qwenFunctionOpen, glmKeyOpen, llamaTag, mistralToken,
 	"tool▁call", kimiCallBegin, "<|tool_calls_section_begin|>", "<invoke ", "<function_calls>",
 	"｜DSML｜", "<minimax:tool_call>", gemmaOpen, funcGemmaOpen, "to=functions.", harmonyCall,
-	"```tool_code", "```tool_call", "```function_call", "default_api.",
+	"```tool_code", "```tool_call", "```function_call", "default_api.", lfmStart,
 }
 
 // Looks reports, cheaply, whether text contains something that looks like an attempted tool

@@ -84,7 +84,10 @@ func pyCallAt(text string, start, open int, sc scanCtx) (Call, int, pyStatus) {
 		return Call{}, p.i, st
 	}
 	call := Call{Name: name, Args: objectOf(pairs), Raw: strings.TrimSpace(text[open+1 : p.i-1]), Format: FormatPython}
-	if positional > 0 {
+	switch {
+	case positional == 1 && len(pairs) == 0 && p.object != nil:
+		call.Args = p.object // the arguments object itself, passed as the one argument
+	case positional > 0:
 		call.Args = nil // positional values cannot be named without the tool's schema
 	}
 	return call, p.i, pyOK

@@ -25,6 +25,9 @@ type pyReader struct {
 	s     string
 	i     int
 	depth int
+	// object is the call's one positional argument when it is a dict: a model that wrote
+	// the arguments object as JavaScript, Read({file_path:"a"}) (sums001/Deepseek-API#2).
+	object json.RawMessage
 }
 
 func (p *pyReader) space() { p.i = skipSpace(p.s, p.i) }
@@ -48,7 +51,9 @@ func (p *pyReader) args() (pairs []kv, positional int, st pyStatus) {
 			return nil, 0, st
 		}
 		if key == "" {
-			positional++
+			if positional++; positional == 1 && len(v) > 0 && v[0] == '{' {
+				p.object = v
+			}
 		} else {
 			pairs = append(pairs, kv{key, v})
 		}
@@ -224,13 +229,9 @@ func (p *pyReader) dict() (json.RawMessage, pyStatus) {
 			p.i++
 			return objectOf(pairs), pyOK
 		}
-		k, st := p.value()
+		key, st := p.dictKey()
 		if st != pyOK {
 			return nil, st
-		}
-		var key string
-		if json.Unmarshal(k, &key) != nil {
-			key = string(k)
 		}
 		p.space()
 		if p.done() {
@@ -249,6 +250,29 @@ func (p *pyReader) dict() (json.RawMessage, pyStatus) {
 			return nil, st
 		}
 	}
+}
+
+// dictKey reads a dict key: a literal, or a bare identifier as JavaScript writes it ({path: "a"}).
+func (p *pyReader) dictKey() (string, pyStatus) {
+	p.space()
+	j := p.i
+	for j < len(p.s) && isIdentByte(p.s[j]) {
+		j++
+	}
+	if k := skipSpace(p.s, j); j > p.i && k < len(p.s) && p.s[k] == ':' && !isJSONLiteral(p.s[p.i:j]) && !(p.s[p.i] >= '0' && p.s[p.i] <= '9') {
+		key := p.s[p.i:j]
+		p.i = j
+		return key, pyOK
+	}
+	k, st := p.value()
+	if st != pyOK {
+		return "", st
+	}
+	var key string
+	if json.Unmarshal(k, &key) != nil {
+		key = string(k)
+	}
+	return key, pyOK
 }
 
 // separator consumes a "," or stops before close.

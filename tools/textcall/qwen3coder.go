@@ -14,6 +14,12 @@ import "strings"
 //
 // The <tool_call> wrapper is often missing; a missing </parameter> or </function> ends at the
 // next tag. Values stay strings except obvious JSON arrays and objects.
+//
+// Some models drop every closing tag and write each value on its tag's line (Continue#13057,
+// qwen3-coder:30b): "<function=create_new_file>\n<parameter=filepath> test.txt\n<parameter=contents> hello".
+// A call in that dialect is complete at the end of the text; one in the usual multi-line
+// form that ends inside a value is cut off. (A reply stopped by the output limit is held
+// back by the reply classifier whatever the parser says.)
 
 const (
 	qwenFunctionOpen  = "<function="
@@ -81,20 +87,30 @@ func qwenFunction(block string) (*Call, bool) {
 		return nil, true
 	}
 	body, _, closed := strings.Cut(rest[gt+1:], qwenFunctionClose)
-	var pairs []kv
-	complete := true
+	var keys, values []string
+	complete, inline := true, !strings.Contains(body, qwenParamClose)
 	for _, part := range strings.Split(body, qwenParamOpen)[1:] {
 		key, value, ok := strings.Cut(part, ">")
 		if !ok {
 			complete = false
 			break
 		}
+		inline = inline && !strings.HasPrefix(strings.TrimLeft(value, " \t"), "\n")
 		value, ended := strings.CutSuffix(strings.TrimRight(value, " \t\r\n"), qwenParamClose)
 		if !ended {
 			value, _, ended = strings.Cut(value, qwenParamClose)
 		}
 		complete = ended || closed
-		pairs = append(pairs, kv{strings.TrimSpace(key), tagValue(value)})
+		keys, values = append(keys, strings.TrimSpace(key)), append(values, value)
 	}
+	inline = inline && len(keys) > 0
+	pairs := make([]kv, len(keys))
+	for i, k := range keys {
+		if inline { // the closer-less one-line dialect: a space after the tag separates the value
+			values[i] = strings.TrimSpace(values[i])
+		}
+		pairs[i] = kv{k, tagValue(values[i])}
+	}
+	complete = complete || inline
 	return &Call{Name: name, Args: objectOf(pairs), Raw: strings.TrimSpace(body), Format: FormatQwen3Coder}, complete
 }

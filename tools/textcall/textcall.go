@@ -1,6 +1,6 @@
 // Package textcall recovers tool calls that a model wrote into its reply text instead of the
 // provider's structured tool_calls field. Each format (Hermes, Qwen3-Coder, Mistral, DeepSeek,
-// Kimi, GLM, gpt-oss harmony, Gemma, Llama, bare JSON, Python-call syntax, fenced blocks) has its
+// Kimi, GLM, gpt-oss harmony, Gemma, Llama, Liquid LFM, bare JSON, Python-call syntax, fenced blocks) has its
 // own scanner in its own file; Parse runs them, keeps the non-overlapping matches and returns
 // the calls in text order with the remaining prose.
 //
@@ -30,6 +30,7 @@ const (
 	FormatHarmony    Format = "harmony"     // <|channel|>commentary to=functions.N <|constrain|>json<|message|>{…}<|call|>
 	FormatGemma      Format = "gemma"       // <|tool_call>call:N{k:<|"|>v<|"|>}<tool_call|>, ```tool_code
 	FormatLlama      Format = "llama"       // <|python_tag|>{…}, {"type":"function",…,"parameters":…}
+	FormatLFM        Format = "lfm"         // <|tool_call_start|>[read_file(path="a.go")]<|tool_call_end|>
 	FormatFenced     Format = "fenced"      // ```json / ```tool_call / ```xml holding another format
 	FormatJSON       Format = "json"        // bare {"name":…,"arguments":…} objects and arrays
 	FormatPython     Format = "python"      // read_file(path="a.go")
@@ -111,6 +112,7 @@ func scanners() []scanner {
 		{FormatGLM, true, scanGLMOrphans},
 		{FormatInvoke, true, scanInvoke},
 		{FormatLlama, true, scanLlama},
+		{FormatLFM, true, scanLFM},
 		{FormatJSON, false, scanBareJSON},
 		{FormatPython, false, scanPython},
 	}

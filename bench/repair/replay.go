@@ -1,0 +1,188 @@
+package main
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/troupe-dev/troupe/actors/turn"
+	"github.com/troupe-dev/troupe/llm"
+	"github.com/troupe-dev/troupe/tools"
+)
+
+// The replay (issue 9's "before 9%, goal 95%"): every case of the corpus goes through the
+// path a session takes, with repair on and off: the reply classifier with the family's
+// text-call parser (actors/turn) → tool-name repair → argument repair → schema validation
+// and path policy against the real built-in registry (tools.Registry.Admit). Nothing runs.
+// The workspace root is "/": the path policy of the reporter's own project is not what is
+// measured, and a path inside it must not count as a failure.
+
+// replayOutcome is one case under one setting.
+type replayOutcome struct {
+	ok  bool
+	why string // why it failed
+}
+
+// replayCase runs c with repair on or off and compares what would run with c.Expect.
+func replayCase(c Case, repair bool) (replayOutcome, error) {
+	reg, err := tools.NewRegistry(tools.Builtins()...)
+	if err != nil {
+		return replayOutcome{}, err
+	}
+	calls := classify(c, repair, reg.Knows)
+	if len(calls) == 0 {
+		return replayOutcome{why: "no call recovered (the reply reads as text)"}, nil
+	}
+	if len(calls) != len(c.Expect) {
+		return replayOutcome{why: fmt.Sprintf("%d calls recovered, %d expected: %s", len(calls), len(c.Expect), names(calls))}, nil
+	}
+	env := &tools.Env{Root: "/", NoRepair: !repair}
+	for i, call := range calls {
+		a := reg.Admit(env, tools.Call{ID: call.ID, Name: call.Name, Args: call.Args})
+		want := c.Expect[i]
+		switch {
+		case a.Refusal != "":
+			return replayOutcome{why: fmt.Sprintf("call %d (%s) refused: %s", i+1, call.Name, firstLine(a.Refusal))}, nil
+		case a.Name != want.Name || !sameArgs(a.Args, want.Args):
+			return replayOutcome{why: fmt.Sprintf("call %d became %s %s, expected %s %s", i+1, a.Name, a.Args, want.Name, compact(want.Args))}, nil
+		}
+	}
+	return replayOutcome{ok: true}, nil
+}
+
+// classify is the session's reply classifier for c's model, as the session builds it.
+func classify(c Case, repair bool, known func(string) bool) []llm.ToolCall {
+	steer := turn.NewSteering(repair, turn.Textcall(llm.QuirksFor(c.Model).TextFormat), known)
+	reply := &llm.Reply{Text: c.Text, Reasoning: c.Reasoning, Stop: llm.StopEnd}
+	for i, q := range c.Calls {
+		reply.ToolCalls = append(reply.ToolCalls, llm.ToolCall{ID: fmt.Sprintf("q%d", i+1), Name: q.Name, Args: q.Args})
+		reply.Stop = llm.StopToolCalls
+	}
+	return steer.Classifier.Classify(reply, 1).Calls
+}
+
+// readsForeign checks an excluded case's text parsing only: with the foreign tool names known
+// (as they were in the reporter's harness), does the parser read the calls the model meant?
+// ok is false with no reason when the case has nothing to check (no foreign calls, no text).
+func readsForeign(c Case) (ok bool, checked bool, why string) {
+	if len(c.Foreign) == 0 || len(c.Calls) > 0 {
+		return false, false, ""
+	}
+	known := func(n string) bool {
+		for _, f := range c.Foreign {
+			if f.Name == n {
+				return true
+			}
+		}
+		return false
+	}
+	parse := turn.Textcall(llm.QuirksFor(c.Model).TextFormat)
+	text := c.Text
+	if text == "" {
+		text = c.Reasoning
+	}
+	p := parse(text, known)
+	if len(p.Calls) != len(c.Foreign) {
+		return false, true, fmt.Sprintf("%d calls read, %d meant", len(p.Calls), len(c.Foreign))
+	}
+	for i, got := range p.Calls {
+		if got.Name != c.Foreign[i].Name || !sameArgs(got.Args, c.Foreign[i].Args) {
+			return false, true, fmt.Sprintf("call %d read as %s %s", i+1, got.Name, got.Args)
+		}
+	}
+	return true, true, ""
+}
+
+// replayReport prints recovered / total per family and overall, with repair on and off, the
+// excluded cases counted apart, and every failure with its reason.
+func replayReport(cases []Case) error {
+	type tally struct{ total, on, off int }
+	byFamily := map[string]*tally{}
+	var failures []string
+	var excluded, foreignChecked, foreignRead int
+	var foreignMisses []string
+	for _, c := range cases {
+		if c.Excluded != "" {
+			excluded++
+			if ok, checked, why := readsForeign(c); checked {
+				foreignChecked++
+				if ok {
+					foreignRead++
+				} else {
+					foreignMisses = append(foreignMisses, fmt.Sprintf("  %s (%s): %s", c.ID, c.Source, why))
+				}
+			}
+			continue
+		}
+		fam := llm.QuirksFor(c.Model).Family
+		t := byFamily[fam]
+		if t == nil {
+			t = &tally{}
+			byFamily[fam] = t
+		}
+		t.total++
+		on, err := replayCase(c, true)
+		if err != nil {
+			return err
+		}
+		off, err := replayCase(c, false)
+		if err != nil {
+			return err
+		}
+		if on.ok {
+			t.on++
+		} else {
+			failures = append(failures, fmt.Sprintf("  %s [%s] (%s): %s", c.ID, c.Model, c.Source, on.why))
+		}
+		if off.ok {
+			t.off++
+		}
+	}
+	families := make([]string, 0, len(byFamily))
+	for f := range byFamily {
+		families = append(families, f)
+	}
+	sort.Strings(families)
+	inScope := len(cases) - excluded
+	fmt.Printf("replay of %d real malformed calls (bench/repair/corpus): %d in scope, %d excluded\n\n", len(cases), inScope, excluded)
+	row := func(a, b, c, d string) { fmt.Printf("%-16s %-7s %-16s %s\n", a, b, c, d) }
+	row("family", "cases", "repair on", "repair off")
+	var all tally
+	for _, f := range families {
+		t := byFamily[f]
+		all.total, all.on, all.off = all.total+t.total, all.on+t.on, all.off+t.off
+		row(f, fmt.Sprint(t.total), fmt.Sprintf("%d / %d", t.on, t.total), fmt.Sprintf("%d / %d", t.off, t.total))
+	}
+	pct := func(n int) string {
+		return fmt.Sprintf("%d / %d (%.0f%%)", n, all.total, 100*float64(n)/float64(max(all.total, 1)))
+	}
+	row("overall", fmt.Sprint(all.total), pct(all.on), pct(all.off))
+	fmt.Printf("\nexcluded (no troupe tool for what the model meant, or the report elided the call): %d\n", excluded)
+	fmt.Printf("  of those, text calls read as the model meant them (parser only, foreign names known): %d / %d\n", foreignRead, foreignChecked)
+	for _, m := range foreignMisses {
+		fmt.Println(m)
+	}
+	if len(failures) > 0 {
+		fmt.Println("\nnot recovered with repair on:")
+		for _, f := range failures {
+			fmt.Println(f)
+		}
+	}
+	return nil
+}
+
+func names(calls []llm.ToolCall) string {
+	out := make([]string, len(calls))
+	for i, c := range calls {
+		out[i] = c.Name
+	}
+	return strings.Join(out, ", ")
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
+	if len(line) > 160 {
+		line = line[:160] + "…"
+	}
+	return line
+}
