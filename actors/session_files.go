@@ -21,6 +21,13 @@ type recheckExpired struct{ turn int }
 // the executor's, so the session asks it (RecheckFiles) and the turn goes on when the answer
 // (FilesRechecked) or the timeout arrives; a Cancel meanwhile ends the turn (cancelTurn).
 func (s *session) recheckFiles(ctx actor.Context) {
+	if s.turn == 1 && !s.start.Resume {
+		// Nothing to recheck yet: the file truth grows only by this run's tool calls, or
+		// comes from the store on a resume. Not asking saves a fresh session (a subagent just
+		// spawned) a round trip before its first call.
+		s.prepareCall(ctx)
+		return
+	}
 	turn, self, root := s.turn, ctx.Self(), ctx.ActorSystem().Root
 	s.cur.recheck = time.AfterFunc(recheckTimeout, func() { root.Send(self, &recheckExpired{turn: turn}) })
 	ctx.Send(s.links.toolexec, &messages.RecheckFiles{Turn: turn})
