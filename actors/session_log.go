@@ -69,13 +69,13 @@ func (s *session) recordUsage(u llm.Usage, requestBytes int) {
 }
 
 // syncStore makes the turn durable against power loss too (a SIGKILL loses nothing either way).
+// The sync runs behind the session (the store's syncer logs a failure): waiting for the disk
+// here was two thirds of the harness's time per turn.
 func (s *session) syncStore() {
 	if err := s.deps.Store.PutMeta(s.meta); err != nil {
 		s.deps.Log.Warn("record session meta", "session", s.start.ID, "err", err)
 	}
-	if err := s.deps.Store.Sync(); err != nil {
-		s.deps.Log.Warn("sync store", "err", err)
-	}
+	s.deps.Store.SyncSoon()
 }
 
 // noteText marks a harness note so the model can tell it from the user's words.

@@ -38,8 +38,9 @@ var ErrLocked = errors.New("store locked by another process")
 
 // Store is an open troupe database. It is safe for concurrent use.
 type Store struct {
-	db  *badger.DB
-	dir string
+	db     *badger.DB
+	dir    string
+	syncer *syncer // SyncSoon's background syncs
 
 	seqMu sync.Mutex
 	seqs  map[string]*sessionSeq // per-session append counters, loaded on first use
@@ -65,7 +66,9 @@ func Open(dir string, logger *slog.Logger) (*Store, error) {
 	if err != nil {
 		return nil, classifyOpenError(dir, err)
 	}
-	return &Store{db: db, dir: dir, seqs: make(map[string]*sessionSeq)}, nil
+	s := &Store{db: db, dir: dir, seqs: make(map[string]*sessionSeq)}
+	s.syncer = newSyncer(s.Sync, logger)
+	return s, nil
 }
 
 // smallOptions are Badger's defaults trimmed to what a coding-agent transcript needs. The
@@ -114,6 +117,7 @@ func (s *Store) Dir() string { return s.dir }
 
 // Close flushes and closes the database.
 func (s *Store) Close() error {
+	s.syncer.halt()
 	if err := s.db.Close(); err != nil {
 		return fmt.Errorf("close store %s: %w", s.dir, err)
 	}
@@ -127,6 +131,12 @@ func (s *Store) Sync() error {
 	}
 	return nil
 }
+
+// SyncSoon is Sync without the wait: the writes acknowledged so far reach the disk within one
+// sync's time (a sync already running is followed by one more), while the caller goes on. For
+// turn boundaries, where a session would otherwise block on the disk; a SIGKILL loses nothing
+// either way, and Sync (or Close) is still the way to be sure before exiting.
+func (s *Store) SyncSoon() { s.syncer.request() }
 
 // stamp returns the current UTC time, strictly after every stamp this Store handed out
 // before, so "newest first" is well defined even on a coarse clock.

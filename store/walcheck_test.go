@@ -63,3 +63,15 @@ func TestFlippedWriteAheadLogIsDamage(t *testing.T) {
 	}
 	openMustBeDamaged(t, dir)
 }
+
+// TestEmptyWriteAheadFileIsNotDamage: a .mem file created but never written (a crash right
+// after Badger made it) has nothing to check and is no damage.
+func TestEmptyWriteAheadFileIsNotDamage(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "00001.mem")
+	if err := os.WriteFile(path, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := checkWAL(path); err != nil {
+		t.Fatalf("empty write-ahead file: %v", err)
+	}
+}

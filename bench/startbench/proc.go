@@ -10,7 +10,7 @@ import (
 
 // memory is what /proc says about a process tree at one moment, in KiB.
 type memory struct {
-	rss, rssAnon, hwm, pss int
+	rss, rssAnon, rssFile, hwm, pss int
 }
 
 // statusKiB reads the named "Key: N kB" fields of /proc/PID/status or smaps_rollup.
@@ -44,9 +44,10 @@ func statusKiB(path string, keys ...string) map[string]int {
 func treeMemory(pid int) memory {
 	var m memory
 	for _, p := range append([]int{pid}, descendants(pid)...) {
-		st := statusKiB(filepath.Join("/proc", strconv.Itoa(p), "status"), "VmRSS", "RssAnon", "VmHWM")
+		st := statusKiB(filepath.Join("/proc", strconv.Itoa(p), "status"), "VmRSS", "RssAnon", "RssFile", "VmHWM")
 		m.rss += st["VmRSS"]
 		m.rssAnon += st["RssAnon"]
+		m.rssFile += st["RssFile"]
 		if p == pid {
 			m.hwm = st["VmHWM"]
 		}

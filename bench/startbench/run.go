@@ -19,6 +19,7 @@ type runSample struct {
 	phases                  map[string]float64
 	maxRSSKiB               int // VmHWM, exact, from wait4's rusage
 	peakAnonKiB, peakPSSKiB int // polled every few milliseconds: close to the peak, not exact
+	peakFileKiB             int // file-backed pages mapped (the binary's text and data, Badger's files)
 }
 
 func (s *runSample) phase(p string) float64 {
@@ -91,6 +92,7 @@ func measure(cmd *exec.Cmd) (*runSample, error) {
 			m := treeMemory(cmd.Process.Pid)
 			peak.rssAnon = max(peak.rssAnon, m.rssAnon)
 			peak.pss = max(peak.pss, m.pss)
+			peak.rssFile = max(peak.rssFile, m.rssFile)
 			select {
 			case <-stopPoll:
 				polled <- peak
@@ -105,7 +107,7 @@ func measure(cmd *exec.Cmd) (*runSample, error) {
 	s.exitMS = sinceMS(start)
 	close(stopPoll)
 	peak := <-polled
-	s.peakAnonKiB, s.peakPSSKiB = peak.rssAnon, peak.pss
+	s.peakAnonKiB, s.peakPSSKiB, s.peakFileKiB = peak.rssAnon, peak.pss, peak.rssFile
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		s.maxRSSKiB = int(ru.Maxrss)
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"debug/elf"
 	"fmt"
 	"os/exec"
 	"sort"
@@ -10,15 +11,26 @@ import (
 	"strings"
 )
 
-// moduleSizes prints what each module adds to the binary: the bytes of its code and read-only data
-// symbols (`go tool nm -size`), largest first. Type metadata and closures are counted
-// with the package they belong to; what cannot be attributed is listed as "other".
+// moduleSizes prints what each module adds to the binary: the bytes of its code and read-only
+// data symbols (`go tool nm -size`) plus its share of the function table (.gopclntab, about a
+// third of a Go binary, split by function count), largest first. Type metadata and closures
+// are counted with the package they belong to; what cannot be attributed is listed as "other".
 func moduleSizes(bin string, top int) error {
 	out, err := exec.Command("go", "tool", "nm", "-size", bin).Output()
 	if err != nil {
 		return fmt.Errorf("go tool nm %s: %w", bin, err)
 	}
-	bytesOf := map[string]int64{}
+	pclntab, err := sectionSize(bin, ".gopclntab")
+	if err != nil {
+		return err
+	}
+	type entry struct {
+		mod   string
+		size  int64 // code and read-only data
+		funcs int
+	}
+	byMod := map[string]*entry{}
+	totalFuncs := 0
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	for sc.Scan() {
@@ -30,24 +42,46 @@ func moduleSizes(bin string, top int) error {
 		if err != nil {
 			continue
 		}
-		bytesOf[moduleOf(strings.Join(f[3:], " "))] += size
+		mod := moduleOf(strings.Join(f[3:], " "))
+		e := byMod[mod]
+		if e == nil {
+			e = &entry{mod: mod}
+			byMod[mod] = e
+		}
+		e.size += size
+		if strings.ContainsAny(f[2], "tT") {
+			e.funcs++
+			totalFuncs++
+		}
 	}
-	type entry struct {
-		mod  string
-		size int64
+	share := func(e *entry) float64 {
+		return float64(e.size) + float64(pclntab)*float64(e.funcs)/float64(max(totalFuncs, 1))
 	}
-	var list []entry
-	for m, s := range bytesOf {
-		list = append(list, entry{m, s})
+	var list []*entry
+	for _, e := range byMod {
+		list = append(list, e)
 	}
-	sort.Slice(list, func(i, j int) bool { return list[i].size > list[j].size })
+	sort.Slice(list, func(i, j int) bool { return share(list[i]) > share(list[j]) })
 	for i, e := range list {
 		if i == top {
 			break
 		}
-		row("  binary: "+e.mod, fmt.Sprintf("%.2f MiB", float64(e.size)/(1<<20)))
+		row("  binary: "+e.mod, fmt.Sprintf("%5.2f MiB (code+data %.2f, %d funcs)", share(e)/(1<<20), float64(e.size)/(1<<20), e.funcs))
 	}
 	return nil
+}
+
+// sectionSize is the size of the named ELF section of bin.
+func sectionSize(bin, name string) (uint64, error) {
+	f, err := elf.Open(bin)
+	if err != nil {
+		return 0, fmt.Errorf("read %s: %w", bin, err)
+	}
+	defer f.Close()
+	if s := f.Section(name); s != nil {
+		return s.Size, nil
+	}
+	return 0, nil
 }
 
 // moduleOf is the module (or standard-library package tree) a symbol belongs to, from its name:
