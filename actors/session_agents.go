@@ -140,7 +140,7 @@ func (s *session) prepareChild(req *messages.SpawnAgent) (*childAgent, []string,
 	}
 	start := &messages.StartSession{
 		ID: s.start.ID + "-" + task, Model: s.start.Model, BaseURL: s.start.BaseURL,
-		Mode: mode, Workspace: s.deps.Workspace,
+		Mode: mode, Workspace: s.deps.Workspace, Cwd: s.start.Cwd, // a child reads the instructions its parent was given
 		Agent: handle, Parent: s.start.ID, Role: role.Name, RolePrompt: role.Prompt, Tools: toolNames,
 		Depth: depth, MaxTokens: d.Limits.MaxTokens, MaxWallS: int(d.Limits.MaxWall / time.Second),
 		Allow: append(slices.Clone(s.start.Allow), s.sessionAllowlist()...), Ask: s.start.Ask, Deny: s.start.Deny,
