@@ -75,9 +75,7 @@ func (s *session) auditSnapshot() *sessionAudit {
 
 func (s *session) auditProbes() auditProbes {
 	p := auditProbes{store: s.deps.Store, session: s.start.ID, subs: append([]*nats.Subscription(nil), s.links.subs...)}
-	if env := s.deps.ToolEnv; env != nil && env.Files != nil {
-		p.root, p.records = env.Root, env.Files.Records()
-	}
+	p.root = s.deps.Workspace // the records are read from the store off the actor (fill)
 	if s.deps.Bridge != nil {
 		p.conn = s.deps.Bridge.nc
 	}
@@ -86,6 +84,9 @@ func (s *session) auditProbes() auditProbes {
 
 // fill runs the probes into a. It runs off the actor: it reads the disk and pings the bus.
 func (p auditProbes) fill(a *sessionAudit) {
+	if p.records == nil && p.store != nil {
+		p.records, _ = storedFileRecords(p.store, p.session) // a store that cannot be read shows in the log scan
+	}
 	a.Files = observeFiles(p.root, p.records)
 	a.Log = scanLog(p.store, p.session)
 	a.Stored, a.StoredErr = storedGoal(p.store, p.session)

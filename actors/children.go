@@ -16,10 +16,13 @@ import (
 type children struct {
 	// delegation is what this session may start as subagents; nil means it cannot.
 	delegation *Delegation
-	byTask     map[string]*childAgent
-	order      []string // task names in spawn order
-	waiters    []*agentWaiter
-	waitSeq    int
+	// allowlist is the executor's session allowlist, as it last told it (SessionAllowlist):
+	// children start with it.
+	allowlist []string
+	byTask    map[string]*childAgent
+	order     []string // task names in spawn order
+	waiters   []*agentWaiter
+	waitSeq   int
 }
 
 func newChildren() *children { return &children{byTask: map[string]*childAgent{}} }

@@ -17,9 +17,9 @@ import (
 func (s *session) doctorCommand(ctx actor.Context) {
 	var conf diagnose.Confinement
 	unknownSandbox := false // a sandbox that cannot describe itself (a test's, an embedder's)
-	if env := s.deps.ToolEnv; env != nil && env.Sandbox != nil {
+	if s.deps.Sandbox != nil {
 		var ok bool
-		conf, ok = env.Sandbox.(diagnose.Confinement)
+		conf, ok = s.deps.Sandbox.(diagnose.Confinement)
 		unknownSandbox = !ok
 	}
 	p, model := s.auditProbes(), s.deps.Model

@@ -118,9 +118,6 @@ func (s *session) applyReconfigured(ctx actor.Context, st *messages.StartSession
 		return by + ": a turn started meanwhile; nothing changed (try again when it ends)"
 	}
 	old := s.deps
-	if s.deps.Gate != nil {
-		r.setup.Tools.AddCheck(s.deps.Gate.Check()) // the same gate: mode and session allowlist carry over
-	}
 	s.deps.Provider, s.deps.Model, s.deps.ModelName = r.setup.Provider, r.setup.Model, r.setup.ModelName
 	s.deps.Tools, s.deps.System, s.deps.Narrowed = r.setup.Tools, r.setup.System, r.setup.Narrowed
 	if err := s.checkWindow(); err != nil {
@@ -131,14 +128,17 @@ func (s *session) applyReconfigured(ctx actor.Context, st *messages.StartSession
 	s.budget.acct.Reset() // the last provider count was for the old prefix
 
 	// From plan to code, say: spawn_agent is back, and with it the delegation.
+	delegates := false
 	if s.kids.delegation == nil && r.setup.Delegation != nil {
 		d := *r.setup.Delegation
 		d.Limits = d.Limits.withDefaults()
 		s.kids.delegation = &d
 		s.deps.Delegation = r.setup.Delegation
-		s.deps.ToolEnv.Agents = &sessionLink{root: ctx.ActorSystem().Root, session: ctx.Self()} // read by calls the executor starts after this
+		delegates = true
 	}
-	ctx.Send(s.links.toolexec, &useRegistry{registry: r.setup.Tools})
+	// The executor puts its gate last in the new registry (mode and session allowlist carry
+	// over) and, with delegates, links the agent tools to this session.
+	ctx.Send(s.links.toolexec, &useRegistry{registry: r.setup.Tools, delegates: delegates})
 	if s.links.compactor != nil {
 		ctx.Send(s.links.compactor, &useModel{provider: s.deps.Provider, modelName: s.deps.ModelName})
 	}

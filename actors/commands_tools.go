@@ -28,7 +28,10 @@ type useSkill struct{ skill *tools.LoadedSkill }
 
 // useRegistry hands the tool executor the registry /prompt or /model built; it is sent only
 // while the session is idle, so no call is running.
-type useRegistry struct{ registry *tools.Registry }
+type useRegistry struct {
+	registry  *tools.Registry
+	delegates bool // the agent tools are new in it: the executor links them to the session
+}
 
 // skillNote opens the note /skills NAME leaves for the model; activeSkill finds it again.
 const skillNote = "The user loaded a skill with /skills. "
@@ -95,13 +98,7 @@ func activeSkill(items []projection.Item) string {
 }
 
 // sessionSkills are the skills the session started with (no disk read).
-func (s *session) sessionSkills() skillSet {
-	if s.deps.ToolEnv == nil {
-		return nil
-	}
-	set, _ := s.deps.ToolEnv.Skills.(skillSet)
-	return set
-}
+func (s *session) sessionSkills() skillSet { return skillSet(s.deps.Skills) }
 
 func (s *session) toolsCommand() string {
 	var skill *config.Skill
@@ -132,9 +129,9 @@ func permissionsReport(mode messages.Mode, allow, ask, deny, session []string, s
 
 func (s *session) permissionsCommand() string {
 	sandbox := "off: commands run unconfined (set [sandbox] in troupe.toml or --sandbox to confine them)"
-	if s.deps.ToolEnv != nil && s.deps.ToolEnv.Sandbox != nil {
+	if s.deps.Sandbox != nil {
 		sandbox = "on"
-		if d, ok := s.deps.ToolEnv.Sandbox.(interface{ Describe() string }); ok {
+		if d, ok := s.deps.Sandbox.(interface{ Describe() string }); ok {
 			sandbox = d.Describe()
 		}
 	}

@@ -229,3 +229,30 @@ func TestCompactedInstructionsComeBackOnce(t *testing.T) {
 		t.Errorf("X-RULES at message %d, \"go on\" at %d: want the file handed out again after the boundary", note, goOn)
 	}
 }
+
+// A child works where its parent was started: its prefix holds the instructions from the root
+// down to the parent's working directory, as the parent's does.
+func TestAChildReadsTheInstructionsOfItsParentsWorkingDirectory(t *testing.T) {
+	tn := startContextNode(t, `{"turns": [
+		{"tool_calls": [{"name": "spawn_agent", "args": {"task_name": "helper", "agent_type": "explorer", "message": "look around"}}]},
+		{"expect": "Subagent results", "text": "done"}],
+	"agents": {"helper": {"turns": [{"text": "looked"}]}}}`, instructionTree)
+	const id = "cwdchild"
+	if err := tn.client.StartSession(&messages.StartSession{ID: id, Task: "delegate", Model: "scripted", Mode: "yolo",
+		Workspace: tn.Root, Cwd: "pkg"}); err != nil {
+		t.Fatal(err)
+	}
+	checkFor(t, 30*time.Second, func() error {
+		if tn.count(id, messages.EventSessionFinished) < 1 {
+			return fmt.Errorf("not finished")
+		}
+		return nil
+	})
+	child := tn.requestsOf("root/helper")
+	if len(child) == 0 {
+		t.Fatal("the child made no request")
+	}
+	if sys := child[0].System; !strings.Contains(sys, "ROOT-RULES") || !strings.Contains(sys, "PKG-RULES") {
+		t.Errorf("the child's prefix must hold the root's and pkg's instructions:\n%s", sys)
+	}
+}

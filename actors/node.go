@@ -2,7 +2,6 @@ package actors
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -215,31 +214,22 @@ func (n *Node) newSessionDeps(start *messages.StartSession) (SessionDeps, error)
 	if err != nil {
 		return SessionDeps{}, err
 	}
-	gate, err := newSessionGate(start, n.bridge, n.opts.Sandbox != nil)
+	gate, err := newSessionGate(start, n.opts.Sandbox != nil)
 	if err != nil {
 		return SessionDeps{}, err
-	}
-	tmp, err := os.MkdirTemp("", "troupe-"+start.ID+"-")
-	if err != nil {
-		return SessionDeps{}, fmt.Errorf("session temp dir: %w", err)
 	}
 	workspace := start.Workspace
 	if workspace == "" {
 		workspace = n.Root
 	}
-	env := &tools.Env{Root: workspace, TempDir: tmp, Environ: withTmp(n.opts.Environ, tmp), Sandbox: n.opts.Sandbox,
-		Files: n.fileTracker(start), Artifacts: n.store, ReadOnlyRoot: start.PlanSafeBash && n.opts.Sandbox != nil,
-		Secrets: tools.SecretRedactor(os.Getenv, llm.KeyVars(), n.bus.Token()), NoRepair: start.NoRepair}
-	if len(setup.Skills) > 0 {
-		env.Skills = skillSet(setup.Skills)
-	}
 	reg := setup.Tools
 	reg.AddCheck(gate.Check()) // last: after every validity check
 	return SessionDeps{
-		Gate:  gate,
 		Store: n.store, Bridge: n.bridge, Provider: setup.Provider, Model: setup.Model, ModelName: setup.ModelName,
-		Tools: reg, ToolEnv: env, Retry: n.opts.Retry, Log: n.opts.Log, System: setup.System,
-		Instructions: setup.Instructions, Delegation: setup.Delegation, Narrowed: setup.Narrowed,
+		Tools: reg, Workspace: workspace, Sandbox: n.opts.Sandbox, Skills: setup.Skills, Retry: n.opts.Retry, Log: n.opts.Log,
+		Executor: n.executorFactory(executorParts{start: start, workspace: workspace, skills: setup.Skills, reg: reg, gate: gate,
+			files: n.fileTracker(start), delegates: setup.Delegation != nil}),
+		System: setup.System, Instructions: setup.Instructions, Delegation: setup.Delegation, Narrowed: setup.Narrowed,
 		Setup: n.sessionSetup, PromptModes: n.promptModes,
 	}, nil
 }
@@ -290,28 +280,6 @@ func (n *Node) delegation(reg *tools.Registry) *Delegation {
 	}
 }
 
-// fileTracker is a session's file truth, persisted at s/<session>/fs/<path> and restored from
-// there, so a resumed session still knows what it read.
-func (n *Node) fileTracker(start *messages.StartSession) *tools.FileTracker {
-	ft := tools.NewFileTracker(func(rec *tools.FileRecord) error {
-		return n.store.PutFileRecord(start.ID, rec.Path, rec)
-	})
-	var recs []*tools.FileRecord
-	err := n.store.EachFileRecord(start.ID, func(raw []byte) error {
-		var rec tools.FileRecord
-		if err := json.Unmarshal(raw, &rec); err != nil {
-			return err
-		}
-		recs = append(recs, &rec)
-		return nil
-	})
-	if err != nil {
-		n.opts.Log.Warn("restore file records: starting without them", "session", start.ID, "err", err)
-	}
-	ft.Restore(recs)
-	return ft
-}
-
 // modelStamp is the model name stamped on assistant messages: provider/model, or "scripted"
 // for a script (its path is not a model).
 func modelStamp(model string) string {
@@ -319,13 +287,6 @@ func modelStamp(model string) string {
 		return "scripted"
 	}
 	return model
-}
-
-func withTmp(environ []string, tmp string) []string {
-	if environ == nil {
-		return nil // the tools' own minimal default, which sets TMPDIR itself
-	}
-	return append(append([]string(nil), environ...), "TMPDIR="+tmp)
 }
 
 // warnOnly passes warnings and errors through: protoactor logs every spawn at info.

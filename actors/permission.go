@@ -12,13 +12,15 @@ import (
 // The executor's half of permissions: tools.Gate decides each call (mode, patterns, session
 // allowlist) as the last stage of the lifecycle, after every validity check; this file connects
 // it to the session — approval requests go out as ApprovalNeeded, answers come back through the
-// running call's gate, and every decision is reported for the audit trail.
+// running call's gate, and every decision is reported for the audit trail, each told to the
+// session from the executor (sessionTell).
 
 // callGate links the running call's goroutine (where the permission check blocks) with the
 // executor actor (which receives the answer).
 type callGate struct {
 	req     *messages.ToolRequest
 	answers chan *messages.ApprovalAnswer
+	to      sessionTell
 }
 
 type callGateKey struct{}
@@ -33,9 +35,9 @@ func gateOf(ctx context.Context) *callGate {
 }
 
 // newSessionGate builds a session's permission gate from its start message. Interactive
-// sessions ask over the bus; `--yes` answers every ask with allow; otherwise an ask is a denial
-// that says how to allow the call.
-func newSessionGate(start *messages.StartSession, bridge *Bridge, sandboxed bool) (*tools.Gate, error) {
+// sessions ask their session (which asks its clients over the bus); `--yes` answers every ask
+// with allow; otherwise an ask is a denial that says how to allow the call.
+func newSessionGate(start *messages.StartSession, sandboxed bool) (*tools.Gate, error) {
 	mode := start.Mode
 	if mode == "" {
 		mode = messages.ModeAsk
@@ -56,7 +58,7 @@ func newSessionGate(start *messages.StartSession, bridge *Bridge, sandboxed bool
 			return tools.AnswerAllow, nil
 		}
 	case start.Interactive || start.AskUser:
-		ask = busAsker(bridge, start.ID)
+		ask = sessionAsker
 	}
 	g := tools.NewGate(policy, ask, "rerun with --yes, or with --mode "+string(tools.ModeAutoEdit)+" for workspace edits or "+string(tools.ModeYolo)+" for commands")
 	g.OnDecision(func(ctx context.Context, spec tools.Spec, d tools.Decision, reason string) {
@@ -69,30 +71,25 @@ func newSessionGate(start *messages.StartSession, bridge *Bridge, sandboxed bool
 		if start.Yes && d == tools.Allow && reason == "approved" {
 			reason = "approved by --yes"
 		}
-		_ = bridge.Send(start.ID, &messages.ToolDecision{Turn: cg.req.Turn, CallID: cg.req.CallID, Tool: spec.Name,
+		cg.to.tell(&messages.ToolDecision{Turn: cg.req.Turn, CallID: cg.req.CallID, Tool: spec.Name,
 			Decision: decision, Reason: reason})
 	})
 	return g, nil
 }
 
-// busAsker puts an approval request to whoever answers on the bus: the session publishes it as
-// tool.approval_requested, and the answer reaches the running call through its callGate.
-func busAsker(bridge *Bridge, session string) tools.Asker {
-	return func(ctx context.Context, s tools.ApprovalSummary, reason string) (tools.Answer, error) {
-		cg := gateOf(ctx)
-		if cg == nil {
-			return "", errors.New("no executor to wait for the answer")
-		}
-		summary := messages.ApprovalSummary(s) // the same fields: messages cannot import tools
-		if err := bridge.Send(session, &messages.ApprovalNeeded{Turn: cg.req.Turn, CallID: cg.req.CallID,
-			Reason: reason, Summary: summary}); err != nil {
-			return "", fmt.Errorf("could not ask for approval: %w", err)
-		}
-		select {
-		case a := <-cg.answers:
-			return tools.Answer(a.Answer), nil
-		case <-ctx.Done():
-			return "", fmt.Errorf("cancelled while waiting for approval: %w", context.Cause(ctx))
-		}
+// sessionAsker puts an approval request to the session, which publishes it as
+// tool.approval_requested; the answer reaches the running call through its callGate.
+func sessionAsker(ctx context.Context, s tools.ApprovalSummary, reason string) (tools.Answer, error) {
+	cg := gateOf(ctx)
+	if cg == nil {
+		return "", errors.New("no executor to wait for the answer")
+	}
+	summary := messages.ApprovalSummary(s) // the same fields: messages cannot import tools
+	cg.to.tell(&messages.ApprovalNeeded{Turn: cg.req.Turn, CallID: cg.req.CallID, Reason: reason, Summary: summary})
+	select {
+	case a := <-cg.answers:
+		return tools.Answer(a.Answer), nil
+	case <-ctx.Done():
+		return "", fmt.Errorf("cancelled while waiting for approval: %w", context.Cause(ctx))
 	}
 }

@@ -37,11 +37,19 @@ type SessionDeps struct {
 	// the provider is asked for.
 	Model, ModelName string
 	Tools            *tools.Registry
-	ToolEnv          *tools.Env
-	Gate             *tools.Gate // the permission step, the last check of Tools
-	System           string
-	Retry            llm.RetryPolicy
-	Log              *slog.Logger
+	// Workspace is the root the session's tools work in (fixed for its life). The tools'
+	// environment and the permission gate are the executor's alone: Executor builds it, and
+	// the session asks it by message (toolexec_env.go).
+	Workspace string
+	Executor  ExecutorFactory
+	// Sandbox is the node's confinement of commands (shown by /doctor and /permissions; nil
+	// runs them directly); Skills are the skills the session started with (shown by /tools).
+	// Both are fixed values read at start, not the executor's state.
+	Sandbox tools.Sandbox
+	Skills  []config.Skill
+	System  string
+	Retry   llm.RetryPolicy
+	Log     *slog.Logger
 	// Delegation lets the session run subagents; nil means it cannot.
 	Delegation *Delegation
 
@@ -148,6 +156,13 @@ func (s *session) Receive(ctx actor.Context) {
 		s.onApprove(ctx, msg)
 	case *messages.SetMode:
 		s.onSetMode(ctx, msg)
+	case *messages.SessionAllowlist:
+		s.onSessionAllowlist(ctx, msg)
+	case *messages.ToolStarted, *messages.ToolResult, *messages.ApprovalNeeded, *messages.ToolDecision,
+		*messages.FilesRechecked, *messages.CheckResult:
+		if s.fromExecutor(ctx) {
+			s.behavior.Receive(ctx) // each is awaited by one phase
+		}
 	default:
 		s.behavior.Receive(ctx)
 	}
@@ -181,6 +196,10 @@ func (s *session) calling(ctx actor.Context) {
 		s.onModelRetry(msg)
 	case *modelDone:
 		s.onModelDone(ctx, msg)
+	case *messages.FilesRechecked:
+		s.onFilesRechecked(ctx, msg)
+	case *recheckExpired:
+		s.onRecheckExpired(ctx, msg)
 	case *messages.Cancel:
 		s.cancelTurn(ctx, msg)
 	case *messages.UserInput:

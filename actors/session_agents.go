@@ -140,7 +140,7 @@ func (s *session) prepareChild(req *messages.SpawnAgent) (*childAgent, []string,
 	}
 	start := &messages.StartSession{
 		ID: s.start.ID + "-" + task, Model: s.start.Model, BaseURL: s.start.BaseURL,
-		Mode: mode, Workspace: s.deps.ToolEnv.Root,
+		Mode: mode, Workspace: s.deps.Workspace, Cwd: s.start.Cwd, // a child reads the instructions its parent was given
 		Agent: handle, Parent: s.start.ID, Role: role.Name, RolePrompt: role.Prompt, Tools: toolNames,
 		Depth: depth, MaxTokens: d.Limits.MaxTokens, MaxWallS: int(d.Limits.MaxWall / time.Second),
 		Allow: append(slices.Clone(s.start.Allow), s.sessionAllowlist()...), Ask: s.start.Ask, Deny: s.start.Deny,
@@ -210,12 +210,9 @@ func (s *session) currentMode() messages.Mode {
 	return s.start.Mode
 }
 
-func (s *session) sessionAllowlist() []string {
-	if s.deps.Gate != nil {
-		return s.deps.Gate.SessionAllowlist()
-	}
-	return nil
-}
+// sessionAllowlist is what "allow-session" answers allowed so far: the executor's gate decides,
+// and tells the session each time the list grows (SessionAllowlist).
+func (s *session) sessionAllowlist() []string { return slices.Clone(s.kids.allowlist) }
 
 // startChild builds the child's dependencies and spawns it under this session. A child that
 // cannot start ends at once with a failed result: the parent never hangs on it.

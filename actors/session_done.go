@@ -1,14 +1,12 @@
 package actors
 
 import (
-	"context"
 	"fmt"
 	"strings"
 
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/troupe-dev/troupe/messages"
-	"github.com/troupe-dev/troupe/tools"
 )
 
 // The definition of done (DESIGN §3, §6): a final answer is accepted only after verification.
@@ -21,13 +19,6 @@ const (
 	defaultCheckS      = 600
 	checkOutputBytes   = 4 << 10
 )
-
-// checkDone is a finished run of the check command.
-type checkDone struct {
-	turn   int
-	text   string // the final answer waiting on it
-	result tools.Result
-}
 
 func (s *session) maxRefusals() int {
 	if s.start.MaxRefusals > 0 {
@@ -67,28 +58,23 @@ func (s *session) wantsCheck() bool {
 	return true
 }
 
-// startCheck runs the check command in a goroutine the session owns; its result comes back as
-// checkDone. The command runs as bash would (sandbox, environment) but needs no approval: the
-// user configured it.
+// startCheck asks the executor to run the check command in the session's tool environment
+// (RunCheck); its result comes back as CheckResult. The command runs as bash would (sandbox,
+// environment) but needs no approval: the user configured it.
 func (s *session) startCheck(ctx actor.Context, text string) {
 	timeout := s.start.CheckS
 	if timeout <= 0 {
 		timeout = defaultCheckS
 	}
-	checkCtx, cancel := context.WithCancel(context.Background())
-	s.cur.cancelWork = cancel
-	turn, self, root, env, command := s.turn, ctx.Self(), ctx.ActorSystem().Root, s.deps.ToolEnv, s.start.Check
-	go func() {
-		res := tools.RunCommand(checkCtx, env, command, timeout)
-		root.Send(self, &checkDone{turn: turn, text: text, result: res})
-	}()
+	s.cur.checkFor = text
+	ctx.Send(s.links.toolexec, &messages.RunCheck{Turn: s.turn, Command: s.start.Check, TimeoutS: timeout})
 	s.become(phaseChecking, s.checkingPhase)
 }
 
 // checkingPhase waits for the check command.
 func (s *session) checkingPhase(ctx actor.Context) {
 	switch msg := ctx.Message().(type) {
-	case *checkDone:
+	case *messages.CheckResult:
 		s.onCheckDone(ctx, msg)
 	case *messages.Cancel:
 		s.cur.cancelling = msg.Reason
@@ -96,29 +82,25 @@ func (s *session) checkingPhase(ctx actor.Context) {
 			s.cur.cancelling = "cancelled by the user"
 		}
 		s.asChild.cancelRequested = true
-		if s.cur.cancelWork != nil {
-			s.cur.cancelWork()
-		}
+		ctx.Send(s.links.toolexec, &messages.Cancel{Reason: s.cur.cancelling}) // the executor stops the check; its result ends the turn
 		s.respond(ctx, &messages.InputAck{Routed: messages.RoutedCommand, Output: "cancelling the check"})
 	case *messages.UserInput:
 		s.busy(ctx)
 	}
 }
 
-func (s *session) onCheckDone(ctx actor.Context, msg *checkDone) {
-	if s.phase != phaseChecking || msg.turn != s.turn {
+func (s *session) onCheckDone(ctx actor.Context, msg *messages.CheckResult) {
+	if s.phase != phaseChecking || msg.Turn != s.turn {
 		return
 	}
-	if s.cur.cancelWork != nil {
-		s.cur.cancelWork()
-		s.cur.cancelWork = nil
-	}
+	text := s.cur.checkFor
+	s.cur.checkFor = ""
 	if s.cur.cancelling != "" {
 		s.endCancelledTurn(ctx)
 		return
 	}
-	out := preview(strings.TrimSpace(msg.result.Output), checkOutputBytes)
-	if msg.result.IsError {
+	out := preview(strings.TrimSpace(msg.Output), checkOutputBytes)
+	if msg.IsError {
 		s.refuseFinal(ctx, "command", out, fmt.Sprintf("You may not stop yet: the project's check `%s` failed:\n%s\n"+
 			"Fix the cause, run the check yourself, and give your final answer once it passes.", s.start.Check, out),
 			fmt.Sprintf("the check `%s` still fails: %s", s.start.Check, firstLine(out)))
@@ -126,7 +108,7 @@ func (s *session) onCheckDone(ctx actor.Context, msg *checkDone) {
 	}
 	s.emit(messages.DoneCheckEvent.Of(&messages.DoneCheckData{Turn: s.turn, Kind: "command", Command: s.start.Check, Passed: true,
 		Output: preview(out, 1024), Refusals: s.done.refusals, Max: s.maxRefusals()}))
-	s.acceptFinal(ctx, msg.text)
+	s.acceptFinal(ctx, text)
 }
 
 // refuseFinal tells the model why its final answer is refused and lets it continue — or, past

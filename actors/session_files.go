@@ -13,42 +13,66 @@ import (
 // recheckTimeout bounds the file recheck before a model call; past it the call goes on without.
 const recheckTimeout = time.Minute
 
+// recheckExpired tells the session that its executor did not answer a RecheckFiles in time.
+type recheckExpired struct{ turn int }
+
 // recheckFiles re-checks the files the session has read before the model is called (DESIGN
-// §5): external edits and deletions become a note in the prompt, and events. The check reads the
-// disk, so it runs off the actor (offActor) and then continues the turn; a session that has read
-// nothing continues at once.
-func (s *session) recheckFiles(ctx actor.Context, then func(actor.Context)) {
-	files := s.deps.ToolEnv.Files
-	if files == nil || len(files.Records()) == 0 {
-		then(ctx)
+// §5): external edits and deletions become a note in the prompt, and events. The file truth is
+// the executor's, so the session asks it (RecheckFiles) and the turn goes on when the answer
+// (FilesRechecked) or the timeout arrives; a Cancel meanwhile ends the turn (cancelTurn).
+func (s *session) recheckFiles(ctx actor.Context) {
+	if s.turn == 1 && !s.start.Resume {
+		// Nothing to recheck yet: the file truth grows only by this run's tool calls, or
+		// comes from the store on a resume. Not asking saves a fresh session (a subagent just
+		// spawned) a round trip before its first call.
+		s.prepareCall(ctx)
 		return
 	}
-	root, turn := s.deps.ToolEnv.Root, s.turn
-	offActor(ctx, recheckTimeout, func() []tools.FileChange { return files.Recheck(root) },
-		func(changes []tools.FileChange, err error) {
-			if s.turn != turn || s.finished() {
-				return
-			}
-			if err != nil {
-				s.deps.Log.Warn("recheck files", "session", s.start.ID, "err", err)
-			}
-			if err := s.noteFileChanges(changes); err != nil {
-				s.fail(ctx, messages.FailInternal, err.Error())
-				return
-			}
-			then(ctx)
-		})
+	turn, self, root := s.turn, ctx.Self(), ctx.ActorSystem().Root
+	s.cur.recheck = time.AfterFunc(recheckTimeout, func() { root.Send(self, &recheckExpired{turn: turn}) })
+	ctx.Send(s.links.toolexec, &messages.RecheckFiles{Turn: turn})
+}
+
+// stopRecheck forgets the recheck in flight; false if none was (a late or repeated answer).
+func (s *session) stopRecheck(turn int) bool {
+	if s.cur.recheck == nil || turn != s.turn {
+		return false
+	}
+	s.cur.recheck.Stop()
+	s.cur.recheck = nil
+	return true
+}
+
+// onFilesRechecked notes the executor's answer and goes on with the turn's model call.
+func (s *session) onFilesRechecked(ctx actor.Context, msg *messages.FilesRechecked) {
+	if !s.stopRecheck(msg.Turn) {
+		return
+	}
+	if err := s.noteFileChanges(msg.Changes); err != nil {
+		s.fail(ctx, messages.FailInternal, err.Error())
+		return
+	}
+	s.prepareCall(ctx)
+}
+
+// onRecheckExpired goes on without the recheck.
+func (s *session) onRecheckExpired(ctx actor.Context, msg *recheckExpired) {
+	if !s.stopRecheck(msg.turn) {
+		return
+	}
+	s.deps.Log.Warn("recheck files: no answer from the executor; calling the model without it", "session", s.start.ID, "after", recheckTimeout)
+	s.prepareCall(ctx)
 }
 
 // noteFileChanges announces external changes and tells the model before its next call.
-func (s *session) noteFileChanges(changes []tools.FileChange) error {
+func (s *session) noteFileChanges(changes []messages.FileChange) error {
 	if len(changes) == 0 {
 		return nil
 	}
 	notes := make([]string, 0, len(changes))
 	for _, c := range changes {
 		s.emit(messages.FileChangedEvent.Of(&messages.FileChangedData{Turn: s.turn, Path: c.Path, Kind: c.Kind, Diff: c.Diff}))
-		notes = append(notes, c.Note())
+		notes = append(notes, tools.FileChange{Path: c.Path, Kind: c.Kind, Diff: c.Diff}.Note())
 	}
 	return s.commitNote("Files changed outside this session:\n" + strings.Join(notes, "\n"))
 }

@@ -63,7 +63,7 @@ func (s *session) instructionsTouched(call llm.ToolCall, res *messages.ToolResul
 	if in == nil || res.IsError {
 		return
 	}
-	dir, ok := touchedDir(s.deps.ToolEnv.Root, call)
+	dir, ok := touchedDir(s.deps.Workspace, call)
 	if !ok {
 		return
 	}
@@ -120,7 +120,7 @@ func (s *session) deliverInstructions(ctx actor.Context, then func(actor.Context
 	if len(s.nested.touched) == 0 {
 		return !s.commitInstructions(ctx, nil)
 	}
-	dirs, root, turn := s.nested.touched, s.deps.ToolEnv.Root, s.turn
+	dirs, root, turn := s.nested.touched, s.deps.Workspace, s.turn
 	s.nested.touched = nil
 	offActor(ctx, instructionReadTimeout, func() []config.RawInstruction { return config.ReadInstructionFiles(root, dirs) },
 		func(raw []config.RawInstruction, err error) {

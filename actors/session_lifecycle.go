@@ -3,7 +3,6 @@ package actors
 import (
 	"errors"
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -42,11 +41,6 @@ func (s *session) started(ctx actor.Context) {
 		s.fail(ctx, messages.FailConfig, err.Error())
 		return
 	}
-	link := &sessionLink{root: ctx.ActorSystem().Root, session: ctx.Self()}
-	if s.kids.delegation != nil {
-		s.deps.ToolEnv.Agents = link
-	}
-	s.deps.ToolEnv.Goals = link
 	s.armWallBudget(ctx)
 	for _, bind := range []func() error{
 		func() error { sub, err := s.deps.Bridge.Bind(s.links.addr, ctx.Self()); s.keep(sub); return err },
@@ -61,7 +55,11 @@ func (s *session) started(ctx actor.Context) {
 			return
 		}
 	}
-	props := actor.PropsFromProducer(newToolExec(s.deps.Bridge, s.deps.Tools, s.deps.ToolEnv, s.deps.Gate, s.links.addr))
+	props, err := s.deps.Executor(ctx.ActorSystem().Root, ctx.Self())
+	if err != nil {
+		s.fail(ctx, messages.FailInternal, fmt.Sprintf("build tool executor: %v", err))
+		return
+	}
 	pid, err := ctx.SpawnNamed(props, "tools")
 	if err != nil {
 		s.fail(ctx, messages.FailInternal, fmt.Sprintf("spawn tool executor: %v", err))
@@ -198,19 +196,12 @@ func (s *session) stopping(ctx actor.Context) {
 	if s.cur.cancelWork != nil {
 		s.cur.cancelWork()
 	}
+	s.stopRecheck(s.turn)
 	if !s.finished() {
 		s.finish(ctx, &messages.SessionFinishedData{Status: messages.StatusInterrupted, Error: "the troupe node stopped"})
 	}
 	for _, sub := range s.links.subs {
 		_ = sub.Unsubscribe()
-	}
-	if env := s.deps.ToolEnv; env != nil {
-		if err := env.Close(); err != nil {
-			s.deps.Log.Warn("stop background jobs", "session", s.start.ID, "err", err)
-		}
-		if env.TempDir != "" {
-			os.RemoveAll(env.TempDir)
-		}
 	}
 }
 

@@ -16,9 +16,12 @@ import (
 
 // turnState is the turn in flight: what runs off the actor for it and how it is going.
 type turnState struct {
-	// cancelWork stops what runs off the actor for this turn: the model call or the check
-	// command (only one runs at a time).
+	// cancelWork stops the turn's model call, which runs off the actor.
 	cancelWork context.CancelFunc
+	// recheck is armed while the executor re-checks the files before the model call (its
+	// timeout); checkFor is the final answer waiting on the check command.
+	recheck    *time.Timer
+	checkFor   string
 	batch      *toolBatch // the turn's tool calls, while they run
 	cancelling string     // non-empty once a Cancel arrived mid-turn: its reason
 	// How often the model replied with nothing, or was cut off, in a row (nudges, then a failure).

@@ -83,7 +83,7 @@ func (s *session) callModel(ctx actor.Context) {
 	// The turn is calling from here: a Cancel while the files are rechecked ends it before the
 	// request goes out.
 	s.become(phaseCalling, s.calling)
-	s.recheckFiles(ctx, s.prepareCall)
+	s.recheckFiles(ctx) // prepareCall follows when the executor answers
 }
 
 // prepareCall puts what arrived since the last call into the context, then sends the request.
@@ -324,6 +324,10 @@ func (s *session) cancelTurn(ctx actor.Context, msg *messages.Cancel) {
 		s.cur.finalPending = nil
 		s.endCancelledTurn(ctx)
 	case phaseCalling:
+		if s.stopRecheck(s.turn) { // no request went out yet
+			s.endCancelledTurn(ctx)
+			return
+		}
 		if s.cur.cancelWork != nil {
 			s.cur.cancelWork()
 		}

@@ -12,22 +12,38 @@ import (
 	"github.com/troupe-dev/troupe/tools"
 )
 
-// toolExec is the ToolExec actor: one per session, a child of it. It takes ToolRequests from its
-// bus inbox and runs them one at a time in call order (writes must be serialized; parallel
-// read-only calls are a later refinement), each in a goroutine it owns, so its mailbox stays
-// free for Cancel. Results go back to the requester's inbox over the bus.
+// toolExec is the ToolExec actor: one per session, a child of it. It owns the session's tool
+// environment (the workspace, the file truth, the sandbox, background jobs) and its permission
+// gate; no other actor holds them. It takes ToolRequests from its session and runs them one at a
+// time in call order (writes must be serialized; parallel read-only calls are a later
+// refinement), each in a goroutine it owns, so its mailbox stays free for Cancel. What else the
+// session needs of the environment it asks by message too (toolexec_env.go). Every answer goes
+// to the session's mailbox with the executor as its sender, which is how the session knows it
+// came from its own executor.
 type toolExec struct {
-	bridge      *Bridge
-	registry    *tools.Registry
-	env         *tools.Env
-	perm        *tools.Gate
-	sessionAddr string
-	gate        *callGate // the running call's link to its permission check
+	registry *tools.Registry
+	env      *tools.Env
+	perm     *tools.Gate
+	to       sessionTell // the session: every answer goes there
+	gate     *callGate   // the running call's link to its permission check
 
 	queue   []*messages.ToolRequest
 	running *messages.ToolRequest
 	cancel  context.CancelFunc
+	// checkCancel stops the running check command (RunCheck); allowTold is how many patterns
+	// of the gate's session allowlist the session has been told of.
+	checkCancel context.CancelFunc
+	allowTold   int
 }
+
+// sessionTell sends a message to the session from its executor, from any goroutine: the
+// executor's PID goes along as the sender.
+type sessionTell struct {
+	root           *actor.RootContext
+	session, under *actor.PID
+}
+
+func (s sessionTell) tell(msg any) { s.root.RequestWithCustomSender(s.session, msg, s.under) }
 
 // toolDone is sent by a call's goroutine to its toolExec when the call returns.
 type toolDone struct {
@@ -36,14 +52,18 @@ type toolDone struct {
 	took   time.Duration
 }
 
-func newToolExec(bridge *Bridge, registry *tools.Registry, env *tools.Env, perm *tools.Gate, sessionAddr string) actor.Producer {
+// newToolExec returns the producer of a session's executor. env and perm are the executor's
+// alone: the producer is called again on a restart, and the new incarnation takes them over.
+func newToolExec(registry *tools.Registry, env *tools.Env, perm *tools.Gate) actor.Producer {
 	return func() actor.Actor {
-		return &toolExec{bridge: bridge, registry: registry, env: env, perm: perm, sessionAddr: sessionAddr}
+		return &toolExec{registry: registry, env: env, perm: perm}
 	}
 }
 
 func (t *toolExec) Receive(ctx actor.Context) {
 	switch msg := ctx.Message().(type) {
+	case *actor.Started:
+		t.to = sessionTell{root: ctx.ActorSystem().Root, session: ctx.Parent(), under: ctx.Self()}
 	case *messages.ToolRequest:
 		t.enqueue(ctx, msg)
 	case *toolDone:
@@ -52,14 +72,20 @@ func (t *toolExec) Receive(ctx actor.Context) {
 		t.answer(msg)
 	case *messages.SetMode:
 		t.perm.SetMode(tools.Mode(msg.Mode))
+	case *messages.RecheckFiles:
+		t.recheckFiles(msg)
+	case *messages.RunCheck:
+		t.runCheck(msg)
 	case *useRegistry: // /prompt or /model, sent while no call runs
-		t.registry = msg.registry
+		t.useRegistry(msg)
 	case *useSkill: // /skills NAME
 		t.env.UseSkill(msg.skill)
 	case *messages.Cancel:
 		t.cancelAll(msg.Reason)
 	case *actor.Stopping:
 		t.cancelAll("the session stopped")
+	case *actor.Stopped:
+		t.release(ctx)
 	}
 }
 
@@ -80,12 +106,10 @@ func (t *toolExec) startNext(ctx actor.Context) {
 	t.env.Turn = req.Turn // read by the call's goroutine, started below
 	callCtx, cancel := context.WithCancel(context.Background())
 	t.cancel = cancel
-	gate := &callGate{req: req, answers: make(chan *messages.ApprovalAnswer, 1)}
+	gate := &callGate{req: req, answers: make(chan *messages.ApprovalAnswer, 1), to: t.to}
 	t.gate = gate
 	callCtx = withGate(callCtx, gate)
-	if err := t.bridge.Send(req.ReplyTo, &messages.ToolStarted{CallID: req.CallID}); err != nil {
-		ctx.Logger().Warn("report tool start", "err", err)
-	}
+	t.to.tell(&messages.ToolStarted{CallID: req.CallID})
 	self, root := ctx.Self(), ctx.ActorSystem().Root
 	go func() {
 		start := time.Now()
@@ -114,22 +138,21 @@ func (t *toolExec) finish(ctx actor.Context, done *toolDone) {
 	if done.result.Rejected {
 		// It failed before the permission step: invalid arguments, a path outside the
 		// workspace, a stale file. Nobody was asked; the audit trail says why.
-		_ = t.bridge.Send(t.sessionAddr, &messages.ToolDecision{Turn: done.req.Turn, CallID: done.req.CallID,
+		t.to.tell(&messages.ToolDecision{Turn: done.req.Turn, CallID: done.req.CallID,
 			Tool: done.req.Name, Decision: messages.DecisionRejected, Reason: rejection(done.result.Output)})
 	}
-	t.reply(ctx, done.req, done.result, done.took)
+	t.tellAllowlist() // before the result: a child spawned next inherits what was allowed
+	t.reply(done.req, done.result, done.took)
 	t.startNext(ctx)
 }
 
-func (t *toolExec) reply(ctx actor.Context, req *messages.ToolRequest, res tools.Result, took time.Duration) {
+func (t *toolExec) reply(req *messages.ToolRequest, res tools.Result, took time.Duration) {
 	out := &messages.ToolResult{Turn: req.Turn, CallID: req.CallID, Name: req.Name, Output: res.Output,
 		IsError: res.IsError, Changed: res.Changed, Duration: took}
 	for _, rp := range res.Repairs {
 		out.Repairs = append(out.Repairs, messages.Repair{Kind: string(rp.Kind), Before: rp.Before, After: rp.After})
 	}
-	if err := t.bridge.Send(req.ReplyTo, out); err != nil {
-		ctx.Logger().Error("deliver tool result", "call", req.CallID, "err", err)
-	}
+	t.to.tell(out)
 }
 
 // answer hands an approval answer to the running call waiting for it.
@@ -143,16 +166,20 @@ func (t *toolExec) answer(msg *messages.ApprovalAnswer) {
 	}
 }
 
-// cancelAll stops the running call (its process group is killed by the tool) and answers every
-// queued call as cancelled, so each call still gets exactly one result.
+// cancelAll stops the running call and the check command (their process groups are killed by
+// the tool) and answers every queued call as cancelled, so each call still gets exactly one
+// result.
 func (t *toolExec) cancelAll(reason string) {
 	if t.cancel != nil {
 		t.cancel()
 	}
+	if t.checkCancel != nil {
+		t.checkCancel()
+	}
 	// The running call answers through toolDone once its tool has returned; the queue is
 	// answered now.
 	for _, req := range t.queue {
-		_ = t.bridge.Send(req.ReplyTo, &messages.ToolResult{Turn: req.Turn, CallID: req.CallID, Name: req.Name,
+		t.to.tell(&messages.ToolResult{Turn: req.Turn, CallID: req.CallID, Name: req.Name,
 			IsError: true, Output: "cancelled before it ran: " + reason})
 	}
 	t.queue = nil

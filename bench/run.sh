@@ -63,6 +63,9 @@ demo_run "second run"
 # Go benchmarks: first request bytes, per-turn overhead, event throughput, store.
 go test -run '^$' -bench 'BenchmarkFirstRequest|BenchmarkTurnOverhead|BenchmarkEventThroughput|BenchmarkPromptSavings|BenchmarkApprovalLatency' -benchtime 1x ./actors/ 2>/dev/null |
   awk '/^Benchmark/ { for (i = 3; i < NF; i += 2) printf "%-44s %s %s\n", $1 " " $(i+1), $i, "" }'
+# Structure of actors/ (issue 12): lines per file, the session type's fields and methods, now and
+# at 902d0b4 (the last commit before the issue's work on actors/).
+go run ./bench/archstats -before 902d0b4 2>/dev/null || echo "archstats: failed (run go run ./bench/archstats to see why)"
 # File truth: re-checking 100 tracked files before a model call (none changed).
 go test -run '^$' -bench 'BenchmarkRecheck100' -benchtime 2000x ./tools/ 2>/dev/null |
   awk '/^Benchmark/ { for (i = 3; i < NF; i += 2) printf "%-44s %s %s\n", $1 " " $(i+1), $i, "" }'

@@ -116,7 +116,8 @@ type Cancel struct {
 	Reason string `json:"reason,omitempty"`
 }
 
-// ToolRequest asks a tool executor to run one call; the result goes to ReplyTo's inbox.
+// ToolRequest asks a tool executor to run one call. An executor answers the session that spawned
+// it, by PID; ReplyTo names the session's inbox for one that has no PID to answer.
 type ToolRequest struct {
 	Turn    int    `json:"turn"`
 	CallID  string `json:"call_id"`
