@@ -211,7 +211,12 @@ func strReplaceEditor(args map[string]any) (string, string) {
 }
 
 // viewPath reads a file, or lists a path written as a directory (trailing slash, or the root).
+// Crush's view takes file_path (charmbracelet/crush#2073), so that counts as the path too.
 func viewPath(args map[string]any) (string, string) {
+	if fp, ok := args["file_path"].(string); ok && args["path"] == nil {
+		args["path"] = fp
+		delete(args, "file_path")
+	}
 	p, _ := args["path"].(string)
 	if p == "" || p == "." || p == "/" || strings.HasSuffix(p, "/") {
 		delete(args, "view_range")

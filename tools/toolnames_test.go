@@ -107,6 +107,7 @@ func TestResolveHarnessTools(t *testing.T) {
 		{"codex", "exec_command", `{"cmd":"ls"}`, "bash", `{"cmd":"ls"}`},
 		{"swe-agent", "cat", `{"file":"a"}`, "read_file", `{"file":"a"}`},
 		{"swe-agent", "view", `{"path":"a","view_range":[3,-1]}`, "read_file", `{"path":"a","offset":3}`},
+		{"crush", "view", `{"file_path":"./Cargo.toml"}`, "read_file", `{"path":"./Cargo.toml"}`},
 		{"swe-agent", "open_file", `{"path":"a","line_number":4}`, "read_file", `{"path":"a","line_number":4}`},
 		{"swe-agent", "create_file", `{"filename":"a","content":"x"}`, "write_file", `{"filename":"a","content":"x"}`},
 		{"swe-agent", "run", `{"cmd":"ls"}`, "bash", `{"cmd":"ls"}`},

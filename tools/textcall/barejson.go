@@ -123,7 +123,7 @@ func leadingName(tail string) string {
 // mentionsCallKey is a cheap filter before decoding: a call object names its tool under one
 // of these keys.
 func mentionsCallKey(s string) bool {
-	return strings.Contains(s, "name") || strings.Contains(s, "function") || strings.Contains(s, "tool_calls")
+	return strings.Contains(s, "name") || strings.Contains(s, "function") || strings.Contains(s, "tool") // tool, tool_calls
 }
 
 // closeBrackets completes s when only closing brackets are missing at its end: no string or

@@ -35,7 +35,8 @@ func scanFenced(text string, sc scanCtx) []span {
 		for langEnd < len(text) && text[langEnd] != '\n' && text[langEnd] != '{' && text[langEnd] != '[' && text[langEnd] != '<' {
 			langEnd++
 		}
-		lang := strings.ToLower(strings.TrimSpace(text[start+len(fence) : langEnd]))
+		// The language is the info string's first word: "```json action" (7836246/cursor2api#15).
+		lang, _, _ := strings.Cut(strings.ToLower(strings.TrimSpace(text[start+len(fence):langEnd])), " ")
 		bodyEnd, end := len(text), len(text)
 		if c := fences.at(langEnd); c >= 0 {
 			bodyEnd, end = c, c+len(fence)

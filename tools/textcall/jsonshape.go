@@ -11,8 +11,8 @@ import (
 // argKeys are the keys models use for a call's arguments, in the order they are tried.
 var argKeys = [...]string{"arguments", "parameters", "args", "input"}
 
-// nameKeys are the keys that hold a call's tool name.
-var nameKeys = [...]string{"name", "tool_name"}
+// nameKeys are the keys that hold a call's tool name ("tool": 7836246/cursor2api#15).
+var nameKeys = [...]string{"name", "tool_name", "tool"}
 
 // emptyArgs is the Args of a call written without arguments.
 var emptyArgs = json.RawMessage("{}")
@@ -167,7 +167,7 @@ func callsFromObject(obj map[string]json.RawMessage, f Format) []Call {
 		}
 	}
 	for key := range obj {
-		if key != "name" && key != "tool_name" && key != "function" && key != "type" && key != "id" {
+		if key != "name" && key != "tool_name" && key != "tool" && key != "function" && key != "type" && key != "id" {
 			return nil // a name beside other data is a record, not a call
 		}
 	}

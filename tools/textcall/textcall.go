@@ -1,6 +1,7 @@
 // Package textcall recovers tool calls that a model wrote into its reply text instead of the
 // provider's structured tool_calls field. Each format (Hermes, Qwen3-Coder, Mistral, DeepSeek,
-// Kimi, GLM, gpt-oss harmony, Gemma, Llama, Liquid LFM, bare JSON, Python-call syntax, fenced blocks) has its
+// Kimi, GLM, gpt-oss harmony, Gemma, Llama, Liquid LFM, bare JSON, Python-call syntax, Cline's
+// XML tags, fenced blocks) has its
 // own scanner in its own file; Parse runs them, keeps the non-overlapping matches and returns
 // the calls in text order with the remaining prose.
 //
@@ -34,6 +35,7 @@ const (
 	FormatFenced     Format = "fenced"      // ```json / ```tool_call / ```xml holding another format
 	FormatJSON       Format = "json"        // bare {"name":…,"arguments":…} objects and arrays
 	FormatPython     Format = "python"      // read_file(path="a.go")
+	FormatXMLTag     Format = "xmltag"      // <read_file><path>a.go</path></read_file> (Cline, Roo Code)
 )
 
 // Call is one tool call found in text.
@@ -115,6 +117,7 @@ func scanners() []scanner {
 		{FormatLFM, true, scanLFM},
 		{FormatJSON, false, scanBareJSON},
 		{FormatPython, false, scanPython},
+		{FormatXMLTag, false, scanXMLTag},
 	}
 }
 

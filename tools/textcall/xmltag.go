@@ -1,0 +1,102 @@
+package textcall
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// The XML tool-use form of Cline and Roo Code, where the tool's name is the tag and each
+// argument is a child tag. Models used in those harnesses keep writing it elsewhere
+// (Qwen3-Coder in Roo-Code#10464):
+//
+//	<read_file>
+//	<path>src/main.go</path>
+//	</read_file>
+//
+// Roo's multi-file read wraps the arguments as <args><file><path>…</path></file></args>; a
+// lone <args> or <file> child is unwrapped. The tag carries no call marker of its own, so a
+// call counts only when its name is Known and its body holds argument tags and nothing else:
+// prose or HTML that happens to use a tool's name as a tag stays prose.
+
+// xmlTagNameMax bounds how long a tag name is read.
+const xmlTagNameMax = 128
+
+func scanXMLTag(text string, sc scanCtx) []span {
+	closers := map[string]*finder{}
+	var out []span
+	for pos := 0; pos < len(text); {
+		k := strings.IndexByte(text[pos:], '<')
+		if k < 0 {
+			break
+		}
+		open := pos + k
+		j := open + 1
+		for j < len(text) && j-open <= xmlTagNameMax && isNameByte(text[j]) {
+			j++
+		}
+		name := text[open+1 : j]
+		if j >= len(text) || text[j] != '>' || !sc.accepts(name) {
+			pos = open + 1
+			continue
+		}
+		closeTag := "</" + name + ">"
+		f := closers[name]
+		if f == nil {
+			f = newFinder(text, closeTag)
+			closers[name] = f
+		}
+		c := f.at(j + 1)
+		if c < 0 {
+			pos = j + 1
+			continue
+		}
+		if args, ok := xmlTagArgs(text[j+1 : c]); ok {
+			out = append(out, span{start: open, end: c + len(closeTag), calls: []Call{{
+				Name: name, Args: args, Raw: strings.TrimSpace(text[j+1 : c]), Format: FormatXMLTag,
+			}}})
+			pos = c + len(closeTag)
+			continue
+		}
+		pos = j + 1
+	}
+	return out
+}
+
+// xmlTagArgs reads a body made only of complete argument tags, unwrapping a lone <args> or
+// <file> wrapper; ok is false for any other body.
+func xmlTagArgs(body string) (json.RawMessage, bool) {
+	for depth := 0; depth < 3; depth++ {
+		pairs, ok := onlyChildTags(body)
+		if !ok {
+			return nil, false
+		}
+		if len(pairs) != 1 || pairs[0].key != "args" && pairs[0].key != "file" {
+			return objectOf(pairs), true
+		}
+		var inner string
+		if json.Unmarshal(pairs[0].value, &inner) != nil {
+			return objectOf(pairs), true
+		}
+		body = inner
+	}
+	return nil, false
+}
+
+// onlyChildTags reads body as complete child tags with nothing but white space between them.
+func onlyChildTags(body string) ([]kv, bool) {
+	pairs, complete := childTags(body)
+	if !complete || len(pairs) == 0 {
+		return nil, false
+	}
+	rest := body
+	for _, p := range pairs {
+		open := "<" + p.key + ">"
+		i := strings.Index(rest, open)
+		if i < 0 || strings.TrimSpace(rest[:i]) != "" {
+			return nil, false
+		}
+		_, after, _ := strings.Cut(rest[i+len(open):], "</"+p.key+">")
+		rest = after
+	}
+	return pairs, strings.TrimSpace(rest) == ""
+}
