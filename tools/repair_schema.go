@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/troupe-dev/troupe/internal/nearest"
 )
 
 // The schema-guided half of argument repair: it runs on the decoded arguments object, before
@@ -153,6 +155,41 @@ func (s *argsSchema) aliasTarget(key string, args map[string]any) string {
 		if normalizedName(p.name) == norm && free(p.name) {
 			return p.name
 		}
+	}
+	return s.typoTarget(norm, free)
+}
+
+// typoMinLen is the shortest argument name read as a misspelling: shorter names are one edit
+// from too many others.
+const typoMinLen = 6
+
+// typoTarget reads a misspelt argument name ("absolutea_path", gemini-cli#6989) as the alias
+// or declared name it is nearest to, only with a clear margin over every other name.
+func (s *argsSchema) typoTarget(norm string, free func(string) bool) string {
+	if len(norm) < typoMinLen {
+		return ""
+	}
+	targets := map[string]string{}
+	for alias, canonicals := range argAliases {
+		for _, c := range canonicals {
+			if free(c) {
+				targets[alias] = c
+				break
+			}
+		}
+	}
+	for _, p := range s.props {
+		if free(p.name) {
+			targets[normalizedName(p.name)] = p.name
+		}
+	}
+	names := make([]string, 0, len(targets))
+	for n := range targets {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	if best, ok := nearest.WithMargin(norm, names); ok {
+		return targets[best]
 	}
 	return ""
 }

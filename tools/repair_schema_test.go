@@ -142,6 +142,35 @@ func TestArgAliases(t *testing.T) {
 	}
 }
 
+// A misspelt argument name is read as the name it is one edit from, with a clear margin
+// (gemini-cli#6989); a name near none, or near two, is left for the schema error to report.
+func TestMisspeltArgumentNames(t *testing.T) {
+	reg := builtinRegistry(t)
+	cases := []struct {
+		tool, key, want string
+	}{
+		{"read_file", "absolutea_path", "path"},
+		{"edit_file", "old_strnig", "old_string"},
+		{"bash", "commnad", "command"},
+		{"read_file", "show_bash_commands", ""},
+		{"bash", "timeout_ms", ""}, // milliseconds are not seconds: no rename
+		{"read_file", "pth", ""},   // too short to read as a typo
+	}
+	for _, tc := range cases {
+		args := map[string]any{tc.key: "v"}
+		reg.byName[tc.tool].schema.renameAliases(args)
+		got := ""
+		for k := range args {
+			if k != tc.key {
+				got = k
+			}
+		}
+		if got != tc.want {
+			t.Errorf("%s %s: renamed to %q, want %q", tc.tool, tc.key, got, tc.want)
+		}
+	}
+}
+
 func TestEndLineBecomesLimit(t *testing.T) {
 	reg := builtinRegistry(t)
 	e := reg.byName["read_file"]
