@@ -270,3 +270,13 @@ func searchDir(args map[string]any) (string, string) {
 	args["pattern"] = regexp.QuoteMeta(term)
 	return "", ""
 }
+
+// directoryTree maps the MCP filesystem server's directory_tree, a whole recursive tree, to
+// list_dir at its deepest.
+func directoryTree(args map[string]any) (string, string) {
+	delete(args, "excludePatterns")
+	if args["depth"] == nil {
+		args["depth"] = json.Number(fmt.Sprint(listMaxDepth))
+	}
+	return "", ""
+}

@@ -51,6 +51,11 @@ var harnessTools = map[string]harnessTool{
 	// Goose (its developer extension's tools, namespaced developer__)
 	"developer__text_editor": {convert: gooseTextEditor},
 	"developer__shell":       {target: "bash"},
+	// The reference MCP filesystem server (modelcontextprotocol/servers), which Goose
+	// namespaces filesystem__ (goose#2926); read_file and write_file share our names
+	"read_text_file": {target: "read_file", rename: map[string]string{"head": "limit"}, drop: []string{"tail"}},
+	"directory_tree": {target: "list_dir", convert: directoryTree},
+	"search_files":   {target: "glob", drop: []string{"excludePatterns"}},
 	// SWE-agent and other common spellings
 	"cat":         {target: "read_file"},
 	"view":        {convert: viewPath},

@@ -18,7 +18,8 @@ import (
 
 // namespacePrefixes are stripped from a tool name before matching. MCP names (mcp__server__x)
 // are left alone: they name another server's tool, never one of ours.
-var namespacePrefixes = []string{"functions.", "default_api.", "tools.", "functions:", "tool:"}
+// filesystem__ is Goose's namespace for the MCP filesystem server (goose#2926).
+var namespacePrefixes = []string{"functions.", "default_api.", "tools.", "functions:", "tool:", "filesystem__"}
 
 // resolution is where a call to a name goes.
 type resolution struct {
