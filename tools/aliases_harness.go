@@ -27,6 +27,10 @@ var harnessTools = map[string]harnessTool{
 		drop: []string{"output_mode", "-n", "head_limit", "multiline", "offset"}},
 	"Glob": {target: "glob"},
 	"LS":   {target: "list_dir", drop: []string{"ignore"}},
+	// early Claude Code's names for them (seen from Qwen3-Coder, vllm#22975)
+	"GrepTool": {target: "grep", convert: claudeGrep,
+		drop: []string{"output_mode", "-n", "head_limit", "multiline", "offset"}},
+	"GlobTool": {target: "glob"},
 	// Codex (exec_command takes cmd, an alias of command) and OpenClaw's exec
 	"shell":        {target: "bash", convert: codexShell},
 	"exec_command": {target: "bash"},

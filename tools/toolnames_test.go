@@ -79,6 +79,8 @@ func TestResolveHarnessTools(t *testing.T) {
 		{"claude", "Grep", `{"pattern":"foo","path":"src","-i":true,"-C":2,"type":"go","output_mode":"content"}`, "grep", `{"pattern":"(?i)foo","path":"src","context":2,"glob":"**/*.go"}`},
 		{"claude", "Glob", `{"pattern":"**/*.go","path":"src"}`, "glob", `{"pattern":"**/*.go","path":"src"}`},
 		{"claude", "LS", `{"path":"src","ignore":["x"]}`, "list_dir", `{"path":"src"}`},
+		{"claude (early)", "GrepTool", `{"pattern":"class Base\\(","path":"."}`, "grep", `{"pattern":"class Base\\(","path":"."}`},
+		{"claude (early)", "GlobTool", `{"pattern":"**/*.go"}`, "glob", `{"pattern":"**/*.go"}`},
 		{"codex", "shell", `{"command":["bash","-lc","go test ./..."],"workdir":"sub","timeout_ms":1000}`, "bash", `{"command":"cd sub && go test ./...","timeout_s":1}`},
 		{"codex", "shell", `{"command":["grep","-rn","it's here","."]}`, "bash", `{"command":"grep -rn 'it'\\''s here' ."}`},
 		{"codex", "apply_patch", `{"input":"*** Begin Patch\n*** Add File: a/b.txt\n+one\n+two\n*** End Patch"}`, "write_file", `{"path":"a/b.txt","content":"one\ntwo\n"}`},
