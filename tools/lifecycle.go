@@ -65,11 +65,13 @@ func (r *Registry) prepare(env *Env, e *entry, call Call) (json.RawMessage, []Re
 			"object, likely at the output limit), so nothing was run. Send a smaller call "+
 			"(edit_file for part of a file)"))
 	}
-	if err != nil {
-		return failWith(r.argsFailure(env, e, err.Error()))
-	}
 	var decoded map[string]any
-	if err := decodeNumbers(string(args), &decoded); err != nil {
+	if err != nil {
+		var ok bool
+		if decoded, repairs, ok = e.schema.wrapScalar(call.Args); !ok || env.NoRepair {
+			return failWith(r.argsFailure(env, e, err.Error()))
+		}
+	} else if err := decodeNumbers(string(args), &decoded); err != nil {
 		return failWith(r.argsFailure(env, e, err.Error()))
 	}
 	decoded, more := e.schema.repairObject(decoded, e.spec.PathArgs)

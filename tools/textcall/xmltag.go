@@ -15,8 +15,9 @@ import (
 //
 // Roo's multi-file read wraps the arguments as <args><file><path>…</path></file></args>; a
 // lone <args> or <file> child is unwrapped. The tag carries no call marker of its own, so a
-// call counts only when its name is Known and its body holds argument tags and nothing else:
-// prose or HTML that happens to use a tool's name as a tag stays prose.
+// call counts only when its name is Known and its body holds argument tags and nothing else,
+// or one bare value with the element alone on its line (<read_file> a.py </read_file>,
+// cline#4839): prose or HTML that happens to use a tool's name as a tag stays prose.
 
 // xmlTagNameMax bounds how long a tag name is read.
 const xmlTagNameMax = 128
@@ -50,16 +51,32 @@ func scanXMLTag(text string, sc scanCtx) []span {
 			pos = j + 1
 			continue
 		}
-		if args, ok := xmlTagArgs(text[j+1 : c]); ok {
-			out = append(out, span{start: open, end: c + len(closeTag), calls: []Call{{
-				Name: name, Args: args, Raw: strings.TrimSpace(text[j+1 : c]), Format: FormatXMLTag,
+		body, end := text[j+1:c], c+len(closeTag)
+		if args, ok := xmlTagArgs(body); ok {
+			out = append(out, span{start: open, end: end, calls: []Call{{
+				Name: name, Args: args, Raw: strings.TrimSpace(body), Format: FormatXMLTag,
 			}}})
-			pos = c + len(closeTag)
+			pos = end
+			continue
+		}
+		if bareArg(body) && lineEdge(text, open, end) {
+			// One bare value: which argument it is depends on the tool's schema, so argument
+			// repair in tools/ places it (Args nil, Raw the value).
+			out = append(out, span{start: open, end: end, calls: []Call{{
+				Name: name, Raw: strings.TrimSpace(body), Format: FormatXMLTag,
+			}}})
+			pos = end
 			continue
 		}
 		pos = j + 1
 	}
 	return out
+}
+
+// bareArg reports whether a tag body is one bare value: one non-empty line, no tags.
+func bareArg(body string) bool {
+	t := strings.TrimSpace(body)
+	return t != "" && !strings.ContainsAny(t, "<>\n")
 }
 
 // xmlTagArgs reads a body made only of complete argument tags, unwrapping a lone <args> or

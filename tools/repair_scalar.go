@@ -1,0 +1,50 @@
+package tools
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// scalarArgMax bounds the bare text read as a tool's one argument.
+const scalarArgMax = 4 << 10
+
+// wrapScalar reads arguments sent as one bare value instead of an object, the way a call in
+// Cline's XML form writes its one argument (<read_file> a.py </read_file>, cline#4839) or a
+// Python-style call passes it positionally (read_file("a.py")): when the tool has exactly
+// one required argument and it takes a string, the value is that argument. raw is a JSON
+// string or plain one-line text; anything else (an object, an array, several lines) is left
+// for the schema error to report.
+func (s *argsSchema) wrapScalar(raw string) (map[string]any, []Repair, bool) {
+	text := strings.TrimSpace(raw)
+	if text == "" || len(text) > scalarArgMax {
+		return nil, nil, false
+	}
+	var value string
+	if json.Unmarshal([]byte(text), &value) != nil {
+		if strings.ContainsAny(text, "\n{[\"") {
+			return nil, nil, false
+		}
+		value = text
+	}
+	name, ok := s.soleRequiredString()
+	if !ok || strings.TrimSpace(value) == "" {
+		return nil, nil, false
+	}
+	args := map[string]any{name: strings.TrimSpace(value)}
+	return args, []Repair{newRepair(RepairCoercion, text, fmt.Sprintf("{%q: …}", name))}, true
+}
+
+// soleRequiredString returns the schema's one required argument when it takes a string.
+func (s *argsSchema) soleRequiredString() (string, bool) {
+	if len(s.required) != 1 {
+		return "", false
+	}
+	for _, p := range s.props {
+		if s.required[p.name] && (len(p.types) == 0 || slices.Contains(p.types, "string")) {
+			return p.name, true
+		}
+	}
+	return "", false
+}
