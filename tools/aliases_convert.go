@@ -280,3 +280,33 @@ func directoryTree(args map[string]any) (string, string) {
 	}
 	return "", ""
 }
+
+// searchFiles maps search_files, which two harnesses spell alike: the MCP filesystem server's
+// finds files by name (path, pattern, excludePatterns); Hermes Agent's searches contents
+// (pattern, path, file_glob, target "content" by default, or "files" for names,
+// hermes-studio#942). Hermes's own arguments decide; otherwise a pattern with a glob
+// wildcard names files.
+func searchFiles(args map[string]any) (string, string) {
+	target, _ := args["target"].(string)
+	delete(args, "target")
+	for _, k := range []string{"limit", "offset", "output_mode"} {
+		delete(args, k)
+	}
+	if g, ok := args["file_glob"]; ok {
+		delete(args, "file_glob")
+		if target != "files" {
+			args["glob"] = g
+			return "grep", ""
+		}
+	}
+	_, mcp := args["excludePatterns"]
+	delete(args, "excludePatterns")
+	p, _ := args["pattern"].(string)
+	switch {
+	case target == "content":
+		return "grep", ""
+	case target == "files" || mcp || strings.ContainsAny(p, "*?"):
+		return "glob", ""
+	}
+	return "grep", ""
+}

@@ -59,7 +59,7 @@ var harnessTools = map[string]harnessTool{
 	// namespaces filesystem__ (goose#2926); read_file and write_file share our names
 	"read_text_file": {target: "read_file", rename: map[string]string{"head": "limit"}, drop: []string{"tail"}},
 	"directory_tree": {target: "list_dir", convert: directoryTree},
-	"search_files":   {target: "glob", drop: []string{"excludePatterns"}},
+	"search_files":   {convert: searchFiles},
 	// SWE-agent and other common spellings
 	"cat":         {target: "read_file"},
 	"view":        {convert: viewPath},

@@ -54,6 +54,9 @@ func looseValue(text string) (json.RawMessage, bool) {
 		if escaped := escapeRawControls(text); json.Valid([]byte(escaped)) {
 			return json.RawMessage(escaped), true
 		}
+		if q := asciiQuotes(text); q != text { // “typographic” quotes for JSON's own
+			return looseValue(q)
+		}
 		fixed, ok := repairText(text)
 		if !ok {
 			return nil, false

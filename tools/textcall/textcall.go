@@ -36,6 +36,7 @@ const (
 	FormatJSON       Format = "json"        // bare {"name":…,"arguments":…} objects and arrays
 	FormatPython     Format = "python"      // read_file(path="a.go")
 	FormatXMLTag     Format = "xmltag"      // <read_file><path>a.go</path></read_file> (Cline, Roo Code)
+	FormatTranscript Format = "transcript"  // [Calling tool: NAME with arguments: {…}] (Hermes Agent's transcript line)
 )
 
 // Call is one tool call found in text.
@@ -112,6 +113,7 @@ func scanners() []scanner {
 		{FormatHermes, true, scanHermes},
 		{FormatQwen3Coder, true, scanQwen3Coder},
 		{FormatGLM, true, scanGLMOrphans},
+		{FormatTranscript, true, scanTranscript},
 		{FormatInvoke, true, scanInvoke},
 		{FormatLlama, true, scanLlama},
 		{FormatLFM, true, scanLFM},
