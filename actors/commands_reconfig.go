@@ -145,7 +145,7 @@ func (s *session) applyReconfigured(ctx actor.Context, st *messages.StartSession
 	s.start.Model, s.start.PromptMode = st.Model, st.PromptMode
 	if s.meta != nil && (s.meta.Model != st.Model || s.meta.PromptMode != st.PromptMode) {
 		s.meta.Model, s.meta.PromptMode = st.Model, st.PromptMode // troupe resume takes them from here
-		if err := s.deps.Store.PutMeta(s.meta); err != nil {
+		if err := s.putMeta(); err != nil {
 			s.deps.Log.Warn("record the model and prompt mode", "session", s.start.ID, "err", err)
 		}
 	}

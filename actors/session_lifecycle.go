@@ -134,6 +134,9 @@ func (s *session) loadSession() error {
 			}
 		}
 		s.meta = meta
+		if s.links.emitter != nil {
+			s.links.emitter.ContinueAfter(meta.EventSeq) // one seq per session across runs
+		}
 		s.meta.Status = "running"
 		s.meta.Model, s.meta.BaseURL = s.start.Model, s.start.BaseURL
 		if s.start.PromptMode != "" {
@@ -143,12 +146,12 @@ func (s *session) loadSession() error {
 		if err := s.restoreChildren(); err != nil {
 			return err
 		}
-		return st.PutMeta(s.meta)
+		return s.putMeta()
 	}
 	now := time.Now().UTC()
 	s.meta = &store.SessionMeta{ID: s.start.ID, Parent: s.start.Parent, Agent: s.start.Agent, Model: s.start.Model,
 		BaseURL: s.start.BaseURL, Task: s.start.Task, Mode: string(s.start.Mode), Workspace: s.start.Workspace, Cwd: s.start.Cwd, PromptMode: s.start.PromptMode, Status: "running", Created: now, Updated: now}
-	if err := st.PutMeta(s.meta); err != nil {
+	if err := s.putMeta(); err != nil {
 		return err
 	}
 	return s.commitInherited()
@@ -171,6 +174,9 @@ func (s *session) finish(ctx actor.Context, out *messages.SessionFinishedData) {
 	if s.meta != nil {
 		s.meta.Status = string(out.Status)
 		s.meta.Updated = time.Now().UTC()
+		if s.links.emitter != nil { // session.finished, emitted below, takes the next seq
+			s.meta.EventSeq = s.links.emitter.Seq() + 1
+		}
 		if err := s.deps.Store.PutMeta(s.meta); err != nil {
 			s.deps.Log.Error("record session outcome", "session", s.start.ID, "err", err)
 		}
@@ -182,6 +188,14 @@ func (s *session) finish(ctx actor.Context, out *messages.SessionFinishedData) {
 	s.emit(messages.SessionFinishedEvent.Of(out))
 	s.reportToParent(ctx, out)
 	ctx.Stop(ctx.Self())
+}
+
+// putMeta records the session's meta with the seq of its last event so far.
+func (s *session) putMeta() error {
+	if s.links.emitter != nil {
+		s.meta.EventSeq = s.links.emitter.Seq()
+	}
+	return s.deps.Store.PutMeta(s.meta)
 }
 
 // fail ends the session as failed, with the kind of failure for the caller's exit code.

@@ -72,7 +72,7 @@ func (s *session) recordUsage(u llm.Usage, requestBytes int) {
 // The sync runs behind the session (the store's syncer logs a failure): waiting for the disk
 // here was two thirds of the harness's time per turn.
 func (s *session) syncStore() {
-	if err := s.deps.Store.PutMeta(s.meta); err != nil {
+	if err := s.putMeta(); err != nil {
 		s.deps.Log.Warn("record session meta", "session", s.start.ID, "err", err)
 	}
 	s.deps.Store.SyncSoon()

@@ -129,3 +129,34 @@ func TestResumeRightAfterFinishedWaitsForThePreviousRun(t *testing.T) {
 		start = &messages.StartSession{ID: "again", Resume: true, Task: "go on", Model: "scripted", Mode: "yolo", Workspace: tn.Root}
 	}
 }
+
+// seq is per session (DESIGN §4): a resumed run's events go on after the last run's, so a
+// monitor watching across runs sees one gap-free sequence.
+func TestEventSeqGoesOnAcrossResumes(t *testing.T) {
+	tn := startTestNode(t, `{"turns": [
+		{"tool_calls": [{"name": "list_dir", "args": {"path": "."}}]}, {"text": "first"},
+		{"text": "second"}, {"text": "third"}]}`)
+	start := &messages.StartSession{ID: "seqs", Task: "go", Model: "scripted", Mode: "yolo", Workspace: tn.Root}
+	for run := 1; run <= 3; run++ {
+		if err := tn.client.StartSession(start); err != nil {
+			t.Fatalf("run %d: %v", run, err)
+		}
+		checkFor(t, 30*time.Second, func() error {
+			if n := tn.count("seqs", messages.EventSessionFinished); n < run {
+				return fmt.Errorf("%d runs finished, want %d", n, run)
+			}
+			return nil
+		})
+		start = &messages.StartSession{ID: "seqs", Resume: true, Task: "go on", Model: "scripted", Mode: "yolo", Workspace: tn.Root}
+	}
+	var seqs []uint64
+	for _, e := range tn.sessionEvents("seqs") {
+		seqs = append(seqs, e.Seq)
+	}
+	slices.Sort(seqs)
+	for i, s := range seqs {
+		if s != uint64(i+1) {
+			t.Fatalf("seqs over three runs are not 1..%d without repeats: %v", len(seqs), seqs)
+		}
+	}
+}

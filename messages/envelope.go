@@ -64,6 +64,15 @@ func NewEmitter(ns, session, agent, parent string, next uint64, publish func(sub
 // Seq is the seq of the last event emitted.
 func (em *Emitter) Seq() uint64 { return em.seq }
 
+// ContinueAfter makes the next event's seq follow last, the seq a previous run of the session
+// ended with, so a monitor sees one sequence per session across resumes. It only applies to an
+// emitter that has not emitted yet (a restarted actor keeps the sequence it has).
+func (em *Emitter) ContinueAfter(last uint64) {
+	if em.seq == 0 {
+		em.seq = last
+	}
+}
+
 // Emit publishes one event. A payload that cannot be encoded is a programming error reported
 // as an error event rather than lost silently. An event that cannot be published is replaced,
 // under the same seq, by a fatal error event saying so: a monitor sees the loss, never a gap.

@@ -39,6 +39,9 @@ type SessionMeta struct {
 	// CachedInputTokens is the part of InputTokens the provider reported read from its prompt
 	// cache (priced lower); 0 for providers that do not say, and for older sessions.
 	CachedInputTokens int `json:"cached_input_tokens,omitempty"`
+	// EventSeq is the seq of the session's last event when the meta was written: a resumed
+	// run's events go on after it, so seq stays per session across runs (DESIGN §4).
+	EventSeq uint64 `json:"event_seq,omitempty"`
 }
 
 // PutMeta stores m. It stamps m.Updated with the current time (and m.Created, if unset), in
