@@ -19,7 +19,7 @@ var argAliases = map[string][]string{
 	"replace": {"new_string"}, "replacement": {"new_string"}, "replaceall": {"replace_all"},
 	// write_file
 	"text": {"content"}, "contents": {"content"}, "filetext": {"content"}, "data": {"content"},
-	"filecontent": {"content"}, "filecontents": {"content"},
+	"filecontent": {"content"}, "filecontents": {"content"}, "thecontent": {"content"}, // avante
 	// grep and glob
 	"regex": {"pattern"}, "regexp": {"pattern"}, "query": {"pattern"},
 	"searchpattern": {"pattern"}, "globpattern": {"pattern"}, "include": {"glob"},
