@@ -115,6 +115,7 @@ func scanners() []scanner {
 		{FormatGLM, true, scanGLMOrphans},
 		{FormatTranscript, true, scanTranscript},
 		{FormatInvoke, true, scanInvoke},
+		{FormatInvoke, true, scanInvokeLines}, // after scanInvoke: its <function_calls> blocks go first
 		{FormatLlama, true, scanLlama},
 		{FormatLFM, true, scanLFM},
 		{FormatJSON, false, scanBareJSON},
