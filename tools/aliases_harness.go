@@ -31,6 +31,11 @@ var harnessTools = map[string]harnessTool{
 	"GrepTool": {target: "grep", convert: claudeGrep,
 		drop: []string{"output_mode", "-n", "head_limit", "multiline", "offset"}},
 	"GlobTool": {target: "glob"},
+	// Claude Code's tool modules (src/tools/FileReadTool, FileWriteTool, FileEditTool): harnesses
+	// built on its source name the tools after them, and models echo those names (ccany#3)
+	"FileRead":  {target: "read_file"},
+	"FileWrite": {target: "write_file"},
+	"FileEdit":  {target: "edit_file"},
 	// Codex (exec_command takes cmd, an alias of command) and OpenClaw's exec
 	"shell":        {target: "bash", convert: codexShell},
 	"exec_command": {target: "bash"},

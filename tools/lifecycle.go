@@ -66,13 +66,19 @@ func (r *Registry) prepare(env *Env, e *entry, call Call) (json.RawMessage, []Re
 			"(edit_file for part of a file)"))
 	}
 	var decoded map[string]any
-	if err != nil {
+	lit, litRepairs, isLiteral := e.schema.objectLiteral(call.Args)
+	switch {
+	case isLiteral && (err != nil || slices.ContainsFunc(repairs, isJSONRepair)):
+		decoded, repairs = lit, litRepairs // the schema's keys say where unquoted values end
+	case err != nil:
 		var ok bool
 		if decoded, repairs, ok = e.schema.wrapScalar(call.Args); !ok || env.NoRepair {
 			return failWith(r.argsFailure(env, e, err.Error()))
 		}
-	} else if err := decodeNumbers(string(args), &decoded); err != nil {
-		return failWith(r.argsFailure(env, e, err.Error()))
+	default:
+		if err := decodeNumbers(string(args), &decoded); err != nil {
+			return failWith(r.argsFailure(env, e, err.Error()))
+		}
 	}
 	decoded, more := e.schema.repairObject(decoded, e.spec.PathArgs)
 	repairs = append(repairs, more...)
