@@ -46,6 +46,8 @@ func hostileReplies() map[string]string {
 		"many bare python calls": repeatTo("read_file(path=\"a.go\")\n", megabyte),
 		"repair bait":            repeatTo("<tool_call>{'name': 'bash', 'arguments': {"+repeatTo("'a': 'x', ", repairMax-64), megabyte),
 		"glm keys":               repeatTo("bash\n<arg_key>command<arg_value>", megabyte),
+		"tool_call lines":        repeatTo("[tool_call: bash for '", megabyte),
+		"invoke line wrappers":   repeatTo("<tool_calls>\ninvoke read_file(", megabyte),
 	}
 }
 

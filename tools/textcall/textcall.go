@@ -1,7 +1,7 @@
 // Package textcall recovers tool calls that a model wrote into its reply text instead of the
 // provider's structured tool_calls field. Each format (Hermes, Qwen3-Coder, Mistral, DeepSeek,
 // Kimi, GLM, gpt-oss harmony, Gemma, Llama, Liquid LFM, bare JSON, Python-call syntax, Cline's
-// XML tags, fenced blocks) has its
+// XML tags, fenced blocks, Gemini CLI's [tool_call: …] lines) has its
 // own scanner in its own file; Parse runs them, keeps the non-overlapping matches and returns
 // the calls in text order with the remaining prose.
 //
@@ -21,22 +21,23 @@ type Format string
 // The formats Parse knows. Marker formats carry an explicit call token; FormatJSON and
 // FormatPython do not, so they only count calls whose name Options.Known accepts.
 const (
-	FormatHermes     Format = "hermes"      // <tool_call>{"name":…,"arguments":…}</tool_call>
-	FormatQwen3Coder Format = "qwen3_coder" // <function=NAME><parameter=K>v</parameter></function>
-	FormatGLM        Format = "glm"         // <tool_call>NAME<arg_key>k</arg_key><arg_value>v</arg_value></tool_call>
-	FormatMistral    Format = "mistral"     // [TOOL_CALLS][…] or [TOOL_CALLS]NAME[ARGS]{…}
-	FormatDeepSeek   Format = "deepseek"    // <｜tool▁call▁begin｜>…<｜tool▁sep｜>…<｜tool▁call▁end｜>
-	FormatInvoke     Format = "invoke"      // <invoke name="N"><parameter name="K">v</parameter></invoke>
-	FormatKimi       Format = "kimi"        // <|tool_call_begin|>functions.N:0<|tool_call_argument_begin|>{…}
-	FormatHarmony    Format = "harmony"     // <|channel|>commentary to=functions.N <|constrain|>json<|message|>{…}<|call|>
-	FormatGemma      Format = "gemma"       // <|tool_call>call:N{k:<|"|>v<|"|>}<tool_call|>, ```tool_code
-	FormatLlama      Format = "llama"       // <|python_tag|>{…}, {"type":"function",…,"parameters":…}
-	FormatLFM        Format = "lfm"         // <|tool_call_start|>[read_file(path="a.go")]<|tool_call_end|>
-	FormatFenced     Format = "fenced"      // ```json / ```tool_call / ```xml holding another format
-	FormatJSON       Format = "json"        // bare {"name":…,"arguments":…} objects and arrays
-	FormatPython     Format = "python"      // read_file(path="a.go")
-	FormatXMLTag     Format = "xmltag"      // <read_file><path>a.go</path></read_file> (Cline, Roo Code)
-	FormatTranscript Format = "transcript"  // [Calling tool: NAME with arguments: {…}] (Hermes Agent's transcript line)
+	FormatHermes       Format = "hermes"         // <tool_call>{"name":…,"arguments":…}</tool_call>
+	FormatQwen3Coder   Format = "qwen3_coder"    // <function=NAME><parameter=K>v</parameter></function>
+	FormatGLM          Format = "glm"            // <tool_call>NAME<arg_key>k</arg_key><arg_value>v</arg_value></tool_call>
+	FormatMistral      Format = "mistral"        // [TOOL_CALLS][…] or [TOOL_CALLS]NAME[ARGS]{…}
+	FormatDeepSeek     Format = "deepseek"       // <｜tool▁call▁begin｜>…<｜tool▁sep｜>…<｜tool▁call▁end｜>
+	FormatInvoke       Format = "invoke"         // <invoke name="N"><parameter name="K">v</parameter></invoke>
+	FormatKimi         Format = "kimi"           // <|tool_call_begin|>functions.N:0<|tool_call_argument_begin|>{…}
+	FormatHarmony      Format = "harmony"        // <|channel|>commentary to=functions.N <|constrain|>json<|message|>{…}<|call|>
+	FormatGemma        Format = "gemma"          // <|tool_call>call:N{k:<|"|>v<|"|>}<tool_call|>, ```tool_code
+	FormatLlama        Format = "llama"          // <|python_tag|>{…}, {"type":"function",…,"parameters":…}
+	FormatLFM          Format = "lfm"            // <|tool_call_start|>[read_file(path="a.go")]<|tool_call_end|>
+	FormatFenced       Format = "fenced"         // ```json / ```tool_call / ```xml holding another format
+	FormatJSON         Format = "json"           // bare {"name":…,"arguments":…} objects and arrays
+	FormatPython       Format = "python"         // read_file(path="a.go")
+	FormatXMLTag       Format = "xmltag"         // <read_file><path>a.go</path></read_file> (Cline, Roo Code)
+	FormatTranscript   Format = "transcript"     // [Calling tool: NAME with arguments: {…}] (Hermes Agent's transcript line)
+	FormatToolCallLine Format = "tool_call_line" // [tool_call: read_file for absolute_path 'a.go'] (Gemini CLI's prompt examples)
 )
 
 // Call is one tool call found in text.
@@ -114,6 +115,7 @@ func scanners() []scanner {
 		{FormatQwen3Coder, true, scanQwen3Coder},
 		{FormatGLM, true, scanGLMOrphans},
 		{FormatTranscript, true, scanTranscript},
+		{FormatToolCallLine, true, scanToolCallLines},
 		{FormatInvoke, true, scanInvoke},
 		{FormatInvoke, true, scanInvokeLines}, // after scanInvoke: its <function_calls> blocks go first
 		{FormatLlama, true, scanLlama},
