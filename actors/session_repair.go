@@ -22,6 +22,9 @@ func (s *session) steering() *turn.Steering {
 			known = s.deps.Tools.Knows
 		}
 		s.steer = turn.NewSteering(!s.start.NoRepair, turn.Textcall(llm.QuirksFor(s.deps.ModelName).TextFormat), known)
+		if s.deps.Tools != nil {
+			s.steer.Classifier.FitArgs = s.deps.Tools.ToolFittingArgs
+		}
 	}
 	return s.steer
 }

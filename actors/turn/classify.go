@@ -19,6 +19,9 @@ import (
 type Classifier struct {
 	Parse TextParser
 	Known func(name string) bool // whether a name is (or repairs to) one of the session's tools
+	// FitArgs names the tool a bare arguments object was meant for (tools.Registry's
+	// ToolFittingArgs); nil when the session cannot tell. Used only to steer, never to run.
+	FitArgs func(object string) (tools.ArgsFit, bool)
 }
 
 // Decision is a classified reply and what to do with it.
@@ -59,6 +62,10 @@ func (c Classifier) Classify(r *llm.Reply, turn int) Decision {
 	if c.Parse != nil {
 		if found, ok := c.textCalls(r, turn); ok {
 			return found
+		}
+		if note, ok := c.bareArguments(r.Text); ok {
+			d.Class, d.Note = messages.ReplyMalformed, note
+			return d
 		}
 	}
 	switch {

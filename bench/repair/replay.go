@@ -7,6 +7,7 @@ import (
 
 	"github.com/troupe-dev/troupe/actors/turn"
 	"github.com/troupe-dev/troupe/llm"
+	"github.com/troupe-dev/troupe/messages"
 	"github.com/troupe-dev/troupe/tools"
 )
 
@@ -29,7 +30,12 @@ func replayCase(c Case, repair bool) (replayOutcome, error) {
 	if err != nil {
 		return replayOutcome{}, err
 	}
-	calls := classify(c, repair, reg.Knows)
+	d := classify(c, repair, reg)
+	calls := d.Calls
+	if len(calls) == 0 && d.Class == messages.ReplyMalformed && strings.HasPrefix(d.Note, bareArgumentsNote) {
+		meant, _, _ := strings.Cut(strings.TrimPrefix(d.Note, bareArgumentsNote), ", without")
+		return replayOutcome{why: "steered, not executed: only arguments, the note names " + meant}, nil
+	}
 	if len(calls) == 0 {
 		return replayOutcome{why: "no call recovered (the reply reads as text)"}, nil
 	}
@@ -50,15 +56,20 @@ func replayCase(c Case, repair bool) (replayOutcome, error) {
 	return replayOutcome{ok: true}, nil
 }
 
+// bareArgumentsNote opens the note for a reply that is only arguments with no tool name: the
+// session never runs it, so the replay counts it as steered, not recovered.
+const bareArgumentsNote = "Your last reply is only the arguments for "
+
 // classify is the session's reply classifier for c's model, as the session builds it.
-func classify(c Case, repair bool, known func(string) bool) []llm.ToolCall {
-	steer := turn.NewSteering(repair, turn.Textcall(llm.QuirksFor(c.Model).TextFormat), known)
+func classify(c Case, repair bool, reg *tools.Registry) turn.Decision {
+	steer := turn.NewSteering(repair, turn.Textcall(llm.QuirksFor(c.Model).TextFormat), reg.Knows)
+	steer.Classifier.FitArgs = reg.ToolFittingArgs
 	reply := &llm.Reply{Text: c.Text, Reasoning: c.Reasoning, Stop: llm.StopEnd}
 	for i, q := range c.Calls {
 		reply.ToolCalls = append(reply.ToolCalls, llm.ToolCall{ID: fmt.Sprintf("q%d", i+1), Name: q.Name, Args: q.Args})
 		reply.Stop = llm.StopToolCalls
 	}
-	return steer.Classifier.Classify(reply, 1).Calls
+	return steer.Classifier.Classify(reply, 1)
 }
 
 // readsForeign checks an excluded case's text parsing only: with the foreign tool names known
