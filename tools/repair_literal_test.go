@@ -68,3 +68,27 @@ func TestObjectLiteral_LeavesStructuredValues(t *testing.T) {
 		}
 	}
 }
+
+// FuzzObjectLiteral: any input is read or refused without panicking, and what is read is an
+// object holding only keys the schema knows.
+func FuzzObjectLiteral(f *testing.F) {
+	for _, seed := range []string{`{path: a.txt, content: x, y}`, `"{path: a, content: b,}"`, `{path: 'a', content: "b"}`, `{,path:}`, `{content: {`} {
+		f.Add(seed)
+	}
+	reg, err := NewRegistry(Builtins()...)
+	if err != nil {
+		f.Fatal(err)
+	}
+	schema := reg.byName["write_file"].schema
+	f.Fuzz(func(t *testing.T, raw string) {
+		args, _, ok := schema.objectLiteral(raw)
+		if !ok {
+			return
+		}
+		for k := range args {
+			if !schema.knowsArg(k) {
+				t.Fatalf("objectLiteral(%q) read unknown key %q", raw, k)
+			}
+		}
+	})
+}
