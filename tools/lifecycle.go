@@ -66,10 +66,13 @@ func (r *Registry) prepare(env *Env, e *entry, call Call) (json.RawMessage, []Re
 			"(edit_file for part of a file)"))
 	}
 	var decoded map[string]any
-	lit, litRepairs, isLiteral := e.schema.objectLiteral(call.Args)
+	if (err != nil || slices.ContainsFunc(repairs, isJSONRepair)) && !env.NoRepair {
+		if lit, litRepairs, ok := e.schema.objectLiteral(call.Args); ok {
+			decoded, repairs, err = lit, litRepairs, nil // the schema's keys say where unquoted values end
+		}
+	}
 	switch {
-	case isLiteral && (err != nil || slices.ContainsFunc(repairs, isJSONRepair)):
-		decoded, repairs = lit, litRepairs // the schema's keys say where unquoted values end
+	case decoded != nil:
 	case err != nil:
 		var ok bool
 		if decoded, repairs, ok = e.schema.wrapScalar(call.Args); !ok || env.NoRepair {
