@@ -57,6 +57,18 @@ func skipSpace(s string, i int) int {
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 // isNameByte reports whether c may appear in a tool name as models write it.
+// nameBefore finds the tool name written right before a marker at text[at] (spaces between
+// are allowed): the name is text[start:end], empty when there is none. It looks back no further
+// than floor, nor more than pyNameMax bytes.
+func nameBefore(text string, at, floor int) (start, end int) {
+	end = backOver(text, at, " \t\r\n")
+	start = end
+	for start > floor && end-start < pyNameMax && isNameByte(text[start-1]) {
+		start--
+	}
+	return start, end
+}
+
 func isNameByte(c byte) bool {
 	return c == '_' || c == '-' || c == '.' || c == ':' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }

@@ -66,11 +66,7 @@ func scanGLMOrphans(text string, sc scanCtx) []span {
 		if k < 0 {
 			return out
 		}
-		nameEnd := backOver(text, k, " \t\r\n")
-		start := nameEnd
-		for start > pos && nameEnd-start < pyNameMax && isNameByte(text[start-1]) {
-			start--
-		}
+		start, nameEnd := nameBefore(text, k, pos)
 		end, complete := glmPairsEnd(text, k)
 		if !complete {
 			return append(out, span{start: start, end: len(text), partial: true})

@@ -52,11 +52,7 @@ func scanOrphans(text, sep, end string, parse bodyParser) []span {
 		if s < 0 {
 			return out
 		}
-		nameEnd := backOver(text, s, " \t\r\n")
-		start := nameEnd
-		for start > pos && nameEnd-start < pyNameMax && isNameByte(text[start-1]) {
-			start--
-		}
+		start, nameEnd := nameBefore(text, s, pos)
 		bodyEnd, spanEnd := len(text), len(text)
 		if e := ends.at(s); e >= 0 {
 			bodyEnd, spanEnd = e, e+len(end)
