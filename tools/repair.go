@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/kaptinlin/jsonrepair"
+	"github.com/troupe-dev/troupe/internal/jsonfix"
 )
 
 // maxUnwrap bounds how many layers of "JSON string holding JSON" are peeled off.
@@ -131,7 +131,7 @@ func asObject(text string, depth int) (json.RawMessage, []Repair, error) {
 // libraryRepair runs the repair library on text and on the object inside any prose around it.
 func libraryRepair(text string, depth int) (args json.RawMessage, repaired string, more []Repair, ok bool) {
 	for _, candidate := range repairCandidates(text) {
-		fixed, ok := tryRepair(candidate)
+		fixed, ok := jsonfix.Repair(candidate)
 		if !ok {
 			continue
 		}
@@ -151,20 +151,6 @@ func repairCandidates(text string) []string {
 		out = append(out, text[start:end+1])
 	}
 	return out
-}
-
-// tryRepair runs the repair library, which must not be able to take the call down.
-func tryRepair(text string) (fixed string, ok bool) {
-	defer func() {
-		if recover() != nil {
-			fixed, ok = "", false
-		}
-	}()
-	fixed, err := jsonrepair.Repair(text)
-	if err != nil || !json.Valid([]byte(fixed)) {
-		return "", false
-	}
-	return strings.TrimSpace(fixed), true
 }
 
 // syntaxErrorOf locates the first syntax error in text.

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 
-	"github.com/kaptinlin/jsonrepair"
+	"github.com/troupe-dev/troupe/internal/jsonfix"
 )
 
 // argKeys are the keys models use for a call's arguments, in the order they are tried.
@@ -23,23 +23,12 @@ var emptyArgs = json.RawMessage("{}")
 // report from Call.Raw. Raw line breaks in strings, the common large case, are fixed without it.
 const repairMax = 4 << 10
 
-// repairText runs the JSON repair library. It is third-party code that has been seen to panic
-// on hostile input (see tools/repair.go), and a panic must not take the parse down, so this is
-// the one recover in the package.
+// repairText runs the JSON repair library on text no longer than repairMax.
 func repairText(text string) (fixed string, ok bool) {
 	if len(text) > repairMax {
 		return "", false
 	}
-	defer func() {
-		if recover() != nil {
-			fixed, ok = "", false
-		}
-	}()
-	fixed, err := jsonrepair.Repair(text)
-	if err != nil || !json.Valid([]byte(fixed)) {
-		return "", false
-	}
-	return fixed, true
+	return jsonfix.Repair(text)
 }
 
 // looseValue decodes text as JSON, repairing trailing commas, single quotes, Python literals
