@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -116,7 +118,7 @@ func decodeNumbers(text string, into any) error {
 // folded), only when the schema declares that name and the call does not already carry it.
 func (s *argsSchema) renameAliases(args map[string]any) []Repair {
 	var repairs []Repair
-	for _, key := range sortedKeys(args) {
+	for _, key := range slices.Sorted(maps.Keys(args)) {
 		if s.has(key) {
 			continue
 		}
@@ -257,20 +259,11 @@ func isDrivePath(p string) bool {
 	return len(p) >= 3 && p[1] == ':' && (p[2] == '\\' || p[2] == '/') && isWordStart(p[0])
 }
 
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
 // keyList previews an object by its keys: {path, content}.
 func keyList(m map[string]any) string {
 	var b bytes.Buffer
 	b.WriteByte('{')
-	for i, k := range sortedKeys(m) {
+	for i, k := range slices.Sorted(maps.Keys(m)) {
 		if i > 0 {
 			b.WriteString(", ")
 		}

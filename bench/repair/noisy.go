@@ -4,8 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/rand"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 
@@ -150,7 +151,7 @@ func render(s Step, family, id string) *llm.Reply {
 	case "text_qwen3_xml":
 		var b strings.Builder
 		fmt.Fprintf(&b, "<tool_call>\n<function=%s>\n", s.Name)
-		for _, k := range sortedKeys(args) {
+		for _, k := range slices.Sorted(maps.Keys(args)) {
 			fmt.Fprintf(&b, "<parameter=%s>\n%v\n</parameter>\n", k, args[k])
 		}
 		b.WriteString("</function>\n</tool_call>")
@@ -189,7 +190,7 @@ func renamedArgs(args map[string]any) string {
 // pythonDict writes args as a Python dict literal: single quotes, True/False/None.
 func pythonDict(args map[string]any) string {
 	parts := make([]string, 0, len(args))
-	for _, k := range sortedKeys(args) {
+	for _, k := range slices.Sorted(maps.Keys(args)) {
 		var v string
 		switch x := args[k].(type) {
 		case string:
@@ -204,13 +205,4 @@ func pythonDict(args map[string]any) string {
 		parts = append(parts, fmt.Sprintf("'%s': %s", k, v))
 	}
 	return "{" + strings.Join(parts, ", ") + "}"
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -7,9 +7,9 @@ import (
 
 func TestRepair(t *testing.T) {
 	for in, want := range map[string]string{
-		`{"a": 1,}`:          `{"a": 1}`,
-		`{'a': 'b'}`:         `{"a": "b"}`,
-		`{"a": [1, 2`:        `{"a": [1, 2]}`,
+		`{"a": 1,}`:           `{"a": 1}`,
+		`{'a': 'b'}`:          `{"a": "b"}`,
+		`{"a": [1, 2`:         `{"a": [1, 2]}`,
 		"  {\"a\": true}  \n": `{"a": true}`,
 	} {
 		got, ok := Repair(in)
