@@ -121,9 +121,5 @@ func (s *session) refuseFinal(ctx actor.Context, kind, output, note, failure str
 		s.fail(ctx, messages.FailDone, fmt.Sprintf("not done after %d refused final answers: %s", s.maxRefusals(), failure))
 		return
 	}
-	if err := s.commitNote(note); err != nil {
-		s.fail(ctx, messages.FailInternal, err.Error())
-		return
-	}
-	s.callModel(ctx)
+	s.noteAndCallAgain(ctx, note)
 }

@@ -78,11 +78,7 @@ func (s *session) nudgeReply(ctx actor.Context, r *llm.Reply, d turn.Decision) {
 			return
 		}
 	}
-	if err := s.commitNote(d.Note); err != nil {
-		s.fail(ctx, messages.FailInternal, err.Error())
-		return
-	}
-	s.callModel(ctx)
+	s.noteAndCallAgain(ctx, d.Note)
 }
 
 // askUser ends a chat turn whose reply is a question: the session waits for the user's answer.

@@ -218,11 +218,7 @@ func (s *session) finalAnswer(ctx actor.Context, text string) {
 	s.turnFinished(messages.StopEnd)
 	s.syncStore()
 	if s.needsVerdict(text) {
-		if err := s.commitNote("Your role must end its final answer with a line `VERDICT: pass` or `VERDICT: fail`, after the evidence (commands run and their outcome). Give your final answer again in that form."); err != nil {
-			s.fail(ctx, messages.FailInternal, err.Error())
-			return
-		}
-		s.callModel(ctx)
+		s.noteAndCallAgain(ctx, "Your role must end its final answer with a line `VERDICT: pass` or `VERDICT: fail`, after the evidence (commands run and their outcome). Give your final answer again in that form.")
 		return
 	}
 	if !s.verifyDone(ctx, text) {
@@ -276,7 +272,13 @@ func (s *session) nudgeEmpty(ctx actor.Context) {
 		s.fail(ctx, messages.FailModel, fmt.Sprintf("the model replied with nothing %d times in a row", s.cur.emptyReplies))
 		return
 	}
-	if err := s.commitNote("Your last reply was empty. Continue the task with a tool call, or give your final answer as text."); err != nil {
+	s.noteAndCallAgain(ctx, "Your last reply was empty. Continue the task with a tool call, or give your final answer as text.")
+}
+
+// noteAndCallAgain tells the model what went wrong with its reply (a note in the log) and calls it
+// again: the common end of a turn the session steers.
+func (s *session) noteAndCallAgain(ctx actor.Context, note string) {
+	if err := s.commitNote(note); err != nil {
 		s.fail(ctx, messages.FailInternal, err.Error())
 		return
 	}
@@ -297,11 +299,7 @@ func (s *session) continueAfterLength(ctx actor.Context, r *llm.Reply, d turn.De
 		s.fail(ctx, messages.FailInternal, err.Error())
 		return
 	}
-	if err := s.commitNote(d.Note); err != nil {
-		s.fail(ctx, messages.FailInternal, err.Error())
-		return
-	}
-	s.callModel(ctx)
+	s.noteAndCallAgain(ctx, d.Note)
 }
 
 // cancelTurn stops the running model call or tool calls. The turn ends once every call has its
