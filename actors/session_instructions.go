@@ -166,6 +166,9 @@ func (s *session) commitInstructions(ctx actor.Context, fresh []config.Instructi
 
 // compactedInstructions are the delivered files whose note the last compact boundary replaced.
 func (s *session) compactedInstructions() []config.Instruction {
+	if len(s.nested.delivered) == 0 {
+		return nil // nothing handed out: no need to look for a boundary (this runs every turn)
+	}
 	var to uint64
 	for i := len(s.items) - 1; i >= 0; i-- {
 		if b := s.items[i].Boundary; b != nil {
