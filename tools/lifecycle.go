@@ -174,9 +174,10 @@ func CallID(ctx context.Context) string {
 
 // checkSyntax is the after-write step: each file a successful write changed is parsed, and
 // the first syntax error of each is appended to the output with its line, column and a
-// caret. The write stays and the result is not an error: the model fixes the file.
+// caret. The write stays and the result is not an error: the model fixes the file. It is part
+// of issue 9's layer, so the repair bench's baseline (NoRepair) has no check.
 func (r *Registry) checkSyntax(ctx context.Context, env *Env, spec Spec, res Result) Result {
-	if res.IsError || len(res.Changed) == 0 || spec.Risk != RiskWrite {
+	if res.IsError || len(res.Changed) == 0 || spec.Risk != RiskWrite || env.NoRepair {
 		return res
 	}
 	ws, err := env.openRoot()
