@@ -125,6 +125,10 @@ type ToolRequest struct {
 	Name    string `json:"name"`
 	Args    string `json:"args"`
 	ReplyTo string `json:"reply_to"` // actor address
+	// Inferred says the model named no tool: the harness read its reply of bare arguments as a
+	// call to the one tool they fit (tools.Call.Inferred). Outside yolo mode the executor asks
+	// before such a call does anything but read.
+	Inferred bool `json:"inferred,omitempty"`
 }
 
 // ToolStarted tells the session a call began executing.
