@@ -182,7 +182,8 @@ func (m *noisyModel) Stream(ctx context.Context, req *llm.Request, emit func(llm
 	switch mk.family {
 	case "loop":
 		count(m.counts.made, mk)
-		return structured(*m.lastStep, id, usage), nil // the pending call stays the one before
+		// its result is not judged: the next turn writes the same step again
+		return structured(*m.lastStep, id, usage), nil
 	case "syntax_error":
 		broken, _, _ := brokenStep(step)
 		mk.variant = filepath.Ext(stringArg(c.args, "path"))
