@@ -49,12 +49,25 @@ func (bashTool) Run(ctx context.Context, env *Env, raw json.RawMessage) Result {
 	if bad := decodeArgs("bash", raw, &a); bad != nil {
 		return *bad
 	}
+	var reads []shellReadTarget
+	if !a.Background {
+		reads = env.planShellReads(a.Command) // before it runs: what the files held then
+	}
+	res, outputWhole := runBash(ctx, env, a)
+	if outputWhole && !res.IsError {
+		env.recordShellReads(reads) // the model saw the files as a read_file would show them
+	}
+	return res
+}
+
+// runBash runs a command; outputWhole says the result holds the command's whole output.
+func runBash(ctx context.Context, env *Env, a bashArgs) (res Result, outputWhole bool) {
 	if strings.TrimSpace(a.Command) == "" {
-		return errorResult("command is empty")
+		return errorResult("command is empty"), false
 	}
 	root, err := env.root()
 	if err != nil {
-		return errorResult(err.Error())
+		return errorResult(err.Error()), false
 	}
 	cmd := exec.Command("bash", "-c", a.Command)
 	cmd.Dir = root
@@ -62,12 +75,12 @@ func (bashTool) Run(ctx context.Context, env *Env, raw json.RawMessage) Result {
 	inOwnGroup(cmd)
 	if env.Sandbox != nil {
 		if err := env.Sandbox.Wrap(cmd, env); err != nil {
-			return errorResult(fmt.Sprintf("bash: sandbox: %v", err))
+			return errorResult(fmt.Sprintf("bash: sandbox: %v", err)), false
 		}
 		inOwnGroup(cmd)
 	}
 	if a.Background {
-		return startBackground(env, cmd, a.Command)
+		return startBackground(env, cmd, a.Command), false
 	}
 	timeout := bashDefaultTimeout
 	var note string
@@ -84,12 +97,10 @@ func (bashTool) Run(ctx context.Context, env *Env, raw json.RawMessage) Result {
 // RunCommand runs command the way the bash tool does (workspace root, explicit environment,
 // sandbox, process group, timeout, bounded output) but outside the call lifecycle: it is for
 // commands the user configured, such as the definition-of-done check, which need no approval.
+// Their output is not the model reading a file, so no read is recorded.
 func RunCommand(ctx context.Context, env *Env, command string, timeoutS int) Result {
-	raw, err := json.Marshal(bashArgs{Command: command, TimeoutS: timeoutS})
-	if err != nil {
-		return errorResult(err.Error())
-	}
-	return bashTool{}.Run(ctx, env, raw)
+	res, _ := runBash(ctx, env, bashArgs{Command: command, TimeoutS: timeoutS})
+	return res
 }
 
 func startBackground(env *Env, cmd *exec.Cmd, command string) Result {
@@ -110,17 +121,18 @@ func startBackground(env *Env, cmd *exec.Cmd, command string) Result {
 // pipe this function owns: when the command exits, what it left running is killed and the
 // pipe is drained only briefly, so an orphan holding the pipe open cannot hang the call. With
 // an artifact store in env, an output too long to show whole is also kept as an artifact.
-func runForeground(ctx context.Context, cmd *exec.Cmd, timeout time.Duration, note string, env *Env) Result {
+// The flag returned says the result shows all of the output, none of it cut.
+func runForeground(ctx context.Context, cmd *exec.Cmd, timeout time.Duration, note string, env *Env) (Result, bool) {
 	pr, pw, err := os.Pipe()
 	if err != nil {
-		return errorResult(fmt.Sprintf("bash: %v", err))
+		return errorResult(fmt.Sprintf("bash: %v", err)), false
 	}
 	cmd.Stdin = nil
 	cmd.Stdout, cmd.Stderr = pw, pw
 	if err := cmd.Start(); err != nil {
 		pr.Close()
 		pw.Close()
-		return errorResult(fmt.Sprintf("bash: start: %v", err))
+		return errorResult(fmt.Sprintf("bash: start: %v", err)), false
 	}
 	pw.Close() // the children hold the write end now
 	output := newHeadTail(bashHeadBytes, bashTailBytes)
@@ -196,5 +208,5 @@ func runForeground(ctx context.Context, cmd *exec.Cmd, timeout time.Duration, no
 		fmt.Fprintf(&res, "\n[%s]", spool.store(env.Artifacts, output.total, bashHeadBytes))
 	}
 	res.WriteString(sandboxNote(env, output.String(), isErr))
-	return Result{Output: res.String(), IsError: isErr}
+	return Result{Output: res.String(), IsError: isErr}, !output.Truncated()
 }

@@ -1,0 +1,306 @@
+package tools
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Models trained on other harnesses (Codex above all) read files with the shell: cat a.go,
+// sed -n '1,80p' a.go, head -n 50 a.go, nl -ba a.go, tail a.go. When such a bash call is
+// nothing but a plain read of workspace files and it succeeded, file truth counts it as the
+// read_file it stands for: the same baseline, whole or partial in the same way. Otherwise the
+// model's next edit is refused with "read_file it first", and a weak model loops there.
+//
+// The parse is deliberately narrow: a pipe, a redirection, a glob, an expansion, a list, an
+// unknown flag or a second command makes the call not a read, so a misjudged command costs
+// only the old refusal, never a baseline the model did not see.
+
+// lineChoice is which lines of a file a read command prints.
+type lineChoice struct {
+	first, last int // 1-based; last 0 means up to the end of the file
+	lastN       int // > 0: the file's last lastN lines (tail -n N); first and last unused
+}
+
+var wholeFile = lineChoice{first: 1}
+
+// span is the lines of a file of total lines that the choice printed; ok is false when it
+// printed none of a non-empty file.
+func (c lineChoice) span(total int) (start, end int, ok bool) {
+	switch {
+	case total == 0:
+		return 1, 0, true // an empty file: any read saw all of it
+	case c.lastN > 0:
+		return max(1, total-c.lastN+1), total, true
+	}
+	end = total
+	if c.last > 0 {
+		end = min(c.last, total)
+	}
+	return c.first, end, c.first <= total
+}
+
+// shellRead is one file a read command prints, as the command names it.
+type shellRead struct {
+	path  string
+	lines lineChoice
+}
+
+// parseShellRead returns the files command reads when it is only a plain read (cat, nl, head,
+// tail or sed -n 'N,Mp' with simple flags and plain file operands), and nil otherwise.
+func parseShellRead(command string) []shellRead {
+	words, ok := shellWords(strings.TrimSpace(command))
+	if !ok || len(words) < 2 {
+		return nil
+	}
+	var reader func([]string) ([]string, lineChoice, bool)
+	switch words[0] {
+	case "cat":
+		reader = catOperands
+	case "nl":
+		reader = nlOperands
+	case "head":
+		reader = func(w []string) ([]string, lineChoice, bool) { return headTailOperands(w, false) }
+	case "tail":
+		reader = func(w []string) ([]string, lineChoice, bool) { return headTailOperands(w, true) }
+	case "sed":
+		reader = sedOperands
+	default:
+		return nil
+	}
+	paths, lines, ok := reader(words[1:])
+	if !ok || len(paths) == 0 {
+		return nil
+	}
+	reads := make([]shellRead, len(paths))
+	for i, p := range paths {
+		if p == "" || p == "-" {
+			return nil // stdin, or an empty name: not a file of the workspace
+		}
+		reads[i] = shellRead{path: p, lines: lines}
+	}
+	return reads
+}
+
+// shellWords splits a command into words the way bash would, for the few forms a plain read
+// needs: bare words of characters bash leaves alone, 'single-quoted' text, and "double-quoted"
+// text without expansions or escapes. ok is false for anything else.
+func shellWords(command string) (words []string, ok bool) {
+	var word strings.Builder
+	inWord := false
+	for i := 0; i < len(command); {
+		c := command[i]
+		switch {
+		case c == ' ' || c == '\t':
+			if inWord {
+				words, inWord = append(words, word.String()), false
+				word.Reset()
+			}
+			i++
+		case c == '\'' || c == '"':
+			end := strings.IndexByte(command[i+1:], c)
+			if end < 0 {
+				return nil, false
+			}
+			quoted := command[i+1 : i+1+end]
+			if c == '"' && strings.ContainsAny(quoted, "$`\\!") {
+				return nil, false
+			}
+			word.WriteString(quoted)
+			inWord = true
+			i += end + 2
+		case plainShellByte(c):
+			word.WriteByte(c)
+			inWord = true
+			i++
+		default:
+			return nil, false // |, >, <, ;, &, $, `, globs, ~, #, \, newlines, parentheses…
+		}
+	}
+	if inWord {
+		words = append(words, word.String())
+	}
+	return words, true
+}
+
+// plainShellByte reports whether bash gives c no meaning in a bare word.
+func plainShellByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
+		strings.IndexByte("_-./+,:@%=", c) >= 0
+}
+
+// splitOperands walks a command's arguments: option(args, i) handles the option at args[i]
+// and returns how many more words it took (-1: not understood); the rest are operands.
+func splitOperands(args []string, option func(args []string, i int) int) ([]string, bool) {
+	var operands []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			return append(operands, args[i+1:]...), true
+		case len(a) > 1 && a[0] == '-':
+			took := option(args, i)
+			if took < 0 || i+took >= len(args) {
+				return nil, false
+			}
+			i += took
+		default:
+			operands = append(operands, a)
+		}
+	}
+	return operands, true
+}
+
+// catOperands accepts cat's display flags; -s (squeezing blank lines) hides lines, so it is
+// not a plain read.
+func catOperands(args []string) ([]string, lineChoice, bool) {
+	long := map[string]bool{"--number": true, "--number-nonblank": true, "--show-all": true,
+		"--show-ends": true, "--show-tabs": true, "--show-nonprinting": true}
+	paths, ok := splitOperands(args, func(args []string, i int) int {
+		a := args[i]
+		if long[a] || !strings.HasPrefix(a, "--") && strings.Trim(a[1:], "nbAEeTtv") == "" {
+			return 0
+		}
+		return -1
+	})
+	return paths, wholeFile, ok
+}
+
+// nlOperands accepts nl's numbering style, format and width flags; every line is printed.
+func nlOperands(args []string) ([]string, lineChoice, bool) {
+	values := map[string]map[string]bool{
+		"-b": {"a": true, "t": true, "n": true},
+		"-n": {"ln": true, "rn": true, "rz": true},
+	}
+	paths, ok := splitOperands(args, func(args []string, i int) int {
+		a := args[i]
+		if len(a) < 2 {
+			return -1
+		}
+		flag, value, took := a[:2], a[2:], 0
+		if value == "" && i+1 < len(args) {
+			value, took = args[i+1], 1
+		}
+		if allowed, ok := values[flag]; ok && allowed[value] {
+			return took
+		}
+		if flag == "-w" && positiveInt(value) > 0 {
+			return took
+		}
+		return -1
+	})
+	return paths, wholeFile, ok
+}
+
+// headTailOperands accepts head's and tail's line counts (-n N, -nN, -N, --lines=N; tail also
+// -n +N) and header flags; byte counts (-c) and following (-f) are not plain reads.
+func headTailOperands(args []string, tail bool) ([]string, lineChoice, bool) {
+	lines := lineChoice{first: 1, last: 10}
+	if tail {
+		lines = lineChoice{lastN: 10}
+	}
+	count := func(v string) bool {
+		switch n := positiveInt(strings.TrimPrefix(v, "+")); {
+		case n == 0 || !tail && strings.HasPrefix(v, "+"):
+			return false
+		case tail && strings.HasPrefix(v, "+"):
+			lines = lineChoice{first: n}
+		case tail:
+			lines = lineChoice{lastN: n}
+		default:
+			lines = lineChoice{first: 1, last: n}
+		}
+		return true
+	}
+	paths, ok := splitOperands(args, func(args []string, i int) int {
+		a := args[i]
+		switch {
+		case a == "-q" || a == "-v" || a == "--quiet" || a == "--silent" || a == "--verbose":
+			return 0
+		case (a == "-n" || a == "--lines") && i+1 < len(args):
+			if count(args[i+1]) {
+				return 1
+			}
+		case strings.HasPrefix(a, "--lines="):
+			if count(strings.TrimPrefix(a, "--lines=")) {
+				return 0
+			}
+		case strings.HasPrefix(a, "-n") && len(a) > 2:
+			if count(a[2:]) {
+				return 0
+			}
+		case positiveInt(a[1:]) > 0: // the old form, head -20
+			if count(a[1:]) {
+				return 0
+			}
+		}
+		return -1
+	})
+	return paths, lines, ok
+}
+
+// sedOperands accepts only sed -n with one script printing one range (N,Mp, N,$p or Np) of
+// one file: with several files sed numbers the lines across them.
+func sedOperands(args []string) ([]string, lineChoice, bool) {
+	quiet, script, scripts := false, "", 0
+	operands, ok := splitOperands(args, func(args []string, i int) int {
+		switch args[i] {
+		case "-n", "--quiet", "--silent":
+			quiet = true
+			return 0
+		case "-e", "-ne":
+			quiet = quiet || args[i] == "-ne"
+			if i+1 < len(args) {
+				script, scripts = args[i+1], scripts+1
+				return 1
+			}
+		}
+		return -1
+	})
+	if !ok || !quiet {
+		return nil, lineChoice{}, false
+	}
+	if scripts == 0 && len(operands) > 0 {
+		script, scripts, operands = operands[0], 1, operands[1:]
+	}
+	lines, printsRange := sedRange(script)
+	if scripts != 1 || !printsRange || len(operands) != 1 {
+		return nil, lineChoice{}, false
+	}
+	return operands, lines, true
+}
+
+// sedRange parses a sed script of one print command over a line range.
+func sedRange(script string) (lineChoice, bool) {
+	body, isPrint := strings.CutSuffix(strings.TrimSpace(script), "p")
+	if !isPrint {
+		return lineChoice{}, false
+	}
+	from, to, isRange := strings.Cut(body, ",")
+	first := positiveInt(from)
+	if first == 0 {
+		return lineChoice{}, false
+	}
+	switch {
+	case !isRange:
+		return lineChoice{first: first, last: first}, true
+	case to == "$":
+		return lineChoice{first: first}, true
+	}
+	last := positiveInt(to)
+	if last == 0 {
+		return lineChoice{}, false
+	}
+	return lineChoice{first: first, last: max(first, last)}, true // N,M with M < N prints line N
+}
+
+// positiveInt is s as a positive decimal number of plain digits, or 0.
+func positiveInt(s string) int {
+	if s == "" || strings.Trim(s, "0123456789") != "" {
+		return 0
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n <= 0 {
+		return 0
+	}
+	return n
+}

@@ -1,0 +1,234 @@
+package tools
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestParseShellRead(t *testing.T) {
+	whole := func(paths ...string) []shellRead {
+		out := make([]shellRead, len(paths))
+		for i, p := range paths {
+			out[i] = shellRead{path: p, lines: wholeFile}
+		}
+		return out
+	}
+	lines := func(path string, c lineChoice) []shellRead { return []shellRead{{path: path, lines: c}} }
+	reads := []struct {
+		command string
+		want    []shellRead
+	}{
+		{"cat a.go", whole("a.go")},
+		{"  cat a.go b/c.go\n", whole("a.go", "b/c.go")},
+		{"cat -n a.go", whole("a.go")},
+		{"cat -An -- -odd.go", whole("-odd.go")},
+		{"cat 'my file.go' \"other file.go\"", whole("my file.go", "other file.go")},
+		{"'cat' a.go", whole("a.go")},
+		{"cat --number a.go", whole("a.go")},
+		{"nl -ba a.go", whole("a.go")},
+		{"nl -b a -w 3 a.go b.go", whole("a.go", "b.go")},
+		{"nl -nrz -w4 a.go", whole("a.go")},
+		{"head a.go", lines("a.go", lineChoice{first: 1, last: 10})},
+		{"head -n 50 a.go", lines("a.go", lineChoice{first: 1, last: 50})},
+		{"head -n50 a.go", lines("a.go", lineChoice{first: 1, last: 50})},
+		{"head -50 a.go", lines("a.go", lineChoice{first: 1, last: 50})},
+		{"head --lines=7 -q a.go", lines("a.go", lineChoice{first: 1, last: 7})},
+		{"tail a.go", lines("a.go", lineChoice{lastN: 10})},
+		{"tail -n 20 a.go", lines("a.go", lineChoice{lastN: 20})},
+		{"tail -n +30 a.go", lines("a.go", lineChoice{first: 30})},
+		{"sed -n '1,80p' a.go", lines("a.go", lineChoice{first: 1, last: 80})},
+		{`sed -n "5,9p" a.go`, lines("a.go", lineChoice{first: 5, last: 9})},
+		{"sed -n 12p a.go", lines("a.go", lineChoice{first: 12, last: 12})},
+		{"sed -n '40,$p' a.go", lines("a.go", lineChoice{first: 40})},
+		{"sed -n -e '3,4p' a.go", lines("a.go", lineChoice{first: 3, last: 4})},
+		{"sed -ne '9,2p' a.go", lines("a.go", lineChoice{first: 9, last: 9})},
+		{"cat /abs/path.go", whole("/abs/path.go")}, // the workspace check comes with resolving
+	}
+	for _, tc := range reads {
+		if got := parseShellRead(tc.command); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("parseShellRead(%q) = %+v, want %+v", tc.command, got, tc.want)
+		}
+	}
+	notReads := []string{
+		"", "cat", "cat -", "cat ''", "ls a.go", "less a.go", "more a.go", "grep x a.go",
+		"cat a > b", "cat a >> b", "cat < a", "cat a 2>&1", "cat $(x)", "cat `x`", "cat $F",
+		`cat "$F"`, `cat "a\"b"`, "cat *.go", "cat a?.go", "cat [ab].go", "cat {a,b}.go", "cat ~/a.go",
+		"cat a | grep x", "cat a.go | head", "cat a; rm a", "cat a && rm a", "cat a || true", "cat a &",
+		"cat a\nrm a", "cat a # note", "cat 'unclosed", "cat a\\ b", "(cat a)", "X=1 cat a", "cat -s a",
+		"cat --squeeze-blank a", "sudo cat a", "/bin/cat a",
+		"head -c 100 a", "head -c100 a", "head -n -5 a", "head -n +5 a", "head -n 0 a", "head -n a",
+		"head -n", "head -n 1k a", "tail -f a", "tail -F a", "tail -c 10 a", "tail --follow a",
+		"sed -i 's/a/b/' a", "sed -i -n '1,5p' a", "sed '1,5p' a", "sed -n a", "sed -n 'p' a",
+		"sed -n '/re/p' a", "sed -n '1,5p;9q' a", "sed -n '1,5d' a", "sed -n '1,5p' a b",
+		"sed -n -e '1p' -e '2p' a", "sed -n -f script.sed a", "sed -n '0,5p' a", "sed -n '1,5p'",
+		"nl a -s x", "nl -bp^x a", "nl -v 5 a", "nl -w a",
+	}
+	for _, cmd := range notReads {
+		if got := parseShellRead(cmd); got != nil {
+			t.Errorf("parseShellRead(%q) = %+v, want not a read", cmd, got)
+		}
+	}
+}
+
+func TestLineChoiceSpan(t *testing.T) {
+	tests := []struct {
+		choice     lineChoice
+		total      int
+		start, end int
+		shown      bool
+	}{
+		{wholeFile, 30, 1, 30, true},
+		{wholeFile, 0, 1, 0, true},
+		{lineChoice{first: 1, last: 10}, 30, 1, 10, true},
+		{lineChoice{first: 1, last: 50}, 30, 1, 30, true},
+		{lineChoice{lastN: 10}, 30, 21, 30, true},
+		{lineChoice{lastN: 50}, 30, 1, 30, true},
+		{lineChoice{first: 25}, 30, 25, 30, true},
+		{lineChoice{first: 31}, 30, 0, 0, false},
+		{lineChoice{first: 40, last: 50}, 0, 1, 0, true},
+	}
+	for _, tc := range tests {
+		start, end, shown := tc.choice.span(tc.total)
+		if shown != tc.shown || shown && (start != tc.start || end != tc.end) {
+			t.Errorf("%+v.span(%d) = %d, %d, %v; want %d, %d, %v", tc.choice, tc.total, start, end, shown, tc.start, tc.end, tc.shown)
+		}
+	}
+}
+
+// numberedLines is n lines "line 1" … "line n".
+func numberedLines(n int) string {
+	var b strings.Builder
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&b, "line %d\n", i)
+	}
+	return b.String()
+}
+
+// A plain shell read, run through the whole lifecycle, counts as a read for the edit that
+// follows; a command that is more than a read does not.
+func TestShellReadCountsForEdits(t *testing.T) {
+	tests := []struct {
+		name, command string
+		editOld       string // the line the edit replaces
+		wantEdit      bool
+		wantErr       string // the edit's refusal when !wantEdit
+	}{
+		{"cat", "cat a.go", "line 3", true, ""},
+		{"cat of two files", "cat b.go a.go", "line 3", true, ""},
+		{"absolute path inside", "cat ROOT/a.go", "line 3", true, ""},
+		{"nl -ba", "nl -ba a.go", "line 3", true, ""},
+		{"head covers the line", "head -n 5 a.go", "line 3", true, ""},
+		{"head misses the line", "head -n 5 a.go", "line 9", false, "outside the lines you read (1–5 of 30)"},
+		{"sed range", "sed -n '8,12p' a.go", "line 9", true, ""},
+		{"tail", "tail -n 5 a.go", "line 28", true, ""},
+		{"tail misses the line", "tail -n 5 a.go", "line 3", false, "outside the lines you read (26–30 of 30)"},
+		{"a pipe", "cat a.go | head", "line 3", false, "read_file it first"},
+		{"a redirection", "cat a.go > copy.go", "line 3", false, "read_file it first"},
+		{"a glob", "cat *.go", "line 3", false, "read_file it first"},
+		{"a failed read", "cat a.go missing.go", "line 3", false, "read_file it first"},
+		{"an outside file with it", "cat a.go OUTSIDE", "line 3", false, "read_file it first"},
+	}
+	outside := filepath.Join(t.TempDir(), "outside.go")
+	if err := os.WriteFile(outside, []byte("x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			env, _ := trackedEnv(t)
+			writeFiles(t, env.Root, map[string]string{"a.go": numberedLines(30), "b.go": "b\n"})
+			command := strings.ReplaceAll(tc.command, "ROOT", env.Root)
+			command = strings.ReplaceAll(command, "OUTSIDE", outside)
+			call(t, env, "bash", bashArgsJSON(command, nil))
+			res := call(t, env, "edit_file", editArgs("a.go", tc.editOld+"\n", "edited\n", false))
+			if !tc.wantEdit {
+				mustFail(t, res, tc.wantErr)
+				if strings.Contains(readFileT(t, filepath.Join(env.Root, "a.go")), "edited") {
+					t.Error("the refused edit was applied")
+				}
+				return
+			}
+			mustOK(t, res)
+			if !strings.Contains(readFileT(t, filepath.Join(env.Root, "a.go")), "edited") {
+				t.Errorf("the edit did not land: %s", res.Output)
+			}
+		})
+	}
+}
+
+// The record a shell read leaves is the one read_file leaves for the same lines.
+func TestShellReadRecordsLikeReadFile(t *testing.T) {
+	content := numberedLines(30)
+	for _, tc := range []struct{ command, readArgs string }{
+		{"cat a.go", `{"path":"a.go"}`},
+		{"head -n 12 a.go", `{"path":"a.go","limit":12}`},
+		{"sed -n '5,9p' a.go", `{"path":"a.go","offset":5,"limit":5}`},
+		{"tail -n +20 a.go", `{"path":"a.go","offset":20}`},
+	} {
+		byShell, _ := trackedEnv(t)
+		byTool, _ := trackedEnv(t)
+		for _, env := range []*Env{byShell, byTool} {
+			writeFiles(t, env.Root, map[string]string{"a.go": content})
+		}
+		mustOK(t, call(t, byShell, "bash", bashArgsJSON(tc.command, nil)))
+		mustOK(t, call(t, byTool, "read_file", tc.readArgs))
+		got, want := mustRecord(t, byShell, "a.go"), mustRecord(t, byTool, "a.go")
+		got.ModTime, want.ModTime = want.ModTime, got.ModTime // two files, written apart
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s recorded %+v\nread_file recorded %+v", tc.command, got, want)
+		}
+	}
+}
+
+// Nothing is recorded when the model did not see the whole output, when the command failed,
+// or when it ran in the background.
+func TestShellReadNotRecorded(t *testing.T) {
+	tests := []struct {
+		name, command string
+		extra         map[string]any
+	}{
+		{"output cut to head and tail", "cat big.go", nil},
+		{"failed", "sed -n '1,5p' gone.go", nil},
+		{"background", "cat a.go", map[string]any{"background": true}},
+		{"troupe state", "cat .troupe/state.txt", nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			env, _ := trackedEnv(t)
+			writeFiles(t, env.Root, map[string]string{"a.go": "a\n", "big.go": numberedLines(20000),
+				".troupe/state.txt": "s\n"})
+			call(t, env, "bash", bashArgsJSON(tc.command, tc.extra))
+			if recs := env.Files.Records(); len(recs) != 0 {
+				t.Errorf("recorded %+v", recs[0])
+			}
+		})
+	}
+}
+
+// A file that changes while the command runs is not recorded: the model saw neither version.
+func TestShellReadOfAChangingFile(t *testing.T) {
+	env, _ := trackedEnv(t)
+	writeFiles(t, env.Root, map[string]string{"a.go": "a\n"})
+	reads := env.planShellReads("cat a.go")
+	if len(reads) != 1 {
+		t.Fatalf("planned %+v", reads)
+	}
+	writeFiles(t, env.Root, map[string]string{"a.go": "b\n"})
+	env.recordShellReads(reads)
+	if _, ok := env.Files.Record("a.go"); ok {
+		t.Error("a file changed during the read was recorded")
+	}
+}
+
+// A user-configured command (RunCommand) is not the model reading.
+func TestRunCommandRecordsNoRead(t *testing.T) {
+	env, _ := trackedEnv(t)
+	writeFiles(t, env.Root, map[string]string{"a.go": "a\n"})
+	mustOK(t, RunCommand(t.Context(), env, "cat a.go", 10))
+	if _, ok := env.Files.Record("a.go"); ok {
+		t.Error("RunCommand recorded a read")
+	}
+}

@@ -1,0 +1,123 @@
+package tools
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"io"
+	"os"
+	"strings"
+)
+
+// A plain shell read (see bash_reads.go) counts for file truth as the read_file it stands for:
+// the files are fingerprinted before the command runs and read again after it succeeded, and
+// each one whose content held still gets the same record a read_file of those lines would.
+
+// shellReadTarget is a file a read command is about to print, fingerprinted before it runs.
+type shellReadTarget struct {
+	rel    string
+	lines  lineChoice
+	before string // the content's SHA-256 before the command ran
+}
+
+// planShellReads returns the workspace files command reads when it is a plain read, each
+// fingerprinted now; nil when it is not one, or when any file is not a regular file inside the
+// workspace (an outside path, troupe's own state, a directory).
+func (e *Env) planShellReads(command string) []shellReadTarget {
+	reads := parseShellRead(command)
+	if e.Files == nil || reads == nil {
+		return nil
+	}
+	ws, err := e.openRoot()
+	if err != nil {
+		return nil
+	}
+	defer ws.Close()
+	targets := make([]shellReadTarget, 0, len(reads))
+	for _, r := range reads {
+		_, rel, err := e.resolve(r.path)
+		if err != nil || isTroupeState(rel) {
+			return nil
+		}
+		f, err := ws.OpenFile(rel)
+		if err != nil {
+			return nil
+		}
+		fp, _, _, err := readBaseline(f)
+		f.Close()
+		if err != nil {
+			return nil
+		}
+		targets = append(targets, shellReadTarget{rel: rel, lines: r.lines, before: fp.sha})
+	}
+	return targets
+}
+
+// recordShellReads records what a read command that succeeded showed, as read_file records
+// it. A file whose content changed while the command ran is left out: the model may have seen
+// neither version whole.
+func (e *Env) recordShellReads(targets []shellReadTarget) {
+	if len(targets) == 0 {
+		return
+	}
+	ws, err := e.openRoot()
+	if err != nil {
+		return
+	}
+	defer ws.Close()
+	for _, t := range targets {
+		f, err := ws.OpenFile(t.rel)
+		if err != nil {
+			continue
+		}
+		fp, content, total, err := readBaseline(f)
+		f.Close()
+		start, end, shown := t.lines.span(total)
+		if err != nil || fp.sha != t.before || !shown {
+			continue
+		}
+		e.Files.recordRead(t.rel, fp, content, readSpan{start: start, end: end, total: total}, e.Turn)
+	}
+}
+
+// readBaseline reads a regular file whole: its fingerprint, its content when it is at most
+// fileBaselineMax bytes, and its line count as read_file counts lines.
+func readBaseline(f *os.File) (fp fingerprint, content string, total int, err error) {
+	info, err := f.Stat()
+	if err != nil {
+		return fingerprint{}, "", 0, err
+	}
+	if !info.Mode().IsRegular() {
+		return fingerprint{}, "", 0, os.ErrInvalid
+	}
+	hash, baseline, lines := sha256.New(), &baselineCapture{}, &lineCounter{}
+	if _, err := io.Copy(io.MultiWriter(hash, baseline, lines), f); err != nil {
+		return fingerprint{}, "", 0, err
+	}
+	fp = fingerprint{sha: hex.EncodeToString(hash.Sum(nil)), size: info.Size(), modTime: info.ModTime()}
+	if after, err := f.Stat(); err == nil {
+		fp.size, fp.modTime = after.Size(), after.ModTime()
+	}
+	return fp, baseline.content(), lines.total(), nil
+}
+
+// lineCounter counts lines as countLines does: a last line without a newline counts.
+type lineCounter struct {
+	newlines int
+	last     byte
+	any      bool
+}
+
+func (c *lineCounter) Write(p []byte) (int, error) {
+	if len(p) > 0 {
+		c.newlines += strings.Count(string(p), "\n")
+		c.last, c.any = p[len(p)-1], true
+	}
+	return len(p), nil
+}
+
+func (c *lineCounter) total() int {
+	if c.any && c.last != '\n' {
+		return c.newlines + 1
+	}
+	return c.newlines
+}
