@@ -43,11 +43,22 @@ func (c lineChoice) span(total int) (start, end int, ok bool) {
 type shellRead struct {
 	path  string
 	lines lineChoice
+	dir   string // the directory a leading cd moved to, which a relative path is in; "" for none
 }
 
 // parseShellRead returns the files command reads when it is only a plain read (cat, nl, head,
-// tail or sed -n 'N,Mp' with simple flags and plain file operands), and nil otherwise.
+// tail or sed -n 'N,Mp' with simple flags and plain file operands), and nil otherwise. One
+// leading "cd DIR &&" is allowed: Codex sends its working directory with every shell call,
+// and the Codex mapping writes it so (see inDirectory).
 func parseShellRead(command string) []shellRead {
+	dir := ""
+	if before, after, found := strings.Cut(command, "&&"); found {
+		cd, ok := shellWords(strings.TrimSpace(before))
+		if !ok || len(cd) != 2 || cd[0] != "cd" || cd[1] == "" || cd[1] == "-" {
+			return nil
+		}
+		dir, command = cd[1], after
+	}
 	words, ok := shellWords(strings.TrimSpace(command))
 	if !ok || len(words) < 2 {
 		return nil
@@ -76,7 +87,7 @@ func parseShellRead(command string) []shellRead {
 		if p == "" || p == "-" {
 			return nil // stdin, or an empty name: not a file of the workspace
 		}
-		reads[i] = shellRead{path: p, lines: lines}
+		reads[i] = shellRead{path: p, lines: lines, dir: dir}
 	}
 	return reads
 }

@@ -47,6 +47,8 @@ func TestParseShellRead(t *testing.T) {
 		{"sed -n -e '3,4p' a.go", lines("a.go", lineChoice{first: 3, last: 4})},
 		{"sed -ne '9,2p' a.go", lines("a.go", lineChoice{first: 9, last: 9})},
 		{"cat /abs/path.go", whole("/abs/path.go")}, // the workspace check comes with resolving
+		{"cd /ws && cat 'a.go'", []shellRead{{path: "a.go", lines: wholeFile, dir: "/ws"}}},
+		{"cd sub&&sed -n 2,3p a.go", []shellRead{{path: "a.go", lines: lineChoice{first: 2, last: 3}, dir: "sub"}}},
 	}
 	for _, tc := range reads {
 		if got := parseShellRead(tc.command); !reflect.DeepEqual(got, tc.want) {
@@ -66,6 +68,8 @@ func TestParseShellRead(t *testing.T) {
 		"sed -n '/re/p' a", "sed -n '1,5p;9q' a", "sed -n '1,5d' a", "sed -n '1,5p' a b",
 		"sed -n -e '1p' -e '2p' a", "sed -n -f script.sed a", "sed -n '0,5p' a", "sed -n '1,5p'",
 		"nl a -s x", "nl -bp^x a", "nl -v 5 a", "nl -w a",
+		"cd a && cd b && cat c", "cd && cat a", "cd - && cat a", "cd a b && cat c", "cat a && cd b",
+		"cd $D && cat a", "cd a && ls", "cd a; cat b", "cd 'a&&b' && cat c", "pushd a && cat b",
 	}
 	for _, cmd := range notReads {
 		if got := parseShellRead(cmd); got != nil {
@@ -120,6 +124,10 @@ func TestShellReadCountsForEdits(t *testing.T) {
 		{"cat", "cat a.go", "line 3", true, ""},
 		{"cat of two files", "cat b.go a.go", "line 3", true, ""},
 		{"absolute path inside", "cat ROOT/a.go", "line 3", true, ""},
+		{"Codex's working directory", "cd ROOT && cat 'a.go'", "line 3", true, ""},
+		{"cd to a subdirectory", "cd sub && head -n 4 ../a.go", "line 3", true, ""},
+		{"cd outside", "cd OUTDIR && cat ROOT/a.go", "line 3", true, ""},
+		{"cd outside, relative path", "cd OUTDIR && cat outside.go", "line 3", false, "read_file it first"},
 		{"nl -ba", "nl -ba a.go", "line 3", true, ""},
 		{"head covers the line", "head -n 5 a.go", "line 3", true, ""},
 		{"head misses the line", "head -n 5 a.go", "line 9", false, "outside the lines you read (1–5 of 30)"},
@@ -139,9 +147,10 @@ func TestShellReadCountsForEdits(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			env, _ := trackedEnv(t)
-			writeFiles(t, env.Root, map[string]string{"a.go": numberedLines(30), "b.go": "b\n"})
+			writeFiles(t, env.Root, map[string]string{"a.go": numberedLines(30), "b.go": "b\n", "sub/": ""})
 			command := strings.ReplaceAll(tc.command, "ROOT", env.Root)
 			command = strings.ReplaceAll(command, "OUTSIDE", outside)
+			command = strings.ReplaceAll(command, "OUTDIR", filepath.Dir(outside))
 			call(t, env, "bash", bashArgsJSON(command, nil))
 			res := call(t, env, "edit_file", editArgs("a.go", tc.editOld+"\n", "edited\n", false))
 			if !tc.wantEdit {
@@ -189,17 +198,20 @@ func TestShellReadNotRecorded(t *testing.T) {
 	tests := []struct {
 		name, command string
 		extra         map[string]any
+		environ       []string
 	}{
-		{"output cut to head and tail", "cat big.go", nil},
-		{"failed", "sed -n '1,5p' gone.go", nil},
-		{"background", "cat a.go", map[string]any{"background": true}},
-		{"troupe state", "cat .troupe/state.txt", nil},
+		{"output cut to head and tail", "cat big.go", nil, nil},
+		{"failed", "sed -n '1,5p' gone.go", nil, nil},
+		{"background", "cat a.go", map[string]any{"background": true}, nil},
+		{"troupe state", "cat .troupe/state.txt", nil, nil},
+		{"cd through CDPATH", "cd sub && cat ../a.go", nil, []string{"PATH=" + os.Getenv("PATH"), "CDPATH=/"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			env, _ := trackedEnv(t)
 			writeFiles(t, env.Root, map[string]string{"a.go": "a\n", "big.go": numberedLines(20000),
-				".troupe/state.txt": "s\n"})
+				".troupe/state.txt": "s\n", "sub/": ""})
+			env.Environ = tc.environ
 			call(t, env, "bash", bashArgsJSON(tc.command, tc.extra))
 			if recs := env.Files.Records(); len(recs) != 0 {
 				t.Errorf("recorded %+v", recs[0])

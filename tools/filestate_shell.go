@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 )
 
@@ -34,7 +35,14 @@ func (e *Env) planShellReads(command string) []shellReadTarget {
 	defer ws.Close()
 	targets := make([]shellReadTarget, 0, len(reads))
 	for _, r := range reads {
-		_, rel, err := e.resolve(r.path)
+		path := r.path
+		if r.dir != "" && !filepath.IsAbs(path) {
+			if !filepath.IsAbs(r.dir) && e.cdSearchesPath() {
+				return nil // cd DIR may land outside the workspace root's DIR
+			}
+			path = filepath.Join(r.dir, path)
+		}
+		_, rel, err := e.resolve(path)
 		if err != nil || isTroupeState(rel) {
 			return nil
 		}
@@ -50,6 +58,17 @@ func (e *Env) planShellReads(command string) []shellReadTarget {
 		targets = append(targets, shellReadTarget{rel: rel, lines: r.lines, before: fp.sha})
 	}
 	return targets
+}
+
+// cdSearchesPath says whether commands run with CDPATH set, under which "cd DIR" may go to a
+// directory other than the one under the workspace root.
+func (e *Env) cdSearchesPath() bool {
+	for _, kv := range e.commandEnviron() {
+		if strings.HasPrefix(kv, "CDPATH=") {
+			return true
+		}
+	}
+	return false
 }
 
 // recordShellReads records what a read command that succeeded showed, as read_file records
