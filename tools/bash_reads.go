@@ -11,9 +11,9 @@ import (
 // read_file it stands for: the same baseline, whole or partial in the same way. Otherwise the
 // model's next edit is refused with "read_file it first", and a weak model loops there.
 //
-// The parse is deliberately narrow: a pipe, a redirection, a glob, an expansion, a list, an
-// unknown flag or a second command makes the call not a read, so a misjudged command costs
-// only the old refusal, never a baseline the model did not see.
+// The parse is deliberately narrow: a pipe, a redirection, a glob, an expansion, a list (but
+// for one leading cd), an unknown flag or a second command makes the call not a read, so a
+// misjudged command costs only the old refusal, never a baseline the model did not see.
 
 // lineChoice is which lines of a file a read command prints.
 type lineChoice struct {
