@@ -91,10 +91,14 @@ func FuzzDeepSeek(f *testing.F)      { fuzzScanner(f, scanDeepSeek, "deepseek") 
 func FuzzInvoke(f *testing.F)        { fuzzScanner(f, scanInvoke, "invoke") }
 func FuzzInvokeLines(f *testing.F)   { fuzzScanner(f, scanInvokeLines, "invoke_line") }
 func FuzzToolCallLines(f *testing.F) { fuzzScanner(f, scanToolCallLines, "tool_call_line") }
-func FuzzKimi(f *testing.F)          { fuzzScanner(f, scanKimi, "kimi") }
-func FuzzHarmony(f *testing.F)       { fuzzScanner(f, scanHarmony, "harmony") }
-func FuzzGemma(f *testing.F)         { fuzzScanner(f, scanGemma, "gemma", "functiongemma") }
-func FuzzLlama(f *testing.F)         { fuzzScanner(f, scanLlama, "llama") }
+func FuzzArrow(f *testing.F)         { fuzzScanner(f, scanArrow, "arrow") }
+func FuzzTranscriptLines(f *testing.F) {
+	fuzzScanner(f, scanTranscriptLines, "transcript_line")
+}
+func FuzzKimi(f *testing.F)    { fuzzScanner(f, scanKimi, "kimi") }
+func FuzzHarmony(f *testing.F) { fuzzScanner(f, scanHarmony, "harmony") }
+func FuzzGemma(f *testing.F)   { fuzzScanner(f, scanGemma, "gemma", "functiongemma") }
+func FuzzLlama(f *testing.F)   { fuzzScanner(f, scanLlama, "llama") }
 func FuzzLFM(f *testing.F) {
 	fuzzScanner(f, func(t string, sc scanCtx) []span { return scanLFM(t, sc) }, "lfm")
 }
