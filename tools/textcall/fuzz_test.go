@@ -85,7 +85,7 @@ func FuzzParse(f *testing.F) {
 
 func FuzzGLMOrphans(f *testing.F)    { fuzzScanner(f, scanGLMOrphans, "glm") }
 func FuzzHermes(f *testing.F)        { fuzzScanner(f, scanHermes, "hermes", "glm", "qwen3coder_basic") }
-func FuzzQwen3Coder(f *testing.F)    { fuzzScanner(f, scanQwen3Coder, "qwen3coder") }
+func FuzzQwen3Coder(f *testing.F)    { fuzzScanner(f, scanQwen3Coder, "qwen3coder", "llama_function") }
 func FuzzMistral(f *testing.F)       { fuzzScanner(f, scanMistral, "mistral") }
 func FuzzDeepSeek(f *testing.F)      { fuzzScanner(f, scanDeepSeek, "deepseek") }
 func FuzzInvoke(f *testing.F)        { fuzzScanner(f, scanInvoke, "invoke") }

@@ -53,6 +53,7 @@ func hostileReplies() map[string]string {
 		"called function lines":  repeatTo(`[Called function "bash" with args: {"a": `, megabyte),
 		"tool call records":      repeatTo("[Tool Call: read (ID: x)] Arguments: {", megabyte),
 		"named tool fences":      repeatTo("```tool bash\n{", megabyte),
+		"llama function opens":   repeatTo(`<function=read={"path": "`, megabyte),
 	}
 }
 
