@@ -106,7 +106,8 @@ func FuzzFenced(f *testing.F) { fuzzScanner(f, scanFenced, "fenced", "gemma_tool
 func FuzzBareJSON(f *testing.F) {
 	fuzzScanner(f, scanBareJSON, "json", "llama_bare", "hermes_missing_open")
 }
-func FuzzPython(f *testing.F) { fuzzScanner(f, scanPython, "python", "gemma_bracket", "prose") }
+func FuzzNamedJSON(f *testing.F) { fuzzScanner(f, scanNamedJSON, "named_json") }
+func FuzzPython(f *testing.F)    { fuzzScanner(f, scanPython, "python", "gemma_bracket", "prose") }
 
 // FuzzGLM fuzzes the GLM body reader directly: its blocks are found by the Hermes scanner.
 func FuzzGLM(f *testing.F) {

@@ -54,6 +54,8 @@ func hostileReplies() map[string]string {
 		"tool call records":      repeatTo("[Tool Call: read (ID: x)] Arguments: {", megabyte),
 		"named tool fences":      repeatTo("```tool bash\n{", megabyte),
 		"llama function opens":   repeatTo(`<function=read={"path": "`, megabyte),
+		"named json opens":       repeatTo(`bash{"command": `, megabyte),
+		"named json closed":      repeatTo(`bash{"command": "ls"} and `, megabyte),
 	}
 }
 

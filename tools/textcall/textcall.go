@@ -35,6 +35,7 @@ const (
 	FormatFenced       Format = "fenced"         // ```json / ```tool_call / ```xml holding another format
 	FormatJSON         Format = "json"           // bare {"name":…,"arguments":…} objects and arrays
 	FormatPython       Format = "python"         // read_file(path="a.go")
+	FormatNamedJSON    Format = "named_json"     // read_file{"path": "a.go"}, or the name on the line above
 	FormatXMLTag       Format = "xmltag"         // <read_file><path>a.go</path></read_file> (Cline, Roo Code)
 	FormatTranscript   Format = "transcript"     // [Calling tool: NAME with arguments: {…}] (Hermes Agent's transcript line)
 	FormatArrow        Format = "arrow"          // [TOOL_CALL]{tool => "NAME", args => { --k v }}[/TOOL_CALL] (MiniMax)
@@ -125,6 +126,7 @@ func scanners() []scanner {
 		{FormatLFM, true, scanLFM},
 		{FormatJSON, false, scanBareJSON},
 		{FormatPython, false, scanPython},
+		{FormatNamedJSON, false, scanNamedJSON},
 		{FormatXMLTag, false, scanXMLTag},
 	}
 }
