@@ -39,13 +39,14 @@ func (s *session) turnFinished(stop messages.StopReason) {
 func (s *session) runCalls(ctx actor.Context, r *llm.Reply, d turn.Decision) {
 	s.steering().Landed()
 	batch, calls := newToolBatch(s.turn, d.Calls)
+	batch.inferred = d.Inferred
 	r.Text, r.ToolCalls = d.Text, calls // the log records the batch's unique ids, so it pairs
 	if err := s.commitAssistant(r); err != nil {
 		s.fail(ctx, messages.FailInternal, err.Error())
 		return
 	}
 	for i := range d.Repairs {
-		s.steering().Tally.MarkText(d.Repairs[i].CallID)
+		s.steering().Tally.Mark(d.Repairs[i].CallID, d.Repairs[i].Kind)
 		s.emit(messages.ToolRepairedEvent.Of(&d.Repairs[i]))
 	}
 	s.dispatch(ctx, batch)

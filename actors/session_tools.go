@@ -22,7 +22,8 @@ func (s *session) dispatch(ctx actor.Context, batch *toolBatch) {
 	s.become(phaseExecuting, s.executing)
 	for _, c := range batch.Calls() {
 		s.emit(messages.ToolProposedEvent.Of(&messages.ToolCallData{Turn: s.turn, CallID: c.ID, Tool: c.Name, Args: c.Args, Summary: callSummary(c)}))
-		ctx.Send(s.links.toolexec, &messages.ToolRequest{Turn: s.turn, CallID: c.ID, Name: c.Name, Args: c.Args, ReplyTo: s.links.addr})
+		ctx.Send(s.links.toolexec, &messages.ToolRequest{Turn: s.turn, CallID: c.ID, Name: c.Name, Args: c.Args, ReplyTo: s.links.addr,
+			Inferred: batch.isInferred(c.ID)})
 	}
 }
 

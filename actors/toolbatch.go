@@ -22,6 +22,7 @@ type toolBatch struct {
 	calls     []batchCall                       // in call order
 	committed int                               // calls[:committed] have committed results
 	awaiting  []*messages.ApprovalRequestedData // calls waiting for an approval answer
+	inferred  []string                          // ids of calls whose tool the harness inferred (turn.Decision.Inferred)
 }
 
 type batchCall struct {
@@ -58,6 +59,9 @@ func newToolBatch(turn int, calls []llm.ToolCall) (*toolBatch, []llm.ToolCall) {
 	}
 	return b, out
 }
+
+// isInferred says whether the harness inferred call id's tool from a reply of bare arguments.
+func (b *toolBatch) isInferred(id string) bool { return slices.Contains(b.inferred, id) }
 
 // Calls are the batch's calls in call order, with their unique ids.
 func (b *toolBatch) Calls() []llm.ToolCall {

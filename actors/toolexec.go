@@ -126,7 +126,7 @@ func (t *toolExec) run(ctx context.Context, req *messages.ToolRequest) (res tool
 			res = tools.Result{IsError: true, Output: fmt.Sprintf("tool %s crashed: %v (the call did not complete)", req.Name, p)}
 		}
 	}()
-	return t.registry.Execute(ctx, t.env, tools.Call{ID: req.CallID, Name: req.Name, Args: req.Args})
+	return t.registry.Execute(ctx, t.env, tools.Call{ID: req.CallID, Name: req.Name, Args: req.Args, Inferred: req.Inferred})
 }
 
 func (t *toolExec) finish(ctx actor.Context, done *toolDone) {

@@ -33,7 +33,8 @@ type StartSession struct {
 	// session that would have to ask is denied instead.
 	Yes bool `json:"yes,omitempty"`
 	// NoRepair switches turn repair off (the repair bench's baseline): calls written as text are
-	// not recovered and loops are not steered.
+	// not recovered, loops are not steered, arguments and tool names are not repaired beyond
+	// broken JSON, and writes are not syntax-checked.
 	NoRepair bool `json:"no_repair,omitempty"`
 
 	// A subagent's start (DESIGN §7): its role and the role's prompt, the tools it may use (nil:
@@ -124,6 +125,10 @@ type ToolRequest struct {
 	Name    string `json:"name"`
 	Args    string `json:"args"`
 	ReplyTo string `json:"reply_to"` // actor address
+	// Inferred says the model named no tool: the harness read its reply of bare arguments as a
+	// call to the one tool they fit (tools.Call.Inferred). Outside yolo mode the executor asks
+	// before such a call does anything but read.
+	Inferred bool `json:"inferred,omitempty"`
 }
 
 // ToolStarted tells the session a call began executing.

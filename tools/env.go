@@ -33,7 +33,8 @@ type Env struct {
 	// the sandbox grants writes to the temp dir only.
 	ReadOnlyRoot bool
 	// NoRepair is the repair bench's baseline (--no-repair): only broken JSON is repaired, as
-	// before issue 9; a call that needs any other repair is refused.
+	// before issue 9; a call that needs any other repair is refused, and a write is not
+	// syntax-checked afterwards.
 	NoRepair bool
 	// Secrets are the values no tool result may show (the bus token, provider API keys),
 	// given at session start: every result is passed through it before the model sees it.

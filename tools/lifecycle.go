@@ -33,7 +33,7 @@ func (r *Registry) Execute(ctx context.Context, env *Env, call Call) (res Result
 			return r.bound(call, e.spec, *stop)
 		}
 	}
-	ctx = withCallID(ctx, call.ID)
+	ctx = withCall(ctx, call)
 	for _, check := range r.checks {
 		if stop := check(ctx, env, e.spec, args); stop != nil {
 			stop.Repairs = append(repairs, stop.Repairs...)
@@ -160,23 +160,31 @@ type stateRequirer interface {
 	requireState(env *Env, args json.RawMessage) *Result
 }
 
-type callIDKey struct{}
+type callKey struct{}
 
-func withCallID(ctx context.Context, id string) context.Context {
-	return context.WithValue(ctx, callIDKey{}, id)
+// withCall hands the checks the call they judge (its id, whether its tool was inferred).
+func withCall(ctx context.Context, call Call) context.Context {
+	return context.WithValue(ctx, callKey{}, call)
 }
 
 // CallID returns the ID of the call a Check is judging (from the ctx Execute passes it).
 func CallID(ctx context.Context) string {
-	id, _ := ctx.Value(callIDKey{}).(string)
-	return id
+	c, _ := ctx.Value(callKey{}).(Call)
+	return c.ID
+}
+
+// inferredCall says whether the call a Check is judging named no tool (Call.Inferred).
+func inferredCall(ctx context.Context) bool {
+	c, _ := ctx.Value(callKey{}).(Call)
+	return c.Inferred
 }
 
 // checkSyntax is the after-write step: each file a successful write changed is parsed, and
 // the first syntax error of each is appended to the output with its line, column and a
-// caret. The write stays and the result is not an error: the model fixes the file.
+// caret. The write stays and the result is not an error: the model fixes the file. It is part
+// of issue 9's layer, so the repair bench's baseline (NoRepair) has no check.
 func (r *Registry) checkSyntax(ctx context.Context, env *Env, spec Spec, res Result) Result {
-	if res.IsError || len(res.Changed) == 0 || spec.Risk != RiskWrite {
+	if res.IsError || len(res.Changed) == 0 || spec.Risk != RiskWrite || env.NoRepair {
 		return res
 	}
 	ws, err := env.openRoot()

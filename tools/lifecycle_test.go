@@ -295,7 +295,7 @@ func TestExecuteConstraintMessages(t *testing.T) {
 	tests := []struct{ tool, args, want string }{
 		{"read_file", `{"path":"a","offset":0}`, "offset: minimum: got 0, want 1"},
 		{"grep", `{"pattern":"x","context":99}`, "context: maximum: got 99, want 10"},
-		{"bash", `{"command":["ls"]}`, "command: got array, want string"},
+		{"bash", `{"command":{"argv":["ls"]}}`, "command: got object, want string"},
 	}
 	for _, tc := range tests {
 		res := call(t, env, tc.tool, tc.args)

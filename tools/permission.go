@@ -126,6 +126,20 @@ func (p *Policy) Decide(spec Spec, args json.RawMessage, sessionAllow []string) 
 	return Ask, fmt.Sprintf("%s mode asks before %s", mode, riskVerb(spec.Risk))
 }
 
+// DecideInferred is the decision for a call whose tool the harness inferred (Call.Inferred: a
+// reply of bare arguments). A read runs as decided; anything else that would run without asking
+// asks instead, unless the mode is yolo: the harness guessed the intent, and the user confirms
+// a guess before it writes or runs a command. A deny stays a deny.
+func (p *Policy) DecideInferred(spec Spec, d Decision, reason string) (Decision, string) {
+	switch {
+	case d == Deny || spec.Risk == RiskRead || spec.Risk == RiskDelegate:
+		return d, reason
+	case d == Allow && p.Mode == ModeYolo:
+		return d, reason
+	}
+	return Ask, fmt.Sprintf("the reply named no tool; %s was inferred from its arguments (%s)", spec.Name, reason)
+}
+
 func riskVerb(r Risk) string {
 	switch r {
 	case RiskWrite:

@@ -98,6 +98,10 @@ func (g *Gate) Check() Check {
 		policy, allowed := g.policy, slices.Clone(g.sessionAllow)
 		g.mu.Unlock()
 		decision, reason := policy.Decide(spec, args, allowed)
+		inferred := inferredCall(ctx)
+		if inferred {
+			decision, reason = policy.DecideInferred(spec, decision, reason)
+		}
 		switch decision {
 		case Allow:
 			g.tell(ctx, spec, Allow, reason)
@@ -107,6 +111,12 @@ func (g *Gate) Check() Check {
 			return denied(fmt.Sprintf("permission denied for %s: %s", spec.Name, reason))
 		}
 		pattern := SessionPattern(spec, args)
+		if g.ask == nil && inferred {
+			msg := fmt.Sprintf("%[1]s was not run: your reply named no tool, and %[1]s was inferred from its arguments. "+
+				"Call %[1]s by name if you meant to run it; otherwise give your answer in words.", spec.Name)
+			g.tell(ctx, spec, Deny, msg)
+			return denied(msg)
+		}
 		if g.ask == nil {
 			msg := fmt.Sprintf("permission denied for %s: %s, and there is no one to ask in this run. To allow it: %s, or add an allow pattern such as %s to the permission config",
 				spec.Name, reason, g.noAsk, pattern)

@@ -262,3 +262,46 @@ func TestGateWithNoWayToAsk(t *testing.T) {
 	}
 	mustOK(t, reg.Execute(context.Background(), env, Call{ID: "2", Name: "list_dir", Args: `{}`}))
 }
+
+// An inferred call (the model named no tool) runs as decided when it reads or the mode is yolo;
+// anything else that would have run without asking asks, and a deny stays a deny.
+func TestDecideInferred(t *testing.T) {
+	tests := []struct {
+		mode Mode
+		tool string
+		in   Decision
+		want Decision
+	}{
+		{ModeAsk, "read_file", Allow, Allow},
+		{ModeAutoEdit, "write_file", Allow, Ask},
+		{ModeAsk, "write_file", Ask, Ask},
+		{ModeAsk, "bash", Allow, Ask}, // an allow pattern matched: the guess still asks
+		{ModeYolo, "bash", Allow, Allow},
+		{ModeYolo, "write_file", Ask, Ask}, // an ask pattern in yolo
+		{ModeAutoEdit, "write_file", Deny, Deny},
+	}
+	for _, tc := range tests {
+		p := Policy{Mode: tc.mode}
+		got, why := p.DecideInferred(specOf(t, tc.tool), tc.in, "the mode's reason")
+		if got != tc.want {
+			t.Errorf("%s %s %s: %s (%s), want %s", tc.mode, tc.tool, tc.in, got, why, tc.want)
+		}
+		if got == Ask && !strings.Contains(why, "inferred") {
+			t.Errorf("%s %s: reason %q does not say the tool was inferred", tc.mode, tc.tool, why)
+		}
+	}
+}
+
+// With nobody to ask, an inferred write is answered with how to call the tool by name, and
+// nothing is written; the same call named runs under the mode.
+func TestGateInferredWriteWithNoWayToAsk(t *testing.T) {
+	env := newEnv(t)
+	reg := gatedRegistry(t, NewGate(Policy{Mode: ModeAutoEdit}, nil, "rerun with --yes"))
+	res := reg.Execute(context.Background(), env, Call{ID: "1", Name: "write_file", Args: `{"path":"a.txt","content":"x"}`, Inferred: true})
+	mustFail(t, res, "write_file was not run: your reply named no tool", "Call write_file by name if you meant to run it")
+	if _, err := os.Stat(filepath.Join(env.Root, "a.txt")); err == nil {
+		t.Error("the inferred write happened")
+	}
+	mustOK(t, reg.Execute(context.Background(), env, Call{ID: "2", Name: "write_file", Args: `{"path":"a.txt","content":"x"}`}))
+	mustOK(t, reg.Execute(context.Background(), env, Call{ID: "3", Name: "read_file", Args: `{"path":"a.txt"}`, Inferred: true}))
+}

@@ -10,6 +10,14 @@ import (
 type ArgsFit struct {
 	Tool string
 	Args []string // the tool's own names of the arguments it would take, sorted
+	// Certain says the fit has the margin to be run as a call (Call.Inferred): the tool takes
+	// at least half of the object's keys, so the object is mostly arguments of that tool and
+	// not data that happens to share a key with it ({"name": …, "version": …, "private": …}).
+	Certain bool
+	// Object is the object as the call's arguments: the keys the tool does not take (under its
+	// own names or an alias) are left out, so the guess does not fail on them.
+	Object  string
+	dropped []string // the object's keys the tool does not take
 }
 
 // ToolFittingArgs names the one tool a JSON object of arguments sent with no tool name fits:
@@ -18,7 +26,7 @@ type ArgsFit struct {
 // no tool declares do not count against a fit (nanocoder#488 sends a language with its
 // write_file arguments). When several tools take equally many keys, a leftover string value
 // naming one of them decides ({"path": …, "action": "read"}, ClawRouter#213); otherwise none
-// fits. The answer only steers: the caller never runs a call without a tool name.
+// fits.
 func (r *Registry) ToolFittingArgs(object string) (ArgsFit, bool) {
 	var probe map[string]any
 	if json.Unmarshal([]byte(object), &probe) != nil || len(probe) == 0 {
@@ -31,15 +39,16 @@ func (r *Registry) ToolFittingArgs(object string) (ArgsFit, bool) {
 		if decodeNumbers(object, &args) != nil {
 			return ArgsFit{}, false
 		}
-		e.schema.renameAliases(args)
+		renames := e.schema.renameAliases(args)
 		fit, ok := e.schema.takes(args)
-		switch {
-		case !ok || len(fit) < bestTaken:
-		case len(fit) > bestTaken:
-			best, bestTaken = []ArgsFit{{e.spec.Name, fit}}, len(fit)
-		default:
-			best = append(best, ArgsFit{e.spec.Name, fit})
+		if !ok || len(fit) < bestTaken {
+			continue
 		}
+		candidate := ArgsFit{Tool: e.spec.Name, Args: fit, dropped: untaken(probe, fit, renames)}
+		if len(fit) > bestTaken {
+			best, bestTaken = nil, len(fit)
+		}
+		best = append(best, candidate)
 	}
 	if len(best) > 1 {
 		best = r.namedByValue(best, probe)
@@ -47,7 +56,34 @@ func (r *Registry) ToolFittingArgs(object string) (ArgsFit, bool) {
 	if len(best) != 1 {
 		return ArgsFit{}, false
 	}
-	return best[0], true
+	fit := best[0]
+	fit.Certain = 2*len(fit.Args) >= len(probe)
+	var kept map[string]any
+	if decodeNumbers(object, &kept) != nil {
+		return ArgsFit{}, false
+	}
+	for _, k := range fit.dropped {
+		delete(kept, k)
+	}
+	b, err := json.Marshal(kept)
+	if err != nil {
+		return ArgsFit{}, false
+	}
+	fit.Object = string(b)
+	return fit, true
+}
+
+// untaken are the keys of object that neither are one of the taken arguments nor were renamed
+// to one (renames are renameAliases' repairs: Before the key sent, After the schema's name).
+func untaken(object map[string]any, taken []string, renames []Repair) []string {
+	var out []string
+	for k := range object {
+		if slices.Contains(taken, k) || slices.ContainsFunc(renames, func(r Repair) bool { return r.Before == k && slices.Contains(taken, r.After) }) {
+			continue
+		}
+		out = append(out, k)
+	}
+	return out
 }
 
 // takes lists the arguments of args the schema declares, when all its required ones are there.

@@ -80,6 +80,8 @@ const (
 	RepairDroppedNote   RepairKind = "dropped_note"   // an informational argument our schema lacks, dropped
 	RepairRepeatedArg   RepairKind = "repeated_arg"   // a garbled repeat of an argument already given, dropped
 	RepairContinuation  RepairKind = "continuation"   // a reply cut off by the output limit, continued
+	RepairInferredTool  RepairKind = "inferred_tool"  // a reply of bare arguments, read as a call to the one tool they fit
+	RepairShellForm     RepairKind = "shell_form"     // a command as an argv array, a timeout in milliseconds
 )
 
 // Repair is one change the lifecycle made to a call: its kind and the text before and after
@@ -94,6 +96,10 @@ type Call struct {
 	ID, Name string
 	// Args is the raw argument text, possibly malformed JSON.
 	Args string
+	// Inferred says the model named no tool: the harness read a reply of bare arguments as a
+	// call to the one tool they fit. Outside yolo mode the gate asks before such a call does
+	// anything but read (a guess about intent must not write on its own).
+	Inferred bool
 }
 
 // Sandbox confines the commands tools start. Wrap rewrites cmd before it starts (for example

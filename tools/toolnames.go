@@ -13,8 +13,9 @@ import (
 
 // Tool-name repair: a call to a name the session does not have is mapped to one of its tools
 // only when the mapping is certain: the same name in another spelling (case, -/_, camelCase,
-// a namespace prefix), a known tool of another harness with its arguments translated, or a
-// typo clearly closer to one tool than to any other. Anything less is refused with a reason.
+// a namespace prefix), a known tool of another harness with its arguments translated, a
+// typo clearly closer to one tool than to any other, or an invented name whose words mean one
+// tool and whose arguments fit it (toolnames_meaning.go). Anything less is refused with a reason.
 
 // namespacePrefixes are stripped from a tool name before matching. MCP names (mcp__server__x)
 // are left alone: they name another server's tool, never one of ours.
@@ -94,7 +95,7 @@ func (r *Registry) resolve(name, args string) (resolution, bool) {
 			}
 		}
 	}
-	return resolution{}, false
+	return r.byMeaning(bare, args)
 }
 
 // controlToken matches a chat-template control token: <|channel|>, <|constrain|>, <|end|>.

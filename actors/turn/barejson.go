@@ -4,27 +4,42 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/troupe-dev/troupe/llm"
+	"github.com/troupe-dev/troupe/messages"
+	"github.com/troupe-dev/troupe/tools"
 )
 
-// bareArguments steers a reply that is only a JSON object of arguments, with no tool name
-// (nanocoder#488, ClawRouter#213): such a reply is never run, since a final answer that
-// happens to be {"command": "make"} must not run bash. When the object fits exactly one tool
-// (Classifier.FitArgs), the reply is a malformed call and the note names the tool and the
-// arguments; the model calls it or answers in words. After the nudge limit the reply stands
-// as the answer (Steering, the session's nudgeReply).
-func (c Classifier) bareArguments(text string) (note string, ok bool) {
+// bareArguments reads a reply that is only a JSON object of arguments, with no tool name
+// (nanocoder#488, ClawRouter#213). When the object fits one tool with a margin (FitArgs:
+// the one best fit, taking at least half of the object's keys), the reply is a call to that
+// tool, marked inferred: it goes through the whole lifecycle, and outside yolo mode the gate
+// asks before it does anything but read, so a final answer that happens to be
+// {"command": "make"} never runs a command on a guess. When it fits without the margin, the
+// reply is a malformed call and the note names the tool and the arguments; the model calls it
+// or answers in words, and after the nudge limit the reply stands as the answer.
+func (c Classifier) bareArguments(text string, turn int) (Decision, bool) {
 	if c.FitArgs == nil {
-		return "", false
+		return Decision{}, false
 	}
 	t := strings.TrimSpace(text)
 	if !strings.HasPrefix(t, "{") || !strings.HasSuffix(t, "}") || !json.Valid([]byte(t)) {
-		return "", false
+		return Decision{}, false
 	}
 	fit, ok := c.FitArgs(t)
 	if !ok {
-		return "", false
+		return Decision{}, false
 	}
-	return fmt.Sprintf("Your last reply is only the arguments for %[1]s (%[2]s), without a tool name: "+
-		"call %[1]s with them if you meant to run it; otherwise give your answer in words.",
-		fit.Tool, strings.Join(fit.Args, ", ")), true
+	if !fit.Certain {
+		return Decision{Class: messages.ReplyMalformed, Text: text, Note: fmt.Sprintf("Your last reply is only the arguments for %[1]s (%[2]s), without a tool name: "+
+			"call %[1]s with them if you meant to run it; otherwise give your answer in words.",
+			fit.Tool, strings.Join(fit.Args, ", "))}, true
+	}
+	id := fmt.Sprintf("txt-%d-1", turn)
+	return Decision{Class: messages.ReplyTextCalls,
+		Calls:    []llm.ToolCall{{ID: id, Name: fit.Tool, Args: fit.Object}},
+		Inferred: []string{id},
+		Repairs: []messages.ToolRepairedData{{Turn: turn, CallID: id, Tool: fit.Tool, Kind: string(tools.RepairInferredTool),
+			Before: Preview(t, previewBytes), After: Preview(fit.Tool+" "+compactJSON(fit.Object), previewBytes)}},
+	}, true
 }

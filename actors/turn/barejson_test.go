@@ -9,9 +9,11 @@ import (
 	"github.com/troupe-dev/troupe/tools"
 )
 
-// TestBareArgumentsAreSteeredNeverRun: a reply that is only arguments with no tool name is a
-// malformed call with a note naming the tool when exactly one fits, and never a call.
-func TestBareArgumentsAreSteeredNeverRun(t *testing.T) {
+// TestBareArgumentsFittingOneToolAreAnInferredCall: a reply that is only arguments with no
+// tool name is a call to the one tool they fit with a margin, marked inferred (the gate then
+// asks before it writes or runs); without the margin it is steered with a note naming the tool;
+// data that fits no tool, or arguments inside prose, stay the answer.
+func TestBareArgumentsFittingOneToolAreAnInferredCall(t *testing.T) {
 	reg, err := tools.NewRegistry(tools.Builtins()...)
 	if err != nil {
 		t.Fatal(err)
@@ -19,35 +21,49 @@ func TestBareArgumentsAreSteeredNeverRun(t *testing.T) {
 	c := Classifier{Parse: parse, Known: reg.Knows, FitArgs: reg.ToolFittingArgs}
 	cases := []struct {
 		name, text string
-		note       string // "" for a final answer
+		tool, args string // the inferred call's tool and arguments (the keys it takes); "" for none
+		note       string // the steering note when the fit has no margin
 	}{
-		{"a bare command", `{"command":"make"}`, "only the arguments for bash (command), without a tool name: call bash with them"},
-		{"nanocoder-488", `{"language": "python", "file_path": "main.py", "content": "print('Hello, World!')", "show_bash_commands": true}`,
-			"only the arguments for write_file (content, path)"},
-		{"clawrouter-213-read: the action names the tool", `{"path":"/home/Blockrun/.openclaw/workspace/IDENTITY.md","action":"read"}`,
-			"only the arguments for read_file (path)"},
-		{"clawrouter-213-ls", `{"cmd":["bash","-lc","ls -1a"], "timeout": 10000}`, "only the arguments for bash (command, timeout_s)"},
-		{"a path alone fits several tools", `{"path": "a.go"}`, ""},
-		{"a package.json fits no tool", `{"name": "web", "version": "1.0.0"}`, ""},
-		{"arguments inside prose are an answer", "Run it with:\n{\"command\":\"make\"}", ""},
+		{"a bare command", `{"command":"make"}`, "bash", `{"command":"make"}`, ""},
+		{"nanocoder-488: two of four keys are write_file's", `{"language": "python", "file_path": "main.py", "content": "print('Hello, World!')", "show_bash_commands": true}`,
+			"write_file", `{"content":"print('Hello, World!')","file_path":"main.py"}`, ""},
+		{"clawrouter-213-read: the action names the tool", `{"path":"/home/Blockrun/.openclaw/workspace/IDENTITY.md","action":"read"}`, "read_file",
+			`{"path":"/home/Blockrun/.openclaw/workspace/IDENTITY.md"}`, ""},
+		{"clawrouter-213-ls", `{"cmd":["bash","-lc","ls -1a"], "timeout": 10000}`, "bash", `{"cmd":["bash","-lc","ls -1a"],"timeout":10000}`, ""},
+		{"one key of three fits: steered, not run", `{"command": "make", "os": "linux", "arch": "amd64"}`, "", "",
+			"only the arguments for bash (command), without a tool name: call bash with them"},
+		{"a path alone fits several tools", `{"path": "a.go"}`, "", "", ""},
+		{"a package.json fits no tool", `{"name": "web", "version": "1.0.0"}`, "", "", ""},
+		{"arguments inside prose are an answer", "Run it with:\n{\"command\":\"make\"}", "", "", ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			d := c.Classify(&llm.Reply{Text: tc.text, Stop: llm.StopEnd}, 1)
-			if len(d.Calls) != 0 {
-				t.Fatalf("calls %+v from a reply with no tool name", d.Calls)
-			}
-			if tc.note == "" {
-				if d.Class != messages.ReplyFinal {
-					t.Fatalf("class %s (%q), want final", d.Class, d.Note)
+			d := c.Classify(&llm.Reply{Text: tc.text, Stop: llm.StopEnd}, 3)
+			switch {
+			case tc.tool != "":
+				if d.Class != messages.ReplyTextCalls || len(d.Calls) != 1 || d.Calls[0].Name != tc.tool || d.Calls[0].Args != tc.args {
+					t.Fatalf("class %s calls %+v, want one %s call with the arguments %s", d.Class, d.Calls, tc.tool, tc.args)
 				}
-				return
-			}
-			if d.Class != messages.ReplyMalformed || !strings.Contains(d.Note, tc.note) || !strings.Contains(d.Note, "otherwise give your answer in words") {
-				t.Fatalf("class %s note %q, want malformed with %q", d.Class, d.Note, tc.note)
-			}
-			if d.Text != tc.text {
-				t.Fatalf("text %q, want the reply kept", d.Text)
+				if len(d.Inferred) != 1 || d.Inferred[0] != d.Calls[0].ID {
+					t.Fatalf("inferred %v, want the call %s marked", d.Inferred, d.Calls[0].ID)
+				}
+				if len(d.Repairs) != 1 || d.Repairs[0].Kind != string(tools.RepairInferredTool) || d.Repairs[0].CallID != d.Calls[0].ID || d.Repairs[0].Turn != 3 {
+					t.Fatalf("repairs %+v, want one inferred_tool repair for the call", d.Repairs)
+				}
+				if d.Text != "" {
+					t.Fatalf("text %q: the object became the call, no prose is left", d.Text)
+				}
+			case tc.note != "":
+				if len(d.Calls) != 0 || d.Class != messages.ReplyMalformed || !strings.Contains(d.Note, tc.note) || !strings.Contains(d.Note, "otherwise give your answer in words") {
+					t.Fatalf("class %s calls %+v note %q, want malformed with %q", d.Class, d.Calls, d.Note, tc.note)
+				}
+				if d.Text != tc.text {
+					t.Fatalf("text %q, want the reply kept", d.Text)
+				}
+			default:
+				if len(d.Calls) != 0 || d.Class != messages.ReplyFinal {
+					t.Fatalf("class %s calls %+v (%q), want final", d.Class, d.Calls, d.Note)
+				}
 			}
 		})
 	}

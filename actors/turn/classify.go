@@ -20,7 +20,7 @@ type Classifier struct {
 	Parse TextParser
 	Known func(name string) bool // whether a name is (or repairs to) one of the session's tools
 	// FitArgs names the tool a bare arguments object was meant for (tools.Registry's
-	// ToolFittingArgs); nil when the session cannot tell. Used only to steer, never to run.
+	// ToolFittingArgs); nil when the session cannot tell.
 	FitArgs func(object string) (tools.ArgsFit, bool)
 }
 
@@ -31,8 +31,11 @@ type Decision struct {
 	Calls []llm.ToolCall
 	// Text is the assistant text to commit: the prose around recovered calls, else the reply's.
 	Text string
-	// Repairs has one text_format repair per recovered call, in call order.
+	// Repairs has one text_format (or inferred_tool) repair per recovered call, in call order.
 	Repairs []messages.ToolRepairedData
+	// Inferred are the ids of calls whose tool the harness inferred from bare arguments: the
+	// executor treats them as guesses (tools.Call.Inferred).
+	Inferred []string
 	// InsideCall says a reply cut off by the output limit stopped inside a call.
 	InsideCall bool
 	// Note is what the harness tells the model before the next call (malformed, reasoning
@@ -63,9 +66,8 @@ func (c Classifier) Classify(r *llm.Reply, turn int) Decision {
 		if found, ok := c.textCalls(r, turn); ok {
 			return found
 		}
-		if note, ok := c.bareArguments(r.Text); ok {
-			d.Class, d.Note = messages.ReplyMalformed, note
-			return d
+		if bare, ok := c.bareArguments(r.Text, turn); ok {
+			return bare
 		}
 	}
 	switch {

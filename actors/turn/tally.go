@@ -13,7 +13,7 @@ import (
 // (at a turn boundary), and Total for /status.
 type Tally struct {
 	Pending, Total store.RepairStats
-	text           map[string]bool // calls recovered from text, until their result is counted
+	before         map[string]string // the repair made to a call before it ran (text format, inferred tool), until its result is counted
 }
 
 // Call counts one executed call with the repairs made to it (text format, arguments, name…).
@@ -54,6 +54,7 @@ func (t *Tally) Flush(model string) store.RepairStats {
 var kindGroups = map[string]string{
 	string(tools.RepairTextFormat):   "text format",
 	string(tools.RepairToolName):     "tool names",
+	string(tools.RepairInferredTool): "tool names",
 	string(tools.RepairContinuation): "continued replies",
 }
 
@@ -93,19 +94,21 @@ func RepairLine(r store.RepairStats) string {
 	return line + ": " + strings.Join(parts, ", ")
 }
 
-// MarkText records that call id was recovered from text (counted with the call's result).
-func (t *Tally) MarkText(id string) {
-	if t.text == nil {
-		t.text = map[string]bool{}
+// Mark records the repair of kind made to call id before it ran (recovered from text, its tool
+// inferred); it is counted with the call's result.
+func (t *Tally) Mark(id, kind string) {
+	if t.before == nil {
+		t.before = map[string]string{}
 	}
-	t.text[id] = true
+	t.before[id] = kind
 }
 
-// KindsOf is the repairs made before call id ran (text format), forgetting them.
+// KindsOf is the repairs made before call id ran, forgetting them.
 func (t *Tally) KindsOf(id string) []string {
-	if !t.text[id] {
+	kind, ok := t.before[id]
+	if !ok {
 		return nil
 	}
-	delete(t.text, id)
-	return []string{string(tools.RepairTextFormat)}
+	delete(t.before, id)
+	return []string{kind}
 }

@@ -4,11 +4,12 @@ import (
 	"testing"
 
 	"github.com/troupe-dev/troupe/store"
+	"github.com/troupe-dev/troupe/tools"
 )
 
 func TestTallyCountsCallsAndRepairsAndFlushes(t *testing.T) {
 	var tl Tally
-	tl.MarkText("txt-1-1")
+	tl.Mark("txt-1-1", string(tools.RepairTextFormat))
 	tl.Call(tl.KindsOf("txt-1-1"))
 	tl.Call([]string{"arg_alias", "python_literal"})
 	tl.Call(tl.KindsOf("c3")) // a clean structured call

@@ -1,18 +1,29 @@
 // Command repair is the repair bench (issue 9): a scripted noisy model works through the task
 // suite in examples/repair with turn repair on and off, on a real Node (bus, store, tools), and
-// the figures are printed. Nothing is asserted. Run from the repository root:
+// the figures are printed. Nothing is asserted.
+//
+// The model makes one family of mistake per section of issue 9: every call written as text in
+// one of twelve formats (Hermes, Qwen3-Coder, fenced JSON, bare JSON, Llama, Mistral, DeepSeek,
+// GLM, Kimi, gpt-oss harmony, Gemma tool_code, Python call), the call written in its reasoning,
+// one argument defect (aliases, a Python dict, double-encoded JSON, a wrapper object, numbers
+// as strings), another harness's tool names (Claude Code, Codex, Gemini CLI, OpenHands), a
+// re-sent previous call, and a write that leaves a syntax error (fixed only when the harness
+// reports it). "Repair off" is troupe without issue 9's layer (StartSession.NoRepair). A task is
+// done when its check holds and every file it wrote parses. Run from the repository root:
 //
 //	go run ./bench/repair [-rate 0.35] [-seed 9] [-rounds 2]
 //	go run ./bench/repair -replay   (the corpus of real malformed calls, see replay.go)
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -21,6 +32,7 @@ import (
 	"github.com/troupe-dev/troupe/llm"
 	"github.com/troupe-dev/troupe/messages"
 	"github.com/troupe-dev/troupe/store"
+	"github.com/troupe-dev/troupe/tools/syntaxcheck"
 )
 
 // Task is one task of the suite.
@@ -57,6 +69,7 @@ func main() {
 	rounds := flag.Int("rounds", 2, "runs of the whole suite per setting, each with its own seeds")
 	replay := flag.Bool("replay", false, "replay the corpus of real malformed calls instead of running the tasks")
 	corpus := flag.String("corpus", "bench/repair/corpus", "the replay corpus directory")
+	flag.Usage = usage
 	flag.Parse()
 	if *replay {
 		cases, err := loadCorpus(*corpus)
@@ -114,6 +127,29 @@ func main() {
 	throughput()
 }
 
+func usage() {
+	out := flag.CommandLine.Output()
+	fmt.Fprintf(out, `usage: go run ./bench/repair [flags]   (from the repository root)
+
+The repair bench of issue 9: a scripted noisy model runs the task suite with turn repair on and
+off and the figures are printed: tasks finished on vs off, turns per task, calls repaired by
+kind, mistakes recovered per family and per variant, and the text-call parser's throughput.
+
+Families of mistake: %s
+  text            every call as text in one format: %s
+  reasoning_call  the call written (Hermes form) in the reasoning, no answer text
+  args            one argument defect: %s
+  tool_name       one other harness's tool names: %s
+  loop            re-sends its previous call once per step
+  syntax_error    an edit or write left with a syntax error, fixed only when reported
+The i.i.d. model draws a family (and variant) per call at -rate; a persona has each family at
+-rate, drawn once per task, with one variant, and repeats a failed call with -stickiness.
+
+Flags:
+`, strings.Join(families, ", "), strings.Join(textFormats, ", "), strings.Join(argDefects, ", "), strings.Join(harnesses, ", "))
+	flag.PrintDefaults()
+}
+
 // runSuite runs every task rounds times under one setting, with repair on or off.
 func runSuite(tasks []Task, repair bool, s setting, seed int64, rounds, maxTurns int) (*modeResult, error) {
 	res := &modeResult{counts: newFamilyCount(), repairs: store.RepairStats{ByKind: map[string]int{}}}
@@ -141,6 +177,14 @@ func loadSuite(path string) ([]Task, error) {
 	if len(s.Tasks) == 0 {
 		return nil, fmt.Errorf("%s has no tasks", path)
 	}
+	for _, t := range s.Tasks {
+		for i, st := range t.Steps {
+			var args map[string]any
+			if st.Name == "" || json.Unmarshal(st.Args, &args) != nil {
+				return nil, fmt.Errorf("%s: task %s, step %d: a step needs a name and args as a JSON object", path, t.Name, i+1)
+			}
+		}
+	}
 	return s.Tasks, nil
 }
 
@@ -163,7 +207,7 @@ func runTask(t Task, repair bool, choose mistakes, maxTurns int, res *modeResult
 			return outcome{}, err
 		}
 	}
-	model := newNoisyModel(t.Steps, choose, res.counts)
+	model := newNoisyModel(t.Steps, root, choose, res.counts)
 	node, err := actors.StartNode(actors.NodeOptions{Root: root,
 		Provider: func(string, string) (llm.Provider, string, error) { return model, "noisy", nil },
 		Environ:  []string{"PATH=" + os.Getenv("PATH"), "HOME=" + root},
@@ -209,9 +253,47 @@ func runTask(t Task, repair bool, choose mistakes, maxTurns int, res *modeResult
 		}
 	}
 	body, _ := os.ReadFile(filepath.Join(root, t.Check.Path))
+	done := strings.Contains(string(body), t.Check.Contains) && writtenFilesParse(root, t)
 	model.mu.Lock()
 	defer model.mu.Unlock()
-	return outcome{done: strings.Contains(string(body), t.Check.Contains), turns: model.turns}, nil
+	return outcome{done: done, turns: model.turns}, nil
+}
+
+// writtenFilesParse says whether every file the task's steps write parses, as far as
+// tools/syntaxcheck knows the file's kind (a broken write nobody fixed fails the task).
+func writtenFilesParse(root string, t Task) bool {
+	var checker syntaxcheck.Checker
+	for _, s := range t.Steps {
+		if newTextArg(s) == "" {
+			continue
+		}
+		rel := stringArg(decodeArgs(s), "path")
+		content, err := os.ReadFile(filepath.Join(root, rel))
+		if err != nil {
+			continue // never written: the task's check says so
+		}
+		abs := filepath.Join(root, rel)
+		if esm := esModule(rel); esm != rel {
+			abs = filepath.Join(root, esm)
+			if err := os.WriteFile(abs, content, 0o644); err != nil {
+				return false
+			}
+		}
+		if p, _ := checker.Check(context.Background(), abs, esModule(rel), content); p != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// esModule is the path a .js file is checked under: node 20's --check passes any .js file
+// with ES module syntax (export, import) whatever follows, so the bench checks it as .mjs.
+// The harness's own check (tools/syntaxcheck) still checks it as .js: what it misses shows.
+func esModule(rel string) string {
+	if strings.EqualFold(filepath.Ext(rel), ".js") {
+		return strings.TrimSuffix(rel, filepath.Ext(rel)) + ".bench-check.mjs"
+	}
+	return rel
 }
 
 // repairedShare is the share of calls the stored counters say were repaired.
@@ -236,24 +318,50 @@ func report(results map[bool]*modeResult) {
 	row("finished, on vs off", ratio, "")
 	row("turns per task (mean)", fmt.Sprintf("%.1f", tOn), fmt.Sprintf("%.1f", tOff))
 	row("calls repaired (tool.repaired)", repairedShare(on), repairedShare(off))
-	fmt.Println("\nmistakes recovered by family (recovered / made: the task moved on right after the call)")
+	fmt.Println("\nmistakes recovered by family and variant (recovered / made: the task moved on right after\n" +
+		"the call; for a syntax error, the fix after the harness's report landed)")
+	share := func(r *modeResult, key string) string {
+		return fmt.Sprintf("%d / %d", r.counts.recovered[key], r.counts.made[key])
+	}
 	for _, f := range families {
 		if f == "loop" {
-			continue // a repeated call is not an attempt to recover; it is steered, not repaired
+			// a repeated call is not an attempt to recover; it is steered, not repaired
+			row("  loop (repeated calls made)", fmt.Sprint(on.counts.made["loop"]), fmt.Sprint(off.counts.made["loop"]))
+			continue
 		}
-		share := func(r *modeResult) string {
-			return fmt.Sprintf("%d / %d", r.counts.recovered[f], r.counts.made[f])
+		row("  "+f, share(on, f), share(off, f))
+		for _, v := range variantsMade(f, on, off) {
+			key := mistake{f, v}.key()
+			row("    "+v, share(on, key), share(off, key))
 		}
-		row("  "+f, share(on), share(off))
 	}
-	row("  loop (repeated calls made)", fmt.Sprint(on.counts.made["loop"]), fmt.Sprint(off.counts.made["loop"]))
-	kinds := make([]string, 0, len(on.repairs.ByKind))
-	for k := range on.repairs.ByKind {
-		kinds = append(kinds, k)
-	}
-	sort.Strings(kinds)
 	fmt.Println("\nrepairs by kind, repair on (the stored per-model counters)")
-	for _, k := range kinds {
+	for _, k := range slices.Sorted(maps.Keys(on.repairs.ByKind)) {
 		row("  "+k, fmt.Sprint(on.repairs.ByKind[k]), "")
 	}
+}
+
+// variantsMade are family's variants made in either mode, in the order the family lists
+// them (a syntax error's variants, the file extensions, sorted).
+func variantsMade(family string, on, off *modeResult) []string {
+	prefix := family + "/"
+	seen := map[string]bool{}
+	for _, r := range []*modeResult{on, off} {
+		for key := range r.counts.made {
+			if v, ok := strings.CutPrefix(key, prefix); ok {
+				seen[v] = true
+			}
+		}
+	}
+	order := variants[family]
+	if len(order) == 0 {
+		order = slices.Sorted(maps.Keys(seen))
+	}
+	var out []string
+	for _, v := range order {
+		if seen[v] {
+			out = append(out, v)
+		}
+	}
+	return out
 }

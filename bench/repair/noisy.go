@@ -4,9 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"math/rand"
-	"slices"
+	"path/filepath"
 	"strings"
 	"sync"
 
@@ -19,190 +18,272 @@ type Step struct {
 	Args json.RawMessage `json:"args"`
 }
 
-// The families of mistake the noisy model makes, each at the same share of its mistakes.
-var families = []string{"text_hermes", "text_qwen3_xml", "text_fenced_json", "arg_alias", "tool_name",
-	"python_literal", "double_encoded", "loop"}
+// The families of mistake, one per section of issue 9 the harness answers: calls written as
+// text, a call written in the reasoning, argument defects, other harnesses' tool names,
+// loops, and a write that leaves a syntax error.
+var families = []string{"text", "reasoning_call", "args", "tool_name", "loop", "syntax_error"}
 
-// familyCount is, per family, the mistakes made and how many of them the harness recovered
-// (the task moved on right after the mistaken call).
+// variants are, per family that has them, the ways of making its mistake: the text format,
+// the argument defect, the other harness. A persona has one; the i.i.d. model draws one.
+var variants = map[string][]string{"text": textFormats, "args": argDefects, "tool_name": harnesses}
+
+// mistake is one family of mistake in one variant; the zero value is a correct call. The
+// variant of a syntax_error is the extension of the file it broke.
+type mistake struct{ family, variant string }
+
+var loopMistake = mistake{family: "loop"}
+
+func (m mistake) clean() bool { return m.family == "" }
+
+// key is "family/variant", or the family alone.
+func (m mistake) key() string {
+	if m.variant == "" {
+		return m.family
+	}
+	return m.family + "/" + m.variant
+}
+
+// callContext is what the model knows as it writes its next call.
+type callContext struct {
+	step   Step
+	args   map[string]any
+	first  bool    // no call made yet: there is nothing to re-send
+	fixing bool    // the call fixes a syntax error the harness reported
+	retry  bool    // its last call came back with an error
+	last   mistake // the mistake in that call
+}
+
+// fits says whether m can be made on the call c: a loop needs a previous call, a syntax
+// error a write of a file the check knows, a coercion a number or boolean to send as a string.
+func (m mistake) fits(c callContext) bool {
+	switch {
+	case m.family == "loop":
+		return !c.first && !c.fixing
+	case m.family == "syntax_error":
+		_, _, ok := brokenStep(c.step)
+		return ok && !c.fixing
+	case m.family == "args" && m.variant == "coercion":
+		return hasScalars(c.args)
+	}
+	return true
+}
+
+// familyCount is, per family and per family/variant, the mistakes made and how many of them
+// the harness recovered (the task moved on right after the mistaken call; for a syntax error,
+// the fix that followed the harness's report landed).
 type familyCount struct{ made, recovered map[string]int }
 
 func newFamilyCount() *familyCount {
 	return &familyCount{made: map[string]int{}, recovered: map[string]int{}}
 }
 
-// mistakes decides which family of mistake (or "" for none) the model makes on its next turn.
-// retry is set when the last call it made came back with an error, and last is the family of
-// that call ("" for a clean one).
-type mistakes interface {
-	next(retry bool, last string) string
+func count(into map[string]int, m mistake) {
+	into[m.family]++
+	if m.variant != "" {
+		into[m.key()]++
+	}
 }
 
-// iidNoise is the first model of the bench: every turn redraws, at the set rate, one family
-// of mistake uniformly, whatever happened before.
+// mistakes decides the mistake (or none) the model makes in its next call.
+type mistakes interface {
+	next(c callContext) mistake
+}
+
+// iidNoise is the first model of the bench: every call redraws, at the set rate, one family
+// of mistake uniformly among those that fit the call, and one of its variants that fits,
+// whatever happened before.
 type iidNoise struct {
 	rate float64
 	rng  *rand.Rand
 }
 
-func (n *iidNoise) next(bool, string) string {
-	if n.rng.Float64() < n.rate {
-		return families[n.rng.Intn(len(families))]
+func (n *iidNoise) next(c callContext) mistake {
+	if n.rng.Float64() >= n.rate {
+		return mistake{}
 	}
-	return ""
+	var choices [][]mistake // per family, its variants that fit
+	for _, f := range families {
+		vs := variants[f]
+		if len(vs) == 0 {
+			vs = []string{""}
+		}
+		var fitting []mistake
+		for _, v := range vs {
+			if m := (mistake{f, v}); m.fits(c) {
+				fitting = append(fitting, m)
+			}
+		}
+		if len(fitting) > 0 {
+			choices = append(choices, fitting)
+		}
+	}
+	family := choices[n.rng.Intn(len(choices))]
+	return family[n.rng.Intn(len(family))]
+}
+
+// attempt is a call the model made, waiting for its result.
+type attempt struct {
+	made   mistake
+	broke  bool // it wrote the step's text with a syntax error
+	fixing bool // it fixes such an error
 }
 
 // noisyModel plays a task's steps in order, making the mistakes its mistakes value chooses
 // (seeded, so repair on and off see the same model). It moves to the next step when the call
-// of the step it last attempted came back without error.
+// it last made came back without error; after a write it broke, only if the result did not
+// report the syntax error (then its next call is the fix).
 type noisyModel struct {
-	mu      sync.Mutex
-	steps   []Step
-	choose  mistakes
-	counts  *familyCount
-	step    int
-	attempt string // the family of the pending attempt ("" for a clean call, "-" for none)
-	turns   int
+	mu       sync.Mutex
+	steps    []Step
+	root     string // the workspace, for the absolute paths other harnesses use
+	choose   mistakes
+	counts   *familyCount
+	step     int
+	fix      *Step    // the edit fixing a reported syntax error, until it lands
+	lastStep *Step    // the step of the last call it made, for a loop to re-send
+	sent     int      // how many messages the request had when the model last replied
+	pending  *attempt // the last call, when its result decides what comes next
+	turns    int
 }
 
-func newNoisyModel(steps []Step, choose mistakes, counts *familyCount) *noisyModel {
-	return &noisyModel{steps: steps, choose: choose, counts: counts, attempt: "-"}
+func newNoisyModel(steps []Step, root string, choose mistakes, counts *familyCount) *noisyModel {
+	return &noisyModel{steps: steps, root: root, choose: choose, counts: counts}
 }
 
 func (m *noisyModel) Stream(ctx context.Context, req *llm.Request, emit func(llm.Event)) (*llm.Reply, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.turns++
-	retry, last := false, m.attempt
-	if m.attempt != "-" {
-		if lastCallSucceeded(req.Messages) {
-			if m.attempt != "" {
-				m.counts.recovered[m.attempt]++
-			}
-			m.step++
+	since := resultsSince(req.Messages, m.sent)
+	m.sent = len(req.Messages)
+	c := callContext{first: m.lastStep == nil}
+	if p := m.pending; p != nil {
+		m.pending = nil
+		if since.succeeded {
+			m.landed(*p, since.syntaxReported)
 		} else {
-			retry = true
+			c.retry, c.last = true, p.made
 		}
 	}
-	m.attempt = "-"
 	usage := llm.Usage{InputTokens: 100, OutputTokens: 20}
-	if m.step >= len(m.steps) {
+	if m.fix == nil && m.step >= len(m.steps) {
 		return &llm.Reply{Text: "Done: the task is complete.", Stop: llm.StopEnd, Usage: usage}, nil
 	}
-	family := m.choose.next(retry, last)
-	if family != "" {
-		m.counts.made[family]++
+	var step Step
+	if m.fix != nil {
+		step = *m.fix
+	} else {
+		step = m.steps[m.step]
 	}
-	step := m.steps[m.step]
-	if family == "loop" {
-		if m.step > 0 {
-			step = m.steps[m.step-1]
-		}
-		return m.structured(step, usage), nil
+	c.step, c.args, c.fixing = step, decodeArgs(step), m.fix != nil
+	mk := m.choose.next(c)
+	id := fmt.Sprintf("c%d", m.turns)
+	var reply *llm.Reply
+	switch mk.family {
+	case "loop":
+		count(m.counts.made, mk)
+		// its result is not judged: the next turn writes the same step again
+		return structured(*m.lastStep, id, usage), nil
+	case "syntax_error":
+		broken, _, _ := brokenStep(step)
+		mk.variant = filepath.Ext(stringArg(c.args, "path"))
+		reply = structured(broken, id, usage)
+		m.pending = &attempt{made: mk, broke: true}
+	default:
+		reply = render(step, mk, id, m.root)
+		m.pending = &attempt{made: mk, fixing: c.fixing}
 	}
-	m.attempt = family
-	reply := render(step, family, fmt.Sprintf("c%d", m.turns))
+	if !mk.clean() {
+		count(m.counts.made, mk)
+	}
+	m.lastStep = &step
 	reply.Usage = usage
+	if reply.Reasoning != "" {
+		emit(llm.Event{Kind: llm.EventReasoning, Text: reply.Reasoning})
+	}
 	if reply.Text != "" {
 		emit(llm.Event{Kind: llm.EventText, Text: reply.Text})
 	}
 	return reply, nil
 }
 
-func (m *noisyModel) structured(s Step, u llm.Usage) *llm.Reply {
-	return &llm.Reply{ToolCalls: []llm.ToolCall{{ID: fmt.Sprintf("c%d", m.turns), Name: s.Name, Args: string(s.Args)}}, Stop: llm.StopToolCalls, Usage: u}
-}
-
-// lastCallSucceeded says whether the tool results after the last assistant message are all
-// free of errors (and there is at least one).
-func lastCallSucceeded(msgs []llm.Message) bool {
-	results := 0
-	for i := len(msgs) - 1; i >= 0; i-- {
-		switch msgs[i].Role {
-		case llm.RoleAssistant:
-			return results > 0
-		case llm.RoleTool:
-			if msgs[i].IsError {
-				return false
-			}
-			results++
-		}
+// landed moves the model on after its call p came back without error.
+func (m *noisyModel) landed(p attempt, syntaxReported bool) {
+	if !p.made.clean() && !p.broke {
+		count(m.counts.recovered, p.made)
 	}
-	return false
+	switch {
+	case p.broke && syntaxReported:
+		_, fix, _ := brokenStep(m.steps[m.step])
+		m.fix = &fix
+	case p.fixing:
+		count(m.counts.recovered, mistake{"syntax_error", filepath.Ext(stringArg(decodeArgs(*m.fix), "path"))})
+		m.fix = nil
+		m.step++
+	default: // including a broken write nobody reported: the model believes it done
+		m.step++
+	}
 }
 
-// Other harnesses' names for our tools, and their argument names.
-var (
-	otherNames = map[string]string{"read_file": "Read", "edit_file": "Edit", "write_file": "Write", "bash": "Bash", "list_dir": "LS", "grep": "Grep"}
-	aliases    = map[string]string{"path": "file_path", "command": "cmd", "old_string": "old_str", "new_string": "new_str", "content": "text", "pattern": "query"}
-)
+// callResults is what the tool results after the model's last reply say.
+type callResults struct {
+	succeeded      bool // there is at least one, and none is an error
+	syntaxReported bool // one reports a syntax error in a file it wrote
+}
 
-// render writes step as the model would with the given family of mistake.
-func render(s Step, family, id string) *llm.Reply {
+// resultsSince reads the tool results among msgs[from:], the messages added since the model
+// last replied (from is the request's length then). A reply the session did not commit (one
+// it answered with a note) adds no results, so it never counts as a success.
+func resultsSince(msgs []llm.Message, from int) callResults {
+	var r callResults
+	if from > len(msgs) {
+		return r // the log was compacted since: nothing to judge by
+	}
+	results := 0
+	for _, msg := range msgs[from:] {
+		if msg.Role != llm.RoleTool {
+			continue
+		}
+		if msg.IsError {
+			return callResults{}
+		}
+		results++
+		r.syntaxReported = r.syntaxReported || strings.Contains(msg.Content, syntaxReport)
+	}
+	r.succeeded = results > 0
+	return r
+}
+
+func structured(s Step, id string, u llm.Usage) *llm.Reply {
+	return &llm.Reply{ToolCalls: []llm.ToolCall{{ID: id, Name: s.Name, Args: string(s.Args)}}, Stop: llm.StopToolCalls, Usage: u}
+}
+
+func decodeArgs(s Step) map[string]any {
 	var args map[string]any
-	_ = json.Unmarshal(s.Args, &args)
+	_ = json.Unmarshal(s.Args, &args) // the suite's steps are checked when it loads
+	return args
+}
+
+func stringArg(args map[string]any, key string) string {
+	v, _ := args[key].(string)
+	return v
+}
+
+// render writes step s as the model would with mistake mk.
+func render(s Step, mk mistake, id, root string) *llm.Reply {
+	args := decodeArgs(s)
 	call := func(name, a string) *llm.Reply {
 		return &llm.Reply{ToolCalls: []llm.ToolCall{{ID: id, Name: name, Args: a}}, Stop: llm.StopToolCalls}
 	}
-	text := func(t string) *llm.Reply { return &llm.Reply{Text: t, Stop: llm.StopEnd} }
-	switch family {
-	case "text_hermes":
-		return text(fmt.Sprintf("I'll do that now.\n<tool_call>\n{\"name\": %q, \"arguments\": %s}\n</tool_call>", s.Name, s.Args))
-	case "text_qwen3_xml":
-		var b strings.Builder
-		fmt.Fprintf(&b, "<tool_call>\n<function=%s>\n", s.Name)
-		for _, k := range slices.Sorted(maps.Keys(args)) {
-			fmt.Fprintf(&b, "<parameter=%s>\n%v\n</parameter>\n", k, args[k])
-		}
-		b.WriteString("</function>\n</tool_call>")
-		return text(b.String())
-	case "text_fenced_json":
-		return text(fmt.Sprintf("Next step:\n```json\n{\"name\": %q, \"arguments\": %s}\n```", s.Name, s.Args))
-	case "arg_alias":
-		return call(s.Name, renamedArgs(args))
+	switch mk.family {
+	case "text":
+		return &llm.Reply{Text: callText(mk.variant, s.Name, args), Stop: llm.StopEnd}
+	case "reasoning_call": // the call written while thinking, no answer text
+		return &llm.Reply{Reasoning: "The next step is " + s.Name + ".\n" + hermesBlock(s.Name, args), Stop: llm.StopEnd}
+	case "args":
+		return call(s.Name, defectArgs(mk.variant, args))
 	case "tool_name":
-		name := otherNames[s.Name]
-		if name == "" {
-			name = s.Name
-		}
-		return call(name, renamedArgs(args))
-	case "python_literal":
-		return call(s.Name, pythonDict(args))
-	case "double_encoded":
-		b, _ := json.Marshal(string(s.Args))
-		return call(s.Name, string(b))
+		return call(harnessCall(mk.variant, s, args, root))
 	}
 	return call(s.Name, string(s.Args))
-}
-
-func renamedArgs(args map[string]any) string {
-	out := map[string]any{}
-	for k, v := range args {
-		if a, ok := aliases[k]; ok {
-			k = a
-		}
-		out[k] = v
-	}
-	b, _ := json.Marshal(out)
-	return string(b)
-}
-
-// pythonDict writes args as a Python dict literal: single quotes, True/False/None.
-func pythonDict(args map[string]any) string {
-	parts := make([]string, 0, len(args))
-	for _, k := range slices.Sorted(maps.Keys(args)) {
-		var v string
-		switch x := args[k].(type) {
-		case string:
-			v = "'" + strings.NewReplacer(`\`, `\\`, "'", `\'`, "\n", `\n`, "\t", `\t`).Replace(x) + "'"
-		case bool:
-			v = map[bool]string{true: "True", false: "False"}[x]
-		case nil:
-			v = "None"
-		default:
-			v = fmt.Sprint(x)
-		}
-		parts = append(parts, fmt.Sprintf("'%s': %s", k, v))
-	}
-	return "{" + strings.Join(parts, ", ") + "}"
 }

@@ -7,11 +7,12 @@ import (
 
 // The persona model (issue 9's bench, second version): a weak model is consistent in its
 // mistakes. Each task is run by a persona that has, per family of mistake, the habit at the
-// set rate (drawn once, before the task: a model trained on Hermes writes every call as
-// Hermes text; one trained on Claude Code calls Read with file_path every time). Every new
-// step is written with one of its habits. After the harness answers a call with an error,
-// the persona repeats the same mistake with probability stickiness, or writes the call
-// correctly. A persona with the loop habit re-sends its previous call once per step.
+// set rate, drawn once before the task, and for a family with variants the one variant it
+// has (a model trained on Kimi writes every text call in Kimi's tokens; one trained on Claude
+// Code calls Read with file_path every time). Every new step is written with one of its
+// habits that fits the step. After the harness answers a call with an error, the persona
+// repeats the same mistake with probability stickiness, or writes the call correctly. A
+// persona with the loop habit re-sends its previous call once per step.
 
 // stickinessEvidence are the reports in which we could tell what a model did after the
 // harness rejected its call: repeated the same broken form (true) or corrected it (false).
@@ -44,8 +45,8 @@ func evidenceStickiness() (share float64, repeated, total int) {
 
 // persona is one consistent weak model.
 type persona struct {
-	habits     []string // the families of mistake it makes on every new step (loop aside)
-	loops      bool     // it re-sends its previous call once per step
+	habits     []mistake // the mistakes it makes on new steps (loop aside), one per family
+	loops      bool      // it re-sends its previous call once per step
 	sticky     float64
 	rng        *rand.Rand
 	justLooped bool
@@ -57,31 +58,40 @@ func newPersona(rate, sticky float64, rng *rand.Rand) *persona {
 		if rng.Float64() >= rate {
 			continue
 		}
-		if f == "loop" {
+		switch vs := variants[f]; {
+		case f == "loop":
 			p.loops = true
-		} else {
-			p.habits = append(p.habits, f)
+		case len(vs) > 0:
+			p.habits = append(p.habits, mistake{f, vs[rng.Intn(len(vs))]})
+		default:
+			p.habits = append(p.habits, mistake{family: f})
 		}
 	}
 	return p
 }
 
-func (p *persona) next(retry bool, last string) string {
-	if retry {
-		if last != "" && last != "-" && p.rng.Float64() < p.sticky {
-			return last
+func (p *persona) next(c callContext) mistake {
+	if c.retry {
+		if !c.last.clean() && p.rng.Float64() < p.sticky {
+			return c.last
 		}
-		return "" // it read the error and wrote the call correctly
+		return mistake{} // it read the error and wrote the call correctly
 	}
-	if p.loops && !p.justLooped && last != "-" {
+	if p.loops && !p.justLooped && loopMistake.fits(c) {
 		p.justLooped = true
-		return "loop"
+		return loopMistake
 	}
 	p.justLooped = false
-	if len(p.habits) == 0 {
-		return ""
+	var fitting []mistake
+	for _, h := range p.habits {
+		if h.fits(c) {
+			fitting = append(fitting, h)
+		}
 	}
-	return p.habits[p.rng.Intn(len(p.habits))]
+	if len(fitting) == 0 {
+		return mistake{}
+	}
+	return fitting[p.rng.Intn(len(fitting))]
 }
 
 // setting is one way of drawing the model's mistakes, with a label for the tables.

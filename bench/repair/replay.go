@@ -56,8 +56,9 @@ func replayCase(c Case, repair bool) (replayOutcome, error) {
 	return replayOutcome{ok: true}, nil
 }
 
-// bareArgumentsNote opens the note for a reply that is only arguments with no tool name: the
-// session never runs it, so the replay counts it as steered, not recovered.
+// bareArgumentsNote opens the note for a reply that is only arguments with no tool name that
+// fit a tool without the margin to run them: the session steers it, so the replay counts it as
+// steered, not recovered. (With the margin it is an inferred call, replayed like any other.)
 const bareArgumentsNote = "Your last reply is only the arguments for "
 
 // classify is the session's reply classifier for c's model, as the session builds it.

@@ -1,0 +1,58 @@
+package tools
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"strings"
+)
+
+// Shell habits of models trained on other harnesses, repaired for any tool whose schema takes a
+// string command and a timeout in seconds (bash): Codex's argv arrays and the millisecond
+// timeouts of Codex and Claude Code. Both only apply where the call as sent would be invalid
+// or meaningless here, so a call in our own form is never changed.
+
+// msTimeoutFloor is the smallest "timeout" read as milliseconds: bash's own limit is 600
+// seconds, so a larger number cannot mean seconds here, while Claude Code's and Codex's
+// timeouts (milliseconds) are at least a second.
+const msTimeoutFloor = 1000
+
+// millisecondTimeout reads {"timeout": 10000} as ten seconds when the schema takes timeout_s and
+// not timeout, and the value is at least msTimeoutFloor. It runs before the aliases (which
+// would carry the number over as seconds).
+func (s *argsSchema) millisecondTimeout(args map[string]any) []Repair {
+	v, ok := args["timeout"]
+	if !ok || s.has("timeout") || !s.has("timeout_s") || args["timeout_s"] != nil {
+		return nil
+	}
+	n, isNum := v.(json.Number)
+	ms, err := n.Float64()
+	if !isNum || err != nil || ms < msTimeoutFloor {
+		return nil
+	}
+	seconds := int64(math.Ceil(ms / 1000))
+	delete(args, "timeout")
+	args["timeout_s"] = json.Number(fmt.Sprint(seconds))
+	return []Repair{newRepair(RepairShellForm, fmt.Sprintf("timeout: %s (milliseconds)", n), fmt.Sprintf("timeout_s: %d", seconds))}
+}
+
+// argvCommand joins a command sent as an argv array (Codex's shell: ["bash", "-lc", "ls"]) into
+// the one command line the schema's string command takes.
+func (s *argsSchema) argvCommand(args map[string]any) []Repair {
+	argv, ok := args["command"].([]any)
+	if !ok || !s.has("command") || len(argv) == 0 {
+		return nil
+	}
+	words := make([]string, len(argv))
+	for i, w := range argv {
+		word, ok := w.(string)
+		if !ok {
+			return nil // not an argv: let validation say what is wrong
+		}
+		words[i] = word
+	}
+	line := commandLine(words)
+	args["command"] = line
+	before, _ := json.Marshal(argv)
+	return []Repair{newRepair(RepairShellForm, "command: "+string(before), "command: "+strings.TrimSpace(line))}
+}
