@@ -107,7 +107,10 @@ func FuzzBareJSON(f *testing.F) {
 	fuzzScanner(f, scanBareJSON, "json", "llama_bare", "hermes_missing_open")
 }
 func FuzzNamedJSON(f *testing.F) { fuzzScanner(f, scanNamedJSON, "named_json") }
-func FuzzPython(f *testing.F)    { fuzzScanner(f, scanPython, "python", "gemma_bracket", "prose") }
+func FuzzBracketBlocks(f *testing.F) {
+	fuzzScanner(f, scanBracketBlocks, "bracket_block")
+}
+func FuzzPython(f *testing.F) { fuzzScanner(f, scanPython, "python", "gemma_bracket", "prose") }
 
 // FuzzGLM fuzzes the GLM body reader directly: its blocks are found by the Hermes scanner.
 func FuzzGLM(f *testing.F) {

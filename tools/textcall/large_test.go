@@ -56,6 +56,8 @@ func hostileReplies() map[string]string {
 		"llama function opens":   repeatTo(`<function=read={"path": "`, megabyte),
 		"named json opens":       repeatTo(`bash{"command": `, megabyte),
 		"named json closed":      repeatTo(`bash{"command": "ls"} and `, megabyte),
+		"bracket block opens":    repeatTo("bash\nls -la\n", megabyte),
+		"bracket block closes":   repeatTo("[bash]\nls\n[/bash]\n", megabyte),
 	}
 }
 

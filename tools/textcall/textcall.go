@@ -36,6 +36,7 @@ const (
 	FormatJSON         Format = "json"           // bare {"name":…,"arguments":…} objects and arrays
 	FormatPython       Format = "python"         // read_file(path="a.go")
 	FormatNamedJSON    Format = "named_json"     // read_file{"path": "a.go"}, or the name on the line above
+	FormatBracketBlock Format = "bracket_block"  // bash (or [bash]) / ls -la / [/bash], each on its own line
 	FormatXMLTag       Format = "xmltag"         // <read_file><path>a.go</path></read_file> (Cline, Roo Code)
 	FormatTranscript   Format = "transcript"     // [Calling tool: NAME with arguments: {…}] (Hermes Agent's transcript line)
 	FormatArrow        Format = "arrow"          // [TOOL_CALL]{tool => "NAME", args => { --k v }}[/TOOL_CALL] (MiniMax)
@@ -127,6 +128,7 @@ func scanners() []scanner {
 		{FormatJSON, false, scanBareJSON},
 		{FormatPython, false, scanPython},
 		{FormatNamedJSON, false, scanNamedJSON},
+		{FormatBracketBlock, false, scanBracketBlocks},
 		{FormatXMLTag, false, scanXMLTag},
 	}
 }
