@@ -40,7 +40,7 @@ var harnessTools = map[string]harnessTool{
 	"shell":        {target: "bash", convert: codexShell},
 	"exec_command": {target: "bash"},
 	"exec":         {target: "bash"},
-	"apply_patch":  {target: "write_file", convert: applyPatchAddFile},
+	"apply_patch":  {target: "edit_file", convert: applyPatch},
 	// Gemini CLI (read_file, write_file and glob share our names)
 	"replace":             {target: "edit_file", convert: geminiReplace},
 	"run_shell_command":   {target: "bash", convert: inDirectory("directory"), drop: []string{"description"}},
