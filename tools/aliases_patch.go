@@ -56,6 +56,12 @@ func applyPatch(args map[string]any) (string, string) {
 	return patchCall(args, text, "")
 }
 
+// isPatchText says whether text is a patch (perhaps in a heredoc), not JSON arguments.
+func isPatchText(text string) bool {
+	lines := unwrapHeredoc(strings.Split(strings.TrimSpace(text), "\n"))
+	return strings.TrimSpace(lines[0]) == patchBegin
+}
+
 // patchCall rewrites args into the one call text stands for; paths are relative to dir when
 // the patch came with a working directory.
 func patchCall(args map[string]any, text, dir string) (string, string) {
@@ -158,6 +164,11 @@ type patchReader struct {
 func (p *patchReader) op() (patchOp, string) {
 	header := strings.TrimSpace(p.lines[p.at])
 	p.at++
+	for _, marker := range []string{patchAdd, patchDelete, patchUpdate} {
+		if header == strings.TrimSpace(marker) {
+			return patchOp{}, fmt.Sprintf("line %d, %q, names no file: put its path after the colon", p.at, header)
+		}
+	}
 	if rest, ok := strings.CutPrefix(header, patchAdd); ok {
 		op := patchOp{kind: "Add", path: strings.TrimSpace(rest)}
 		var content strings.Builder

@@ -71,6 +71,7 @@ func TestParsePatchProblems(t *testing.T) {
 		{"*** Begin Patch\n*** Update File: foo.txt\n@@\n*** End of File\n*** End Patch", "the hunk at line 3 has no lines"},
 		{"*** Begin Patch\n*** Update File: a\n@@\nx = 1\n*** End Patch", `line 4, "x = 1", starts with none of ' ', '-', '+'`},
 		{"*** Begin Patch\n*** Update File: a\n@@\n-x\n+y\nz\n*** End Patch", `line 6, "z", should start a hunk with @@`},
+		{"*** Begin Patch\n*** Update File:  \n@@\n-x\n+y\n*** End Patch", `line 2, "*** Update File:", names no file`},
 	}
 	for _, tc := range tests {
 		_, problem := parsePatch(tc.patch)
@@ -137,6 +138,23 @@ func TestApplyPatchMapping(t *testing.T) {
 	}
 }
 
+// TestApplyPatchBareText: Codex's apply_patch is a freeform tool, so the arguments may be the
+// patch itself, or the patch as one JSON string.
+func TestApplyPatchBareText(t *testing.T) {
+	reg := builtinRegistry(t)
+	patch := "*** Begin Patch\n*** Update File: a\n@@\n-x\n+y\n*** End Patch\n"
+	quoted, _ := json.Marshal(patch)
+	for _, raw := range []string{patch, string(quoted), "<<'EOF'\n" + patch + "EOF"} {
+		got, args, ok := reg.Resolve("apply_patch", raw)
+		if !ok || got != "edit_file" || !sameJSON(t, args, `{"path":"a","old_string":"x","new_string":"y"}`) {
+			t.Errorf("Resolve(apply_patch, %q) = %s %s (%v)", raw, got, args, ok)
+		}
+	}
+	if got, args, _ := reg.Resolve("apply_patch", `"just words"`); got == "edit_file" && strings.Contains(args, "old_string") {
+		t.Errorf("a string that is no patch was read as one: %s", args)
+	}
+}
+
 // TestCodexShellPatch: the patch reaches edit_file however Codex's shell carries it, with its
 // paths under the working directory and the script's cd.
 func TestCodexShellPatch(t *testing.T) {
@@ -188,4 +206,25 @@ func TestApplyPatchExecutes(t *testing.T) {
 			t.Errorf("%s: file is %q, want %q", tc.name, got, tc.after)
 		}
 	}
+}
+
+// FuzzParsePatch: no input panics, and a patch that maps gives edit_file or write_file a path.
+func FuzzParsePatch(f *testing.F) {
+	for _, seed := range []string{
+		"*** Begin Patch\n*** Update File: a\n@@\n x\n-y\n+z\n*** End of File\n*** End Patch",
+		"*** Begin Patch\n*** Add File: a\n+x\n*** Delete File: b\n*** End Patch",
+		"<<'EOF'\n*** Begin Patch\n*** Update File: a\n*** Move to: b\n@@\n-x\n*** End Patch\nEOF",
+		"*** Begin Patch\n@@\n\n*** End Patch", "", "<<EOF\nEOF",
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		args := map[string]any{"input": text}
+		to, refusal := applyPatch(args)
+		if refusal == "" {
+			if p, _ := args["path"].(string); (to != "edit_file" && to != "write_file") || strings.TrimSpace(p) == "" {
+				t.Fatalf("mapped %q to %s %v", text, to, args)
+			}
+		}
+	})
 }
