@@ -30,7 +30,7 @@ type readFile struct{}
 func (readFile) Spec() Spec {
 	return Spec{
 		Name:        "read_file",
-		Description: "Read a text file. Lines are numbered like cat -n. Reads up to 2000 lines from offset; partial reads say how to continue. Binary files give size and type only.",
+		Description: "Read a text file. Lines are numbered like cat -n. Reads up to 2000 lines from offset; partial reads say how to continue. Binary files give size and type only; a directory gives its listing.",
 		Schema: json.RawMessage(`{"type":"object","properties":{` +
 			`"path":{"type":"string","description":"file path, relative to the workspace root"},` +
 			`"offset":{"type":"integer","minimum":1,"description":"first line, 1-based (default 1)"},` +
