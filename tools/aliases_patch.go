@@ -111,7 +111,10 @@ func patchCall(args map[string]any, text, dir string) (string, string) {
 }
 
 // edit is hunk n as edit_file's old_string and new_string. The header after @@ is not needed:
-// edit_file finds old_string wherever it is, and says so when it is not unique.
+// edit_file finds old_string wherever it is, and says so when it is not unique. The lines are
+// joined without a final line break, so the text still matches when the model left out the
+// first line's indentation or wrote part of a line (Codex, too, forgives whitespace when it
+// seeks lines); lines that all go take their line breaks with them.
 func (h patchHunk) edit(n int) (oldText, newText, refusal string) {
 	oldLines, newLines := h.old, h.new
 	// A trailing blank context line is often only the blank line between hunks (Codex retries
@@ -123,7 +126,11 @@ func (h patchHunk) edit(n int) (oldText, newText, refusal string) {
 		return "", "", fmt.Sprintf("hunk %d only adds lines and has nothing to anchor them; start it with the unchanged line above as a context line (prefixed by a space), or call edit_file with that line as old_string", n)
 	}
 	oldText, newText = strings.Join(oldLines, "\n"), strings.Join(newLines, "\n")
-	if len(newLines) == 0 { // the lines go, with their line breaks
+	switch {
+	case len(newLines) > 0:
+	case h.endOfFile: // the file's last lines go, with the break before them
+		oldText = "\n" + oldText
+	default:
 		oldText += "\n"
 	}
 	if oldText == newText {

@@ -192,6 +192,7 @@ func TestApplyPatchExecutes(t *testing.T) {
 		{"deletion only", "line1\nline2\nline3\n", "*** Begin Patch\n*** Update File: f.txt\n@@\n line1\n-line2\n line3\n*** End Patch\n", "line1\nline3\n"},
 		{"end of file", "first\nsecond\n", "*** Begin Patch\n*** Update File: f.txt\n@@\n first\n-second\n+second updated\n*** End of File\n*** End Patch\n", "first\nsecond updated\n"},
 		{"whole line removed", "a\ngone\nb\n", "*** Begin Patch\n*** Update File: f.txt\n@@\n-gone\n*** End Patch", "a\nb\n"},
+		{"last lines removed", "a\nb\nc", "*** Begin Patch\n*** Update File: f.txt\n@@\n-b\n-c\n*** End of File\n*** End Patch", "a"},
 		{"header ignored, indented body", "def f():\n    pass\n", "*** Begin Patch\n*** Update File: f.txt\n@@ def f():\n-    pass\n+    return 123\n*** End Patch", "def f():\n    return 123\n"},
 	}
 	for _, tc := range tests {
