@@ -83,6 +83,12 @@ var harnessTools = map[string]harnessTool{
 	"grep_search":             {target: "grep"},
 	"file_glob_search":        {target: "glob"},
 	"ls":                      {target: "list_dir", drop: []string{"recursive"}},
+	// GitHub Copilot in VS Code (its agent mode's built-in tools; read_file, list_dir and
+	// create_file share names with ours or others above, and filePath/oldString are aliases;
+	// file_search takes a glob in query, an alias of pattern: ollama#11470)
+	"file_search":            {target: "glob"},
+	"run_in_terminal":        {target: "bash", drop: []string{"explanation"}, rename: map[string]string{"isBackground": "background"}},
+	"replace_string_in_file": {target: "edit_file", drop: []string{"explanation"}},
 	// Goose (its developer extension's tools, namespaced developer__)
 	"developer__text_editor": {convert: gooseTextEditor},
 	"developer__shell":       {target: "bash"},

@@ -23,6 +23,7 @@ func (s *argsSchema) repairObject(args map[string]any, pathArgs []string) (map[s
 		repairs = append(repairs, newRepair(RepairWrapper, key+": {…}", keyList(inner)))
 		args = inner
 	}
+	repairs = append(repairs, s.leakedKeyTags(args)...)
 	repairs = append(repairs, s.millisecondTimeout(args)...)
 	repairs = append(repairs, s.renameAliases(args)...)
 	repairs = append(repairs, s.argvCommand(args)...)

@@ -9,7 +9,14 @@ import "strings"
 //	{"name": "read_file", "arguments": {"path": "a.go"}}
 //	```
 //
-// The content may be any other format. A fence named for tools (tool_call, tool_code, …) is
+// The content may be any other format, or, after a tool fence whose info string names the
+// tool, just the arguments (zeroclaw#1420, grok-4.1):
+//
+//	```tool file_write
+//	{"path": "a.txt", "content": "hi"}
+//	```
+//
+// A fence named for tools (tool_call, tool_code, …) is
 // itself a call marker; in a json/python/xml/plain fence a bare call still needs a Known name,
 // so example code in an answer stays prose. Bare calls found in a fence report FormatFenced,
 // except Python in ```tool_code, which is Gemma's convention and reports FormatGemma.
@@ -36,7 +43,9 @@ func scanFenced(text string, sc scanCtx) []span {
 			langEnd++
 		}
 		// The language is the info string's first word: "```json action" (7836246/cursor2api#15).
-		lang, _, _ := strings.Cut(strings.ToLower(strings.TrimSpace(text[start+len(fence):langEnd])), " ")
+		info := strings.TrimSpace(text[start+len(fence) : langEnd])
+		lang, named, _ := strings.Cut(info, " ")
+		lang = strings.ToLower(lang)
 		bodyEnd, end := len(text), len(text)
 		if c := fences.at(langEnd); c >= 0 {
 			bodyEnd, end = c, c+len(fence)
@@ -46,13 +55,29 @@ func scanFenced(text string, sc scanCtx) []span {
 			continue
 		}
 		spans := claim(text[langEnd:bodyEnd], scanCtx{opt: sc.opt, inMarker: fenceMarkers[lang]}, inner)
-		if calls, partial := fencedCalls(spans, lang); partial && end == len(text) {
+		calls, partial := fencedCalls(spans, lang)
+		if len(calls) == 0 && fenceMarkers[lang] {
+			calls = namedFenceCall(strings.TrimSpace(named), text[langEnd:bodyEnd])
+		}
+		if partial && end == len(text) {
 			return append(out, span{start: start, end: end, partial: true})
 		} else if len(calls) > 0 {
 			out = append(out, span{start: start, end: end, calls: calls})
 		}
 		pos = end
 	}
+}
+
+// namedFenceCall reads a tool fence's body as the arguments of the tool its info string names.
+func namedFenceCall(name, body string) []Call {
+	body = strings.TrimSpace(body)
+	if !plausibleName(name) || body == "" || body[0] != '{' {
+		return nil
+	}
+	if end, ok := matchJSON(body, 0); !ok || end != len(body) {
+		return nil
+	}
+	return []Call{newCall(name, body, FormatFenced)}
 }
 
 // innerScanners are the scanners run inside a fence: all but the fence scanner itself.

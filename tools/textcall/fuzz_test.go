@@ -85,22 +85,30 @@ func FuzzParse(f *testing.F) {
 
 func FuzzGLMOrphans(f *testing.F)    { fuzzScanner(f, scanGLMOrphans, "glm") }
 func FuzzHermes(f *testing.F)        { fuzzScanner(f, scanHermes, "hermes", "glm", "qwen3coder_basic") }
-func FuzzQwen3Coder(f *testing.F)    { fuzzScanner(f, scanQwen3Coder, "qwen3coder") }
+func FuzzQwen3Coder(f *testing.F)    { fuzzScanner(f, scanQwen3Coder, "qwen3coder", "llama_function") }
 func FuzzMistral(f *testing.F)       { fuzzScanner(f, scanMistral, "mistral") }
 func FuzzDeepSeek(f *testing.F)      { fuzzScanner(f, scanDeepSeek, "deepseek") }
 func FuzzInvoke(f *testing.F)        { fuzzScanner(f, scanInvoke, "invoke") }
 func FuzzInvokeLines(f *testing.F)   { fuzzScanner(f, scanInvokeLines, "invoke_line") }
 func FuzzToolCallLines(f *testing.F) { fuzzScanner(f, scanToolCallLines, "tool_call_line") }
-func FuzzKimi(f *testing.F)          { fuzzScanner(f, scanKimi, "kimi") }
-func FuzzHarmony(f *testing.F)       { fuzzScanner(f, scanHarmony, "harmony") }
-func FuzzGemma(f *testing.F)         { fuzzScanner(f, scanGemma, "gemma", "functiongemma") }
-func FuzzLlama(f *testing.F)         { fuzzScanner(f, scanLlama, "llama") }
+func FuzzArrow(f *testing.F)         { fuzzScanner(f, scanArrow, "arrow") }
+func FuzzTranscriptLines(f *testing.F) {
+	fuzzScanner(f, scanTranscriptLines, "transcript_line")
+}
+func FuzzKimi(f *testing.F)    { fuzzScanner(f, scanKimi, "kimi") }
+func FuzzHarmony(f *testing.F) { fuzzScanner(f, scanHarmony, "harmony") }
+func FuzzGemma(f *testing.F)   { fuzzScanner(f, scanGemma, "gemma", "functiongemma") }
+func FuzzLlama(f *testing.F)   { fuzzScanner(f, scanLlama, "llama") }
 func FuzzLFM(f *testing.F) {
 	fuzzScanner(f, func(t string, sc scanCtx) []span { return scanLFM(t, sc) }, "lfm")
 }
 func FuzzFenced(f *testing.F) { fuzzScanner(f, scanFenced, "fenced", "gemma_tool_code", "prose_code") }
 func FuzzBareJSON(f *testing.F) {
 	fuzzScanner(f, scanBareJSON, "json", "llama_bare", "hermes_missing_open")
+}
+func FuzzNamedJSON(f *testing.F) { fuzzScanner(f, scanNamedJSON, "named_json") }
+func FuzzBracketBlocks(f *testing.F) {
+	fuzzScanner(f, scanBracketBlocks, "bracket_block")
 }
 func FuzzPython(f *testing.F) { fuzzScanner(f, scanPython, "python", "gemma_bracket", "prose") }
 

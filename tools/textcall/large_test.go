@@ -48,6 +48,16 @@ func hostileReplies() map[string]string {
 		"glm keys":               repeatTo("bash\n<arg_key>command<arg_value>", megabyte),
 		"tool_call lines":        repeatTo("[tool_call: bash for '", megabyte),
 		"invoke line wrappers":   repeatTo("<tool_calls>\ninvoke read_file(", megabyte),
+		"arrow opens":            repeatTo(`[TOOL_CALL]{tool => "bash", args => { --command "`, megabyte),
+		"arrow dashes":           "[TOOL_CALL]{tool => \"bash\", args => {--k " + repeatTo(" --x", megabyte) + "}}",
+		"called function lines":  repeatTo(`[Called function "bash" with args: {"a": `, megabyte),
+		"tool call records":      repeatTo("[Tool Call: read (ID: x)] Arguments: {", megabyte),
+		"named tool fences":      repeatTo("```tool bash\n{", megabyte),
+		"llama function opens":   repeatTo(`<function=read={"path": "`, megabyte),
+		"named json opens":       repeatTo(`bash{"command": `, megabyte),
+		"named json closed":      repeatTo(`bash{"command": "ls"} and `, megabyte),
+		"bracket block opens":    repeatTo("bash\nls -la\n", megabyte),
+		"bracket block closes":   repeatTo("[bash]\nls\n[/bash]\n", megabyte),
 	}
 }
 

@@ -72,3 +72,37 @@ func pythonCallsInMarker(t string, sc scanCtx, format Format) ([]Call, bool) {
 	}
 	return calls, complete
 }
+
+// Llama 3.1's custom-tool format (llama-models prompt_format.md) shares Qwen3-Coder's opening
+// tag but carries a JSON object:
+//
+//	<function=trending_songs>{"n": 10}</function>
+//
+// Groq's Llama 3.3 also writes it with = in place of > (freellmapi#264, llama-3.3-70b):
+//
+//	<function=read={"file_path": "sample.txt"}</function>
+//
+// llamaFunction reads rest (the text after "<function="); matched is false when it is not
+// this form, and complete is false when its JSON runs to the end of rest.
+func llamaFunction(rest string) (call *Call, matched, complete bool) {
+	i := 0
+	for i < len(rest) && isNameByte(rest[i]) {
+		i++
+	}
+	if !plausibleName(rest[:i]) || i >= len(rest) || rest[i] != '>' && rest[i] != '=' {
+		return nil, false, false
+	}
+	j := skipSpace(rest, i+1)
+	if j >= len(rest) || rest[j] != '{' {
+		return nil, false, false
+	}
+	end, ok := matchJSON(rest, j)
+	if !ok {
+		return nil, true, false
+	}
+	if after := skipSpace(rest, end); after < len(rest) && !strings.HasPrefix(rest[after:], qwenFunctionClose) {
+		return nil, false, false
+	}
+	c := newCall(rest[:i], rest[j:end], FormatLlama)
+	return &c, true, true
+}

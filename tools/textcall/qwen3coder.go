@@ -78,6 +78,9 @@ func qwenFunctions(body string) ([]Call, bool) {
 // when the block is cut off inside its name or a parameter.
 func qwenFunction(block string) (*Call, bool) {
 	rest := block[len(qwenFunctionOpen):]
+	if call, matched, complete := llamaFunction(rest); matched {
+		return call, complete
+	}
 	gt := strings.IndexByte(rest, '>')
 	if gt < 0 {
 		return nil, false

@@ -1,9 +1,9 @@
 // Package textcall recovers tool calls that a model wrote into its reply text instead of the
 // provider's structured tool_calls field. Each format (Hermes, Qwen3-Coder, Mistral, DeepSeek,
-// Kimi, GLM, gpt-oss harmony, Gemma, Llama, Liquid LFM, bare JSON, Python-call syntax, Cline's
-// XML tags, fenced blocks, Gemini CLI's [tool_call: …] lines) has its
-// own scanner in its own file; Parse runs them, keeps the non-overlapping matches and returns
-// the calls in text order with the remaining prose.
+// Kimi, GLM, gpt-oss harmony, Gemma, Llama, Liquid LFM, MiniMax's [TOOL_CALL] arrows, bare
+// JSON, Python-call syntax, Cline's XML tags, fenced blocks, Gemini CLI's [tool_call: …] lines,
+// harnesses' transcript records) has its own scanner in its own file; Parse runs them, keeps
+// the non-overlapping matches and returns the calls in text order with the remaining prose.
 //
 // Every scanner moves forward through the text and never rescans it per candidate, so a reply
 // costs time linear in its length whatever it holds. Nothing here panics on any input.
@@ -35,8 +35,11 @@ const (
 	FormatFenced       Format = "fenced"         // ```json / ```tool_call / ```xml holding another format
 	FormatJSON         Format = "json"           // bare {"name":…,"arguments":…} objects and arrays
 	FormatPython       Format = "python"         // read_file(path="a.go")
+	FormatNamedJSON    Format = "named_json"     // read_file{"path": "a.go"}, or the name on the line above
+	FormatBracketBlock Format = "bracket_block"  // bash (or [bash]) / ls -la / [/bash], each on its own line
 	FormatXMLTag       Format = "xmltag"         // <read_file><path>a.go</path></read_file> (Cline, Roo Code)
 	FormatTranscript   Format = "transcript"     // [Calling tool: NAME with arguments: {…}] (Hermes Agent's transcript line)
+	FormatArrow        Format = "arrow"          // [TOOL_CALL]{tool => "NAME", args => { --k v }}[/TOOL_CALL] (MiniMax)
 	FormatToolCallLine Format = "tool_call_line" // [tool_call: read_file for absolute_path 'a.go'] (Gemini CLI's prompt examples)
 )
 
@@ -115,6 +118,8 @@ func scanners() []scanner {
 		{FormatQwen3Coder, true, scanQwen3Coder},
 		{FormatGLM, true, scanGLMOrphans},
 		{FormatTranscript, true, scanTranscript},
+		{FormatTranscript, true, scanTranscriptLines},
+		{FormatArrow, true, scanArrow},
 		{FormatToolCallLine, true, scanToolCallLines},
 		{FormatInvoke, true, scanInvoke},
 		{FormatInvoke, true, scanInvokeLines}, // after scanInvoke: its <function_calls> blocks go first
@@ -122,6 +127,8 @@ func scanners() []scanner {
 		{FormatLFM, true, scanLFM},
 		{FormatJSON, false, scanBareJSON},
 		{FormatPython, false, scanPython},
+		{FormatNamedJSON, false, scanNamedJSON},
+		{FormatBracketBlock, false, scanBracketBlocks},
 		{FormatXMLTag, false, scanXMLTag},
 	}
 }
