@@ -3,6 +3,7 @@ package tools
 import (
 	"encoding/json"
 	"fmt"
+	"path"
 	"regexp"
 	"strings"
 )
@@ -92,12 +93,15 @@ func codexShell(args map[string]any) (string, string) {
 			}
 			words[i] = s
 		}
-		if len(words) == 2 && words[0] == "apply_patch" {
-			clear(args)
-			args["input"] = words[1]
-			return applyPatchAddFile(args)
-		}
 		args["command"] = commandLine(words)
+		if len(words) == 2 && (words[0] == "apply_patch" || words[0] == "applypatch") {
+			return shellPatch(args, words[1], "")
+		}
+	}
+	if script, ok := args["command"].(string); ok {
+		if text, dir, ok := patchScript(script); ok {
+			return shellPatch(args, text, dir)
+		}
 	}
 	if _, refusal := millisecondsTimeout("timeout_ms")(args); refusal != "" {
 		return "", refusal
@@ -142,33 +146,13 @@ func inDirectory(key string) func(map[string]any) (string, string) {
 	}
 }
 
-// applyPatchAddFile maps a patch that only adds one file to write_file; any other patch is
-// refused, pointing at edit_file.
-func applyPatchAddFile(args map[string]any) (string, string) {
-	patch, _ := args["input"].(string)
-	if patch == "" {
-		patch, _ = args["patch"].(string)
+// shellPatch maps a patch given to Codex's shell; its paths are relative to workdir, then to
+// the cd of the script.
+func shellPatch(args map[string]any, text, dir string) (string, string) {
+	if workdir, _ := args["workdir"].(string); workdir != "" && !path.IsAbs(dir) {
+		dir = path.Join(workdir, dir)
 	}
-	lines := strings.Split(strings.TrimSpace(patch), "\n")
-	refusal := "only a patch adding one new file maps to write_file here; change existing files with edit_file (path, old_string, new_string)"
-	if len(lines) < 3 || lines[0] != "*** Begin Patch" || lines[len(lines)-1] != "*** End Patch" {
-		return "", refusal
-	}
-	path, ok := strings.CutPrefix(lines[1], "*** Add File: ")
-	if !ok || strings.TrimSpace(path) == "" {
-		return "", refusal
-	}
-	var content strings.Builder
-	for _, l := range lines[2 : len(lines)-1] {
-		body, ok := strings.CutPrefix(l, "+")
-		if !ok {
-			return "", refusal
-		}
-		content.WriteString(body + "\n")
-	}
-	clear(args)
-	args["path"], args["content"] = strings.TrimSpace(path), content.String()
-	return "write_file", ""
+	return patchCall(args, text, dir)
 }
 
 // geminiReplace maps Gemini CLI's replace; expected_replacements other than 1 has no

@@ -1,5 +1,10 @@
 package tools
 
+import (
+	"encoding/json"
+	"strings"
+)
+
 // harnessTool maps another harness's tool to one of ours.
 type harnessTool struct {
 	// target is our tool; convert may choose another per call (str_replace_editor's command).
@@ -11,6 +16,27 @@ type harnessTool struct {
 	rename map[string]string
 	// drop lists arguments with no effect here (descriptions, output modes).
 	drop []string
+	// textArg, when set, names the argument a call's bare text stands for: arguments that are
+	// not a JSON object but the input itself (Codex's apply_patch is a freeform tool).
+	textArg string
+	// isText says whether bare arguments are that input.
+	isText func(text string) bool
+}
+
+// textArgs reads arguments sent as the bare input, or as one JSON string holding it.
+func (h harnessTool) textArgs(raw string) (map[string]any, bool) {
+	if h.textArg == "" {
+		return nil, false
+	}
+	text := strings.TrimSpace(raw)
+	var s string
+	if json.Unmarshal([]byte(text), &s) == nil {
+		text = s
+	}
+	if !h.isText(text) {
+		return nil, false
+	}
+	return map[string]any{h.textArg: text}, true
 }
 
 // harnessTools are the tool names of other harnesses, exactly as they spell them. Argument
@@ -40,7 +66,7 @@ var harnessTools = map[string]harnessTool{
 	"shell":        {target: "bash", convert: codexShell},
 	"exec_command": {target: "bash"},
 	"exec":         {target: "bash"},
-	"apply_patch":  {target: "write_file", convert: applyPatchAddFile},
+	"apply_patch":  {target: "edit_file", convert: applyPatch, textArg: "input", isText: isPatchText},
 	// Gemini CLI (read_file, write_file and glob share our names)
 	"replace":             {target: "edit_file", convert: geminiReplace},
 	"run_shell_command":   {target: "bash", convert: inDirectory("directory"), drop: []string{"description"}},

@@ -30,7 +30,7 @@ type readFile struct{}
 func (readFile) Spec() Spec {
 	return Spec{
 		Name:        "read_file",
-		Description: "Read a text file. Lines are numbered like cat -n. Reads up to 2000 lines from offset; partial reads say how to continue. Binary files give size and type only.",
+		Description: "Read a text file. Lines are numbered like cat -n. Reads up to 2000 lines from offset; partial reads say how to continue. Binary files give size and type only; a directory gives its listing.",
 		Schema: json.RawMessage(`{"type":"object","properties":{` +
 			`"path":{"type":"string","description":"file path, relative to the workspace root"},` +
 			`"offset":{"type":"integer","minimum":1,"description":"first line, 1-based (default 1)"},` +
@@ -81,7 +81,7 @@ func (t readFile) Run(ctx context.Context, env *Env, raw json.RawMessage) Result
 		return errorResult(fmt.Sprintf("read_file %s: %v", rel, err))
 	}
 	if info.IsDir() {
-		return errorResult(fmt.Sprintf("%s is a directory; use list_dir to see its entries", rel))
+		return directoryListing(ctx, env, rel)
 	}
 	if !info.Mode().IsRegular() {
 		return errorResult(fmt.Sprintf("%s is not a regular file (%s)", rel, info.Mode().Type()))
@@ -109,6 +109,26 @@ func (t readFile) Run(ctx context.Context, env *Env, raw json.RawMessage) Result
 		env.Files.recordRead(rel, fp, baseline.content(), out.span, env.Turn)
 	}
 	return out.Result
+}
+
+// directoryListing answers a read of a directory with what list_dir gives for it (its default
+// depth and bounds): the model meant to look inside, and an error would only cost a turn. A
+// listing is not a read of a file, so no file-state record is made.
+func directoryListing(ctx context.Context, env *Env, rel string) Result {
+	args, err := json.Marshal(map[string]string{"path": rel})
+	if err != nil {
+		return errorResult(fmt.Sprintf("read_file %s: %v", rel, err))
+	}
+	listing := listDir{}.Run(ctx, env, args)
+	if listing.IsError {
+		return listing
+	}
+	name := rel
+	if rel == "." {
+		name = "the workspace root"
+	}
+	listing.Output = fmt.Sprintf("%s is a directory, not a file; its listing, as list_dir gives it:\n", name) + listing.Output
+	return listing
 }
 
 // readOutcome is a read's result and the lines it covered.

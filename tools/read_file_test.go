@@ -51,7 +51,7 @@ func TestReadFile(t *testing.T) {
 		{name: "offset past the end", args: `{"path":"small.txt","offset":5}`, isError: true, want: []string{"offset 5 is past the end of small.txt (2 lines)"}},
 		{name: "long line cut", args: `{"path":"long.txt"}`, want: []string{"[line cut: 3000 bytes]", "     2\tshort"}},
 		{name: "binary", args: `{"path":"bin.dat"}`, want: []string{"bin.dat: binary file, 12 bytes, mime application/zip"}, absent: []string{"PK"}},
-		{name: "directory", args: `{"path":"src"}`, isError: true, want: []string{"src is a directory; use list_dir"}},
+		{name: "directory", args: `{"path":"src"}`, want: []string{"src is a directory, not a file; its listing, as list_dir gives it:\nsrc/\nmain.go\nmian.go\n"}},
 		{name: "missing with near names", args: `{"path":"src/mains.go"}`, isError: true, want: []string{"src/mains.go does not exist", "similar names: src/main.go"}},
 		{name: "missing directory", args: `{"path":"nope/x.go"}`, isError: true, want: []string{"directory nope does not exist"}},
 		{name: "outside", args: `{"path":"../etc"}`, isError: true, want: []string{"only paths inside the workspace"}},
@@ -99,4 +99,33 @@ func TestReadFileStopsAtItsOutputBudget(t *testing.T) {
 		t.Fatalf("a long read must stop cleanly, not be cut by the result bound: %.200s", res.Output)
 	}
 	mustContain(t, res.Output, "of 1000; call again with offset=")
+}
+
+// TestReadFileOnDirectory: a read of a directory answers exactly what list_dir gives for it,
+// under one line saying so, and is not recorded as a read of a file.
+func TestReadFileOnDirectory(t *testing.T) {
+	env, _ := trackedEnv(t)
+	writeFiles(t, env.Root, map[string]string{"pkg/a.go": "package pkg\n", "pkg/sub/b.go": "package sub\n", "README.md": "hi\n"})
+	for _, tc := range []struct{ name, path, listPath, title string }{
+		{"relative", "pkg", "pkg", "pkg is a directory"},
+		{"absolute root, no trailing slash", env.Root, ".", "the workspace root is a directory"},
+		{"absolute subdirectory", filepath.Join(env.Root, "pkg"), "pkg", "pkg is a directory"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := mustOK(t, call(t, env, "read_file", fmt.Sprintf(`{"path":%q,"offset":3,"limit":1}`, tc.path)))
+			want := mustOK(t, call(t, env, "list_dir", fmt.Sprintf(`{"path":%q}`, tc.listPath)))
+			title, listing, _ := strings.Cut(got.Output, "\n")
+			if !strings.HasPrefix(title, tc.title) || listing != want.Output {
+				t.Errorf("read_file %s =\n%s\nwant one title line (%q…) then list_dir's\n%s", tc.path, got.Output, tc.title, want.Output)
+			}
+			for _, rel := range []string{tc.listPath, "pkg/a.go"} {
+				if rec, ok := env.Files.Record(rel); ok {
+					t.Errorf("a listing recorded %s as read: %+v", rel, rec)
+				}
+			}
+		})
+	}
+	// The listing counts as no read: an edit inside the directory still needs its file read.
+	res := call(t, env, "edit_file", `{"path":"pkg/a.go","old_string":"pkg","new_string":"p2"}`)
+	mustFail(t, res, "you have not read it in this session")
 }

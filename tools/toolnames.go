@@ -189,7 +189,9 @@ func (r *Registry) translate(name string, h harnessTool, raw string) (resolution
 	}
 	parsed, parseRepairs, err := parseArgs(raw)
 	var args map[string]any
-	if err == nil {
+	if text, ok := h.textArgs(raw); ok {
+		args, parseRepairs, err = text, nil, nil
+	} else if err == nil {
 		err = decodeNumbers(string(parsed), &args)
 	}
 	if err != nil {

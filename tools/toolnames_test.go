@@ -85,6 +85,7 @@ func TestResolveHarnessTools(t *testing.T) {
 		{"codex", "shell", `{"command":["grep","-rn","it's here","."]}`, "bash", `{"command":"grep -rn 'it'\\''s here' ."}`},
 		{"codex", "apply_patch", `{"input":"*** Begin Patch\n*** Add File: a/b.txt\n+one\n+two\n*** End Patch"}`, "write_file", `{"path":"a/b.txt","content":"one\ntwo\n"}`},
 		{"codex", "shell", `{"command":["apply_patch","*** Begin Patch\n*** Add File: n.txt\n+hi\n*** End Patch"]}`, "write_file", `{"path":"n.txt","content":"hi\n"}`},
+		{"codex", "apply_patch", `{"input":"*** Begin Patch\n*** Update File: a\n@@\n-x\n+y\n*** End Patch"}`, "edit_file", `{"path":"a","old_string":"x","new_string":"y"}`},
 		{"gemini", "read_file", `{"absolute_path":"/w/a.go"}`, "read_file", `{"absolute_path":"/w/a.go"}`},
 		{"gemini", "replace", `{"file_path":"a","old_string":"x","new_string":"y","expected_replacements":1}`, "edit_file", `{"file_path":"a","old_string":"x","new_string":"y"}`},
 		{"gemini", "run_shell_command", `{"command":"make","directory":"my dir","description":"build"}`, "bash", `{"command":"cd 'my dir' && make"}`},
@@ -142,7 +143,7 @@ func TestResolveRefusals(t *testing.T) {
 	reg := builtinRegistry(t)
 	tests := []struct{ name, args, want string }{
 		{"MultiEdit", `{"file_path":"a","edits":[{"old_string":"x","new_string":"y"},{"old_string":"p","new_string":"q"}]}`, "call edit_file once per edit"},
-		{"apply_patch", `{"input":"*** Begin Patch\n*** Update File: a\n@@\n-x\n+y\n*** End Patch"}`, "edit_file (path, old_string, new_string)"},
+		{"apply_patch", `{"input":"*** Begin Patch\n*** Delete File: a\n*** End Patch"}`, "delete it with bash: rm a"},
 		{"replace", `{"file_path":"a","old_string":"x","new_string":"y","expected_replacements":3}`, "no equivalent"},
 		{"str_replace_editor", `{"command":"insert","path":"a","insert_line":3,"new_str":"x"}`, "insert is not supported"},
 		{"str_replace_editor", `{"command":"undo_edit","path":"a"}`, "undo_edit is not supported"},
