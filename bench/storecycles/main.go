@@ -1,0 +1,192 @@
+// Command storecycles measures how a project store ages under one-shot runs: each cycle opens
+// the store, writes what a short `troupe run` session writes (through the store API the session
+// uses), and closes it, as a one-shot process does. At each checkpoint it prints the open and
+// close times (medians over the last cycles), the number of table files and the store's size.
+// Nothing is asserted.
+//
+// Usage: go run ./bench/storecycles [-cycles 10,100,500] [-prefill-mib 200] [-dir DIR]
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/troupe-dev/troupe/store"
+)
+
+func main() {
+	checkpoints := flag.String("cycles", "10,100,500", "checkpoints: print after this many one-shot cycles")
+	prefill := flag.Int("prefill-mib", 0, "first write this many MiB of transcripts in one long open (a store used for months)")
+	dir := flag.String("dir", "", "store directory (default: a temporary one, removed after)")
+	flag.Parse()
+	marks, err := parseCheckpoints(*checkpoints)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "storecycles:", err)
+		os.Exit(2)
+	}
+	if err := run(marks, *prefill, *dir); err != nil {
+		fmt.Fprintln(os.Stderr, "storecycles:", err)
+		os.Exit(1)
+	}
+}
+
+func parseCheckpoints(s string) ([]int, error) {
+	var marks []int
+	for _, f := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n <= 0 {
+			return nil, fmt.Errorf("-cycles %q: want positive counts separated by commas, e.g. 10,100,500", s)
+		}
+		marks = append(marks, n)
+	}
+	slices.Sort(marks)
+	return marks, nil
+}
+
+func run(marks []int, prefillMiB int, dir string) error {
+	if dir == "" {
+		tmp, err := os.MkdirTemp("", "storecycles-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(tmp)
+		dir = tmp
+	}
+	if prefillMiB > 0 {
+		start := time.Now()
+		if err := prefill(dir, prefillMiB<<20); err != nil {
+			return fmt.Errorf("prefill: %w", err)
+		}
+		fmt.Printf("prefilled %d MiB of transcripts in %.1f s\n", prefillMiB, time.Since(start).Seconds())
+	}
+	fmt.Printf("%-8s %10s %10s %10s %10s %10s\n", "cycles", "open ms", "close ms", "max open", ".sst", "MiB")
+	var opens, closes []time.Duration
+	done := 0
+	for _, mark := range marks {
+		opens, closes = opens[:0], closes[:0]
+		for ; done < mark; done++ {
+			o, c, err := oneShot(dir, done)
+			if err != nil {
+				return fmt.Errorf("cycle %d: %w", done+1, err)
+			}
+			opens, closes = append(opens, o), append(closes, c)
+		}
+		tables, bytes, err := storeSize(dir)
+		if err != nil {
+			return err
+		}
+		// The medians cover the cycles since the previous checkpoint, at most the last 20.
+		fmt.Printf("%-8d %10.2f %10.2f %10.2f %10d %10.1f\n", mark, ms(median(tail(opens, 20))), ms(median(tail(closes, 20))),
+			ms(slices.Max(tail(opens, 20))), tables, float64(bytes)/(1<<20))
+	}
+	return nil
+}
+
+// oneShot is one `troupe run`: open, a short session (a prompt, three tool turns, an answer,
+// the meta written at start and end, a sync at each turn boundary), close.
+func oneShot(dir string, n int) (open, closing time.Duration, err error) {
+	start := time.Now()
+	s, err := store.Open(dir, nil)
+	if err != nil {
+		return 0, 0, err
+	}
+	open = time.Since(start)
+	id := fmt.Sprintf("%s-%06d", time.Now().UTC().Format("20060102-150405"), n)
+	if err := writeSession(s, id, 3, 2<<10); err != nil {
+		s.Close()
+		return 0, 0, err
+	}
+	start = time.Now()
+	if err := s.Close(); err != nil {
+		return 0, 0, err
+	}
+	return open, time.Since(start), nil
+}
+
+// writeSession writes a session the way the session actor does: PutMeta at start, one
+// AppendWithMeta per entry, Sync at turn boundaries, PutMeta when done.
+func writeSession(s *store.Store, id string, turns, outputBytes int) error {
+	meta := &store.SessionMeta{ID: id, Model: "scripted:bench", Task: "fix the failing test", Status: "running"}
+	if err := s.PutMeta(meta); err != nil {
+		return err
+	}
+	if err := s.AppendWithMeta(meta, &store.Entry{Kind: store.KindUser, Text: "fix the failing test in ./store"}); err != nil {
+		return err
+	}
+	output := strings.Repeat("ok  \tgithub.com/troupe-dev/troupe/store\t0.412s\n", outputBytes/44+1)[:outputBytes]
+	for t := range turns {
+		callID := fmt.Sprintf("c%d", t)
+		meta.Turns++
+		call := &store.Entry{Kind: store.KindAssistant, Text: "running the tests", Model: meta.Model,
+			Calls: []store.Call{{ID: callID, Name: "bash", Args: `{"cmd":"go test ./store/"}`}}}
+		if err := s.AppendWithMeta(meta, call); err != nil {
+			return err
+		}
+		result := &store.Entry{Kind: store.KindToolResult, CallID: callID, ToolName: "bash", Text: output}
+		if err := s.AppendWithMeta(meta, result); err != nil {
+			return err
+		}
+		if err := s.Sync(); err != nil {
+			return err
+		}
+	}
+	if err := s.AppendWithMeta(meta, &store.Entry{Kind: store.KindAssistant, Text: "fixed", Model: meta.Model}); err != nil {
+		return err
+	}
+	meta.Status = "done"
+	return s.PutMeta(meta)
+}
+
+// prefill writes total bytes of transcripts in one open: sessions of 40 tool turns with
+// outputs of 1 to 8 KiB, as a store used for months holds.
+func prefill(dir string, total int) error {
+	s, err := store.Open(dir, nil)
+	if err != nil {
+		return err
+	}
+	written := 0
+	for n := 0; written < total; n++ {
+		id := fmt.Sprintf("20260101-000000-%06d", n)
+		size := 1<<10 + (n%8)<<10
+		if err := writeSession(s, id, 40, size); err != nil {
+			s.Close()
+			return err
+		}
+		written += 40 * size
+	}
+	return s.Close()
+}
+
+func storeSize(dir string) (tables int, bytes int64, err error) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return 0, 0, err
+	}
+	for _, e := range ents {
+		info, err := e.Info()
+		if err != nil {
+			return 0, 0, err
+		}
+		if filepath.Ext(e.Name()) == ".sst" {
+			tables++
+		}
+		bytes += info.Size()
+	}
+	return tables, bytes, nil
+}
+
+func tail(d []time.Duration, n int) []time.Duration { return d[max(0, len(d)-n):] }
+
+func median(d []time.Duration) time.Duration {
+	s := slices.Clone(d)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
