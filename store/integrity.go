@@ -94,27 +94,28 @@ func readManifest(dir string) (badger.Manifest, bool, error) {
 
 // checkBeforeOpen finds damage Badger would not report but "repair" silently: with the MANIFEST
 // missing it starts an empty store over the old files, and table files the MANIFEST does not
-// list it deletes. It also verifies every table (see verifyTable). A fresh directory passes.
-func checkBeforeOpen(dir string) error {
+// list it deletes. It also verifies every table it has not verified before (see verifyTables).
+// A fresh directory passes. It returns how many level-0 tables the MANIFEST lists.
+func checkBeforeOpen(dir string) (level0 int, err error) {
 	files, err := listStoreFiles(dir)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	if !files.manifest {
 		if files.data > 0 {
-			return &DamageError{Dir: dir, Reason: fmt.Sprintf("its MANIFEST is missing but %d data files are present", files.data)}
+			return 0, &DamageError{Dir: dir, Reason: fmt.Sprintf("its MANIFEST is missing but %d data files are present", files.data)}
 		}
-		return nil
+		return 0, nil
 	}
 	mf, torn, err := readManifest(dir)
 	if errors.Is(err, fs.ErrPermission) {
-		return fmt.Errorf("read store manifest: %w", err)
+		return 0, fmt.Errorf("read store manifest: %w", err)
 	}
 	if err != nil {
-		return &DamageError{Dir: dir, Reason: "its MANIFEST cannot be read: " + err.Error()}
+		return 0, &DamageError{Dir: dir, Reason: "its MANIFEST cannot be read: " + err.Error()}
 	}
 	if torn {
-		return &DamageError{Dir: dir, Reason: "its MANIFEST is truncated"}
+		return 0, &DamageError{Dir: dir, Reason: "its MANIFEST is truncated"}
 	}
 	// Tables the MANIFEST does not list are normally left by a crash between writing a table
 	// and recording it (their data is still in the write-ahead log or in the tables they were
@@ -124,13 +125,18 @@ func checkBeforeOpen(dir string) error {
 	// tables fails in Badger ("file does not exist").
 	if len(mf.Tables) == 0 {
 		for _, name := range files.tables {
-			return &DamageError{Dir: dir, Reason: fmt.Sprintf("its MANIFEST lists no tables but %s is present (truncated MANIFEST?)", name)}
+			return 0, &DamageError{Dir: dir, Reason: fmt.Sprintf("its MANIFEST lists no tables but %s is present (truncated MANIFEST?)", name)}
 		}
 	}
 	if err := checkWALs(dir); err != nil {
-		return err
+		return 0, err
 	}
-	return verifyTables(dir, files, mf.Tables)
+	for _, t := range mf.Tables {
+		if t.Level == 0 {
+			level0++
+		}
+	}
+	return level0, verifyTables(dir, files, mf.Tables)
 }
 
 // openBadger opens the database, turning a panic inside Badger (a truncated table, say) into a

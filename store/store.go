@@ -41,6 +41,8 @@ type Store struct {
 	db     *badger.DB
 	dir    string
 	syncer *syncer // SyncSoon's background syncs
+	// openVersion is Badger's newest version at open: a newer one at Close means this Store wrote.
+	openVersion uint64
 
 	seqMu sync.Mutex
 	seqs  map[string]*sessionSeq // per-session append counters, loaded on first use
@@ -59,14 +61,16 @@ func Open(dir string, logger *slog.Logger) (*Store, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("create store directory %s: %w", dir, err)
 	}
-	if err := checkBeforeOpen(dir); err != nil {
+	level0, err := checkBeforeOpen(dir)
+	if err != nil {
 		return nil, err
 	}
-	db, err := openBadger(smallOptions(dir, logger))
+	opts := smallOptions(dir, logger).WithCompactL0OnClose(level0 >= level0CompactAt)
+	db, err := openBadger(opts)
 	if err != nil {
 		return nil, classifyOpenError(dir, err)
 	}
-	s := &Store{db: db, dir: dir, seqs: make(map[string]*sessionSeq)}
+	s := &Store{db: db, dir: dir, seqs: make(map[string]*sessionSeq), openVersion: db.MaxVersion()}
 	s.syncer = newSyncer(s.Sync, logger)
 	return s, nil
 }
@@ -115,9 +119,14 @@ func lockHolder(dir string) string {
 // Dir is the directory the store lives in.
 func (s *Store) Dir() string { return s.dir }
 
-// Close flushes and closes the database.
+// Close flushes and closes the database (and compacts level 0 when Open found it growing; see
+// compaction.go).
 func (s *Store) Close() error {
 	s.syncer.halt()
+	if err := s.stampWritten(); err != nil {
+		s.db.Close()
+		return fmt.Errorf("close store %s: %w", s.dir, err)
+	}
 	if err := s.db.Close(); err != nil {
 		return fmt.Errorf("close store %s: %w", s.dir, err)
 	}

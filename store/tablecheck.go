@@ -1,10 +1,15 @@
 package store
 
 import (
+	"errors"
 	"fmt"
-	"github.com/troupe-dev/troupe/internal/textfmt"
+	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"time"
+
+	"github.com/troupe-dev/troupe/internal/textfmt"
 
 	"github.com/dgraph-io/badger/v4"
 	"github.com/dgraph-io/badger/v4/options"
@@ -36,16 +41,29 @@ func verifyTable(path string) (err error) {
 	return nil
 }
 
-// verifyTables checks every table file the MANIFEST lists, returning the first failure. Tables
-// it does not list are crash debris (possibly empty) that Badger removes unread.
+// verifyTables checks the table files the MANIFEST lists, returning the first failure: each
+// table it has not verified before and a few it verified longest ago (see tablememo.go), then
+// remembers them all. Tables it does
+// not list are crash debris (possibly empty) that Badger removes unread.
 func verifyTables(dir string, files storeFiles, listed map[uint64]badger.TableManifest) error {
+	tables := make(map[uint64]string, len(listed))
 	for id, name := range files.tables {
-		if _, ok := listed[id]; !ok {
-			continue
-		}
-		if err := verifyTable(filepath.Join(dir, name)); err != nil {
-			return &DamageError{Dir: dir, Reason: err.Error()}
+		if _, ok := listed[id]; ok {
+			tables[id] = filepath.Join(dir, name)
 		}
 	}
+	memo := loadVerifiedTables(dir)
+	verified, err := verifyNewTables(tables, memo, scrubBytesPerOpen, time.Now())
+	if errors.Is(err, fs.ErrPermission) {
+		return err
+	}
+	if err != nil {
+		return &DamageError{Dir: dir, Reason: err.Error()}
+	}
+	if maps.Equal(verified, memo) {
+		return nil
+	}
+	// Not saving only costs the next open a second verification of the new tables.
+	_ = verified.save(dir)
 	return nil
 }
