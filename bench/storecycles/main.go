@@ -65,7 +65,7 @@ func run(marks []int, prefillMiB int, dir string) error {
 		}
 		fmt.Printf("prefilled %d MiB of transcripts in %.1f s\n", prefillMiB, time.Since(start).Seconds())
 	}
-	fmt.Printf("%-8s %10s %10s %10s %10s %10s\n", "cycles", "open ms", "close ms", "max open", ".sst", "MiB")
+	fmt.Printf("%-8s %10s %10s %10s %10s %10s %10s\n", "cycles", "open ms", "close ms", "max open", "max close", ".sst", "MiB")
 	var opens, closes []time.Duration
 	done := 0
 	for _, mark := range marks {
@@ -82,8 +82,8 @@ func run(marks []int, prefillMiB int, dir string) error {
 			return err
 		}
 		// The medians cover the cycles since the previous checkpoint, at most the last 20.
-		fmt.Printf("%-8d %10.2f %10.2f %10.2f %10d %10.1f\n", mark, ms(median(tail(opens, 20))), ms(median(tail(closes, 20))),
-			ms(slices.Max(tail(opens, 20))), tables, float64(bytes)/(1<<20))
+		fmt.Printf("%-8d %10.2f %10.2f %10.2f %10.2f %10d %10.1f\n", mark, ms(median(tail(opens, 20))), ms(median(tail(closes, 20))),
+			ms(slices.Max(tail(opens, 20))), ms(slices.Max(tail(closes, 20))), tables, float64(bytes)/(1<<20))
 	}
 	return nil
 }
