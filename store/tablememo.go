@@ -176,6 +176,9 @@ func verifyNewTables(tables map[uint64]string, memo verifiedTables, scrubBytes i
 			continue
 		}
 		if err := verifyTable(path); err != nil {
+			if vanished(path) {
+				continue
+			}
 			return nil, err
 		}
 		next[id] = tableRecord{fp: fp, verified: now.Unix()}
@@ -189,6 +192,10 @@ func verifyNewTables(tables map[uint64]string, memo verifiedTables, scrubBytes i
 			break
 		}
 		if err := verifyTable(tables[id]); err != nil {
+			if vanished(tables[id]) {
+				delete(next, id)
+				continue
+			}
 			return nil, err
 		}
 		r := next[id]
@@ -197,4 +204,11 @@ func verifyNewTables(tables map[uint64]string, memo verifiedTables, scrubBytes i
 		scrubbed += r.fp.size
 	}
 	return next, nil
+}
+
+// vanished reports whether the table at path is gone: removed by a compaction of the process
+// holding the store while it was being read, which is no damage.
+func vanished(path string) bool {
+	_, err := os.Stat(path)
+	return errors.Is(err, fs.ErrNotExist)
 }

@@ -189,3 +189,18 @@ func TestVerifiedTablesMemoIsNotTrustedWhenEdited(t *testing.T) {
 		t.Fatalf("an edited memo loaded as %+v; want empty (verify everything)", got)
 	}
 }
+
+// TestVerifyNewTablesSkipsAVanishedTable: a table the MANIFEST listed but a compaction of the
+// process holding the store removed since is no damage; Badger's open reports the lock (or, with
+// no holder, the missing file).
+func TestVerifyNewTablesSkipsAVanishedTable(t *testing.T) {
+	_, table := rememberedTableStore(t)
+	gone := filepath.Join(t.TempDir(), "000009.sst")
+	next, err := verifyNewTables(map[uint64]string{1: table, 9: gone}, verifiedTables{}, scrubBytesPerOpen, time.Now())
+	if err != nil {
+		t.Fatalf("a vanished table made verification fail: %v", err)
+	}
+	if _, ok := next[9]; ok || len(next) != 1 {
+		t.Fatalf("memo = %+v; want only table 1", next)
+	}
+}
