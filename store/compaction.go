@@ -8,41 +8,62 @@ import (
 	"github.com/dgraph-io/badger/v4"
 )
 
-// One-shot runs (`troupe run`) open the store, write a short session and close it. Badger
-// flushes the memtable to a new level-0 table at Close, and the process exits long before
-// Badger's compactors (which start after a random delay of up to a second) get to run. Each run's
-// table holds only its own session's keys, and since session ids grow with time the tables never
-// overlap: even a compaction moves each one down alone, so the table count, and with it the open
-// time, grew by one per run.
+// One-shot runs (`troupe run`) open the store, write a short session and exit: synced but not
+// closed (actors.Node.CloseForExit), so the next open replays the run's write-ahead log and
+// flushes it as a new level-0 table; a process that closes flushes it at Close. Either way the
+// process exits long before Badger's compactors (which start after a random delay of up to a
+// second) run. Each run's table holds only its own session's keys, and since session ids grow
+// with time the tables never overlap: even a compaction moves each one down alone (Badger never
+// merges tables that do not overlap), so the table count, and with it the open time, grew by
+// one per run.
 //
-// Two things bound it. Close stamps writtenMarkerKey after any write, so every run's table spans
-// up to that one key and all of them overlap each other (and the newest lower-level table): one
-// compaction merges them into tables of Badger's target size. And when Open finds
-// level0CompactAt level-0 tables or more, Close compacts level 0 after flushing
-// (Badger's CompactL0OnClose, run once no compactor or writer is left): one close in a few pays
-// for merging the last few runs' tables with the tail of the level below, a few milliseconds.
+// Two things bound it. Sync and Close stamp writtenMarkerKey after any write, so every run's
+// table reaches up to that one key, and all of them overlap each other and the newest table
+// below: one compaction merges them into tables of Badger's target size. And when Open finds
+// level0CompactAt level-0 tables or more, it compacts level 0 before opening for use: it opens
+// Badger with CompactL0OnClose and closes it at once (the close flushes the replayed log and
+// compacts level 0 with no compactor or writer left, the one moment Badger's API makes that
+// safe), then opens as usual. One open in a few pays that, a few milliseconds; the others pay
+// nothing. A crash in the middle is a crash in a Badger compaction, which Badger survives.
 
-// level0CompactAt is the level-0 table count at which Close compacts level 0. Below it a close
-// costs nothing extra; at it, the tables merge. Measured with bench/storecycles.
+// level0CompactAt is the level-0 table count at which Open compacts level 0 first. Measured with
+// bench/storecycles.
 const level0CompactAt = 4
+
+// compactLevel0 merges dir's level-0 tables (and any write-ahead log left by a run that did not
+// close) into the level below.
+func compactLevel0(opts badger.Options) error {
+	db, err := openBadger(opts.WithCompactL0OnClose(true))
+	if err != nil {
+		return err
+	}
+	if err := db.Close(); err != nil {
+		return fmt.Errorf("compact level 0: %w", err)
+	}
+	return nil
+}
 
 // writtenStamp is the value of writtenMarkerKey.
 type writtenStamp struct {
-	Closed time.Time `json:"closed"`
+	At time.Time `json:"at"`
 }
 
-// stampWritten records, if this Store wrote anything since it opened, when it closed: the
-// marker every run's flushed table shares (see above).
+// stampWritten records, if this Store wrote anything since it opened or last stamped, when: the
+// marker every run's flushed table shares (see above). Read-only use stamps nothing, so it
+// leaves no table behind.
 func (s *Store) stampWritten() error {
-	if s.db.IsClosed() || s.db.MaxVersion() == s.openVersion {
-		return nil // read only: no table will be flushed, nothing to merge
+	s.stampMarkMu.Lock()
+	defer s.stampMarkMu.Unlock()
+	if s.db.IsClosed() || s.db.MaxVersion() == s.stampedVersion {
+		return nil
 	}
-	b, err := json.Marshal(writtenStamp{Closed: time.Now().UTC()})
+	b, err := json.Marshal(writtenStamp{At: time.Now().UTC()})
 	if err != nil {
-		return fmt.Errorf("encode close stamp: %w", err)
+		return fmt.Errorf("encode write stamp: %w", err)
 	}
 	if err := s.db.Update(func(txn *badger.Txn) error { return txn.Set(writtenMarkerKey, b) }); err != nil {
-		return fmt.Errorf("stamp close: %w", err)
+		return fmt.Errorf("stamp writes: %w", err)
 	}
+	s.stampedVersion = s.db.MaxVersion()
 	return nil
 }

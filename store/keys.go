@@ -14,8 +14,8 @@ const (
 	logName        = "log/"
 )
 
-// writtenMarkerKey holds when a Store that wrote last closed (store/compaction.go). It sorts
-// after every session key, so the tables of successive runs overlap only at their top.
+// writtenMarkerKey holds when a Store last synced or closed after writing (store/compaction.go).
+// It sorts after every session key, so the tables of successive runs overlap only at their top.
 var writtenMarkerKey = []byte("st/written")
 
 // checkSessionID rejects IDs that would break the key layout: a slash would let one session's

@@ -41,8 +41,10 @@ type Store struct {
 	db     *badger.DB
 	dir    string
 	syncer *syncer // SyncSoon's background syncs
-	// openVersion is Badger's newest version at open: a newer one at Close means this Store wrote.
-	openVersion uint64
+	// stampedVersion is Badger's newest version when this Store opened or last stamped
+	// writtenMarkerKey: a newer one means it wrote since (compaction.go).
+	stampMarkMu    sync.Mutex
+	stampedVersion uint64
 
 	seqMu sync.Mutex
 	seqs  map[string]*sessionSeq // per-session append counters, loaded on first use
@@ -65,12 +67,20 @@ func Open(dir string, logger *slog.Logger) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts := smallOptions(dir, logger).WithCompactL0OnClose(level0 >= level0CompactAt)
+	if err := removeEmptyWALs(dir); err != nil {
+		return nil, fmt.Errorf("open store %s: %w", dir, err)
+	}
+	opts := smallOptions(dir, logger)
+	if level0 >= level0CompactAt {
+		if err := compactLevel0(opts); err != nil {
+			return nil, classifyOpenError(dir, err)
+		}
+	}
 	db, err := openBadger(opts)
 	if err != nil {
 		return nil, classifyOpenError(dir, err)
 	}
-	s := &Store{db: db, dir: dir, seqs: make(map[string]*sessionSeq), openVersion: db.MaxVersion()}
+	s := &Store{db: db, dir: dir, seqs: make(map[string]*sessionSeq), stampedVersion: db.MaxVersion()}
 	s.syncer = newSyncer(s.Sync, logger)
 	return s, nil
 }
@@ -119,8 +129,7 @@ func lockHolder(dir string) string {
 // Dir is the directory the store lives in.
 func (s *Store) Dir() string { return s.dir }
 
-// Close flushes and closes the database (and compacts level 0 when Open found it growing; see
-// compaction.go).
+// Close flushes and closes the database.
 func (s *Store) Close() error {
 	s.syncer.halt()
 	if err := s.stampWritten(); err != nil {
@@ -135,6 +144,9 @@ func (s *Store) Close() error {
 
 // Sync forces written data to disk, so acknowledged writes also survive power loss.
 func (s *Store) Sync() error {
+	if err := s.stampWritten(); err != nil {
+		return fmt.Errorf("sync store %s: %w", s.dir, err)
+	}
 	if err := s.db.Sync(); err != nil {
 		return fmt.Errorf("sync store %s: %w", s.dir, err)
 	}

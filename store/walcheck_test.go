@@ -75,3 +75,20 @@ func TestEmptyWriteAheadFileIsNotDamage(t *testing.T) {
 		t.Fatalf("empty write-ahead file: %v", err)
 	}
 }
+
+// TestOpenAcceptsEmptyWALLeftByAnExit: a process that exits while Badger deletes a flushed log
+// (truncate, then remove) leaves it empty; Badger alone refuses that file, the store must not.
+func TestOpenAcceptsEmptyWALLeftByAnExit(t *testing.T) {
+	dir := closedStoreWithSession(t)
+	if err := os.WriteFile(filepath.Join(dir, "00007.mem"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(dir, nil)
+	if err != nil {
+		t.Fatalf("Open with an empty write-ahead log: %v", err)
+	}
+	defer s.Close()
+	if log, err := s.Log("s1"); err != nil || len(log) != 4 {
+		t.Fatalf("log = %d entries, %v; want 4", len(log), err)
+	}
+}

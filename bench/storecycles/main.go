@@ -1,16 +1,19 @@
-// Command storecycles measures how a project store ages under one-shot runs: each cycle opens
-// the store, writes what a short `troupe run` session writes (through the store API the session
-// uses), and closes it, as a one-shot process does. At each checkpoint it prints the open and
-// close times (medians over the last cycles), the number of table files and the store's size.
-// Nothing is asserted.
+// Command storecycles measures how a project store ages under one-shot runs: each cycle is a
+// process of its own (this program re-executed) that opens the store, writes what a short
+// `troupe run` session writes (through the store API the session uses), syncs and exits without
+// closing, as `troupe run` does (actors.Node.CloseForExit); -close closes it instead, as a
+// process that closes its Node does. At each checkpoint it prints the open and the exit (sync or
+// close) times, medians and maxima over the cycles since the previous checkpoint (at most 20),
+// the number of table files and the store's size. Nothing is asserted.
 //
-// Usage: go run ./bench/storecycles [-cycles 10,100,500] [-prefill-mib 200] [-dir DIR]
+// Usage: go run ./bench/storecycles [-cycles 10,100,500] [-prefill-mib 200] [-close] [-dir DIR]
 package main
 
 import (
 	"flag"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -24,13 +27,22 @@ func main() {
 	checkpoints := flag.String("cycles", "10,100,500", "checkpoints: print after this many one-shot cycles")
 	prefill := flag.Int("prefill-mib", 0, "first write this many MiB of transcripts in one long open (a store used for months)")
 	dir := flag.String("dir", "", "store directory (default: a temporary one, removed after)")
+	closeStore := flag.Bool("close", false, "each run closes the store instead of syncing and exiting")
+	child := flag.Int("child", -1, "internal: run one cycle with this number and print its times")
 	flag.Parse()
+	if *child >= 0 {
+		if err := oneShot(*dir, *child, *closeStore); err != nil {
+			fmt.Fprintln(os.Stderr, "storecycles child:", err)
+			os.Exit(1)
+		}
+		os.Exit(0) // without closing anything, as troupe run exits
+	}
 	marks, err := parseCheckpoints(*checkpoints)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "storecycles:", err)
 		os.Exit(2)
 	}
-	if err := run(marks, *prefill, *dir); err != nil {
+	if err := run(marks, *prefill, *dir, *closeStore); err != nil {
 		fmt.Fprintln(os.Stderr, "storecycles:", err)
 		os.Exit(1)
 	}
@@ -49,7 +61,7 @@ func parseCheckpoints(s string) ([]int, error) {
 	return marks, nil
 }
 
-func run(marks []int, prefillMiB int, dir string) error {
+func run(marks []int, prefillMiB int, dir string, closeStore bool) error {
 	if dir == "" {
 		tmp, err := os.MkdirTemp("", "storecycles-")
 		if err != nil {
@@ -65,48 +77,75 @@ func run(marks []int, prefillMiB int, dir string) error {
 		}
 		fmt.Printf("prefilled %d MiB of transcripts in %.1f s\n", prefillMiB, time.Since(start).Seconds())
 	}
-	fmt.Printf("%-8s %10s %10s %10s %10s %10s %10s\n", "cycles", "open ms", "close ms", "max open", "max close", ".sst", "MiB")
-	var opens, closes []time.Duration
+	exit := "sync+exit"
+	if closeStore {
+		exit = "close"
+	}
+	fmt.Printf("%-7s %9s %9s %9s %9s %6s %8s   (ms; exit = %s)\n", "cycles", "open", "max open", "exit", "max exit", ".sst", "MiB", exit)
+	var opens, exits []time.Duration
 	done := 0
 	for _, mark := range marks {
-		opens, closes = opens[:0], closes[:0]
+		opens, exits = opens[:0], exits[:0]
 		for ; done < mark; done++ {
-			o, c, err := oneShot(dir, done)
+			o, e, err := spawnOneShot(dir, done, closeStore)
 			if err != nil {
 				return fmt.Errorf("cycle %d: %w", done+1, err)
 			}
-			opens, closes = append(opens, o), append(closes, c)
+			opens, exits = append(opens, o), append(exits, e)
 		}
 		tables, bytes, err := storeSize(dir)
 		if err != nil {
 			return err
 		}
-		// The medians cover the cycles since the previous checkpoint, at most the last 20.
-		fmt.Printf("%-8d %10.2f %10.2f %10.2f %10.2f %10d %10.1f\n", mark, ms(median(tail(opens, 20))), ms(median(tail(closes, 20))),
-			ms(slices.Max(tail(opens, 20))), ms(slices.Max(tail(closes, 20))), tables, float64(bytes)/(1<<20))
+		o, e := tail(opens, 20), tail(exits, 20)
+		fmt.Printf("%-7d %9.2f %9.2f %9.2f %9.2f %6d %8.1f\n", mark, ms(median(o)), ms(slices.Max(o)),
+			ms(median(e)), ms(slices.Max(e)), tables, float64(bytes)/(1<<20))
 	}
 	return nil
 }
 
+// spawnOneShot runs cycle n in a process of its own and reads back its open and exit times.
+func spawnOneShot(dir string, n int, closeStore bool) (open, exit time.Duration, err error) {
+	args := []string{"-child", strconv.Itoa(n), "-dir", dir}
+	if closeStore {
+		args = append(args, "-close")
+	}
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return 0, 0, fmt.Errorf("one-shot process: %w", err)
+	}
+	if _, err := fmt.Sscan(string(out), &open, &exit); err != nil {
+		return 0, 0, fmt.Errorf("one-shot process said %q: %w", out, err)
+	}
+	return open, exit, nil
+}
+
 // oneShot is one `troupe run`: open, a short session (a prompt, three tool turns, an answer,
-// the meta written at start and end, a sync at each turn boundary), close.
-func oneShot(dir string, n int) (open, closing time.Duration, err error) {
+// the meta written at start and end, a sync at each turn boundary), then a sync (or a close). It
+// prints the open and exit times in nanoseconds.
+func oneShot(dir string, n int, closeStore bool) error {
 	start := time.Now()
 	s, err := store.Open(dir, nil)
 	if err != nil {
-		return 0, 0, err
+		return err
 	}
-	open = time.Since(start)
+	open := time.Since(start)
 	id := fmt.Sprintf("%s-%06d", time.Now().UTC().Format("20060102-150405"), n)
 	if err := writeSession(s, id, 3, 2<<10); err != nil {
-		s.Close()
-		return 0, 0, err
+		return err
 	}
 	start = time.Now()
-	if err := s.Close(); err != nil {
-		return 0, 0, err
+	finish := s.Sync
+	if closeStore {
+		finish = s.Close
 	}
-	return open, time.Since(start), nil
+	if err := finish(); err != nil {
+		return err
+	}
+	fmt.Println(int64(open), int64(time.Since(start)))
+	return nil
 }
 
 // writeSession writes a session the way the session actor does: PutMeta at start, one
