@@ -2,30 +2,44 @@ package store
 
 import (
 	"fmt"
+	"os"
+	"os/exec"
 	"strings"
 	"testing"
 )
 
-// oneShotRun is what a `troupe run` does to the store: open, write a short session, close.
+// exitChildEnv names the store directory and session when the test binary runs as a one-shot
+// run that exits without closing the store (as `troupe run` does: Node.CloseForExit).
+const exitChildEnv = "TROUPE_STORE_EXIT_CHILD"
+
+// writeOneShotSession writes what a short `troupe run` session writes, syncing at each turn.
+func writeOneShotSession(s *Store, session string) error {
+	meta := &SessionMeta{ID: session, Status: "running", Task: "task " + session}
+	if err := s.PutMeta(meta); err != nil {
+		return err
+	}
+	for turn := range 3 {
+		call := &Entry{Kind: KindAssistant, Calls: []Call{{ID: fmt.Sprint(turn), Name: "bash"}}}
+		result := &Entry{Kind: KindToolResult, CallID: fmt.Sprint(turn), ToolName: "bash", Text: session + strings.Repeat(" out", 500)}
+		if err := s.AppendWithMeta(meta, call, result); err != nil {
+			return err
+		}
+		if err := s.Sync(); err != nil {
+			return err
+		}
+	}
+	meta.Status = "done"
+	return s.PutMeta(meta)
+}
+
+// oneShotRun opens the store, writes a short session and closes it.
 func oneShotRun(t *testing.T, dir, session string) {
 	t.Helper()
 	s, err := Open(dir, nil)
 	if err != nil {
 		t.Fatalf("Open before %s: %v", session, err)
 	}
-	meta := &SessionMeta{ID: session, Status: "running", Task: "task " + session}
-	if err := s.PutMeta(meta); err != nil {
-		t.Fatal(err)
-	}
-	for turn := range 3 {
-		call := &Entry{Kind: KindAssistant, Calls: []Call{{ID: fmt.Sprint(turn), Name: "bash"}}}
-		result := &Entry{Kind: KindToolResult, CallID: fmt.Sprint(turn), ToolName: "bash", Text: session + strings.Repeat(" out", 500)}
-		if err := s.AppendWithMeta(meta, call, result); err != nil {
-			t.Fatal(err)
-		}
-	}
-	meta.Status = "done"
-	if err := s.PutMeta(meta); err != nil {
+	if err := writeOneShotSession(s, session); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Close(); err != nil {
@@ -33,8 +47,31 @@ func oneShotRun(t *testing.T, dir, session string) {
 	}
 }
 
+// TestExitChild is not a test on its own: TestOneShotExitsKeepTheTableCountBounded re-executes
+// the test binary to run it as a one-shot run that syncs and exits without closing.
+func TestExitChild(t *testing.T) {
+	dir, session, ok := strings.Cut(os.Getenv(exitChildEnv), "|")
+	if !ok {
+		t.Skip("runs only as TestOneShotExitsKeepTheTableCountBounded's child")
+	}
+	s, err := Open(dir, nil)
+	if err != nil {
+		fmt.Println("open:", err)
+		os.Exit(1)
+	}
+	if err := writeOneShotSession(s, session); err != nil {
+		fmt.Println("write:", err)
+		os.Exit(1)
+	}
+	if err := s.Sync(); err != nil {
+		fmt.Println("sync:", err)
+		os.Exit(1)
+	}
+	os.Exit(0)
+}
+
 // TestOneShotRunsKeepTheTableCountBounded: each one-shot run flushes a table at Close; without
-// the close stamp and the level-0 compaction they piled up, one per run, forever.
+// the write stamp and the level-0 compaction they piled up, one per run, forever.
 func TestOneShotRunsKeepTheTableCountBounded(t *testing.T) {
 	dir := t.TempDir()
 	const runs = 40
@@ -43,6 +80,34 @@ func TestOneShotRunsKeepTheTableCountBounded(t *testing.T) {
 		oneShotRun(t, dir, fmt.Sprintf("20260101-0000%02d-aaaaaa", i))
 		most = max(most, len(storeFilesWithSuffix(t, dir, ".sst")))
 	}
+	checkTablesAndSessions(t, dir, most, runs)
+}
+
+// TestOneShotExitsKeepTheTableCountBounded: a run that syncs and exits without closing leaves
+// its log for the next open to flush; those tables must stay bounded too, and no exit may leave
+// the store unopenable.
+func TestOneShotExitsKeepTheTableCountBounded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spawns a process per run")
+	}
+	dir := t.TempDir()
+	const runs = 25
+	most := 0
+	for i := range runs {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestExitChild$", "-test.count=1")
+		cmd.Env = append(os.Environ(), fmt.Sprintf("%s=%s|20260101-0000%02d-bbbbbb", exitChildEnv, dir, i))
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("run %d: %v: %s", i, err, out)
+		}
+		most = max(most, len(storeFilesWithSuffix(t, dir, ".sst")))
+	}
+	checkTablesAndSessions(t, dir, most, runs)
+}
+
+// checkTablesAndSessions asserts at most a handful of tables were seen (level0CompactAt level-0
+// tables, the newest lower one and the run's own) and that every run's session is whole.
+func checkTablesAndSessions(t *testing.T, dir string, most, runs int) {
+	t.Helper()
 	// A handful: level0CompactAt level-0 tables, the newest lower table and the run's own.
 	if most > 8 {
 		t.Fatalf("%d table files after %d one-shot runs; want at most 8", most, runs)
