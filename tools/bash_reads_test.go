@@ -135,7 +135,9 @@ func numberedLines(n int) string {
 }
 
 // A plain shell read, run through the whole lifecycle, counts as a read for the edit that
-// follows; a command that is more than a read does not.
+// follows; a command that is more than a read does not. Why: models trained on Codex read files
+// with the shell, most often as nl -ba f | sed -n 'A,Bp' (the pipeline Codex's safe-command
+// list approves), and without this their next edit is refused with "read_file it first".
 func TestShellReadCountsForEdits(t *testing.T) {
 	tests := []struct {
 		name, command string
@@ -215,7 +217,7 @@ func TestShellReadRecordsLikeReadFile(t *testing.T) {
 		mustOK(t, call(t, byShell, "bash", bashArgsJSON(tc.command, nil)))
 		mustOK(t, call(t, byTool, "read_file", tc.readArgs))
 		got, want := mustRecord(t, byShell, "a.go"), mustRecord(t, byTool, "a.go")
-		got.ModTime, want.ModTime = want.ModTime, got.ModTime // two files, written apart
+		got.ModTime = want.ModTime // two files, written apart: their times may differ
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%s recorded %+v\nread_file recorded %+v", tc.command, got, want)
 		}
