@@ -281,23 +281,24 @@ func TestRunCommandRecordsNoRead(t *testing.T) {
 }
 
 // Codex's own call, through its shell alias and the whole lifecycle: the workdir becomes a cd,
-// the numbered pipeline records lines 1..12 as a partial read, and an edit inside them lands.
+// the numbered pipeline records lines 1..12 as a partial read, an edit outside them is refused
+// and one inside them lands.
 func TestCodexNumberedReadThroughTheShellAlias(t *testing.T) {
 	env, _ := trackedEnv(t)
-	writeFiles(t, env.Root, map[string]string{"a.go": numberedLines(30)})
+	writeFiles(t, env.Root, map[string]string{"a.txt": numberedLines(30)})
 	args, err := json.Marshal(map[string]any{
-		"command": []string{"bash", "-lc", "nl -ba a.go | sed -n '1,12p'"}, "workdir": env.Root})
+		"command": []string{"bash", "-lc", "nl -ba a.txt | sed -n '1,12p'"}, "workdir": env.Root})
 	if err != nil {
 		t.Fatal(err)
 	}
 	res := mustOK(t, call(t, env, "shell", string(args)))
 	mustContain(t, res.Output, "    12\tline 12")
-	rec := mustRecord(t, env, "a.go")
+	rec := mustRecord(t, env, "a.txt")
 	if rec.Whole || rec.RangeStart != 1 || rec.RangeEnd != 12 || rec.TotalLines != 30 {
 		t.Errorf("recorded lines %d–%d of %d (whole %v), want the partial read 1–12 of 30",
 			rec.RangeStart, rec.RangeEnd, rec.TotalLines, rec.Whole)
 	}
-	mustOK(t, call(t, env, "edit_file", editArgs("a.go", "line 9\n", "edited\n", false)))
-	mustFail(t, call(t, env, "edit_file", editArgs("a.go", "line 20\n", "edited\n", false)),
+	mustFail(t, call(t, env, "edit_file", editArgs("a.txt", "line 20\n", "edited\n", false)),
 		"outside the lines you read (1–12 of 30)")
+	mustOK(t, call(t, env, "edit_file", editArgs("a.txt", "line 9\n", "edited\n", false)))
 }
