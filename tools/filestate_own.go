@@ -25,6 +25,10 @@ import (
 // command by stat: such a change is treated as the command's. The model is told of it either
 // way and must read the file again before an edit; only the word "external" is lost.
 //
+// Stat has its own blind spot, as the recheck's does: a rewrite in place that keeps the size,
+// within the same clock tick as the file's previous change, keeps the mtime too. The next edit
+// then still hashes the file and refuses, only naming no command.
+//
 // Background commands are not watched: they return at once, and what the job writes later falls
 // in no window of this call. The recheck reports those writes as changes outside the session.
 
@@ -48,8 +52,7 @@ type ownChangeWatch struct {
 // watchedFile is one tracked file as it stood before the command.
 type watchedFile struct {
 	rel  string
-	live *FileRecord // the record then: a change is marked only if it is still the record
-	sha  string      // the record's baseline hash then
+	turn int         // when its record was made
 	info fs.FileInfo // nil when the file could not be stat'ed
 }
 
@@ -86,49 +89,55 @@ func statTracked(root, rel string) (fs.FileInfo, error) {
 }
 
 // noteOwnChanges finds the watched files the command changed or deleted, marks their records
-// as changed by it, and returns the note for the bash result ("" when there is none).
+// as changed by it, and returns the note for the bash result ("" when there is none). Only a
+// file whose stat moved is hashed.
 func (e *Env) noteOwnChanges(w *ownChangeWatch, command string) string {
 	if w == nil {
 		return ""
 	}
+	var moved []watchedFile
+	var deleted []string
 	by := ownCommand{turn: w.turn, command: textfmt.Clip(strings.Join(strings.Fields(command), " "), ownCommandMax)}
-	var changed, deleted []string
 	for _, f := range w.files {
 		now, err := statTracked(w.root, f.rel)
-		if err == nil && sameStat(f.info, now) {
-			continue
-		}
-		if errors.Is(err, fs.ErrNotExist) {
-			if f.info != nil && e.Files.markOwnDeleted(f, by) {
+		switch {
+		case err == nil && sameStat(f.info, now):
+		case errors.Is(err, fs.ErrNotExist):
+			if f.info != nil && e.Files.markOwnDeleted(f.rel, by) {
 				deleted = append(deleted, f.rel)
 			}
+		case err == nil && now.Mode().IsRegular():
+			moved = append(moved, f)
+		} // else unreadable, or no longer a file: judged at the next edit
+	}
+	return ownChangeNote(e.markMoved(moved, by), deleted)
+}
+
+// markMoved hashes the files whose stat moved, through the workspace handle (a path swapped for
+// a symlink out of the workspace is not followed), and marks those whose content the command
+// changed. It returns their paths.
+func (e *Env) markMoved(moved []watchedFile, by ownCommand) []string {
+	if len(moved) == 0 {
+		return nil
+	}
+	ws, err := e.openRoot()
+	if err != nil {
+		return nil
+	}
+	defer ws.Close()
+	var changed []string
+	for _, f := range moved {
+		file, err := ws.OpenFile(f.rel)
+		if err != nil {
 			continue
 		}
-		if err != nil || !now.Mode().IsRegular() {
-			continue // unreadable or no longer a file: judged at the next edit
-		}
-		fp, err := e.hashTracked(f.rel)
-		if err == nil && e.Files.markOwnChange(f, fp, by) {
+		fp, err := hashOpenFile(file)
+		file.Close()
+		if err == nil && e.Files.markOwnChange(f.rel, fp, by) {
 			changed = append(changed, f.rel)
 		}
 	}
-	return ownChangeNote(changed, deleted)
-}
-
-// hashTracked fingerprints a tracked file through the workspace handle, so a path swapped for a
-// symlink out of the workspace is not followed.
-func (e *Env) hashTracked(rel string) (fingerprint, error) {
-	ws, err := e.openRoot()
-	if err != nil {
-		return fingerprint{}, err
-	}
-	defer ws.Close()
-	f, err := ws.OpenFile(rel)
-	if err != nil {
-		return fingerprint{}, err
-	}
-	defer f.Close()
-	return hashOpenFile(f)
+	return changed
 }
 
 // sameStat says whether two stats of a file show no change: the same size, mtime and inode.
@@ -177,32 +186,24 @@ func (t *FileTracker) watchList(max int) []watchedFile {
 	defer t.mu.Unlock()
 	out := make([]watchedFile, 0, min(len(t.recs), max))
 	for _, r := range t.recs {
-		out = append(out, watchedFile{rel: r.Path, live: r, sha: r.SHA256})
+		out = append(out, watchedFile{rel: r.Path, turn: r.Turn})
 	}
 	if len(out) > max {
-		slices.SortFunc(out, func(a, b watchedFile) int { return b.live.Turn - a.live.Turn })
+		slices.SortFunc(out, func(a, b watchedFile) int { return b.turn - a.turn })
 		out = out[:max]
 	}
 	return out
 }
 
-// current returns the live record of f when it is still the one watched, with the same
-// baseline; the caller holds t.mu. A file read or written again meanwhile has a new record,
-// which is current.
-func (t *FileTracker) current(f watchedFile) *FileRecord {
-	if r, ok := t.recs[f.rel]; ok && r == f.live && r.SHA256 == f.sha {
-		return r
-	}
-	return nil
-}
-
-// markOwnChange records that the command by changed f's content to fp; false when there is
+// markOwnChange records that the command by changed rel's content to fp; false when there is
 // nothing to tell the model (the content is the baseline again, or what it was already told).
-func (t *FileTracker) markOwnChange(f watchedFile, fp fingerprint, by ownCommand) bool {
+// The record is the current one: a read or a write of the file while the command ran made a
+// new baseline, and the content is judged against that.
+func (t *FileTracker) markOwnChange(rel string, fp fingerprint, by ownCommand) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	r := t.current(f)
-	if r == nil {
+	r, ok := t.recs[rel]
+	if !ok {
 		return false
 	}
 	r.ModTime, r.Size = fp.modTime, fp.size
@@ -222,12 +223,12 @@ func (t *FileTracker) markOwnChange(f watchedFile, fp fingerprint, by ownCommand
 	return true
 }
 
-// markOwnDeleted records that the command by deleted f; false when it was known deleted.
-func (t *FileTracker) markOwnDeleted(f watchedFile, by ownCommand) bool {
+// markOwnDeleted records that the command by deleted rel; false when it was known deleted.
+func (t *FileTracker) markOwnDeleted(rel string, by ownCommand) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	r := t.current(f)
-	if r == nil || r.Status == StatusStale {
+	r, ok := t.recs[rel]
+	if !ok || r.Status == StatusStale {
 		return false
 	}
 	r.Status, r.Source = StatusStale, SourceAgentCommand

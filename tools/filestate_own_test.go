@@ -188,10 +188,33 @@ func TestOwnChangeWatchIsBounded(t *testing.T) {
 	got := tracker.watchList(3)
 	var turns []int
 	for _, f := range got {
-		turns = append(turns, f.live.Turn)
+		turns = append(turns, f.turn)
 	}
 	sort.Ints(turns)
 	if fmt.Sprint(turns) != "[7 8 9]" {
 		t.Errorf("watched turns %v, want the 3 latest", turns)
 	}
+}
+
+// A read_file that runs while the command does (calls in one batch run together) makes the
+// baseline the command's change is judged against.
+func TestReadDuringTheCommand(t *testing.T) {
+	env := ownChangeEnv(t, map[string]string{"a.txt": "alpha\n", "b.txt": "beta\n"})
+	w := env.watchOwnChanges()
+	// b.txt: the command changes it, then the model reads the new content. (Each change also
+	// changes the size: a same-size rewrite in the clock tick of the read may keep the mtime.)
+	writeFiles(t, env.Root, map[string]string{"b.txt": "BETA!\n"})
+	mustOK(t, call(t, env, "read_file", `{"path":"b.txt"}`))
+	// a.txt: the model reads it, then the command changes it.
+	mustOK(t, call(t, env, "read_file", `{"path":"a.txt"}`))
+	writeFiles(t, env.Root, map[string]string{"a.txt": "ALPHA!\n"})
+
+	if note := env.noteOwnChanges(w, "make gen"); note != "note: this command changed a.txt (which you had read); read_file it again before editing it" {
+		t.Errorf("note = %q", note)
+	}
+	if rec := mustRecord(t, env, "b.txt"); rec.Status != StatusFresh || rec.Source != SourceRead {
+		t.Errorf("b.txt, read after the change: %+v", rec)
+	}
+	mustOK(t, call(t, env, "edit_file", editArgs("b.txt", "BETA!", "b", false)))
+	mustFail(t, call(t, env, "edit_file", editArgs("a.txt", "ALPHA!", "a", false)), "your bash command at turn 2 (make gen) changed it")
 }
