@@ -31,6 +31,8 @@ import (
 //
 // Background commands are not watched: they return at once, and what the job writes later falls
 // in no window of this call. The recheck reports those writes as changes outside the session.
+// Nor is the user's check command (RunCommand): it is not the model's, and the recheck reports
+// what it changes.
 
 const (
 	// ownChangeWatchMax bounds the files stat'ed around one command: past it, the most
