@@ -135,6 +135,8 @@ func (a *sessionAudit) fileTruth() messages.AuditCheck {
 			problems = append(problems, fmt.Sprintf("%s is deleted; the model was told", r.Path))
 		case f.SHA256 != r.SHA256 && f.SHA256 != r.DiskSHA256:
 			problems = append(problems, fmt.Sprintf("%s changed on disk since it was last read (turn %d)", r.Path, r.Turn))
+		case f.SHA256 != r.SHA256 && r.Source == tools.SourceAgentCommand:
+			problems = append(problems, fmt.Sprintf("%s was changed by the model's own command (turn %d); the model was told", r.Path, r.CommandTurn))
 		case f.SHA256 != r.SHA256:
 			problems = append(problems, fmt.Sprintf("%s changed outside the session; the model was told", r.Path))
 		}

@@ -85,6 +85,10 @@ func TestAuditFindsEachBrokenInvariant(t *testing.T) {
 		{"changed file", auditFileTruth, messages.AuditWarn, "a.txt changed on disk since it was last read (turn 1)", func(a *sessionAudit) {
 			a.Files[0].SHA256 = "bbb"
 		}},
+		{"file the model's own command changed", auditFileTruth, messages.AuditWarn, "a.txt was changed by the model's own command (turn 2); the model was told", func(a *sessionAudit) {
+			a.Files[0].SHA256 = "bbb"
+			a.Files[0].Record.DiskSHA256, a.Files[0].Record.Source, a.Files[0].Record.CommandTurn = "bbb", tools.SourceAgentCommand, 2
+		}},
 		{"deleted file", auditFileTruth, messages.AuditWarn, "a.txt was deleted since it was last read", func(a *sessionAudit) {
 			a.Files[0].SHA256, a.Files[0].Missing = "", true
 		}},

@@ -1,9 +1,12 @@
 package actors
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"time"
 
@@ -16,7 +19,8 @@ import (
 type Bus struct {
 	server *server.Server // nil when the Node joined an external server (JoinBus)
 	token  string
-	url    string // the external server's URL(s), for JoinBus
+	url    string       // the external server's URL(s), for JoinBus
+	log    *slog.Logger // where its connections' asynchronous errors go (nil: nowhere)
 }
 
 // JoinError is a NATS server given with --nats that could not be joined: a setup mistake.
@@ -33,13 +37,13 @@ func (e *JoinError) Unwrap() error { return e.Err }
 // JoinBus uses an external NATS server or cluster (--nats URL, with any credentials in the
 // URL) instead of an embedded one, so Nodes and workers on several machines share one bus. The
 // connection is checked at once: a wrong URL fails the start, not the first message.
-func JoinBus(urls string) (*Bus, error) {
+func JoinBus(urls string, logger *slog.Logger) (*Bus, error) {
 	nc, err := nats.Connect(urls, nats.Name("troupe-probe"), nats.Timeout(5*time.Second))
 	if err != nil {
 		return nil, &JoinError{URL: urls, Err: err}
 	}
 	nc.Close()
-	return &Bus{url: urls}, nil
+	return &Bus{url: urls, log: logger}, nil
 }
 
 // StartBus starts an embedded NATS server on 127.0.0.1 at a free port with token auth.
@@ -70,7 +74,7 @@ func StartBus(logger *slog.Logger) (*Bus, error) {
 		srv.Shutdown()
 		return nil, fmt.Errorf("start bus: the embedded NATS server did not become ready in 10s")
 	}
-	return &Bus{server: srv, token: token}, nil
+	return &Bus{server: srv, token: token, log: logger}, nil
 }
 
 // URL is the address other processes connect to.
@@ -87,14 +91,14 @@ func (b *Bus) Token() string { return b.token }
 // Connect opens an in-process client connection.
 func (b *Bus) Connect(name string) (*nats.Conn, error) {
 	if b.server == nil {
-		nc, err := nats.Connect(b.url, nats.Name(name), nats.MaxReconnects(-1))
+		nc, err := nats.Connect(b.url, nats.Name(name), nats.MaxReconnects(-1), asyncErrors(b.log))
 		if err != nil {
 			return nil, fmt.Errorf("connect to the NATS server at %s: %w", b.url, err)
 		}
 		return nc, nil
 	}
 	nc, err := nats.Connect(b.URL(), nats.InProcessServer(b.server), nats.Token(b.token), nats.Name(name),
-		nats.MaxReconnects(-1))
+		nats.MaxReconnects(-1), asyncErrors(b.log))
 	if err != nil {
 		return nil, fmt.Errorf("connect in-process to bus: %w", err)
 	}
@@ -115,11 +119,32 @@ func (b *Bus) Shutdown() {
 // once) and a hung Node is found by pings within a few seconds.
 func Dial(url, token, name string) (*nats.Conn, error) {
 	nc, err := nats.Connect(url, nats.Token(token), nats.Name(name), nats.Timeout(3*time.Second),
-		nats.NoReconnect(), nats.PingInterval(2*time.Second), nats.MaxPingsOutstanding(2))
+		nats.NoReconnect(), nats.PingInterval(2*time.Second), nats.MaxPingsOutstanding(2), asyncErrors(nil))
 	if err != nil {
 		return nil, fmt.Errorf("connect to troupe bus at %s: %w", url, err)
 	}
 	return nc, nil
+}
+
+// asyncErrors sends a connection's asynchronous errors to logger (nil: drops them) instead of
+// nats.go's default, which writes them raw to stderr: "io: read/write on closed pipe on
+// connection [6]" over a terminal UI or after a run's last line. A closed pipe or connection is
+// only the shutdown racing a last flush, so it is logged at debug level.
+func asyncErrors(logger *slog.Logger) nats.Option {
+	return nats.ErrorHandler(func(nc *nats.Conn, sub *nats.Subscription, err error) {
+		if logger == nil {
+			return
+		}
+		level := slog.LevelWarn
+		if errors.Is(err, io.ErrClosedPipe) || errors.Is(err, nats.ErrConnectionClosed) {
+			level = slog.LevelDebug
+		}
+		attrs := []any{"err", err}
+		if sub != nil {
+			attrs = append(attrs, "subject", sub.Subject)
+		}
+		logger.Log(context.Background(), level, "bus connection error", attrs...)
+	})
 }
 
 func randomToken() (string, error) {

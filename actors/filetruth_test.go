@@ -18,9 +18,9 @@ import (
 func TestExternalEditReachesTheNextPrompt(t *testing.T) {
 	tn := startTestNode(t, `{"turns": [
 		{"tool_calls": [{"name": "read_file", "args": {"path": "a.txt"}}]},
-		{"tool_calls": [{"name": "bash", "args": {"command": "echo beta >> a.txt"}}]},
+		{"tool_calls": [{"name": "outside_write"}]},
 		{"tool_calls": [{"name": "edit_file", "args": {"path": "a.txt", "old_string": "alpha", "new_string": "gamma"}}]},
-		{"text": "done"}]}`)
+		{"text": "done"}]}`, outsideWrite{})
 	fin := tn.run(t, "f1", "go")
 	if fin.Status != messages.StatusDone {
 		t.Fatalf("finished: %+v", fin)

@@ -82,7 +82,7 @@ func StartNode(opts NodeOptions) (*Node, error) {
 	n.store = st
 	n.phase("store")
 	if opts.NATS != "" {
-		n.bus, err = JoinBus(opts.NATS)
+		n.bus, err = JoinBus(opts.NATS, opts.Log)
 	} else {
 		n.bus, err = StartBus(opts.Log)
 	}

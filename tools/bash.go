@@ -50,12 +50,17 @@ func (bashTool) Run(ctx context.Context, env *Env, raw json.RawMessage) Result {
 		return *bad
 	}
 	var reads []shellReadTarget
-	if !a.Background {
+	var watch *ownChangeWatch
+	if !a.Background { // a background job writes after this call: see filestate_own.go
 		reads = env.planShellReads(a.Command) // before it runs: what the files held then
+		watch = env.watchOwnChanges()
 	}
 	res, outputWhole := runBash(ctx, env, a)
 	if outputWhole && !res.IsError {
 		env.recordShellReads(reads) // the model saw the files as a read_file would show them
+	}
+	if note := env.noteOwnChanges(watch, a.Command); note != "" {
+		res.Output += "\n" + note // the files the model read that the command itself changed
 	}
 	return res
 }

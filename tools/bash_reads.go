@@ -11,9 +11,15 @@ import (
 // read_file it stands for: the same baseline, whole or partial in the same way. Otherwise the
 // model's next edit is refused with "read_file it first", and a weak model loops there.
 //
-// The parse is deliberately narrow: a pipe, a redirection, a glob, an expansion, a list (but
-// for one leading cd), an unknown flag or a second command makes the call not a read, so a
-// misjudged command costs only the old refusal, never a baseline the model did not see.
+// Codex's own habit is a pipeline, nl -ba a.go | sed -n '1,120p' (its safe-command list
+// approves exactly that), and a few models turn it round, sed -n '1,80p' a.go | nl -ba -v 1.
+// Those two shapes (a numbering command, nl or cat -n, and one sed -n range over one file)
+// read the same lines as the sed -n alone, so they count as that partial read.
+//
+// The parse is deliberately narrow: any other pipe, a redirection, a glob, an expansion, a
+// list (but for one leading cd), an unknown flag or a second command makes the call not a
+// read, so a misjudged command costs only the old refusal, never a baseline the model did not
+// see.
 
 // lineChoice is which lines of a file a read command prints.
 type lineChoice struct {
@@ -47,9 +53,10 @@ type shellRead struct {
 }
 
 // parseShellRead returns the files command reads when it is only a plain read (cat, nl, head,
-// tail or sed -n 'N,Mp' with simple flags and plain file operands), and nil otherwise. One
-// leading "cd DIR &&" is allowed: Codex sends its working directory with every shell call,
-// and the Codex mapping writes it so (see inDirectory).
+// tail or sed -n 'N,Mp' with simple flags and plain file operands, or a numbered sed -n range
+// of one file: see numberedRange), and nil otherwise. One leading "cd DIR &&" is allowed:
+// Codex sends its working directory with every shell call, and the Codex mapping writes it so
+// (see inDirectory).
 func parseShellRead(command string) []shellRead {
 	dir := ""
 	if before, after, found := strings.Cut(command, "&&"); found {
@@ -59,26 +66,14 @@ func parseShellRead(command string) []shellRead {
 		}
 		dir, command = cd[1], after
 	}
-	words, ok := shellWords(strings.TrimSpace(command))
-	if !ok || len(words) < 2 {
-		return nil
+	var paths []string
+	var lines lineChoice
+	var ok bool
+	if left, right, piped := strings.Cut(command, "|"); piped {
+		paths, lines, ok = numberedRange(left, right)
+	} else {
+		paths, lines, ok = plainRead(command)
 	}
-	var reader func([]string) ([]string, lineChoice, bool)
-	switch words[0] {
-	case "cat":
-		reader = catOperands
-	case "nl":
-		reader = nlOperands
-	case "head":
-		reader = func(w []string) ([]string, lineChoice, bool) { return headTailOperands(w, false) }
-	case "tail":
-		reader = func(w []string) ([]string, lineChoice, bool) { return headTailOperands(w, true) }
-	case "sed":
-		reader = sedOperands
-	default:
-		return nil
-	}
-	paths, lines, ok := reader(words[1:])
 	if !ok || len(paths) == 0 {
 		return nil
 	}
@@ -90,6 +85,79 @@ func parseShellRead(command string) []shellRead {
 		reads[i] = shellRead{path: p, lines: lines, dir: dir}
 	}
 	return reads
+}
+
+// plainRead parses one read command: its file operands and the lines it prints of each.
+func plainRead(command string) ([]string, lineChoice, bool) {
+	words, ok := shellWords(strings.TrimSpace(command))
+	if !ok || len(words) < 2 {
+		return nil, lineChoice{}, false
+	}
+	switch words[0] {
+	case "cat":
+		return catOperands(words[1:])
+	case "nl":
+		return nlOperands(words[1:])
+	case "head":
+		return headTailOperands(words[1:], false)
+	case "tail":
+		return headTailOperands(words[1:], true)
+	case "sed":
+		return sedOperands(words[1:])
+	}
+	return nil, lineChoice{}, false
+}
+
+// numberedRange reads the two sides of a pipe as Codex's numbered partial read: a numbering
+// command over one file into sed -n 'A,Bp', or sed -n 'A,Bp' over one file into a numbering
+// command. Numbering keeps one output line per input line, so either way the model saw lines
+// A..B of the file. A quoted |, a second pipe or || lands in one side's words and fails there.
+func numberedRange(left, right string) ([]string, lineChoice, bool) {
+	first, okFirst := shellWords(strings.TrimSpace(left))
+	second, okSecond := shellWords(strings.TrimSpace(right))
+	if !okFirst || !okSecond || len(first) == 0 || len(second) == 0 {
+		return nil, lineChoice{}, false
+	}
+	if first[0] == "sed" {
+		paths, lines, ok := sedOperands(first[1:])
+		stdin, numbers := numberingOperands(second)
+		return paths, lines, ok && numbers && len(stdin) == 0
+	}
+	paths, numbers := numberingOperands(first)
+	if !numbers || len(paths) != 1 || second[0] != "sed" {
+		return nil, lineChoice{}, false
+	}
+	stdin, lines, ok := sedScriptOperands(second[1:])
+	return paths, lines, ok && len(stdin) == 0
+}
+
+// numberingOperands returns the operands of nl, or of cat told to number lines (-n, -b), with
+// the flags nlOperands and catOperands accept; ok is false for any other command.
+func numberingOperands(words []string) ([]string, bool) {
+	switch words[0] {
+	case "nl":
+		paths, _, ok := nlOperands(words[1:])
+		return paths, ok
+	case "cat":
+		paths, _, ok := catOperands(words[1:])
+		return paths, ok && catNumbers(words[1:])
+	}
+	return nil, false
+}
+
+// catNumbers reports whether cat's flags (those before a "--") number the lines it prints.
+func catNumbers(args []string) bool {
+	for _, a := range args {
+		switch {
+		case a == "--":
+			return false
+		case a == "--number" || a == "--number-nonblank":
+			return true
+		case len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.ContainsAny(a[1:], "nb"):
+			return true
+		}
+	}
+	return false
 }
 
 // shellWords splits a command into words the way bash would, for the few forms a plain read
@@ -176,7 +244,8 @@ func catOperands(args []string) ([]string, lineChoice, bool) {
 	return paths, wholeFile, ok
 }
 
-// nlOperands accepts nl's numbering style, format and width flags; every line is printed.
+// nlOperands accepts nl's numbering style, format, width and start flags; every line is
+// printed, one output line for each line read.
 func nlOperands(args []string) ([]string, lineChoice, bool) {
 	values := map[string]map[string]bool{
 		"-b": {"a": true, "t": true, "n": true},
@@ -194,7 +263,7 @@ func nlOperands(args []string) ([]string, lineChoice, bool) {
 		if allowed, ok := values[flag]; ok && allowed[value] {
 			return took
 		}
-		if flag == "-w" && positiveInt(value) > 0 {
+		if flag == "-w" && positiveInt(value) > 0 || flag == "-v" && (value == "0" || positiveInt(value) > 0) {
 			return took
 		}
 		return -1
@@ -252,6 +321,16 @@ func headTailOperands(args []string, tail bool) ([]string, lineChoice, bool) {
 // sedOperands accepts only sed -n with one script printing one range (N,Mp, N,$p or Np) of
 // one file: with several files sed numbers the lines across them.
 func sedOperands(args []string) ([]string, lineChoice, bool) {
+	operands, lines, ok := sedScriptOperands(args)
+	if !ok || len(operands) != 1 {
+		return nil, lineChoice{}, false
+	}
+	return operands, lines, true
+}
+
+// sedScriptOperands parses sed -n with one script printing one range, and returns its file
+// operands however many there are (none: it reads its input).
+func sedScriptOperands(args []string) ([]string, lineChoice, bool) {
 	quiet, script, scripts := false, "", 0
 	operands, ok := splitOperands(args, func(args []string, i int) int {
 		switch args[i] {
@@ -274,7 +353,7 @@ func sedOperands(args []string) ([]string, lineChoice, bool) {
 		script, scripts, operands = operands[0], 1, operands[1:]
 	}
 	lines, printsRange := sedRange(script)
-	if scripts != 1 || !printsRange || len(operands) != 1 {
+	if scripts != 1 || !printsRange {
 		return nil, lineChoice{}, false
 	}
 	return operands, lines, true

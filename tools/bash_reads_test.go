@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -32,6 +33,7 @@ func TestParseShellRead(t *testing.T) {
 		{"nl -ba a.go", whole("a.go")},
 		{"nl -b a -w 3 a.go b.go", whole("a.go", "b.go")},
 		{"nl -nrz -w4 a.go", whole("a.go")},
+		{"nl -v 5 a.go", whole("a.go")},
 		{"head a.go", lines("a.go", lineChoice{first: 1, last: 10})},
 		{"head -n 50 a.go", lines("a.go", lineChoice{first: 1, last: 50})},
 		{"head -n50 a.go", lines("a.go", lineChoice{first: 1, last: 50})},
@@ -49,6 +51,17 @@ func TestParseShellRead(t *testing.T) {
 		{"cat /abs/path.go", whole("/abs/path.go")}, // the workspace check comes with resolving
 		{"cd /ws && cat 'a.go'", []shellRead{{path: "a.go", lines: wholeFile, dir: "/ws"}}},
 		{"cd sub&&sed -n 2,3p a.go", []shellRead{{path: "a.go", lines: lineChoice{first: 2, last: 3}, dir: "sub"}}},
+		// Codex's numbered reads: the same lines as the sed -n range alone.
+		{"nl -ba a.go | sed -n '1,120p'", lines("a.go", lineChoice{first: 1, last: 120})},
+		{"nl -ba a.go|sed -n 12p", lines("a.go", lineChoice{first: 12, last: 12})},
+		{"nl a.go | sed -n -e '3,4p'", lines("a.go", lineChoice{first: 3, last: 4})},
+		{"cat -n a.go | sed -n '10,40p'", lines("a.go", lineChoice{first: 10, last: 40})},
+		{"cat -bA a.go | sed -n '10,$p'", lines("a.go", lineChoice{first: 10})},
+		{"cat --number a.go | sed -n 2,3p", lines("a.go", lineChoice{first: 2, last: 3})},
+		{"sed -n '1,80p' a.go | nl -ba", lines("a.go", lineChoice{first: 1, last: 80})},
+		{"sed -n '5,9p' a.go | nl -ba -v 5", lines("a.go", lineChoice{first: 5, last: 9})},
+		{"sed -n '5,9p' a.go | cat -n", lines("a.go", lineChoice{first: 5, last: 9})},
+		{"cd /ws && nl -ba a.go | sed -n '1,5p'", []shellRead{{path: "a.go", lines: lineChoice{first: 1, last: 5}, dir: "/ws"}}},
 	}
 	for _, tc := range reads {
 		if got := parseShellRead(tc.command); !reflect.DeepEqual(got, tc.want) {
@@ -67,9 +80,19 @@ func TestParseShellRead(t *testing.T) {
 		"sed -i 's/a/b/' a", "sed -i -n '1,5p' a", "sed '1,5p' a", "sed -n a", "sed -n 'p' a",
 		"sed -n '/re/p' a", "sed -n '1,5p;9q' a", "sed -n '1,5d' a", "sed -n '1,5p' a b",
 		"sed -n -e '1p' -e '2p' a", "sed -n -f script.sed a", "sed -n '0,5p' a", "sed -n '1,5p'",
-		"nl a -s x", "nl -bp^x a", "nl -v 5 a", "nl -w a",
+		"nl a -s x", "nl -bp^x a", "nl -v x a", "nl -w a",
 		"cd a && cd b && cat c", "cd && cat a", "cd - && cat a", "cd a b && cat c", "cat a && cd b",
 		"cd $D && cat a", "cd a && ls", "cd a; cat b", "cd 'a&&b' && cat c", "pushd a && cat b",
+		// Pipes other than a numbering command and one sed -n range over one file.
+		"cat a | sed -n '1,5p'", "cat -- -n | sed -n 1p", "cat -s -n a | sed -n 1p", "nl -ba a b | sed -n 1p",
+		"nl -ba a | sed -n '1,5p' b", "nl -ba a | sed '1,5p'", "nl -ba a | sed -n '1,5p;9,10p'",
+		"nl -ba a | sed -n '/x/p'", "nl -ba a | sed -n 1,5p | head", "nl -ba a || sed -n 1p",
+		"nl -ba a |& sed -n 1p", "nl -ba a | grep x", "nl -ba a | nl -ba", "nl -ba a | head -n 5",
+		"nl -ba | sed -n 1p", "nl -ba - | sed -n 1p", "nl -ba 'a|b' | sed -n 1p", "nl -ba a |",
+		"| sed -n 1p", "nl -ba a | sed -n 1,5p > out", "nl -ba a | sed -n 1,5p &", "nl -ba $F | sed -n 1p",
+		"sed -n '1,5p' a | head", "sed -n '1,5p' a | nl -ba b", "sed -n '1,5p' | nl -ba",
+		"sed -n '1,5p' a b | nl", "sed -i -n 1p a | nl", "sed -n 1p a | cat", "sed -n 1p a | nl -v -3",
+		"sed -n 1p - | nl", "head -n 5 a | nl -ba", "nl -ba a | tail -n 5",
 	}
 	for _, cmd := range notReads {
 		if got := parseShellRead(cmd); got != nil {
@@ -113,7 +136,9 @@ func numberedLines(n int) string {
 }
 
 // A plain shell read, run through the whole lifecycle, counts as a read for the edit that
-// follows; a command that is more than a read does not.
+// follows; a command that is more than a read does not. Why: models trained on Codex read files
+// with the shell, most often as nl -ba f | sed -n 'A,Bp' (the pipeline Codex's safe-command
+// list approves), and without this their next edit is refused with "read_file it first".
 func TestShellReadCountsForEdits(t *testing.T) {
 	tests := []struct {
 		name, command string
@@ -134,6 +159,12 @@ func TestShellReadCountsForEdits(t *testing.T) {
 		{"sed range", "sed -n '8,12p' a.go", "line 9", true, ""},
 		{"tail", "tail -n 5 a.go", "line 28", true, ""},
 		{"tail misses the line", "tail -n 5 a.go", "line 3", false, "outside the lines you read (26–30 of 30)"},
+		{"Codex's nl | sed", "nl -ba a.go | sed -n '1,12p'", "line 9", true, ""},
+		{"nl | sed misses the line", "nl -ba a.go | sed -n '1,5p'", "line 9", false, "outside the lines you read (1–5 of 30)"},
+		{"cat -n | sed", "cd ROOT && cat -n a.go | sed -n '8,10p'", "line 9", true, ""},
+		{"sed | nl", "sed -n '20,$p' a.go | nl -ba -v 20", "line 29", true, ""},
+		{"a pipe into sed, unnumbered", "cat a.go | sed -n '1,12p'", "line 9", false, "read_file it first"},
+		{"nl | sed of a missing file", "nl -ba missing.go | sed -n '1,5p'", "line 3", false, "read_file it first"},
 		{"a pipe", "cat a.go | head", "line 3", false, "read_file it first"},
 		{"a redirection", "cat a.go > copy.go", "line 3", false, "read_file it first"},
 		{"a glob", "cat *.go", "line 3", false, "read_file it first"},
@@ -176,6 +207,8 @@ func TestShellReadRecordsLikeReadFile(t *testing.T) {
 		{"head -n 12 a.go", `{"path":"a.go","limit":12}`},
 		{"sed -n '5,9p' a.go", `{"path":"a.go","offset":5,"limit":5}`},
 		{"tail -n +20 a.go", `{"path":"a.go","offset":20}`},
+		{"nl -ba a.go | sed -n '5,9p'", `{"path":"a.go","offset":5,"limit":5}`},
+		{"sed -n '25,40p' a.go | nl -ba -v 25", `{"path":"a.go","offset":25}`},
 	} {
 		byShell, _ := trackedEnv(t)
 		byTool, _ := trackedEnv(t)
@@ -185,7 +218,7 @@ func TestShellReadRecordsLikeReadFile(t *testing.T) {
 		mustOK(t, call(t, byShell, "bash", bashArgsJSON(tc.command, nil)))
 		mustOK(t, call(t, byTool, "read_file", tc.readArgs))
 		got, want := mustRecord(t, byShell, "a.go"), mustRecord(t, byTool, "a.go")
-		got.ModTime, want.ModTime = want.ModTime, got.ModTime // two files, written apart
+		got.ModTime = want.ModTime // two files, written apart: their times may differ
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%s recorded %+v\nread_file recorded %+v", tc.command, got, want)
 		}
@@ -202,6 +235,8 @@ func TestShellReadNotRecorded(t *testing.T) {
 	}{
 		{"output cut to head and tail", "cat big.go", nil, nil},
 		{"failed", "sed -n '1,5p' gone.go", nil, nil},
+		{"numbered range cut to head and tail", "nl -ba big.go | sed -n '1,20000p'", nil, nil},
+		{"numbered range in the background", "nl -ba a.go | sed -n 1p", map[string]any{"background": true}, nil},
 		{"background", "cat a.go", map[string]any{"background": true}, nil},
 		{"troupe state", "cat .troupe/state.txt", nil, nil},
 		{"cd through CDPATH", "cd sub && cat ../a.go", nil, []string{"PATH=" + os.Getenv("PATH"), "CDPATH=/"}},
@@ -243,4 +278,27 @@ func TestRunCommandRecordsNoRead(t *testing.T) {
 	if _, ok := env.Files.Record("a.go"); ok {
 		t.Error("RunCommand recorded a read")
 	}
+}
+
+// Codex's own call, through its shell alias and the whole lifecycle: the workdir becomes a cd,
+// the numbered pipeline records lines 1..12 as a partial read, an edit outside them is refused
+// and one inside them lands.
+func TestCodexNumberedReadThroughTheShellAlias(t *testing.T) {
+	env, _ := trackedEnv(t)
+	writeFiles(t, env.Root, map[string]string{"a.txt": numberedLines(30)})
+	args, err := json.Marshal(map[string]any{
+		"command": []string{"bash", "-lc", "nl -ba a.txt | sed -n '1,12p'"}, "workdir": env.Root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := mustOK(t, call(t, env, "shell", string(args)))
+	mustContain(t, res.Output, "    12\tline 12")
+	rec := mustRecord(t, env, "a.txt")
+	if rec.Whole || rec.RangeStart != 1 || rec.RangeEnd != 12 || rec.TotalLines != 30 {
+		t.Errorf("recorded lines %d–%d of %d (whole %v), want the partial read 1–12 of 30",
+			rec.RangeStart, rec.RangeEnd, rec.TotalLines, rec.Whole)
+	}
+	mustFail(t, call(t, env, "edit_file", editArgs("a.txt", "line 20\n", "edited\n", false)),
+		"outside the lines you read (1–12 of 30)")
+	mustOK(t, call(t, env, "edit_file", editArgs("a.txt", "line 9\n", "edited\n", false)))
 }

@@ -17,6 +17,9 @@ const (
 	SourceRead       = "read"
 	SourceAgentWrite = "agent_write"
 	SourceExternal   = "external"
+	// SourceAgentCommand: the model's own bash command changed or deleted the file since the
+	// baseline (CommandTurn, Command), and the model was told in the command's result.
+	SourceAgentCommand = "agent_command"
 )
 
 // What a record's baseline is worth now.
@@ -52,6 +55,10 @@ type FileRecord struct {
 	// DiskSHA256 is the content on disk when it was last found to differ from SHA256, so one
 	// external change is reported once.
 	DiskSHA256 string `json:"disk_sha256,omitempty"`
+	// CommandTurn and Command are the turn and the short text of the model's own bash command
+	// that changed the file, when Source is SourceAgentCommand.
+	CommandTurn int    `json:"command_turn,omitempty"`
+	Command     string `json:"command,omitempty"`
 }
 
 // FileChange is an external change found by Recheck.

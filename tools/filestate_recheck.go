@@ -70,6 +70,9 @@ func recheckOne(ws *safefs.Root, rec FileRecord) (*FileRecord, *FileChange) {
 			return nil, nil
 		}
 		rec.Status = StatusStale
+		if rec.Source == SourceAgentCommand {
+			rec.byOther()
+		}
 		return &rec, &FileChange{Path: rec.Path, Kind: "deleted"}
 	}
 	if err != nil || !info.Mode().IsRegular() {
@@ -91,18 +94,26 @@ func recheckOne(ws *safefs.Root, rec FileRecord) (*FileRecord, *FileChange) {
 	switch fp.sha {
 	case rec.SHA256: // a touch, or a change undone: the baseline is current again
 		rec.DiskSHA256 = ""
-		if rec.Status == StatusChanged || rec.Status == StatusStale {
-			rec.Status = StatusFresh
-			if !rec.Whole {
-				rec.Status = StatusPartial
-			}
-		}
+		rec.Status = restoredStatus(rec)
 		return &rec, nil
 	case rec.DiskSHA256: // the change already reported
 		return &rec, nil
 	}
-	rec.Status, rec.Source, rec.DiskSHA256 = StatusChanged, SourceExternal, fp.sha
+	rec.Status, rec.DiskSHA256 = StatusChanged, fp.sha
+	rec.byOther()
 	return &rec, &FileChange{Path: rec.Path, Kind: "changed", Diff: changeDiff(f, rec)}
+}
+
+// restoredStatus is the status of a record whose file holds its baseline again: fresh or
+// partial when it had changed or gone, else what it was.
+func restoredStatus(rec FileRecord) string {
+	switch {
+	case rec.Status != StatusChanged && rec.Status != StatusStale:
+		return rec.Status
+	case !rec.Whole:
+		return StatusPartial
+	}
+	return StatusFresh
 }
 
 // changeDiff is a bounded unified diff from the record's baseline to the file on disk.

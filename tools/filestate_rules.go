@@ -158,13 +158,19 @@ func (t *FileTracker) requireBaseline(tool, rel, abs string, partialOK, missingI
 	case errors.Is(err, fs.ErrNotExist):
 		if tracked && missingIsStale {
 			t.markMissing(rel)
-			return reject("%s was deleted since you read it (turn %d); list_dir to see what is there now, or write_file to create it anew", rel, rec.Turn)
+			by := ""
+			if rec.Source == SourceAgentCommand && rec.Status == StatusStale {
+				by = ": " + rec.ownCommandText() + " deleted it"
+			}
+			return reject("%s was deleted since you read it (turn %d)%s; list_dir to see what is there now, or write_file to create it anew", rel, rec.Turn, by)
 		}
 		return nil
 	case err != nil:
 		return reject("%s: cannot check %s against your last read: %v", tool, rel, err)
 	case !tracked:
 		return reject("%s exists and you have not read it in this session; read_file it first, then retry the %s", rel, tool)
+	case fp.sha != rec.SHA256 && rec.changedByOwnCommand(fp.sha):
+		return reject("%s changed since you read it (turn %d): %s changed it; read_file it again, then retry", rel, rec.Turn, rec.ownCommandText())
 	case fp.sha != rec.SHA256:
 		t.markChanged(rel, fp)
 		return reject("%s changed on disk since you read it (turn %d): someone or something else modified it; read_file it again first, then redo the %s against its current content", rel, rec.Turn, tool)
@@ -191,7 +197,8 @@ func (t *FileTracker) markChanged(rel string, fp fingerprint) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if r, ok := t.recs[rel]; ok && (r.Status != StatusChanged || r.DiskSHA256 != fp.sha) {
-		r.Status, r.Source = StatusChanged, SourceExternal
+		r.Status = StatusChanged
+		r.byOther()
 		r.DiskSHA256, r.ModTime, r.Size = fp.sha, fp.modTime, fp.size
 		t.save(r)
 	}
@@ -203,6 +210,9 @@ func (t *FileTracker) markMissing(rel string) {
 	defer t.mu.Unlock()
 	if r, ok := t.recs[rel]; ok && r.Status != StatusStale {
 		r.Status = StatusStale
+		if r.Source == SourceAgentCommand {
+			r.byOther()
+		}
 		t.save(r)
 	}
 }

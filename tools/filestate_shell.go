@@ -12,6 +12,10 @@ import (
 // A plain shell read (see bash_reads.go) counts for file truth as the read_file it stands for:
 // the files are fingerprinted before the command runs and read again after it succeeded, and
 // each one whose content held still gets the same record a read_file of those lines would.
+// In a numbered range (nl -ba a.go | sed -n '1,80p') bash reports only the last command's
+// status, so the first one's success rests on troupe itself reading the file, unchanged,
+// before and after: a file that could not be read is not planned, one that went away or
+// changed is not recorded.
 
 // shellReadTarget is a file a read command is about to print, fingerprinted before it runs.
 type shellReadTarget struct {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/troupe-dev/troupe/internal/textfmt"
+	"os"
 	"os/exec"
 	"regexp"
 	"strconv"
@@ -29,6 +30,7 @@ type externalCheck struct {
 	binary string
 	args   func(absPath string) []string
 	parse  func(out string) *Problem
+	stdin  bool // the file is fed on standard input instead of named
 }
 
 // pythonScript compiles without writing __pycache__ (py_compile would) and prints
@@ -82,6 +84,19 @@ var nodeCheck = externalCheck{
 	},
 }
 
+// esmSyntax finds an import or export statement at the start of a line: a .js file that has
+// one is an ES module (CommonJS cannot hold those statements).
+var esmSyntax = regexp.MustCompile(`(?m)^[ \t]*(?:import[ \t{*"']|export[ \t{*])`)
+
+// nodeModuleCheck parses the file as an ES module, fed on stdin (node --check takes no
+// module flag for a file path); its report names [stdin] in place of the path.
+var nodeModuleCheck = externalCheck{
+	binary: "node",
+	args:   func(string) []string { return []string{"--input-type=module", "--check"} },
+	stdin:  true,
+	parse:  nodeCheck.parse,
+}
+
 var bashCheck = externalCheck{
 	binary: "bash",
 	args:   func(p string) []string { return []string{"-n", p} },
@@ -116,6 +131,14 @@ func (c *Checker) external(ctx context.Context, check externalCheck, absPath str
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.WaitDelay = time.Second
+	if check.stdin {
+		f, err := os.Open(absPath)
+		if err != nil {
+			return nil, fmt.Errorf("%s check of %s: %w", check.binary, absPath, err)
+		}
+		defer f.Close()
+		cmd.Stdin = f
+	}
 	run := c.Runner
 	if run == nil {
 		run = func(_ context.Context, cmd *exec.Cmd) ([]byte, error) { return cmd.CombinedOutput() }

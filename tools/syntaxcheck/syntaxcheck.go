@@ -101,7 +101,14 @@ func (c *Checker) Check(ctx context.Context, absPath, path string, content []byt
 		p = checkTOML(content)
 	case ".py":
 		p, err = c.external(ctx, pythonCheck, absPath)
-	case ".js", ".mjs", ".cjs":
+	case ".js":
+		p, err = c.external(ctx, nodeCheck, absPath)
+		if p == nil && err == nil && esmSyntax.Match(content) {
+			// node --check passes any .js with ESM syntax unchecked when module detection
+			// is on (v20.20: `export const a = {b: 1,,}` exits 0); read it as a module.
+			p, err = c.external(ctx, nodeModuleCheck, absPath)
+		}
+	case ".mjs", ".cjs":
 		p, err = c.external(ctx, nodeCheck, absPath)
 	case ".sh", ".bash":
 		p, err = c.external(ctx, bashCheck, absPath)

@@ -87,6 +87,9 @@ func TestExternal(t *testing.T) {
 	}{
 		{"python3", "x.py", "def f():\n    return 1\n", "x = 1\ndef f(:\n    pass\n", 2},
 		{"node", "x.js", "function f() { return 1 }\n", "let a = 1\nfunction f( {\n  return 1\n}\n", 3},
+		// an ES module in a .js file: node --check alone passes it broken (v20.20)
+		{"node", "esm.js", "import fs from 'fs'\nexport const a = {b: 1}\n", "export const flags = {\n  beta: true,,\n}\n", 2},
+		{"node", "x.mjs", "export const a = 1\n", "export const a = {b: 1,,}\n", 1},
 		{"bash", "x.sh", "if true; then echo; fi\n", "echo hi\nif [ x ]; then\necho\n", 4},
 	}
 	var c Checker
