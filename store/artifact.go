@@ -21,7 +21,7 @@ func (s *Store) PutArtifact(data []byte) (string, error) {
 	hexSum := hex.EncodeToString(sum[:])
 	ref := refScheme + hexSum
 	key := artifactKey(hexSum)
-	err := s.db.Update(func(txn *badger.Txn) error {
+	err := s.update(func(txn *badger.Txn) error {
 		_, err := txn.Get(key)
 		if err == nil {
 			return nil // content-addressed: already stored, identical by construction

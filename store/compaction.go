@@ -48,13 +48,24 @@ type writtenStamp struct {
 	At time.Time `json:"at"`
 }
 
+// update is db.Update counting the writes that commit, so Sync and Close know whether this Store
+// wrote since it last stamped (Badger's own MaxVersion races with writes in flight).
+func (s *Store) update(fn func(txn *badger.Txn) error) error {
+	if err := s.db.Update(fn); err != nil {
+		return err
+	}
+	s.writes.Add(1)
+	return nil
+}
+
 // stampWritten records, if this Store wrote anything since it opened or last stamped, when: the
 // marker every run's flushed table shares (see above). Read-only use stamps nothing, so it
 // leaves no table behind.
 func (s *Store) stampWritten() error {
-	s.stampMarkMu.Lock()
-	defer s.stampMarkMu.Unlock()
-	if s.db.IsClosed() || s.db.MaxVersion() == s.stampedVersion {
+	s.writeStampMu.Lock()
+	defer s.writeStampMu.Unlock()
+	writes := s.writes.Load()
+	if writes == s.stampedWrites || s.db.IsClosed() {
 		return nil
 	}
 	b, err := json.Marshal(writtenStamp{At: time.Now().UTC()})
@@ -64,6 +75,6 @@ func (s *Store) stampWritten() error {
 	if err := s.db.Update(func(txn *badger.Txn) error { return txn.Set(writtenMarkerKey, b) }); err != nil {
 		return fmt.Errorf("stamp writes: %w", err)
 	}
-	s.stampedVersion = s.db.MaxVersion()
+	s.stampedWrites = writes
 	return nil
 }

@@ -109,7 +109,7 @@ func (s *Store) appendTxn(session string, entries []*Entry, meta *SessionMeta) e
 			e.Time = now
 		}
 	}
-	err := s.db.Update(func(txn *badger.Txn) error {
+	err := s.update(func(txn *badger.Txn) error {
 		for _, e := range entries {
 			b, err := encodeEntry(e)
 			if err != nil {

@@ -55,7 +55,7 @@ func (s *Store) PutMeta(m *SessionMeta) error {
 	counter.mu.Lock()
 	defer counter.mu.Unlock()
 	restore := s.stampMeta(m)
-	err := s.db.Update(func(txn *badger.Txn) error { return setMeta(txn, m) })
+	err := s.update(func(txn *badger.Txn) error { return setMeta(txn, m) })
 	if err != nil {
 		restore()
 		return fmt.Errorf("put session %s meta: %w", m.ID, err)

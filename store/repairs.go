@@ -32,7 +32,7 @@ func (s *Store) AddRepairs(d RepairStats) error {
 	if d.Model == "" || strings.ContainsRune(d.Model, 0) {
 		return fmt.Errorf("add repair counters: model name %q is empty or has NUL", d.Model)
 	}
-	err := s.db.Update(func(txn *badger.Txn) error {
+	err := s.update(func(txn *badger.Txn) error {
 		cur := RepairStats{Model: d.Model}
 		item, err := txn.Get(repairsKey(d.Model))
 		switch {

@@ -23,6 +23,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/dgraph-io/badger/v4"
@@ -41,10 +42,11 @@ type Store struct {
 	db     *badger.DB
 	dir    string
 	syncer *syncer // SyncSoon's background syncs
-	// stampedVersion is Badger's newest version when this Store opened or last stamped
-	// writtenMarkerKey: a newer one means it wrote since (compaction.go).
-	stampMarkMu    sync.Mutex
-	stampedVersion uint64
+	// writes counts the write transactions committed; stampedWrites is the count when
+	// writtenMarkerKey was last stamped (compaction.go).
+	writes        atomic.Uint64
+	writeStampMu  sync.Mutex
+	stampedWrites uint64
 
 	seqMu sync.Mutex
 	seqs  map[string]*sessionSeq // per-session append counters, loaded on first use
@@ -80,7 +82,7 @@ func Open(dir string, logger *slog.Logger) (*Store, error) {
 	if err != nil {
 		return nil, classifyOpenError(dir, err)
 	}
-	s := &Store{db: db, dir: dir, seqs: make(map[string]*sessionSeq), stampedVersion: db.MaxVersion()}
+	s := &Store{db: db, dir: dir, seqs: make(map[string]*sessionSeq)}
 	s.syncer = newSyncer(s.Sync, logger)
 	return s, nil
 }

@@ -19,7 +19,7 @@ func (s *Store) PutValue(session, name string, v any) error {
 	if err != nil {
 		return fmt.Errorf("put session %s %s: encode: %w", session, name, err)
 	}
-	if err := s.db.Update(func(txn *badger.Txn) error { return txn.Set(valueKey(session, name), b) }); err != nil {
+	if err := s.update(func(txn *badger.Txn) error { return txn.Set(valueKey(session, name), b) }); err != nil {
 		return fmt.Errorf("put session %s %s: %w", session, name, err)
 	}
 	return nil
