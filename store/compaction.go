@@ -23,8 +23,9 @@ import (
 // level0CompactAt level-0 tables or more, it compacts level 0 before opening for use: it opens
 // Badger with CompactL0OnClose and closes it at once (the close flushes the replayed log and
 // compacts level 0 with no compactor or writer left, the one moment Badger's API makes that
-// safe), then opens as usual. One open in four pays that (10-20 ms more, bench/storecycles); the others pay
-// nothing. A crash in the middle is a crash in a Badger compaction, which Badger survives.
+// safe), then opens as usual. One open in four pays that (10-20 ms more, bench/storecycles); the
+// others pay nothing. A crash in the middle is a crash in a Badger compaction, which Badger
+// survives.
 
 // level0CompactAt is the level-0 table count at which Open compacts level 0 first. Measured with
 // bench/storecycles.
