@@ -84,7 +84,7 @@ func (s *Store) appendTxn(session string, entries []*Entry, meta *SessionMeta) e
 	counter.mu.Lock()
 	defer counter.mu.Unlock()
 	if !counter.loaded {
-		last, err := s.lastSeq(session)
+		last, err := s.knownLastSeq(session)
 		if err != nil {
 			return err
 		}
@@ -93,7 +93,9 @@ func (s *Store) appendTxn(session string, entries []*Entry, meta *SessionMeta) e
 
 	restoreMeta := func() {}
 	if meta != nil {
-		restoreMeta = s.stampMeta(meta)
+		restoreStamp, logSeq := s.stampMeta(meta), meta.LogSeq
+		meta.LogSeq = max(meta.LogSeq, counter.last+uint64(len(entries)))
+		restoreMeta = func() { restoreStamp(); meta.LogSeq = logSeq }
 	}
 
 	type undo struct {
@@ -199,7 +201,7 @@ func (s *Store) logRange(session string, afterSeq uint64, maxBytes int) (out []*
 	if afterSeq == math.MaxUint64 {
 		return nil, false, nil // nothing can follow; afterSeq+1 would wrap to the start
 	}
-	size := 0
+	size, next := 0, afterSeq+1
 	err = s.db.View(func(txn *badger.Txn) error {
 		opts := badger.DefaultIteratorOptions
 		opts.Prefix = logPrefix(session)
@@ -217,6 +219,10 @@ func (s *Store) logRange(session string, afterSeq uint64, maxBytes int) (out []*
 			if err != nil {
 				return err
 			}
+			if seq > next {
+				out = append(out, missingEntries(next, seq-1))
+			}
+			next = seq + 1
 			e := new(Entry)
 			if err := item.Value(func(v []byte) error { return decodeEntry(v, e) }); err != nil {
 				// One damaged value loses that entry, not the session: report it in its place.
@@ -224,6 +230,9 @@ func (s *Store) logRange(session string, afterSeq uint64, maxBytes int) (out []*
 			}
 			e.Seq = seq // the key is authoritative
 			out = append(out, e)
+		}
+		if last := loggedThrough(txn, session); last >= next {
+			out = append(out, missingEntries(next, last))
 		}
 		return nil
 	})

@@ -42,6 +42,9 @@ type SessionMeta struct {
 	// EventSeq is the seq of the session's last event when the meta was written: a resumed
 	// run's events go on after it, so seq stays per session across runs (DESIGN §4).
 	EventSeq uint64 `json:"event_seq,omitempty"`
+	// LogSeq is the seq of the session's last log entry when the meta was written (the store
+	// sets it): a log that reads shorter is reported as damaged, not silently cut (logcheck.go).
+	LogSeq uint64 `json:"log_seq,omitempty"`
 }
 
 // PutMeta stores m. It stamps m.Updated with the current time (and m.Created, if unset), in
@@ -54,6 +57,9 @@ func (s *Store) PutMeta(m *SessionMeta) error {
 	counter := s.counter(m.ID)
 	counter.mu.Lock()
 	defer counter.mu.Unlock()
+	if counter.loaded {
+		m.LogSeq = max(m.LogSeq, counter.last)
+	}
 	restore := s.stampMeta(m)
 	err := s.update(func(txn *badger.Txn) error { return setMeta(txn, m) })
 	if err != nil {
