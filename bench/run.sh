@@ -66,8 +66,9 @@ go test -run '^$' -bench 'BenchmarkFirstRequest|BenchmarkTurnOverhead|BenchmarkE
 # Structure of actors/ (issue 12): lines per file, the session type's fields and methods, now and
 # at 902d0b4 (the last commit before the issue's work on actors/).
 go run ./bench/archstats -before 902d0b4 2>/dev/null || echo "archstats: failed (run go run ./bench/archstats to see why)"
-# File truth: re-checking 100 tracked files before a model call (none changed).
-go test -run '^$' -bench 'BenchmarkRecheck100' -benchtime 2000x ./tools/ 2>/dev/null |
+# File truth: re-checking 100 tracked files before a model call (none changed), and the time
+# added to a bash call by watching 1,000 tracked files for the command's own changes.
+go test -run '^$' -bench 'BenchmarkRecheck100|BenchmarkOwnChangeWatch1000' -benchtime 200x ./tools/ 2>/dev/null |
   awk '/^Benchmark/ { for (i = 3; i < NF; i += 2) printf "%-44s %s %s\n", $1 " " $(i+1), $i, "" }'
 
 # Subagents: spawn latency (from the spawn_agent call to the child's first model request; 200
@@ -108,5 +109,10 @@ echo
 go run ./bench/repair 2>/dev/null || echo "repair bench: failed (run go run ./bench/repair to see why)"
 echo
 go run ./bench/repair -replay 2>/dev/null | sed -n '1,/^excluded/p' || echo "repair replay: failed (run go run ./bench/repair -replay to see why)"
+
+# The store after many one-shot runs: open time, table count and size after N processes that
+# each open, write a short session and exit (go run ./bench/storecycles -h for larger runs).
+echo
+go run ./bench/storecycles -cycles 10,100 2>/dev/null || echo "storecycles: failed (run go run ./bench/storecycles to see why)"
 
 # Start-up phases, private memory, attach and binary composition (issue 13): bash bench/startup.sh
