@@ -103,7 +103,14 @@ func TestStablePrefixFollowsThePromptMode(t *testing.T) {
 		}
 		reqs := tn.requestsOf("root")
 		if len(reqs) != 5 {
-			t.Fatalf("mode %s: %d requests, want 5", mode, len(reqs))
+			var finished []string
+			for _, e := range tn.sessionEvents(id) {
+				if e.Type == messages.EventSessionFinished || e.Type == messages.EventError {
+					v, _ := e.DecodeData()
+					finished = append(finished, fmt.Sprintf("%s %+v", e.Type, v))
+				}
+			}
+			t.Fatalf("mode %s: %d requests, want 5; the runs ended: %s", mode, len(reqs), strings.Join(finished, "; "))
 		}
 		first := prefixOf(t, reqs[0])
 		for i, req := range reqs[1:] {
