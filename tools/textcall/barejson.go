@@ -16,14 +16,9 @@ import (
 // candidate sits in a marker, or is followed by a stray </tool_call> whose opening was lost).
 // Arguments may be a JSON string holding JSON; trailing commas and single quotes are repaired.
 
-// bareJSONWorkFactor bounds the bytes the scanner may examine, as a multiple of the text
-// length: every unterminated candidate is matched to the end of the text, so a reply full of
-// them would otherwise cost quadratic time. Past the bound the rest is left as prose.
-const bareJSONWorkFactor = 4
-
 func scanBareJSON(text string, sc scanCtx) []span {
 	var out []span
-	budget := bareJSONWorkFactor*len(text) + 4096
+	budget := workBudget(text)
 	for pos := 0; pos < len(text) && budget > 0; {
 		i := strings.IndexAny(text[pos:], "{[")
 		if i < 0 {

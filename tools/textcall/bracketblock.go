@@ -17,13 +17,9 @@ import "strings"
 // tool's one required argument, say). With no call token, the name must be Known and both
 // tag lines must stand alone, so BBCode-like markup in prose ([code]…[/code]) stays prose.
 
-// bracketBlockWorkFactor bounds the bytes examined, as a multiple of the text length (see
-// bareJSONWorkFactor).
-const bracketBlockWorkFactor = 4
-
 func scanBracketBlocks(text string, sc scanCtx) []span {
 	var out []span
-	budget := bracketBlockWorkFactor*len(text) + 4096
+	budget := workBudget(text)
 	for pos := 0; pos < len(text) && budget > 0; {
 		lineEnd := strings.IndexByte(text[pos:], '\n')
 		if lineEnd < 0 {

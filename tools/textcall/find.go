@@ -56,7 +56,6 @@ func skipSpace(s string, i int) int {
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
-// isNameByte reports whether c may appear in a tool name as models write it.
 // nameBefore finds the tool name written right before a marker at text[at] (spaces between
 // are allowed): the name is text[start:end], empty when there is none. It looks back no further
 // than floor, nor more than pyNameMax bytes.
@@ -69,6 +68,7 @@ func nameBefore(text string, at, floor int) (start, end int) {
 	return start, end
 }
 
+// isNameByte reports whether c may appear in a tool name as models write it.
 func isNameByte(c byte) bool {
 	return c == '_' || c == '-' || c == '.' || c == ':' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
@@ -105,3 +105,8 @@ func trimOneNewline(s string) string {
 	s = strings.TrimSuffix(s, "\n")
 	return strings.TrimSuffix(s, "\r")
 }
+
+// workBudget bounds the bytes a scanner without a marker may examine in text: every
+// unterminated candidate is matched to the end of the text, so a reply full of them would
+// otherwise cost quadratic time. Past the bound the rest is left as prose.
+func workBudget(text string) int { return 4*len(text) + 4096 }

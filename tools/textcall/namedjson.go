@@ -15,13 +15,9 @@ import "strings"
 // separate the name from the object. A Known name whose object runs to the end of the text is
 // a cut-off call.
 
-// namedJSONWorkFactor bounds the bytes examined, as a multiple of the text length (see
-// bareJSONWorkFactor).
-const namedJSONWorkFactor = 4
-
 func scanNamedJSON(text string, sc scanCtx) []span {
 	var out []span
-	budget := namedJSONWorkFactor*len(text) + 4096
+	budget := workBudget(text)
 	for pos := 0; pos < len(text) && budget > 0; {
 		i := strings.IndexByte(text[pos:], '{')
 		if i < 0 {

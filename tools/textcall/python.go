@@ -12,16 +12,12 @@ import "strings"
 // line (alone or in a list of calls), so "run read_file(path=…) next" in a sentence stays
 // prose. The default_api. and functions. namespaces are stripped.
 
-// pyWorkFactor bounds the bytes examined, as a multiple of the text length (see
-// bareJSONWorkFactor).
-const pyWorkFactor = 4
-
 // pyNameMax bounds how far back from "(" a name is read.
 const pyNameMax = 128
 
 func scanPython(text string, sc scanCtx) []span {
 	var found []span
-	budget := pyWorkFactor*len(text) + 4096
+	budget := workBudget(text)
 	for pos := 0; pos < len(text) && budget > 0; {
 		k := strings.IndexByte(text[pos:], '(')
 		if k < 0 {
