@@ -34,10 +34,11 @@ func hashFile(abs string) (fingerprint, error) {
 	return hashOpenFile(f)
 }
 
-// hashOpenFile fingerprints an open file from where it stands, streaming it through SHA-256.
-func hashOpenFile(f *os.File) (fingerprint, error) {
+// hashOpenFile fingerprints an open file from where it stands, streaming it through SHA-256
+// and into also (a baseline capture, a line counter) in the same pass.
+func hashOpenFile(f *os.File, also ...io.Writer) (fingerprint, error) {
 	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
+	if _, err := io.Copy(io.MultiWriter(append([]io.Writer{h}, also...)...), f); err != nil {
 		return fingerprint{}, fmt.Errorf("hash %s: %w", f.Name(), err)
 	}
 	info, err := f.Stat()

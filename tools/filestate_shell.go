@@ -1,9 +1,7 @@
 package tools
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"io"
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -112,13 +110,9 @@ func readBaseline(f *os.File) (fp fingerprint, content string, total int, err er
 	if !info.Mode().IsRegular() {
 		return fingerprint{}, "", 0, os.ErrInvalid
 	}
-	hash, baseline, lines := sha256.New(), &baselineCapture{}, &lineCounter{}
-	if _, err := io.Copy(io.MultiWriter(hash, baseline, lines), f); err != nil {
+	baseline, lines := &baselineCapture{}, &lineCounter{}
+	if fp, err = hashOpenFile(f, baseline, lines); err != nil {
 		return fingerprint{}, "", 0, err
-	}
-	fp = fingerprint{sha: hex.EncodeToString(hash.Sum(nil)), size: info.Size(), modTime: info.ModTime()}
-	if after, err := f.Stat(); err == nil {
-		fp.size, fp.modTime = after.Size(), after.ModTime()
 	}
 	return fp, baseline.content(), lines.total(), nil
 }
@@ -132,7 +126,7 @@ type lineCounter struct {
 
 func (c *lineCounter) Write(p []byte) (int, error) {
 	if len(p) > 0 {
-		c.newlines += strings.Count(string(p), "\n")
+		c.newlines += bytes.Count(p, []byte{'\n'})
 		c.last, c.any = p[len(p)-1], true
 	}
 	return len(p), nil

@@ -3,7 +3,6 @@ package tools
 import (
 	"encoding/json"
 	"fmt"
-	"math"
 	"strings"
 )
 
@@ -30,10 +29,8 @@ func (s *argsSchema) millisecondTimeout(args map[string]any) []Repair {
 	if !isNum || err != nil || ms < msTimeoutFloor {
 		return nil
 	}
-	seconds := int64(math.Ceil(ms / 1000))
-	delete(args, "timeout")
-	args["timeout_s"] = json.Number(fmt.Sprint(seconds))
-	return []Repair{newRepair(RepairShellForm, fmt.Sprintf("timeout: %s (milliseconds)", n), fmt.Sprintf("timeout_s: %d", seconds))}
+	millisecondsTimeout("timeout")(args) // Claude Code's Bash conversion: a positive number, so no refusal
+	return []Repair{newRepair(RepairShellForm, fmt.Sprintf("timeout: %s (milliseconds)", n), fmt.Sprintf("timeout_s: %s", args["timeout_s"]))}
 }
 
 // argvCommand joins a command sent as an argv array (Codex's shell: ["bash", "-lc", "ls"]) into
