@@ -43,8 +43,8 @@ func verifyTable(path string) (err error) {
 
 // verifyTables checks the table files the MANIFEST lists, returning the first failure: each
 // table it has not verified before and a few it verified longest ago (see tablememo.go), then
-// remembers them all. Tables it does
-// not list are crash debris (possibly empty) that Badger removes unread.
+// remembers them all. Tables it does not list are crash debris (possibly empty) that Badger
+// removes unread.
 func verifyTables(dir string, files storeFiles, listed map[uint64]badger.TableManifest) error {
 	tables := make(map[uint64]string, len(listed))
 	for id, name := range files.tables {

@@ -27,8 +27,8 @@ import (
 // tables), not O(store). A bit that rots inside a block without touching the fingerprint is
 // found by that scrub within (store size / scrubBytesPerOpen) opens, and refused from then on;
 // meanwhile Badger checks every block it reads, and a block that fails ends the read there
-// (Badger's iterators stop at it without an error), so damage shows as missing entries, never
-// as different text. A store of up to scrubBytesPerOpen is verified whole at every open, as
+// (Badger's iterators stop at it without an error), so damage shows as missing entries (which
+// logcheck.go reports in their place), never as different text. A store of up to scrubBytesPerOpen is verified whole at every open, as
 // before.
 
 // scrubBytesPerOpen is how many bytes of already-verified tables each open verifies again
