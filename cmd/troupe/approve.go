@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/troupe-dev/troupe/actors"
+	"github.com/troupe-dev/troupe/cmd/troupe/internal/ui"
 	"github.com/troupe-dev/troupe/messages"
 	"github.com/troupe-dev/troupe/tools"
 )
@@ -97,7 +98,7 @@ func (m *Main) approvalsCommand() *cobra.Command {
 				}
 				for _, ask := range st.Pending {
 					n++
-					fmt.Fprintf(m.Stdout, "%s  session %s  %s\n", ask.CallID, meta.ID, approvalLine(ask.Summary))
+					fmt.Fprintf(m.Stdout, "%s  session %s  %s\n", ask.CallID, meta.ID, ui.ApprovalLine(ask.Summary))
 					if ask.Reason != "" {
 						fmt.Fprintf(m.Stdout, "    %s\n", ask.Reason)
 					}

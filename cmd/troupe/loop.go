@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/troupe-dev/troupe/actors/loop"
+	"github.com/troupe-dev/troupe/cmd/troupe/internal/ui"
 	"github.com/troupe-dev/troupe/messages"
 )
 
@@ -78,7 +79,7 @@ func (m *Main) loop(ctx context.Context, f *loopFlags) error {
 	if err != nil {
 		return err
 	}
-	v := &loopView{id: newSessionID(), max: f.maxIterations, out: newPrinter(m.Stdout, f.json), json: f.json,
+	v := &loopView{id: newSessionID(), max: f.maxIterations, out: ui.NewPrinter(m.Stdout, f.json), json: f.json,
 		info: m.Stdout, stderr: m.Stderr, finished: make(chan *messages.SessionFinishedData, 1)}
 	if f.json {
 		v.info = m.Stderr
@@ -113,7 +114,7 @@ func (m *Main) loop(ctx context.Context, f *loopFlags) error {
 type loopView struct {
 	id       string
 	max      int
-	out      *printer
+	out      *ui.Printer
 	json     bool
 	info     io.Writer // per-iteration lines: stdout for people, stderr beside --json
 	stderr   io.Writer
@@ -128,7 +129,7 @@ func (v *loopView) event(data []byte) {
 	if json.Unmarshal(data, &env) != nil || (env.Session != v.id && env.Parent != v.id) {
 		return
 	}
-	fin := v.out.event(data)
+	fin := v.out.Event(data)
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	n, _ := strings.CutPrefix(env.Agent, messages.AgentLoop+"/iter_")

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/troupe-dev/troupe/cmd/troupe/internal/ui"
 	"github.com/troupe-dev/troupe/messages"
 )
 
@@ -82,7 +83,7 @@ func (m *Main) runSession(ctx context.Context, f *runFlags, start *messages.Star
 	if err := m.sessionStart(s, l.client, &f.commonFlags, start); err != nil {
 		return err
 	}
-	out := newPrinter(m.Stdout, f.json)
+	out := ui.NewPrinter(m.Stdout, f.json)
 	fin, err := m.runStarted(ctx, l, out, start, nil, func() {
 		if !f.json {
 			fmt.Fprintf(m.Stderr, "troupe: session %s (resume with: troupe resume %s)\n", start.ID, start.ID)
@@ -97,14 +98,14 @@ func (m *Main) runSession(ctx context.Context, f *runFlags, start *messages.Star
 // runStarted subscribes to a session's events, starts it, and prints its events through out
 // until it finishes (see waitFinished for Ctrl-C). tap, if set, sees every raw envelope too;
 // started runs once the Node accepted the session.
-func (m *Main) runStarted(ctx context.Context, l *link, out *printer, start *messages.StartSession, tap func([]byte), started func()) (*messages.SessionFinishedData, error) {
+func (m *Main) runStarted(ctx context.Context, l *link, out *ui.Printer, start *messages.StartSession, tap func([]byte), started func()) (*messages.SessionFinishedData, error) {
 	finished := make(chan *messages.SessionFinishedData, 1)
 	sub, err := l.client.SubscribeRaw(messages.SessionEventsSubject(l.client.NS, start.ID), func(data []byte) {
 		m.trace.mark(phaseEvent)
 		if tap != nil {
 			tap(data)
 		}
-		if fin := out.event(data); fin != nil {
+		if fin := out.Event(data); fin != nil {
 			m.trace.mark(phaseFinished)
 			finished <- fin
 		}

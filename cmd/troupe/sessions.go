@@ -3,10 +3,11 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/troupe-dev/troupe/actors"
-	"github.com/troupe-dev/troupe/internal/textfmt"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/troupe-dev/troupe/actors"
+	"github.com/troupe-dev/troupe/internal/textfmt"
 
 	"github.com/spf13/cobra"
 

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+
 	"github.com/troupe-dev/troupe/actors"
 
 	"github.com/spf13/cobra"

@@ -3,14 +3,11 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"sync"
 
-	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/colorprofile"
-
+	"github.com/troupe-dev/troupe/cmd/troupe/internal/ui"
 	"github.com/troupe-dev/troupe/messages"
 )
 
@@ -22,13 +19,13 @@ func (m *Main) onTerminal() bool {
 	if !okIn || !okOut || m.Getenv("TERM") == "dumb" {
 		return false
 	}
-	_, _, inTTY := terminalSize(in)
-	_, _, outTTY := terminalSize(out)
+	_, _, inTTY := ui.TerminalSize(in)
+	_, _, outTTY := ui.TerminalSize(out)
 	return inTTY && outTTY
 }
 
 // tuiChat is troupe chat on a terminal: the same session as the line chat (started, talked
-// to and left the same way), drawn by the Bubble Tea model in tui_model.go.
+// to and left the same way), drawn by the ui package.
 func (m *Main) tuiChat(ctx context.Context, f *commonFlags) error {
 	s, l, start, err := m.startChat(f)
 	if err != nil {
@@ -37,8 +34,8 @@ func (m *Main) tuiChat(ctx context.Context, f *commonFlags) error {
 	id := start.ID
 	defer l.close(m, id)
 
-	// The subscription's goroutine hands envelopes over; forward (below) owns giving them to
-	// the program, which may not run yet when the first ones come.
+	// The subscription's goroutine hands envelopes over; ui.RunChat gives them to its program,
+	// which may not run yet when the first ones come.
 	events := make(chan *messages.Envelope, 1024)
 	stopForward := make(chan struct{})
 	stop := sync.OnceFunc(func() { close(stopForward) })
@@ -64,26 +61,14 @@ func (m *Main) tuiChat(ctx context.Context, f *commonFlags) error {
 		return usageErr("%v", err)
 	}
 
-	noColor := m.Getenv("NO_COLOR") != ""
-	model := newTUIModel(tuiConfig{session: l.client, id: id, model: start.Model, mode: s.cfg.Mode, noColor: noColor,
-		release: releaseIdleMemory})
-	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithInput(m.Stdin), tea.WithOutput(m.Stdout)}
-	if noColor {
-		opts = append(opts, tea.WithColorProfile(colorprofile.Ascii))
-	}
-	p := tea.NewProgram(model, opts...)
-	forwarded := make(chan struct{})
-	go func() { defer close(forwarded); forward(events, p, stopForward) }()
-	_, runErr := p.Run()
+	fin, runErr := ui.RunChat(ctx, ui.ChatOptions{Session: l.client, ID: id, Model: start.Model, Mode: s.cfg.Mode,
+		Events: events, In: m.Stdin, Out: m.Stdout, NoColor: m.Getenv("NO_COLOR") != "", Release: releaseIdleMemory})
 	stop()
-	p.Kill() // unblocks a Send in flight
-	<-forwarded
-
-	if fin := model.log.finished; fin != nil {
+	if fin != nil {
 		return outcome(fin)
 	}
 	reason := "the user left the chat"
-	if runErr != nil && !errors.Is(runErr, tea.ErrInterrupted) && ctx.Err() == nil {
+	if runErr != nil && ctx.Err() == nil {
 		reason = "the terminal UI failed"
 	} else if ctx.Err() != nil {
 		reason = "troupe received SIGTERM"
@@ -94,18 +79,6 @@ func (m *Main) tuiChat(ctx context.Context, f *commonFlags) error {
 		return fmt.Errorf("terminal UI: %w", runErr)
 	}
 	return nil
-}
-
-// forward gives the program each envelope in the order they came, until stop closes.
-func forward(events <-chan *messages.Envelope, p *tea.Program, stop <-chan struct{}) {
-	for {
-		select {
-		case env := <-events:
-			p.Send(eventMsg{env: env})
-		case <-stop:
-			return
-		}
-	}
 }
 
 // finishedAmong looks through the envelopes already received for session id's outcome.
