@@ -12,6 +12,7 @@ import (
 
 	"github.com/troupe-dev/troupe/actors"
 	"github.com/troupe-dev/troupe/config"
+	"github.com/troupe-dev/troupe/internal/textfmt"
 	"github.com/troupe-dev/troupe/messages"
 )
 
@@ -173,5 +174,5 @@ func logTail(path string, offset int64) string {
 	if len(tail) == 0 {
 		return "see " + path
 	}
-	return clipLine(string(bytes.ReplaceAll(tail, []byte("\n"), []byte(" | "))), 400)
+	return textfmt.ClipLine(string(bytes.ReplaceAll(tail, []byte("\n"), []byte(" | "))), 400)
 }

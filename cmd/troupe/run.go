@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/troupe-dev/troupe/cmd/troupe/internal/starttrace"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/ui"
 	"github.com/troupe-dev/troupe/messages"
 )
@@ -101,12 +102,12 @@ func (m *Main) runSession(ctx context.Context, f *runFlags, start *messages.Star
 func (m *Main) runStarted(ctx context.Context, l *link, out *ui.Printer, start *messages.StartSession, tap func([]byte), started func()) (*messages.SessionFinishedData, error) {
 	finished := make(chan *messages.SessionFinishedData, 1)
 	sub, err := l.client.SubscribeRaw(messages.SessionEventsSubject(l.client.NS, start.ID), func(data []byte) {
-		m.trace.mark(phaseEvent)
+		m.trace.Mark(starttrace.Event)
 		if tap != nil {
 			tap(data)
 		}
 		if fin := out.Event(data); fin != nil {
-			m.trace.mark(phaseFinished)
+			m.trace.Mark(starttrace.Finished)
 			finished <- fin
 		}
 	})
