@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/signal"
 	"strings"
-	"time"
 
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/ui"
 	"github.com/troupe-dev/troupe/internal/textfmt"
@@ -68,7 +67,7 @@ func (m *Main) follow(ctx context.Context, id string, asJSON bool) error {
 		_, err := l.client.Status(id)
 		running = err == nil
 	}
-	fmt.Fprintf(m.Stderr, "troupe: session %s · %s · %s\n", id, attachState(meta.Status, running), textfmt.ClipLine(meta.Task, 100))
+	fmt.Fprintf(m.Stderr, "troupe: session %s · %s · %s\n", id, ui.AttachState(meta.Status, running), textfmt.ClipLine(meta.Task, 100))
 	var printed ui.Replayed
 	if !asJSON {
 		printed = ui.ReplayLog(m.Stdout, entries)
@@ -88,58 +87,30 @@ func (m *Main) follow(ctx context.Context, id string, asJSON bool) error {
 	return m.followLive(ctx, l, id, f.Finished(), sigs)
 }
 
-func attachState(status string, running bool) string {
-	switch {
-	case running:
-		return "running (Ctrl-C detaches; the session goes on)"
-	case status == "running":
-		return "cut off"
-	}
-	return "finished: " + status
-}
-
 // followLive waits for the session to finish. Ctrl-C (or SIGTERM) detaches without touching
 // the session.
 func (m *Main) followLive(ctx context.Context, l *link, id string, finished <-chan *messages.SessionFinishedData, sigs <-chan os.Signal) error {
-	tick := time.NewTicker(time.Second)
-	defer tick.Stop()
-	detached := &exitError{code: exitInterrupted,
-		msg: fmt.Sprintf("detached: session %s keeps running (troupe attach %s follows it again)", id, id)}
-	for {
-		select {
-		case fin := <-finished:
-			return outcome(fin)
-		case <-sigs:
-			fmt.Fprintln(m.Stderr)
-			return detached
-		case <-ctx.Done():
-			return detached
-		case <-tick.C:
-			// Polls so a Node that died without a word does not leave us waiting forever.
-			if !l.client.Alive() {
-				return &exitError{code: exitFailed, msg: nodeGone(l.client, id)}
-			}
+	gone := func() string {
+		if !l.client.Alive() {
+			return nodeGone(l.client, id)
 		}
+		return ""
 	}
+	fin, why, detached := ui.Follow(ctx, ui.Wait{Session: l.client, ID: id, Finished: finished, Signals: sigs, Gone: gone, Err: m.Stderr})
+	switch {
+	case detached:
+		return &exitError{code: exitInterrupted,
+			msg: fmt.Sprintf("detached: session %s keeps running (troupe attach %s follows it again)", id, id)}
+	case why != "":
+		return &exitError{code: exitFailed, msg: why}
+	}
+	return outcome(fin)
 }
 
 // storedOutcome reports how a session that is no longer running ended, from its stored meta,
 // with the exit code run would have given.
 func storedOutcome(m *Main, meta *messages.SessionInfo) error {
-	fin := &messages.SessionFinishedData{Status: messages.SessionStatus(meta.Status), Turns: meta.Turns}
-	switch messages.SessionStatus(meta.Status) {
-	case messages.StatusDone:
-		fmt.Fprintf(m.Stderr, "troupe: session %s finished: done after %s\n", meta.ID, textfmt.Count(meta.Turns, "turn"))
-	case messages.StatusFailed:
-		fin.Error = fmt.Sprintf("after %s (troupe log %s shows why)", textfmt.Count(meta.Turns, "turn"), meta.ID)
-	case "running":
-		fin.Status = messages.StatusInterrupted
-		fin.Error = fmt.Sprintf("its node stopped without recording an outcome; troupe resume %s continues it", meta.ID)
-	default: // interrupted, cancelled
-		fin.Status = messages.StatusInterrupted
-		fin.Error = fmt.Sprintf("%s after %s; troupe resume %s continues it", meta.Status, textfmt.Count(meta.Turns, "turn"), meta.ID)
-	}
-	return outcome(fin)
+	return outcome(ui.StoredOutcome(m.Stderr, meta))
 }
 
 // sessionByID finds a stored session by its id or a unique suffix or prefix of it.

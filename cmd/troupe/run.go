@@ -132,42 +132,18 @@ func (m *Main) runStarted(ctx context.Context, l *link, out *ui.Printer, start *
 }
 
 // waitFinished waits for the session.finished event, cancelling the session on Ctrl-C or
-// SIGTERM.
+// SIGTERM (see ui.WaitFinished).
 func (m *Main) waitFinished(ctx context.Context, l *link, id string, finished <-chan *messages.SessionFinishedData) *messages.SessionFinishedData {
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt)
 	defer signal.Stop(sigs)
-	cancelled := false
-	cancel := func(reason string) {
-		if cancelled {
-			return
+	gone := func() string {
+		if l.node == nil && !l.client.Alive() {
+			return nodeGone(l.client, id)
 		}
-		cancelled = true
-		fmt.Fprintln(m.Stderr, "\ntroupe: cancelling… (Ctrl-C again to leave now)")
-		if err := l.client.Cancel(id, reason); err != nil {
-			fmt.Fprintf(m.Stderr, "troupe: cancel: %v\n", err)
-		}
+		return ""
 	}
-	done := ctx.Done()
-	for {
-		select {
-		case fin := <-finished:
-			return fin
-		case <-sigs:
-			if cancelled {
-				return &messages.SessionFinishedData{Status: messages.StatusInterrupted, Error: "left before the session finished"}
-			}
-			cancel("interrupted by the user (Ctrl-C)")
-		case <-done:
-			done = nil
-			cancel("troupe received SIGTERM")
-		case <-time.After(time.Second):
-			// Polls so a Node that died without a word does not leave us waiting forever.
-			if l.node == nil && !l.client.Alive() {
-				return &messages.SessionFinishedData{Status: messages.StatusFailed, Error: nodeGone(l.client, id)}
-			}
-		}
-	}
+	return ui.WaitFinished(ctx, ui.Wait{Session: l.client, ID: id, Finished: finished, Signals: sigs, Gone: gone, Err: m.Stderr})
 }
 
 // outcome maps how a session finished to the exit code.

@@ -5,7 +5,6 @@ import (
 
 	"github.com/troupe-dev/troupe/actors"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/ui"
-	"github.com/troupe-dev/troupe/internal/textfmt"
 
 	"github.com/spf13/cobra"
 )
@@ -46,11 +45,7 @@ func (m *Main) logCommand() *cobra.Command {
 				if err != nil {
 					return usageErr("log %s: %v (see 'troupe sessions')", args[0], err)
 				}
-				fmt.Fprintf(m.Stdout, "session %s · %s · %s · %s · %d in / %d out tokens\n", meta.ID, meta.Status, meta.Model,
-					textfmt.Count(meta.Turns, "turn"), meta.InputTokens, meta.OutputTokens)
-				for _, e := range entries {
-					fmt.Fprintln(m.Stdout, ui.LogEntry(e))
-				}
+				ui.SessionLog(m.Stdout, meta, entries)
 				return nil
 			})
 		},

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -49,13 +48,7 @@ func (m *Main) watch(ctx context.Context, session string, asJSON bool) error {
 		go func() { defer close(drawn); w.DrawLoop(ctx) }()
 		defer func() { stop(); <-drawn }()
 	}
-	say := func(msg string) {
-		if w.Tree() {
-			w.SetStatus(msg)
-		} else if !asJSON || strings.HasPrefix(msg, "waiting") {
-			fmt.Fprintf(m.Stderr, "troupe: %s\n", msg)
-		}
-	}
+	say := func(msg string) { w.Say(m.Stderr, msg) }
 	waiting := false
 	for ctx.Err() == nil {
 		info, err := actors.FindNode(s.root, s.cfg.NATS)

@@ -9,9 +9,11 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/troupe-dev/troupe/actors/turn"
 	"github.com/troupe-dev/troupe/config"
 	"github.com/troupe-dev/troupe/internal/textfmt"
 	"github.com/troupe-dev/troupe/messages"
+	"github.com/troupe-dev/troupe/store"
 )
 
 // The listings of troupe sessions, log and agents.
@@ -125,4 +127,78 @@ func Roles(w io.Writer, root string, roles []config.Role) error {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.Name, source, model, tools, desc)
 	}
 	return tw.Flush()
+}
+
+// PendingApprovals writes the calls waiting for an approval answer in the running sessions,
+// each with its session and reason, and how to answer.
+func PendingApprovals(w io.Writer, src SessionSource) error {
+	metas, err := src.Sessions()
+	if err != nil {
+		return err
+	}
+	n := 0
+	for _, meta := range metas {
+		if meta.Status != "running" {
+			continue
+		}
+		st, err := src.Status(meta.ID)
+		if err != nil {
+			continue // it ended meanwhile
+		}
+		for _, ask := range st.Pending {
+			n++
+			fmt.Fprintf(w, "%s  session %s  %s\n", ask.CallID, meta.ID, ApprovalLine(ask.Summary))
+			if ask.Reason != "" {
+				fmt.Fprintf(w, "    %s\n", ask.Reason)
+			}
+		}
+	}
+	if n == 0 {
+		fmt.Fprintln(w, "no tool call is waiting for approval")
+		return nil
+	}
+	fmt.Fprintln(w, "answer with: troupe approve CALL_ID allow|deny|allow-session")
+	return nil
+}
+
+// SessionLog writes a stored session for people: a header, then one entry per line.
+func SessionLog(w io.Writer, meta *messages.SessionInfo, entries []messages.LogEntry) {
+	fmt.Fprintf(w, "session %s · %s · %s · %s · %d in / %d out tokens\n", meta.ID, meta.Status, meta.Model,
+		textfmt.Count(meta.Turns, "turn"), meta.InputTokens, meta.OutputTokens)
+	for _, e := range entries {
+		fmt.Fprintln(w, LogEntry(e))
+	}
+}
+
+// RepairStats writes, per model, what troupe repaired in its tool calls: one JSON object a
+// model with asJSON, else one line a model (and a hint on stderr when nothing was counted).
+func RepairStats(stdout, stderr io.Writer, stats []messages.RepairCounts, asJSON bool) error {
+	if asJSON {
+		enc := json.NewEncoder(stdout)
+		for _, r := range stats {
+			if err := enc.Encode(r); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if len(stats) == 0 {
+		fmt.Fprintln(stderr, "no tool calls counted yet: run a session with troupe run \"task\" or troupe chat")
+		return nil
+	}
+	for _, r := range stats {
+		fmt.Fprintln(stdout, turn.RepairLine(store.RepairStats(r)))
+	}
+	return nil
+}
+
+// RepairReport writes what doctor --repair kept and lost of the store at dir.
+func RepairReport(w io.Writer, rep *store.RepairReport, dir string) {
+	fmt.Fprintf(w, "backed up the store to %s\n", rep.Backup)
+	fmt.Fprintf(w, "salvaged %d keys; %d values failed verification and were left out", rep.Kept, rep.Lost)
+	if len(rep.BadTables) > 0 {
+		fmt.Fprintf(w, "; %d damaged table files were skipped (%v)", len(rep.BadTables), rep.BadTables)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "the store at %s is rebuilt; troupe sessions lists what it holds\n", dir)
 }

@@ -165,6 +165,17 @@ func (w *Watcher) Seed(c SessionSource, subscribed time.Time) {
 	}
 }
 
+// Say tells the person how watching goes (waiting for a node, watching one): in the tree's
+// status line, or as a line on stderr (with --json only the waiting).
+func (w *Watcher) Say(stderr io.Writer, msg string) {
+	if w.view == viewTree {
+		w.SetStatus(msg)
+	} else if w.view != viewJSON || strings.HasPrefix(msg, "waiting") {
+		fmt.Fprintf(stderr, "troupe: %s\n", msg)
+	}
+}
+
+// SetStatus sets the tree's status line.
 func (w *Watcher) SetStatus(s string) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
