@@ -1,6 +1,7 @@
 package actors
 
 import (
+	"errors"
 	"strings"
 
 	"github.com/troupe-dev/troupe/actors/projection"
@@ -75,6 +76,9 @@ func doctorChecks(sandbox tools.Sandbox) []diagnose.Check {
 func runCost(h commandHost, _ string) *messages.InputAck {
 	snap, st := h.Snapshot(), h.Probes().store
 	h.Later(auditTimeout, func() func() string {
+		if st == nil {
+			return func() string { return costView(snap, nil, errors.New("the session has no store")) }
+		}
 		all, err := st.Sessions()
 		return func() string { return costView(snap, all, err) }
 	}, func(err error) string { return costView(snap, nil, err) })
