@@ -48,8 +48,14 @@ func (f *fakeHost) Delegate(req *messages.SpawnAgent, _ time.Duration, answer fu
 	f.answers = append(f.answers, answer(&messages.SpawnAccepted{Handle: "root/" + req.TaskName, Model: "m", State: messages.AgentRunning}, nil))
 }
 
-func (f *fakeHost) Goal(arg string) string      { f.calls = append(f.calls, "goal "+arg); return "goal cleared: x" }
-func (f *fakeHost) Compact(focus string) string { f.calls = append(f.calls, "compact "+focus); return "compacting" }
+func (f *fakeHost) Goal(arg string) string {
+	f.calls = append(f.calls, "goal "+arg)
+	return "goal cleared: x"
+}
+func (f *fakeHost) Compact(focus string) string {
+	f.calls = append(f.calls, "compact "+focus)
+	return "compacting"
+}
 
 func (f *fakeHost) SwitchMode(mode messages.Mode, by string) error {
 	f.calls = append(f.calls, "mode "+string(mode)+" by "+by)
