@@ -84,10 +84,7 @@ func matchBash(pats []string, command string, script *shellparse.Script, allowin
 			return raw, true
 		}
 		for _, c := range script.Commands {
-			for _, s := range [...]string{c.Text(), c.BaseText()} {
-				if s == "" {
-					continue
-				}
+			for _, s := range c.Texts() {
 				if raw, ok := matchOne(s, false); ok {
 					return raw, true
 				}

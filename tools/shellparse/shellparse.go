@@ -7,7 +7,7 @@
 //
 //   - Every simple command is listed, wherever it sits: in a list, a pipeline, a subshell, a
 //     function body, a command or process substitution, a here-document fed to a shell.
-//   - Its words are given after quote removal, as bash passes them: "rm", r''m, \rm and
+//   - Its words are given after quote removal, as bash passes them: "rm", r”m, \rm and
 //     $'\x72m' all read rm. A word bash would expand at run time ($x, $(…), a glob) is kept as
 //     written and marked dynamic.
 //   - Wrappers are looked through: env, command, builtin, exec, nice, nohup, setsid, timeout,
@@ -51,6 +51,9 @@ type Command struct {
 	Via []string
 	// Depth is 0 for the command line itself, 1 inside bash -c '…' or eval, and so on.
 	Depth int
+	// MoreArgs says the command is given further arguments when it runs (xargs rm): a
+	// pattern matches it as if they were there.
+	MoreArgs bool
 	// Wrapped says the command is another's operands (sudo rm x lists rm x, Wrapped): the
 	// same run, already listed whole. A command a script or find -exec runs is not Wrapped.
 	Wrapped bool
@@ -73,6 +76,21 @@ func (c Command) TextWithRedirects() string {
 		return c.Text()
 	}
 	return c.Text() + " " + strings.Join(c.Redirects, " ")
+}
+
+// Texts are the spellings a deny rule is matched against: Text, BaseText, and with MoreArgs
+// both again followed by a placeholder argument.
+func (c Command) Texts() []string {
+	out := []string{c.Text()}
+	if b := c.BaseText(); b != "" {
+		out = append(out, b)
+	}
+	if c.MoreArgs {
+		for _, t := range out {
+			out = append(out, t+" …")
+		}
+	}
+	return out
 }
 
 // BaseText is Text with a path-qualified program (/bin/rm, ./rm) cut to its base name, and

@@ -93,7 +93,11 @@ func (w *walker) wrapped(name string, args []word, redirs []string, stdin *synta
 	if name == "command" && values.has("v", "V") || i >= len(args) {
 		return
 	}
+	at := len(w.script.Commands)
 	w.call(args[i:], redirs, stdin, src, depth, via, true)
+	if name == "xargs" && at < len(w.script.Commands) {
+		w.script.Commands[at].MoreArgs = true
+	}
 }
 
 // shell looks into bash -c 'script', and a shell reading a here-document.
