@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/troupe-dev/troupe/internal/safefs"
+	"github.com/troupe-dev/troupe/internal/textfmt"
 )
 
 const (
@@ -137,7 +138,7 @@ func (h *grepHits) add(rel string, num int, text string, match bool) bool {
 	f := h.files[len(h.files)-1]
 	text = strings.TrimRight(text, "\r\n")
 	if len(text) > grepMaxLineBytes {
-		text = string(trimPartialRune([]byte(text[:grepMaxLineBytes]))) + "…"
+		text = textfmt.TrimPartialRune(text[:grepMaxLineBytes]) + "…"
 	}
 	f.lines = append(f.lines, grepLine{num: num, text: text, match: match})
 	return true
