@@ -56,30 +56,47 @@ func loadCorpus(dir string) ([]Case, error) {
 	var all []Case
 	seen := map[string]bool{}
 	for _, f := range files {
-		data, err := os.ReadFile(f)
+		cases, err := readCases(f)
 		if err != nil {
 			return nil, err
 		}
-		var cases []Case
-		if err := json.Unmarshal(data, &cases); err != nil {
-			return nil, fmt.Errorf("%s: %w", f, err)
-		}
 		for _, c := range cases {
-			switch {
-			case c.ID == "" || c.Source == "" || c.Model == "":
-				return nil, fmt.Errorf("%s: a case needs id, source and model (case %q)", f, c.ID)
-			case seen[c.ID]:
-				return nil, fmt.Errorf("%s: case id %q is used twice", f, c.ID)
-			case c.Excluded == "" && len(c.Expect) == 0:
-				return nil, fmt.Errorf("%s: case %q has neither expect nor excluded", f, c.ID)
-			case c.Text == "" && c.Reasoning == "" && len(c.Calls) == 0:
-				return nil, fmt.Errorf("%s: case %q quotes no reply", f, c.ID)
+			if why := caseProblem(c, seen); why != "" {
+				return nil, fmt.Errorf("%s: case %q %s", f, c.ID, why)
 			}
 			seen[c.ID] = true
 			all = append(all, c)
 		}
 	}
 	return all, nil
+}
+
+// readCases reads one case file: a JSON array of cases.
+func readCases(path string) ([]Case, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var cases []Case
+	if err := json.Unmarshal(data, &cases); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return cases, nil
+}
+
+// caseProblem says what makes c unusable ("" when nothing does); seen holds the ids so far.
+func caseProblem(c Case, seen map[string]bool) string {
+	switch {
+	case c.ID == "" || c.Source == "" || c.Model == "":
+		return "needs id, source and model"
+	case seen[c.ID]:
+		return "has an id used before"
+	case c.Excluded == "" && len(c.Expect) == 0:
+		return "has neither expect nor excluded"
+	case c.Text == "" && c.Reasoning == "" && len(c.Calls) == 0:
+		return "quotes no reply"
+	}
+	return ""
 }
 
 // sameArgs compares an admitted call's JSON arguments with the expected object.

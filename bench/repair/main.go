@@ -12,7 +12,7 @@
 // done when its check holds and every file it wrote parses. Run from the repository root:
 //
 //	go run ./bench/repair [-rate 0.35] [-seed 9] [-rounds 2]
-//	go run ./bench/repair -replay   (the corpus of real malformed calls, see replay.go)
+//	go run ./bench/repair -replay   (the real malformed calls: development and held-out sets, see replay.go)
 package main
 
 import (
@@ -68,13 +68,19 @@ func main() {
 	maxTurns := flag.Int("max-turns", 30, "each task's turn budget")
 	rounds := flag.Int("rounds", 2, "runs of the whole suite per setting, each with its own seeds")
 	replay := flag.Bool("replay", false, "replay the corpus of real malformed calls instead of running the tasks")
-	corpus := flag.String("corpus", "bench/repair/corpus", "the replay corpus directory")
+	corpus := flag.String("corpus", "bench/repair/corpus", "the replay's development set")
+	heldout := flag.String("heldout", "bench/repair/heldout", "the replay's held-out set (frozen by its SHA256SUMS)")
+	showHeldout := flag.Bool("show-heldout", false, "name the held-out set's misses (never while writing parsers: see bench/repair/heldout/README.md)")
 	flag.Usage = usage
 	flag.Parse()
 	if *replay {
-		cases, err := loadCorpus(*corpus)
+		dev, err := loadCorpus(*corpus)
+		var held []Case
 		if err == nil {
-			err = replayReport(cases)
+			held, err = loadHeldout(*heldout)
+		}
+		if err == nil {
+			err = replayReport(os.Stdout, dev, held, *corpus, *heldout, *showHeldout)
 		}
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "repair bench:", err)
@@ -144,6 +150,10 @@ Families of mistake: %s
   syntax_error    an edit or write left with a syntax error, fixed only when reported
 The i.i.d. model draws a family (and variant) per call at -rate; a persona has each family at
 -rate, drawn once per task, with one variant, and repeats a failed call with -stickiness.
+
+-replay instead replays real malformed calls through the session's classifier and admission:
+the development set (-corpus) with every miss named, and the held-out set (-heldout, frozen
+by its SHA256SUMS) as aggregates only (see bench/repair/heldout/README.md).
 
 Flags:
 `, strings.Join(families, ", "), strings.Join(textFormats, ", "), strings.Join(argDefects, ", "), strings.Join(harnesses, ", "))

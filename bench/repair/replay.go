@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"sort"
 	"strings"
 
@@ -105,81 +106,141 @@ func readsForeign(c Case) (ok bool, checked bool, why string) {
 	return true, true, ""
 }
 
-// replayReport prints recovered / total per family and overall, with repair on and off, the
-// excluded cases counted apart, and every failure with its reason.
-func replayReport(cases []Case) error {
-	type tally struct{ total, on, off int }
-	byFamily := map[string]*tally{}
-	var failures []string
-	var excluded, foreignChecked, foreignRead int
-	var foreignMisses []string
+// replayTally is one family's (or the whole set's) count: cases in scope, recovered with
+// repair on and with it off.
+type replayTally struct{ total, on, off int }
+
+// replaySummary is one set replayed: the tallies by family, the excluded cases and what the
+// parser read of them, and every case not recovered with repair on, with its reason.
+type replaySummary struct {
+	cases          int
+	byFamily       map[string]*replayTally
+	excluded       int
+	foreignChecked int
+	foreignRead    int
+	foreignMisses  []string
+	failures       []string
+}
+
+// replaySet replays every case of a set with repair on and off.
+func replaySet(cases []Case) (replaySummary, error) {
+	s := replaySummary{cases: len(cases), byFamily: map[string]*replayTally{}}
 	for _, c := range cases {
 		if c.Excluded != "" {
-			excluded++
+			s.excluded++
 			if ok, checked, why := readsForeign(c); checked {
-				foreignChecked++
+				s.foreignChecked++
 				if ok {
-					foreignRead++
+					s.foreignRead++
 				} else {
-					foreignMisses = append(foreignMisses, fmt.Sprintf("  %s (%s): %s", c.ID, c.Source, why))
+					s.foreignMisses = append(s.foreignMisses, fmt.Sprintf("  %s (%s): %s", c.ID, c.Source, why))
 				}
 			}
 			continue
 		}
 		fam := llm.QuirksFor(c.Model).Family
-		t := byFamily[fam]
+		t := s.byFamily[fam]
 		if t == nil {
-			t = &tally{}
-			byFamily[fam] = t
+			t = &replayTally{}
+			s.byFamily[fam] = t
 		}
 		t.total++
 		on, err := replayCase(c, true)
 		if err != nil {
-			return err
+			return s, err
 		}
 		off, err := replayCase(c, false)
 		if err != nil {
-			return err
+			return s, err
 		}
 		if on.ok {
 			t.on++
 		} else {
-			failures = append(failures, fmt.Sprintf("  %s [%s] (%s): %s", c.ID, c.Model, c.Source, on.why))
+			s.failures = append(s.failures, fmt.Sprintf("  %s [%s] (%s): %s", c.ID, c.Model, c.Source, on.why))
 		}
 		if off.ok {
 			t.off++
 		}
 	}
-	families := make([]string, 0, len(byFamily))
-	for f := range byFamily {
+	return s, nil
+}
+
+// overall sums the families.
+func (s replaySummary) overall() replayTally {
+	var all replayTally
+	for _, t := range s.byFamily {
+		all.total, all.on, all.off = all.total+t.total, all.on+t.on, all.off+t.off
+	}
+	return all
+}
+
+// printSummary prints recovered / total per family and overall, with repair on and off, and
+// the excluded cases counted apart. With detail it also names every miss; without it (the
+// held-out set) it prints aggregates only, so nobody writing parsers reads its cases.
+func printSummary(w io.Writer, title string, s replaySummary, detail bool) {
+	families := make([]string, 0, len(s.byFamily))
+	for f := range s.byFamily {
 		families = append(families, f)
 	}
 	sort.Strings(families)
-	inScope := len(cases) - excluded
-	fmt.Printf("replay of %d real malformed calls (bench/repair/corpus): %d in scope, %d excluded\n\n", len(cases), inScope, excluded)
-	row := func(a, b, c, d string) { fmt.Printf("%-16s %-7s %-16s %s\n", a, b, c, d) }
+	fmt.Fprintf(w, "%s: %d real malformed calls, %d in scope, %d excluded\n\n", title, s.cases, s.cases-s.excluded, s.excluded)
+	row := func(a, b, c, d string) { fmt.Fprintf(w, "%-16s %-7s %-16s %s\n", a, b, c, d) }
 	row("family", "cases", "repair on", "repair off")
-	var all tally
 	for _, f := range families {
-		t := byFamily[f]
-		all.total, all.on, all.off = all.total+t.total, all.on+t.on, all.off+t.off
+		t := s.byFamily[f]
 		row(f, fmt.Sprint(t.total), fmt.Sprintf("%d / %d", t.on, t.total), fmt.Sprintf("%d / %d", t.off, t.total))
 	}
+	all := s.overall()
 	pct := func(n int) string {
 		return fmt.Sprintf("%d / %d (%.0f%%)", n, all.total, 100*float64(n)/float64(max(all.total, 1)))
 	}
 	row("overall", fmt.Sprint(all.total), pct(all.on), pct(all.off))
-	fmt.Printf("\nexcluded (no troupe tool for what the model meant, or the report elided the call): %d\n", excluded)
-	fmt.Printf("  of those, text calls read as the model meant them (parser only, foreign names known): %d / %d\n", foreignRead, foreignChecked)
-	for _, m := range foreignMisses {
-		fmt.Println(m)
+	fmt.Fprintf(w, "\nexcluded (no troupe tool for what the model meant, or the report elided the call): %d\n", s.excluded)
+	fmt.Fprintf(w, "  of those, text calls read as the model meant them (parser only, foreign names known): %d / %d\n", s.foreignRead, s.foreignChecked)
+	if !detail {
+		return
 	}
-	if len(failures) > 0 {
-		fmt.Println("\nnot recovered with repair on:")
-		for _, f := range failures {
-			fmt.Println(f)
+	for _, m := range s.foreignMisses {
+		fmt.Fprintln(w, m)
+	}
+	if len(s.failures) > 0 {
+		fmt.Fprintln(w, "\nnot recovered with repair on:")
+		for _, f := range s.failures {
+			fmt.Fprintln(w, f)
 		}
 	}
+}
+
+// replayReport replays the development set with every miss named, then the held-out set with
+// aggregates only (unless showHeldout), and how many held-out cases share a source thread
+// with the development set (a shared thread is not unseen evidence).
+func replayReport(w io.Writer, dev, heldout []Case, devDir, heldoutDir string, showHeldout bool) error {
+	d, err := replaySet(dev)
+	if err != nil {
+		return err
+	}
+	printSummary(w, "development set ("+devDir+")", d, true)
+	fmt.Fprintln(w)
+	if len(heldout) == 0 {
+		fmt.Fprintf(w, "held-out set (%s): no cases yet\n", heldoutDir)
+		return nil
+	}
+	h, err := replaySet(heldout)
+	if err != nil {
+		return err
+	}
+	printSummary(w, "held-out set ("+heldoutDir+", frozen by "+sumsFile+")", h, showHeldout)
+	devSources := map[string]bool{}
+	for _, c := range dev {
+		devSources[c.Source] = true
+	}
+	shared := 0
+	for _, c := range heldout {
+		if devSources[c.Source] {
+			shared++
+		}
+	}
+	fmt.Fprintf(w, "  held-out cases whose source thread the development set also quotes: %d\n", shared)
 	return nil
 }
 
