@@ -13,7 +13,7 @@ import (
 
 // flattenMultiEdit maps a MultiEdit of exactly one edit to edit_file.
 func flattenMultiEdit(args map[string]any) (string, string) {
-	edits, _ := args["edits"].([]any)
+	edits, _ := listArg(args["edits"]) // a list, or the list as a JSON string
 	if len(edits) != 1 {
 		return "", fmt.Sprintf("it has %d edits; call edit_file once per edit, in order (each old_string must match the file as the previous edit left it)", len(edits))
 	}

@@ -18,6 +18,9 @@ var namespaceSeparators = []string{"---", "__", "::", ":", "/", "."}
 // namespacedTool returns the tool name after the last namespace separator of name, when that
 // name is one this session knows exactly (ours, or another harness's, by spelling).
 func (r *Registry) namespacedTool(name string) (string, bool) {
+	if strings.HasPrefix(name, "mcp__") {
+		return "", false
+	}
 	cut := -1
 	sepLen := 0
 	for _, sep := range namespaceSeparators {
