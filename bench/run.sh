@@ -64,8 +64,9 @@ demo_run "second run"
 go test -run '^$' -bench 'BenchmarkFirstRequest|BenchmarkTurnOverhead|BenchmarkEventThroughput|BenchmarkPromptSavings|BenchmarkApprovalLatency' -benchtime 1x ./actors/ 2>/dev/null |
   awk '/^Benchmark/ { for (i = 3; i < NF; i += 2) printf "%-44s %s %s\n", $1 " " $(i+1), $i, "" }'
 # Structure of actors/ (issue 12): lines per file, the session type's fields and methods, now and
-# at 902d0b4 (the last commit before the issue's work on actors/).
-go run ./bench/archstats -before 902d0b4 2>/dev/null || echo "archstats: failed (run go run ./bench/archstats to see why)"
+# at 902d0b4 (the last commit before the issue's work on actors/); then the measures of issue 18
+# (the session as a room), now and at 7279458, where that work began.
+go run ./bench/archstats -before 902d0b4 -room-before 7279458 2>/dev/null || echo "archstats: failed (run go run ./bench/archstats to see why)"
 # File truth: re-checking 100 tracked files before a model call (none changed), and the time
 # added to a bash call by watching 1,000 tracked files for the command's own changes.
 go test -run '^$' -bench 'BenchmarkRecheck100|BenchmarkOwnChangeWatch1000' -benchtime 200x ./tools/ 2>/dev/null |

@@ -2,17 +2,15 @@ package llm
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"net/http"
-	"slices"
+	"strconv"
+	"strings"
+	"sync"
 
-	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/option"
-	"github.com/openai/openai-go/v3/shared"
+	"github.com/troupe-dev/troupe/llm/openai"
 )
 
 // OpenAIConfig configures an OpenAI-compatible Chat Completions provider: OpenAI itself,
@@ -22,240 +20,146 @@ type OpenAIConfig struct {
 	BaseURL    string
 	APIKey     string
 	HTTPClient *http.Client
+	// Headers are sent with every request (OpenAI's organization and project headers).
+	Headers map[string]string
+	// Memory, when set, remembers rejected fields and counts quirks.
+	Memory WireMemory
 }
+
+// defaultOpenAIBase is where an OpenAIConfig without BaseURL points.
+const defaultOpenAIBase = "https://api.openai.com/v1"
 
 type openAIProvider struct {
-	name   string
-	client openAIServices
+	name    string
+	base    string
+	client  *openai.Client
+	mistral bool // Mistral's own API: call ids of nine characters
+	memory  WireMemory
+
+	mu       sync.Mutex
+	rejected map[string][]string // model → optional fields the endpoint refused
 }
 
-// openAIServices are the SDK services troupe calls, built alone (see NewOpenAI).
-type openAIServices struct {
-	Completions openai.ChatCompletionService
-	Models      openai.ModelService // doctor's probe
+// WireMemory keeps what the OpenAI-compatible wire learned across runs: the optional fields
+// an endpoint rejects for a model, and how often each quirk fired for a model (troupe stats).
+// The store implements it; nil keeps nothing past the process.
+type WireMemory interface {
+	WireRejects(endpoint, model string) ([]string, error)
+	AddWireReject(endpoint, model, field string) error
+	AddWireQuirks(model string, quirks []string) error
 }
 
-// NewOpenAI returns a Provider speaking Chat Completions with streaming. The SDK's own retries
-// are off: StreamWithRetry owns retrying, so a dropped stream is retried once, not twice over.
+// NewOpenAI returns a Provider speaking Chat Completions with streaming through troupe's own
+// wire package (llm/openai). It never retries: StreamWithRetry owns retrying.
 func NewOpenAI(cfg OpenAIConfig) Provider {
 	if cfg.Name == "" {
 		cfg.Name = "openai"
 	}
-	opts := []option.RequestOption{option.WithAPIKey(cfg.APIKey), option.WithMaxRetries(0)}
-	if cfg.BaseURL != "" {
-		opts = append(opts, option.WithBaseURL(cfg.BaseURL))
+	if cfg.BaseURL == "" {
+		cfg.BaseURL = defaultOpenAIBase
 	}
-	opts = append(opts, option.WithHTTPClient(watchedClient(cfg.HTTPClient))) // see streamWatched
-	// The services troupe calls alone, with the defaults NewClient would apply first: a whole
-	// Client builds and links every service of the API (responses, realtime, files, …), which
-	// made up about a quarter of troupe's binary.
-	opts = append(openai.DefaultClientOptions(), opts...)
-	return &openAIProvider{name: cfg.Name, client: openAIServices{
-		Completions: openai.NewChatCompletionService(opts...),
-		Models:      openai.NewModelService(opts...),
-	}}
+	return &openAIProvider{name: cfg.Name, base: cfg.BaseURL, mistral: isMistralHost(cfg.BaseURL), memory: cfg.Memory,
+		client: &openai.Client{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Headers: cfg.Headers,
+			HTTP: watchedClient(cfg.HTTPClient)}} // see streamWatched
 }
 
+// Stream makes one call. An endpoint that rejects an optional field (stream_options,
+// parallel_tool_calls) gets the call again at once without it, and is remembered; every
+// leniency the call needed is emitted as an EventQuirk and counted.
 func (p *openAIProvider) Stream(ctx context.Context, req *Request, emit func(Event)) (*Reply, error) {
-	stream := p.client.Completions.NewStreaming(ctx, p.params(req))
-	defer stream.Close()
-	acc := openAIStream{calls: map[int64]*ToolCall{}}
-	for stream.Next() {
-		acc.add(stream.Current(), emit)
+	rejected := p.rejectedFor(req.Model)
+	var quirks openai.Quirks
+	for range 3 { // each optional field is dropped at most once
+		wreq := p.request(req, rejected, &quirks)
+		reply, err := p.streamOnce(ctx, wreq, req.Model, emit)
+		var e *Error
+		if errors.As(err, &e) {
+			if field := rejectedField(e, wreq); field != "" {
+				p.reject(req.Model, field)
+				rejected = append(rejected, field)
+				continue
+			}
+		}
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range rejected {
+			quirks.Add(rejectQuirk(f))
+		}
+		for _, q := range reply.Quirks {
+			quirks.Add(openai.Quirk(q))
+		}
+		reply.Quirks = reply.Quirks[:0]
+		for _, q := range quirks {
+			reply.Quirks = append(reply.Quirks, string(q))
+			emit(Event{Kind: EventQuirk, Text: string(q)})
+		}
+		if len(reply.Quirks) > 0 && p.memory != nil {
+			_ = p.memory.AddWireQuirks(p.name+"/"+req.Model, reply.Quirks) // counters only: a failed write loses a count
+		}
+		return reply, nil
 	}
-	if err := stream.Err(); err != nil {
+	return nil, &Error{Class: Fatal, Provider: p.name, Err: errors.New("the endpoint kept rejecting optional fields")}
+}
+
+// streamOnce sends one request and reads its stream.
+func (p *openAIProvider) streamOnce(ctx context.Context, wreq *openai.Request, model string, emit func(Event)) (*Reply, error) {
+	stream, err := p.client.Stream(ctx, wreq)
+	if err != nil {
 		return nil, p.classify(err)
 	}
-	if acc.finish == "" {
-		return nil, ClassifyErr(p.name, fmt.Errorf("%s: %w", p.name, io.ErrUnexpectedEOF))
+	defer stream.Close()
+	acc := openai.Accumulator{
+		OnText:      func(s string) { emit(Event{Kind: EventText, Text: s}) },
+		OnReasoning: func(s string) { emit(Event{Kind: EventReasoning, Text: s}) },
 	}
-	reply := acc.reply(req.Model)
+	for {
+		chunk, err := stream.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, p.classify(err)
+		}
+		if err := acc.Add(chunk); err != nil {
+			return nil, p.classify(err)
+		}
+	}
+	res, err := acc.Finish(stream.Done())
+	if err != nil {
+		return nil, p.classify(err)
+	}
+	res.Quirks.Merge(stream.Quirks())
+	reply := openAIReply(res, model)
 	for i := range reply.ToolCalls {
 		emit(Event{Kind: EventToolCall, Call: &reply.ToolCalls[i]})
 	}
-	if acc.usageSeen {
+	if res.Usage != nil {
 		u := reply.Usage
 		emit(Event{Kind: EventUsage, Usage: &u})
 	}
 	return reply, nil
 }
 
-// params maps a Request to Chat Completions parameters.
-func (p *openAIProvider) params(req *Request) openai.ChatCompletionNewParams {
-	params := openai.ChatCompletionNewParams{
-		Model:         req.Model,
-		StreamOptions: openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)},
-	}
-	if req.System != "" {
-		params.Messages = append(params.Messages, openai.SystemMessage(req.System))
-	}
-	for _, m := range req.Messages {
-		params.Messages = append(params.Messages, openAIMessage(m, req.Model))
-	}
-	for _, t := range req.Tools {
-		var schema shared.FunctionParameters
-		if err := json.Unmarshal(t.Schema, &schema); err != nil || schema == nil {
-			schema = shared.FunctionParameters{"type": "object"}
-		}
-		params.Tools = append(params.Tools, openai.ChatCompletionFunctionTool(shared.FunctionDefinitionParam{
-			Name:        t.Name,
-			Description: openai.String(t.Description),
-			Parameters:  schema,
-		}))
-	}
-	if req.MaxTokens > 0 {
-		params.MaxTokens = openai.Int(int64(req.MaxTokens))
-	}
-	if req.CacheKey != "" && p.name == "openai" {
-		// Only OpenAI documents prompt_cache_key; strict local servers reject unknown fields.
-		params.PromptCacheKey = openai.String(req.CacheKey)
-	}
-	return params
-}
-
-func openAIMessage(m Message, model string) openai.ChatCompletionMessageParamUnion {
-	switch m.Role {
-	case RoleTool:
-		return openai.ToolMessage(m.Content, m.ToolCallID)
-	case RoleAssistant:
-		a := openai.ChatCompletionAssistantMessageParam{}
-		if m.Content != "" {
-			a.Content.OfString = openai.String(m.Content)
-		}
-		for _, c := range m.ToolCalls {
-			args := c.Args
-			if !json.Valid([]byte(args)) {
-				// Ollama and vLLM parse echoed arguments and reject the whole request when they
-				// are not JSON; the tool result already told the model what was wrong with them.
-				args = "{}"
-			}
-			a.ToolCalls = append(a.ToolCalls, openai.ChatCompletionMessageToolCallUnionParam{
-				OfFunction: &openai.ChatCompletionMessageFunctionToolCallParam{
-					ID:       c.ID,
-					Function: openai.ChatCompletionMessageFunctionToolCallFunctionParam{Name: c.Name, Arguments: args},
-				},
-			})
-		}
-		if m.Reasoning != "" && m.Model == model {
-			// DeepSeek, Qwen and OpenRouter read reasoning back from reasoning_content.
-			a.SetExtraFields(map[string]any{"reasoning_content": m.Reasoning})
-		}
-		return openai.ChatCompletionMessageParamUnion{OfAssistant: &a}
-	default:
-		return openai.UserMessage(m.Content)
-	}
-}
-
-// classify turns an SDK error into a classed *Error.
-func (p *openAIProvider) classify(err error) *Error {
-	var apiErr *openai.Error
-	if errors.As(err, &apiErr) {
-		var h http.Header
-		if apiErr.Response != nil {
-			h = apiErr.Response.Header
-		}
-		body := apiErr.RawJSON()
-		if body == "" {
-			body = apiErr.Message
-		}
-		return ClassifyHTTP(p.name, apiErr.StatusCode, h, body, nil)
-	}
-	return ClassifyErr(p.name, err)
-}
-
-// openAIStream assembles a reply from Chat Completions chunks.
-type openAIStream struct {
-	text, reasoning []byte
-	calls           map[int64]*ToolCall
-	finish          string
-	model           string
-	usage           Usage
-	usageSeen       bool
-}
-
-func (s *openAIStream) add(chunk openai.ChatCompletionChunk, emit func(Event)) {
-	if chunk.Model != "" {
-		s.model = chunk.Model
-	}
-	if chunk.JSON.Usage.Valid() && chunk.Usage.JSON.PromptTokens.Valid() {
-		s.usageSeen = true
-		s.usage = Usage{
-			InputTokens:     int(chunk.Usage.PromptTokens),
-			OutputTokens:    int(chunk.Usage.CompletionTokens),
-			CacheReadTokens: int(chunk.Usage.PromptTokensDetails.CachedTokens),
-		}
-		if f, ok := chunk.Usage.JSON.ExtraFields["prompt_cache_hit_tokens"]; ok && s.usage.CacheReadTokens == 0 {
-			// DeepSeek reports cache hits in its own field.
-			_ = json.Unmarshal([]byte(f.Raw()), &s.usage.CacheReadTokens)
-		}
-	}
-	for _, ch := range chunk.Choices {
-		d := ch.Delta
-		if r := reasoningDelta(d); r != "" {
-			s.reasoning = append(s.reasoning, r...)
-			emit(Event{Kind: EventReasoning, Text: r})
-		}
-		if d.Content != "" {
-			s.text = append(s.text, d.Content...)
-			emit(Event{Kind: EventText, Text: d.Content})
-		}
-		if d.Refusal != "" {
-			s.text = append(s.text, d.Refusal...)
-			emit(Event{Kind: EventText, Text: d.Refusal})
-			if s.finish == "" {
-				s.finish = "content_filter"
-			}
-		}
-		for _, tc := range d.ToolCalls {
-			c := s.calls[tc.Index]
-			if c == nil {
-				c = &ToolCall{}
-				s.calls[tc.Index] = c
-			}
-			if tc.ID != "" {
-				c.ID = tc.ID
-			}
-			if tc.Function.Name != "" {
-				c.Name += tc.Function.Name
-			}
-			c.Args += tc.Function.Arguments
-		}
-		if ch.FinishReason != "" {
-			s.finish = ch.FinishReason
-		}
-	}
-}
-
-// reasoningDelta reads the reasoning text OpenAI-compatible servers put beside content:
-// reasoning_content (DeepSeek, Qwen, vLLM) or reasoning (OpenRouter, Ollama).
-func reasoningDelta(d openai.ChatCompletionChunkChoiceDelta) string {
-	for _, k := range []string{"reasoning_content", "reasoning"} {
-		f, ok := d.JSON.ExtraFields[k]
-		if !ok {
-			continue
-		}
-		var s string
-		if json.Unmarshal([]byte(f.Raw()), &s) == nil && s != "" {
-			return s
-		}
-	}
-	return ""
-}
-
-func (s *openAIStream) reply(model string) *Reply {
-	r := &Reply{Text: string(s.text), Reasoning: string(s.reasoning), Usage: s.usage, Model: s.model}
+// openAIReply maps an assembled result to a Reply.
+func openAIReply(res *openai.Result, model string) *Reply {
+	r := &Reply{Text: res.Text, Reasoning: res.Reasoning, Model: res.Model}
 	if r.Model == "" {
 		r.Model = model
 	}
-	for n, i := range slices.Sorted(maps.Keys(s.calls)) {
-		c := *s.calls[i]
-		if c.ID == "" {
-			// Some local servers omit ids; pairing needs one.
-			c.ID = fmt.Sprintf("call_%d", n)
-		}
-		r.ToolCalls = append(r.ToolCalls, c)
+	for _, c := range res.Calls {
+		r.ToolCalls = append(r.ToolCalls, ToolCall{ID: c.ID, Name: c.Name, Args: c.Args})
 	}
-	switch s.finish {
+	if u := res.Usage; u != nil {
+		r.Usage = Usage{InputTokens: *u.PromptTokens, OutputTokens: u.CompletionTokens}
+		if u.PromptTokensDetails != nil {
+			r.Usage.CacheReadTokens = u.PromptTokensDetails.CachedTokens
+		}
+		if r.Usage.CacheReadTokens == 0 {
+			r.Usage.CacheReadTokens = u.PromptCacheHitTokens // DeepSeek's own field
+		}
+	}
+	switch res.Finish {
 	case "tool_calls", "function_call":
 		r.Stop = StopToolCalls
 	case "length":
@@ -265,9 +169,101 @@ func (s *openAIStream) reply(model string) *Reply {
 	default:
 		r.Stop = StopEnd
 	}
-	if len(r.ToolCalls) > 0 && r.Stop == StopEnd {
-		// Some servers say "stop" even when they called tools.
-		r.Stop = StopToolCalls
+	for _, q := range res.Quirks {
+		r.Quirks = append(r.Quirks, string(q))
 	}
 	return r
+}
+
+// classify turns a wire failure into a classed *Error with the server's own words.
+func (p *openAIProvider) classify(err error) *Error {
+	var apiErr *openai.APIError
+	var streamErr *openai.StreamError
+	switch {
+	case errors.As(err, &apiErr):
+		return ClassifyHTTP(p.name, apiErr.Status, apiErr.Header, apiErr.Body, nil)
+	case errors.As(err, &streamErr):
+		return classifyStreamError(p.name, streamErr)
+	case openai.IsTooLarge(err):
+		// A server that sends this is broken, and sending the same request again gets the
+		// same answer.
+		return &Error{Class: Fatal, Provider: p.name, Err: err}
+	case errors.Is(err, openai.ErrEmptyBody), errors.Is(err, openai.ErrMalformed):
+		return &Error{Class: Retryable, Provider: p.name, Err: err}
+	}
+	return ClassifyErr(p.name, err)
+}
+
+// classifyStreamError classes an error sent inside a stream by its code: an HTTP status
+// (OpenRouter), or words such as rate_limit, overloaded, server_error, timeout.
+func classifyStreamError(provider string, se *openai.StreamError) *Error {
+	msg := clipMessage(se.Message)
+	if se.Status != 0 {
+		e := ClassifyHTTP(provider, se.Status, nil, se.Body, nil)
+		e.Status = 0 // the answer was a 200: the code is the server's, said mid-stream
+		e.Err = fmt.Errorf("the stream sent an error (code %d): %s", se.Status, msg)
+		return e
+	}
+	e := &Error{Class: Fatal, Provider: provider, Err: errors.New("the stream sent an error: " + msg)}
+	code := strings.ToLower(se.Code + " " + se.Message)
+	switch {
+	case saysTooLong(code):
+		e.Class = Overflow
+	case containsAny(code, "rate_limit", "rate limit", "overloaded", "server_error", "internal", "timeout",
+		"unavailable", "capacity", "try again"):
+		e.Class = Retryable
+	}
+	if se.Code != "" {
+		if _, err := strconv.Atoi(se.Code); err != nil {
+			e.Err = fmt.Errorf("the stream sent an error (%s): %s", se.Code, msg)
+		}
+	}
+	return e
+}
+
+func containsAny(s string, subs ...string) bool {
+	for _, x := range subs {
+		if strings.Contains(s, x) {
+			return true
+		}
+	}
+	return false
+}
+
+// rejectedFor returns the optional fields the endpoint is known to reject for model: from
+// this process, else from the memory.
+func (p *openAIProvider) rejectedFor(model string) []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if got, ok := p.rejected[model]; ok {
+		return append([]string(nil), got...)
+	}
+	var fields []string
+	if p.memory != nil {
+		fields, _ = p.memory.WireRejects(p.base, model) // unreadable memory: ask the server again
+	}
+	if p.rejected == nil {
+		p.rejected = map[string][]string{}
+	}
+	p.rejected[model] = fields
+	return append([]string(nil), fields...)
+}
+
+// reject remembers that the endpoint refused field for model.
+func (p *openAIProvider) reject(model, field string) {
+	p.mu.Lock()
+	if !contains(p.rejected[model], field) {
+		p.rejected[model] = append(p.rejected[model], field)
+	}
+	p.mu.Unlock()
+	if p.memory != nil {
+		_ = p.memory.AddWireReject(p.base, model, field) // forgotten: the next run asks once more
+	}
+}
+
+func rejectQuirk(field string) openai.Quirk {
+	if field == fieldStreamOptions {
+		return openai.QuirkNoStreamOptions
+	}
+	return openai.QuirkNoParallelField
 }

@@ -3,8 +3,9 @@
 // methods, and the files and lines they are spread over). It reads source only (go/parser), so
 // it measures any revision, built or not. Nothing is asserted. Run from the repository root:
 //
-//	go run ./bench/archstats [-before REV]
+//	go run ./bench/archstats [-before REV] [-room-before REV]
 //
+// It then prints the measures of issue 18 (room.go), before (at -room-before) and now.
 // With -before, the same figures for REV (read through git show) come first, as "before"; a
 // revision git cannot show (a shallow clone) gives the figures issue 12 recorded instead.
 // bench/run.sh passes 902d0b4, the last commit before the issue's work on actors/ began (the
@@ -25,14 +26,15 @@ import (
 const limit = 400
 
 func main() {
-	before := flag.String("before", "", "a git revision to measure as well, printed as before")
+	rev := flag.String("before", "", "a git revision to measure as well, printed as before")
+	roomRev := flag.String("room-before", "", "the revision of issue 18's before column (default: -before, else 7279458, where that issue's work began)")
 	flag.Parse()
-	if *before != "" {
-		if src, err := gitSource(*before); err == nil {
-			print("before ("+*before+")", measure(src))
+	if *rev != "" {
+		if src, err := gitSource(*rev); err == nil {
+			print("before ("+*rev+")", measure(src))
 		} else {
 			fmt.Printf("%-44s %s\n", "actors/ structure: before (recorded)", "48 fields / 123 methods in the session type, over 16 files, 3,128 lines (issue 12)")
-			fmt.Printf("%-44s %s\n", "", "("+*before+" not readable here: "+err.Error()+")")
+			fmt.Printf("%-44s %s\n", "", "("+*rev+" not readable here: "+err.Error()+")")
 		}
 	}
 	src, err := treeSource("actors")
@@ -41,6 +43,26 @@ func main() {
 		os.Exit(1)
 	}
 	print("now", measure(src))
+
+	if *roomRev == "" {
+		*roomRev = *rev
+	}
+	if *roomRev == "" {
+		*roomRev = "7279458"
+	}
+	var before *roomFigures
+	if t, err := gitTree(*roomRev); err == nil {
+		f := measureRoom(t)
+		before = &f
+	} else {
+		*roomRev += " (not readable: " + err.Error() + ")"
+	}
+	t, err := workTree()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "archstats: %v\n", err)
+		os.Exit(1)
+	}
+	printRoom(before, *roomRev, measureRoom(t))
 }
 
 // source is a set of Go files under actors/: path → content.
