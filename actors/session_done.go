@@ -32,7 +32,7 @@ func (s *session) maxRefusals() int {
 // called again), started the check command, or failed after too many refusals.
 func (s *session) verifyDone(ctx actor.Context, text string) bool {
 	if s.done.goal != nil && s.done.goal.Status == messages.GoalActive && !s.start.LoopStep {
-		s.refuseFinal(ctx, "goal", "", fmt.Sprintf("You may not stop yet: the goal %q is still %s. Continue the work; "+
+		s.refuseFinal(ctx, messages.DoneCheckGoal, "", fmt.Sprintf("You may not stop yet: the goal %q is still %s. Continue the work; "+
 			"once it is met and verified, call update_goal with status \"complete\" and the evidence, then give your final answer.",
 			s.done.goal.Objective, s.done.goal.Status), "the goal was never completed with evidence")
 		return false
@@ -101,19 +101,19 @@ func (s *session) onCheckDone(ctx actor.Context, msg *messages.CheckResult) {
 	}
 	out := preview(strings.TrimSpace(msg.Output), checkOutputBytes)
 	if msg.IsError {
-		s.refuseFinal(ctx, "command", out, fmt.Sprintf("You may not stop yet: the project's check `%s` failed:\n%s\n"+
+		s.refuseFinal(ctx, messages.DoneCheckCommand, out, fmt.Sprintf("You may not stop yet: the project's check `%s` failed:\n%s\n"+
 			"Fix the cause, run the check yourself, and give your final answer once it passes.", s.start.Check, out),
 			fmt.Sprintf("the check `%s` still fails: %s", s.start.Check, firstLine(out)))
 		return
 	}
-	s.emit(messages.DoneCheckEvent.Of(&messages.DoneCheckData{Turn: s.turn, Kind: "command", Command: s.start.Check, Passed: true,
+	s.emit(messages.DoneCheckEvent.Of(&messages.DoneCheckData{Turn: s.turn, Kind: messages.DoneCheckCommand, Command: s.start.Check, Passed: true,
 		Output: preview(out, 1024), Refusals: s.done.refusals, Max: s.maxRefusals()}))
 	s.acceptFinal(ctx, text)
 }
 
 // refuseFinal tells the model why its final answer is refused and lets it continue — or, past
 // the limit, ends the run as failed with the evidence.
-func (s *session) refuseFinal(ctx actor.Context, kind, output, note, failure string) {
+func (s *session) refuseFinal(ctx actor.Context, kind messages.DoneCheckKind, output, note, failure string) {
 	s.done.refusals++
 	s.emit(messages.DoneCheckEvent.Of(&messages.DoneCheckData{Turn: s.turn, Kind: kind, Command: s.start.Check,
 		Passed: false, Output: preview(output, 1024), Refusals: s.done.refusals, Max: s.maxRefusals()}))

@@ -137,7 +137,7 @@ func (s *session) loadSession() error {
 		if s.links.emitter != nil {
 			s.links.emitter.ContinueAfter(meta.EventSeq) // one seq per session across runs
 		}
-		s.meta.Status = "running"
+		s.meta.Status = string(messages.StatusRunning)
 		s.meta.Model, s.meta.BaseURL = s.start.Model, s.start.BaseURL
 		if s.start.PromptMode != "" {
 			s.meta.PromptMode = s.start.PromptMode // the resume named one (see sessionPrefixOf)
@@ -150,7 +150,7 @@ func (s *session) loadSession() error {
 	}
 	now := time.Now().UTC()
 	s.meta = &store.SessionMeta{ID: s.start.ID, Parent: s.start.Parent, Agent: s.start.Agent, Model: s.start.Model,
-		BaseURL: s.start.BaseURL, Task: s.start.Task, Mode: string(s.start.Mode), Workspace: s.start.Workspace, Cwd: s.start.Cwd, PromptMode: s.start.PromptMode, Status: "running", Created: now, Updated: now}
+		BaseURL: s.start.BaseURL, Task: s.start.Task, Mode: string(s.start.Mode), Workspace: s.start.Workspace, Cwd: s.start.Cwd, PromptMode: s.start.PromptMode, Status: string(messages.StatusRunning), Created: now, Updated: now}
 	if err := s.putMeta(); err != nil {
 		return err
 	}

@@ -90,7 +90,7 @@ func (s *session) switchMode(ctx actor.Context, msg *messages.SetMode) error {
 // audit appends an audit-only entry: the model never sees it; `troupe log` does.
 func (s *session) audit(event messages.EventType, callID, tool string, data any) {
 	raw, _ := json.Marshal(data)
-	e := &store.Entry{Kind: store.EntryKind("system"), Event: string(event), CallID: callID, ToolName: tool, Data: raw}
+	e := &store.Entry{Kind: store.KindSystem, Event: string(event), CallID: callID, ToolName: tool, Data: raw}
 	if err := s.deps.Store.Append(s.start.ID, e); err != nil {
 		s.deps.Log.Warn("record audit entry", "session", s.start.ID, "event", event, "err", err)
 	}

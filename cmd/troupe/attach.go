@@ -64,7 +64,7 @@ func (m *Main) follow(ctx context.Context, id string, asJSON bool) error {
 	if err != nil {
 		return usageErr("attach %s: %v (see 'troupe sessions')", id, err)
 	}
-	running := meta.Status == "running"
+	running := meta.Status == string(messages.StatusRunning)
 	if running {
 		_, err := l.client.Status(id)
 		running = err == nil
@@ -93,7 +93,7 @@ func attachState(status string, running bool) string {
 	switch {
 	case running:
 		return "running (Ctrl-C detaches; the session goes on)"
-	case status == "running":
+	case status == string(messages.StatusRunning):
 		return "cut off"
 	}
 	return "finished: " + status
@@ -133,7 +133,7 @@ func storedOutcome(m *Main, meta *messages.SessionInfo) error {
 		fmt.Fprintf(m.Stderr, "troupe: session %s finished: done after %s\n", meta.ID, textfmt.Count(meta.Turns, "turn"))
 	case messages.StatusFailed:
 		fin.Error = fmt.Sprintf("after %s (troupe log %s shows why)", textfmt.Count(meta.Turns, "turn"), meta.ID)
-	case "running":
+	case messages.StatusRunning:
 		fin.Status = messages.StatusInterrupted
 		fin.Error = fmt.Sprintf("its node stopped without recording an outcome; troupe resume %s continues it", meta.ID)
 	default: // interrupted, cancelled

@@ -72,7 +72,7 @@ func formatEntry(e messages.LogEntry) string {
 	var b strings.Builder
 	b.WriteString(head)
 	switch e.Kind {
-	case "assistant":
+	case messages.LogAssistant:
 		fmt.Fprintf(&b, " [%s]", e.Model)
 		if e.Text != "" {
 			b.WriteString(" " + indent(e.Text))
@@ -80,13 +80,13 @@ func formatEntry(e messages.LogEntry) string {
 		for _, c := range e.Calls {
 			fmt.Fprintf(&b, "\n      call %s %s(%s)", c.ID, c.Name, clipLine(c.Args, 200))
 		}
-	case "tool_result":
+	case messages.LogToolResult:
 		mark := "ok"
 		if e.IsError {
 			mark = "error"
 		}
 		fmt.Fprintf(&b, " %s %s %s: %s", e.CallID, e.ToolName, mark, indent(clip(e.Text, 800)))
-	case "system":
+	case messages.LogSystem:
 		fmt.Fprintf(&b, " %s", e.Event)
 		if e.CallID != "" {
 			fmt.Fprintf(&b, " %s %s", e.CallID, e.ToolName)

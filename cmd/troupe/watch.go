@@ -234,7 +234,7 @@ func (w *watcher) seed(c *actors.Client, subscribed time.Time) {
 	}
 	asked := 0
 	for _, meta := range metas {
-		if meta.Status != "running" || meta.Created.After(subscribed) || asked >= 64 {
+		if meta.Status != string(messages.StatusRunning) || meta.Created.After(subscribed) || asked >= 64 {
 			continue
 		}
 		asked++
