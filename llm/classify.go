@@ -2,10 +2,10 @@ package llm
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"github.com/troupe-dev/troupe/internal/textfmt"
+	"github.com/troupe-dev/troupe/llm/openai"
 	"io"
 	"net"
 	"net/http"
@@ -150,36 +150,10 @@ func retryAfter(h http.Header, now time.Time) time.Duration {
 	return 0
 }
 
-// providerMessage pulls the human message out of a JSON error body ({"error":{"message":…}},
-// {"message":…} or Gemini's {"error":{"message":…,"status":…}}), else returns the body as is.
+// providerMessage pulls the human message out of an error body of any shape providers use
+// (see openai.ErrorMessage), else returns the body as is.
 func providerMessage(body string) string {
-	body = strings.TrimSpace(body)
-	var v struct {
-		Message string          `json:"message"`
-		Error   json.RawMessage `json:"error"`
-	}
-	if json.Unmarshal([]byte(body), &v) != nil {
-		return body
-	}
-	var inner struct {
-		Message string `json:"message"`
-		Type    string `json:"type"`
-		Code    any    `json:"code"`
-	}
-	if json.Unmarshal(v.Error, &inner) == nil && inner.Message != "" {
-		if c, ok := inner.Code.(string); ok && c != "" && !strings.Contains(inner.Message, c) {
-			return inner.Message + " (" + c + ")"
-		}
-		return inner.Message
-	}
-	var s string
-	if json.Unmarshal(v.Error, &s) == nil && s != "" {
-		return s
-	}
-	if v.Message != "" {
-		return v.Message
-	}
-	return body
+	return openai.ErrorMessage(body)
 }
 
 // clipMessage keeps an error body readable on one screen: providers sometimes answer with an

@@ -6,13 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"net/http"
-	"slices"
+	"strconv"
+	"strings"
 
-	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/option"
-	"github.com/openai/openai-go/v3/shared"
+	"github.com/troupe-dev/troupe/llm/openai"
 )
 
 // OpenAIConfig configures an OpenAI-compatible Chat Completions provider: OpenAI itself,
@@ -22,105 +20,102 @@ type OpenAIConfig struct {
 	BaseURL    string
 	APIKey     string
 	HTTPClient *http.Client
+	// Headers are sent with every request (OpenAI's organization and project headers).
+	Headers map[string]string
 }
+
+// defaultOpenAIBase is where an OpenAIConfig without BaseURL points.
+const defaultOpenAIBase = "https://api.openai.com/v1"
 
 type openAIProvider struct {
 	name   string
-	client openAIServices
+	client *openai.Client
 }
 
-// openAIServices are the SDK services troupe calls, built alone (see NewOpenAI).
-type openAIServices struct {
-	Completions openai.ChatCompletionService
-	Models      openai.ModelService // doctor's probe
-}
-
-// NewOpenAI returns a Provider speaking Chat Completions with streaming. The SDK's own retries
-// are off: StreamWithRetry owns retrying, so a dropped stream is retried once, not twice over.
+// NewOpenAI returns a Provider speaking Chat Completions with streaming through troupe's own
+// wire package (llm/openai). It never retries: StreamWithRetry owns retrying.
 func NewOpenAI(cfg OpenAIConfig) Provider {
 	if cfg.Name == "" {
 		cfg.Name = "openai"
 	}
-	opts := []option.RequestOption{option.WithAPIKey(cfg.APIKey), option.WithMaxRetries(0)}
-	if cfg.BaseURL != "" {
-		opts = append(opts, option.WithBaseURL(cfg.BaseURL))
+	if cfg.BaseURL == "" {
+		cfg.BaseURL = defaultOpenAIBase
 	}
-	opts = append(opts, option.WithHTTPClient(watchedClient(cfg.HTTPClient))) // see streamWatched
-	// The services troupe calls alone, with the defaults NewClient would apply first: a whole
-	// Client builds and links every service of the API (responses, realtime, files, …), which
-	// made up about a quarter of troupe's binary.
-	opts = append(openai.DefaultClientOptions(), opts...)
-	return &openAIProvider{name: cfg.Name, client: openAIServices{
-		Completions: openai.NewChatCompletionService(opts...),
-		Models:      openai.NewModelService(opts...),
-	}}
+	return &openAIProvider{name: cfg.Name, client: &openai.Client{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey,
+		Headers: cfg.Headers, HTTP: watchedClient(cfg.HTTPClient)}} // see streamWatched
 }
 
 func (p *openAIProvider) Stream(ctx context.Context, req *Request, emit func(Event)) (*Reply, error) {
-	stream := p.client.Completions.NewStreaming(ctx, p.params(req))
-	defer stream.Close()
-	acc := openAIStream{calls: map[int64]*ToolCall{}}
-	for stream.Next() {
-		acc.add(stream.Current(), emit)
-	}
-	if err := stream.Err(); err != nil {
+	stream, err := p.client.Stream(ctx, p.request(req))
+	if err != nil {
 		return nil, p.classify(err)
 	}
-	if acc.finish == "" {
-		return nil, ClassifyErr(p.name, fmt.Errorf("%s: %w", p.name, io.ErrUnexpectedEOF))
+	defer stream.Close()
+	acc := openai.Accumulator{
+		OnText:      func(s string) { emit(Event{Kind: EventText, Text: s}) },
+		OnReasoning: func(s string) { emit(Event{Kind: EventReasoning, Text: s}) },
 	}
-	reply := acc.reply(req.Model)
+	for {
+		chunk, err := stream.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, p.classify(err)
+		}
+		if err := acc.Add(chunk); err != nil {
+			return nil, p.classify(err)
+		}
+	}
+	res, err := acc.Finish(stream.Done())
+	if err != nil {
+		return nil, p.classify(err)
+	}
+	res.Quirks.Merge(stream.Quirks())
+	reply := openAIReply(res, req.Model)
 	for i := range reply.ToolCalls {
 		emit(Event{Kind: EventToolCall, Call: &reply.ToolCalls[i]})
 	}
-	if acc.usageSeen {
+	if res.Usage != nil {
 		u := reply.Usage
 		emit(Event{Kind: EventUsage, Usage: &u})
 	}
 	return reply, nil
 }
 
-// params maps a Request to Chat Completions parameters.
-func (p *openAIProvider) params(req *Request) openai.ChatCompletionNewParams {
-	params := openai.ChatCompletionNewParams{
-		Model:         req.Model,
-		StreamOptions: openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)},
-	}
+// request maps a Request to a Chat Completions request.
+func (p *openAIProvider) request(req *Request) *openai.Request {
+	out := &openai.Request{Model: req.Model, StreamOptions: &openai.StreamOptions{IncludeUsage: true}}
 	if req.System != "" {
-		params.Messages = append(params.Messages, openai.SystemMessage(req.System))
+		out.Messages = append(out.Messages, openai.Message{Role: "system", Content: openai.Text(req.System)})
 	}
 	for _, m := range req.Messages {
-		params.Messages = append(params.Messages, openAIMessage(m, req.Model))
+		out.Messages = append(out.Messages, openAIMessage(m, req.Model))
 	}
 	for _, t := range req.Tools {
-		var schema shared.FunctionParameters
+		var schema map[string]any
 		if err := json.Unmarshal(t.Schema, &schema); err != nil || schema == nil {
-			schema = shared.FunctionParameters{"type": "object"}
+			schema = map[string]any{"type": "object"}
 		}
-		params.Tools = append(params.Tools, openai.ChatCompletionFunctionTool(shared.FunctionDefinitionParam{
-			Name:        t.Name,
-			Description: openai.String(t.Description),
-			Parameters:  schema,
-		}))
+		out.Tools = append(out.Tools, openai.Tool{Type: "function",
+			Function: openai.Function{Name: t.Name, Description: t.Description, Parameters: schema}})
 	}
-	if req.MaxTokens > 0 {
-		params.MaxTokens = openai.Int(int64(req.MaxTokens))
-	}
+	out.MaxTokens = req.MaxTokens
 	if req.CacheKey != "" && p.name == "openai" {
 		// Only OpenAI documents prompt_cache_key; strict local servers reject unknown fields.
-		params.PromptCacheKey = openai.String(req.CacheKey)
+		out.PromptCacheKey = req.CacheKey
 	}
-	return params
+	return out
 }
 
-func openAIMessage(m Message, model string) openai.ChatCompletionMessageParamUnion {
+func openAIMessage(m Message, model string) openai.Message {
 	switch m.Role {
 	case RoleTool:
-		return openai.ToolMessage(m.Content, m.ToolCallID)
+		return openai.Message{Role: "tool", Content: openai.Text(m.Content), ToolCallID: m.ToolCallID}
 	case RoleAssistant:
-		a := openai.ChatCompletionAssistantMessageParam{}
-		if m.Content != "" {
-			a.Content.OfString = openai.String(m.Content)
+		a := openai.Message{Role: "assistant"}
+		if m.Content != "" || len(m.ToolCalls) == 0 {
+			a.Content = openai.Text(m.Content)
 		}
 		for _, c := range m.ToolCalls {
 			args := c.Args
@@ -129,133 +124,38 @@ func openAIMessage(m Message, model string) openai.ChatCompletionMessageParamUni
 				// are not JSON; the tool result already told the model what was wrong with them.
 				args = "{}"
 			}
-			a.ToolCalls = append(a.ToolCalls, openai.ChatCompletionMessageToolCallUnionParam{
-				OfFunction: &openai.ChatCompletionMessageFunctionToolCallParam{
-					ID:       c.ID,
-					Function: openai.ChatCompletionMessageFunctionToolCallFunctionParam{Name: c.Name, Arguments: args},
-				},
-			})
+			a.ToolCalls = append(a.ToolCalls, openai.ToolCall{ID: c.ID, Type: "function",
+				Function: openai.FunctionCall{Name: c.Name, Arguments: args}})
 		}
 		if m.Reasoning != "" && m.Model == model {
 			// DeepSeek, Qwen and OpenRouter read reasoning back from reasoning_content.
-			a.SetExtraFields(map[string]any{"reasoning_content": m.Reasoning})
+			a.ReasoningContent = m.Reasoning
 		}
-		return openai.ChatCompletionMessageParamUnion{OfAssistant: &a}
+		return a
 	default:
-		return openai.UserMessage(m.Content)
+		return openai.Message{Role: "user", Content: openai.Text(m.Content)}
 	}
 }
 
-// classify turns an SDK error into a classed *Error.
-func (p *openAIProvider) classify(err error) *Error {
-	var apiErr *openai.Error
-	if errors.As(err, &apiErr) {
-		var h http.Header
-		if apiErr.Response != nil {
-			h = apiErr.Response.Header
-		}
-		body := apiErr.RawJSON()
-		if body == "" {
-			body = apiErr.Message
-		}
-		return ClassifyHTTP(p.name, apiErr.StatusCode, h, body, nil)
-	}
-	return ClassifyErr(p.name, err)
-}
-
-// openAIStream assembles a reply from Chat Completions chunks.
-type openAIStream struct {
-	text, reasoning []byte
-	calls           map[int64]*ToolCall
-	finish          string
-	model           string
-	usage           Usage
-	usageSeen       bool
-}
-
-func (s *openAIStream) add(chunk openai.ChatCompletionChunk, emit func(Event)) {
-	if chunk.Model != "" {
-		s.model = chunk.Model
-	}
-	if chunk.JSON.Usage.Valid() && chunk.Usage.JSON.PromptTokens.Valid() {
-		s.usageSeen = true
-		s.usage = Usage{
-			InputTokens:     int(chunk.Usage.PromptTokens),
-			OutputTokens:    int(chunk.Usage.CompletionTokens),
-			CacheReadTokens: int(chunk.Usage.PromptTokensDetails.CachedTokens),
-		}
-		if f, ok := chunk.Usage.JSON.ExtraFields["prompt_cache_hit_tokens"]; ok && s.usage.CacheReadTokens == 0 {
-			// DeepSeek reports cache hits in its own field.
-			_ = json.Unmarshal([]byte(f.Raw()), &s.usage.CacheReadTokens)
-		}
-	}
-	for _, ch := range chunk.Choices {
-		d := ch.Delta
-		if r := reasoningDelta(d); r != "" {
-			s.reasoning = append(s.reasoning, r...)
-			emit(Event{Kind: EventReasoning, Text: r})
-		}
-		if d.Content != "" {
-			s.text = append(s.text, d.Content...)
-			emit(Event{Kind: EventText, Text: d.Content})
-		}
-		if d.Refusal != "" {
-			s.text = append(s.text, d.Refusal...)
-			emit(Event{Kind: EventText, Text: d.Refusal})
-			if s.finish == "" {
-				s.finish = "content_filter"
-			}
-		}
-		for _, tc := range d.ToolCalls {
-			c := s.calls[tc.Index]
-			if c == nil {
-				c = &ToolCall{}
-				s.calls[tc.Index] = c
-			}
-			if tc.ID != "" {
-				c.ID = tc.ID
-			}
-			if tc.Function.Name != "" {
-				c.Name += tc.Function.Name
-			}
-			c.Args += tc.Function.Arguments
-		}
-		if ch.FinishReason != "" {
-			s.finish = ch.FinishReason
-		}
-	}
-}
-
-// reasoningDelta reads the reasoning text OpenAI-compatible servers put beside content:
-// reasoning_content (DeepSeek, Qwen, vLLM) or reasoning (OpenRouter, Ollama).
-func reasoningDelta(d openai.ChatCompletionChunkChoiceDelta) string {
-	for _, k := range []string{"reasoning_content", "reasoning"} {
-		f, ok := d.JSON.ExtraFields[k]
-		if !ok {
-			continue
-		}
-		var s string
-		if json.Unmarshal([]byte(f.Raw()), &s) == nil && s != "" {
-			return s
-		}
-	}
-	return ""
-}
-
-func (s *openAIStream) reply(model string) *Reply {
-	r := &Reply{Text: string(s.text), Reasoning: string(s.reasoning), Usage: s.usage, Model: s.model}
+// openAIReply maps an assembled result to a Reply.
+func openAIReply(res *openai.Result, model string) *Reply {
+	r := &Reply{Text: res.Text, Reasoning: res.Reasoning, Model: res.Model}
 	if r.Model == "" {
 		r.Model = model
 	}
-	for n, i := range slices.Sorted(maps.Keys(s.calls)) {
-		c := *s.calls[i]
-		if c.ID == "" {
-			// Some local servers omit ids; pairing needs one.
-			c.ID = fmt.Sprintf("call_%d", n)
-		}
-		r.ToolCalls = append(r.ToolCalls, c)
+	for _, c := range res.Calls {
+		r.ToolCalls = append(r.ToolCalls, ToolCall{ID: c.ID, Name: c.Name, Args: c.Args})
 	}
-	switch s.finish {
+	if u := res.Usage; u != nil {
+		r.Usage = Usage{InputTokens: *u.PromptTokens, OutputTokens: u.CompletionTokens}
+		if u.PromptTokensDetails != nil {
+			r.Usage.CacheReadTokens = u.PromptTokensDetails.CachedTokens
+		}
+		if r.Usage.CacheReadTokens == 0 {
+			r.Usage.CacheReadTokens = u.PromptCacheHitTokens // DeepSeek's own field
+		}
+	}
+	switch res.Finish {
 	case "tool_calls", "function_call":
 		r.Stop = StopToolCalls
 	case "length":
@@ -265,9 +165,63 @@ func (s *openAIStream) reply(model string) *Reply {
 	default:
 		r.Stop = StopEnd
 	}
-	if len(r.ToolCalls) > 0 && r.Stop == StopEnd {
-		// Some servers say "stop" even when they called tools.
-		r.Stop = StopToolCalls
+	for _, q := range res.Quirks {
+		r.Quirks = append(r.Quirks, string(q))
 	}
 	return r
+}
+
+// classify turns a wire failure into a classed *Error with the server's own words.
+func (p *openAIProvider) classify(err error) *Error {
+	var apiErr *openai.APIError
+	var streamErr *openai.StreamError
+	switch {
+	case errors.As(err, &apiErr):
+		return ClassifyHTTP(p.name, apiErr.Status, apiErr.Header, apiErr.Body, nil)
+	case errors.As(err, &streamErr):
+		return classifyStreamError(p.name, streamErr)
+	case openai.IsTooLarge(err):
+		// A server that sends this is broken, and sending the same request again gets the
+		// same answer.
+		return &Error{Class: Fatal, Provider: p.name, Err: err}
+	case errors.Is(err, openai.ErrEmptyBody), errors.Is(err, openai.ErrMalformed):
+		return &Error{Class: Retryable, Provider: p.name, Err: err}
+	}
+	return ClassifyErr(p.name, err)
+}
+
+// classifyStreamError classes an error sent inside a stream by its code: an HTTP status
+// (OpenRouter), or words such as rate_limit, overloaded, server_error, timeout.
+func classifyStreamError(provider string, se *openai.StreamError) *Error {
+	msg := clipMessage(se.Message)
+	if se.Status != 0 {
+		e := ClassifyHTTP(provider, se.Status, nil, se.Body, nil)
+		e.Status = 0 // the answer was a 200: the code is the server's, said mid-stream
+		e.Err = fmt.Errorf("the stream sent an error (code %d): %s", se.Status, msg)
+		return e
+	}
+	e := &Error{Class: Fatal, Provider: provider, Err: errors.New("the stream sent an error: " + msg)}
+	code := strings.ToLower(se.Code + " " + se.Message)
+	switch {
+	case saysTooLong(code):
+		e.Class = Overflow
+	case containsAny(code, "rate_limit", "rate limit", "overloaded", "server_error", "internal", "timeout",
+		"unavailable", "capacity", "try again"):
+		e.Class = Retryable
+	}
+	if se.Code != "" {
+		if _, err := strconv.Atoi(se.Code); err != nil {
+			e.Err = fmt.Errorf("the stream sent an error (%s): %s", se.Code, msg)
+		}
+	}
+	return e
+}
+
+func containsAny(s string, subs ...string) bool {
+	for _, x := range subs {
+		if strings.Contains(s, x) {
+			return true
+		}
+	}
+	return false
 }

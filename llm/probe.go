@@ -37,13 +37,9 @@ func KeyVars() []string {
 }
 
 func (p *openAIProvider) Probe(ctx context.Context, model string) (string, error) {
-	page, err := p.client.Models.List(ctx)
+	ids, err := p.client.Models(ctx)
 	if err != nil {
 		return "", p.classify(err)
-	}
-	ids := make([]string, 0, len(page.Data))
-	for _, m := range page.Data {
-		ids = append(ids, m.ID)
 	}
 	return modelsLine(ids, model), nil
 }

@@ -1,6 +1,7 @@
 // Package llm is troupe's provider layer: one streaming Provider interface, adapters for
-// OpenAI-compatible Chat Completions, Anthropic Messages and Gemini built on the official SDKs,
-// the scripted provider used by tests and the offline demo, error classes and retries.
+// OpenAI-compatible Chat Completions (troupe's own wire, llm/openai), Anthropic Messages and
+// Gemini (their official SDKs), the scripted provider used by tests and the offline demo,
+// error classes and retries.
 //
 // No provider name appears outside this package: the rest of troupe sees Request, Event, Reply
 // and *Error.
@@ -112,6 +113,9 @@ type Reply struct {
 	Usage     Usage
 	Stop      StopReason
 	Model     string // the model that answered
+	// Quirks names the leniencies the wire needed to read this reply (a server bending its
+	// protocol); empty for a clean reply.
+	Quirks []string
 }
 
 // Provider streams one model call. Stream calls emit for each Event as it arrives (from the

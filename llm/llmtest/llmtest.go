@@ -1,6 +1,6 @@
 // Package llmtest serves the real provider wire protocols (OpenAI Chat Completions SSE,
 // Anthropic Messages SSE, Gemini generateContent SSE) from httptest servers on 127.0.0.1, so tests
-// exercise the official SDKs end to end. A Responder decides each reply; every request is
+// exercise the provider adapters end to end. A Responder decides each reply; every request is
 // recorded for assertions (pairing, sizes, golden transcripts).
 package llmtest
 
