@@ -52,7 +52,7 @@ func (s *session) commitToolResult(call llm.ToolCall, res *messages.ToolResult) 
 
 func (s *session) commit(e *store.Entry, m llm.Message) error {
 	e.Time = time.Now().UTC()
-	if err := s.deps.Store.Append(s.start.ID, e); err != nil {
+	if err := s.deps.Store.Append(s.cfg.ID, e); err != nil {
 		return fmt.Errorf("record %s entry: %w", e.Kind, err)
 	}
 	s.items = append(s.items, projection.Item{Seq: e.Seq, Time: e.Time, Msg: m})
@@ -73,7 +73,7 @@ func (s *session) recordUsage(u llm.Usage, requestBytes int) {
 // here was two thirds of the harness's time per turn.
 func (s *session) syncStore() {
 	if err := s.putMeta(); err != nil {
-		s.deps.Log.Warn("record session meta", "session", s.start.ID, "err", err)
+		s.deps.Log.Warn("record session meta", "session", s.cfg.ID, "err", err)
 	}
 	s.deps.Store.SyncSoon()
 }
