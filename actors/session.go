@@ -106,7 +106,7 @@ func newSession(cfg sessionConfig, deps SessionDeps) actor.Producer {
 		}
 		incarnation++
 		s := &session{deps: deps, cfg: c, behavior: actor.NewBehavior(), links: sessionLinks{emitterHome: &emitter},
-			kids: newChildren()}
+			kids: newChildren(), done: newDoneGate(&c)}
 		if deps.Delegation != nil {
 			d := *deps.Delegation
 			d.Limits = d.Limits.withDefaults()

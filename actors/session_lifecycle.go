@@ -107,13 +107,7 @@ func (s *session) load() error {
 	if err := s.loadSession(); err != nil {
 		return err
 	}
-	if err := s.loadGoal(); err != nil {
-		return err
-	}
-	if g := s.cfg.Goal; g != "" && (s.done.goal == nil || s.done.goal.Objective != g || s.done.goal.Status == messages.GoalCleared) {
-		return s.setGoal(Goal{Objective: g, Status: messages.GoalActive, By: "user"})
-	}
-	return nil
+	return s.loadGoal()
 }
 
 func (s *session) loadSession() error {
@@ -164,9 +158,7 @@ func (s *session) finish(ctx actor.Context, out *messages.SessionFinishedData) {
 	}
 	s.become(phaseFinished, s.finishedPhase)
 	out.Turns = s.turn
-	if s.done.goal != nil {
-		out.Goal = s.done.goal.Status
-	}
+	out.Goal = s.done.outcome()
 	if s.asChild.wallTimer != nil {
 		s.asChild.wallTimer.Stop()
 	}

@@ -304,10 +304,7 @@ func (s *session) cancelTurn(ctx actor.Context, msg *messages.Cancel) {
 	if s.cur.cancelling != "" {
 		return
 	}
-	s.cur.cancelling = msg.Reason
-	if s.cur.cancelling == "" {
-		s.cur.cancelling = "cancelled by the user"
-	}
+	s.cur.cancel(msg.Reason)
 	s.asChild.cancelRequested = true
 	s.cancelChildren(ctx, s.cur.cancelling)
 	switch s.phase {
