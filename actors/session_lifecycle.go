@@ -96,7 +96,7 @@ func (s *session) begin(ctx actor.Context) {
 		return
 	}
 	if !s.cfg.Interactive {
-		final := s.lastAnswer()
+		final := lastAnswer(s.items)
 		s.finish(ctx, &messages.SessionFinishedData{Status: messages.StatusDone, Final: final,
 			Error: "nothing to resume: the session's last turn is complete; give a task to continue"})
 	}
@@ -159,9 +159,7 @@ func (s *session) finish(ctx actor.Context, out *messages.SessionFinishedData) {
 	s.become(phaseFinished, s.finishedPhase)
 	out.Turns = s.turn
 	out.Goal = s.done.outcome()
-	if s.asChild.wallTimer != nil {
-		s.asChild.wallTimer.Stop()
-	}
+	s.asChild.stopWall()
 	s.answerWaiters(ctx, true) // a wait_agent still blocked gets what is in
 	if s.meta != nil {
 		s.meta.Status = string(out.Status)
@@ -223,9 +221,10 @@ func (s *session) childTerminated(ctx actor.Context, msg *actor.Terminated) {
 	s.fail(ctx, messages.FailInternal, "the tool executor stopped unexpectedly")
 }
 
-func (s *session) lastAnswer() string {
-	for i := len(s.items) - 1; i >= 0; i-- {
-		if m := s.items[i].Msg; s.items[i].Boundary == nil && m.Role == llm.RoleAssistant && m.Content != "" {
+// lastAnswer is the model's last answer in the log as the model sees it.
+func lastAnswer(items []projection.Item) string {
+	for i := len(items) - 1; i >= 0; i-- {
+		if m := items[i].Msg; items[i].Boundary == nil && m.Role == llm.RoleAssistant && m.Content != "" {
 			return m.Content
 		}
 	}

@@ -47,14 +47,3 @@ type sessionLinks struct {
 	emitterHome **messages.Emitter // shared by every incarnation of this session
 	lostEvent   error              // the first event that could not be published (large.go)
 }
-
-// childState is what a session that is a subagent keeps for its report to the parent.
-type childState struct {
-	began           time.Time
-	trail           childTrail
-	parentNotes     []string // messages from the parent, delivered before the next model call
-	verdictNudges   int
-	cancelRequested bool // the parent (or a client) asked it to stop: its outcome is "cancelled"
-	reported        bool // its result went to the parent: it is reported once
-	wallTimer       *time.Timer
-}
