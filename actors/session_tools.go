@@ -42,7 +42,8 @@ func (s *session) onToolResult(ctx actor.Context, msg *messages.ToolResult) {
 			return
 		}
 		s.asChild.trail.track(r.Call, r.Result)
-		s.instructionsTouched(r.Call, r.Result)
+		s.instructions() // the copy is made on first use
+		s.nested.touch(s.deps.Workspace, r.Call, r.Result)
 		s.observeCall(r.Call, r.Result)
 		s.emit(messages.ToolFinishedEvent.Of(&messages.ToolFinishedData{Turn: s.turn, CallID: r.Call.ID, Tool: r.Call.Name,
 			IsError: r.Result.IsError, Output: preview(r.Result.Output, eventPreviewBytes), Bytes: len(r.Result.Output),
