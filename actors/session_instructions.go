@@ -167,7 +167,7 @@ func (s *session) commitInstructions(ctx actor.Context, fresh []config.Instructi
 	if len(files) == 0 {
 		return true
 	}
-	if err := s.commitNote(config.FormatNested(files)); err != nil {
+	if err := s.commit(noteEntry(config.FormatNested(files))); err != nil {
 		s.fail(ctx, messages.FailInternal, err.Error())
 		return false
 	}

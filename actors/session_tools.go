@@ -37,7 +37,7 @@ func (s *session) onToolStarted(msg *messages.ToolStarted) {
 // the last is in, the next turn starts (or the cancelled turn ends).
 func (s *session) onToolResult(ctx actor.Context, msg *messages.ToolResult) {
 	for _, r := range s.cur.batch.Add(msg) {
-		if err := s.commitToolResult(r.Call, r.Result); err != nil {
+		if err := s.commit(toolResultEntry(r.Call, r.Result)); err != nil {
 			s.fail(ctx, messages.FailInternal, err.Error())
 			return
 		}
