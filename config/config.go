@@ -25,8 +25,13 @@ type Config struct {
 	Model   string `toml:"model"`    // provider/model, e.g. "openai/gpt-4o-mini"
 	BaseURL string `toml:"base_url"` // an OpenAI-compatible endpoint, for local servers
 	Mode    string `toml:"mode"`     // plan, ask, auto-edit or yolo
-	Sandbox string `toml:"sandbox"`  // auto, landlock, bwrap or off
+	Sandbox string `toml:"sandbox"`  // auto, landlock, bwrap or off (or [sandbox] mode)
 	NATS    string `toml:"nats"`     // an external bus to join instead of the embedded one
+
+	// SandboxDenyRead and SandboxAllowRead are [sandbox] deny_read and allow_read: paths (absolute
+	// or ~/…) hidden from commands beside troupe's credential list, or taken off it.
+	SandboxDenyRead  []string `toml:"-"`
+	SandboxAllowRead []string `toml:"-"`
 
 	// TrustedProjects are project roots whose troupe.toml may widen permissions (user config
 	// only; see narrowProject).
@@ -45,7 +50,7 @@ type Config struct {
 		MaxRefusals   int    `toml:"max_refusals"`    // final answers refused before the run fails
 	} `toml:"done"`
 
-	// Context is how the model-visible context is kept (DESIGN §6).
+	// Context is how the model-visible context is kept (docs/DESIGN-NOTES.md "Context").
 	Context struct {
 		Window  int    `toml:"window"`   // tokens; 0 means the model's known window
 		IdleGap string `toml:"idle_gap"` // a duration ("30m") after which old outputs become previews, or "off"
