@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/troupe-dev/troupe/internal/textfmt"
 	"github.com/troupe-dev/troupe/llm"
 	"github.com/troupe-dev/troupe/messages"
 	"github.com/troupe-dev/troupe/tools"
@@ -22,6 +23,9 @@ type Classifier struct {
 	// FitArgs names the tool a bare arguments object was meant for (tools.Registry's
 	// ToolFittingArgs); nil when the session cannot tell.
 	FitArgs func(object string) (tools.ArgsFit, bool)
+	// Split turns one call that stands for several (a list of paths, commands, edits, a patch
+	// of several hunks) into those calls, in order (tools.Registry's Split); nil splits none.
+	Split func(name, args string) ([]tools.Piece, bool)
 }
 
 // Decision is a classified reply and what to do with it.
@@ -60,11 +64,11 @@ func (c Classifier) Classify(r *llm.Reply, turn int) Decision {
 		return c.cutOff(r, d)
 	case len(r.ToolCalls) > 0:
 		d.Class, d.Calls = messages.ReplyToolCalls, r.ToolCalls
-		return d
+		return c.split(d, turn)
 	}
 	if c.Parse != nil {
 		if found, ok := c.textCalls(r, turn); ok {
-			return found
+			return c.split(found, turn)
 		}
 		if bare, ok := c.bareArguments(r.Text, turn); ok {
 			return bare
@@ -165,14 +169,7 @@ func IsQuestion(text string) bool {
 // Preview keeps the head of s within n bytes, on one line, cut at a rune boundary.
 func Preview(s string, n int) string {
 	s = strings.Join(strings.Fields(s), " ")
-	if len(s) <= n {
-		return s
-	}
-	cut := n
-	for cut > 0 && s[cut]&0xC0 == 0x80 {
-		cut--
-	}
-	return s[:cut] + "…"
+	return textfmt.Clip(s, n)
 }
 
 func compactJSON(s string) string {

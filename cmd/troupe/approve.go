@@ -7,8 +7,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/troupe-dev/troupe/actors"
+	"github.com/troupe-dev/troupe/cmd/troupe/internal/ui"
 	"github.com/troupe-dev/troupe/messages"
-	"github.com/troupe-dev/troupe/tools"
 )
 
 // approveCommand answers a pending approval request from another terminal (or a script):
@@ -59,7 +59,7 @@ func (m *Main) approve(client *actors.Client, session, callID string, answer mes
 		return err
 	}
 	for _, meta := range metas {
-		if meta.Status != "running" {
+		if meta.Status != string(messages.StatusRunning) {
 			continue
 		}
 		if err := client.Approve(meta.ID, callID, answer, by); err == nil {
@@ -82,33 +82,7 @@ func (m *Main) approvalsCommand() *cobra.Command {
 				return err
 			}
 			defer client.Close()
-			metas, err := client.Sessions()
-			if err != nil {
-				return err
-			}
-			n := 0
-			for _, meta := range metas {
-				if meta.Status != "running" {
-					continue
-				}
-				st, err := client.Status(meta.ID)
-				if err != nil {
-					continue // it ended meanwhile
-				}
-				for _, ask := range st.Pending {
-					n++
-					fmt.Fprintf(m.Stdout, "%s  session %s  %s\n", ask.CallID, meta.ID, approvalLine(ask.Summary))
-					if ask.Reason != "" {
-						fmt.Fprintf(m.Stdout, "    %s\n", ask.Reason)
-					}
-				}
-			}
-			if n == 0 {
-				fmt.Fprintln(m.Stdout, "no tool call is waiting for approval")
-				return nil
-			}
-			fmt.Fprintln(m.Stdout, "answer with: troupe approve CALL_ID allow|deny|allow-session")
-			return nil
+			return ui.PendingApprovals(m.Stdout, client)
 		},
 	}
 }
@@ -144,7 +118,7 @@ func (m *Main) modeCommand() *cobra.Command {
 		Args:  cobra.ExactArgs(2),
 		RunE: func(c *cobra.Command, args []string) error {
 			mode := strings.ToLower(args[1])
-			if _, err := tools.ParseMode(mode); err != nil || mode == "" {
+			if _, err := messages.ParseMode(mode); err != nil || mode == "" {
 				return usageErr("mode %q: use plan, ask, auto-edit or yolo (see 'troupe mode --help')", args[1])
 			}
 			client, err := m.attachHere()
