@@ -1,6 +1,7 @@
 package actors
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -72,8 +73,11 @@ func (h sessionHost) Idle() bool { return h.s.phase == phaseIdle }
 
 func (h sessionHost) Later(timeout time.Duration, work func() func() string, late func(error) string) {
 	offActor(h.ctx, timeout, work, func(then func() string, err error) {
+		if err == nil && then == nil {
+			err = errors.New("the command's work gave no answer")
+		}
 		var out string
-		if err != nil || then == nil {
+		if err != nil {
 			out = late(err)
 		} else {
 			out = then()
