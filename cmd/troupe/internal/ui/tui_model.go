@@ -1,4 +1,4 @@
-package main
+package ui
 
 import (
 	"strings"
@@ -9,14 +9,6 @@ import (
 
 	"github.com/troupe-dev/troupe/messages"
 )
-
-// tuiSession is what the TUI asks of the session: the calls chat.go makes on actors.Client.
-type tuiSession interface {
-	Input(session, text string) (*messages.InputAck, error)
-	Cancel(session, reason string) error
-	Approve(session, callID string, answer messages.Answer, by string) error
-	Status(session string) (*messages.StatusReply, error)
-}
 
 // Messages the TUI's model receives besides keys and window sizes.
 type (
@@ -39,7 +31,7 @@ type (
 
 // tuiConfig is what the TUI model starts with.
 type tuiConfig struct {
-	session     tuiSession
+	session     Session
 	id          string // this chat's session
 	model, mode string
 	noColor     bool
@@ -193,7 +185,7 @@ func (m *tuiModel) send() tea.Cmd {
 	m.input.Reset()
 	m.history.add(line)
 	m.scroll = 0
-	if isExit(line) {
+	if IsExit(line) {
 		return m.leave()
 	}
 	m.log.addUser(line)
@@ -277,7 +269,7 @@ func (m *tuiModel) onStatus(st *messages.StatusReply) tea.Cmd {
 	if st.Phase == phaseIdle {
 		m.busy, m.ctrlC, m.log.phase = false, false, ""
 		if m.cfg.release != nil { // waiting for the person is the long idle stretch, as in the line chat
-			idle = tea.Tick(idleRelease, func(time.Time) tea.Msg { return idleMsg{} })
+			idle = tea.Tick(IdleRelease, func(time.Time) tea.Msg { return idleMsg{} })
 		}
 	}
 	for _, p := range st.Pending { // requests made before this client subscribed

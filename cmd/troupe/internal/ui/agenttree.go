@@ -1,4 +1,4 @@
-package main
+package ui
 
 import (
 	"slices"
@@ -136,7 +136,7 @@ func (t *agentTree) apply(env *messages.Envelope) *agent {
 		a.tools = dropCall(a.tools, d.CallID)
 		a.asks = dropCall(a.asks, d.CallID)
 	case *messages.ApprovalRequestedData:
-		a.asks = append(a.asks, runningCall{d.CallID, approvalLine(d.Summary)})
+		a.asks = append(a.asks, runningCall{d.CallID, ApprovalLine(d.Summary)})
 	case *messages.DecisionData:
 		a.asks = dropCall(a.asks, d.CallID)
 	case *messages.UsageData:
@@ -305,7 +305,7 @@ func (t *agentTree) within(a *agent, focus string) bool {
 	if focus == "" {
 		return true
 	}
-	is := func(id string) bool { return id != "" && (id == focus || shortID(id) == focus) }
+	is := func(id string) bool { return id != "" && (id == focus || ShortID(id) == focus) }
 	for range maxDepth {
 		if a == nil {
 			return false

@@ -1,7 +1,6 @@
-package main
+package ui
 
 import (
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -253,18 +252,5 @@ func TestTUINoColorAndNarrow(t *testing.T) {
 	}
 	if !strings.Contains(scr, "[y] allow") {
 		t.Errorf("the dialog's answers do not show on a narrow terminal:\n%s", scr)
-	}
-}
-
-func TestTUIOnlyOnATerminal(t *testing.T) {
-	r, w, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	defer w.Close()
-	m := &Main{Stdin: r, Stdout: w, Getenv: func(string) string { return "xterm-256color" }}
-	if m.onTerminal() {
-		t.Error("pipes were taken for a terminal: the line chat must serve them")
 	}
 }

@@ -1,4 +1,4 @@
-package main
+package ui
 
 import (
 	"slices"
@@ -31,7 +31,7 @@ func (t *agentTree) seed(meta *messages.SessionInfo, st *messages.StatusReply) *
 		a.phase = stateAgents
 	}
 	for _, ask := range st.Pending {
-		a.asks = append(a.asks, runningCall{ask.CallID, approvalLine(ask.Summary)})
+		a.asks = append(a.asks, runningCall{ask.CallID, ApprovalLine(ask.Summary)})
 	}
 	return a
 }

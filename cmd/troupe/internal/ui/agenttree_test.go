@@ -1,4 +1,4 @@
-package main
+package ui
 
 import (
 	"bytes"
@@ -322,12 +322,12 @@ func TestAgentTreeFrameGolden(t *testing.T) {
 func TestAgentTreeLinesGolden(t *testing.T) {
 	for _, focus := range []string{"", "20250301-120105-bbbbbb"} {
 		var out bytes.Buffer
-		w := newWatcher(&out, focus, false, "dumb")
+		w := NewWatcher(&out, focus, false, "dumb")
 		w.loc = time.UTC
 		for _, env := range scenario().at(30, rootS, messages.EventSessionFinished, &messages.SessionFinishedData{
 			Status: "interrupted", Error: "the troupe node stopped", Turns: 2}).list {
 			data, _ := json.Marshal(env)
-			w.event(data)
+			w.Event(data)
 		}
 		if strings.Contains(out.String(), "\x1b") {
 			t.Errorf("ANSI codes in piped output:\n%q", out.String())
@@ -344,11 +344,11 @@ func TestAgentTreeLinesGolden(t *testing.T) {
 // descendants' only.
 func TestWatchJSONFiltersByTree(t *testing.T) {
 	var out bytes.Buffer
-	w := newWatcher(&out, "20250301-120105-bbbbbb", true, "")
+	w := NewWatcher(&out, "20250301-120105-bbbbbb", true, "")
 	var want int
 	for _, env := range scenario().list {
 		data, _ := json.Marshal(env)
-		w.event(data)
+		w.Event(data)
 		if env.Session == "20250301-120105-bbbbbb" || env.Session == "20250301-120107-cccccc" {
 			want++
 		}

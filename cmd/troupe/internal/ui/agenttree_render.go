@@ -1,11 +1,12 @@
-package main
+package ui
 
 import (
 	"fmt"
-	"github.com/troupe-dev/troupe/internal/textfmt"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/troupe-dev/troupe/internal/textfmt"
 
 	"github.com/troupe-dev/troupe/messages"
 )
@@ -44,7 +45,7 @@ func renderFrame(t *agentTree, focus string, h frameHeader, now time.Time, width
 	var footer []string
 	for _, ap := range t.approvals(focus) {
 		footer = append(footer, fmt.Sprintf("? %s %s (%s): %s — troupe approve %s allow|deny|allow-session",
-			ap.call.id, ap.agent.Handle, shortID(ap.agent.Session), ap.call.summary, ap.call.id))
+			ap.call.id, ap.agent.Handle, ShortID(ap.agent.Session), ap.call.summary, ap.call.id))
 	}
 	budget := height - 1 - len(out) - 1 - len(footer) // keep the last line free so nothing scrolls
 	rows, hidden := fitRows(rows, budget)
@@ -106,7 +107,7 @@ func tableLines(rows []treeRow, now time.Time) []string {
 		}
 		cells = append(cells, []string{
 			treePrefix(r.last) + r.Handle,
-			shortID(r.Session),
+			ShortID(r.Session),
 			orDash(r.Role),
 			clipRunes(r.State(), 48),
 			fmt.Sprint(r.Turns),
@@ -165,7 +166,7 @@ func treePrefix(last []bool) string {
 // "12:01:02 3f9a1c root/verify_retries verifier tool bash go test ./...". The short id is the
 // top-level session's, so every line of one tree carries the same one.
 func agentLine(t *agentTree, a *agent, ts time.Time, loc *time.Location) string {
-	line := fmt.Sprintf("%s %s %s %s %s", ts.In(loc).Format("15:04:05"), shortID(t.rootOf(a).Session), a.Handle,
+	line := fmt.Sprintf("%s %s %s %s %s", ts.In(loc).Format("15:04:05"), ShortID(t.rootOf(a).Session), a.Handle,
 		orDash(a.Role), a.State())
 	if d := lineDetail(a, ts); d != "" {
 		line += " · " + d

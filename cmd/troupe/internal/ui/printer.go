@@ -1,30 +1,32 @@
-package main
+package ui
 
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/troupe-dev/troupe/internal/textfmt"
 	"io"
 	"regexp"
 	"strings"
 	"sync"
 
+	"github.com/troupe-dev/troupe/internal/textfmt"
+
 	"github.com/troupe-dev/troupe/messages"
 )
 
-// printer renders one session's events: NDJSON envelopes verbatim, or for people the streamed
+// Printer renders one session's events: NDJSON envelopes verbatim, or for people the streamed
 // answer and one line per tool call.
-type printer struct {
+type Printer struct {
 	mu      sync.Mutex
 	w       io.Writer
 	json    bool
 	midLine bool // the last thing written was streamed text without a newline
 }
 
-func newPrinter(w io.Writer, json bool) *printer { return &printer{w: w, json: json} }
+// NewPrinter prints to w: the envelopes verbatim with json, for people without.
+func NewPrinter(w io.Writer, json bool) *Printer { return &Printer{w: w, json: json} }
 
-// event prints one raw envelope and returns the outcome when it is session.finished.
-func (p *printer) event(data []byte) *messages.SessionFinishedData {
+// Event prints one raw envelope and returns the outcome when it is session.finished.
+func (p *Printer) Event(data []byte) *messages.SessionFinishedData {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	var env messages.Envelope
@@ -51,7 +53,7 @@ func (p *printer) event(data []byte) *messages.SessionFinishedData {
 	return nil
 }
 
-func (p *printer) human(t messages.EventType, v any) {
+func (p *Printer) human(t messages.EventType, v any) {
 	switch d := v.(type) {
 	case *messages.DeltaData:
 		if t == messages.EventTextDelta {
@@ -68,7 +70,7 @@ func (p *printer) human(t messages.EventType, v any) {
 		fmt.Fprintf(p.w, "  %s\n", toolOutcome(d))
 	case *messages.ToolRepairedData:
 		p.endLine()
-		fmt.Fprintf(p.w, "  ↻ repaired %s: %s → %s\n", strings.ReplaceAll(d.Kind, "_", " "), clipLine(d.Before, 60), clipLine(d.After, 80))
+		fmt.Fprintf(p.w, "  ↻ repaired %s: %s → %s\n", strings.ReplaceAll(d.Kind, "_", " "), textfmt.ClipLine(d.Before, 60), textfmt.ClipLine(d.After, 80))
 	case *messages.ModelRetryData:
 		p.endLine()
 		fmt.Fprintf(p.w, "  model call failed (%s); retry %d in %dms\n", firstLineOf(d.Reason), d.Attempt, d.DelayMS)
@@ -120,7 +122,7 @@ func (p *printer) human(t messages.EventType, v any) {
 	}
 }
 
-func (p *printer) endLine() {
+func (p *Printer) endLine() {
 	if p.midLine {
 		fmt.Fprintln(p.w)
 		p.midLine = false
@@ -157,8 +159,8 @@ func decisionLine(d *messages.DecisionData) string {
 	return fmt.Sprintf("  ⊘ %s %s %s: %s", d.CallID, d.Tool, d.Decision, firstLineOf(d.Reason))
 }
 
-// approvalLine is the short form of an approval summary: tool, operation, path or command.
-func approvalLine(s messages.ApprovalSummary) string {
+// ApprovalLine is the short form of an approval summary: tool, operation, path or command.
+func ApprovalLine(s messages.ApprovalSummary) string {
 	out := s.Tool
 	if s.Operation != "" {
 		out += " " + s.Operation
@@ -167,7 +169,7 @@ func approvalLine(s messages.ApprovalSummary) string {
 		out += " " + s.Path
 	}
 	if s.Command != "" {
-		out += " $ " + clipLine(s.Command, 120)
+		out += " $ " + textfmt.ClipLine(s.Command, 120)
 	}
 	return out
 }

@@ -1,10 +1,11 @@
-package main
+package ui
 
 import (
 	"fmt"
-	"github.com/troupe-dev/troupe/llm"
 	"strings"
 	"time"
+
+	"github.com/troupe-dev/troupe/llm"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
@@ -38,7 +39,7 @@ func (m *tuiModel) View() tea.View {
 	room := max(m.height-lipgloss.Height(tail), 1)
 	view := tea.NewView(m.transcriptView(room) + "\n" + tail)
 	view.AltScreen = true
-	view.WindowTitle = "troupe · " + shortID(m.cfg.id)
+	view.WindowTitle = "troupe · " + ShortID(m.cfg.id)
 	return view
 }
 
