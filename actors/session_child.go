@@ -87,7 +87,7 @@ func verdictOf(text string) string {
 // needsVerdict reports whether a final answer must be refused because the role owes a verdict
 // it did not give; the model is told what is missing (a bounded number of times).
 func (s *session) needsVerdict(text string) bool {
-	if !s.start.Verdict || verdictOf(text) != "" || s.asChild.verdictNudges >= maxVerdictNudges {
+	if !s.cfg.role.Verdict || verdictOf(text) != "" || s.asChild.verdictNudges >= maxVerdictNudges {
 		return false
 	}
 	s.asChild.verdictNudges++
@@ -98,11 +98,11 @@ func (s *session) needsVerdict(text string) bool {
 // commits it first: that git call runs in finish, on the stopping actor, because the result
 // must be queued in the parent's mailbox before this actor's Terminated (see childStopped).
 func (s *session) reportToParent(ctx actor.Context, out *messages.SessionFinishedData) {
-	if s.start.Parent == "" || s.asChild.reported {
+	if s.cfg.Parent == "" || s.asChild.reported {
 		return
 	}
 	s.asChild.reported = true
-	r := &messages.AgentResult{Handle: s.handle(), Session: s.start.ID, Role: s.start.Role,
+	r := &messages.AgentResult{Handle: s.cfg.handle(), Session: s.cfg.ID, Role: s.cfg.role.Name,
 		Status: agentStatus(out, s.asChild.cancelRequested), Summary: preview(strings.TrimSpace(out.Final), maxResultSummary),
 		Error: out.Error, Evidence: s.asChild.trail.evidence, FilesChanged: s.asChild.trail.changed}
 	if r.Summary == "" && out.Status != messages.StatusDone {
@@ -111,7 +111,7 @@ func (s *session) reportToParent(ctx actor.Context, out *messages.SessionFinishe
 	for _, ref := range uniqueRefs(out.Final) {
 		r.Evidence = append(r.Evidence, messages.Evidence{Ref: ref})
 	}
-	if s.start.Verdict {
+	if s.cfg.role.Verdict {
 		r.Verdict = verdictOf(out.Final)
 		if r.Verdict == "" {
 			r.Verdict = "fail"
@@ -125,7 +125,7 @@ func (s *session) reportToParent(ctx actor.Context, out *messages.SessionFinishe
 	}
 	r.Usage.DurationMS = time.Since(s.asChild.began).Milliseconds()
 	if wt := s.deps.Worktree; wt != nil {
-		stat, err := wt.Finish("troupe: " + s.handle())
+		stat, err := wt.Finish("troupe: " + s.cfg.handle())
 		r.Branch, r.DiffStat = wt.Branch, stat
 		if err != nil {
 			r.Error = strings.TrimSpace(r.Error + "; commit the worktree: " + err.Error())
@@ -137,8 +137,8 @@ func (s *session) reportToParent(ctx actor.Context, out *messages.SessionFinishe
 		ctx.Send(s.deps.ReportTo, r)
 		return
 	}
-	if err := s.deps.Bridge.Send(s.start.Parent, r); err != nil {
-		s.deps.Log.Error("report to parent", "session", s.start.ID, "parent", s.start.Parent, "err", err)
+	if err := s.deps.Bridge.Send(s.cfg.Parent, r); err != nil {
+		s.deps.Log.Error("report to parent", "session", s.cfg.ID, "parent", s.cfg.Parent, "err", err)
 	}
 }
 
@@ -172,11 +172,11 @@ func agentStatus(out *messages.SessionFinishedData, cancelled bool) messages.Age
 
 // armWallBudget starts the child's wall-time budget.
 func (s *session) armWallBudget(ctx actor.Context) {
-	if s.start.MaxWallS <= 0 {
+	if s.cfg.limits.MaxWall <= 0 {
 		return
 	}
 	self, root := ctx.Self(), ctx.ActorSystem().Root
-	s.asChild.wallTimer = time.AfterFunc(time.Duration(s.start.MaxWallS)*time.Second, func() { root.Send(self, &wallBudgetExpired{}) })
+	s.asChild.wallTimer = time.AfterFunc(s.cfg.limits.MaxWall, func() { root.Send(self, &wallBudgetExpired{}) })
 }
 
 func (s *session) onWallBudget(ctx actor.Context) {
@@ -186,12 +186,12 @@ func (s *session) onWallBudget(ctx actor.Context) {
 	if s.cur.cancelWork != nil {
 		s.cur.cancelWork()
 	}
-	s.fail(ctx, messages.FailBudget, fmt.Sprintf("wall-time budget exhausted: %ds", s.start.MaxWallS))
+	s.fail(ctx, messages.FailBudget, fmt.Sprintf("wall-time budget exhausted: %ds", int(s.cfg.limits.MaxWall/time.Second)))
 }
 
 // overTokenBudget reports whether the session spent its token budget.
 func (s *session) overTokenBudget() bool {
-	return s.start.MaxTokens > 0 && s.meta != nil && s.meta.InputTokens+s.meta.OutputTokens > s.start.MaxTokens
+	return s.cfg.limits.MaxTokens > 0 && s.meta != nil && s.meta.InputTokens+s.meta.OutputTokens > s.cfg.limits.MaxTokens
 }
 
 // deliverParentNotes puts the parent's follow-up messages into the context.
@@ -217,7 +217,7 @@ func (s *session) commitInherited() error {
 		e.Time = now
 		entries = append(entries, e)
 	}
-	if err := s.deps.Store.Append(s.start.ID, entries...); err != nil {
+	if err := s.deps.Store.Append(s.cfg.ID, entries...); err != nil {
 		return fmt.Errorf("record the inherited context: %w", err)
 	}
 	for i, m := range s.deps.Inherited {

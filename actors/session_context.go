@@ -30,8 +30,8 @@ const (
 
 // window is the model's context window in tokens: --context-window, else the known table.
 func (s *session) window() int {
-	if s.start.ContextWindow > 0 {
-		return s.start.ContextWindow
+	if s.cfg.limits.ContextWindow > 0 {
+		return s.cfg.limits.ContextWindow
 	}
 	w, _ := projection.Window(s.deps.ModelName)
 	return w
@@ -42,16 +42,6 @@ func (s *session) window() int {
 func (s *session) prefixTokens() int {
 	data, _ := json.Marshal(s.toolSpecs())
 	return projection.EstimateTokens(s.deps.System) + projection.EstimateTokens(string(data))
-}
-
-func (s *session) idleGap() time.Duration {
-	if s.start.IdleGapS < 0 {
-		return -1
-	}
-	if s.start.IdleGapS > 0 {
-		return time.Duration(s.start.IdleGapS) * time.Second
-	}
-	return 0 // projection's default
 }
 
 // checkWindow sizes the context budget and refuses a window the stable prefix alone fills: no
@@ -67,14 +57,14 @@ func (s *session) checkWindow() error {
 
 // request projects the model-visible context for the next call.
 func (s *session) request() *llm.Request {
-	msgs := projection.Project(projection.Input{Items: s.items, Now: time.Now(), IdleGap: s.idleGap(), State: s.stateBlocks()})
+	msgs := projection.Project(projection.Input{Items: s.items, Now: time.Now(), IdleGap: s.cfg.limits.IdleGap, State: s.stateBlocks()})
 	return &llm.Request{
 		Model:    s.deps.ModelName,
 		System:   s.deps.System,
 		Messages: echoReasoning(msgs, s.deps.Model, s.deps.ModelName),
 		Tools:    s.toolSpecs(),
-		CacheKey: s.start.ID,
-		Agent:    s.handle(),
+		CacheKey: s.cfg.ID,
+		Agent:    s.cfg.handle(),
 	}
 }
 
@@ -119,10 +109,10 @@ func (s *session) startCompaction(ctx actor.Context, reason, focus string, mecha
 // compactorPID spawns the Compactor on first use.
 func (s *session) compactorPID(ctx actor.Context) *actor.PID {
 	if s.links.compactor == nil {
-		pid, err := ctx.SpawnNamed(actor.PropsFromProducer(newCompactor(s.deps.Provider, s.deps.ModelName, s.handle(), s.deps.Retry)), "compactor")
+		pid, err := ctx.SpawnNamed(actor.PropsFromProducer(newCompactor(s.deps.Provider, s.deps.ModelName, s.cfg.handle(), s.deps.Retry)), "compactor")
 		if err != nil {
 			// Without its actor the compaction is done mechanically, right here.
-			s.deps.Log.Warn("spawn compactor", "session", s.start.ID, "err", err)
+			s.deps.Log.Warn("spawn compactor", "session", s.cfg.ID, "err", err)
 			return ctx.Self()
 		}
 		s.links.compactor = pid
@@ -158,7 +148,7 @@ func (s *session) onCompactDone(ctx actor.Context, msg *compactDone) {
 	e, err := msg.boundary.Entry()
 	if err == nil {
 		e.Time = time.Now().UTC()
-		err = s.deps.Store.Append(s.start.ID, e)
+		err = s.deps.Store.Append(s.cfg.ID, e)
 	}
 	if err != nil {
 		s.fail(ctx, messages.FailInternal, fmt.Sprintf("record the compact boundary: %v", err))

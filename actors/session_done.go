@@ -3,6 +3,7 @@ package actors
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 
@@ -14,25 +15,14 @@ import (
 // configured troupe runs it, and a failure goes back to the model as the reason it may not
 // stop yet. After MaxRefusals refused answers the run ends as failed, with the evidence.
 
-const (
-	defaultMaxRefusals = 3
-	defaultCheckS      = 600
-	checkOutputBytes   = 4 << 10
-)
-
-func (s *session) maxRefusals() int {
-	if s.start.MaxRefusals > 0 {
-		return s.start.MaxRefusals
-	}
-	return defaultMaxRefusals
-}
+const checkOutputBytes = 4 << 10
 
 // verifyDone decides on a final answer: it returns true when the answer was accepted and the
 // caller may go on to finish; otherwise the session has refused it (the model was told why and
 // called again), started the check command, or failed after too many refusals.
 func (s *session) verifyDone(ctx actor.Context, text string) bool {
-	if s.done.goal != nil && s.done.goal.Status == messages.GoalActive && !s.start.LoopStep {
-		s.refuseFinal(ctx, "goal", "", fmt.Sprintf("You may not stop yet: the goal %q is still %s. Continue the work; "+
+	if s.done.goal != nil && s.done.goal.Status == messages.GoalActive && !s.cfg.LoopStep {
+		s.refuseFinal(ctx, messages.DoneCheckGoal, "", fmt.Sprintf("You may not stop yet: the goal %q is still %s. Continue the work; "+
 			"once it is met and verified, call update_goal with status \"complete\" and the evidence, then give your final answer.",
 			s.done.goal.Objective, s.done.goal.Status), "the goal was never completed with evidence")
 		return false
@@ -48,11 +38,11 @@ func (s *session) verifyDone(ctx actor.Context, text string) bool {
 // headless run always, in a chat or a loop step only once the goal was completed (a chat
 // reply to a question is not a claim that the work is done).
 func (s *session) wantsCheck() bool {
-	if strings.TrimSpace(s.start.Check) == "" {
+	if strings.TrimSpace(s.cfg.check.Command) == "" {
 		return false
 	}
 	completed := s.done.goal != nil && s.done.goal.Status == messages.GoalComplete
-	if s.start.Interactive || s.start.LoopStep {
+	if s.cfg.Interactive || s.cfg.LoopStep {
 		return completed
 	}
 	return true
@@ -62,12 +52,8 @@ func (s *session) wantsCheck() bool {
 // (RunCheck); its result comes back as CheckResult. The command runs as bash would (sandbox,
 // environment) but needs no approval: the user configured it.
 func (s *session) startCheck(ctx actor.Context, text string) {
-	timeout := s.start.CheckS
-	if timeout <= 0 {
-		timeout = defaultCheckS
-	}
 	s.cur.checkFor = text
-	ctx.Send(s.links.toolexec, &messages.RunCheck{Turn: s.turn, Command: s.start.Check, TimeoutS: timeout})
+	ctx.Send(s.links.toolexec, &messages.RunCheck{Turn: s.turn, Command: s.cfg.check.Command, TimeoutS: int(s.cfg.check.Timeout / time.Second)})
 	s.become(phaseChecking, s.checkingPhase)
 }
 
@@ -101,24 +87,24 @@ func (s *session) onCheckDone(ctx actor.Context, msg *messages.CheckResult) {
 	}
 	out := preview(strings.TrimSpace(msg.Output), checkOutputBytes)
 	if msg.IsError {
-		s.refuseFinal(ctx, "command", out, fmt.Sprintf("You may not stop yet: the project's check `%s` failed:\n%s\n"+
-			"Fix the cause, run the check yourself, and give your final answer once it passes.", s.start.Check, out),
-			fmt.Sprintf("the check `%s` still fails: %s", s.start.Check, firstLine(out)))
+		s.refuseFinal(ctx, messages.DoneCheckCommand, out, fmt.Sprintf("You may not stop yet: the project's check `%s` failed:\n%s\n"+
+			"Fix the cause, run the check yourself, and give your final answer once it passes.", s.cfg.check.Command, out),
+			fmt.Sprintf("the check `%s` still fails: %s", s.cfg.check.Command, firstLine(out)))
 		return
 	}
-	s.emit(messages.DoneCheckEvent.Of(&messages.DoneCheckData{Turn: s.turn, Kind: "command", Command: s.start.Check, Passed: true,
-		Output: preview(out, 1024), Refusals: s.done.refusals, Max: s.maxRefusals()}))
+	s.emit(messages.DoneCheckEvent.Of(&messages.DoneCheckData{Turn: s.turn, Kind: messages.DoneCheckCommand, Command: s.cfg.check.Command, Passed: true,
+		Output: preview(out, 1024), Refusals: s.done.refusals, Max: s.cfg.check.MaxRefusals}))
 	s.acceptFinal(ctx, text)
 }
 
 // refuseFinal tells the model why its final answer is refused and lets it continue — or, past
 // the limit, ends the run as failed with the evidence.
-func (s *session) refuseFinal(ctx actor.Context, kind, output, note, failure string) {
+func (s *session) refuseFinal(ctx actor.Context, kind messages.DoneCheckKind, output, note, failure string) {
 	s.done.refusals++
-	s.emit(messages.DoneCheckEvent.Of(&messages.DoneCheckData{Turn: s.turn, Kind: kind, Command: s.start.Check,
-		Passed: false, Output: preview(output, 1024), Refusals: s.done.refusals, Max: s.maxRefusals()}))
-	if s.done.refusals > s.maxRefusals() {
-		s.fail(ctx, messages.FailDone, fmt.Sprintf("not done after %d refused final answers: %s", s.maxRefusals(), failure))
+	s.emit(messages.DoneCheckEvent.Of(&messages.DoneCheckData{Turn: s.turn, Kind: kind, Command: s.cfg.check.Command,
+		Passed: false, Output: preview(output, 1024), Refusals: s.done.refusals, Max: s.cfg.check.MaxRefusals}))
+	if s.done.refusals > s.cfg.check.MaxRefusals {
+		s.fail(ctx, messages.FailDone, fmt.Sprintf("not done after %d refused final answers: %s", s.cfg.check.MaxRefusals, failure))
 		return
 	}
 	s.noteAndCallAgain(ctx, note)

@@ -24,7 +24,7 @@ func (s *session) fromExecutor(ctx actor.Context) bool {
 	if sender != nil {
 		from = sender.Address + "/" + sender.Id
 	}
-	attrs := []any{"session", s.start.ID, "message", fmt.Sprintf("%T", ctx.Message()), "from", from}
+	attrs := []any{"session", s.cfg.ID, "message", fmt.Sprintf("%T", ctx.Message()), "from", from}
 	if id := replyCallID(ctx.Message()); id != "" {
 		attrs = append(attrs, "call", id, "pending", s.cur.batch.Has(s.turn, id))
 	}

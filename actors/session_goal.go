@@ -28,7 +28,7 @@ const minEvidence = 10
 // loadGoal reads the stored goal, if any.
 func (s *session) loadGoal() error {
 	var g Goal
-	err := s.deps.Store.Goal(s.start.ID, &g)
+	err := s.deps.Store.Goal(s.cfg.ID, &g)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		return nil
@@ -42,7 +42,7 @@ func (s *session) loadGoal() error {
 // setGoal records a goal change and announces it.
 func (s *session) setGoal(g Goal) error {
 	g.Updated = time.Now().UTC()
-	if err := s.deps.Store.PutGoal(s.start.ID, &g); err != nil {
+	if err := s.deps.Store.PutGoal(s.cfg.ID, &g); err != nil {
 		return fmt.Errorf("record goal: %w", err)
 	}
 	s.done.goal = &g

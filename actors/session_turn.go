@@ -63,16 +63,12 @@ func (s *session) routeInput(ctx actor.Context, text string) *messages.InputAck 
 // streams a model call in a goroutine the session owns (cancelled through cur.cancelWork).
 // Receive never blocks on the model or the disk.
 func (s *session) callModel(ctx actor.Context) {
-	maxTurns := s.start.MaxTurns
-	if maxTurns <= 0 {
-		maxTurns = defaultMaxTurns
-	}
-	if s.turn >= maxTurns {
+	if s.turn >= s.cfg.limits.MaxTurns {
 		s.fail(ctx, messages.FailBudget, fmt.Sprintf("turn budget exhausted: %d turns without a final answer", s.turn))
 		return
 	}
 	if s.overTokenBudget() {
-		s.fail(ctx, messages.FailBudget, fmt.Sprintf("token budget exhausted: %d of %d tokens used", s.meta.InputTokens+s.meta.OutputTokens, s.start.MaxTokens))
+		s.fail(ctx, messages.FailBudget, fmt.Sprintf("token budget exhausted: %d of %d tokens used", s.meta.InputTokens+s.meta.OutputTokens, s.cfg.limits.MaxTokens))
 		return
 	}
 	s.turn++
@@ -182,7 +178,7 @@ func (s *session) onModelDone(ctx actor.Context, msg *modelDone) {
 			s.fail(ctx, messages.FailInternal, err.Error())
 			return
 		}
-		if d.Class == messages.ReplyQuestion && s.start.Interactive {
+		if d.Class == messages.ReplyQuestion && s.cfg.Interactive {
 			s.askUser(ctx)
 			return
 		}
@@ -229,7 +225,7 @@ func (s *session) finalAnswer(ctx actor.Context, text string) {
 // acceptFinal takes a verified final answer: an interactive session waits for more input; a
 // headless one ends once its subagents have (their results may change the answer).
 func (s *session) acceptFinal(ctx actor.Context, text string) {
-	if s.start.Interactive {
+	if s.cfg.Interactive {
 		s.become(phaseIdle, s.idle)
 		return
 	}
@@ -340,7 +336,7 @@ func (s *session) endCancelledTurn(ctx actor.Context) {
 	s.cur.cancelling = ""
 	s.turnFinished(messages.StopCancelled)
 	s.syncStore()
-	if s.start.Interactive {
+	if s.cfg.Interactive {
 		s.become(phaseIdle, s.idle)
 		return
 	}

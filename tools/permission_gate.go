@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+
+	"github.com/troupe-dev/troupe/messages"
 )
 
 // Answer is a human's answer to an approval request.
@@ -61,14 +63,14 @@ func NewGate(policy Policy, ask Asker, noAskHint string) *Gate {
 }
 
 // SetMode switches the permission mode for the rest of the session.
-func (g *Gate) SetMode(m Mode) {
+func (g *Gate) SetMode(m messages.Mode) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.policy.Mode = m
 }
 
 // Mode is the current permission mode.
-func (g *Gate) Mode() Mode {
+func (g *Gate) Mode() messages.Mode {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	return g.policy.Mode
