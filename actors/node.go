@@ -46,6 +46,9 @@ type NodeOptions struct {
 	// UserConfigDir is the user's troupe config directory (their AGENTS.md and skills); ""
 	// means none.
 	UserConfigDir string
+	// DenyRead and AllowRead are [sandbox] deny_read and allow_read: paths hidden from commands
+	// and the file tools beside troupe's credential list, or taken off it (sandbox.HiddenPaths).
+	DenyRead, AllowRead []string
 }
 
 // Node is one troupe process serving one project: the bus, the store, the actor system.

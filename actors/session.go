@@ -106,7 +106,7 @@ func newSession(cfg sessionConfig, deps SessionDeps) actor.Producer {
 		}
 		incarnation++
 		s := &session{deps: deps, cfg: c, behavior: actor.NewBehavior(), links: sessionLinks{emitterHome: &emitter},
-			kids: newChildren()}
+			kids: newChildren(), done: newDoneGate(&c), asChild: childState{hasParent: c.Parent != "", verdict: c.role.Verdict}}
 		if deps.Delegation != nil {
 			d := *deps.Delegation
 			d.Limits = d.Limits.withDefaults()
@@ -183,7 +183,7 @@ func (s *session) idle(ctx actor.Context) {
 		if ctx.Sender() != nil {
 			ctx.Respond(&messages.InputAck{Routed: messages.RoutedCommand, Output: "session ended"})
 		}
-		s.finish(ctx, &messages.SessionFinishedData{Status: messages.StatusDone, Final: s.lastAnswer()})
+		s.finish(ctx, &messages.SessionFinishedData{Status: messages.StatusDone, Final: lastAnswer(s.items)})
 	}
 }
 

@@ -79,7 +79,7 @@ func (s *session) answerWaiter(ctx actor.Context, w *agentWaiter) {
 // a note before our next model call) or send_agent from our model (forward it to the child).
 func (s *session) onSendAgent(ctx actor.Context, req *messages.SendAgent) {
 	if req.Handle == s.cfg.handle() && s.cfg.Parent != "" {
-		s.asChild.parentNotes = append(s.asChild.parentNotes, req.Message)
+		s.asChild.note(req.Message)
 		return
 	}
 	c := s.kids.byHandle(s.cfg.handle(), req.Handle)

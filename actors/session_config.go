@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/troupe-dev/troupe/messages"
+	"github.com/troupe-dev/troupe/store"
 )
 
 // sessionConfig is a session's start as the session uses it. The Node (the supervisor for a
@@ -145,4 +146,9 @@ func (c *sessionConfig) mode() messages.Mode {
 func (c sessionConfig) restarted() sessionConfig {
 	c.Resume, c.Task = true, ""
 	return c
+}
+
+// overTokens reports whether a session with meta spent its token budget.
+func (l sessionLimits) overTokens(meta *store.SessionMeta) bool {
+	return l.MaxTokens > 0 && meta != nil && meta.InputTokens+meta.OutputTokens > l.MaxTokens
 }

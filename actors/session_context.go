@@ -3,6 +3,7 @@ package actors
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -57,7 +58,7 @@ func (s *session) checkWindow() error {
 
 // request projects the model-visible context for the next call.
 func (s *session) request() *llm.Request {
-	msgs := projection.Project(projection.Input{Items: s.items, Now: time.Now(), IdleGap: s.cfg.limits.IdleGap, State: s.stateBlocks()})
+	msgs := projection.Project(projection.Input{Items: s.items, Now: time.Now(), IdleGap: s.cfg.limits.IdleGap, State: stateBlocks(&s.done, s.asChild.trail.changed, s.kids)})
 	return &llm.Request{
 		Model:    s.deps.ModelName,
 		System:   s.deps.System,
@@ -221,4 +222,25 @@ func (s *session) overflowed(ctx actor.Context) bool {
 		s.budget.retryAfterOverflow()
 		s.sendRequest(ctx)
 	})
+}
+
+// stateBlocks is the app state shown to the model after the conversation each turn: the goal,
+// the files this session changed, the subagents still running. They are built from state,
+// never from old transcript text, so a compaction cannot lose them.
+func stateBlocks(done *doneGate, changed []string, kids *children) []projection.StateBlock {
+	var blocks []projection.StateBlock
+	if b, ok := done.stateBlock(); ok {
+		blocks = append(blocks, b)
+	}
+	if len(changed) > 0 {
+		blocks = append(blocks, projection.StateBlock{Title: "Files changed in this session", Body: strings.Join(changed, "\n")})
+	}
+	var running []string
+	for _, c := range kids.unended() {
+		running = append(running, fmt.Sprintf("%s (%s): %s", c.rec.Handle, c.rec.Role, c.rec.State))
+	}
+	if len(running) > 0 {
+		blocks = append(blocks, projection.StateBlock{Title: "Subagents running", Body: strings.Join(running, "\n")})
+	}
+	return blocks
 }

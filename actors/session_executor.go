@@ -42,7 +42,7 @@ func (s *session) onSessionAllowlist(ctx actor.Context, msg *messages.SessionAll
 	if s.meta != nil && !slices.Equal(s.meta.Allowlist, msg.Patterns) {
 		s.meta.Allowlist = slices.Clone(msg.Patterns)
 		if err := s.putMeta(); err != nil {
-			s.deps.Log.Warn("record the session allowlist", "session", s.start.ID, "err", err)
+			s.deps.Log.Warn("record the session allowlist", "session", s.cfg.ID, "err", err)
 		}
 	}
 }

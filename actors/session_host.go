@@ -89,7 +89,16 @@ func (h sessionHost) Delegate(req *messages.SpawnAgent, timeout time.Duration, a
 	})
 }
 
-func (h sessionHost) Goal(arg string) string      { return h.s.goalCommand(arg) }
+func (h sessionHost) Goal(arg string) string {
+	next, reply := h.s.done.userGoal(arg)
+	if next == nil {
+		return reply
+	}
+	if err := h.s.setGoal(*next); err != nil {
+		return err.Error()
+	}
+	return "goal " + string(next.Status) + ": " + next.Objective
+}
 func (h sessionHost) Compact(focus string) string { return h.s.compactNow(h.ctx, focus) }
 
 func (h sessionHost) SwitchMode(mode messages.Mode, by string) error {

@@ -96,7 +96,7 @@ func (s *session) begin(ctx actor.Context) {
 		return
 	}
 	if !s.cfg.Interactive {
-		final := s.lastAnswer()
+		final := lastAnswer(s.items)
 		s.finish(ctx, &messages.SessionFinishedData{Status: messages.StatusDone, Final: final,
 			Error: "nothing to resume: the session's last turn is complete; give a task to continue"})
 	}
@@ -107,13 +107,7 @@ func (s *session) load() error {
 	if err := s.loadSession(); err != nil {
 		return err
 	}
-	if err := s.loadGoal(); err != nil {
-		return err
-	}
-	if g := s.cfg.Goal; g != "" && (s.done.goal == nil || s.done.goal.Objective != g || s.done.goal.Status == messages.GoalCleared) {
-		return s.setGoal(Goal{Objective: g, Status: messages.GoalActive, By: "user"})
-	}
-	return nil
+	return s.loadGoal()
 }
 
 func (s *session) loadSession() error {
@@ -164,12 +158,8 @@ func (s *session) finish(ctx actor.Context, out *messages.SessionFinishedData) {
 	}
 	s.become(phaseFinished, s.finishedPhase)
 	out.Turns = s.turn
-	if s.done.goal != nil {
-		out.Goal = s.done.goal.Status
-	}
-	if s.asChild.wallTimer != nil {
-		s.asChild.wallTimer.Stop()
-	}
+	out.Goal = s.done.outcome()
+	s.asChild.stopWall()
 	s.answerWaiters(ctx, true) // a wait_agent still blocked gets what is in
 	if s.meta != nil {
 		s.meta.Status = string(out.Status)
@@ -231,9 +221,10 @@ func (s *session) childTerminated(ctx actor.Context, msg *actor.Terminated) {
 	s.fail(ctx, messages.FailInternal, "the tool executor stopped unexpectedly")
 }
 
-func (s *session) lastAnswer() string {
-	for i := len(s.items) - 1; i >= 0; i-- {
-		if m := s.items[i].Msg; s.items[i].Boundary == nil && m.Role == llm.RoleAssistant && m.Content != "" {
+// lastAnswer is the model's last answer in the log as the model sees it.
+func lastAnswer(items []projection.Item) string {
+	for i := len(items) - 1; i >= 0; i-- {
+		if m := items[i].Msg; items[i].Boundary == nil && m.Role == llm.RoleAssistant && m.Content != "" {
 			return m.Content
 		}
 	}

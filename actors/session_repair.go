@@ -24,7 +24,7 @@ func (s *session) steering() *turn.Steering {
 		s.steer = turn.NewSteering(!s.cfg.NoRepair, turn.Textcall(llm.QuirksFor(s.deps.ModelName).TextFormat), known)
 		if s.deps.Tools != nil {
 			s.steer.Classifier.FitArgs = s.deps.Tools.ToolFittingArgs
-			if !s.start.NoRepair {
+			if !s.cfg.NoRepair {
 				s.steer.Classifier.Split = s.deps.Tools.Split
 			}
 		}

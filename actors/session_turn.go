@@ -67,7 +67,7 @@ func (s *session) callModel(ctx actor.Context) {
 		s.fail(ctx, messages.FailBudget, fmt.Sprintf("turn budget exhausted: %d turns without a final answer", s.turn))
 		return
 	}
-	if s.overTokenBudget() {
+	if s.cfg.limits.overTokens(s.meta) {
 		s.fail(ctx, messages.FailBudget, fmt.Sprintf("token budget exhausted: %d of %d tokens used", s.meta.InputTokens+s.meta.OutputTokens, s.cfg.limits.MaxTokens))
 		return
 	}
@@ -85,7 +85,13 @@ func (s *session) prepareCall(ctx actor.Context) {
 		s.endCancelledTurn(ctx)
 		return
 	}
-	for _, step := range []func() error{s.deliverResults, s.deliverParentNotes} {
+	parentNotes := func() error {
+		if note := s.asChild.takeNotes(); note != "" {
+			return s.commitNote(note)
+		}
+		return nil
+	}
+	for _, step := range []func() error{s.deliverResults, parentNotes} {
 		if err := step(); err != nil {
 			s.fail(ctx, messages.FailInternal, err.Error())
 			return
@@ -212,7 +218,7 @@ func (s *session) modelFailed(ctx actor.Context, err error) {
 func (s *session) finalAnswer(ctx actor.Context, text string) {
 	s.turnFinished(messages.StopEnd)
 	s.syncStore()
-	if s.needsVerdict(text) {
+	if s.asChild.needsVerdict(text) {
 		s.noteAndCallAgain(ctx, "Your role must end its final answer with a line `VERDICT: pass` or `VERDICT: fail`, after the evidence (commands run and their outcome). Give your final answer again in that form.")
 		return
 	}
@@ -306,10 +312,7 @@ func (s *session) cancelTurn(ctx actor.Context, msg *messages.Cancel) {
 	if s.cur.cancelling != "" {
 		return
 	}
-	s.cur.cancelling = msg.Reason
-	if s.cur.cancelling == "" {
-		s.cur.cancelling = "cancelled by the user"
-	}
+	s.cur.cancel(msg.Reason)
 	s.asChild.cancelRequested = true
 	s.cancelChildren(ctx, s.cur.cancelling)
 	switch s.phase {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/troupe-dev/troupe/messages"
@@ -100,6 +101,11 @@ func (g *Gate) Check() Check {
 		policy, allowed := g.policy, slices.Clone(g.sessionAllow)
 		g.mu.Unlock()
 		decision, reason := policy.Decide(spec, args, allowed)
+		if decision != Deny && spec.Name == "bash" && env.Sandbox == nil && !strings.HasPrefix(reason, "allowed for this session") {
+			if h, named := namesHidden(env, args); named {
+				decision, reason = Ask, hiddenAsk(h)
+			}
+		}
 		inferred := inferredCall(ctx)
 		if inferred {
 			decision, reason = policy.DecideInferred(spec, decision, reason)

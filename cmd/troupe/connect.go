@@ -91,6 +91,8 @@ func (m *Main) nodeOptions(s *settings) (actors.NodeOptions, error) {
 		Agents:        agentLimits(s.cfg),
 		NATS:          s.cfg.NATS,
 		UserConfigDir: config.UserDir(m.Getenv),
+		DenyRead:      s.cfg.SandboxDenyRead,
+		AllowRead:     s.cfg.SandboxAllowRead,
 	}, nil
 }
 

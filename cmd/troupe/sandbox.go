@@ -51,7 +51,7 @@ func (b bashSandbox) Holes() []string  { return b.sb.Holes() }
 
 func (b bashSandbox) Wrap(cmd *exec.Cmd, env *tools.Env) error {
 	if env.ReadOnlyRoot {
-		return b.sb.Wrap(cmd, []string{env.TempDir})
+		return b.sb.WrapHiding(cmd, []string{env.TempDir}, env.Hidden)
 	}
-	return b.sb.Wrap(cmd, []string{env.Root, env.TempDir})
+	return b.sb.WrapHiding(cmd, []string{env.Root, env.TempDir}, env.Hidden)
 }
