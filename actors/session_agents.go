@@ -304,7 +304,7 @@ func (s *session) deliverResults() error {
 	for _, c := range ready {
 		parts = append(parts, tools.FormatAgentResult(c.rec.Result))
 	}
-	if err := s.commitNote("Subagent results:\n\n" + strings.Join(parts, "\n\n")); err != nil {
+	if err := s.commit(noteEntry("Subagent results:\n\n" + strings.Join(parts, "\n\n"))); err != nil {
 		return err
 	}
 	for _, c := range ready {

@@ -132,7 +132,7 @@ func (h sessionHost) ResetContext(keepGoal bool) (projection.Boundary, bool, err
 }
 
 func (h sessionHost) UseSkill(sk *tools.LoadedSkill) error {
-	if err := h.s.commitNote(skillNote + tools.SkillText(sk)); err != nil {
+	if err := h.s.commit(noteEntry(skillNote + tools.SkillText(sk))); err != nil {
 		return err
 	}
 	h.ctx.Send(h.s.links.toolexec, &useSkill{skill: sk})
