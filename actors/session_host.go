@@ -40,7 +40,7 @@ func (h sessionHost) Snapshot() commandSnapshot {
 		Usage:  store.SessionMeta{ID: s.cfg.ID, Agent: s.cfg.Agent, Model: s.deps.Model},
 		Agents: s.kids.rows(time.Now()),
 		Permissions: permissionFacts{Mode: s.cfg.mode(), Allow: s.cfg.Allow, Ask: s.cfg.Ask, Deny: s.cfg.Deny,
-			Session: s.sessionAllowlist()},
+			Session: s.kids.sessionAllowlist()},
 		Tools:       s.toolSpecs(),
 		Narrowed:    s.deps.Narrowed,
 		Skills:      s.deps.Skills,
