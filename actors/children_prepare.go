@@ -79,7 +79,7 @@ func (k *children) prepare(req *messages.SpawnAgent, parent childParent) (*child
 		MaxTurns: d.Limits.MaxTurns,
 	}
 	if role.Model != "" {
-		start.Model, start.BaseURL = role.Model, ""
+		start.Model, start.BaseURL = role.Model, llm.EndpointFor(start.Model, start.BaseURL, role.Model)
 	}
 	if role.MaxTurns > 0 {
 		start.MaxTurns = role.MaxTurns
