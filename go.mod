@@ -29,6 +29,7 @@ require (
 	golang.org/x/sys v0.49.0
 	google.golang.org/genai v1.77.0
 	google.golang.org/protobuf v1.36.7
+	mvdan.cc/sh/v3 v3.14.1
 )
 
 require (

@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"time"
 
-	"github.com/asynkron/protoactor-go/actor"
 	"github.com/nats-io/nats.go"
 
 	"github.com/troupe-dev/troupe/internal/safefs"
@@ -32,54 +31,6 @@ type auditProbes struct {
 	session string
 	conn    *nats.Conn
 	subs    []*nats.Subscription
-}
-
-// auditCommand is /audit: the session's snapshots are taken here, on the actor; the disk and
-// bus probes run off it and the answer goes to whoever sent the input once they are done.
-func (s *session) auditCommand(ctx actor.Context) {
-	a, p := s.auditSnapshot(), s.auditProbes()
-	offActor(ctx, auditTimeout, func() []messages.AuditCheck {
-		p.fill(a)
-		return a.Checks() // compiling the schemas is work too: off the actor with the probes
-	}, func(checks []messages.AuditCheck, err error) {
-		if err != nil {
-			s.respond(ctx, commandOutput("/audit did not finish within "+auditTimeout.String()+" (the disk or the bus is slow): "+err.Error()))
-			return
-		}
-		s.emit(messages.AuditFinishedEvent.Of(&messages.AuditData{Checks: checks}))
-		s.respond(ctx, commandOutput(formatAudit(checks)))
-	})
-}
-
-// auditSnapshot copies what the audit judges from the session's own state.
-func (s *session) auditSnapshot() *sessionAudit {
-	a := &sessionAudit{Messages: s.request().Messages, Wanted: s.start.Tools}
-	if s.deps.Tools != nil {
-		a.Offered, a.Registered = s.deps.Tools.Specs(), s.deps.Tools.Names()
-		for _, w := range a.Wanted {
-			if _, ok := s.deps.Tools.Withheld(w); ok {
-				if a.Withheld == nil {
-					a.Withheld = map[string]bool{}
-				}
-				a.Withheld[w] = true
-			}
-		}
-	}
-	if g := s.done.goal; g != nil {
-		c := *g
-		a.Goal = &c
-	}
-	a.LastSeq = s.auditSnapshotSeq()
-	return a
-}
-
-func (s *session) auditProbes() auditProbes {
-	p := auditProbes{store: s.deps.Store, session: s.start.ID, subs: append([]*nats.Subscription(nil), s.links.subs...)}
-	p.root = s.deps.Workspace // the records are read from the store off the actor (fill)
-	if s.deps.Bridge != nil {
-		p.conn = s.deps.Bridge.nc
-	}
-	return p
 }
 
 // fill runs the probes into a. It runs off the actor: it reads the disk and pings the bus.

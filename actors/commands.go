@@ -5,23 +5,27 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/asynkron/protoactor-go/actor"
-
 	"github.com/troupe-dev/troupe/internal/nearest"
 	"github.com/troupe-dev/troupe/messages"
 )
 
 // sessionCommand is one entry of the session's command table (seed 002: an input router with
-// command families). Every slash command is answered here, by the session, and never reaches
-// the model; the clients only render the answer.
+// command families). Every slash command is answered here, beside the session, and never
+// reaches the model; the clients only render the answer.
 type sessionCommand struct {
 	Name   string
 	Family string // groups /help: session, context, permissions, agents, tools, diagnostics
 	Usage  string // the full form, shown by /help NAME
 	Help   string // one line for /help
-	// Run answers the command. It returns nil when the answer comes later (the work runs off
-	// the actor and the session responds when it is done).
-	Run func(s *session, ctx actor.Context, arg string) *messages.InputAck
+	// Run answers the command through its session's host (command_host.go). It returns nil
+	// when the answer comes later (the work runs off the actor and the host answers when it
+	// is done).
+	Run func(h commandHost, arg string) *messages.InputAck
+}
+
+// view makes a read-only command's entry: its answer is a function of the session's snapshot.
+func view(f func(snap commandSnapshot, arg string) string) func(commandHost, string) *messages.InputAck {
+	return func(h commandHost, arg string) *messages.InputAck { return commandOutput(f(h.Snapshot(), arg)) }
 }
 
 // commandFamilies orders the families in /help.
@@ -32,46 +36,44 @@ var commandFamilies = []string{"session", "context", "permissions", "agents", "t
 func commandTable() []sessionCommand {
 	return []sessionCommand{
 		{Name: "help", Family: "session", Usage: "/help [command]", Help: "list the commands; /help NAME shows one command's usage",
-			Run: func(_ *session, _ actor.Context, arg string) *messages.InputAck {
-				return commandOutput(commandHelp(arg))
-			}},
+			Run: func(_ commandHost, arg string) *messages.InputAck { return commandOutput(commandHelp(arg)) }},
 		{Name: "status", Family: "session", Usage: "/status", Help: "show model, mode, context use, tokens, compactions and goal (no model call)",
-			Run: func(s *session, _ actor.Context, _ string) *messages.InputAck {
-				return commandOutput(formatStatus(s.status()))
-			}},
+			Run: view(statusView)},
 		{Name: "goal", Family: "context", Usage: "/goal [objective | pause | resume | clear | complete]", Help: "show or set the goal the session works toward",
-			Run: func(s *session, _ actor.Context, arg string) *messages.InputAck {
-				return commandOutput(s.goalCommand(arg))
-			}},
+			Run: func(h commandHost, arg string) *messages.InputAck { return commandOutput(h.Goal(arg)) }},
 		{Name: "compact", Family: "context", Usage: "/compact [focus]", Help: "compact the context now; the focus says what to keep",
-			Run: func(s *session, ctx actor.Context, arg string) *messages.InputAck {
-				return commandOutput(s.compactNow(ctx, arg))
-			}},
-		{Name: "mode", Family: "permissions", Usage: "/mode [plan | ask | auto-edit | yolo]", Help: "show or switch the permission mode",
-			Run: func(s *session, ctx actor.Context, arg string) *messages.InputAck {
-				return commandOutput(s.modeCommand(ctx, arg))
-			}},
-		{Name: "worktree", Family: "agents", Usage: "/worktree list | merge NAME | drop NAME", Help: "the git worktrees subagents worked in",
-			Run: func(s *session, ctx actor.Context, arg string) *messages.InputAck {
-				s.worktreeCommand(ctx, arg) // answers later: git runs off the actor
-				return nil
-			}},
-		{Name: "agents", Family: "agents", Usage: "/agents", Help: "this session's subagents: task, role, state, turns, elapsed, summary", Run: (*session).runAgents},
-		{Name: "delegate", Family: "agents", Usage: delegateUsage, Help: "start a subagent on a task, as spawn_agent would", Run: (*session).runDelegate},
-		{Name: "audit", Family: "diagnostics", Usage: "/audit", Help: "check the session's invariants (pairing, file truth, registry, goal, store, bus); no model call", Run: (*session).runAudit},
-		{Name: "doctor", Family: "diagnostics", Usage: "/doctor", Help: "the session's sandbox and its holes, store, bus and tools (troupe doctor --probe asks the provider)", Run: (*session).runDoctor},
-		{Name: "cost", Family: "diagnostics", Usage: "/cost", Help: "tokens and dollars by model, for the session and its subagents", Run: (*session).runCost},
+			Run: func(h commandHost, arg string) *messages.InputAck { return commandOutput(h.Compact(arg)) }},
+		{Name: "mode", Family: "permissions", Usage: "/mode [plan | ask | auto-edit | yolo]", Help: "show or switch the permission mode", Run: runMode},
+		{Name: "worktree", Family: "agents", Usage: "/worktree list | merge NAME | drop NAME", Help: "the git worktrees subagents worked in", Run: runWorktree},
+		{Name: "agents", Family: "agents", Usage: "/agents", Help: "this session's subagents: task, role, state, turns, elapsed, summary", Run: view(agentsView)},
+		{Name: "delegate", Family: "agents", Usage: delegateUsage, Help: "start a subagent on a task, as spawn_agent would", Run: runDelegate},
+		{Name: "audit", Family: "diagnostics", Usage: "/audit", Help: "check the session's invariants (pairing, file truth, registry, goal, store, bus); no model call", Run: runAudit},
+		{Name: "doctor", Family: "diagnostics", Usage: "/doctor", Help: "the session's sandbox and its holes, store, bus and tools (troupe doctor --probe asks the provider)", Run: runDoctor},
+		{Name: "cost", Family: "diagnostics", Usage: "/cost", Help: "tokens and dollars by model, for the session and its subagents", Run: runCost},
 		// The session's own settings and state (commands_session.go, commands_tools.go, commands_reconfig.go).
-		{Name: "session", Family: "session", Usage: "/session", Help: "the session's id, workspace, start, turns, log and how to resume or attach it", Run: (*session).runSession},
-		{Name: "model", Family: "session", Usage: "/model [NAME]   (or: troupe resume ID --model NAME)", Help: "show the model, endpoint, window and price; /model NAME switches for the next turns", Run: (*session).modelCommand},
-		{Name: "exit", Family: "session", Usage: "/exit", Help: "leave: the chat ends the session, attach detaches", Run: (*session).runExit},
-		{Name: "reset", Family: "context", Usage: "/reset [all]", Help: "a fresh context in the same session (the log keeps everything); all also clears the goal", Run: (*session).runReset},
-		{Name: "prompt", Family: "context", Usage: "/prompt [NAME]", Help: "show the prompt modes; /prompt NAME switches for the next turn (ask and plan cannot write)", Run: (*session).promptCommand},
-		{Name: "permissions", Family: "permissions", Usage: "/permissions", Help: "the mode, allow/ask/deny rules, session allowlist, protected paths and sandbox", Run: (*session).runPermissions},
-		{Name: "tools", Family: "tools", Usage: "/tools", Help: "the tools this session has now, and those narrowed away and by what", Run: (*session).runTools},
-		{Name: "skills", Family: "tools", Usage: "/skills [NAME]", Help: "list the skills; /skills NAME loads one for the next turn", Run: (*session).skillsCommand},
+		{Name: "session", Family: "session", Usage: "/session", Help: "the session's id, workspace, start, turns, log and how to resume or attach it", Run: view(sessionView)},
+		{Name: "model", Family: "session", Usage: "/model [NAME]   (or: troupe resume ID --model NAME)", Help: "show the model, endpoint, window and price; /model NAME switches for the next turns", Run: runModel},
+		{Name: "exit", Family: "session", Usage: "/exit", Help: "leave: the chat ends the session, attach detaches",
+			Run: func(commandHost, string) *messages.InputAck { return exitCommand() }},
+		{Name: "reset", Family: "context", Usage: "/reset [all]", Help: "a fresh context in the same session (the log keeps everything); all also clears the goal", Run: runReset},
+		{Name: "prompt", Family: "context", Usage: "/prompt [NAME]", Help: "show the prompt modes; /prompt NAME switches for the next turn (ask and plan cannot write)", Run: runPrompt},
+		{Name: "permissions", Family: "permissions", Usage: "/permissions", Help: "the mode, allow/ask/deny rules, session allowlist, protected paths and sandbox", Run: view(permissionsView)},
+		{Name: "tools", Family: "tools", Usage: "/tools", Help: "the tools this session has now, and those narrowed away and by what", Run: view(toolsView)},
+		{Name: "skills", Family: "tools", Usage: "/skills [NAME]", Help: "list the skills; /skills NAME loads one for the next turn", Run: runSkills},
 	}
 }
+
+// runCommand answers a line the router classified as a command (known or not).
+func runCommand(h commandHost, r inputRoute) *messages.InputAck {
+	c, ok := lookupCommand(r.Command)
+	if r.Kind != inputCommand || !ok {
+		return commandOutput(unknownCommand(r.Command))
+	}
+	return c.Run(h, r.Arg)
+}
+
+// statusView is /status.
+func statusView(snap commandSnapshot, _ string) string { return formatStatus(snap.Status) }
 
 // lookupCommand finds a command by name.
 func lookupCommand(name string) (sessionCommand, bool) {

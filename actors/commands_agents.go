@@ -1,14 +1,14 @@
 package actors
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"strings"
 	"time"
 
-	"github.com/asynkron/protoactor-go/actor"
-
 	"github.com/troupe-dev/troupe/messages"
+	"github.com/troupe-dev/troupe/tools/worktree"
 )
 
 // /agents lists this session's children; /delegate starts one for the user, through the same
@@ -84,18 +84,15 @@ func taskNameOf(words []string) string {
 	return strings.Join(parts, "-")
 }
 
-// delegateCommand is /delegate: it spawns a child as spawn_agent would and answers with its
-// handle, or with why it could not.
-func (s *session) delegateCommand(ctx actor.Context, arg string) {
+// runDelegate is /delegate: it spawns a child as spawn_agent would and answers with its
+// handle, or with why it could not, once the spawn has answered.
+func runDelegate(h commandHost, arg string) *messages.InputAck {
 	req, err := parseDelegate(arg)
 	if err != nil {
-		s.respond(ctx, commandOutput(err.Error()))
-		return
+		return commandOutput(err.Error())
 	}
-	f := ctx.RequestFuture(ctx.Self(), req, delegateTimeout)
-	ctx.ReenterAfter(f, func(res any, err error) {
-		s.respond(ctx, commandOutput(delegateAnswer(res, err)))
-	})
+	h.Delegate(req, delegateTimeout, delegateAnswer)
+	return nil
 }
 
 // delegateAnswer is /delegate's output for the spawn's reply.
@@ -125,10 +122,10 @@ type agentRow struct {
 	Summary    string
 }
 
-// agentRows is the session's children, in spawn order, as of now.
-func (s *session) agentRows(now time.Time) []agentRow {
-	rows := make([]agentRow, 0, len(s.kids.order))
-	for _, c := range s.kids.inOrder() {
+// rows is the children, in spawn order, as /agents shows them at now.
+func (k *children) rows(now time.Time) []agentRow {
+	rows := make([]agentRow, 0, len(k.order))
+	for _, c := range k.inOrder() {
 		row := agentRow{Task: c.rec.Task, Role: c.rec.Role, State: c.rec.State, Turns: -1}
 		if r := c.rec.Result; r != nil {
 			row.Turns, row.Elapsed = r.Usage.Turns, time.Duration(r.Usage.DurationMS)*time.Millisecond
@@ -143,6 +140,9 @@ func (s *session) agentRows(now time.Time) []agentRow {
 	}
 	return rows
 }
+
+// agentsView is /agents.
+func agentsView(snap commandSnapshot, _ string) string { return formatAgents(snap.Agents) }
 
 // formatAgents is /agents: a table of the children with the last line of each one's summary.
 func formatAgents(rows []agentRow) string {
@@ -167,12 +167,24 @@ func lastLine(text string, n int) string {
 	return preview(strings.TrimSpace(lines[len(lines)-1]), n)
 }
 
-// runAgents and runDelegate are the command table's entries.
-func (s *session) runAgents(_ actor.Context, _ string) *messages.InputAck {
-	return commandOutput(formatAgents(s.agentRows(time.Now())))
-}
+// worktreeCommandTimeout answers /worktree before the control request's own deadline (10 s at
+// the bridge); git's merge of a child's branch takes well under it.
+const worktreeCommandTimeout = 8 * time.Second
 
-func (s *session) runDelegate(ctx actor.Context, arg string) *messages.InputAck {
-	s.delegateCommand(ctx, arg) // answers once the spawn has
+// runWorktree is /worktree list|merge NAME|drop NAME on the user's checkout (the project
+// root), the same as troupe worktree. git runs off the actor; the answer goes to whoever sent
+// the input once it is done.
+func runWorktree(h commandHost, arg string) *messages.InputAck {
+	root := h.Snapshot().ProjectRoot
+	h.Later(worktreeCommandTimeout, func() func() string {
+		var out bytes.Buffer
+		if err := worktree.Run(&out, root, strings.Fields(arg)); err != nil {
+			out.WriteString(worktree.Explain(root, err))
+		}
+		text := strings.TrimRight(out.String(), "\n")
+		return func() string { return text }
+	}, func(err error) string {
+		return "/worktree is still running in the background (" + err.Error() + "); troupe worktree list shows the outcome"
+	})
 	return nil
 }

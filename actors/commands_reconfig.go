@@ -1,16 +1,14 @@
 package actors
 
 import (
-	"errors"
 	"fmt"
 	"strings"
-
-	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/troupe-dev/troupe/config"
 	"github.com/troupe-dev/troupe/internal/nearest"
 	"github.com/troupe-dev/troupe/llm"
 	"github.com/troupe-dev/troupe/messages"
+	"github.com/troupe-dev/troupe/store"
 )
 
 // /model and /prompt switch what the next turns use: the Node rebuilds the setup (provider,
@@ -28,14 +26,14 @@ func (n *Node) promptModes() ([]config.PromptMode, error) {
 	return config.LoadPromptModes(config.PromptModeDirs(n.Root, n.opts.UserConfigDir)...)
 }
 
-// promptModeName is the session's prompt mode: the one it was started (or switched) with, or
-// on a resume without one, the one it had.
-func (s *session) promptModeName() string {
+// promptModeOf is a session's prompt mode: the one it was started (or switched) with, or on
+// a resume without one, the one it had.
+func promptModeOf(start *messages.StartSession, meta *store.SessionMeta) string {
 	switch {
-	case s.start.PromptMode != "":
-		return s.start.PromptMode
-	case s.meta != nil && s.meta.PromptMode != "":
-		return s.meta.PromptMode
+	case start.PromptMode != "":
+		return start.PromptMode
+	case meta != nil && meta.PromptMode != "":
+		return meta.PromptMode
 	}
 	return config.DefaultPromptMode
 }
@@ -80,80 +78,43 @@ type useModel struct {
 	modelName string
 }
 
-// reconfigured is a setup built off the actor for st, or why it could not be.
-type reconfigured struct {
-	setup   *SessionSetup
-	refusal string // a plain line for the user (an unknown mode)
-	err     error
-}
-
-// reconfigure builds the setup for st off the actor and applies it on the actor; the answer
-// goes to whoever sent the command.
-func (s *session) reconfigure(ctx actor.Context, st *messages.StartSession, by string) {
-	setupFor, modesFor := s.deps.Setup, s.deps.PromptModes
-	offActor(ctx, commandDiskTimeout, func() reconfigured {
+// reconfigure builds the setup for model and prompt mode off the actor and applies it back on
+// it; the answer goes to whoever sent the command. /prompt first checks that the mode exists.
+func reconfigure(h commandHost, model, promptMode, by string) *messages.InputAck {
+	build, modesFor := h.SetupFor(model, promptMode), h.PromptModes()
+	apply := func(setup *SessionSetup, err error) string {
+		return applyReconfigured(h, model, promptMode, by, setup, err)
+	}
+	h.Later(commandDiskTimeout, func() func() string {
 		if by == "/prompt" && modesFor != nil {
 			modes, _ := modesFor() // a broken custom file is reported by /prompt's list
-			if _, err := config.FindPromptMode(modes, st.PromptMode); err != nil {
-				return reconfigured{refusal: unknownPromptMode(st.PromptMode, modes)}
+			if _, err := config.FindPromptMode(modes, promptMode); err != nil {
+				refusal := unknownPromptMode(promptMode, modes)
+				return func() string { return refusal }
 			}
 		}
-		setup, err := setupFor(st)
-		return reconfigured{setup: setup, err: err}
-	}, func(r reconfigured, err error) {
-		s.respond(ctx, commandOutput(s.applyReconfigured(ctx, st, by, r, errors.Join(err, r.err))))
-	})
+		setup, err := build()
+		return func() string { return apply(setup, err) }
+	}, func(err error) string { return apply(nil, err) })
+	return nil
 }
 
 // applyReconfigured swaps the new setup in, or says in one line why not.
-func (s *session) applyReconfigured(ctx actor.Context, st *messages.StartSession, by string, r reconfigured, err error) string {
+func applyReconfigured(h commandHost, model, promptMode, by string, setup *SessionSetup, err error) string {
 	switch {
-	case r.refusal != "":
-		return r.refusal
 	case err != nil && by == "/model":
-		return fmt.Sprintf("/model %s: %v (the model stays %s)", st.Model, err, s.deps.Model)
+		return fmt.Sprintf("/model %s: %v (the model stays %s)", model, err, h.Snapshot().Model.Model)
 	case err != nil:
 		return fmt.Sprintf("%s: %v", by, err)
-	case s.phase != phaseIdle:
+	case !h.Idle():
 		return by + ": a turn started meanwhile; nothing changed (try again when it ends)"
 	}
-	old := s.deps
-	s.deps.Provider, s.deps.Model, s.deps.ModelName = r.setup.Provider, r.setup.Model, r.setup.ModelName
-	s.deps.Tools, s.deps.System, s.deps.Narrowed = r.setup.Tools, r.setup.System, r.setup.Narrowed
-	if err := s.checkWindow(); err != nil {
-		s.deps = old
-		_ = s.checkWindow()
+	if err := h.ApplySetup(setup, model, promptMode, by); err != nil {
 		return fmt.Sprintf("%s: %v (nothing changed)", by, err)
 	}
-	s.budget.acct.Reset() // the last provider count was for the old prefix
-
-	// From plan to code, say: spawn_agent is back, and with it the delegation.
-	delegates := false
-	if s.kids.delegation == nil && r.setup.Delegation != nil {
-		d := *r.setup.Delegation
-		d.Limits = d.Limits.withDefaults()
-		s.kids.delegation = &d
-		s.deps.Delegation = r.setup.Delegation
-		delegates = true
-	}
-	// The executor puts its gate last in the new registry (mode and session allowlist carry
-	// over) and, with delegates, links the agent tools to this session.
-	ctx.Send(s.links.toolexec, &useRegistry{registry: r.setup.Tools, delegates: delegates})
-	if s.links.compactor != nil {
-		ctx.Send(s.links.compactor, &useModel{provider: s.deps.Provider, modelName: s.deps.ModelName})
-	}
-	s.start.Model, s.start.PromptMode = st.Model, st.PromptMode
-	if s.meta != nil && (s.meta.Model != st.Model || s.meta.PromptMode != st.PromptMode) {
-		s.meta.Model, s.meta.PromptMode = st.Model, st.PromptMode // troupe resume takes them from here
-		if err := s.putMeta(); err != nil {
-			s.deps.Log.Warn("record the model and prompt mode", "session", s.start.ID, "err", err)
-		}
-	}
-	p := messages.SessionConfigEvent.Of(&messages.ConfigData{Model: s.deps.Model, PromptMode: s.promptModeName(), By: by})
-	s.emit(p)
-	s.audit(p.EventType(), "", "", p.Data())
+	now := h.Snapshot()
 	if by == "/model" {
-		return fmt.Sprintf("model %s for the next turns (context %d tokens)", s.deps.Model, s.window())
+		return fmt.Sprintf("model %s for the next turns (context %d tokens)", now.Model.Model, now.Model.Window)
 	}
-	return fmt.Sprintf("prompt mode %s for the next turn (%d tools)", s.promptModeName(), len(s.toolSpecs()))
+	return fmt.Sprintf("prompt mode %s for the next turn (%d tools)", now.Model.PromptMode, len(now.Tools))
 }

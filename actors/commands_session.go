@@ -6,8 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/asynkron/protoactor-go/actor"
-
 	"github.com/troupe-dev/troupe/actors/projection"
 	"github.com/troupe-dev/troupe/llm"
 	"github.com/troupe-dev/troupe/messages"
@@ -44,22 +42,8 @@ func sessionReport(f sessionFacts) string {
 		shortSessionID(f.ID), shortSessionID(f.ID))
 }
 
-func (s *session) sessionCommand() string {
-	f := sessionFacts{ID: s.start.ID, Workspace: s.start.Workspace, Agent: s.start.Agent, Items: len(s.items)}
-	if f.Agent == "" {
-		f.Agent = "root"
-	}
-	if s.meta != nil {
-		f.Started, f.Turns = s.meta.Created, s.meta.Turns
-	}
-	if n := len(s.items); n > 0 {
-		f.LastSeq = s.items[n-1].Seq
-	}
-	if s.links.emitter != nil {
-		f.Events = s.links.emitter.Seq()
-	}
-	return sessionReport(f)
-}
+// sessionView is /session.
+func sessionView(snap commandSnapshot, _ string) string { return sessionReport(snap.Session) }
 
 // resetBoundary is the boundary /reset appends: it replaces every entry so far, so the
 // projection from here on starts empty; the log keeps everything.
@@ -90,55 +74,43 @@ func resetBoundary(items []projection.Item, keepGoal bool) (projection.Boundary,
 	return projection.Boundary{FromSeq: from, ToSeq: to, Summary: summary, Mechanical: true, Reason: "/reset"}, true
 }
 
-// resetCommand is /reset [all]: a fresh context in the same session (the log keeps everything;
+// runReset is /reset [all]: a fresh context in the same session (the log keeps everything;
 // the goal stays unless "all"). Commands run only while the session is idle, so no turn is
 // cut in half: a turn that runs gets the busy answer instead.
-func (s *session) resetCommand(arg string) string {
+func runReset(h commandHost, arg string) *messages.InputAck {
 	all := strings.EqualFold(strings.TrimSpace(arg), "all")
 	if a := strings.TrimSpace(arg); a != "" && !all {
-		return fmt.Sprintf("/reset %s: use /reset (the goal stays) or /reset all (the goal is cleared too)", a)
+		return commandOutput(fmt.Sprintf("/reset %s: use /reset (the goal stays) or /reset all (the goal is cleared too)", a))
 	}
-	if s.phase != phaseIdle {
-		return "a turn is running; wait for it or cancel it, then /reset"
+	if !h.Idle() {
+		return commandOutput("a turn is running; wait for it or cancel it, then /reset")
 	}
-	b, ok := resetBoundary(s.items, !all)
-	if n := len(s.items); n > 0 && s.items[n-1].Boundary != nil && s.items[n-1].Boundary.Reason == "/reset" {
-		ok = false // nothing was said since the last /reset
+	snap := h.Snapshot()
+	b, changed, err := h.ResetContext(!all)
+	switch {
+	case err != nil:
+		return commandOutput(fmt.Sprintf("/reset: %v (the context is unchanged)", err))
+	case !changed && all:
+		return commandOutput(clearGoalForReset(h, snap.Status.Goal, "the context is already empty"))
+	case !changed:
+		return commandOutput("the context is already empty")
 	}
-	if !ok {
-		if all {
-			return s.clearGoalForReset("the context is already empty")
-		}
-		return "the context is already empty"
-	}
-	e, err := b.Entry()
-	if err == nil {
-		e.Time = time.Now().UTC()
-		err = s.deps.Store.Append(s.start.ID, e)
-	}
-	if err != nil {
-		return fmt.Sprintf("/reset: record the boundary: %v (the context is unchanged)", err)
-	}
-	before := s.contextTokens(s.request())
-	s.items = append(s.items, projection.Item{Seq: e.Seq, Time: e.Time, Boundary: &b})
-	s.budget.acct.Reset() // the last provider count was for the old context
-	s.emit(messages.ContextCompactedEvent.Of(&messages.ContextCompactedData{Turn: s.turn, Reason: "/reset", FromSeq: b.FromSeq,
-		ToSeq: b.ToSeq, TokensBefore: before, TokensAfter: s.contextTokens(s.request()), Mechanical: true, Summary: b.Summary}))
-	msg := fmt.Sprintf("fresh context: entries %d–%d stay in the log (troupe log %s) but the model no longer sees them", b.FromSeq, b.ToSeq, shortSessionID(s.start.ID))
+	msg := fmt.Sprintf("fresh context: entries %d–%d stay in the log (troupe log %s) but the model no longer sees them", b.FromSeq, b.ToSeq, shortSessionID(snap.Session.ID))
 	if all {
-		return s.clearGoalForReset(msg)
+		return commandOutput(clearGoalForReset(h, snap.Status.Goal, msg))
 	}
-	if s.done.goal != nil && s.done.goal.Status == messages.GoalActive {
+	if g := snap.Status.Goal; g != nil && g.Status == messages.GoalActive {
 		msg += "; the goal stays (/reset all clears it)"
 	}
-	return msg
+	return commandOutput(msg)
 }
 
-func (s *session) clearGoalForReset(msg string) string {
-	if s.done.goal == nil || s.done.goal.Status == messages.GoalCleared {
+// clearGoalForReset is /reset all's second half: the goal, if one is set, is cleared too.
+func clearGoalForReset(h commandHost, goal *messages.Goal, msg string) string {
+	if goal == nil || goal.Status == messages.GoalCleared {
 		return msg
 	}
-	return msg + "; " + s.goalCommand("clear")
+	return msg + "; " + h.Goal("clear")
 }
 
 // exitCommand is /exit: the client leaves. A chat ends its session, attach only detaches; the
@@ -172,20 +144,24 @@ func modelReport(model, name, baseURL string, window int, canSwitch bool) string
 		model, name, host, window, price, how)
 }
 
-// modelCommand is /model [NAME]: show the model, or switch it for the next turns on the same
+// runModel is /model [NAME]: show the model, or switch it for the next turns on the same
 // endpoint. The client is built off the actor; the switch applies on it.
-func (s *session) modelCommand(ctx actor.Context, arg string) *messages.InputAck {
+func runModel(h commandHost, arg string) *messages.InputAck {
+	m := h.Snapshot().Model
 	name := strings.TrimSpace(arg)
 	if name == "" {
-		return commandOutput(modelReport(s.deps.Model, s.deps.ModelName, s.start.BaseURL, s.window(), s.deps.Setup != nil))
+		return commandOutput(modelView(m))
 	}
-	if s.deps.Setup == nil {
+	if !m.CanSwitch {
 		return commandOutput("this session cannot switch models; end it and run troupe resume ID --model " + name)
 	}
-	st := *s.start
-	st.Model, st.PromptMode = qualifyModel(name, s.start.Model), s.promptModeName() // a resumed session's mode may be only in its meta
-	s.reconfigure(ctx, &st, "/model")
-	return nil
+	// A resumed session's prompt mode may be only in its meta: the snapshot has it either way.
+	return reconfigure(h, qualifyModel(name, m.Wire), m.PromptMode, "/model")
+}
+
+// modelView is /model without a name.
+func modelView(m modelFacts) string {
+	return modelReport(m.Model, m.Name, m.BaseURL, m.Window, m.CanSwitch)
 }
 
 // qualifyModel gives a bare model name the current model's provider: on openai/gpt-4o-mini,
@@ -198,50 +174,24 @@ func qualifyModel(name, current string) string {
 	return provider + "/" + name
 }
 
-// promptCommand is /prompt [NAME]: show the prompt modes, or switch for the next turn.
-func (s *session) promptCommand(ctx actor.Context, arg string) *messages.InputAck {
+// runPrompt is /prompt [NAME]: show the prompt modes, or switch for the next turn.
+func runPrompt(h commandHost, arg string) *messages.InputAck {
+	m := h.Snapshot().Model
 	name := strings.ToLower(strings.TrimSpace(arg))
-	if s.deps.Setup == nil || s.deps.PromptModes == nil {
-		return commandOutput("prompt mode " + s.promptModeName() + " (this session cannot switch; troupe resume ID --prompt-mode NAME)")
+	current := m.PromptMode
+	if !m.CanSwitchPrompt {
+		return commandOutput("prompt mode " + current + " (this session cannot switch; troupe resume ID --prompt-mode NAME)")
 	}
-	current, modesFor := s.promptModeName(), s.deps.PromptModes
 	if name == "" {
-		offActor(ctx, commandDiskTimeout, func() promptModeList {
+		modesFor := h.PromptModes()
+		h.Later(commandDiskTimeout, func() func() string {
 			modes, err := modesFor()
-			return promptModeList{modes: modes, err: err}
-		}, func(r promptModeList, err error) {
-			if err == nil {
-				err = r.err
-			}
-			s.respond(ctx, commandOutput(promptModesReport(r.modes, current, err)))
-		})
+			return func() string { return promptModesReport(modes, current, err) }
+		}, func(err error) string { return promptModesReport(nil, current, err) })
 		return nil
 	}
 	if name == current {
 		return commandOutput("prompt mode " + name + " already")
 	}
-	st := *s.start
-	st.PromptMode = name
-	s.reconfigure(ctx, &st, "/prompt")
-	return nil
-}
-
-// The table's entries for the commands of this file and commands_tools.go.
-
-func (s *session) runSession(_ actor.Context, _ string) *messages.InputAck {
-	return commandOutput(s.sessionCommand())
-}
-
-func (s *session) runExit(_ actor.Context, _ string) *messages.InputAck { return exitCommand() }
-
-func (s *session) runReset(_ actor.Context, arg string) *messages.InputAck {
-	return commandOutput(s.resetCommand(arg))
-}
-
-func (s *session) runPermissions(_ actor.Context, _ string) *messages.InputAck {
-	return commandOutput(s.permissionsCommand())
-}
-
-func (s *session) runTools(_ actor.Context, _ string) *messages.InputAck {
-	return commandOutput(s.toolsCommand())
+	return reconfigure(h, m.Wire, name, "/prompt")
 }

@@ -2,13 +2,10 @@ package actors
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
 	"time"
-
-	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/troupe-dev/troupe/actors/projection"
 	"github.com/troupe-dev/troupe/config"
@@ -97,18 +94,13 @@ func activeSkill(items []projection.Item) string {
 	return ""
 }
 
-// sessionSkills are the skills the session started with (no disk read).
-func (s *session) sessionSkills() skillSet { return skillSet(s.deps.Skills) }
-
-func (s *session) toolsCommand() string {
+// toolsView is /tools: the active skill's bound is looked up among the session's skills.
+func toolsView(snap commandSnapshot, _ string) string {
 	var skill *config.Skill
-	if name := activeSkill(s.items); name != "" {
-		set := s.sessionSkills()
-		if i := slices.IndexFunc(set, func(sk config.Skill) bool { return sk.Name == name }); i >= 0 {
-			skill = &set[i]
-		}
+	if i := slices.IndexFunc(snap.Skills, func(sk config.Skill) bool { return sk.Name == snap.ActiveSkill }); snap.ActiveSkill != "" && i >= 0 {
+		skill = &snap.Skills[i]
 	}
-	return toolsReport(s.toolSpecs(), s.deps.Narrowed, skill)
+	return toolsReport(snap.Tools, snap.Narrowed, skill)
 }
 
 // permissionsReport is /permissions: the mode, the rules in force, the session allowlist,
@@ -127,15 +119,29 @@ func permissionsReport(mode messages.Mode, allow, ask, deny, session []string, s
 		mode, list(allow), list(ask), list(deny), list(session), sandbox)
 }
 
-func (s *session) permissionsCommand() string {
+// permissionsView is /permissions.
+func permissionsView(snap commandSnapshot, _ string) string {
 	sandbox := "off: commands run unconfined (set [sandbox] in troupe.toml or --sandbox to confine them)"
-	if s.deps.Sandbox != nil {
+	if snap.Sandbox != nil {
 		sandbox = "on"
-		if d, ok := s.deps.Sandbox.(interface{ Describe() string }); ok {
+		if d, ok := snap.Sandbox.(interface{ Describe() string }); ok {
 			sandbox = d.Describe()
 		}
 	}
-	return permissionsReport(s.currentMode(), s.start.Allow, s.start.Ask, s.start.Deny, s.sessionAllowlist(), sandbox)
+	p := snap.Permissions
+	return permissionsReport(p.Mode, p.Allow, p.Ask, p.Deny, p.Session, sandbox)
+}
+
+// runMode is /mode: the permission mode, or a switch of it.
+func runMode(h commandHost, arg string) *messages.InputAck {
+	if arg == "" {
+		return commandOutput(fmt.Sprintf("mode %s (switch with /mode plan|ask|auto-edit|yolo)", h.Snapshot().Permissions.Mode))
+	}
+	mode := messages.Mode(strings.ToLower(arg))
+	if err := h.SwitchMode(mode, "/mode"); err != nil {
+		return commandOutput(err.Error())
+	}
+	return commandOutput("mode " + string(mode))
 }
 
 // skillsReport lists the skills: name, description and where each was found.
@@ -155,31 +161,30 @@ func skillsReport(skills []config.Skill, active string) string {
 	return strings.TrimRight(b.String(), "\n")
 }
 
-// skillsCommand is /skills [NAME]. Loading reads the SKILL.md off the actor; the body goes
-// into the context as a note for the next turn and the executor applies its allowed-tools.
-func (s *session) skillsCommand(ctx actor.Context, arg string) *messages.InputAck {
-	set := s.sessionSkills()
+// skillsView is /skills without a name.
+func skillsView(snap commandSnapshot) string { return skillsReport(snap.Skills, snap.ActiveSkill) }
+
+// runSkills is /skills [NAME]. Loading reads the SKILL.md off the actor; the body goes into
+// the context as a note for the next turn and the executor applies its allowed-tools.
+func runSkills(h commandHost, arg string) *messages.InputAck {
+	snap := h.Snapshot()
 	name := strings.TrimSpace(arg)
 	if name == "" {
-		return commandOutput(skillsReport(set, activeSkill(s.items)))
+		return commandOutput(skillsView(snap))
 	}
+	set := skillSet(snap.Skills)
 	if !slices.ContainsFunc(set, func(sk config.Skill) bool { return sk.Name == name }) {
-		return commandOutput(s.unknownSkill(name, set))
+		return commandOutput(unknownSkill(name, set))
 	}
-	type loaded struct {
-		skill *tools.LoadedSkill
-		err   error
-	}
-	offActor(ctx, commandDiskTimeout, func() loaded {
+	h.Later(commandDiskTimeout, func() func() string {
 		sk, err := set.LoadSkill(context.Background(), name)
-		return loaded{sk, err}
-	}, func(l loaded, err error) {
-		s.respond(ctx, commandOutput(s.skillLoaded(ctx, l.skill, errors.Join(err, l.err))))
-	})
+		return func() string { return skillLoaded(h, sk, err) }
+	}, func(err error) string { return skillLoaded(h, nil, err) })
 	return nil
 }
 
-func (s *session) unknownSkill(name string, set skillSet) string {
+// unknownSkill says a skill does not exist and names the ones there are.
+func unknownSkill(name string, set skillSet) string {
 	if len(set) == 0 {
 		return skillsReport(nil, "")
 	}
@@ -191,17 +196,16 @@ func (s *session) unknownSkill(name string, set skillSet) string {
 }
 
 // skillLoaded finishes /skills NAME on the actor.
-func (s *session) skillLoaded(ctx actor.Context, sk *tools.LoadedSkill, err error) string {
+func skillLoaded(h commandHost, sk *tools.LoadedSkill, err error) string {
 	if err != nil {
 		return fmt.Sprintf("/skills: %v", err)
 	}
-	if s.phase != phaseIdle {
+	if !h.Idle() {
 		return "/skills: a turn started meanwhile; load the skill again when it ends"
 	}
-	if err := s.commitNote(skillNote + tools.SkillText(sk)); err != nil {
+	if err := h.UseSkill(sk); err != nil {
 		return fmt.Sprintf("/skills: record the skill: %v", err)
 	}
-	ctx.Send(s.links.toolexec, &useSkill{skill: sk})
 	msg := fmt.Sprintf("skill %s loaded: its instructions reach the model with your next message", sk.Name)
 	if sk.AllowedTools != nil {
 		msg += "; tools while it is active: " + strings.Join(sk.AllowedTools, ", ")

@@ -5,8 +5,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/asynkron/protoactor-go/actor"
-
 	"github.com/troupe-dev/troupe/internal/textfmt"
 	"github.com/troupe-dev/troupe/llm"
 	"github.com/troupe-dev/troupe/messages"
@@ -106,29 +104,4 @@ func handleOr(handle, fallback string) string {
 		return fallback
 	}
 	return handle
-}
-
-// costCommand is /cost. The agents under the session are read from the store's session metas
-// (each agent keeps its own, turn by turn), off the actor.
-func (s *session) costCommand(ctx actor.Context) {
-	self := store.SessionMeta{ID: s.start.ID, Agent: s.start.Agent, Model: s.deps.Model}
-	if s.meta != nil {
-		self.InputTokens, self.OutputTokens, self.CachedInputTokens = s.meta.InputTokens, s.meta.OutputTokens, s.meta.CachedInputTokens
-	}
-	st := s.deps.Store
-	type metas struct {
-		all []*store.SessionMeta
-		err error
-	}
-	offActor(ctx, auditTimeout, func() metas { all, err := st.Sessions(); return metas{all, err} },
-		func(m metas, err error) {
-			if err == nil {
-				err = m.err
-			}
-			out := costReport(sessionTreeUsage(&self, m.all))
-			if err != nil {
-				out += "\n(the subagents' usage could not be read: " + err.Error() + ")"
-			}
-			s.respond(ctx, commandOutput(out))
-		})
 }

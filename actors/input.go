@@ -6,19 +6,22 @@ import (
 	"github.com/troupe-dev/troupe/internal/nearest"
 )
 
-// Input routes: what a line of user input is (DESIGN §3: empty is ignored, a known /command is
-// handled locally and never reaches the model, an unknown one gets help with the nearest match,
-// anything else goes to the model).
+// inputKind is what a line of user input is: empty is ignored, a known /command is handled
+// locally and never reaches the model, an unknown one gets help with the nearest match,
+// anything else goes to the model.
+type inputKind string
+
+// The input routes.
 const (
-	inputEmpty   = "empty"
-	inputCommand = "command"
-	inputUnknown = "unknown_command"
-	inputModel   = "model"
+	inputEmpty   inputKind = "empty"
+	inputCommand inputKind = "command"
+	inputUnknown inputKind = "unknown_command"
+	inputModel   inputKind = "model"
 )
 
 // inputRoute is the routing decision for one line.
 type inputRoute struct {
-	Kind    string
+	Kind    inputKind
 	Command string // without the slash
 	Arg     string
 	Nearest string // for unknown commands: the closest known one, if close enough

@@ -253,7 +253,7 @@ func TestAssistantEntriesAreStampedWithTheirModel(t *testing.T) {
 }
 
 func TestInputRouting(t *testing.T) {
-	cases := map[string]string{
+	cases := map[string]inputKind{
 		"":                 inputEmpty,
 		"   ":              inputEmpty,
 		"/help":            inputCommand,

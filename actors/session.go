@@ -174,7 +174,7 @@ func (s *session) idle(ctx actor.Context) {
 	switch msg := ctx.Message().(type) {
 	case *messages.UserInput:
 		if ack := s.routeInput(ctx, msg.Text); ack != nil && ctx.Sender() != nil {
-			ctx.Respond(ack) // nil: the command answers later (see worktreeCommand)
+			ctx.Respond(ack) // nil: the command answers later (commandHost.Later)
 		}
 	case *messages.Cancel:
 		// Nothing runs: for an interactive session this is the end of the conversation.

@@ -3,7 +3,6 @@ package actors
 import (
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	"github.com/asynkron/protoactor-go/actor"
 
@@ -60,17 +59,6 @@ func (s *session) onSetMode(ctx actor.Context, msg *messages.SetMode) {
 		return
 	}
 	s.respond(ctx, s.status())
-}
-
-// modeCommand is /mode: the permission mode, or a switch of it.
-func (s *session) modeCommand(ctx actor.Context, arg string) string {
-	if arg == "" {
-		return fmt.Sprintf("mode %s (switch with /mode plan|ask|auto-edit|yolo)", s.currentMode())
-	}
-	if err := s.switchMode(ctx, &messages.SetMode{Mode: messages.Mode(strings.ToLower(arg)), By: "/mode"}); err != nil {
-		return err.Error()
-	}
-	return "mode " + string(s.currentMode())
 }
 
 // switchMode hands the new mode to the executor (the only one that applies it) and records who

@@ -47,11 +47,8 @@ func (s *session) routeInput(ctx actor.Context, text string) *messages.InputAck 
 	switch r.Kind {
 	case inputEmpty:
 		return &messages.InputAck{Routed: messages.RoutedIgnored}
-	case inputCommand:
-		c, _ := lookupCommand(r.Command)
-		return c.Run(s, ctx, r.Arg)
-	case inputUnknown:
-		return commandOutput(unknownCommand(r.Command))
+	case inputCommand, inputUnknown:
+		return runCommand(sessionHost{s, ctx}, r)
 	}
 	if err := s.commitUser(text); err != nil {
 		s.fail(ctx, messages.FailInternal, err.Error())

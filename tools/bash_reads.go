@@ -3,6 +3,8 @@ package tools
 import (
 	"strconv"
 	"strings"
+
+	"github.com/troupe-dev/troupe/tools/shellparse"
 )
 
 // Models trained on other harnesses (Codex above all) read files with the shell: cat a.go,
@@ -56,23 +58,30 @@ type shellRead struct {
 // tail or sed -n 'N,Mp' with simple flags and plain file operands, or a numbered sed -n range
 // of one file: see numberedRange), and nil otherwise. One leading "cd DIR &&" is allowed:
 // Codex sends its working directory with every shell call, and the Codex mapping writes it so
-// (see inDirectory).
+// (see inDirectory). The words are read by tools/shellparse (ParsePlain), as bash reads them.
 func parseShellRead(command string) []shellRead {
+	plain, ok := shellparse.ParsePlain(command)
+	if !ok {
+		return nil
+	}
+	cmds, ops := plain.Commands, plain.Ops
 	dir := ""
-	if before, after, found := strings.Cut(command, "&&"); found {
-		cd, ok := shellWords(strings.TrimSpace(before))
-		if !ok || len(cd) != 2 || cd[0] != "cd" || cd[1] == "" || cd[1] == "-" {
+	if len(ops) > 0 && ops[0] == "&&" {
+		cd := cmds[0]
+		if len(cd) != 2 || cd[0] != "cd" || cd[1] == "" || cd[1] == "-" {
 			return nil
 		}
-		dir, command = cd[1], after
+		dir, cmds, ops = cd[1], cmds[1:], ops[1:]
 	}
 	var paths []string
 	var lines lineChoice
-	var ok bool
-	if left, right, piped := strings.Cut(command, "|"); piped {
-		paths, lines, ok = numberedRange(left, right)
-	} else {
-		paths, lines, ok = plainRead(command)
+	switch {
+	case len(ops) == 0:
+		paths, lines, ok = plainRead(cmds[0])
+	case len(ops) == 1 && ops[0] == "|":
+		paths, lines, ok = numberedRange(cmds[0], cmds[1])
+	default:
+		return nil
 	}
 	if !ok || len(paths) == 0 {
 		return nil
@@ -88,9 +97,8 @@ func parseShellRead(command string) []shellRead {
 }
 
 // plainRead parses one read command: its file operands and the lines it prints of each.
-func plainRead(command string) ([]string, lineChoice, bool) {
-	words, ok := shellWords(strings.TrimSpace(command))
-	if !ok || len(words) < 2 {
+func plainRead(words []string) ([]string, lineChoice, bool) {
+	if len(words) < 2 {
 		return nil, lineChoice{}, false
 	}
 	switch words[0] {
@@ -111,13 +119,8 @@ func plainRead(command string) ([]string, lineChoice, bool) {
 // numberedRange reads the two sides of a pipe as Codex's numbered partial read: a numbering
 // command over one file into sed -n 'A,Bp', or sed -n 'A,Bp' over one file into a numbering
 // command. Numbering keeps one output line per input line, so either way the model saw lines
-// A..B of the file. A quoted |, a second pipe or || lands in one side's words and fails there.
-func numberedRange(left, right string) ([]string, lineChoice, bool) {
-	first, okFirst := shellWords(strings.TrimSpace(left))
-	second, okSecond := shellWords(strings.TrimSpace(right))
-	if !okFirst || !okSecond || len(first) == 0 || len(second) == 0 {
-		return nil, lineChoice{}, false
-	}
+// A..B of the file.
+func numberedRange(first, second []string) ([]string, lineChoice, bool) {
 	if first[0] == "sed" {
 		paths, lines, ok := sedOperands(first[1:])
 		stdin, numbers := numberingOperands(second)
@@ -158,53 +161,6 @@ func catNumbers(args []string) bool {
 		}
 	}
 	return false
-}
-
-// shellWords splits a command into words the way bash would, for the few forms a plain read
-// needs: bare words of characters bash leaves alone, 'single-quoted' text, and "double-quoted"
-// text without expansions or escapes. ok is false for anything else.
-func shellWords(command string) (words []string, ok bool) {
-	var word strings.Builder
-	inWord := false
-	for i := 0; i < len(command); {
-		c := command[i]
-		switch {
-		case c == ' ' || c == '\t':
-			if inWord {
-				words, inWord = append(words, word.String()), false
-				word.Reset()
-			}
-			i++
-		case c == '\'' || c == '"':
-			end := strings.IndexByte(command[i+1:], c)
-			if end < 0 {
-				return nil, false
-			}
-			quoted := command[i+1 : i+1+end]
-			if c == '"' && strings.ContainsAny(quoted, "$`\\!") {
-				return nil, false
-			}
-			word.WriteString(quoted)
-			inWord = true
-			i += end + 2
-		case plainShellByte(c):
-			word.WriteByte(c)
-			inWord = true
-			i++
-		default:
-			return nil, false // |, >, <, ;, &, $, `, globs, ~, #, \, newlines, parentheses…
-		}
-	}
-	if inWord {
-		words = append(words, word.String())
-	}
-	return words, true
-}
-
-// plainShellByte reports whether bash gives c no meaning in a bare word.
-func plainShellByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
-		strings.IndexByte("_-./+,:@%=", c) >= 0
 }
 
 // splitOperands walks a command's arguments: option(args, i) handles the option at args[i]

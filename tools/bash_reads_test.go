@@ -24,6 +24,12 @@ func TestParseShellRead(t *testing.T) {
 		want    []shellRead
 	}{
 		{"cat a.go", whole("a.go")},
+		// Quoting, escapes and comments as bash reads them (tools/shellparse).
+		{`cat "a\"b"`, whole(`a"b`)},
+		{"cat a # note", whole("a")},
+		{`cat a\ b`, whole("a b")},
+		{"cd 'a&&b' && cat c", []shellRead{{path: "c", lines: wholeFile, dir: "a&&b"}}},
+		{"nl -ba 'a|b' | sed -n 1p", lines("a|b", lineChoice{first: 1, last: 1})},
 		{"  cat a.go b/c.go\n", whole("a.go", "b/c.go")},
 		{"cat -n a.go", whole("a.go")},
 		{"cat -An -- -odd.go", whole("-odd.go")},
@@ -71,9 +77,9 @@ func TestParseShellRead(t *testing.T) {
 	notReads := []string{
 		"", "cat", "cat -", "cat ''", "ls a.go", "less a.go", "more a.go", "grep x a.go",
 		"cat a > b", "cat a >> b", "cat < a", "cat a 2>&1", "cat $(x)", "cat `x`", "cat $F",
-		`cat "$F"`, `cat "a\"b"`, "cat *.go", "cat a?.go", "cat [ab].go", "cat {a,b}.go", "cat ~/a.go",
+		`cat "$F"`, "cat *.go", "cat a?.go", "cat [ab].go", "cat {a,b}.go", "cat ~/a.go",
 		"cat a | grep x", "cat a.go | head", "cat a; rm a", "cat a && rm a", "cat a || true", "cat a &",
-		"cat a\nrm a", "cat a # note", "cat 'unclosed", "cat a\\ b", "(cat a)", "X=1 cat a", "cat -s a",
+		"cat a\nrm a", "cat 'unclosed", "(cat a)", "X=1 cat a", "cat -s a",
 		"cat --squeeze-blank a", "sudo cat a", "/bin/cat a",
 		"head -c 100 a", "head -c100 a", "head -n -5 a", "head -n +5 a", "head -n 0 a", "head -n a",
 		"head -n", "head -n 1k a", "tail -f a", "tail -F a", "tail -c 10 a", "tail --follow a",
@@ -82,13 +88,13 @@ func TestParseShellRead(t *testing.T) {
 		"sed -n -e '1p' -e '2p' a", "sed -n -f script.sed a", "sed -n '0,5p' a", "sed -n '1,5p'",
 		"nl a -s x", "nl -bp^x a", "nl -v x a", "nl -w a",
 		"cd a && cd b && cat c", "cd && cat a", "cd - && cat a", "cd a b && cat c", "cat a && cd b",
-		"cd $D && cat a", "cd a && ls", "cd a; cat b", "cd 'a&&b' && cat c", "pushd a && cat b",
+		"cd $D && cat a", "cd a && ls", "cd a; cat b", "pushd a && cat b",
 		// Pipes other than a numbering command and one sed -n range over one file.
 		"cat a | sed -n '1,5p'", "cat -- -n | sed -n 1p", "cat -s -n a | sed -n 1p", "nl -ba a b | sed -n 1p",
 		"nl -ba a | sed -n '1,5p' b", "nl -ba a | sed '1,5p'", "nl -ba a | sed -n '1,5p;9,10p'",
 		"nl -ba a | sed -n '/x/p'", "nl -ba a | sed -n 1,5p | head", "nl -ba a || sed -n 1p",
 		"nl -ba a |& sed -n 1p", "nl -ba a | grep x", "nl -ba a | nl -ba", "nl -ba a | head -n 5",
-		"nl -ba | sed -n 1p", "nl -ba - | sed -n 1p", "nl -ba 'a|b' | sed -n 1p", "nl -ba a |",
+		"nl -ba | sed -n 1p", "nl -ba - | sed -n 1p", "nl -ba a |",
 		"| sed -n 1p", "nl -ba a | sed -n 1,5p > out", "nl -ba a | sed -n 1,5p &", "nl -ba $F | sed -n 1p",
 		"sed -n '1,5p' a | head", "sed -n '1,5p' a | nl -ba b", "sed -n '1,5p' | nl -ba",
 		"sed -n '1,5p' a b | nl", "sed -i -n 1p a | nl", "sed -n 1p a | cat", "sed -n 1p a | nl -v -3",

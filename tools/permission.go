@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"path"
 	"strings"
+
+	"github.com/troupe-dev/troupe/tools/shellparse"
 )
 
 // Mode is the session's permission mode (DESIGN §5).
@@ -87,8 +89,18 @@ func (p *Policy) Validate() error {
 // should be workspace-relative (the Gate passes them resolved).
 func (p *Policy) Decide(spec Spec, args json.RawMessage, sessionAllow []string) (Decision, string) {
 	subject, hasSubject := mainArg(spec, args)
-	if pat, ok := firstMatch(p.Deny, spec, subject, hasSubject, false); ok {
+	var script *shellparse.Script
+	if spec.Name == "bash" && hasSubject {
+		script = shellparse.Parse(subject)
+	}
+	if pat, ok := firstMatch(p.Deny, spec, subject, hasSubject, script, false); ok {
 		return Deny, fmt.Sprintf("denied by the pattern %s in the permission config", pat)
+	}
+	if script != nil {
+		// A deny rule that cannot be proven to miss is a human's call, in every mode.
+		if why, ok := unprovableUnder(script, p.Deny, p.Ask); ok {
+			return Ask, why
+		}
 	}
 	mode := p.Mode
 	if mode == "" {
@@ -106,13 +118,16 @@ func (p *Policy) Decide(spec Spec, args json.RawMessage, sessionAllow []string) 
 	if d, why, ok := protectedWrite(spec, subject, hasSubject); ok && mode != ModeYolo {
 		return d, why
 	}
-	if pat, ok := firstMatch(sessionAllow, spec, subject, hasSubject, true); ok {
+	if d, why, ok := protectedShellWrite(script); ok && mode != ModeYolo {
+		return d, why
+	}
+	if pat, ok := firstMatch(sessionAllow, spec, subject, hasSubject, script, true); ok {
 		return Allow, fmt.Sprintf("allowed for this session (%s)", pat)
 	}
-	if pat, ok := firstMatch(p.Ask, spec, subject, hasSubject, false); ok {
+	if pat, ok := firstMatch(p.Ask, spec, subject, hasSubject, script, false); ok {
 		return Ask, fmt.Sprintf("the pattern %s asks for approval", pat)
 	}
-	if pat, ok := firstMatch(p.Allow, spec, subject, hasSubject, true); ok {
+	if pat, ok := firstMatch(p.Allow, spec, subject, hasSubject, script, true); ok {
 		return Allow, fmt.Sprintf("allowed by the pattern %s", pat)
 	}
 	switch {
@@ -179,11 +194,12 @@ func mainArg(spec Spec, args json.RawMessage) (string, bool) {
 	return "", false
 }
 
-// firstMatch returns the first of pats that matches the call; allowing says pats is an allow
-// list, which a compound command must satisfy in every part.
-func firstMatch(pats []string, spec Spec, subject string, hasSubject, allowing bool) (string, bool) {
-	if spec.Name == "bash" && hasSubject {
-		return matchBash(pats, subject, allowing)
+// firstMatch returns the first of pats that matches the call; script is a bash call's parsed
+// command (nil for other tools); allowing says pats is an allow list, which a compound
+// command must satisfy in every part.
+func firstMatch(pats []string, spec Spec, subject string, hasSubject bool, script *shellparse.Script, allowing bool) (string, bool) {
+	if script != nil {
+		return matchBash(pats, subject, script, allowing)
 	}
 	for _, raw := range pats {
 		pat, err := parsePattern(raw)

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"path"
 	"strings"
+
+	"github.com/troupe-dev/troupe/tools/shellparse"
 )
 
 // A permission pattern is "tool" or "tool(arg)". The tool part may use * (mcp__github__*).
@@ -49,14 +51,16 @@ func (p permissionPattern) matchesTool(name string) bool {
 	return ok
 }
 
-// matchBash matches a command against the bash patterns in pats. For a deny or ask list the
-// whole command or any part of it (split at ; & | ( ) ` and newlines, quotes ignored, so a
-// part is never missed) matching is enough. For an allow list every part must be allowed,
-// and a command substitution is allowed only by an exact pattern for the whole command or a
-// bare "bash"; an exact pattern (no *) may also allow the whole command as written.
-func matchBash(pats []string, command string, allowing bool) (string, bool) {
+// matchBash matches a command against the bash patterns in pats, on the command as bash
+// runs it (see tools/shellparse): each simple command after quote removal, wherever it sits
+// and whatever wraps it. For a deny or ask list the whole command as written, or any simple
+// command in it (also with a path-qualified program cut to its base name, /bin/rm as rm)
+// matching is enough. For an allow list every simple command the line runs must be allowed
+// as written, wrappers and redirections included; a line with a command substitution or
+// with anything shellparse cannot know is allowed only by an exact pattern (no *) for the
+// whole command as written, or a bare "bash".
+func matchBash(pats []string, command string, script *shellparse.Script, allowing bool) (string, bool) {
 	whole := normalizeCommand(command)
-	parts := splitCommand(command)
 	matchOne := func(s string, exactOnly bool) (string, bool) {
 		for _, raw := range pats {
 			pat, err := parsePattern(raw)
@@ -76,9 +80,14 @@ func matchBash(pats []string, command string, allowing bool) (string, bool) {
 		return "", false
 	}
 	if !allowing {
-		for _, s := range append([]string{whole}, parts...) {
-			if raw, ok := matchOne(s, false); ok {
-				return raw, true
+		if raw, ok := matchOne(whole, false); ok {
+			return raw, true
+		}
+		for _, c := range script.Commands {
+			for _, s := range c.Texts() {
+				if raw, ok := matchOne(s, false); ok {
+					return raw, true
+				}
 			}
 		}
 		return "", false
@@ -86,13 +95,15 @@ func matchBash(pats []string, command string, allowing bool) (string, bool) {
 	if raw, ok := matchOne(whole, true); ok {
 		return raw, true
 	}
-	substitutes := strings.Contains(command, "$(") || strings.Contains(command, "`") || strings.Contains(command, "<(") || strings.Contains(command, ">(")
-	if len(parts) == 0 || substitutes {
+	if _, unknown := script.Unprovable(); unknown || script.Substitutes || len(script.Commands) == 0 {
 		return "", false
 	}
 	first := ""
-	for _, s := range parts {
-		raw, ok := matchOne(s, false)
+	for _, c := range script.Commands {
+		if c.Wrapped {
+			continue // listed whole already, wrapper and all
+		}
+		raw, ok := matchOne(c.TextWithRedirects(), false)
 		if !ok {
 			return "", false
 		}
@@ -103,40 +114,21 @@ func matchBash(pats []string, command string, allowing bool) (string, bool) {
 	return first, true
 }
 
-// splitCommand splits a command at its separators, dropping leading VAR=value assignments from
-// each part so they cannot hide the command from a pattern.
-func splitCommand(command string) []string {
-	fields := strings.FieldsFunc(command, func(r rune) bool {
-		return strings.ContainsRune(";&|()`\n", r)
-	})
-	var parts []string
-	for _, f := range fields {
-		f = normalizeCommand(f)
-		for {
-			word, rest, _ := strings.Cut(f, " ")
-			if !isAssignment(word) {
-				break
+// unprovableUnder says why a bash call must go to a human: some deny or ask pattern names a
+// command, and shellparse cannot prove which programs the line runs (Script.Unprovable).
+func unprovableUnder(script *shellparse.Script, lists ...[]string) (string, bool) {
+	why, unknown := script.Unprovable()
+	if !unknown {
+		return "", false
+	}
+	for _, list := range lists {
+		for _, raw := range list {
+			if pat, err := parsePattern(raw); err == nil && pat.matchesTool("bash") {
+				return fmt.Sprintf("the pattern %s cannot be checked against this command: %s", raw, why), true
 			}
-			f = rest
-		}
-		if f != "" {
-			parts = append(parts, f)
 		}
 	}
-	return parts
-}
-
-func isAssignment(word string) bool {
-	name, _, ok := strings.Cut(word, "=")
-	if !ok || name == "" {
-		return false
-	}
-	for i, r := range name {
-		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9') {
-			return false
-		}
-	}
-	return true
+	return "", false
 }
 
 // normalizeCommand collapses runs of whitespace, so extra spaces cannot dodge a pattern.

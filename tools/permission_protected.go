@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"path"
 	"strings"
+
+	"github.com/troupe-dev/troupe/tools/shellparse"
 )
 
 // Protected files grant power beyond the workspace's content: troupe's own config and state
@@ -51,4 +53,18 @@ func protectedWrite(spec Spec, subject string, hasSubject bool) (Decision, strin
 		return Allow, "", false
 	}
 	return Ask, fmt.Sprintf("%s is a protected file (%s): writing it always asks, whatever the mode or allow patterns (approve it, run with --yes, or use --mode yolo)", subject, why), true
+}
+
+// protectedShellWrite is the same answer for a command that writes a protected file: through
+// a redirection (echo x > .git/hooks/pre-commit) or tee, as tools/shellparse reads it.
+func protectedShellWrite(script *shellparse.Script) (Decision, string, bool) {
+	if script == nil {
+		return Allow, "", false
+	}
+	for _, target := range script.Writes {
+		if why := protectedWhy(target); why != "" {
+			return Ask, fmt.Sprintf("the command writes %s, a protected file (%s): that always asks, whatever the mode or allow patterns (approve it, run with --yes, or use --mode yolo)", target, why), true
+		}
+	}
+	return Allow, "", false
 }

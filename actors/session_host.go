@@ -1,0 +1,215 @@
+package actors
+
+import (
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/troupe-dev/troupe/actors/projection"
+	"github.com/troupe-dev/troupe/config"
+	"github.com/troupe-dev/troupe/messages"
+	"github.com/troupe-dev/troupe/store"
+	"github.com/troupe-dev/troupe/tools"
+)
+
+// sessionHost is the session as its slash commands see it (commandHost, command_host.go),
+// bound to the input being answered: an answer that comes later goes to that input's sender.
+// It is the one place the commands reach the session's state; it lives here, not on the
+// session, so the commands' needs stay a short list.
+type sessionHost struct {
+	s   *session
+	ctx actor.Context
+}
+
+var _ commandHost = sessionHost{}
+
+func (h sessionHost) Snapshot() commandSnapshot {
+	s := h.s
+	st := s.status()
+	if st.Goal != nil {
+		g := *st.Goal
+		st.Goal = &g
+	}
+	snap := commandSnapshot{
+		Phase:  s.phase,
+		Status: st,
+		Session: sessionFacts{ID: s.start.ID, Workspace: s.start.Workspace, Agent: s.start.Agent, Items: len(s.items),
+			LastSeq: lastSeqOf(s.items)},
+		Usage:  store.SessionMeta{ID: s.start.ID, Agent: s.start.Agent, Model: s.deps.Model},
+		Agents: s.kids.rows(time.Now()),
+		Permissions: permissionFacts{Mode: s.currentMode(), Allow: s.start.Allow, Ask: s.start.Ask, Deny: s.start.Deny,
+			Session: s.sessionAllowlist()},
+		Tools:       s.toolSpecs(),
+		Narrowed:    s.deps.Narrowed,
+		Skills:      s.deps.Skills,
+		ActiveSkill: activeSkill(s.items),
+		Model: modelFacts{Model: s.deps.Model, Name: s.deps.ModelName, Wire: s.start.Model, BaseURL: s.start.BaseURL,
+			Window: s.window(), PromptMode: promptModeOf(s.start, s.meta),
+			CanSwitch: s.deps.Setup != nil, CanSwitchPrompt: s.deps.Setup != nil && s.deps.PromptModes != nil},
+		ProjectRoot: s.start.Workspace,
+		Sandbox:     s.deps.Sandbox,
+	}
+	if snap.Session.Agent == "" {
+		snap.Session.Agent = "root"
+	}
+	if s.meta != nil {
+		snap.Session.Started, snap.Session.Turns = s.meta.Created, s.meta.Turns
+		snap.Usage.InputTokens, snap.Usage.OutputTokens = s.meta.InputTokens, s.meta.OutputTokens
+		snap.Usage.CachedInputTokens = s.meta.CachedInputTokens
+	}
+	if s.links.emitter != nil {
+		snap.Session.Events = s.links.emitter.Seq()
+	}
+	if d := s.kids.delegation; d != nil && d.ProjectRoot != "" {
+		snap.ProjectRoot = d.ProjectRoot
+	}
+	return snap
+}
+
+func (h sessionHost) Idle() bool { return h.s.phase == phaseIdle }
+
+func (h sessionHost) Later(timeout time.Duration, work func() func() string, late func(error) string) {
+	offActor(h.ctx, timeout, work, func(then func() string, err error) {
+		var out string
+		if err != nil || then == nil {
+			out = late(err)
+		} else {
+			out = then()
+		}
+		h.s.respond(h.ctx, commandOutput(out))
+	})
+}
+
+func (h sessionHost) Delegate(req *messages.SpawnAgent, timeout time.Duration, answer func(any, error) string) {
+	f := h.ctx.RequestFuture(h.ctx.Self(), req, timeout)
+	h.ctx.ReenterAfter(f, func(res any, err error) {
+		h.s.respond(h.ctx, commandOutput(answer(res, err)))
+	})
+}
+
+func (h sessionHost) Goal(arg string) string      { return h.s.goalCommand(arg) }
+func (h sessionHost) Compact(focus string) string { return h.s.compactNow(h.ctx, focus) }
+
+func (h sessionHost) SwitchMode(mode messages.Mode, by string) error {
+	return h.s.switchMode(h.ctx, &messages.SetMode{Mode: mode, By: by})
+}
+
+func (h sessionHost) ResetContext(keepGoal bool) (projection.Boundary, bool, error) {
+	s := h.s
+	b, ok := resetBoundary(s.items, keepGoal)
+	if n := len(s.items); n > 0 && s.items[n-1].Boundary != nil && s.items[n-1].Boundary.Reason == "/reset" {
+		ok = false // nothing was said since the last /reset
+	}
+	if !ok {
+		return b, false, nil
+	}
+	e, err := b.Entry()
+	if err == nil {
+		e.Time = time.Now().UTC()
+		err = s.deps.Store.Append(s.start.ID, e)
+	}
+	if err != nil {
+		return b, false, fmt.Errorf("record the boundary: %w", err)
+	}
+	before := s.contextTokens(s.request())
+	s.items = append(s.items, projection.Item{Seq: e.Seq, Time: e.Time, Boundary: &b})
+	s.budget.acct.Reset() // the last provider count was for the old context
+	s.emit(messages.ContextCompactedEvent.Of(&messages.ContextCompactedData{Turn: s.turn, Reason: "/reset", FromSeq: b.FromSeq,
+		ToSeq: b.ToSeq, TokensBefore: before, TokensAfter: s.contextTokens(s.request()), Mechanical: true, Summary: b.Summary}))
+	return b, true, nil
+}
+
+func (h sessionHost) UseSkill(sk *tools.LoadedSkill) error {
+	if err := h.s.commitNote(skillNote + tools.SkillText(sk)); err != nil {
+		return err
+	}
+	h.ctx.Send(h.s.links.toolexec, &useSkill{skill: sk})
+	return nil
+}
+
+func (h sessionHost) SetupFor(model, promptMode string) func() (*SessionSetup, error) {
+	setupFor := h.s.deps.Setup
+	if setupFor == nil {
+		return nil
+	}
+	st := *h.s.start
+	st.Model, st.PromptMode = model, promptMode
+	return func() (*SessionSetup, error) { return setupFor(&st) }
+}
+
+func (h sessionHost) PromptModes() func() ([]config.PromptMode, error) { return h.s.deps.PromptModes }
+
+func (h sessionHost) ApplySetup(setup *SessionSetup, model, promptMode, by string) error {
+	s, ctx := h.s, h.ctx
+	old := s.deps
+	s.deps.Provider, s.deps.Model, s.deps.ModelName = setup.Provider, setup.Model, setup.ModelName
+	s.deps.Tools, s.deps.System, s.deps.Narrowed = setup.Tools, setup.System, setup.Narrowed
+	if err := s.checkWindow(); err != nil {
+		s.deps = old
+		_ = s.checkWindow()
+		return err
+	}
+	s.budget.acct.Reset() // the last provider count was for the old prefix
+
+	// From plan to code, say: spawn_agent is back, and with it the delegation.
+	delegates := false
+	if s.kids.delegation == nil && setup.Delegation != nil {
+		d := *setup.Delegation
+		d.Limits = d.Limits.withDefaults()
+		s.kids.delegation = &d
+		s.deps.Delegation = setup.Delegation
+		delegates = true
+	}
+	// The executor puts its gate last in the new registry (mode and session allowlist carry
+	// over) and, with delegates, links the agent tools to this session.
+	ctx.Send(s.links.toolexec, &useRegistry{registry: setup.Tools, delegates: delegates})
+	if s.links.compactor != nil {
+		ctx.Send(s.links.compactor, &useModel{provider: s.deps.Provider, modelName: s.deps.ModelName})
+	}
+	s.start.Model, s.start.PromptMode = model, promptMode
+	if s.meta != nil && (s.meta.Model != model || s.meta.PromptMode != promptMode) {
+		s.meta.Model, s.meta.PromptMode = model, promptMode // troupe resume takes them from here
+		if err := s.putMeta(); err != nil {
+			s.deps.Log.Warn("record the model and prompt mode", "session", s.start.ID, "err", err)
+		}
+	}
+	p := messages.SessionConfigEvent.Of(&messages.ConfigData{Model: s.deps.Model, PromptMode: promptModeOf(s.start, s.meta), By: by})
+	s.emit(p)
+	s.audit(p.EventType(), "", "", p.Data())
+	return nil
+}
+
+func (h sessionHost) Emit(p messages.Payload) { h.s.emit(p) }
+
+func (h sessionHost) AuditSnapshot() *sessionAudit {
+	s := h.s
+	a := &sessionAudit{Messages: s.request().Messages, Wanted: s.start.Tools, LastSeq: lastSeqOf(s.items)}
+	if s.deps.Tools != nil {
+		a.Offered, a.Registered = s.deps.Tools.Specs(), s.deps.Tools.Names()
+		for _, w := range a.Wanted {
+			if _, ok := s.deps.Tools.Withheld(w); ok {
+				if a.Withheld == nil {
+					a.Withheld = map[string]bool{}
+				}
+				a.Withheld[w] = true
+			}
+		}
+	}
+	if g := s.done.goal; g != nil {
+		c := *g
+		a.Goal = &c
+	}
+	return a
+}
+
+func (h sessionHost) Probes() auditProbes {
+	s := h.s
+	// The file records are read from the store off the actor (fill).
+	p := auditProbes{root: s.deps.Workspace, store: s.deps.Store, session: s.start.ID, subs: slices.Clone(s.links.subs)}
+	if s.deps.Bridge != nil {
+		p.conn = s.deps.Bridge.nc
+	}
+	return p
+}
