@@ -51,6 +51,7 @@ func (n *Node) executorFactory(p executorParts) ExecutorFactory {
 		if len(p.skills) > 0 {
 			env.Skills = skillSet(p.skills)
 		}
+		env.MCP = n.mcp.caller(start.ID)
 		link := &sessionLink{root: root, session: session}
 		env.Goals = link
 		if p.delegates {

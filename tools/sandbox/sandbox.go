@@ -113,7 +113,15 @@ func (s *Sandbox) Describe() string { return s.why }
 // Wrap rewrites cmd, which holds Path, Args, Dir and Env for the command, so it runs confined:
 // it may write only writable (the workspace and the session temp dir), the user's cache dir and
 // the usual devices.
-func (s *Sandbox) Wrap(cmd *exec.Cmd, writable []string) error {
+func (s *Sandbox) Wrap(cmd *exec.Cmd, writable []string) error { return s.wrap(cmd, writable, false) }
+
+// WrapNetwork is Wrap with the network allowed: an MCP server's process may need to reach its
+// service or a package registry, so only its writes are confined.
+func (s *Sandbox) WrapNetwork(cmd *exec.Cmd, writable []string) error {
+	return s.wrap(cmd, writable, true)
+}
+
+func (s *Sandbox) wrap(cmd *exec.Cmd, writable []string, network bool) error {
 	rw := append(append([]string(nil), writable...), s.extra...)
 	argv := append([]string{cmd.Path}, cmd.Args[1:]...)
 	switch s.mode {
@@ -122,12 +130,15 @@ func (s *Sandbox) Wrap(cmd *exec.Cmd, writable []string) error {
 		for _, d := range rw {
 			args = append(args, "--rw", d)
 		}
-		if s.netOff {
+		if s.netOff && !network {
 			args = append(args, "--no-net")
 		}
 		cmd.Path, cmd.Args = s.self, append(append(args, "--"), argv...)
 	case ModeBwrap:
-		args := []string{s.bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-net", "--die-with-parent"}
+		args := []string{s.bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--die-with-parent"}
+		if !network {
+			args = append(args, "--unshare-net")
+		}
 		for _, d := range rw {
 			if _, err := os.Stat(d); err != nil {
 				continue
