@@ -226,6 +226,7 @@ func (n *Node) newSessionDeps(start *messages.StartSession) (SessionDeps, error)
 	if err != nil {
 		return SessionDeps{}, err
 	}
+	n.restoreAllowlist(start, gate)
 	workspace := start.Workspace
 	if workspace == "" {
 		workspace = n.Root

@@ -77,6 +77,22 @@ func newSessionGate(start *messages.StartSession, sandboxed bool) (*tools.Gate, 
 	return g, nil
 }
 
+// restoreAllowlist gives a resumed session's gate the session allowlist its meta keeps, as the
+// file truth is restored beside it (fileTracker). A meta that cannot be read leaves the list
+// empty: the session asks again, and the resume itself reports the store.
+func (n *Node) restoreAllowlist(start *messages.StartSession, g *tools.Gate) {
+	if !start.Resume {
+		return
+	}
+	meta, err := n.store.Meta(start.ID)
+	if err != nil {
+		return
+	}
+	for _, p := range meta.Allowlist {
+		g.AllowForSession(p)
+	}
+}
+
 // sessionAsker puts an approval request to the session, which publishes it as
 // tool.approval_requested; the answer reaches the running call through its callGate.
 func sessionAsker(ctx context.Context, s tools.ApprovalSummary, reason string) (tools.Answer, error) {

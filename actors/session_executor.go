@@ -2,6 +2,7 @@ package actors
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/asynkron/protoactor-go/actor"
 
@@ -32,10 +33,17 @@ func (s *session) fromExecutor(ctx actor.Context) bool {
 }
 
 // onSessionAllowlist keeps what the executor's gate allows for the session, for the children
-// the session starts (sessionAllowlist).
+// the session starts (sessionAllowlist) and, in its meta, for a resume.
 func (s *session) onSessionAllowlist(ctx actor.Context, msg *messages.SessionAllowlist) {
-	if s.fromExecutor(ctx) {
-		s.kids.allowlist = msg.Patterns
+	if !s.fromExecutor(ctx) {
+		return
+	}
+	s.kids.allowlist = msg.Patterns
+	if s.meta != nil && !slices.Equal(s.meta.Allowlist, msg.Patterns) {
+		s.meta.Allowlist = slices.Clone(msg.Patterns)
+		if err := s.putMeta(); err != nil {
+			s.deps.Log.Warn("record the session allowlist", "session", s.start.ID, "err", err)
+		}
 	}
 }
 

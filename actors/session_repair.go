@@ -24,6 +24,9 @@ func (s *session) steering() *turn.Steering {
 		s.steer = turn.NewSteering(!s.start.NoRepair, turn.Textcall(llm.QuirksFor(s.deps.ModelName).TextFormat), known)
 		if s.deps.Tools != nil {
 			s.steer.Classifier.FitArgs = s.deps.Tools.ToolFittingArgs
+			if !s.start.NoRepair {
+				s.steer.Classifier.Split = s.deps.Tools.Split
+			}
 		}
 	}
 	return s.steer

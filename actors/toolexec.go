@@ -64,6 +64,7 @@ func (t *toolExec) Receive(ctx actor.Context) {
 	switch msg := ctx.Message().(type) {
 	case *actor.Started:
 		t.to = sessionTell{root: ctx.ActorSystem().Root, session: ctx.Parent(), under: ctx.Self()}
+		t.tellAllowlist() // a resumed session's gate starts with the list its session kept
 	case *messages.ToolRequest:
 		t.enqueue(ctx, msg)
 	case *toolDone:

@@ -48,7 +48,10 @@ type Error struct {
 // for code to act on (ClassOf), not for people to read.
 func (e *Error) Error() string {
 	if e.Status != 0 {
-		return fmt.Sprintf("%s replied %d %s: %v", e.Provider, e.Status, http.StatusText(e.Status), e.Err)
+		if text := http.StatusText(e.Status); text != "" {
+			return fmt.Sprintf("%s replied %d %s: %v", e.Provider, e.Status, text, e.Err)
+		}
+		return fmt.Sprintf("%s replied %d: %v", e.Provider, e.Status, e.Err) // 524 and other proxy codes
 	}
 	return fmt.Sprintf("%s: %v", e.Provider, e.Err)
 }

@@ -2,13 +2,13 @@ package llm
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/troupe-dev/troupe/llm/openai"
 )
@@ -22,14 +22,31 @@ type OpenAIConfig struct {
 	HTTPClient *http.Client
 	// Headers are sent with every request (OpenAI's organization and project headers).
 	Headers map[string]string
+	// Memory, when set, remembers rejected fields and counts quirks.
+	Memory WireMemory
 }
 
 // defaultOpenAIBase is where an OpenAIConfig without BaseURL points.
 const defaultOpenAIBase = "https://api.openai.com/v1"
 
 type openAIProvider struct {
-	name   string
-	client *openai.Client
+	name    string
+	base    string
+	client  *openai.Client
+	mistral bool // Mistral's own API: call ids of nine characters
+	memory  WireMemory
+
+	mu       sync.Mutex
+	rejected map[string][]string // model → optional fields the endpoint refused
+}
+
+// WireMemory keeps what the OpenAI-compatible wire learned across runs: the optional fields
+// an endpoint rejects for a model, and how often each quirk fired for a model (troupe stats).
+// The store implements it; nil keeps nothing past the process.
+type WireMemory interface {
+	WireRejects(endpoint, model string) ([]string, error)
+	AddWireReject(endpoint, model, field string) error
+	AddWireQuirks(model string, quirks []string) error
 }
 
 // NewOpenAI returns a Provider speaking Chat Completions with streaming through troupe's own
@@ -41,12 +58,53 @@ func NewOpenAI(cfg OpenAIConfig) Provider {
 	if cfg.BaseURL == "" {
 		cfg.BaseURL = defaultOpenAIBase
 	}
-	return &openAIProvider{name: cfg.Name, client: &openai.Client{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey,
-		Headers: cfg.Headers, HTTP: watchedClient(cfg.HTTPClient)}} // see streamWatched
+	return &openAIProvider{name: cfg.Name, base: cfg.BaseURL, mistral: isMistralHost(cfg.BaseURL), memory: cfg.Memory,
+		client: &openai.Client{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Headers: cfg.Headers,
+			HTTP: watchedClient(cfg.HTTPClient)}} // see streamWatched
 }
 
+// Stream makes one call. An endpoint that rejects an optional field (stream_options,
+// parallel_tool_calls) gets the call again at once without it, and is remembered; every
+// leniency the call needed is emitted as an EventQuirk and counted.
 func (p *openAIProvider) Stream(ctx context.Context, req *Request, emit func(Event)) (*Reply, error) {
-	stream, err := p.client.Stream(ctx, p.request(req))
+	rejected := p.rejectedFor(req.Model)
+	var quirks openai.Quirks
+	for range 3 { // each optional field is dropped at most once
+		wreq := p.request(req, rejected, &quirks)
+		reply, err := p.streamOnce(ctx, wreq, req.Model, emit)
+		var e *Error
+		if errors.As(err, &e) {
+			if field := rejectedField(e, wreq); field != "" {
+				p.reject(req.Model, field)
+				rejected = append(rejected, field)
+				continue
+			}
+		}
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range rejected {
+			quirks.Add(rejectQuirk(f))
+		}
+		for _, q := range reply.Quirks {
+			quirks.Add(openai.Quirk(q))
+		}
+		reply.Quirks = reply.Quirks[:0]
+		for _, q := range quirks {
+			reply.Quirks = append(reply.Quirks, string(q))
+			emit(Event{Kind: EventQuirk, Text: string(q)})
+		}
+		if len(reply.Quirks) > 0 && p.memory != nil {
+			_ = p.memory.AddWireQuirks(p.name+"/"+req.Model, reply.Quirks) // counters only: a failed write loses a count
+		}
+		return reply, nil
+	}
+	return nil, &Error{Class: Fatal, Provider: p.name, Err: errors.New("the endpoint kept rejecting optional fields")}
+}
+
+// streamOnce sends one request and reads its stream.
+func (p *openAIProvider) streamOnce(ctx context.Context, wreq *openai.Request, model string, emit func(Event)) (*Reply, error) {
+	stream, err := p.client.Stream(ctx, wreq)
 	if err != nil {
 		return nil, p.classify(err)
 	}
@@ -72,7 +130,7 @@ func (p *openAIProvider) Stream(ctx context.Context, req *Request, emit func(Eve
 		return nil, p.classify(err)
 	}
 	res.Quirks.Merge(stream.Quirks())
-	reply := openAIReply(res, req.Model)
+	reply := openAIReply(res, model)
 	for i := range reply.ToolCalls {
 		emit(Event{Kind: EventToolCall, Call: &reply.ToolCalls[i]})
 	}
@@ -81,60 +139,6 @@ func (p *openAIProvider) Stream(ctx context.Context, req *Request, emit func(Eve
 		emit(Event{Kind: EventUsage, Usage: &u})
 	}
 	return reply, nil
-}
-
-// request maps a Request to a Chat Completions request.
-func (p *openAIProvider) request(req *Request) *openai.Request {
-	out := &openai.Request{Model: req.Model, StreamOptions: &openai.StreamOptions{IncludeUsage: true}}
-	if req.System != "" {
-		out.Messages = append(out.Messages, openai.Message{Role: "system", Content: openai.Text(req.System)})
-	}
-	for _, m := range req.Messages {
-		out.Messages = append(out.Messages, openAIMessage(m, req.Model))
-	}
-	for _, t := range req.Tools {
-		var schema map[string]any
-		if err := json.Unmarshal(t.Schema, &schema); err != nil || schema == nil {
-			schema = map[string]any{"type": "object"}
-		}
-		out.Tools = append(out.Tools, openai.Tool{Type: "function",
-			Function: openai.Function{Name: t.Name, Description: t.Description, Parameters: schema}})
-	}
-	out.MaxTokens = req.MaxTokens
-	if req.CacheKey != "" && p.name == "openai" {
-		// Only OpenAI documents prompt_cache_key; strict local servers reject unknown fields.
-		out.PromptCacheKey = req.CacheKey
-	}
-	return out
-}
-
-func openAIMessage(m Message, model string) openai.Message {
-	switch m.Role {
-	case RoleTool:
-		return openai.Message{Role: "tool", Content: openai.Text(m.Content), ToolCallID: m.ToolCallID}
-	case RoleAssistant:
-		a := openai.Message{Role: "assistant"}
-		if m.Content != "" || len(m.ToolCalls) == 0 {
-			a.Content = openai.Text(m.Content)
-		}
-		for _, c := range m.ToolCalls {
-			args := c.Args
-			if !json.Valid([]byte(args)) {
-				// Ollama and vLLM parse echoed arguments and reject the whole request when they
-				// are not JSON; the tool result already told the model what was wrong with them.
-				args = "{}"
-			}
-			a.ToolCalls = append(a.ToolCalls, openai.ToolCall{ID: c.ID, Type: "function",
-				Function: openai.FunctionCall{Name: c.Name, Arguments: args}})
-		}
-		if m.Reasoning != "" && m.Model == model {
-			// DeepSeek, Qwen and OpenRouter read reasoning back from reasoning_content.
-			a.ReasoningContent = m.Reasoning
-		}
-		return a
-	default:
-		return openai.Message{Role: "user", Content: openai.Text(m.Content)}
-	}
 }
 
 // openAIReply maps an assembled result to a Reply.
@@ -224,4 +228,42 @@ func containsAny(s string, subs ...string) bool {
 		}
 	}
 	return false
+}
+
+// rejectedFor returns the optional fields the endpoint is known to reject for model: from
+// this process, else from the memory.
+func (p *openAIProvider) rejectedFor(model string) []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if got, ok := p.rejected[model]; ok {
+		return append([]string(nil), got...)
+	}
+	var fields []string
+	if p.memory != nil {
+		fields, _ = p.memory.WireRejects(p.base, model) // unreadable memory: ask the server again
+	}
+	if p.rejected == nil {
+		p.rejected = map[string][]string{}
+	}
+	p.rejected[model] = fields
+	return append([]string(nil), fields...)
+}
+
+// reject remembers that the endpoint refused field for model.
+func (p *openAIProvider) reject(model, field string) {
+	p.mu.Lock()
+	if !contains(p.rejected[model], field) {
+		p.rejected[model] = append(p.rejected[model], field)
+	}
+	p.mu.Unlock()
+	if p.memory != nil {
+		_ = p.memory.AddWireReject(p.base, model, field) // forgotten: the next run asks once more
+	}
+}
+
+func rejectQuirk(field string) openai.Quirk {
+	if field == fieldStreamOptions {
+		return openai.QuirkNoStreamOptions
+	}
+	return openai.QuirkNoParallelField
 }

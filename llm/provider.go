@@ -78,6 +78,9 @@ const (
 	EventReasoning                      // Text holds a delta of reasoning
 	EventToolCall                       // Call holds one complete tool call
 	EventUsage                          // Usage holds token counts
+	// EventQuirk: Text names a leniency the wire needed to read the reply (a server bending
+	// its protocol, see llm/openai.Quirk); sent once per quirk, after the reply is whole.
+	EventQuirk
 )
 
 // Event is one streamed piece of a reply.

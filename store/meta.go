@@ -27,6 +27,10 @@ type SessionMeta struct {
 	Cwd string `json:"cwd,omitempty"`
 	// PromptMode is the session's prompt mode ("" for code), reused by a resume that names none.
 	PromptMode string `json:"prompt_mode,omitempty"`
+	// Allowlist is the session allowlist: the patterns the user allowed for the session ("allow
+	// for this session"), in the order allowed. A resume starts with them; deny and ask rules
+	// are judged first, so a rule added since still wins.
+	Allowlist []string `json:"allowlist,omitempty"`
 	// Status is one of running, done, failed, interrupted, cancelled.
 	Status string `json:"status"`
 

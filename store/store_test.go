@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -71,7 +72,8 @@ func TestOpenLockedStore(t *testing.T) {
 func TestMetaRoundTrip(t *testing.T) {
 	s, dir := openTemp(t)
 	m := &SessionMeta{ID: "s1", Parent: "s0", Agent: "explorer", Model: "openai/gpt-4o-mini", Task: "fix it",
-		Mode: "ask", Workspace: "/repo", Status: "running", Turns: 3, InputTokens: 100, OutputTokens: 20}
+		Mode: "ask", Workspace: "/repo", Status: "running", Turns: 3, InputTokens: 100, OutputTokens: 20,
+		Allowlist: []string{"bash(go test*)", "write_file(docs/**)"}}
 	if err := s.PutMeta(m); err != nil {
 		t.Fatalf("PutMeta: %v", err)
 	}
@@ -83,7 +85,7 @@ func TestMetaRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Meta: %v", err)
 	}
-	if *got != *m {
+	if !reflect.DeepEqual(got, m) {
 		t.Errorf("Meta = %+v\nwant   %+v", got, m)
 	}
 	if _, err := s.Meta("nope"); !errors.Is(err, ErrNotFound) {

@@ -13,7 +13,7 @@ import (
 
 // flattenMultiEdit maps a MultiEdit of exactly one edit to edit_file.
 func flattenMultiEdit(args map[string]any) (string, string) {
-	edits, _ := args["edits"].([]any)
+	edits, _ := listArg(args["edits"]) // a list, or the list as a JSON string
 	if len(edits) != 1 {
 		return "", fmt.Sprintf("it has %d edits; call edit_file once per edit, in order (each old_string must match the file as the previous edit left it)", len(edits))
 	}
@@ -113,7 +113,7 @@ func codexShell(args map[string]any) (string, string) {
 
 // commandLine joins argv for bash -c; ["bash","-lc",script] is script itself.
 func commandLine(argv []string) string {
-	if len(argv) == 3 && (argv[0] == "bash" || argv[0] == "sh" || argv[0] == "zsh") && (argv[1] == "-c" || argv[1] == "-lc") {
+	if len(argv) == 3 && (argv[0] == "bash" || argv[0] == "sh" || argv[0] == "zsh") && isCommandFlag(argv[1]) {
 		return argv[2]
 	}
 	quoted := make([]string, len(argv))
@@ -121,6 +121,18 @@ func commandLine(argv []string) string {
 		quoted[i] = shellQuote(w)
 	}
 	return strings.Join(quoted, " ")
+}
+
+// isCommandFlag reads bash's -c, with -l beside it or not, as models mangle it: "-lc", "lc",
+// "c", "--lc", "—lc" (an em dash), "-l -c" (one word).
+func isCommandFlag(flag string) bool {
+	letters := strings.Map(func(r rune) rune {
+		if r == '-' || r == '—' || r == '–' || r == ' ' {
+			return -1
+		}
+		return r
+	}, flag)
+	return letters == "c" || letters == "lc" || letters == "cl"
 }
 
 var shellSafe = regexp.MustCompile(`^[A-Za-z0-9_./=:,+@%^-]+$`)

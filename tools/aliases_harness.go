@@ -75,7 +75,13 @@ var harnessTools = map[string]harnessTool{
 	// OpenHands
 	"str_replace_editor": {convert: strReplaceEditor},
 	"execute_bash":       {target: "bash", convert: refuseInput},
-	"execute_command":    {target: "bash"},
+	// Cline, Roo Code and Kilo Code (aliases_cline.go); read_file and search_files are shared
+	"execute_command":    {target: "bash", convert: inDirectory("cwd"), drop: []string{"requires_approval"}},
+	"write_to_file":      {target: "write_file", drop: []string{"line_count"}},
+	"replace_in_file":    {target: "edit_file", convert: searchReplaceDiff},
+	"apply_diff":         {target: "edit_file", convert: searchReplaceDiff},
+	"list_files":         {target: "list_dir", convert: listFiles},
+	"search_and_replace": {target: "edit_file", convert: rooSearchAndReplace},
 	// Continue (core/tools/builtIn.ts; read_file shares our name, its filepath is an alias)
 	"create_new_file":         {target: "write_file"},
 	"single_find_and_replace": {target: "edit_file"},
@@ -96,7 +102,10 @@ var harnessTools = map[string]harnessTool{
 	// namespaces filesystem__ (goose#2926); read_file and write_file share our names
 	"read_text_file": {target: "read_file", rename: map[string]string{"head": "limit"}, drop: []string{"tail"}},
 	"directory_tree": {target: "list_dir", convert: directoryTree},
-	"search_files":   {convert: searchFiles},
+	// several files at once: split into one read each (split.go); Gemini CLI's read_many_files
+	"read_multiple_files": {target: "read_file"},
+	"read_many_files":     {target: "read_file"},
+	"search_files":        {convert: searchFiles},
 	// SWE-agent and other common spellings
 	"cat":         {target: "read_file"},
 	"view":        {convert: viewPath},

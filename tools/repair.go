@@ -53,6 +53,14 @@ func parseArgsDepth(raw string, depth int) (json.RawMessage, []Repair, error) {
 		repairs = append(repairs, newRepair(RepairPyLiteral, fixed, t))
 		fixed = t
 	}
+	if t, ok := literalEscapesBetweenTokens(fixed); ok {
+		repairs = append(repairs, newRepair(RepairStrayText, fixed, t))
+		fixed = t
+	}
+	if t, ok := dropTrailingTokens(fixed); ok {
+		repairs = append(repairs, newRepair(RepairStrayText, fixed, t))
+		fixed = t
+	}
 	if fixed != text && json.Valid([]byte(fixed)) {
 		if args, more, err := asObject(fixed, depth); err == nil {
 			return args, append(repairs, more...), nil

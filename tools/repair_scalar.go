@@ -23,7 +23,9 @@ func (s *argsSchema) wrapScalar(raw string) (map[string]any, []Repair, bool) {
 	}
 	var value string
 	if json.Unmarshal([]byte(text), &value) != nil {
-		if strings.ContainsAny(text, "\n{[\"") {
+		// Plain text: one line that does not open JSON. Quotes inside it are the value's
+		// own (`grep -rn "TODO" .` as a terminal tool's arguments, issue 20).
+		if strings.ContainsAny(text, "\n") || strings.ContainsAny(text[:1], "{[\"") {
 			return nil, nil, false
 		}
 		value = text

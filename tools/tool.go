@@ -81,6 +81,9 @@ const (
 	RepairRepeatedArg   RepairKind = "repeated_arg"   // a garbled repeat of an argument already given, dropped
 	RepairContinuation  RepairKind = "continuation"   // a reply cut off by the output limit, continued
 	RepairInferredTool  RepairKind = "inferred_tool"  // a reply of bare arguments, read as a call to the one tool they fit
+	RepairStrayText     RepairKind = "stray_text"     // a literal \n between JSON tokens, tokens after the object
+	RepairBareArg       RepairKind = "bare_argument"  // arguments that are the one required string itself, not JSON
+	RepairSplitCall     RepairKind = "split_call"     // one call standing for several (a list of paths, edits, hunks), run as those calls in order
 	RepairShellForm     RepairKind = "shell_form"     // a command as an argv array, a timeout in milliseconds
 )
 

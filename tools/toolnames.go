@@ -72,6 +72,15 @@ func (r *Registry) resolve(name, args string) (resolution, bool) {
 	if h, ok := harnessTools[bare]; ok {
 		return r.translate(name, h, args)
 	}
+	if tool, ok := r.namespacedTool(bare); ok && tool != bare {
+		res, found := r.resolve(tool, args)
+		if found && len(res.repairs) > 0 && res.repairs[0].Kind == RepairToolName {
+			res.repairs[0] = newRepair(RepairToolName, name, res.name)
+		} else if found {
+			res.repairs = append([]Repair{newRepair(RepairToolName, name, res.name)}, res.repairs...)
+		}
+		return res, found
+	}
 	if _, ok := r.byName[bare]; ok {
 		return r.renamed(name, bare, args), true
 	}

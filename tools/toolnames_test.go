@@ -35,6 +35,13 @@ func TestResolveNames(t *testing.T) {
 		{"reed_file", "read_file"},  // one edit, every other tool far
 		{"edit_fille", "edit_file"}, // one edit
 		{"list_directory", "list_dir"},
+		// a namespace with any separator, when the rest is exactly a tool or a known alias
+		{"repo---read_file", "read_file"},
+		{"files:write_file", "write_file"},
+		{"proxy/bash", "bash"},
+		{"workspace.Grep", "grep"},
+		{"a.b/list_dir", "list_dir"},
+		{"claude_code---Bash", "bash"},
 	}
 	for _, tc := range tests {
 		got, args, ok := reg.Resolve(tc.name, `{"x":1}`)
@@ -45,7 +52,8 @@ func TestResolveNames(t *testing.T) {
 			t.Errorf("Resolve(%q) changed the arguments of a registered tool: %s", tc.name, args)
 		}
 	}
-	for _, name := range []string{"", "teleport", "mcp__fs__read_file", "rad_fil", "writ", "file", "edit_fiel_x"} {
+	for _, name := range []string{"", "teleport", "mcp__fs__read_file", "rad_fil", "writ", "file", "edit_fiel_x",
+		"mcp__fs__bash", "ns---teleport", "ns:reed_fil", "x/", "a b:read_file"} {
 		if got, _, ok := reg.Resolve(name, `{}`); ok {
 			t.Errorf("Resolve(%q) = %q, want no mapping", name, got)
 		}

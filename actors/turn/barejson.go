@@ -3,6 +3,7 @@ package turn
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/troupe-dev/troupe/llm"
@@ -22,7 +23,7 @@ func (c Classifier) bareArguments(text string, turn int) (Decision, bool) {
 	if c.FitArgs == nil {
 		return Decision{}, false
 	}
-	t := strings.TrimSpace(text)
+	t := argumentsOnly(text)
 	if !strings.HasPrefix(t, "{") || !strings.HasSuffix(t, "}") || !json.Valid([]byte(t)) {
 		return Decision{}, false
 	}
@@ -42,4 +43,24 @@ func (c Classifier) bareArguments(text string, turn int) (Decision, bool) {
 		Repairs: []messages.ToolRepairedData{{Turn: turn, CallID: id, Tool: fit.Tool, Kind: string(tools.RepairInferredTool),
 			Before: Preview(t, previewBytes), After: Preview(fit.Tool+" "+compactJSON(fit.Object), previewBytes)}},
 	}, true
+}
+
+// harmonyNoRecipient is a gpt-oss harmony commentary message with no to= recipient (the
+// harmony guide's tool call without the tool): its body is only arguments.
+var harmonyNoRecipient = regexp.MustCompile(`^(?:<\|start\|>assistant)?<\|channel\|>commentary(?:\s*(?:<\|constrain\|>)?json)?\s*<\|message\|>([\s\S]*?)(?:<\|call\|>|<\|end\|>)?$`)
+
+// fencedObject is a reply that is one fenced block (```json or bare ```).
+var fencedObject = regexp.MustCompile("^```(?:json|JSON)?\\s*\\n([\\s\\S]*?)\\n?```$")
+
+// argumentsOnly strips the framing around a reply that is only an arguments object: a harmony
+// commentary header without a recipient, or one code fence. Other text is returned trimmed.
+func argumentsOnly(text string) string {
+	t := strings.TrimSpace(text)
+	if m := harmonyNoRecipient.FindStringSubmatch(t); m != nil {
+		t = strings.TrimSpace(m[1])
+	}
+	if m := fencedObject.FindStringSubmatch(t); m != nil {
+		t = strings.TrimSpace(m[1])
+	}
+	return t
 }

@@ -35,6 +35,14 @@ func TestBareArgumentsFittingOneToolAreAnInferredCall(t *testing.T) {
 		{"a path alone fits several tools", `{"path": "a.go"}`, "", "", ""},
 		{"a package.json fits no tool", `{"name": "web", "version": "1.0.0"}`, "", "", ""},
 		{"arguments inside prose are an answer", "Run it with:\n{\"command\":\"make\"}", "", "", ""},
+		// harmony commentary with no recipient (the harmony guide's call without to=), and one
+		// fenced object: the same inference, the same margin
+		{"harmony commentary without a recipient", "<|channel|>commentary json<|message|>{\"command\":\"make\"}<|call|>", "bash", `{"command":"make"}`, ""},
+		{"harmony with start and constrain", "<|start|>assistant<|channel|>commentary <|constrain|>json<|message|>{\"command\":\"make\"}", "bash", `{"command":"make"}`, ""},
+		{"harmony below the margin is steered", "<|channel|>commentary<|message|>{\"command\": \"make\", \"os\": \"linux\", \"arch\": \"amd64\"}<|end|>", "", "",
+			"only the arguments for bash (command), without a tool name"},
+		{"a fenced object", "```json\n{\"command\":\"make\"}\n```", "bash", `{"command":"make"}`, ""},
+		{"harmony analysis is not arguments", "<|channel|>analysis<|message|>{\"command\":\"make\"}<|end|>", "", "", ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

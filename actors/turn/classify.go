@@ -22,6 +22,9 @@ type Classifier struct {
 	// FitArgs names the tool a bare arguments object was meant for (tools.Registry's
 	// ToolFittingArgs); nil when the session cannot tell.
 	FitArgs func(object string) (tools.ArgsFit, bool)
+	// Split turns one call that stands for several (a list of paths, commands, edits, a patch
+	// of several hunks) into those calls, in order (tools.Registry's Split); nil splits none.
+	Split func(name, args string) ([]tools.Piece, bool)
 }
 
 // Decision is a classified reply and what to do with it.
@@ -60,11 +63,11 @@ func (c Classifier) Classify(r *llm.Reply, turn int) Decision {
 		return c.cutOff(r, d)
 	case len(r.ToolCalls) > 0:
 		d.Class, d.Calls = messages.ReplyToolCalls, r.ToolCalls
-		return d
+		return c.split(d, turn)
 	}
 	if c.Parse != nil {
 		if found, ok := c.textCalls(r, turn); ok {
-			return found
+			return c.split(found, turn)
 		}
 		if bare, ok := c.bareArguments(r.Text, turn); ok {
 			return bare

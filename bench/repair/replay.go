@@ -66,6 +66,9 @@ const bareArgumentsNote = "Your last reply is only the arguments for "
 func classify(c Case, repair bool, reg *tools.Registry) turn.Decision {
 	steer := turn.NewSteering(repair, turn.Textcall(llm.QuirksFor(c.Model).TextFormat), reg.Knows)
 	steer.Classifier.FitArgs = reg.ToolFittingArgs
+	if repair {
+		steer.Classifier.Split = reg.Split
+	}
 	reply := &llm.Reply{Text: c.Text, Reasoning: c.Reasoning, Stop: llm.StopEnd}
 	for i, q := range c.Calls {
 		reply.ToolCalls = append(reply.ToolCalls, llm.ToolCall{ID: fmt.Sprintf("q%d", i+1), Name: q.Name, Args: q.Args})

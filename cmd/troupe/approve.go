@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/troupe-dev/troupe/actors"
+	"github.com/troupe-dev/troupe/cmd/troupe/internal/ui"
 	"github.com/troupe-dev/troupe/messages"
 	"github.com/troupe-dev/troupe/tools"
 )
@@ -82,33 +83,7 @@ func (m *Main) approvalsCommand() *cobra.Command {
 				return err
 			}
 			defer client.Close()
-			metas, err := client.Sessions()
-			if err != nil {
-				return err
-			}
-			n := 0
-			for _, meta := range metas {
-				if meta.Status != "running" {
-					continue
-				}
-				st, err := client.Status(meta.ID)
-				if err != nil {
-					continue // it ended meanwhile
-				}
-				for _, ask := range st.Pending {
-					n++
-					fmt.Fprintf(m.Stdout, "%s  session %s  %s\n", ask.CallID, meta.ID, approvalLine(ask.Summary))
-					if ask.Reason != "" {
-						fmt.Fprintf(m.Stdout, "    %s\n", ask.Reason)
-					}
-				}
-			}
-			if n == 0 {
-				fmt.Fprintln(m.Stdout, "no tool call is waiting for approval")
-				return nil
-			}
-			fmt.Fprintln(m.Stdout, "answer with: troupe approve CALL_ID allow|deny|allow-session")
-			return nil
+			return ui.PendingApprovals(m.Stdout, client)
 		},
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/troupe-dev/troupe/cmd/troupe/internal/starttrace"
 	"github.com/troupe-dev/troupe/store"
 )
 
@@ -32,7 +33,7 @@ type Main struct {
 	// actors.Node.CloseForExit), which keeps the exit short.
 	ExitAfterRun bool
 	log          *slog.Logger
-	trace        *startTrace // nil unless TROUPE_TRACE_START=1
+	trace        *starttrace.Trace // nil unless TROUPE_TRACE_START=1
 }
 
 // exitError carries an exit code and a one-line message up to Run.
@@ -59,9 +60,9 @@ func (m *Main) Run(ctx context.Context, args []string) (code int) {
 			code = exitFailed
 		}
 	}()
-	m.trace = newStartTrace(m.Stderr, m.Getenv)
-	m.trace.mark(phaseMain)
-	defer m.trace.mark(phaseExit)
+	m.trace = starttrace.New(m.Stderr, m.Getenv)
+	m.trace.Mark(starttrace.Main)
+	defer m.trace.Mark(starttrace.Exit)
 	m.log = newLogger(m.Stderr, m.Getenv("TROUPE_LOG"))
 	root := m.rootCommand()
 	root.SetArgs(args)

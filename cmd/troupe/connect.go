@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/troupe-dev/troupe/actors"
+	"github.com/troupe-dev/troupe/cmd/troupe/internal/starttrace"
 	"github.com/troupe-dev/troupe/config"
 	"github.com/troupe-dev/troupe/llm"
 	"github.com/troupe-dev/troupe/store"
@@ -33,7 +34,7 @@ func (m *Main) connect(s *settings) (*link, error) {
 		if err == nil {
 			nc, err := actors.Dial(info.URL, info.Token, "troupe-cli")
 			if err == nil {
-				m.trace.mark(phaseAttached)
+				m.trace.Mark(starttrace.Attached)
 				return &link{client: actors.NewNodeClient(nc, info)}, nil
 			}
 			m.log.Debug("attach failed", "err", err)
@@ -49,7 +50,7 @@ func (m *Main) connect(s *settings) (*link, error) {
 				node.Close()
 				return nil, err
 			}
-			m.trace.mark(phaseAttached)
+			m.trace.Mark(starttrace.Attached)
 			return &link{client: client, node: node}, nil
 		}
 		var join *actors.JoinError
@@ -80,9 +81,9 @@ func (m *Main) nodeOptions(s *settings) (actors.NodeOptions, error) {
 			if err != nil {
 				return nil, "", err
 			}
-			return m.trace.provider(p), name, nil
+			return m.trace.Provider(p), name, nil
 		},
-		OnPhase:       m.trace.phaseFunc(),
+		OnPhase:       m.trace.PhaseFunc(),
 		Environ:       actors.CommandEnviron(os.Environ(), s.cfg.Env.Pass, s.cfg.Env.Set),
 		Sandbox:       sb,
 		Retry:         retry,

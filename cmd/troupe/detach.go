@@ -1,16 +1,12 @@
 package main
 
 import (
-	"bytes"
+	"errors"
 	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
-	"syscall"
-	"time"
 
 	"github.com/troupe-dev/troupe/actors"
+	"github.com/troupe-dev/troupe/cmd/troupe/internal/background"
 	"github.com/troupe-dev/troupe/config"
 	"github.com/troupe-dev/troupe/messages"
 )
@@ -83,7 +79,11 @@ func (m *Main) runDetached(f *runFlags, task string) error {
 	}
 	info, err := actors.FindNode(s.root, s.cfg.NATS)
 	if err != nil {
-		if info, err = m.spawnServe(s, f.sandbox); err != nil {
+		if info, err = background.Start(s.root, s.cfg.NATS, f.sandbox, m.Stderr); err != nil {
+			var setup *background.SetupError
+			if errors.As(err, &setup) {
+				return usageErr("%v", err)
+			}
 			return err
 		}
 	}
@@ -100,78 +100,4 @@ func (m *Main) runDetached(f *runFlags, task string) error {
 	fmt.Fprintf(m.Stderr, "troupe: session %s runs on node %s (pid %d); follow it with troupe attach %s or troupe watch\n",
 		start.ID, info.Node, info.PID, start.ID)
 	return nil
-}
-
-// serveStartTimeout bounds the wait for a background node to come up.
-const serveStartTimeout = 10 * time.Second
-
-// spawnServe starts `troupe serve` for the project as a background process in its own session
-// (no terminal: stdin from /dev/null, output to .troupe/serve.log) and waits for its node.json.
-// If another process's Node comes up first, that one is used.
-func (m *Main) spawnServe(s *settings, sandbox string) (*actors.NodeInfo, error) {
-	exe, err := os.Executable()
-	if err != nil {
-		return nil, fmt.Errorf("find the troupe binary: %w", err)
-	}
-	if err := os.MkdirAll(actors.StateDir(s.root), 0o755); err != nil {
-		return nil, fmt.Errorf("create %s: %w", actors.StateDir(s.root), err)
-	}
-	logPath := filepath.Join(actors.StateDir(s.root), "serve.log")
-	logf, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
-	if err != nil {
-		return nil, fmt.Errorf("open %s: %w", logPath, err)
-	}
-	defer logf.Close() // the child has its own copy
-	offset, _ := logf.Seek(0, 2)
-	args := []string{"serve"}
-	if sandbox != "" {
-		args = append(args, "--sandbox", sandbox)
-	}
-	cmd := exec.Command(exe, args...)
-	cmd.Dir = s.root
-	cmd.Stdout, cmd.Stderr = logf, logf // stdin stays nil: /dev/null
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("start troupe serve: %w", err)
-	}
-	fmt.Fprintf(m.Stderr, "troupe: started a background node (troupe serve, pid %d, log %s)\n", cmd.Process.Pid, logPath)
-	deadline := time.Now().Add(serveStartTimeout)
-	for {
-		if info, err := actors.FindNode(s.root, s.cfg.NATS); err == nil {
-			_ = cmd.Process.Release() // it lives on after this process
-			return info, nil
-		}
-		if exited(cmd.Process.Pid) {
-			if info, err := actors.FindNode(s.root, s.cfg.NATS); err == nil {
-				return info, nil // another process's node won the race
-			}
-			return nil, usageErr("troupe serve stopped before its node came up: %s", logTail(logPath, offset))
-		}
-		if time.Now().After(deadline) {
-			_ = cmd.Process.Kill()
-			_, _ = cmd.Process.Wait()
-			return nil, usageErr("troupe serve did not come up within %v (see %s)", serveStartTimeout, logPath)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
-
-// exited reports (and reaps) a child that has ended, without waiting for one that has not.
-func exited(pid int) bool {
-	var ws syscall.WaitStatus
-	got, err := syscall.Wait4(pid, &ws, syscall.WNOHANG, nil)
-	return got == pid || err != nil
-}
-
-// logTail is what the child wrote to the log since offset, as one line.
-func logTail(path string, offset int64) string {
-	data, err := os.ReadFile(path)
-	if err != nil || int64(len(data)) < offset {
-		return "see " + path
-	}
-	tail := bytes.TrimSpace(data[offset:])
-	if len(tail) == 0 {
-		return "see " + path
-	}
-	return clipLine(string(bytes.ReplaceAll(tail, []byte("\n"), []byte(" | "))), 400)
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/troupe-dev/troupe/actors"
+	"github.com/troupe-dev/troupe/cmd/troupe/internal/ui"
 	"github.com/troupe-dev/troupe/store"
 )
 
@@ -27,12 +28,6 @@ func (m *Main) repairStore(f *commonFlags) error {
 		}
 		return &exitError{code: exitFailed, msg: fmt.Sprintf("repair: %v", err)}
 	}
-	fmt.Fprintf(m.Stdout, "backed up the store to %s\n", rep.Backup)
-	fmt.Fprintf(m.Stdout, "salvaged %d keys; %d values failed verification and were left out", rep.Kept, rep.Lost)
-	if len(rep.BadTables) > 0 {
-		fmt.Fprintf(m.Stdout, "; %d damaged table files were skipped (%v)", len(rep.BadTables), rep.BadTables)
-	}
-	fmt.Fprintln(m.Stdout)
-	fmt.Fprintf(m.Stdout, "the store at %s is rebuilt; troupe sessions lists what it holds\n", dir)
+	ui.RepairReport(m.Stdout, rep, dir)
 	return nil
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/troupe-dev/troupe/actors"
+	"github.com/troupe-dev/troupe/cmd/troupe/internal/ui"
 	"github.com/troupe-dev/troupe/internal/testwait"
 	"github.com/troupe-dev/troupe/messages"
 )
@@ -133,7 +134,7 @@ func (b *busTap) probe(t *testing.T, w *lineWatcher, session string) {
 		seq++
 		b.publish(t, seq, session+" root", messages.EventSessionStarted, &messages.SessionStartedData{Model: "probe"})
 		time.Sleep(100 * time.Millisecond)
-		return strings.Contains(w.text(), shortID(session)) // the lines view shows the short id
+		return strings.Contains(w.text(), ui.ShortID(session)) // the lines view shows the short id
 	})
 }
 
@@ -260,7 +261,7 @@ func TestWatchPipedShowsAgentLines(t *testing.T) {
 		{"delay_ms": 200, "tool_calls": [{"name": "read_file", "args": {"path": "a.txt"}}]},
 		{"text": "alpha is at a.txt:1"}]}}}`)
 	id := detach(t, repo, env, model, "read a.txt")
-	root := shortID(id)
+	root := ui.ShortID(id)
 	wout.waitFor(t, root+" root - tool spawn_agent verify_retries", 60*time.Second)
 	wout.waitFor(t, root+" root/verify_retries explorer tool read_file a.txt", 60*time.Second)
 	wout.waitFor(t, root+" root/verify_retries explorer done", 60*time.Second)

@@ -2,15 +2,13 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
 	"strings"
-	"sync"
 
 	"github.com/spf13/cobra"
 
 	"github.com/troupe-dev/troupe/actors/loop"
+	"github.com/troupe-dev/troupe/cmd/troupe/internal/ui"
 	"github.com/troupe-dev/troupe/messages"
 )
 
@@ -78,81 +76,28 @@ func (m *Main) loop(ctx context.Context, f *loopFlags) error {
 	if err != nil {
 		return err
 	}
-	v := &loopView{id: newSessionID(), max: f.maxIterations, out: newPrinter(m.Stdout, f.json), json: f.json,
-		info: m.Stdout, stderr: m.Stderr, finished: make(chan *messages.SessionFinishedData, 1)}
-	if f.json {
-		v.info = m.Stderr
-	}
-	defer func() { l.close(m, v.current()) }()
-	sub, err := l.client.SubscribeRaw(messages.ProjectEventsSubject(l.client.NS), v.event)
+	v := ui.NewLoopView(newSessionID(), f.maxIterations, f.json, m.Stdout, m.Stderr)
+	defer func() { l.close(m, v.Current()) }()
+	sub, err := l.client.SubscribeRaw(messages.ProjectEventsSubject(l.client.NS), v.Event)
 	if err != nil {
 		return err
 	}
 	defer sub.Unsubscribe()
-	req := &messages.StartLoop{ID: v.id, Objective: objective, Plan: plan, MaxIterations: f.maxIterations, Iteration: tmpl}
+	req := &messages.StartLoop{ID: v.ID, Objective: objective, Plan: plan, MaxIterations: f.maxIterations, Iteration: tmpl}
 	if err := l.client.StartLoop(req); err != nil {
 		return usageErr("%v", err)
 	}
 	if !f.json {
-		fmt.Fprintf(m.Stderr, "troupe: loop %s · plan %s · at most %d iterations (follow it with troupe watch %s)\n", v.id, plan, v.max, v.id)
+		fmt.Fprintf(m.Stderr, "troupe: loop %s · plan %s · at most %d iterations (follow it with troupe watch %s)\n", v.ID, plan, v.Max, v.ID)
 	}
 	if (tmpl.Mode == "plan" || tmpl.Mode == "ask") && !f.yes {
 		fmt.Fprintf(m.Stderr, "troupe: mode %s without --yes: the iterations cannot ask, so writes (the plan file too) are denied unless a [permissions] rule allows them; use --mode auto-edit or --yes\n", tmpl.Mode)
 	}
 	// Ctrl-C and SIGTERM cancel the loop in the Node, which cancels its running iteration.
-	fin := m.waitFinished(ctx, l, v.id, v.finished)
+	fin := m.waitFinished(ctx, l, v.ID, v.Finished())
 	if fin.Status == messages.StatusDone {
-		fmt.Fprintf(v.info, "loop %s: %s\n", v.id, fin.Final)
+		v.Done(fin)
 		return nil
 	}
 	return outcome(fin) // 1 out of iterations, 2 setup, 130 interrupted
-}
-
-// loopView prints the events of one loop and of its iterations, and hands the loop's own
-// session.finished to the waiting command.
-type loopView struct {
-	id       string
-	max      int
-	out      *printer
-	json     bool
-	info     io.Writer // per-iteration lines: stdout for people, stderr beside --json
-	stderr   io.Writer
-	finished chan *messages.SessionFinishedData // the loop's own session.finished (buffered: one)
-	mu       sync.Mutex
-	running  string // the iteration running now
-}
-
-// event takes every event of the project and shows those of this loop.
-func (v *loopView) event(data []byte) {
-	var env messages.Envelope
-	if json.Unmarshal(data, &env) != nil || (env.Session != v.id && env.Parent != v.id) {
-		return
-	}
-	fin := v.out.event(data)
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	n, _ := strings.CutPrefix(env.Agent, messages.AgentLoop+"/iter_")
-	switch {
-	case env.Session == v.id:
-		if fin != nil {
-			select {
-			case v.finished <- fin:
-			default: // the loop finishes once
-			}
-		}
-	case env.Type == messages.EventSessionStarted:
-		v.running = env.Session
-		if !v.json {
-			fmt.Fprintf(v.stderr, "troupe: iteration %s/%d · session %s\n", n, v.max, env.Session)
-		}
-	case fin != nil:
-		fmt.Fprintf(v.info, "iteration %s/%d: %s\n", n, v.max, loop.IterationLine(fin))
-	}
-}
-
-// current is the iteration running now (the one to cancel when the user leaves at once).
-func (v *loopView) current() string {
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	return v.running
 }

@@ -12,6 +12,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/troupe-dev/troupe/cmd/troupe/internal/starttrace"
+	"github.com/troupe-dev/troupe/cmd/troupe/internal/ui"
 	"github.com/troupe-dev/troupe/messages"
 )
 
@@ -82,7 +84,7 @@ func (m *Main) runSession(ctx context.Context, f *runFlags, start *messages.Star
 	if err := m.sessionStart(s, l.client, &f.commonFlags, start); err != nil {
 		return err
 	}
-	out := newPrinter(m.Stdout, f.json)
+	out := ui.NewPrinter(m.Stdout, f.json)
 	fin, err := m.runStarted(ctx, l, out, start, nil, func() {
 		if !f.json {
 			fmt.Fprintf(m.Stderr, "troupe: session %s (resume with: troupe resume %s)\n", start.ID, start.ID)
@@ -97,15 +99,15 @@ func (m *Main) runSession(ctx context.Context, f *runFlags, start *messages.Star
 // runStarted subscribes to a session's events, starts it, and prints its events through out
 // until it finishes (see waitFinished for Ctrl-C). tap, if set, sees every raw envelope too;
 // started runs once the Node accepted the session.
-func (m *Main) runStarted(ctx context.Context, l *link, out *printer, start *messages.StartSession, tap func([]byte), started func()) (*messages.SessionFinishedData, error) {
+func (m *Main) runStarted(ctx context.Context, l *link, out *ui.Printer, start *messages.StartSession, tap func([]byte), started func()) (*messages.SessionFinishedData, error) {
 	finished := make(chan *messages.SessionFinishedData, 1)
 	sub, err := l.client.SubscribeRaw(messages.SessionEventsSubject(l.client.NS, start.ID), func(data []byte) {
-		m.trace.mark(phaseEvent)
+		m.trace.Mark(starttrace.Event)
 		if tap != nil {
 			tap(data)
 		}
-		if fin := out.event(data); fin != nil {
-			m.trace.mark(phaseFinished)
+		if fin := out.Event(data); fin != nil {
+			m.trace.Mark(starttrace.Finished)
 			finished <- fin
 		}
 	})
@@ -130,42 +132,18 @@ func (m *Main) runStarted(ctx context.Context, l *link, out *printer, start *mes
 }
 
 // waitFinished waits for the session.finished event, cancelling the session on Ctrl-C or
-// SIGTERM.
+// SIGTERM (see ui.WaitFinished).
 func (m *Main) waitFinished(ctx context.Context, l *link, id string, finished <-chan *messages.SessionFinishedData) *messages.SessionFinishedData {
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt)
 	defer signal.Stop(sigs)
-	cancelled := false
-	cancel := func(reason string) {
-		if cancelled {
-			return
+	gone := func() string {
+		if l.node == nil && !l.client.Alive() {
+			return nodeGone(l.client, id)
 		}
-		cancelled = true
-		fmt.Fprintln(m.Stderr, "\ntroupe: cancelling… (Ctrl-C again to leave now)")
-		if err := l.client.Cancel(id, reason); err != nil {
-			fmt.Fprintf(m.Stderr, "troupe: cancel: %v\n", err)
-		}
+		return ""
 	}
-	done := ctx.Done()
-	for {
-		select {
-		case fin := <-finished:
-			return fin
-		case <-sigs:
-			if cancelled {
-				return &messages.SessionFinishedData{Status: messages.StatusInterrupted, Error: "left before the session finished"}
-			}
-			cancel("interrupted by the user (Ctrl-C)")
-		case <-done:
-			done = nil
-			cancel("troupe received SIGTERM")
-		case <-time.After(time.Second):
-			// Polls so a Node that died without a word does not leave us waiting forever.
-			if l.node == nil && !l.client.Alive() {
-				return &messages.SessionFinishedData{Status: messages.StatusFailed, Error: nodeGone(l.client, id)}
-			}
-		}
-	}
+	return ui.WaitFinished(ctx, ui.Wait{Session: l.client, ID: id, Finished: finished, Signals: sigs, Gone: gone, Err: m.Stderr})
 }
 
 // outcome maps how a session finished to the exit code.

@@ -1,16 +1,12 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
+
 	"github.com/troupe-dev/troupe/actors"
-	"github.com/troupe-dev/troupe/internal/textfmt"
-	"strings"
-	"text/tabwriter"
+	"github.com/troupe-dev/troupe/cmd/troupe/internal/ui"
 
 	"github.com/spf13/cobra"
-
-	"github.com/troupe-dev/troupe/messages"
 )
 
 func (m *Main) sessionsCommand() *cobra.Command {
@@ -28,13 +24,7 @@ func (m *Main) sessionsCommand() *cobra.Command {
 					fmt.Fprintln(m.Stderr, "no sessions yet: start one with troupe run \"task\" or troupe chat")
 					return nil
 				}
-				tw := tabwriter.NewWriter(m.Stdout, 2, 4, 2, ' ', 0)
-				fmt.Fprintln(tw, "ID\tSTATUS\tTURNS\tMODEL\tUPDATED\tTASK")
-				for _, meta := range metas {
-					fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\n", meta.ID, meta.Status, meta.Turns, meta.Model,
-						meta.Updated.Local().Format("2006-01-02 15:04"), clipLine(meta.Task, 60))
-				}
-				return tw.Flush()
+				return ui.SessionTable(m.Stdout, metas)
 			})
 		},
 	}
@@ -55,78 +45,9 @@ func (m *Main) logCommand() *cobra.Command {
 				if err != nil {
 					return usageErr("log %s: %v (see 'troupe sessions')", args[0], err)
 				}
-				fmt.Fprintf(m.Stdout, "session %s · %s · %s · %s · %d in / %d out tokens\n", meta.ID, meta.Status, meta.Model,
-					textfmt.Count(meta.Turns, "turn"), meta.InputTokens, meta.OutputTokens)
-				for _, e := range entries {
-					fmt.Fprintln(m.Stdout, formatEntry(e))
-				}
+				ui.SessionLog(m.Stdout, meta, entries)
 				return nil
 			})
 		},
 	}
-}
-
-// formatEntry is one log entry for people: seq, time, kind, and its content.
-func formatEntry(e messages.LogEntry) string {
-	head := fmt.Sprintf("#%-4d %s %-11s", e.Seq, e.Time.Local().Format("15:04:05"), e.Kind)
-	var b strings.Builder
-	b.WriteString(head)
-	switch e.Kind {
-	case "assistant":
-		fmt.Fprintf(&b, " [%s]", e.Model)
-		if e.Text != "" {
-			b.WriteString(" " + indent(e.Text))
-		}
-		for _, c := range e.Calls {
-			fmt.Fprintf(&b, "\n      call %s %s(%s)", c.ID, c.Name, clipLine(c.Args, 200))
-		}
-	case "tool_result":
-		mark := "ok"
-		if e.IsError {
-			mark = "error"
-		}
-		fmt.Fprintf(&b, " %s %s %s: %s", e.CallID, e.ToolName, mark, indent(clip(e.Text, 800)))
-	case "system":
-		fmt.Fprintf(&b, " %s", e.Event)
-		if e.CallID != "" {
-			fmt.Fprintf(&b, " %s %s", e.CallID, e.ToolName)
-		}
-		if d := auditDetail(e.Data); d != "" {
-			b.WriteString(" " + d)
-		}
-		if e.Text != "" {
-			b.WriteString(" " + indent(e.Text))
-		}
-	default:
-		b.WriteString(" " + indent(e.Text))
-	}
-	return b.String()
-}
-
-func indent(s string) string { return strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n      ") }
-
-func clipLine(s string, n int) string { return textfmt.ClipLine(s, n) }
-
-func clip(s string, n int) string { return textfmt.Clip(s, n) }
-
-// auditDetail renders a decision or mode entry: "allowed (mode yolo)", "denied by user: …".
-func auditDetail(raw json.RawMessage) string {
-	if len(raw) == 0 {
-		return ""
-	}
-	var d struct {
-		Decision, Reason, By, Mode string
-	}
-	if json.Unmarshal(raw, &d) != nil {
-		return ""
-	}
-	switch {
-	case d.Decision != "" && d.By != "":
-		return fmt.Sprintf("%s by %s: %s", d.Decision, d.By, d.Reason)
-	case d.Decision != "":
-		return fmt.Sprintf("%s: %s", d.Decision, clipLine(d.Reason, 300))
-	case d.Mode != "":
-		return "mode " + d.Mode
-	}
-	return ""
 }

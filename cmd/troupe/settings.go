@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/troupe-dev/troupe/cmd/troupe/internal/starttrace"
 	"github.com/troupe-dev/troupe/config"
 	"github.com/troupe-dev/troupe/llm"
 )
@@ -130,7 +131,7 @@ func (m *Main) resolve(f *commonFlags) (*settings, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, usageErr("%v", err)
 	}
-	m.trace.mark(phaseConfig)
+	m.trace.Mark(starttrace.Config)
 	return &settings{root: root, cfg: cfg}, nil
 }
 

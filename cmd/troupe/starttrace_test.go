@@ -1,12 +1,13 @@
 package main
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/troupe-dev/troupe/cmd/troupe/internal/starttrace"
 )
 
 // tracePhases parses the start-up trace lines of stderr into phase → timestamp, in order seen.
@@ -31,23 +32,6 @@ func tracePhases(t *testing.T, stderr string) (order []string, at map[string]int
 	return order, at
 }
 
-func TestStartTraceIsOffUnlessAskedAndMarksEachPhaseOnce(t *testing.T) {
-	var buf bytes.Buffer
-	off := newStartTrace(&buf, func(string) string { return "" })
-	off.mark(phaseMain) // a nil trace must be safe to use
-	if off != nil || buf.Len() != 0 || off.phaseFunc() != nil {
-		t.Fatalf("trace without %s: %v, wrote %q", startTraceEnv, off, buf.String())
-	}
-	on := newStartTrace(&buf, func(k string) string { return map[string]string{startTraceEnv: "1"}[k] })
-	on.mark(phaseMain)
-	on.phaseFunc()(phaseStore)
-	on.mark(phaseMain)
-	order, _ := tracePhases(t, buf.String())
-	if strings.Join(order, ",") != "main,store" {
-		t.Errorf("phases = %v, want main,store once each", order)
-	}
-}
-
 // A one-shot run with the trace on reports every phase of its start, in the order they happen,
 // from a subdirectory of the repository: the project root (where the state lives) is found by
 // walking up to .git, not from the working directory.
@@ -55,12 +39,12 @@ func TestRunTracesItsStartPhasesInOrder(t *testing.T) {
 	repo := newRepo(t, map[string]string{"sub/dir/file.txt": "x\n"})
 	model := writeScript(t, repo, `{"turns": [{"text": "hello"}]}`)
 	sub := filepath.Join(repo, "sub", "dir")
-	r := troupe(t, sub, testEnv(t, startTraceEnv+"=1"), "run", "--sandbox", "off", "--model", model, "say hello")
+	r := troupe(t, sub, testEnv(t, starttrace.Env+"=1"), "run", "--sandbox", "off", "--model", model, "say hello")
 	if r.code != 0 {
 		t.Fatalf("exit %d\nstderr: %s", r.code, r.stderr)
 	}
 	order, at := tracePhases(t, r.stderr)
-	want := []string{phaseMain, phaseConfig, phaseStore, phaseBus, phaseAttached, phaseEvent, phaseFinished, phaseExit}
+	want := []string{starttrace.Main, starttrace.Config, starttrace.Store, starttrace.Bus, starttrace.Attached, starttrace.Event, starttrace.Finished, starttrace.Exit}
 	for i := 1; i < len(want); i++ {
 		a, okA := at[want[i-1]]
 		b, okB := at[want[i]]
@@ -68,7 +52,7 @@ func TestRunTracesItsStartPhasesInOrder(t *testing.T) {
 			t.Errorf("phase %s (%v) should follow %s (%v); traced: %v", want[i], okB, want[i-1], okA, order)
 		}
 	}
-	if req, ok := at[phaseRequest]; !ok || req < at[phaseBus] || req > at[phaseFinished] {
+	if req, ok := at[starttrace.Request]; !ok || req < at[starttrace.Bus] || req > at[starttrace.Finished] {
 		t.Errorf("the first model request is not traced between bus and finished: %v", order)
 	}
 	if _, err := os.Stat(filepath.Join(repo, ".troupe")); err != nil {
@@ -80,7 +64,7 @@ func TestRunTracesItsStartPhasesInOrder(t *testing.T) {
 
 	quiet := troupe(t, sub, testEnv(t), "run", "--sandbox", "off", "--model", model, "say hello")
 	if quiet.code != 0 || strings.Contains(quiet.stderr, "troupe-start") {
-		t.Errorf("without %s: exit %d, stderr %q", startTraceEnv, quiet.code, quiet.stderr)
+		t.Errorf("without %s: exit %d, stderr %q", starttrace.Env, quiet.code, quiet.stderr)
 	}
 }
 

@@ -1,14 +1,10 @@
 package main
 
 import (
-	"encoding/json"
-	"fmt"
 	"github.com/troupe-dev/troupe/actors"
+	"github.com/troupe-dev/troupe/cmd/troupe/internal/ui"
 
 	"github.com/spf13/cobra"
-
-	"github.com/troupe-dev/troupe/actors/turn"
-	"github.com/troupe-dev/troupe/store"
 )
 
 // statsCommand shows what the harness repaired in each model's tool calls in this project.
@@ -24,23 +20,7 @@ func (m *Main) statsCommand() *cobra.Command {
 				if err != nil {
 					return err
 				}
-				if asJSON {
-					enc := json.NewEncoder(m.Stdout)
-					for _, r := range stats {
-						if err := enc.Encode(r); err != nil {
-							return err
-						}
-					}
-					return nil
-				}
-				if len(stats) == 0 {
-					fmt.Fprintln(m.Stderr, "no tool calls counted yet: run a session with troupe run \"task\" or troupe chat")
-					return nil
-				}
-				for _, r := range stats {
-					fmt.Fprintln(m.Stdout, turn.RepairLine(store.RepairStats(r)))
-				}
-				return nil
+				return ui.RepairStats(m.Stdout, m.Stderr, stats, asJSON)
 			})
 		},
 	}

@@ -2,33 +2,17 @@ package main
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"os"
-	"sync"
 
-	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/colorprofile"
-
+	"github.com/troupe-dev/troupe/cmd/troupe/internal/ui"
 	"github.com/troupe-dev/troupe/messages"
 )
 
-// onTerminal reports whether troupe talks to a person at a terminal that can draw the TUI:
-// stdin and stdout are terminals and TERM is not dumb. Pipes and TERM=dumb get the line chat.
-func (m *Main) onTerminal() bool {
-	in, okIn := m.Stdin.(*os.File)
-	out, okOut := m.Stdout.(*os.File)
-	if !okIn || !okOut || m.Getenv("TERM") == "dumb" {
-		return false
-	}
-	_, _, inTTY := terminalSize(in)
-	_, _, outTTY := terminalSize(out)
-	return inTTY && outTTY
-}
+// onTerminal reports whether troupe talks to a person at a terminal that can draw the TUI.
+func (m *Main) onTerminal() bool { return ui.OnTerminal(m.Stdin, m.Stdout, m.Getenv("TERM")) }
 
 // tuiChat is troupe chat on a terminal: the same session as the line chat (started, talked
-// to and left the same way), drawn by the Bubble Tea model in tui_model.go.
+// to and left the same way), drawn by ui.Chat.
 func (m *Main) tuiChat(ctx context.Context, f *commonFlags) error {
 	s, l, start, err := m.startChat(f)
 	if err != nil {
@@ -36,54 +20,25 @@ func (m *Main) tuiChat(ctx context.Context, f *commonFlags) error {
 	}
 	id := start.ID
 	defer l.close(m, id)
-
-	// The subscription's goroutine hands envelopes over; forward (below) owns giving them to
-	// the program, which may not run yet when the first ones come.
-	events := make(chan *messages.Envelope, 1024)
-	stopForward := make(chan struct{})
-	stop := sync.OnceFunc(func() { close(stopForward) })
-	defer stop()
-	sub, err := l.client.SubscribeRaw(messages.ProjectEventsSubject(l.client.NS), func(data []byte) {
-		var env messages.Envelope
-		if json.Unmarshal(data, &env) != nil {
-			return
-		}
-		select {
-		case events <- &env:
-		case <-stopForward: // the TUI is gone: nobody reads them any more
-		}
-	})
+	chat := ui.NewChat(ui.ChatOptions{Session: l.client, ID: id, Model: start.Model, Mode: s.cfg.Mode,
+		In: m.Stdin, Out: m.Stdout, NoColor: m.Getenv("NO_COLOR") != "", Release: releaseIdleMemory})
+	sub, err := l.client.SubscribeRaw(messages.ProjectEventsSubject(l.client.NS), chat.Event)
 	if err != nil {
 		return err
 	}
 	defer sub.Unsubscribe()
 	if err := l.client.StartSession(start); err != nil {
-		if fin := finishedAmong(events, id); fin != nil { // it failed while starting, and said why
+		if fin := chat.FinishedEarly(); fin != nil { // it failed while starting, and said why
 			return outcome(fin)
 		}
 		return usageErr("%v", err)
 	}
-
-	noColor := m.Getenv("NO_COLOR") != ""
-	model := newTUIModel(tuiConfig{session: l.client, id: id, model: start.Model, mode: s.cfg.Mode, noColor: noColor,
-		release: releaseIdleMemory})
-	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithInput(m.Stdin), tea.WithOutput(m.Stdout)}
-	if noColor {
-		opts = append(opts, tea.WithColorProfile(colorprofile.Ascii))
-	}
-	p := tea.NewProgram(model, opts...)
-	forwarded := make(chan struct{})
-	go func() { defer close(forwarded); forward(events, p, stopForward) }()
-	_, runErr := p.Run()
-	stop()
-	p.Kill() // unblocks a Send in flight
-	<-forwarded
-
-	if fin := model.log.finished; fin != nil {
+	fin, runErr := chat.Run(ctx)
+	if fin != nil {
 		return outcome(fin)
 	}
 	reason := "the user left the chat"
-	if runErr != nil && !errors.Is(runErr, tea.ErrInterrupted) && ctx.Err() == nil {
+	if runErr != nil && ctx.Err() == nil {
 		reason = "the terminal UI failed"
 	} else if ctx.Err() != nil {
 		reason = "troupe received SIGTERM"
@@ -94,33 +49,4 @@ func (m *Main) tuiChat(ctx context.Context, f *commonFlags) error {
 		return fmt.Errorf("terminal UI: %w", runErr)
 	}
 	return nil
-}
-
-// forward gives the program each envelope in the order they came, until stop closes.
-func forward(events <-chan *messages.Envelope, p *tea.Program, stop <-chan struct{}) {
-	for {
-		select {
-		case env := <-events:
-			p.Send(eventMsg{env: env})
-		case <-stop:
-			return
-		}
-	}
-}
-
-// finishedAmong looks through the envelopes already received for session id's outcome.
-func finishedAmong(events <-chan *messages.Envelope, id string) *messages.SessionFinishedData {
-	for {
-		select {
-		case env := <-events:
-			if env.Session != id || env.Type != messages.EventSessionFinished {
-				continue
-			}
-			if v, err := env.DecodeData(); err == nil {
-				return v.(*messages.SessionFinishedData)
-			}
-		default:
-			return nil
-		}
-	}
 }

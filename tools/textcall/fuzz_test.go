@@ -106,7 +106,8 @@ func FuzzFenced(f *testing.F) { fuzzScanner(f, scanFenced, "fenced", "gemma_tool
 func FuzzBareJSON(f *testing.F) {
 	fuzzScanner(f, scanBareJSON, "json", "llama_bare", "hermes_missing_open")
 }
-func FuzzNamedJSON(f *testing.F) { fuzzScanner(f, scanNamedJSON, "named_json") }
+func FuzzNamedJSON(f *testing.F) { fuzzScanner(f, scanNamedJSON, "named_json", "namedjson") }
+func FuzzGemmaBare(f *testing.F) { fuzzScanner(f, scanGemmaBare, "gemma", "functiongemma") }
 func FuzzBracketBlocks(f *testing.F) {
 	fuzzScanner(f, scanBracketBlocks, "bracket_block")
 }

@@ -14,7 +14,7 @@ import (
 var update = flag.Bool("update", false, "rewrite testdata/golden/*.json from the parser's output")
 
 // knownTools is the tool set the golden replies are parsed against.
-var knownTools = []string{"Read", "read_file", "write_file", "edit_file", "list_dir", "bash", "exec", "terminal", "grep", "get_weather", "list_agents", "brave_search.call"}
+var knownTools = []string{"execute_command", "replace_in_file", "write_to_file", "Read", "read_file", "write_file", "edit_file", "list_dir", "bash", "exec", "terminal", "grep", "get_weather", "list_agents", "brave_search.call"}
 
 func knownOpts() Options {
 	return Options{Known: func(name string) bool { return slices.Contains(knownTools, name) }}

@@ -58,6 +58,10 @@ func hostileReplies() map[string]string {
 		"named json closed":      repeatTo(`bash{"command": "ls"} and `, megabyte),
 		"bracket block opens":    repeatTo("bash\nls -la\n", megabyte),
 		"bracket block closes":   repeatTo("[bash]\nls\n[/bash]\n", megabyte),
+		"gemma bare opens":       repeatTo(`call:bash{command:<|"|>`, megabyte),
+		"gemma bare nests":       "call:bash{" + strings.Repeat("call:bash{a:[", megabyte/13),
+		"stray token lines":      repeatTo("bash ▁ [ARGS] {", megabyte),
+		"stray token objects":    repeatTo("bash ▁ {\"command\": \"ls\"} x\n", megabyte),
 	}
 }
 

@@ -14,6 +14,12 @@ import "strings"
 // sentence that quotes an object after a tool's name stays prose. At most one line break may
 // separate the name from the object. A Known name whose object runs to the end of the text is
 // a cut-off call.
+//
+// A tokenizer artifact seen on Mistral models puts a few stray tokens between the name and
+// the object: read_file ▁▁ {"path": "a.go"}, bash [ARGS] {"command": "ls"}. The name must then
+// open its line and each of at most three stray tokens must hold no ASCII letter outside
+// brackets (non-ASCII pieces, punctuation, [SPECIAL] or <special> tokens), so that a sentence
+// whose words stand between a tool's name and an object stays prose.
 
 func scanNamedJSON(text string, sc scanCtx) []span {
 	var out []span
@@ -27,8 +33,11 @@ func scanNamedJSON(text string, sc scanCtx) []span {
 		start, nameEnd := nameBefore(text, open, pos)
 		name := text[start:nameEnd]
 		if !namedJSONGap(text[nameEnd:open]) || !sc.accepts(name) || start > 0 && isIdentByte(text[start-1]) {
-			pos = open + 1
-			continue
+			var ok bool
+			if start, name, ok = nameBeforeStray(text, open, pos); !ok || !sc.accepts(name) {
+				pos = open + 1
+				continue
+			}
 		}
 		objEnd, closed := matchJSON(text, open)
 		budget -= objEnd - open
@@ -60,4 +69,43 @@ func namedJSONGap(gap string) bool {
 func lineEndsAt(text string, i int) bool {
 	j := skipOver(text, i, " \t\r")
 	return j == len(text) || text[j] == '\n'
+}
+
+// strayLineMax bounds how much of the line before an object is read for stray tokens.
+const strayLineMax = 256
+
+// nameBeforeStray finds a name that opens the line of the object at open, separated from it
+// only by one to three stray tokens.
+func nameBeforeStray(text string, open, floor int) (start int, name string, ok bool) {
+	lineStart := max(floor, open-strayLineMax)
+	if nl := strings.LastIndexByte(text[lineStart:open], '\n'); nl >= 0 {
+		lineStart += nl + 1
+	} else if lineStart > floor && lineStart > 0 {
+		return 0, "", false // the line is longer than the bound: not a call line
+	}
+	line := text[lineStart:open]
+	fields := strings.Fields(line)
+	if len(fields) < 2 || len(fields) > 4 || !plausibleName(fields[0]) {
+		return 0, "", false
+	}
+	for _, tok := range fields[1:] {
+		if !strayToken(tok) {
+			return 0, "", false
+		}
+	}
+	return lineStart + strings.Index(line, fields[0]), fields[0], true
+}
+
+// strayToken is a token with no ASCII letter outside brackets: "▁", "的", ":", "[ARGS]", "<s>".
+func strayToken(tok string) bool {
+	if len(tok) > 2 && (tok[0] == '[' && tok[len(tok)-1] == ']' || tok[0] == '<' && tok[len(tok)-1] == '>') {
+		return !strings.ContainsAny(tok[1:len(tok)-1], "[]<>{}")
+	}
+	for i := 0; i < len(tok); i++ {
+		c := tok[i]
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '{' || c == '}' || c == '"' {
+			return false
+		}
+	}
+	return true
 }

@@ -128,6 +128,7 @@ func scanners() []scanner {
 		{FormatJSON, false, scanBareJSON},
 		{FormatPython, false, scanPython},
 		{FormatNamedJSON, false, scanNamedJSON},
+		{FormatGemma, false, scanGemmaBare},
 		{FormatBracketBlock, false, scanBracketBlocks},
 		{FormatXMLTag, false, scanXMLTag},
 	}

@@ -2,6 +2,8 @@ package textcall
 
 import (
 	"encoding/json"
+	"html"
+	"regexp"
 	"strings"
 )
 
@@ -17,7 +19,8 @@ import (
 // lone <args> or <file> child is unwrapped. The tag carries no call marker of its own, so a
 // call counts only when its name is Known and its body holds argument tags and nothing else,
 // or one bare value with the element alone on its line (<read_file> a.py </read_file>,
-// cline#4839): prose or HTML that happens to use a tool's name as a tag stays prose.
+// cline#4839): prose or HTML that happens to use a tool's name as a tag stays prose. Values
+// written as escaped XML text (&amp;&amp;, &lt;) are decoded (unescapeEntities).
 
 // xmlTagNameMax bounds how long a tag name is read.
 const xmlTagNameMax = 128
@@ -88,6 +91,9 @@ func xmlTagArgs(body string) (json.RawMessage, bool) {
 			return nil, false
 		}
 		if len(pairs) != 1 || pairs[0].key != "args" && pairs[0].key != "file" {
+			for i := range pairs {
+				pairs[i].value = unescapeEntities(pairs[i].value)
+			}
 			return objectOf(pairs), true
 		}
 		var inner string
@@ -116,4 +122,19 @@ func onlyChildTags(body string) ([]kv, bool) {
 		rest = after
 	}
 	return pairs, strings.TrimSpace(rest) == ""
+}
+
+// xmlEntity matches the entities an XML writer escapes with.
+var xmlEntity = regexp.MustCompile(`&(?:lt|gt|amp|quot|apos|#[0-9]{1,7}|#x[0-9a-fA-F]{1,6});`)
+
+// unescapeEntities decodes the XML entities in a tag value written as escaped XML text
+// ("cd a &amp;&amp; make", "if a &lt; b"), the way models escape values in Cline's and Roo's
+// tool-use format. A value holding a raw '<' or '>' is not escaped text (an HTML file's
+// content keeps its &amp;), so it is left as written.
+func unescapeEntities(value json.RawMessage) json.RawMessage {
+	var s string
+	if json.Unmarshal(value, &s) != nil || !xmlEntity.MatchString(s) || strings.ContainsAny(s, "<>") {
+		return value
+	}
+	return quoteJSON(html.UnescapeString(s))
 }

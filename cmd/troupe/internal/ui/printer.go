@@ -1,0 +1,175 @@
+package ui
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"regexp"
+	"strings"
+	"sync"
+
+	"github.com/troupe-dev/troupe/internal/textfmt"
+
+	"github.com/troupe-dev/troupe/messages"
+)
+
+// Printer renders one session's events: NDJSON envelopes verbatim, or for people the streamed
+// answer and one line per tool call.
+type Printer struct {
+	mu      sync.Mutex
+	w       io.Writer
+	json    bool
+	midLine bool // the last thing written was streamed text without a newline
+}
+
+// NewPrinter prints to w: the envelopes verbatim with json, for people without.
+func NewPrinter(w io.Writer, json bool) *Printer { return &Printer{w: w, json: json} }
+
+// Event prints one raw envelope and returns the outcome when it is session.finished.
+func (p *Printer) Event(data []byte) *messages.SessionFinishedData {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var env messages.Envelope
+	if err := json.Unmarshal(data, &env); err != nil {
+		return nil
+	}
+	if p.json {
+		p.w.Write(data)
+		p.w.Write([]byte("\n"))
+	}
+	v, err := env.DecodeData()
+	if err != nil {
+		return nil
+	}
+	if fin, ok := v.(*messages.SessionFinishedData); ok {
+		if !p.json {
+			p.endLine()
+		}
+		return fin
+	}
+	if !p.json {
+		p.human(env.Type, v)
+	}
+	return nil
+}
+
+func (p *Printer) human(t messages.EventType, v any) {
+	switch d := v.(type) {
+	case *messages.DeltaData:
+		if t == messages.EventTextDelta {
+			fmt.Fprint(p.w, d.Text)
+			p.midLine = !strings.HasSuffix(d.Text, "\n")
+		}
+	case *messages.ToolCallData:
+		if t == messages.EventToolStarted {
+			p.endLine()
+			fmt.Fprintf(p.w, "→ %s\n", d.Summary)
+		}
+	case *messages.ToolFinishedData:
+		p.endLine()
+		fmt.Fprintf(p.w, "  %s\n", toolOutcome(d))
+	case *messages.ToolRepairedData:
+		p.endLine()
+		fmt.Fprintf(p.w, "  ↻ repaired %s: %s → %s\n", strings.ReplaceAll(d.Kind, "_", " "), textfmt.ClipLine(d.Before, 60), textfmt.ClipLine(d.After, 80))
+	case *messages.ModelRetryData:
+		p.endLine()
+		fmt.Fprintf(p.w, "  model call failed (%s); retry %d in %dms\n", firstLineOf(d.Reason), d.Attempt, d.DelayMS)
+	case *messages.ErrorData:
+		if d.Fatal {
+			break // the session's outcome says it, once, on stderr
+		}
+		p.endLine()
+		fmt.Fprintf(p.w, "  error: %s\n", d.Message)
+	case *messages.DecisionData:
+		if d.Decision == messages.DecisionDenied {
+			// In full: a denial says how to allow the call, which the user needs to see.
+			p.endLine()
+			fmt.Fprintf(p.w, "  ⊘ %s\n", d.Reason)
+		}
+	case *messages.AgentSpawnedData:
+		p.endLine()
+		fmt.Fprintf(p.w, "  ⤷ %s (%s, %s): %s\n", d.Handle, d.Role, d.State, firstLineOf(d.Task))
+	case *messages.AgentResult:
+		p.endLine()
+		line := string(d.Status)
+		if d.Verdict != "" {
+			line += ", verdict " + d.Verdict
+		}
+		fmt.Fprintf(p.w, "  ⤶ %s %s: %s\n", d.Handle, line, firstLineOf(d.Summary+d.Error))
+	case *messages.ContextCompactedData:
+		p.endLine()
+		kind := "summary"
+		if d.Mechanical {
+			kind = "mechanical summary"
+		}
+		fmt.Fprintf(p.w, "  context compacted (%s, %s): entries %d–%d, %d → %d tokens\n", d.Reason, kind, d.FromSeq, d.ToSeq, d.TokensBefore, d.TokensAfter)
+	case *messages.GoalUpdatedData:
+		p.endLine()
+		fmt.Fprintf(p.w, "  goal %s by %s: %s\n", d.Status, d.By, d.Objective)
+	case *messages.DoneCheckData:
+		p.endLine()
+		if !d.Passed {
+			why := firstLineOf(d.Output)
+			if why == "" && d.Kind == "goal" {
+				why = "the goal is still open: it must be completed with evidence"
+			}
+			fmt.Fprintf(p.w, "  not done yet (%s check, refusal %d of %d): %s\n", d.Kind, d.Refusals, d.Max, why)
+		} else {
+			fmt.Fprintf(p.w, "  ✓ check passed: %s\n", d.Command)
+		}
+	case *messages.TurnFinishedData:
+		p.endLine()
+	}
+}
+
+func (p *Printer) endLine() {
+	if p.midLine {
+		fmt.Fprintln(p.w)
+		p.midLine = false
+	}
+}
+
+// toolOutcome is "✓ …" or "✗ …" with the first line of the result.
+func toolOutcome(d *messages.ToolFinishedData) string {
+	mark := "✓"
+	if d.IsError {
+		mark = "✗"
+	}
+	line := firstLineOf(d.Output)
+	if numberedLine.MatchString(line) {
+		line = textfmt.Count(strings.Count(strings.TrimRight(d.Output, "\n"), "\n")+1, "line")
+	}
+	line = textfmt.Clip(line, 100)
+	return fmt.Sprintf("%s %s (%s, %dms)", mark, line, textfmt.Count(d.Bytes, "byte"), d.DurationMS)
+}
+
+// numberedLine matches the first line of read_file output ("     1\tpackage main").
+var numberedLine = regexp.MustCompile(`^\s*\d+\t`)
+
+func firstLineOf(s string) string { return textfmt.FirstLine(s) }
+
+// decisionLine is the one-line form of a permission decision; plain allows are left out.
+func decisionLine(d *messages.DecisionData) string {
+	switch d.Decision {
+	case messages.DecisionAllowed:
+		return fmt.Sprintf("  ✓ %s %s allowed: %s", d.CallID, d.Tool, firstLineOf(d.Reason))
+	case messages.DecisionAsked:
+		return ""
+	}
+	return fmt.Sprintf("  ⊘ %s %s %s: %s", d.CallID, d.Tool, d.Decision, firstLineOf(d.Reason))
+}
+
+// ApprovalLine is the short form of an approval summary: tool, operation, path or command.
+func ApprovalLine(s messages.ApprovalSummary) string {
+	out := s.Tool
+	if s.Operation != "" {
+		out += " " + s.Operation
+	}
+	if s.Path != "" {
+		out += " " + s.Path
+	}
+	if s.Command != "" {
+		out += " $ " + textfmt.ClipLine(s.Command, 120)
+	}
+	return out
+}

@@ -1,0 +1,256 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/troupe-dev/troupe/messages"
+)
+
+func TestTUIConversationGolden(t *testing.T) {
+	h := newTUIHarness(t, 80, 24, true)
+	h.typeText("list the files")
+	h.key("enter")
+	h.now = h.now.Add(1500 * time.Millisecond)
+	aTurn(h)
+	h.event(tuiSID, messages.EventTurnStarted, &messages.TurnStartedData{Turn: 2})
+	h.event(tuiSID, messages.EventTextDelta, &messages.DeltaData{Turn: 2, Text: "# Files\n\n- `README.md`\n- `main"})
+	golden(t, "tui/streaming.golden", h.screen())
+
+	h.event(tuiSID, messages.EventTextDelta, &messages.DeltaData{Turn: 2, Text: ".go`\n"})
+	h.event(tuiSID, messages.EventTurnFinished, &messages.TurnFinishedData{Turn: 2, Stop: "end"})
+	h.key("ctrl+o") // the last tool call shows its output
+	golden(t, "tui/answered.golden", h.screen())
+	if h.m.busy {
+		t.Error("still busy after the turn ended and the session said it is idle")
+	}
+	h.send(tea.WindowSizeMsg{Width: 80, Height: 12})
+	h.key("pgup")
+	if scr := h.screen(); !strings.Contains(scr, "more lines (PgDn)") || !strings.Contains(scr, "› list the files") || strings.Contains(scr, "• main.go") {
+		t.Errorf("PgUp does not scroll back:\n%s", scr)
+	}
+	h.key("pgdown")
+	if scr := h.screen(); strings.Contains(scr, "more lines") || !strings.Contains(scr, "• main.go") {
+		t.Errorf("PgDn does not come back to the newest:\n%s", scr)
+	}
+}
+
+func TestTUIExpandsThePickedToolCall(t *testing.T) {
+	h := newTUIHarness(t, 80, 24, true)
+	aTurn(h) // call_1: bash ls
+	h.event(tuiSID, messages.EventToolApproval, &messages.ApprovalRequestedData{CallID: "call_2",
+		Summary: messages.ApprovalSummary{Tool: "edit_file", Path: "main.go", Diff: "--- a/main.go\n+++ b/main.go\n-old\n+new\n"}})
+	h.key("y")
+	h.event(tuiSID, messages.EventToolStarted, &messages.ToolCallData{CallID: "call_2", Tool: "edit_file", Summary: "edit_file main.go"})
+	h.event(tuiSID, messages.EventToolFinished, &messages.ToolFinishedData{CallID: "call_2", Tool: "edit_file", Output: "edited main.go", Bytes: 14})
+	h.key("ctrl+o") // the newest: its diff, not its output
+	if scr := h.screen(); !strings.Contains(scr, "│ +new") || strings.Contains(scr, "│ main.go") {
+		t.Fatalf("Ctrl-O does not show the newest call's diff alone:\n%s", scr)
+	}
+	h.key("alt+up") // pick the older call, and expand it too
+	h.key("ctrl+o")
+	scr := h.screen()
+	if !strings.Contains(scr, "▸ bash ls") || !strings.Contains(scr, "│ main.go") || !strings.Contains(scr, "│ +new") {
+		t.Fatalf("the picked call is not marked and expanded:\n%s", scr)
+	}
+	h.key("alt+down") // back to the newest, which Ctrl-O folds
+	h.key("ctrl+o")
+	if scr := h.screen(); !strings.Contains(scr, "▸ edit_file") || strings.Contains(scr, "│ +new") || !strings.Contains(scr, "│ main.go") {
+		t.Fatalf("after Alt-Down, Ctrl-O should fold the newest call:\n%s", scr)
+	}
+	h.key("alt+down") // past the newest: no pick, Ctrl-O follows the newest again
+	if scr := h.screen(); strings.Contains(scr, "▸") || h.m.selectedTool() != h.m.log.lastTool() {
+		t.Fatalf("a pick is left past the newest:\n%s", scr)
+	}
+}
+
+func TestTUIApprovalDialog(t *testing.T) {
+	h := newTUIHarness(t, 80, 24, true)
+	h.typeText("run the tests")
+	h.key("enter")
+	ask := func(call string) {
+		h.event(tuiSID, messages.EventToolApproval, &messages.ApprovalRequestedData{Turn: 1, CallID: call, Reason: "ask mode asks before commands",
+			Summary: messages.ApprovalSummary{Tool: "bash", Operation: "run", Command: "go test ./... -run " + call}})
+	}
+	ask("call_1")
+	h.now = h.now.Add(65 * time.Second)
+	scr := h.screen()
+	for _, want := range []string{"Allow bash (run)", "$ go test ./... -run call_1", "[y] allow", "[n] deny", "[a] allow for this session"} {
+		if !strings.Contains(scr, want) {
+			t.Errorf("dialog lacks %q:\n%s", want, scr)
+		}
+	}
+	golden(t, "tui/approval.golden", scr)
+	h.key("a")
+	ask("call_2")
+	h.key("right") // deny is selected
+	h.key("enter")
+	ask("call_3")
+	h.key("y")
+	want := []string{`input ` + tuiSID + ` "run the tests"`, "approve " + tuiSID + " call_1 allow-session",
+		"approve " + tuiSID + " call_2 deny", "approve " + tuiSID + " call_3 allow"}
+	if got := h.sess.got(); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("calls:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+
+	// Answered elsewhere: the dialog closes without a call from here.
+	ask("call_4")
+	h.event(tuiSID, messages.EventToolDecision, &messages.DecisionData{CallID: "call_4", Tool: "bash", Decision: messages.DecisionAllowed, By: "cli"})
+	if scr := h.screen(); strings.Contains(scr, "Allow bash") || !strings.Contains(scr, "approval of call_4 answered: allowed") {
+		t.Errorf("an approval answered elsewhere left the dialog open:\n%s", scr)
+	}
+	if n := len(h.sess.got()); n != 4 {
+		t.Errorf("%d calls, want 4: %v", n, h.sess.got())
+	}
+	// Another session's request is not this chat's to answer.
+	h.event("other-session", messages.EventToolApproval, &messages.ApprovalRequestedData{CallID: "call_9", Summary: messages.ApprovalSummary{Tool: "bash"}})
+	if len(h.m.asks) != 0 {
+		t.Errorf("a request of another session opened the dialog")
+	}
+}
+
+func TestTUICtrlC(t *testing.T) {
+	t.Run("cancels a running turn, then leaves", func(t *testing.T) {
+		h := newTUIHarness(t, 80, 24, true)
+		h.sess.phase = "thinking"
+		h.typeText("go")
+		h.key("enter")
+		h.key("ctrl+c")
+		if h.quit {
+			t.Fatal("the first Ctrl-C during a turn left")
+		}
+		if got := h.sess.got(); len(got) != 2 || got[1] != "cancel "+tuiSID {
+			t.Fatalf("calls %v, want the input then a cancel", got)
+		}
+		if !strings.Contains(h.screen(), "Ctrl-C again leaves") {
+			t.Errorf("no hint that a second Ctrl-C leaves:\n%s", h.screen())
+		}
+		h.key("ctrl+c")
+		if !h.quit {
+			t.Fatal("the second Ctrl-C did not leave")
+		}
+	})
+	t.Run("leaves when idle", func(t *testing.T) {
+		h := newTUIHarness(t, 80, 24, true)
+		h.key("ctrl+c")
+		if !h.quit || len(h.sess.got()) != 0 {
+			t.Fatalf("quit %v, calls %v", h.quit, h.sess.got())
+		}
+	})
+	t.Run("a new turn needs two again", func(t *testing.T) {
+		h := newTUIHarness(t, 80, 24, true)
+		h.typeText("go")
+		h.key("enter")
+		h.key("ctrl+c")
+		h.event(tuiSID, messages.EventTurnFinished, &messages.TurnFinishedData{Turn: 1, Stop: "cancelled"}) // idle again
+		h.sess.phase = "thinking"
+		h.typeText("again")
+		h.key("enter")
+		h.key("ctrl+c")
+		if h.quit {
+			t.Fatal("one Ctrl-C in a new turn left")
+		}
+	})
+	t.Run("Ctrl-D and /exit leave", func(t *testing.T) {
+		for _, leave := range []func(h *tuiHarness){
+			func(h *tuiHarness) { h.key("ctrl+d") },
+			func(h *tuiHarness) { h.typeText("/exit"); h.key("enter") },
+		} {
+			h := newTUIHarness(t, 80, 24, true)
+			leave(h)
+			if !h.quit || len(h.sess.got()) != 0 {
+				t.Errorf("quit %v, calls %v", h.quit, h.sess.got())
+			}
+		}
+	})
+}
+
+func TestTUIHistoryAndMultiLine(t *testing.T) {
+	h := newTUIHarness(t, 80, 24, true)
+	h.typeText("first")
+	h.key("enter")
+	h.typeText("second")
+	h.key("alt+enter")
+	h.typeText("line")
+	h.key("enter")
+	if got := h.sess.got(); len(got) != 2 || got[1] != `input `+tuiSID+` "second\nline"` {
+		t.Fatalf("calls %q", got)
+	}
+	h.typeText("draft")
+	steps := []struct{ key, want string }{
+		{"up", "second\nline"}, // the cursor lands on the last line of a multi-line entry
+		{"up", "second\nline"}, // up within it first
+		{"up", "first"},
+		{"up", "first"},          // the oldest stays
+		{"down", "second\nline"}, // the cursor lands at its end: down goes on
+		{"down", "draft"},        // past the newest: what was being typed
+	}
+	for i, s := range steps {
+		h.key(s.key)
+		if got := h.m.input.Value(); got != s.want {
+			t.Fatalf("step %d (%s): input %q, want %q", i, s.key, got, s.want)
+		}
+	}
+}
+
+func TestTUISlashCommands(t *testing.T) {
+	h := newTUIHarness(t, 80, 24, true)
+	h.sess.route, h.sess.out = messages.RoutedCommand, "commands: /help /status /exit\n"
+	h.typeText("/help")
+	h.key("enter")
+	if !strings.Contains(h.screen(), "commands: /help /status /exit") {
+		t.Errorf("a command's answer is not shown:\n%s", h.screen())
+	}
+	if h.m.busy {
+		t.Error("a local command started a turn")
+	}
+	// /mode is the session's command like any other; the status line follows from the
+	// status the TUI asks for after a command's answer.
+	h.typeText("/mode yolo")
+	h.key("enter")
+	if got := h.sess.got(); got[len(got)-1] != "input "+tuiSID+` "/mode yolo"` || h.m.cfg.mode != "yolo" {
+		t.Errorf("calls %v, mode %q", got, h.m.cfg.mode)
+	}
+	// The session's RoutedExit is a leave, as the local /exit is.
+	h.sess.route = messages.RoutedExit
+	h.typeText("/exit now")
+	h.key("enter")
+	if !h.m.quitting {
+		t.Error("the TUI did not leave on the session's exit answer")
+	}
+}
+
+func TestTUINoColorAndNarrow(t *testing.T) {
+	for _, noColor := range []bool{true, false} {
+		h := newTUIHarness(t, 80, 24, noColor)
+		h.typeText("hi")
+		h.key("enter")
+		aTurn(h)
+		if got := hasColour(h.m.View().Content); got == noColor {
+			t.Errorf("NO_COLOR %v: colours in the view: %v", noColor, got)
+		}
+	}
+	h := newTUIHarness(t, 24, 12, true)
+	h.typeText("a rather long request that wraps")
+	h.key("enter")
+	aTurn(h)
+	h.event(tuiSID, messages.EventToolApproval, &messages.ApprovalRequestedData{CallID: "call_2",
+		Summary: messages.ApprovalSummary{Tool: "bash", Command: "rm -rf build && make all install"}})
+	h.key("ctrl+t")
+	scr := h.screen()
+	for i, l := range strings.Split(scr, "\n") {
+		if w := ansi.StringWidth(l); w > 24 {
+			t.Errorf("line %d is %d wide on a 24-column terminal: %q", i, w, l)
+		}
+	}
+	if n := strings.Count(scr, "\n"); n > 12 {
+		t.Errorf("%d lines on a 12-line terminal:\n%s", n, scr)
+	}
+	if !strings.Contains(scr, "[y] allow") {
+		t.Errorf("the dialog's answers do not show on a narrow terminal:\n%s", scr)
+	}
+}

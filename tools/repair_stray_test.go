@@ -1,0 +1,59 @@
+package tools
+
+import "testing"
+
+// Issue 20's argument shapes, through the whole admission: broken JSON arguments of another
+// harness's tool are repaired first and mapped second; a non-JSON argument string is a
+// terminal tool's one required argument; a mangled -c in an argv still means bash -c.
+func TestArgumentRepairBeforeMapping(t *testing.T) {
+	reg := builtinRegistry(t)
+	env := &Env{Root: t.TempDir()}
+	cases := []struct {
+		name, args, tool, want string // want "" = refused
+	}{
+		// a literal backslash-n between tokens (the two characters), to Claude Code's Grep
+		{"Grep", `{"pattern": "TODO",\n"path": "src",\n"output_mode": "content"}`, "grep", `{"pattern":"TODO","path":"src"}`},
+		// tokens after the object: an end-of-turn token, a closing tag, a stray brace
+		{"Read", `{"file_path": "a.go"}<|im_end|>`, "read_file", `{"path":"a.go"}`},
+		{"run_shell_command", `{"command": "ls", "description": "list"}</parameter>`, "bash", `{"command":"ls"}`},
+		{"str_replace_editor", `{"command": "view", "path": "a.go"}}`, "read_file", `{"path":"a.go"}`},
+		// a literal \n inside a string stays the string's own escape
+		{"Write", `{"file_path": "a.txt",\n"content": "x\ny"}`, "write_file", `{"path":"a.txt","content":"x\ny"}`},
+		// the bare command line as a terminal tool's arguments, quotes and all
+		{"run_shell_command", `grep -rn "TODO" .`, "bash", `{"command":"grep -rn \"TODO\" ."}`},
+		{"bash", `ls -R`, "bash", `{"command":"ls -R"}`},
+		// argv with a mangled -c
+		{"shell", `{"command": ["bash", "lc", "ls -la"]}`, "bash", `{"command":"ls -la"}`},
+		{"bash", `{"command": ["bash", "—lc", "ls"]}`, "bash", `{"command":"ls"}`},
+		// nothing safe to cut: a second object after the first is not stray
+		{"Read", `{"file_path": "a.go"} {"file_path": "b.go"}`, "", ""},
+		// text that opens JSON is never a bare argument
+		{"bash", `[1, 2]`, "", ""},
+		{"bash", `"`, "", ""},
+	}
+	for _, tc := range cases {
+		a := reg.Admit(env, Call{ID: "1", Name: tc.name, Args: tc.args})
+		switch {
+		case tc.want == "" && a.Refusal == "":
+			t.Errorf("%s %s: admitted as %s %s, want refused", tc.name, tc.args, a.Name, a.Args)
+		case tc.want != "" && (a.Refusal != "" || a.Name != tc.tool || !sameJSON(t, string(a.Args), tc.want)):
+			t.Errorf("%s %s: got %s %s (refusal %q), want %s %s", tc.name, tc.args, a.Name, a.Args, a.Refusal, tc.tool, tc.want)
+		}
+	}
+}
+
+func TestLiteralEscapesStayInStrings(t *testing.T) {
+	cases := map[string]string{
+		`{\n"a": 1}`:           `{ "a": 1}`,
+		`{"a": "x\ny"}`:        `{"a": "x\ny"}`,
+		`{"a": "q\"\n"}\t`:     `{"a": "q\"\n"} `,
+		`{"a": "\\"}\r\n`:      `{"a": "\\"}  `,
+		`\`:                    `\`,
+		`{"a": "unterminated\`: `{"a": "unterminated\`,
+	}
+	for in, want := range cases {
+		if got, _ := literalEscapesBetweenTokens(in); got != want {
+			t.Errorf("literalEscapesBetweenTokens(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -1,0 +1,200 @@
+package tools
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// One call that stands for several (issue 20): other harnesses' tools take lists where ours
+// take one item. A read of several files (paths: [...], the MCP filesystem server's
+// read_multiple_files, Gemini CLI's read_many_files), several commands (commands: [{command}]),
+// several edits (edits: [...], or the same list as a JSON string: Claude Code's MultiEdit, the
+// MCP filesystem server's edit_file), a patch of several hunks or files (Codex's apply_patch),
+// a diff of several SEARCH/REPLACE blocks (Cline's replace_in_file, Roo's apply_diff). Split
+// turns such a call into our calls, in order; the session runs them in that order.
+//
+// All or none at reading: when any element cannot be mapped the call is not split (and the
+// mapping refuses it whole, saying why), so no prefix of an edit list runs alone by our choice.
+
+// Piece is one of the calls a split call stands for: one of our tools and its arguments.
+type Piece struct {
+	Name string
+	Args string
+}
+
+// splitRepairMax bounds the broken argument text Split repairs before reading it; longer
+// broken arguments are left to the usual mapping, which says what is wrong.
+const splitRepairMax = 64 << 10
+
+// maxPieces bounds how many calls one call may stand for.
+const maxPieces = 64
+
+// Split returns the calls that a call to name with raw arguments stands for, when it is
+// list-shaped; ok is false for every other call (it then goes through the usual mapping).
+func (r *Registry) Split(name, raw string) (pieces []Piece, ok bool) {
+	key, target := r.splitTool(name)
+	if key == "" {
+		return nil, false
+	}
+	var args map[string]any
+	if text, isText := harnessTools[key].textArgs(raw); isText {
+		args = text
+	} else if !json.Valid([]byte(raw)) && len(raw) > splitRepairMax {
+		return nil, false // the repair library's time grows with the square of broken input
+	} else if parsed, _, err := parseArgs(raw); err != nil || decodeNumbers(string(parsed), &args) != nil {
+		return nil, false
+	}
+	var maps []map[string]any
+	switch {
+	case key == "apply_patch":
+		maps, ok = patchPieces(args)
+	case target == "bash" || key == "bash":
+		maps, ok = listPieces(args, "commands", "command")
+	case target == "read_file" || key == "read_file":
+		maps, ok = listPieces(args, "paths", "path")
+	case target == "edit_file" || key == "edit_file":
+		if maps, ok = blockPieces(args); !ok {
+			maps, ok = editPieces(args)
+		}
+	}
+	if !ok || len(maps) == 0 || len(maps) > maxPieces {
+		return nil, false
+	}
+	for _, m := range maps {
+		to, _ := m[pieceTool].(string)
+		delete(m, pieceTool)
+		if to == "" {
+			to = target
+		}
+		if _, have := r.byName[to]; !have {
+			return nil, false
+		}
+		out, err := json.Marshal(m)
+		if err != nil {
+			return nil, false
+		}
+		pieces = append(pieces, Piece{Name: to, Args: string(out)})
+	}
+	return pieces, true
+}
+
+// pieceTool is the key under which a piece names its tool, when it is not the split tool's
+// target (a patch adds one file and changes another).
+const pieceTool = "\x00tool"
+
+// splitTool finds the tool a name means for splitting: our tool's name (key and target
+// alike), or another harness's tool and its target. key is "" when the name is neither.
+func (r *Registry) splitTool(name string) (key, target string) {
+	if strings.HasPrefix(name, "mcp__") {
+		return "", "" // another server's tool, never ours
+	}
+	bare := name
+	for _, p := range namespacePrefixes {
+		bare = strings.TrimPrefix(bare, p)
+	}
+	if tool, ok := r.namespacedTool(bare); ok {
+		bare = tool
+	}
+	if _, ok := r.byName[bare]; ok {
+		return bare, bare
+	}
+	if h, ok := harnessTools[bare]; ok {
+		return bare, h.target
+	}
+	if k, ok := harnessByNormalized[normalizedName(bare)]; ok {
+		return k, harnessTools[k].target
+	}
+	return "", ""
+}
+
+// listPieces splits args[listKey], a list of strings or of objects holding itemKey, into one
+// call per element with the other arguments kept ("" itemKey: objects only, any keys).
+func listPieces(args map[string]any, listKey, itemKey string) ([]map[string]any, bool) {
+	list, ok := listArg(args[listKey])
+	if !ok {
+		return nil, false
+	}
+	var out []map[string]any
+	for _, el := range list {
+		m := map[string]any{}
+		for k, v := range args {
+			if k != listKey {
+				m[k] = v
+			}
+		}
+		switch v := el.(type) {
+		case string:
+			if itemKey == "" {
+				return nil, false
+			}
+			m[itemKey] = v
+		case map[string]any:
+			for k, x := range v {
+				m[k] = x
+			}
+		default:
+			return nil, false
+		}
+		if _, has := m[itemKey]; itemKey != "" && !has {
+			return nil, false
+		}
+		out = append(out, m)
+	}
+	return out, true
+}
+
+// listArg reads a non-empty list, or a JSON string holding one.
+func listArg(v any) ([]any, bool) {
+	if s, ok := v.(string); ok && strings.HasPrefix(strings.TrimSpace(s), "[") {
+		var list []any
+		if decodeNumbers(s, &list) != nil {
+			return nil, false
+		}
+		v = list
+	}
+	list, ok := v.([]any)
+	return list, ok && len(list) > 0
+}
+
+// editPieces splits an edit list: each element's old and new text with the call's path.
+func editPieces(args map[string]any) ([]map[string]any, bool) {
+	list, ok := listArg(args["edits"])
+	if !ok {
+		return nil, false
+	}
+	if len(list) == 0 {
+		return nil, false
+	}
+	delete(args, "dryRun") // the MCP filesystem server's preview switch: an edit here is shown as a diff
+	return listPieces(args, "edits", "")
+}
+
+// patchPieces splits a patch of several file operations or hunks into one call each.
+func patchPieces(args map[string]any) ([]map[string]any, bool) {
+	text, _ := args["input"].(string)
+	if text == "" {
+		text, _ = args["patch"].(string)
+	}
+	ops, problem := parsePatch(text)
+	if problem != "" || len(ops) == 0 || len(ops) == 1 && len(ops[0].hunks) <= 1 {
+		return nil, false
+	}
+	var out []map[string]any
+	for _, op := range ops {
+		switch {
+		case op.kind == "Add":
+			out = append(out, map[string]any{pieceTool: "write_file", "path": op.path, "content": op.content})
+		case op.kind == "Update" && op.moveTo == "":
+			for i, h := range op.hunks {
+				oldText, newText, refusal := h.edit(i + 1)
+				if refusal != "" {
+					return nil, false
+				}
+				out = append(out, map[string]any{pieceTool: "edit_file", "path": op.path, "old_string": oldText, "new_string": newText})
+			}
+		default:
+			return nil, false // a delete or a rename: the mapping refuses the patch, saying how
+		}
+	}
+	return out, true
+}
