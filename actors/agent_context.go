@@ -37,7 +37,7 @@ func (s *session) childContext(req *messages.SpawnAgent) ([]llm.Message, error) 
 // included, state blocks not), up to the last complete exchange.
 func (s *session) projectedHistory() []llm.Message {
 	items := s.items[:pairedPrefix(s.items)]
-	return projection.Project(projection.Input{Items: items, Now: time.Now(), IdleGap: s.idleGap()})
+	return projection.Project(projection.Input{Items: items, Now: time.Now(), IdleGap: s.cfg.limits.IdleGap})
 }
 
 // pairedPrefix is the length of the longest prefix of items in which every call has its

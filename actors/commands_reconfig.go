@@ -28,10 +28,10 @@ func (n *Node) promptModes() ([]config.PromptMode, error) {
 
 // promptModeOf is a session's prompt mode: the one it was started (or switched) with, or on
 // a resume without one, the one it had.
-func promptModeOf(start *messages.StartSession, meta *store.SessionMeta) string {
+func promptModeOf(asked string, meta *store.SessionMeta) string {
 	switch {
-	case start.PromptMode != "":
-		return start.PromptMode
+	case asked != "":
+		return asked
 	case meta != nil && meta.PromptMode != "":
 		return meta.PromptMode
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/troupe-dev/troupe/messages"
 	"github.com/troupe-dev/troupe/tools"
 	"github.com/troupe-dev/troupe/tools/mcpclient"
+	"github.com/troupe-dev/troupe/tools/sandbox"
 )
 
 // defaultMCPCallTimeout bounds one MCP tool call when the server sets no timeout_s.
@@ -39,16 +40,23 @@ type mcpHub struct {
 
 // startMCP spawns one actor per server; those with start = "session" start now, the others
 // when a session first needs their tools.
-func startMCP(system *actor.ActorSystem, servers []config.MCPServer, root string, environ []string, sb tools.Sandbox, log *slog.Logger) (*mcpHub, error) {
+func startMCP(system *actor.ActorSystem, opts NodeOptions) (*mcpHub, error) {
+	servers, root, log := opts.MCPServers, opts.Root, opts.Log
 	h := &mcpHub{root: system.Root, servers: servers, pids: map[string]*actor.PID{}, timeout: map[string]time.Duration{},
 		log: log, closing: &closeGroup{}}
-	wrapper, _ := sb.(mcpclient.Wrapper)
+	wrapper, _ := opts.Sandbox.(mcpclient.Wrapper)
+	home, _ := os.UserHomeDir()
 	for _, s := range servers {
 		timeout := defaultMCPCallTimeout
 		if s.TimeoutS > 0 {
 			timeout = time.Duration(s.TimeoutS) * time.Second
 		}
-		opt := mcpclient.Options{Server: s, Root: root, Environ: serverEnviron(environ), Writable: packageCaches(), Sandbox: wrapper, Log: log}
+		opt := mcpclient.Options{Server: s, Root: root, Environ: serverEnviron(opts.Environ), Writable: packageCaches(), Log: log}
+		if wrapper != nil {
+			// The server's own writable paths are its credentials too: they stay readable.
+			allow := append(append([]string(nil), opts.AllowRead...), s.Writable...)
+			opt.Sandbox, opt.Hidden = wrapper, sandbox.HiddenPaths(home, root, opts.UserConfigDir, opts.DenyRead, allow)
+		}
 		pid, err := system.Root.SpawnNamed(actor.PropsFromProducer(newMCPServer(opt, timeout, log, h.closing)), "mcp-"+s.Name)
 		if err != nil {
 			h.close()

@@ -59,7 +59,7 @@ func testMCPServer(t *testing.T, name string, timeoutS int) config.MCPServer {
 func startTestHub(t *testing.T, servers ...config.MCPServer) *mcpHub {
 	t.Helper()
 	system := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return slog.New(slog.DiscardHandler) }))
-	hub, err := startMCP(system, servers, t.TempDir(), nil, nil, slog.New(slog.DiscardHandler))
+	hub, err := startMCP(system, NodeOptions{MCPServers: servers, Root: t.TempDir(), Log: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -46,6 +46,9 @@ type NodeOptions struct {
 	// UserConfigDir is the user's troupe config directory (their AGENTS.md and skills); ""
 	// means none.
 	UserConfigDir string
+	// DenyRead and AllowRead are [sandbox] deny_read and allow_read: paths hidden from commands
+	// and the file tools beside troupe's credential list, or taken off it (sandbox.HiddenPaths).
+	DenyRead, AllowRead []string
 	// MCPServers are the MCP servers whose tools sessions are offered (config.MCPServers).
 	MCPServers []config.MCPServer
 }
@@ -102,7 +105,7 @@ func StartNode(opts NodeOptions) (*Node, error) {
 		return slog.New(warnOnly{opts.Log.Handler()})
 	}))
 	n.bridge = NewBridge(n.nc, n.system.Root, n.NS, opts.Log, n.store)
-	if n.mcp, err = startMCP(n.system, opts.MCPServers, opts.Root, opts.Environ, opts.Sandbox, opts.Log); err != nil {
+	if n.mcp, err = startMCP(n.system, opts); err != nil {
 		n.Close()
 		return nil, err
 	}

@@ -32,7 +32,7 @@ func markInterrupted(metas []*store.SessionMeta, active []string) {
 		return m.ID
 	}
 	for _, m := range metas {
-		if m.Status == "running" && !live[root(m)] {
+		if m.Status == string(messages.StatusRunning) && !live[root(m)] {
 			m.Status = string(messages.StatusInterrupted)
 		}
 	}

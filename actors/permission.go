@@ -42,7 +42,7 @@ func newSessionGate(start *messages.StartSession, sandboxed bool) (*tools.Gate, 
 	if mode == "" {
 		mode = messages.ModeAsk
 	}
-	m, err := tools.ParseMode(string(mode))
+	m, err := messages.ParseMode(string(mode))
 	if err != nil {
 		return nil, err
 	}
@@ -60,7 +60,7 @@ func newSessionGate(start *messages.StartSession, sandboxed bool) (*tools.Gate, 
 	case start.Interactive || start.AskUser:
 		ask = sessionAsker
 	}
-	g := tools.NewGate(policy, ask, "rerun with --yes, or with --mode "+string(tools.ModeAutoEdit)+" for workspace edits or "+string(tools.ModeYolo)+" for commands")
+	g := tools.NewGate(policy, ask, "rerun with --yes, or with --mode "+string(messages.ModeAutoEdit)+" for workspace edits or "+string(messages.ModeYolo)+" for commands")
 	g.OnDecision(func(ctx context.Context, spec tools.Spec, d tools.Decision, reason string) {
 		cg := gateOf(ctx)
 		if cg == nil {

@@ -2,11 +2,12 @@ package actors
 
 import (
 	"fmt"
-	"github.com/troupe-dev/troupe/config"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
+
+	"github.com/troupe-dev/troupe/config"
 )
 
 // basePrompt is troupe's system prompt. It is short on purpose: budget models with 32k windows

@@ -75,7 +75,7 @@ type SessionDeps struct {
 // writer of its log and the only emitter of its events (which is what keeps seq gap-free).
 type session struct {
 	deps     SessionDeps
-	start    *messages.StartSession
+	cfg      sessionConfig // the start, resolved once (session_config.go)
 	behavior actor.Behavior
 	phase    messages.Phase
 
@@ -96,17 +96,17 @@ type session struct {
 // newSession returns the producer of a Session actor. The producer is called again when the
 // actor is restarted after a panic: the new incarnation resumes from the store (it must not
 // replay the task) and keeps the event numbering, so seq stays gap-free across the restart.
-func newSession(start *messages.StartSession, deps SessionDeps) actor.Producer {
+func newSession(cfg sessionConfig, deps SessionDeps) actor.Producer {
 	var emitter *messages.Emitter
 	incarnation := 0
 	return func() actor.Actor {
-		st := *start
+		c := cfg
 		if incarnation > 0 {
-			st.Resume, st.Task = true, ""
+			c = cfg.restarted()
 		}
 		incarnation++
-		s := &session{deps: deps, start: &st, behavior: actor.NewBehavior(), links: sessionLinks{emitterHome: &emitter},
-			kids: newChildren()}
+		s := &session{deps: deps, cfg: c, behavior: actor.NewBehavior(), links: sessionLinks{emitterHome: &emitter},
+			kids: newChildren(), done: newDoneGate(&c), asChild: childState{hasParent: c.Parent != "", verdict: c.role.Verdict}}
 		if deps.Delegation != nil {
 			d := *deps.Delegation
 			d.Limits = d.Limits.withDefaults()
@@ -183,7 +183,7 @@ func (s *session) idle(ctx actor.Context) {
 		if ctx.Sender() != nil {
 			ctx.Respond(&messages.InputAck{Routed: messages.RoutedCommand, Output: "session ended"})
 		}
-		s.finish(ctx, &messages.SessionFinishedData{Status: messages.StatusDone, Final: s.lastAnswer()})
+		s.finish(ctx, &messages.SessionFinishedData{Status: messages.StatusDone, Final: lastAnswer(s.items)})
 	}
 }
 
@@ -264,7 +264,7 @@ func (s *session) busy(ctx actor.Context) {
 
 // status is answered locally, without a model call.
 func (s *session) status() *messages.StatusReply {
-	r := &messages.StatusReply{Session: s.start.ID, Phase: s.phase, Model: s.deps.Model, Mode: s.currentMode(),
+	r := &messages.StatusReply{Session: s.cfg.ID, Phase: s.phase, Model: s.deps.Model, Mode: s.cfg.mode(),
 		ContextWindow: s.window(), Compactions: s.budget.compactions, Goal: s.done.goal, Agents: s.kids.running(), Pending: s.cur.batch.Pending(),
 		Repairs: s.repairStatus()}
 	s.instructionStatus(r)
@@ -302,7 +302,7 @@ func (s *session) emit(p messages.Payload) {
 		return
 	}
 	if _, err := s.links.emitter.Emit(p); err != nil {
-		s.deps.Log.Error("emit event", "session", s.start.ID, "type", p.EventType(), "err", err)
+		s.deps.Log.Error("emit event", "session", s.cfg.ID, "type", p.EventType(), "err", err)
 		if s.links.lostEvent == nil {
 			s.links.lostEvent = err
 		}

@@ -19,7 +19,7 @@ import (
 func (s *session) onWaitAgents(ctx actor.Context, req *messages.WaitAgents) {
 	var unknown []string
 	for _, h := range req.Handles {
-		if s.kids.byHandle(s.handle(), h) == nil {
+		if s.kids.byHandle(s.cfg.handle(), h) == nil {
 			unknown = append(unknown, h)
 		}
 	}
@@ -48,7 +48,7 @@ func (s *session) onWaitExpired(ctx actor.Context, msg *waitExpired) {
 // answerWaiters answers the waits whose children have all ended (all of them when force is
 // set); it reports whether the newest wait was answered.
 func (s *session) answerWaiters(ctx actor.Context, force bool) bool {
-	ready, newest := s.kids.readyWaits(s.handle(), force)
+	ready, newest := s.kids.readyWaits(s.cfg.handle(), force)
 	for _, w := range ready {
 		s.answerWaiter(ctx, w)
 	}
@@ -61,7 +61,7 @@ func (s *session) answerWaiter(ctx actor.Context, w *agentWaiter) {
 	}
 	reply := &messages.WaitReply{}
 	for _, h := range w.handles {
-		c := s.kids.byHandle(s.handle(), h)
+		c := s.kids.byHandle(s.cfg.handle(), h)
 		if c == nil || !messages.AgentFinal(c.rec.State) {
 			reply.Pending = append(reply.Pending, h)
 			continue
@@ -78,11 +78,11 @@ func (s *session) answerWaiter(ctx actor.Context, w *agentWaiter) {
 // onSendAgent is either a message from this session's parent (the handle is ours: it becomes
 // a note before our next model call) or send_agent from our model (forward it to the child).
 func (s *session) onSendAgent(ctx actor.Context, req *messages.SendAgent) {
-	if req.Handle == s.handle() && s.start.Parent != "" {
-		s.asChild.parentNotes = append(s.asChild.parentNotes, req.Message)
+	if req.Handle == s.cfg.handle() && s.cfg.Parent != "" {
+		s.asChild.note(req.Message)
 		return
 	}
-	c := s.kids.byHandle(s.handle(), req.Handle)
+	c := s.kids.byHandle(s.cfg.handle(), req.Handle)
 	switch {
 	case c == nil:
 		s.respond(ctx, &messages.ErrorReply{Error: fmt.Sprintf("unknown handle %s; your agents: %s", req.Handle, s.kids.handleList())})
@@ -103,7 +103,7 @@ func (s *session) onSendAgent(ctx actor.Context, req *messages.SendAgent) {
 // onCancelAgent stops a child; stopping it stops every agent under it (they are its actor
 // children), and each records itself as cancelled or interrupted.
 func (s *session) onCancelAgent(ctx actor.Context, req *messages.CancelAgent) {
-	c := s.kids.byHandle(s.handle(), req.Handle)
+	c := s.kids.byHandle(s.cfg.handle(), req.Handle)
 	if c == nil {
 		s.respond(ctx, &messages.ErrorReply{Error: fmt.Sprintf("unknown handle %s; your agents: %s", req.Handle, s.kids.handleList())})
 		return

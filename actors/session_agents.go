@@ -21,14 +21,6 @@ import (
 // session under this one; its projected result comes back to this session's inbox; the model
 // sees the projection, never the child's transcript.
 
-// handle is this session's agent handle: root, or root/a/b for a subagent.
-func (s *session) handle() string {
-	if s.start.Agent == "" {
-		return "root"
-	}
-	return s.start.Agent
-}
-
 var taskNamePattern = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,39}$`)
 
 // worktreeTimeout bounds creating a child's git worktree.
@@ -104,9 +96,9 @@ func (s *session) prepareChild(req *messages.SpawnAgent) (*childAgent, []string,
 	if d == nil || d.NewChild == nil {
 		return nil, nil, fmt.Errorf("this session cannot run subagents")
 	}
-	depth := s.start.Depth + 1
+	depth := s.cfg.role.Depth + 1
 	if depth > d.Limits.MaxDepth {
-		return nil, nil, fmt.Errorf("depth limit reached: %s is at depth %d of %d and cannot spawn; do this work yourself", s.handle(), s.start.Depth, d.Limits.MaxDepth)
+		return nil, nil, fmt.Errorf("depth limit reached: %s is at depth %d of %d and cannot spawn; do this work yourself", s.cfg.handle(), s.cfg.role.Depth, d.Limits.MaxDepth)
 	}
 	if !taskNamePattern.MatchString(req.TaskName) {
 		return nil, nil, fmt.Errorf("task_name %q: use lower-case letters, digits, _ and -, at most 40", req.TaskName)
@@ -133,18 +125,18 @@ func (s *session) prepareChild(req *messages.SpawnAgent) (*childAgent, []string,
 	if err != nil {
 		return nil, nil, err
 	}
-	handle := s.handle() + "/" + task
-	mode := messages.Mode(config.StricterMode(string(s.currentMode()), role.Mode))
+	handle := s.cfg.handle() + "/" + task
+	mode := messages.Mode(config.StricterMode(string(s.cfg.mode()), role.Mode))
 	if role.PlanSafeBash {
 		mode = messages.ModePlan // reads, plus commands that cannot write the workspace (see tools.Policy)
 	}
 	start := &messages.StartSession{
-		ID: s.start.ID + "-" + task, Model: s.start.Model, BaseURL: s.start.BaseURL,
-		Mode: mode, Workspace: s.deps.Workspace, Cwd: s.start.Cwd, // a child reads the instructions its parent was given
-		Agent: handle, Parent: s.start.ID, Role: role.Name, RolePrompt: role.Prompt, Tools: toolNames,
+		ID: s.cfg.ID + "-" + task, Model: s.cfg.Model, BaseURL: s.cfg.BaseURL,
+		Mode: mode, Workspace: s.deps.Workspace, Cwd: s.cfg.Cwd, // a child reads the instructions its parent was given
+		Agent: handle, Parent: s.cfg.ID, Role: role.Name, RolePrompt: role.Prompt, Tools: toolNames,
 		Depth: depth, MaxTokens: d.Limits.MaxTokens, MaxWallS: int(d.Limits.MaxWall / time.Second),
-		Allow: append(slices.Clone(s.start.Allow), s.sessionAllowlist()...), Ask: s.start.Ask, Deny: s.start.Deny,
-		Yes: s.start.Yes, AskUser: s.start.Interactive || s.start.AskUser, NoRepair: s.start.NoRepair,
+		Allow: append(slices.Clone(s.cfg.Allow), s.sessionAllowlist()...), Ask: s.cfg.Ask, Deny: s.cfg.Deny,
+		Yes: s.cfg.Yes, AskUser: s.cfg.Interactive || s.cfg.role.AskUser, NoRepair: s.cfg.NoRepair,
 		PlanSafeBash: role.PlanSafeBash, Verdict: role.Verdict,
 		MaxTurns: d.Limits.MaxTurns,
 	}
@@ -154,7 +146,7 @@ func (s *session) prepareChild(req *messages.SpawnAgent) (*childAgent, []string,
 	if role.MaxTurns > 0 {
 		start.MaxTurns = role.MaxTurns
 	}
-	start.Task = brief(handle, role.Name, s.handle(), req, len(inherited) > 0)
+	start.Task = brief(handle, role.Name, s.cfg.handle(), req, len(inherited) > 0)
 	c := &childAgent{start: start, inherited: inherited, rec: agentRecord{Task: task, Handle: handle, Session: start.ID,
 		Role: role.Name, State: messages.AgentQueued, Background: req.Background, Spawned: time.Now().UTC()}}
 	return c, notes, nil
@@ -201,15 +193,6 @@ func isAgentTool(name string) bool {
 	return false
 }
 
-// currentMode is the session's permission mode now: a switch (onSetMode) updates start.Mode
-// as it hands the new mode to the executor's gate.
-func (s *session) currentMode() messages.Mode {
-	if s.start.Mode == "" {
-		return messages.ModeAsk
-	}
-	return s.start.Mode
-}
-
 // sessionAllowlist is what "allow-session" answers allowed so far: the executor's gate decides,
 // and tells the session each time the list grows (SessionAllowlist).
 func (s *session) sessionAllowlist() []string { return slices.Clone(s.kids.allowlist) }
@@ -228,7 +211,7 @@ func (s *session) startChild(ctx actor.Context, c *childAgent) {
 	}
 	deps.Inherited, deps.Worktree, deps.ReportTo = c.inherited, c.wt, ctx.Self()
 	c.inherited = nil
-	pid, err := ctx.SpawnNamed(actor.PropsFromProducer(newSession(c.start, deps)), "agent-"+c.rec.Task)
+	pid, err := ctx.SpawnNamed(actor.PropsFromProducer(newSession(newSessionConfig(c.start), deps)), "agent-"+c.rec.Task)
 	if err != nil {
 		s.saveChild(c)
 		s.onAgentResult(ctx, &messages.AgentResult{Handle: c.rec.Handle, Session: c.rec.Session, Role: c.rec.Role,
@@ -304,8 +287,8 @@ func (s *session) onChildGone(ctx actor.Context, msg *childGone) {
 
 // saveChild stores a child's record; a failure is logged (the child still runs and reports).
 func (s *session) saveChild(c *childAgent) {
-	if err := s.deps.Store.PutAgentRecord(s.start.ID, c.rec.Task, &c.rec); err != nil {
-		s.deps.Log.Warn("record subagent", "session", s.start.ID, "agent", c.rec.Handle, "err", err)
+	if err := s.deps.Store.PutAgentRecord(s.cfg.ID, c.rec.Task, &c.rec); err != nil {
+		s.deps.Log.Warn("record subagent", "session", s.cfg.ID, "agent", c.rec.Handle, "err", err)
 	}
 }
 
@@ -335,7 +318,7 @@ func (s *session) deliverResults() error {
 // still running when the session stopped are marked interrupted.
 func (s *session) restoreChildren() error {
 	var recs []agentRecord
-	err := s.deps.Store.EachAgentRecord(s.start.ID, func(raw []byte) error {
+	err := s.deps.Store.EachAgentRecord(s.cfg.ID, func(raw []byte) error {
 		var r agentRecord
 		if err := json.Unmarshal(raw, &r); err != nil {
 			return err

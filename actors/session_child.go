@@ -1,10 +1,7 @@
 package actors
 
 import (
-	"encoding/json"
 	"fmt"
-	"regexp"
-	"slices"
 	"strings"
 	"time"
 
@@ -18,114 +15,22 @@ import (
 
 // The child's half of subagents: a subagent is a Session like any other, started by its parent
 // with a role, scoped tools, an inherited context slice and a budget. When it ends it sends its
-// projected result to its parent's inbox.
-
-// Bounds of a projected result.
-const (
-	maxEvidence       = 20
-	maxEvidenceLine   = 200
-	maxResultSummary  = 8 << 10
-	maxVerdictNudges  = 2
-	maxFilesInResult  = 50
-	maxRefsInEvidence = 10
-)
-
-// childTrail is what a child gathers for its result as it works: commands and their
-// outcomes, files it changed.
-type childTrail struct {
-	evidence []messages.Evidence
-	changed  []string
-}
-
-// track records a committed tool result for the child's projected result.
-func (s *session) track(call llm.ToolCall, res *messages.ToolResult) {
-	for _, p := range res.Changed {
-		if !slices.Contains(s.asChild.trail.changed, p) && len(s.asChild.trail.changed) < maxFilesInResult {
-			s.asChild.trail.changed = append(s.asChild.trail.changed, p)
-		}
-	}
-	if call.Name != "bash" || len(s.asChild.trail.evidence) >= maxEvidence {
-		return
-	}
-	var args struct {
-		Command string `json:"command"`
-	}
-	if json.Unmarshal([]byte(call.Args), &args) != nil || args.Command == "" {
-		return
-	}
-	s.asChild.trail.evidence = append(s.asChild.trail.evidence, messages.Evidence{
-		Command: preview(firstLine(args.Command), maxEvidenceLine), Outcome: commandOutcome(res)})
-}
-
-var exitCodeLine = regexp.MustCompile(`\[exit code (\d+)\]`)
-
-// commandOutcome is "ok" for a command that succeeded, else its exit code and first line.
-func commandOutcome(res *messages.ToolResult) string {
-	if !res.IsError {
-		return "ok"
-	}
-	line := preview(firstLine(res.Output), maxEvidenceLine)
-	if m := exitCodeLine.FindStringSubmatch(res.Output); m != nil {
-		return "exit " + m[1] + ": " + line
-	}
-	return "error: " + line
-}
-
-var fileRef = regexp.MustCompile(`[A-Za-z0-9_./-]+\.[A-Za-z0-9]+:\d+`)
-
-var verdictLine = regexp.MustCompile(`(?im)^\W*verdict\W*:?\s*\**\s*(pass|fail)\b`)
-
-// verdictOf finds the last "VERDICT: pass|fail" line of a final answer.
-func verdictOf(text string) string {
-	m := verdictLine.FindAllStringSubmatch(text, -1)
-	if len(m) == 0 {
-		return ""
-	}
-	return strings.ToLower(m[len(m)-1][1])
-}
-
-// needsVerdict reports whether a final answer must be refused because the role owes a verdict
-// it did not give; the model is told what is missing (a bounded number of times).
-func (s *session) needsVerdict(text string) bool {
-	if !s.start.Verdict || verdictOf(text) != "" || s.asChild.verdictNudges >= maxVerdictNudges {
-		return false
-	}
-	s.asChild.verdictNudges++
-	return true
-}
+// projected result (childState.result, child.go) to its parent's inbox.
 
 // reportToParent sends this child's projected result to its parent. A child in its own worktree
 // commits it first: that git call runs in finish, on the stopping actor, because the result
 // must be queued in the parent's mailbox before this actor's Terminated (see childStopped).
 func (s *session) reportToParent(ctx actor.Context, out *messages.SessionFinishedData) {
-	if s.start.Parent == "" || s.asChild.reported {
+	h := reportHeader{handle: s.cfg.handle(), session: s.cfg.ID, role: s.cfg.role.Name, lastAnswer: lastAnswer(s.items)}
+	if s.meta != nil {
+		h.usage = messages.AgentUsage{Turns: s.turn, InputTokens: s.meta.InputTokens, OutputTokens: s.meta.OutputTokens}
+	}
+	r := s.asChild.result(out, h)
+	if r == nil {
 		return
 	}
-	s.asChild.reported = true
-	r := &messages.AgentResult{Handle: s.handle(), Session: s.start.ID, Role: s.start.Role,
-		Status: agentStatus(out, s.asChild.cancelRequested), Summary: preview(strings.TrimSpace(out.Final), maxResultSummary),
-		Error: out.Error, Evidence: s.asChild.trail.evidence, FilesChanged: s.asChild.trail.changed}
-	if r.Summary == "" && out.Status != messages.StatusDone {
-		r.Summary = preview(strings.TrimSpace(s.lastAnswer()), maxResultSummary)
-	}
-	for _, ref := range uniqueRefs(out.Final) {
-		r.Evidence = append(r.Evidence, messages.Evidence{Ref: ref})
-	}
-	if s.start.Verdict {
-		r.Verdict = verdictOf(out.Final)
-		if r.Verdict == "" {
-			r.Verdict = "fail"
-			if r.Error == "" {
-				r.Error = "the verifier gave no verdict: counted as fail"
-			}
-		}
-	}
-	if s.meta != nil {
-		r.Usage = messages.AgentUsage{Turns: s.turn, InputTokens: s.meta.InputTokens, OutputTokens: s.meta.OutputTokens}
-	}
-	r.Usage.DurationMS = time.Since(s.asChild.began).Milliseconds()
 	if wt := s.deps.Worktree; wt != nil {
-		stat, err := wt.Finish("troupe: " + s.handle())
+		stat, err := wt.Finish("troupe: " + s.cfg.handle())
 		r.Branch, r.DiffStat = wt.Branch, stat
 		if err != nil {
 			r.Error = strings.TrimSpace(r.Error + "; commit the worktree: " + err.Error())
@@ -137,46 +42,18 @@ func (s *session) reportToParent(ctx actor.Context, out *messages.SessionFinishe
 		ctx.Send(s.deps.ReportTo, r)
 		return
 	}
-	if err := s.deps.Bridge.Send(s.start.Parent, r); err != nil {
-		s.deps.Log.Error("report to parent", "session", s.start.ID, "parent", s.start.Parent, "err", err)
+	if err := s.deps.Bridge.Send(s.cfg.Parent, r); err != nil {
+		s.deps.Log.Error("report to parent", "session", s.cfg.ID, "parent", s.cfg.Parent, "err", err)
 	}
-}
-
-func uniqueRefs(text string) []string {
-	var out []string
-	for _, m := range fileRef.FindAllString(text, -1) {
-		if !slices.Contains(out, m) {
-			out = append(out, m)
-		}
-		if len(out) == maxRefsInEvidence {
-			break
-		}
-	}
-	return out
-}
-
-// agentStatus maps how a child session finished to its result's status.
-func agentStatus(out *messages.SessionFinishedData, cancelled bool) messages.AgentState {
-	switch {
-	case out.Status == messages.StatusDone:
-		return messages.AgentDone
-	case out.Status == messages.StatusFailed && out.Kind == messages.FailBudget:
-		return messages.AgentBudget
-	case out.Status == messages.StatusFailed:
-		return messages.AgentFailed
-	case cancelled:
-		return messages.AgentCancelled
-	}
-	return messages.AgentInterrupted
 }
 
 // armWallBudget starts the child's wall-time budget.
 func (s *session) armWallBudget(ctx actor.Context) {
-	if s.start.MaxWallS <= 0 {
+	if s.cfg.limits.MaxWall <= 0 {
 		return
 	}
 	self, root := ctx.Self(), ctx.ActorSystem().Root
-	s.asChild.wallTimer = time.AfterFunc(time.Duration(s.start.MaxWallS)*time.Second, func() { root.Send(self, &wallBudgetExpired{}) })
+	s.asChild.wallTimer = time.AfterFunc(s.cfg.limits.MaxWall, func() { root.Send(self, &wallBudgetExpired{}) })
 }
 
 func (s *session) onWallBudget(ctx actor.Context) {
@@ -186,22 +63,7 @@ func (s *session) onWallBudget(ctx actor.Context) {
 	if s.cur.cancelWork != nil {
 		s.cur.cancelWork()
 	}
-	s.fail(ctx, messages.FailBudget, fmt.Sprintf("wall-time budget exhausted: %ds", s.start.MaxWallS))
-}
-
-// overTokenBudget reports whether the session spent its token budget.
-func (s *session) overTokenBudget() bool {
-	return s.start.MaxTokens > 0 && s.meta != nil && s.meta.InputTokens+s.meta.OutputTokens > s.start.MaxTokens
-}
-
-// deliverParentNotes puts the parent's follow-up messages into the context.
-func (s *session) deliverParentNotes() error {
-	if len(s.asChild.parentNotes) == 0 {
-		return nil
-	}
-	text := "Message from your parent:\n" + strings.Join(s.asChild.parentNotes, "\n\n")
-	s.asChild.parentNotes = nil
-	return s.commitNote(text)
+	s.fail(ctx, messages.FailBudget, fmt.Sprintf("wall-time budget exhausted: %ds", int(s.cfg.limits.MaxWall/time.Second)))
 }
 
 // commitInherited writes the context slice a child inherits at the head of its new log, so
@@ -217,7 +79,7 @@ func (s *session) commitInherited() error {
 		e.Time = now
 		entries = append(entries, e)
 	}
-	if err := s.deps.Store.Append(s.start.ID, entries...); err != nil {
+	if err := s.deps.Store.Append(s.cfg.ID, entries...); err != nil {
 		return fmt.Errorf("record the inherited context: %w", err)
 	}
 	for i, m := range s.deps.Inherited {

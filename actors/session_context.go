@@ -3,6 +3,7 @@ package actors
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -30,8 +31,8 @@ const (
 
 // window is the model's context window in tokens: --context-window, else the known table.
 func (s *session) window() int {
-	if s.start.ContextWindow > 0 {
-		return s.start.ContextWindow
+	if s.cfg.limits.ContextWindow > 0 {
+		return s.cfg.limits.ContextWindow
 	}
 	w, _ := projection.Window(s.deps.ModelName)
 	return w
@@ -42,16 +43,6 @@ func (s *session) window() int {
 func (s *session) prefixTokens() int {
 	data, _ := json.Marshal(s.toolSpecs())
 	return projection.EstimateTokens(s.deps.System) + projection.EstimateTokens(string(data))
-}
-
-func (s *session) idleGap() time.Duration {
-	if s.start.IdleGapS < 0 {
-		return -1
-	}
-	if s.start.IdleGapS > 0 {
-		return time.Duration(s.start.IdleGapS) * time.Second
-	}
-	return 0 // projection's default
 }
 
 // checkWindow sizes the context budget and refuses a window the stable prefix alone fills: no
@@ -67,14 +58,14 @@ func (s *session) checkWindow() error {
 
 // request projects the model-visible context for the next call.
 func (s *session) request() *llm.Request {
-	msgs := projection.Project(projection.Input{Items: s.items, Now: time.Now(), IdleGap: s.idleGap(), State: s.stateBlocks()})
+	msgs := projection.Project(projection.Input{Items: s.items, Now: time.Now(), IdleGap: s.cfg.limits.IdleGap, State: stateBlocks(&s.done, s.asChild.trail.changed, s.kids)})
 	return &llm.Request{
 		Model:    s.deps.ModelName,
 		System:   s.deps.System,
 		Messages: echoReasoning(msgs, s.deps.Model, s.deps.ModelName),
 		Tools:    s.toolSpecs(),
-		CacheKey: s.start.ID,
-		Agent:    s.handle(),
+		CacheKey: s.cfg.ID,
+		Agent:    s.cfg.handle(),
 	}
 }
 
@@ -119,10 +110,10 @@ func (s *session) startCompaction(ctx actor.Context, reason, focus string, mecha
 // compactorPID spawns the Compactor on first use.
 func (s *session) compactorPID(ctx actor.Context) *actor.PID {
 	if s.links.compactor == nil {
-		pid, err := ctx.SpawnNamed(actor.PropsFromProducer(newCompactor(s.deps.Provider, s.deps.ModelName, s.handle(), s.deps.Retry)), "compactor")
+		pid, err := ctx.SpawnNamed(actor.PropsFromProducer(newCompactor(s.deps.Provider, s.deps.ModelName, s.cfg.handle(), s.deps.Retry)), "compactor")
 		if err != nil {
 			// Without its actor the compaction is done mechanically, right here.
-			s.deps.Log.Warn("spawn compactor", "session", s.start.ID, "err", err)
+			s.deps.Log.Warn("spawn compactor", "session", s.cfg.ID, "err", err)
 			return ctx.Self()
 		}
 		s.links.compactor = pid
@@ -158,7 +149,7 @@ func (s *session) onCompactDone(ctx actor.Context, msg *compactDone) {
 	e, err := msg.boundary.Entry()
 	if err == nil {
 		e.Time = time.Now().UTC()
-		err = s.deps.Store.Append(s.start.ID, e)
+		err = s.deps.Store.Append(s.cfg.ID, e)
 	}
 	if err != nil {
 		s.fail(ctx, messages.FailInternal, fmt.Sprintf("record the compact boundary: %v", err))
@@ -231,4 +222,25 @@ func (s *session) overflowed(ctx actor.Context) bool {
 		s.budget.retryAfterOverflow()
 		s.sendRequest(ctx)
 	})
+}
+
+// stateBlocks is the app state shown to the model after the conversation each turn: the goal,
+// the files this session changed, the subagents still running. They are built from state,
+// never from old transcript text, so a compaction cannot lose them.
+func stateBlocks(done *doneGate, changed []string, kids *children) []projection.StateBlock {
+	var blocks []projection.StateBlock
+	if b, ok := done.stateBlock(); ok {
+		blocks = append(blocks, b)
+	}
+	if len(changed) > 0 {
+		blocks = append(blocks, projection.StateBlock{Title: "Files changed in this session", Body: strings.Join(changed, "\n")})
+	}
+	var running []string
+	for _, c := range kids.unended() {
+		running = append(running, fmt.Sprintf("%s (%s): %s", c.rec.Handle, c.rec.Role, c.rec.State))
+	}
+	if len(running) > 0 {
+		blocks = append(blocks, projection.StateBlock{Title: "Subagents running", Body: strings.Join(running, "\n")})
+	}
+	return blocks
 }

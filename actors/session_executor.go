@@ -24,7 +24,7 @@ func (s *session) fromExecutor(ctx actor.Context) bool {
 	if sender != nil {
 		from = sender.Address + "/" + sender.Id
 	}
-	attrs := []any{"session", s.start.ID, "message", fmt.Sprintf("%T", ctx.Message()), "from", from}
+	attrs := []any{"session", s.cfg.ID, "message", fmt.Sprintf("%T", ctx.Message()), "from", from}
 	if id := replyCallID(ctx.Message()); id != "" {
 		attrs = append(attrs, "call", id, "pending", s.cur.batch.Has(s.turn, id))
 	}
@@ -42,7 +42,7 @@ func (s *session) onSessionAllowlist(ctx actor.Context, msg *messages.SessionAll
 	if s.meta != nil && !slices.Equal(s.meta.Allowlist, msg.Patterns) {
 		s.meta.Allowlist = slices.Clone(msg.Patterns)
 		if err := s.putMeta(); err != nil {
-			s.deps.Log.Warn("record the session allowlist", "session", s.start.ID, "err", err)
+			s.deps.Log.Warn("record the session allowlist", "session", s.cfg.ID, "err", err)
 		}
 	}
 }

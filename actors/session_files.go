@@ -21,7 +21,7 @@ type recheckExpired struct{ turn int }
 // the executor's, so the session asks it (RecheckFiles) and the turn goes on when the answer
 // (FilesRechecked) or the timeout arrives; a Cancel meanwhile ends the turn (cancelTurn).
 func (s *session) recheckFiles(ctx actor.Context) {
-	if s.turn == 1 && !s.start.Resume {
+	if s.turn == 1 && !s.cfg.Resume {
 		// Nothing to recheck yet: the file truth grows only by this run's tool calls, or
 		// comes from the store on a resume. Not asking saves a fresh session (a subagent just
 		// spawned) a round trip before its first call.
@@ -60,7 +60,7 @@ func (s *session) onRecheckExpired(ctx actor.Context, msg *recheckExpired) {
 	if !s.stopRecheck(msg.turn) {
 		return
 	}
-	s.deps.Log.Warn("recheck files: no answer from the executor; calling the model without it", "session", s.start.ID, "after", recheckTimeout)
+	s.deps.Log.Warn("recheck files: no answer from the executor; calling the model without it", "session", s.cfg.ID, "after", recheckTimeout)
 	s.prepareCall(ctx)
 }
 

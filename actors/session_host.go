@@ -35,20 +35,20 @@ func (h sessionHost) Snapshot() commandSnapshot {
 	snap := commandSnapshot{
 		Phase:  s.phase,
 		Status: st,
-		Session: sessionFacts{ID: s.start.ID, Workspace: s.start.Workspace, Agent: s.start.Agent, Items: len(s.items),
+		Session: sessionFacts{ID: s.cfg.ID, Workspace: s.cfg.Workspace, Agent: s.cfg.Agent, Items: len(s.items),
 			LastSeq: lastSeqOf(s.items)},
-		Usage:  store.SessionMeta{ID: s.start.ID, Agent: s.start.Agent, Model: s.deps.Model},
+		Usage:  store.SessionMeta{ID: s.cfg.ID, Agent: s.cfg.Agent, Model: s.deps.Model},
 		Agents: s.kids.rows(time.Now()),
-		Permissions: permissionFacts{Mode: s.currentMode(), Allow: s.start.Allow, Ask: s.start.Ask, Deny: s.start.Deny,
+		Permissions: permissionFacts{Mode: s.cfg.mode(), Allow: s.cfg.Allow, Ask: s.cfg.Ask, Deny: s.cfg.Deny,
 			Session: s.sessionAllowlist()},
 		Tools:       s.toolSpecs(),
 		Narrowed:    s.deps.Narrowed,
 		Skills:      s.deps.Skills,
 		ActiveSkill: activeSkill(s.items),
-		Model: modelFacts{Model: s.deps.Model, Name: s.deps.ModelName, Wire: s.start.Model, BaseURL: s.start.BaseURL,
-			Window: s.window(), PromptMode: promptModeOf(s.start, s.meta),
+		Model: modelFacts{Model: s.deps.Model, Name: s.deps.ModelName, Wire: s.cfg.Model, BaseURL: s.cfg.BaseURL,
+			Window: s.window(), PromptMode: promptModeOf(s.cfg.PromptMode, s.meta),
 			CanSwitch: s.deps.Setup != nil, CanSwitchPrompt: s.deps.Setup != nil && s.deps.PromptModes != nil},
-		ProjectRoot: s.start.Workspace,
+		ProjectRoot: s.cfg.Workspace,
 		Sandbox:     s.deps.Sandbox,
 	}
 	if snap.Session.Agent == "" {
@@ -89,7 +89,16 @@ func (h sessionHost) Delegate(req *messages.SpawnAgent, timeout time.Duration, a
 	})
 }
 
-func (h sessionHost) Goal(arg string) string      { return h.s.goalCommand(arg) }
+func (h sessionHost) Goal(arg string) string {
+	next, reply := h.s.done.userGoal(arg)
+	if next == nil {
+		return reply
+	}
+	if err := h.s.setGoal(*next); err != nil {
+		return err.Error()
+	}
+	return "goal " + string(next.Status) + ": " + next.Objective
+}
 func (h sessionHost) Compact(focus string) string { return h.s.compactNow(h.ctx, focus) }
 
 func (h sessionHost) SwitchMode(mode messages.Mode, by string) error {
@@ -108,7 +117,7 @@ func (h sessionHost) ResetContext(keepGoal bool) (projection.Boundary, bool, err
 	e, err := b.Entry()
 	if err == nil {
 		e.Time = time.Now().UTC()
-		err = s.deps.Store.Append(s.start.ID, e)
+		err = s.deps.Store.Append(s.cfg.ID, e)
 	}
 	if err != nil {
 		return b, false, fmt.Errorf("record the boundary: %w", err)
@@ -134,7 +143,7 @@ func (h sessionHost) SetupFor(model, promptMode string) func() (*SessionSetup, e
 	if setupFor == nil {
 		return nil
 	}
-	st := *h.s.start
+	st := *h.s.cfg.wire()
 	st.Model, st.PromptMode = model, promptMode
 	return func() (*SessionSetup, error) { return setupFor(&st) }
 }
@@ -168,14 +177,14 @@ func (h sessionHost) ApplySetup(setup *SessionSetup, model, promptMode, by strin
 	if s.links.compactor != nil {
 		ctx.Send(s.links.compactor, &useModel{provider: s.deps.Provider, modelName: s.deps.ModelName})
 	}
-	s.start.Model, s.start.PromptMode = model, promptMode
+	s.cfg.Model, s.cfg.PromptMode = model, promptMode
 	if s.meta != nil && (s.meta.Model != model || s.meta.PromptMode != promptMode) {
 		s.meta.Model, s.meta.PromptMode = model, promptMode // troupe resume takes them from here
 		if err := s.putMeta(); err != nil {
-			s.deps.Log.Warn("record the model and prompt mode", "session", s.start.ID, "err", err)
+			s.deps.Log.Warn("record the model and prompt mode", "session", s.cfg.ID, "err", err)
 		}
 	}
-	p := messages.SessionConfigEvent.Of(&messages.ConfigData{Model: s.deps.Model, PromptMode: promptModeOf(s.start, s.meta), By: by})
+	p := messages.SessionConfigEvent.Of(&messages.ConfigData{Model: s.deps.Model, PromptMode: promptModeOf(s.cfg.PromptMode, s.meta), By: by})
 	s.emit(p)
 	s.audit(p.EventType(), "", "", p.Data())
 	return nil
@@ -185,7 +194,7 @@ func (h sessionHost) Emit(p messages.Payload) { h.s.emit(p) }
 
 func (h sessionHost) AuditSnapshot() *sessionAudit {
 	s := h.s
-	a := &sessionAudit{Messages: s.request().Messages, Wanted: s.start.Tools, LastSeq: lastSeqOf(s.items)}
+	a := &sessionAudit{Messages: s.request().Messages, Wanted: s.cfg.role.Tools, LastSeq: lastSeqOf(s.items)}
 	if s.deps.Tools != nil {
 		a.Offered, a.Registered = s.deps.Tools.Specs(), s.deps.Tools.Names()
 		for _, w := range a.Wanted {
@@ -207,7 +216,7 @@ func (h sessionHost) AuditSnapshot() *sessionAudit {
 func (h sessionHost) Probes() auditProbes {
 	s := h.s
 	// The file records are read from the store off the actor (fill).
-	p := auditProbes{root: s.deps.Workspace, store: s.deps.Store, session: s.start.ID, subs: slices.Clone(s.links.subs)}
+	p := auditProbes{root: s.deps.Workspace, store: s.deps.Store, session: s.cfg.ID, subs: slices.Clone(s.links.subs)}
 	if s.deps.Bridge != nil {
 		p.conn = s.deps.Bridge.nc
 	}

@@ -132,7 +132,7 @@ func (s *session) deliverInstructions(ctx actor.Context, then func(actor.Context
 				return
 			}
 			if err != nil {
-				s.deps.Log.Warn("read nested instructions", "session", s.start.ID, "err", err)
+				s.deps.Log.Warn("read nested instructions", "session", s.cfg.ID, "err", err)
 			}
 			if !s.commitInstructions(ctx, in.Accept(dirs, raw)) {
 				return
@@ -156,9 +156,9 @@ func (s *session) commitInstructions(ctx actor.Context, fresh []config.Instructi
 	seq := s.items[len(s.items)-1].Seq
 	for _, f := range files {
 		s.nested.delivered[f.Dir] = seq
-		if err := s.deps.Store.PutInstructionDelivery(s.start.ID, f.Dir, instructionDelivery{File: f, Seq: seq}); err != nil {
+		if err := s.deps.Store.PutInstructionDelivery(s.cfg.ID, f.Dir, instructionDelivery{File: f, Seq: seq}); err != nil {
 			// The note is in the log; without its record a resume hands the file out again.
-			s.deps.Log.Warn("record instruction delivery", "session", s.start.ID, "dir", f.Dir, "err", err)
+			s.deps.Log.Warn("record instruction delivery", "session", s.cfg.ID, "dir", f.Dir, "err", err)
 		}
 	}
 	return true
@@ -191,7 +191,7 @@ func (s *session) compactedInstructions() []config.Instruction {
 // restoreDeliveries reads the delivery records of a resumed (or restarted) session: the
 // store, like the log, is read on the actor.
 func (s *session) restoreDeliveries() {
-	err := s.deps.Store.EachInstructionDelivery(s.start.ID, func(raw []byte) error {
+	err := s.deps.Store.EachInstructionDelivery(s.cfg.ID, func(raw []byte) error {
 		var rec instructionDelivery
 		if err := json.Unmarshal(raw, &rec); err != nil {
 			return err
@@ -201,7 +201,7 @@ func (s *session) restoreDeliveries() {
 		return nil
 	})
 	if err != nil {
-		s.deps.Log.Warn("read instruction deliveries", "session", s.start.ID, "err", err)
+		s.deps.Log.Warn("read instruction deliveries", "session", s.cfg.ID, "err", err)
 	}
 }
 

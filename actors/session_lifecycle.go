@@ -18,13 +18,13 @@ import (
 // executor, announces itself, and takes its first input. Durable state is always reloaded from
 // the store here, so a restarted session actor resumes rather than forgets.
 func (s *session) started(ctx actor.Context) {
-	s.links.addr = s.start.ID
-	agent := s.start.Agent
+	s.links.addr = s.cfg.ID
+	agent := s.cfg.Agent
 	if agent == "" {
 		agent = "root"
 	}
 	if *s.links.emitterHome == nil {
-		*s.links.emitterHome = messages.NewEmitter(s.deps.Bridge.NS(), s.start.ID, agent, s.start.Parent, 1, s.deps.Bridge.Publish)
+		*s.links.emitterHome = messages.NewEmitter(s.deps.Bridge.NS(), s.cfg.ID, agent, s.cfg.Parent, 1, s.deps.Bridge.Publish)
 	}
 	s.links.emitter = *s.links.emitterHome
 
@@ -45,7 +45,7 @@ func (s *session) started(ctx actor.Context) {
 	for _, bind := range []func() error{
 		func() error { sub, err := s.deps.Bridge.Bind(s.links.addr, ctx.Self()); s.keep(sub); return err },
 		func() error {
-			sub, err := s.deps.Bridge.BindRequests(messages.ControlSubject(s.deps.Bridge.NS(), s.start.ID), ctx.Self(), 10*time.Second)
+			sub, err := s.deps.Bridge.BindRequests(messages.ControlSubject(s.deps.Bridge.NS(), s.cfg.ID), ctx.Self(), 10*time.Second)
 			s.keep(sub)
 			return err
 		},
@@ -69,11 +69,11 @@ func (s *session) started(ctx actor.Context) {
 	ctx.Watch(pid)
 
 	s.emit(messages.SessionStartedEvent.Of(&messages.SessionStartedData{
-		Model: s.deps.Model, Mode: s.start.Mode, Workspace: s.start.Workspace, Task: s.start.Task,
-		Resumed: s.start.Resume, PromptBytes: s.promptBytes(), Role: s.start.Role,
+		Model: s.deps.Model, Mode: s.cfg.Mode, Workspace: s.cfg.Workspace, Task: s.cfg.Task,
+		Resumed: s.cfg.Resume, PromptBytes: s.promptBytes(), Role: s.cfg.role.Name,
 	}))
 	// Bound, and session.started is out ahead of the start's answer: input sent now is not lost.
-	s.tellSupervisor(ctx, &sessionUp{id: s.start.ID})
+	s.tellSupervisor(ctx, &sessionUp{id: s.cfg.ID})
 	s.become(phaseIdle, s.idle)
 	s.begin(ctx)
 }
@@ -87,16 +87,16 @@ func (s *session) keep(sub *nats.Subscription) {
 // begin takes the session's first step: the task it was started with, or, on resume without a
 // task, the model's turn if the log ends waiting for one.
 func (s *session) begin(ctx actor.Context) {
-	if s.start.Task != "" {
-		s.routeInput(ctx, s.start.Task)
+	if s.cfg.Task != "" {
+		s.routeInput(ctx, s.cfg.Task)
 		return
 	}
 	if n := len(s.items); n > 0 && s.items[n-1].Boundary == nil && s.items[n-1].Msg.Role != llm.RoleAssistant {
 		s.callModel(ctx)
 		return
 	}
-	if !s.start.Interactive {
-		final := s.lastAnswer()
+	if !s.cfg.Interactive {
+		final := lastAnswer(s.items)
 		s.finish(ctx, &messages.SessionFinishedData{Status: messages.StatusDone, Final: final,
 			Error: "nothing to resume: the session's last turn is complete; give a task to continue"})
 	}
@@ -107,40 +107,34 @@ func (s *session) load() error {
 	if err := s.loadSession(); err != nil {
 		return err
 	}
-	if err := s.loadGoal(); err != nil {
-		return err
-	}
-	if g := s.start.Goal; g != "" && (s.done.goal == nil || s.done.goal.Objective != g || s.done.goal.Status == messages.GoalCleared) {
-		return s.setGoal(Goal{Objective: g, Status: messages.GoalActive, By: "user"})
-	}
-	return nil
+	return s.loadGoal()
 }
 
 func (s *session) loadSession() error {
 	st := s.deps.Store
-	if s.start.Resume {
-		meta, err := st.Meta(s.start.ID)
+	if s.cfg.Resume {
+		meta, err := st.Meta(s.cfg.ID)
 		if err != nil {
-			return fmt.Errorf("resume %s: %w", s.start.ID, err)
+			return fmt.Errorf("resume %s: %w", s.cfg.ID, err)
 		}
-		entries, err := st.Log(s.start.ID)
+		entries, err := st.Log(s.cfg.ID)
 		if err != nil {
-			return fmt.Errorf("resume %s: %w", s.start.ID, err)
+			return fmt.Errorf("resume %s: %w", s.cfg.ID, err)
 		}
 		view, synthetic := store.Heal(entries)
 		if len(synthetic) > 0 {
-			if err := st.Append(s.start.ID, synthetic...); err != nil {
-				return fmt.Errorf("resume %s: record interrupted calls: %w", s.start.ID, err)
+			if err := st.Append(s.cfg.ID, synthetic...); err != nil {
+				return fmt.Errorf("resume %s: record interrupted calls: %w", s.cfg.ID, err)
 			}
 		}
 		s.meta = meta
 		if s.links.emitter != nil {
 			s.links.emitter.ContinueAfter(meta.EventSeq) // one seq per session across runs
 		}
-		s.meta.Status = "running"
-		s.meta.Model, s.meta.BaseURL = s.start.Model, s.start.BaseURL
-		if s.start.PromptMode != "" {
-			s.meta.PromptMode = s.start.PromptMode // the resume named one (see sessionPrefixOf)
+		s.meta.Status = string(messages.StatusRunning)
+		s.meta.Model, s.meta.BaseURL = s.cfg.Model, s.cfg.BaseURL
+		if s.cfg.PromptMode != "" {
+			s.meta.PromptMode = s.cfg.PromptMode // the resume named one (see sessionPrefixOf)
 		}
 		s.items = projection.FromEntries(view)
 		if err := s.restoreChildren(); err != nil {
@@ -149,8 +143,8 @@ func (s *session) loadSession() error {
 		return s.putMeta()
 	}
 	now := time.Now().UTC()
-	s.meta = &store.SessionMeta{ID: s.start.ID, Parent: s.start.Parent, Agent: s.start.Agent, Model: s.start.Model,
-		BaseURL: s.start.BaseURL, Task: s.start.Task, Mode: string(s.start.Mode), Workspace: s.start.Workspace, Cwd: s.start.Cwd, PromptMode: s.start.PromptMode, Status: "running", Created: now, Updated: now}
+	s.meta = &store.SessionMeta{ID: s.cfg.ID, Parent: s.cfg.Parent, Agent: s.cfg.Agent, Model: s.cfg.Model,
+		BaseURL: s.cfg.BaseURL, Task: s.cfg.Task, Mode: string(s.cfg.Mode), Workspace: s.cfg.Workspace, Cwd: s.cfg.Cwd, PromptMode: s.cfg.PromptMode, Status: string(messages.StatusRunning), Created: now, Updated: now}
 	if err := s.putMeta(); err != nil {
 		return err
 	}
@@ -164,12 +158,8 @@ func (s *session) finish(ctx actor.Context, out *messages.SessionFinishedData) {
 	}
 	s.become(phaseFinished, s.finishedPhase)
 	out.Turns = s.turn
-	if s.done.goal != nil {
-		out.Goal = s.done.goal.Status
-	}
-	if s.asChild.wallTimer != nil {
-		s.asChild.wallTimer.Stop()
-	}
+	out.Goal = s.done.outcome()
+	s.asChild.stopWall()
 	s.answerWaiters(ctx, true) // a wait_agent still blocked gets what is in
 	if s.meta != nil {
 		s.meta.Status = string(out.Status)
@@ -178,13 +168,13 @@ func (s *session) finish(ctx actor.Context, out *messages.SessionFinishedData) {
 			s.meta.EventSeq = s.links.emitter.Seq() + 1
 		}
 		if err := s.deps.Store.PutMeta(s.meta); err != nil {
-			s.deps.Log.Error("record session outcome", "session", s.start.ID, "err", err)
+			s.deps.Log.Error("record session outcome", "session", s.cfg.ID, "err", err)
 		}
 		if err := s.deps.Store.Sync(); err != nil {
 			s.deps.Log.Error("sync store", "err", err)
 		}
 	}
-	s.tellSupervisor(ctx, &sessionFinishing{id: s.start.ID, reason: out.Error}) // before the event: see supervisor
+	s.tellSupervisor(ctx, &sessionFinishing{id: s.cfg.ID, reason: out.Error}) // before the event: see supervisor
 	s.emit(messages.SessionFinishedEvent.Of(out))
 	s.reportToParent(ctx, out)
 	ctx.Stop(ctx.Self())
@@ -231,9 +221,10 @@ func (s *session) childTerminated(ctx actor.Context, msg *actor.Terminated) {
 	s.fail(ctx, messages.FailInternal, "the tool executor stopped unexpectedly")
 }
 
-func (s *session) lastAnswer() string {
-	for i := len(s.items) - 1; i >= 0; i-- {
-		if m := s.items[i].Msg; s.items[i].Boundary == nil && m.Role == llm.RoleAssistant && m.Content != "" {
+// lastAnswer is the model's last answer in the log as the model sees it.
+func lastAnswer(items []projection.Item) string {
+	for i := len(items) - 1; i >= 0; i-- {
+		if m := items[i].Msg; items[i].Boundary == nil && m.Role == llm.RoleAssistant && m.Content != "" {
 			return m.Content
 		}
 	}

@@ -18,18 +18,18 @@ import (
 const noteEvent = projection.NoteEvent
 
 func (s *session) commitUser(text string) error {
-	return s.commit(&store.Entry{Kind: store.EntryKind("user"), Text: text}, llm.Message{Role: llm.RoleUser, Content: text})
+	return s.commit(&store.Entry{Kind: store.KindUser, Text: text}, llm.Message{Role: llm.RoleUser, Content: text})
 }
 
 func (s *session) commitNote(text string) error {
-	return s.commit(&store.Entry{Kind: store.EntryKind("system"), Event: noteEvent, Text: text},
+	return s.commit(&store.Entry{Kind: store.KindSystem, Event: noteEvent, Text: text},
 		llm.Message{Role: llm.RoleUser, Content: noteText(text)})
 }
 
 // commitAssistant records a reply stamped with the model that produced it, and counts the turn.
 func (s *session) commitAssistant(r *llm.Reply) error {
 	model := s.deps.Model
-	e := &store.Entry{Kind: store.EntryKind("assistant"), Text: r.Text, Reasoning: r.Reasoning, Model: model}
+	e := &store.Entry{Kind: store.KindAssistant, Text: r.Text, Reasoning: r.Reasoning, Model: model}
 	for _, c := range r.ToolCalls {
 		e.Calls = append(e.Calls, store.Call{ID: c.ID, Name: c.Name, Args: c.Args})
 	}
@@ -46,13 +46,13 @@ func (s *session) commitAssistant(r *llm.Reply) error {
 }
 
 func (s *session) commitToolResult(call llm.ToolCall, res *messages.ToolResult) error {
-	e := &store.Entry{Kind: store.EntryKind("tool_result"), Text: res.Output, CallID: call.ID, ToolName: call.Name, IsError: res.IsError}
+	e := &store.Entry{Kind: store.KindToolResult, Text: res.Output, CallID: call.ID, ToolName: call.Name, IsError: res.IsError}
 	return s.commit(e, llm.Message{Role: llm.RoleTool, Content: res.Output, ToolCallID: call.ID, ToolName: call.Name, IsError: res.IsError})
 }
 
 func (s *session) commit(e *store.Entry, m llm.Message) error {
 	e.Time = time.Now().UTC()
-	if err := s.deps.Store.Append(s.start.ID, e); err != nil {
+	if err := s.deps.Store.Append(s.cfg.ID, e); err != nil {
 		return fmt.Errorf("record %s entry: %w", e.Kind, err)
 	}
 	s.items = append(s.items, projection.Item{Seq: e.Seq, Time: e.Time, Msg: m})
@@ -73,7 +73,7 @@ func (s *session) recordUsage(u llm.Usage, requestBytes int) {
 // here was two thirds of the harness's time per turn.
 func (s *session) syncStore() {
 	if err := s.putMeta(); err != nil {
-		s.deps.Log.Warn("record session meta", "session", s.start.ID, "err", err)
+		s.deps.Log.Warn("record session meta", "session", s.cfg.ID, "err", err)
 	}
 	s.deps.Store.SyncSoon()
 }

@@ -27,7 +27,7 @@ func (s *session) onApprovalNeeded(msg *messages.ApprovalNeeded) {
 func (s *session) onApprove(ctx actor.Context, msg *messages.Approve) {
 	switch {
 	case !s.cur.batch.Awaiting(msg.CallID):
-		s.respond(ctx, &messages.ErrorReply{Error: fmt.Sprintf("no approval is pending for call %q in session %s", msg.CallID, s.start.ID)})
+		s.respond(ctx, &messages.ErrorReply{Error: fmt.Sprintf("no approval is pending for call %q in session %s", msg.CallID, s.cfg.ID)})
 		return
 	case msg.Answer != messages.AnswerAllow && msg.Answer != messages.AnswerDeny && msg.Answer != messages.AnswerAllowSession:
 		s.respond(ctx, &messages.ErrorReply{Error: fmt.Sprintf("answer %q: use allow, deny or allow-session", msg.Answer)})
@@ -68,7 +68,7 @@ func (s *session) switchMode(ctx actor.Context, msg *messages.SetMode) error {
 		return fmt.Errorf("mode %q: use plan, ask, auto-edit or yolo", msg.Mode)
 	}
 	ctx.Send(s.links.toolexec, msg)
-	s.start.Mode = msg.Mode
+	s.cfg.Mode = msg.Mode
 	p := messages.SessionModeEvent.Of(&messages.ModeData{Mode: msg.Mode, By: msg.By})
 	s.emit(p)
 	s.audit(p.EventType(), "", "", p.Data())
@@ -78,9 +78,9 @@ func (s *session) switchMode(ctx actor.Context, msg *messages.SetMode) error {
 // audit appends an audit-only entry: the model never sees it; `troupe log` does.
 func (s *session) audit(event messages.EventType, callID, tool string, data any) {
 	raw, _ := json.Marshal(data)
-	e := &store.Entry{Kind: store.EntryKind("system"), Event: string(event), CallID: callID, ToolName: tool, Data: raw}
-	if err := s.deps.Store.Append(s.start.ID, e); err != nil {
-		s.deps.Log.Warn("record audit entry", "session", s.start.ID, "event", event, "err", err)
+	e := &store.Entry{Kind: store.KindSystem, Event: string(event), CallID: callID, ToolName: tool, Data: raw}
+	if err := s.deps.Store.Append(s.cfg.ID, e); err != nil {
+		s.deps.Log.Warn("record audit entry", "session", s.cfg.ID, "event", event, "err", err)
 	}
 }
 

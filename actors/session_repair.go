@@ -21,10 +21,10 @@ func (s *session) steering() *turn.Steering {
 		if s.deps.Tools != nil {
 			known = s.deps.Tools.Knows
 		}
-		s.steer = turn.NewSteering(!s.start.NoRepair, turn.Textcall(llm.QuirksFor(s.deps.ModelName).TextFormat), known)
+		s.steer = turn.NewSteering(!s.cfg.NoRepair, turn.Textcall(llm.QuirksFor(s.deps.ModelName).TextFormat), known)
 		if s.deps.Tools != nil {
 			s.steer.Classifier.FitArgs = s.deps.Tools.ToolFittingArgs
-			if !s.start.NoRepair {
+			if !s.cfg.NoRepair {
 				s.steer.Classifier.Split = s.deps.Tools.Split
 			}
 		}
@@ -119,7 +119,7 @@ func (s *session) flushRepairs() {
 		return
 	}
 	if err := s.deps.Store.AddRepairs(s.steer.Tally.Flush(s.deps.Model)); err != nil {
-		s.deps.Log.Warn("record repair counters", "session", s.start.ID, "err", err)
+		s.deps.Log.Warn("record repair counters", "session", s.cfg.ID, "err", err)
 	}
 }
 
@@ -138,7 +138,7 @@ func (s *session) steerLoops(ctx actor.Context) bool {
 		}
 		return true
 	}
-	if !s.start.Interactive {
+	if !s.cfg.Interactive {
 		s.fail(ctx, messages.FailLoop, loop.Summary())
 		return false
 	}

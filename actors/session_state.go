@@ -29,6 +29,14 @@ type turnState struct {
 	finalPending                  *string // a headless session's final answer, held while its children finish
 }
 
+// cancel records that a Cancel arrived mid-turn, with its reason.
+func (t *turnState) cancel(reason string) {
+	if reason == "" {
+		reason = "cancelled by the user"
+	}
+	t.cancelling = reason
+}
+
 // sessionLinks are the session's ties to the other actors and to the bus.
 type sessionLinks struct {
 	addr        string     // the session's inbox address
@@ -38,21 +46,4 @@ type sessionLinks struct {
 	emitter     *messages.Emitter
 	emitterHome **messages.Emitter // shared by every incarnation of this session
 	lostEvent   error              // the first event that could not be published (large.go)
-}
-
-// doneGate is the goal and the record of refused final answers (the definition of done).
-type doneGate struct {
-	goal     *Goal
-	refusals int
-}
-
-// childState is what a session that is a subagent keeps for its report to the parent.
-type childState struct {
-	began           time.Time
-	trail           childTrail
-	parentNotes     []string // messages from the parent, delivered before the next model call
-	verdictNudges   int
-	cancelRequested bool // the parent (or a client) asked it to stop: its outcome is "cancelled"
-	reported        bool // its result went to the parent: it is reported once
-	wallTimer       *time.Timer
 }

@@ -41,7 +41,7 @@ func (s *session) onToolResult(ctx actor.Context, msg *messages.ToolResult) {
 			s.fail(ctx, messages.FailInternal, err.Error())
 			return
 		}
-		s.track(r.Call, r.Result)
+		s.asChild.trail.track(r.Call, r.Result)
 		s.instructionsTouched(r.Call, r.Result)
 		s.observeCall(r.Call, r.Result)
 		s.emit(messages.ToolFinishedEvent.Of(&messages.ToolFinishedData{Turn: s.turn, CallID: r.Call.ID, Tool: r.Call.Name,

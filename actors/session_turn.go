@@ -63,16 +63,12 @@ func (s *session) routeInput(ctx actor.Context, text string) *messages.InputAck 
 // streams a model call in a goroutine the session owns (cancelled through cur.cancelWork).
 // Receive never blocks on the model or the disk.
 func (s *session) callModel(ctx actor.Context) {
-	maxTurns := s.start.MaxTurns
-	if maxTurns <= 0 {
-		maxTurns = defaultMaxTurns
-	}
-	if s.turn >= maxTurns {
+	if s.turn >= s.cfg.limits.MaxTurns {
 		s.fail(ctx, messages.FailBudget, fmt.Sprintf("turn budget exhausted: %d turns without a final answer", s.turn))
 		return
 	}
-	if s.overTokenBudget() {
-		s.fail(ctx, messages.FailBudget, fmt.Sprintf("token budget exhausted: %d of %d tokens used", s.meta.InputTokens+s.meta.OutputTokens, s.start.MaxTokens))
+	if s.cfg.limits.overTokens(s.meta) {
+		s.fail(ctx, messages.FailBudget, fmt.Sprintf("token budget exhausted: %d of %d tokens used", s.meta.InputTokens+s.meta.OutputTokens, s.cfg.limits.MaxTokens))
 		return
 	}
 	s.turn++
@@ -89,7 +85,13 @@ func (s *session) prepareCall(ctx actor.Context) {
 		s.endCancelledTurn(ctx)
 		return
 	}
-	for _, step := range []func() error{s.deliverResults, s.deliverParentNotes} {
+	parentNotes := func() error {
+		if note := s.asChild.takeNotes(); note != "" {
+			return s.commitNote(note)
+		}
+		return nil
+	}
+	for _, step := range []func() error{s.deliverResults, parentNotes} {
 		if err := step(); err != nil {
 			s.fail(ctx, messages.FailInternal, err.Error())
 			return
@@ -180,7 +182,7 @@ func (s *session) onModelDone(ctx actor.Context, msg *modelDone) {
 			s.fail(ctx, messages.FailInternal, err.Error())
 			return
 		}
-		if d.Class == messages.ReplyQuestion && s.start.Interactive {
+		if d.Class == messages.ReplyQuestion && s.cfg.Interactive {
 			s.askUser(ctx)
 			return
 		}
@@ -214,7 +216,7 @@ func (s *session) modelFailed(ctx actor.Context, err error) {
 func (s *session) finalAnswer(ctx actor.Context, text string) {
 	s.turnFinished(messages.StopEnd)
 	s.syncStore()
-	if s.needsVerdict(text) {
+	if s.asChild.needsVerdict(text) {
 		s.noteAndCallAgain(ctx, "Your role must end its final answer with a line `VERDICT: pass` or `VERDICT: fail`, after the evidence (commands run and their outcome). Give your final answer again in that form.")
 		return
 	}
@@ -227,7 +229,7 @@ func (s *session) finalAnswer(ctx actor.Context, text string) {
 // acceptFinal takes a verified final answer: an interactive session waits for more input; a
 // headless one ends once its subagents have (their results may change the answer).
 func (s *session) acceptFinal(ctx actor.Context, text string) {
-	if s.start.Interactive {
+	if s.cfg.Interactive {
 		s.become(phaseIdle, s.idle)
 		return
 	}
@@ -308,10 +310,7 @@ func (s *session) cancelTurn(ctx actor.Context, msg *messages.Cancel) {
 	if s.cur.cancelling != "" {
 		return
 	}
-	s.cur.cancelling = msg.Reason
-	if s.cur.cancelling == "" {
-		s.cur.cancelling = "cancelled by the user"
-	}
+	s.cur.cancel(msg.Reason)
 	s.asChild.cancelRequested = true
 	s.cancelChildren(ctx, s.cur.cancelling)
 	switch s.phase {
@@ -338,7 +337,7 @@ func (s *session) endCancelledTurn(ctx actor.Context) {
 	s.cur.cancelling = ""
 	s.turnFinished(messages.StopCancelled)
 	s.syncStore()
-	if s.start.Interactive {
+	if s.cfg.Interactive {
 		s.become(phaseIdle, s.idle)
 		return
 	}

@@ -90,7 +90,7 @@ func (s *supervisor) startSession(ctx actor.Context, q queuedStart) {
 	}
 	deps.Supervisor = ctx.Self()
 	// No Watch: the supervisor is the session's parent and hears of its stop once as such.
-	pid, err := ctx.SpawnNamed(actor.PropsFromProducer(newSession(start, deps)), start.ID)
+	pid, err := ctx.SpawnNamed(actor.PropsFromProducer(newSession(newSessionConfig(start), deps)), start.ID)
 	if err != nil {
 		reply(ctx, q.replyTo, &messages.ErrorReply{Error: fmt.Sprintf("spawn session %s: %v", start.ID, err)})
 		return

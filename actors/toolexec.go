@@ -72,7 +72,7 @@ func (t *toolExec) Receive(ctx actor.Context) {
 	case *messages.ApprovalAnswer:
 		t.answer(msg)
 	case *messages.SetMode:
-		t.perm.SetMode(tools.Mode(msg.Mode))
+		t.perm.SetMode(msg.Mode)
 	case *messages.RecheckFiles:
 		t.recheckFiles(msg)
 	case *messages.RunCheck:

@@ -25,8 +25,13 @@ type Config struct {
 	Model   string `toml:"model"`    // provider/model, e.g. "openai/gpt-4o-mini"
 	BaseURL string `toml:"base_url"` // an OpenAI-compatible endpoint, for local servers
 	Mode    string `toml:"mode"`     // plan, ask, auto-edit or yolo
-	Sandbox string `toml:"sandbox"`  // auto, landlock, bwrap or off
+	Sandbox string `toml:"sandbox"`  // auto, landlock, bwrap or off (or [sandbox] mode)
 	NATS    string `toml:"nats"`     // an external bus to join instead of the embedded one
+
+	// SandboxDenyRead and SandboxAllowRead are [sandbox] deny_read and allow_read: paths (absolute
+	// or ~/…) hidden from commands beside troupe's credential list, or taken off it.
+	SandboxDenyRead  []string `toml:"-"`
+	SandboxAllowRead []string `toml:"-"`
 
 	// TrustedProjects are project roots whose troupe.toml may widen permissions (user config
 	// only; see narrowProject).

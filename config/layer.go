@@ -17,11 +17,11 @@ import (
 // from a zero value, so a file only overrides what it mentions. Its toml tags must match
 // Config's.
 type layer struct {
-	Model   *string `toml:"model"`
-	BaseURL *string `toml:"base_url"`
-	Mode    *string `toml:"mode"`
-	Sandbox *string `toml:"sandbox"`
-	NATS    *string `toml:"nats"`
+	Model   *string         `toml:"model"`
+	BaseURL *string         `toml:"base_url"`
+	Mode    *string         `toml:"mode"`
+	Sandbox *sandboxSetting `toml:"sandbox"`
+	NATS    *string         `toml:"nats"`
 
 	TrustedProjects []string `toml:"trusted_projects"`
 
@@ -70,7 +70,7 @@ func readLayer(path string) (*layer, error) {
 		return nil, fmt.Errorf("read config: %w", err)
 	}
 	var l layer
-	dec := toml.NewDecoder(bytes.NewReader(data)).DisallowUnknownFields()
+	dec := toml.NewDecoder(bytes.NewReader(data)).DisallowUnknownFields().EnableUnmarshalerInterface()
 	if err := dec.Decode(&l); err != nil {
 		return nil, decodeError(path, err)
 	}
@@ -135,6 +135,14 @@ func tomlKind(goType string) string {
 	return goType
 }
 
+// sandboxMode is the sandbox mode the layer sets, or nil.
+func (l *layer) sandboxMode() *string {
+	if l.Sandbox == nil {
+		return nil
+	}
+	return l.Sandbox.Mode
+}
+
 // applyTo copies what the layer sets onto c, recording path as the source.
 func (l *layer) applyTo(c *Config, path string) {
 	for _, s := range []struct {
@@ -145,7 +153,7 @@ func (l *layer) applyTo(c *Config, path string) {
 		{"Model", l.Model, &c.Model},
 		{"BaseURL", l.BaseURL, &c.BaseURL},
 		{"Mode", l.Mode, &c.Mode},
-		{"Sandbox", l.Sandbox, &c.Sandbox},
+		{"Sandbox", l.sandboxMode(), &c.Sandbox},
 		{"NATS", l.NATS, &c.NATS},
 		{"Done.Check", l.Done.Check, &c.Done.Check},
 		{"Context.IdleGap", l.Context.IdleGap, &c.Context.IdleGap},
@@ -182,6 +190,10 @@ func (l *layer) applyTo(c *Config, path string) {
 	c.Permissions.Allow = appendNew(c.Permissions.Allow, l.Permissions.Allow)
 	c.Permissions.Ask = appendNew(c.Permissions.Ask, l.Permissions.Ask)
 	c.Permissions.Deny = appendNew(c.Permissions.Deny, l.Permissions.Deny)
+	if l.Sandbox != nil {
+		c.SandboxDenyRead = appendNew(c.SandboxDenyRead, l.Sandbox.DenyRead)
+		c.SandboxAllowRead = appendNew(c.SandboxAllowRead, l.Sandbox.AllowRead)
+	}
 	c.Env.Pass = appendNew(c.Env.Pass, l.Env.Pass)
 	for k, v := range l.Env.Set {
 		if c.Env.Set == nil {

@@ -40,9 +40,13 @@ func (l *layer) narrowProject(c *Config, projectFile string) []string {
 			l.Mode = nil
 		}
 	}
-	if l.Sandbox != nil && strings.TrimSpace(*l.Sandbox) == "off" && c.Sandbox != "off" {
+	if m := l.sandboxMode(); m != nil && strings.TrimSpace(*m) == "off" && c.Sandbox != "off" {
 		ignore(`sandbox = "off"`, "--sandbox off")
-		l.Sandbox = nil
+		l.Sandbox.Mode = nil
+	}
+	if l.Sandbox != nil && len(l.Sandbox.AllowRead) > 0 {
+		ignore(fmt.Sprintf("sandbox.allow_read = %q (commands would read those credentials)", l.Sandbox.AllowRead), "")
+		l.Sandbox.AllowRead = nil
 	}
 	if len(l.Permissions.Allow) > 0 {
 		ignore(fmt.Sprintf("permissions.allow = %q", l.Permissions.Allow), "")

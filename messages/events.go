@@ -149,11 +149,12 @@ type ToolRepairedData struct {
 	After  string `json:"after,omitempty"`
 }
 
-// SessionStatus is a session's outcome, as SessionFinishedData.Status.
+// SessionStatus is a session's state: running, or its outcome (SessionFinishedData.Status).
 type SessionStatus string
 
-// Session outcomes.
+// Session states: running until it finishes, then one of the outcomes.
 const (
+	StatusRunning     SessionStatus = "running"
 	StatusDone        SessionStatus = "done"
 	StatusFailed      SessionStatus = "failed"
 	StatusInterrupted SessionStatus = "interrupted"
@@ -194,10 +195,10 @@ type ErrorData struct {
 // FileChangedData reports a tracked file changed or deleted outside the session, found by the
 // re-check before a model call.
 type FileChangedData struct {
-	Turn int    `json:"turn"`
-	Path string `json:"path"`
-	Kind string `json:"kind"`           // changed or deleted
-	Diff string `json:"diff,omitempty"` // bounded
+	Turn int            `json:"turn"`
+	Path string         `json:"path"`
+	Kind FileChangeKind `json:"kind"`
+	Diff string         `json:"diff,omitempty"` // bounded
 }
 
 // PressureLevel is how full the model's window is, as ContextPressureData.Level.
@@ -242,11 +243,20 @@ type GoalUpdatedData struct {
 
 // DoneCheckData reports a definition-of-done check before a final answer is accepted.
 type DoneCheckData struct {
-	Turn     int    `json:"turn"`
-	Kind     string `json:"kind"` // goal (evidence required) or command (the configured check)
-	Command  string `json:"command,omitempty"`
-	Passed   bool   `json:"passed"`
-	Output   string `json:"output,omitempty"` // bounded
-	Refusals int    `json:"refusals"`         // final answers refused so far
-	Max      int    `json:"max"`
+	Turn     int           `json:"turn"`
+	Kind     DoneCheckKind `json:"kind"`
+	Command  string        `json:"command,omitempty"`
+	Passed   bool          `json:"passed"`
+	Output   string        `json:"output,omitempty"` // bounded
+	Refusals int           `json:"refusals"`         // final answers refused so far
+	Max      int           `json:"max"`
 }
+
+// DoneCheckKind is what a definition-of-done check looked at.
+type DoneCheckKind string
+
+// The kinds of done check.
+const (
+	DoneCheckGoal    DoneCheckKind = "goal"    // the goal must be completed with evidence
+	DoneCheckCommand DoneCheckKind = "command" // the configured check command must pass
+)

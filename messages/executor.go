@@ -21,10 +21,19 @@ type FilesRechecked struct {
 // FileChange is one file changed outside the session (the same fields as tools.FileChange:
 // messages cannot import tools).
 type FileChange struct {
-	Path string `json:"path"`
-	Kind string `json:"kind"` // "changed" or "deleted"
-	Diff string `json:"diff,omitempty"`
+	Path string         `json:"path"`
+	Kind FileChangeKind `json:"kind"`
+	Diff string         `json:"diff,omitempty"`
 }
+
+// FileChangeKind says how a file the session read differs from what it read.
+type FileChangeKind string
+
+// The kinds of file change.
+const (
+	FileChanged FileChangeKind = "changed"
+	FileDeleted FileChangeKind = "deleted"
+)
 
 // RunCheck asks the executor to run the project's check command (the definition of done) in
 // its environment, as bash would run it but without approval: the user configured it. A Cancel

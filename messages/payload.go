@@ -3,7 +3,8 @@ package messages
 import (
 	"encoding/json"
 	"fmt"
-	"unicode/utf8"
+
+	"github.com/troupe-dev/troupe/internal/textfmt"
 )
 
 // Large payloads go by reference on the bus (issue 10 item 7): the bus refuses a message over
@@ -47,11 +48,7 @@ func shortenValue(v any, ref string) any {
 		if len(x) <= previewString {
 			return x
 		}
-		cut := previewString
-		for cut > 0 && !utf8.RuneStart(x[cut]) {
-			cut--
-		}
-		return fmt.Sprintf("%s…[%d bytes in all: the whole payload is artifact %s]", x[:cut], len(x), ref)
+		return fmt.Sprintf("%s…[%d bytes in all: the whole payload is artifact %s]", textfmt.Head(x, previewString), len(x), ref)
 	case []any:
 		for i := range x {
 			x[i] = shortenValue(x[i], ref)

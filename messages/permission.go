@@ -1,5 +1,7 @@
 package messages
 
+import "fmt"
+
 // Permission messages: a tool executor that must ask tells its session (ApprovalNeeded); the
 // session publishes tool.approval_requested; any bus client holding the token answers on the
 // session's control subject (Approve); the session hands the answer to its executor
@@ -8,13 +10,24 @@ package messages
 // Mode is a session's permission mode: what its tool calls may do without asking.
 type Mode string
 
-// Permission modes.
+// Permission modes (tools.Policy decides what each allows).
 const (
-	ModePlan     Mode = "plan"      // read-only
-	ModeAsk      Mode = "ask"       // ask before any write or command
-	ModeAutoEdit Mode = "auto-edit" // workspace edits run; commands ask
-	ModeYolo     Mode = "yolo"      // everything runs
+	ModePlan     Mode = "plan"      // read-only tools only
+	ModeAsk      Mode = "ask"       // reads allowed; writes, commands and network ask
+	ModeAutoEdit Mode = "auto-edit" // reads and workspace writes allowed; commands and network ask
+	ModeYolo     Mode = "yolo"      // everything allowed (still inside the sandbox when one is on)
 )
+
+// ParseMode checks a mode name; "" is the default, ask.
+func ParseMode(s string) (Mode, error) {
+	switch m := Mode(s); m {
+	case "":
+		return ModeAsk, nil
+	case ModePlan, ModeAsk, ModeAutoEdit, ModeYolo:
+		return m, nil
+	}
+	return "", fmt.Errorf("permission mode %q: use plan, ask, auto-edit or yolo", s)
+}
 
 // Answer answers an approval request.
 type Answer string

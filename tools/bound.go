@@ -3,8 +3,8 @@ package tools
 import (
 	"bytes"
 	"fmt"
+
 	"github.com/troupe-dev/troupe/internal/textfmt"
-	"unicode/utf8"
 )
 
 // boundText keeps s within budget bytes: the head and the tail, cut at line boundaries where
@@ -66,13 +66,13 @@ func (h *headTail) String() string {
 	if i := bytes.LastIndexByte(head, '\n'); i >= len(head)/2 {
 		head = head[:i+1]
 	} else {
-		head = trimPartialRune(head)
+		head = textfmt.TrimPartialRune(head)
 	}
 	tail := h.tail[len(h.tail)-min(len(h.tail), h.tailMax):]
 	if i := bytes.IndexByte(tail, '\n'); i >= 0 && i < len(tail)/2 {
 		tail = tail[i+1:]
 	} else {
-		tail = tail[tailRuneStart(tail):]
+		tail = textfmt.SkipPartialRune(tail)
 	}
 	droppedBytes := h.total - len(head) - len(tail)
 	droppedLines := h.newlines - bytes.Count(head, []byte{'\n'}) - bytes.Count(tail, []byte{'\n'})
@@ -82,25 +82,4 @@ func (h *headTail) String() string {
 	}
 	marker := fmt.Sprintf("%s… %s dropped (%s) …\n", sep, textfmt.Count(droppedLines, "line"), textfmt.Count(droppedBytes, "byte"))
 	return string(head) + marker + string(tail)
-}
-
-// trimPartialRune drops an incomplete UTF-8 sequence at the end of b.
-func trimPartialRune(b []byte) []byte {
-	start := len(b) - 1
-	for start > 0 && len(b)-start < utf8.UTFMax && !utf8.RuneStart(b[start]) {
-		start--
-	}
-	if start >= 0 && !utf8.FullRune(b[start:]) {
-		return b[:start]
-	}
-	return b
-}
-
-// tailRuneStart skips continuation bytes at the start of b.
-func tailRuneStart(b []byte) int {
-	i := 0
-	for i < len(b) && i < utf8.UTFMax && !utf8.RuneStart(b[i]) {
-		i++
-	}
-	return i
 }

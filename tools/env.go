@@ -1,7 +1,10 @@
 package tools
 
 import (
+	"fmt"
 	"os"
+
+	"github.com/troupe-dev/troupe/tools/sandbox"
 )
 
 // Env is the world one session's tool calls run in. Create it with a composite literal and
@@ -41,6 +44,10 @@ type Env struct {
 	// Secrets are the values no tool result may show (the bus token, provider API keys),
 	// given at session start: every result is passed through it before the model sees it.
 	Secrets Redactor
+	// Hidden are the absolute paths that hold credentials (sandbox.HiddenPaths): the sandbox
+	// hides them from commands, the file tools refuse them, and with no sandbox a command
+	// naming one asks.
+	Hidden []string
 
 	jobs     jobRegistry
 	failures callFailures
@@ -67,8 +74,17 @@ func (e *Env) commandEnviron() []string {
 	return env
 }
 
-// resolve applies the path policy to a path argument.
-func (e *Env) resolve(p string) (abs, rel string, err error) { return ResolvePath(e.Root, p) }
+// resolve applies the path policy to a path argument: inside the workspace, and not holding
+// credentials (Hidden).
+func (e *Env) resolve(p string) (abs, rel string, err error) {
+	abs, rel, err = ResolvePath(e.Root, p)
+	if err == nil {
+		if h, hidden := sandbox.IsHidden(abs, e.Hidden); hidden {
+			return "", "", fmt.Errorf("path %q refused: %s holds credentials, which tools never read or write (the user can list it in [sandbox] allow_read of their own config)", p, h)
+		}
+	}
+	return abs, rel, err
+}
 
 // root is the workspace root with its symlinks evaluated.
 func (e *Env) root() (string, error) {

@@ -4,6 +4,8 @@ import (
 	"sort"
 	"sync"
 	"time"
+
+	"github.com/troupe-dev/troupe/messages"
 )
 
 // File truth (DESIGN §5, seed 002 "The Stale Read Trap"): the transcript remembers what the
@@ -63,8 +65,8 @@ type FileRecord struct {
 
 // FileChange is an external change found by Recheck.
 type FileChange struct {
-	Path string `json:"path"`
-	Kind string `json:"kind"` // "changed" or "deleted"
+	Path string                  `json:"path"`
+	Kind messages.FileChangeKind `json:"kind"`
 	// Diff is a bounded unified diff from the model's baseline to the disk (≤ 2 KiB), or a
 	// note saying why there is none.
 	Diff string `json:"diff,omitempty"`
@@ -72,7 +74,7 @@ type FileChange struct {
 
 // Note renders the change for the state block of the next prompt.
 func (c FileChange) Note() string {
-	if c.Kind == "deleted" {
+	if c.Kind == messages.FileDeleted {
 		return c.Path + " was deleted outside this session; your earlier read of it is stale."
 	}
 	return c.Path + " was changed outside this session since you read it; read_file it again before editing it.\n" + c.Diff

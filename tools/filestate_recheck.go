@@ -11,6 +11,7 @@ import (
 	"github.com/aymanbagabas/go-udiff"
 
 	"github.com/troupe-dev/troupe/internal/safefs"
+	"github.com/troupe-dev/troupe/messages"
 )
 
 // fileChangeDiffMax bounds the diff of one external change in the next prompt.
@@ -73,7 +74,7 @@ func recheckOne(ws *safefs.Root, rec FileRecord) (*FileRecord, *FileChange) {
 		if rec.Source == SourceAgentCommand {
 			rec.byOther()
 		}
-		return &rec, &FileChange{Path: rec.Path, Kind: "deleted"}
+		return &rec, &FileChange{Path: rec.Path, Kind: messages.FileDeleted}
 	}
 	if err != nil || !info.Mode().IsRegular() {
 		return nil, nil // unreadable for now: judged at the next edit
@@ -101,7 +102,7 @@ func recheckOne(ws *safefs.Root, rec FileRecord) (*FileRecord, *FileChange) {
 	}
 	rec.Status, rec.DiskSHA256 = StatusChanged, fp.sha
 	rec.byOther()
-	return &rec, &FileChange{Path: rec.Path, Kind: "changed", Diff: changeDiff(f, rec)}
+	return &rec, &FileChange{Path: rec.Path, Kind: messages.FileChanged, Diff: changeDiff(f, rec)}
 }
 
 // restoredStatus is the status of a record whose file holds its baseline again: fresh or

@@ -3,7 +3,6 @@ package tools
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io/fs"
 	"path"
@@ -46,27 +45,13 @@ func (globTool) Run(ctx context.Context, env *Env, raw json.RawMessage) Result {
 	if err != nil {
 		return errorResult(err.Error())
 	}
-	_, baseRel, err := env.resolve(a.Path)
-	if err != nil {
-		return errorResult(err.Error())
+	dir, failed := openDir(env, "glob", a.Path)
+	if failed != nil {
+		return *failed
 	}
-	if refused := refuseTroupeState(a.Path, baseRel); refused != nil {
-		return *refused
-	}
-	root, err := env.root()
-	if err != nil {
-		return errorResult(err.Error())
-	}
-	ws, err := env.openRoot()
-	if err != nil {
-		return errorResult(fmt.Sprintf("glob %s: %v", baseRel, err))
-	}
-	defer ws.Close()
-	if info, err := ws.Stat(baseRel); errors.Is(err, fs.ErrNotExist) {
-		return errorResult(missingPath(root, baseRel))
-	} else if err != nil {
-		return errorResult(openFailure("glob", a.Path, baseRel, err))
-	} else if !info.IsDir() {
+	defer dir.ws.Close()
+	ws, baseRel := dir.ws, dir.rel
+	if !dir.info.IsDir() {
 		return errorResult(fmt.Sprintf("%s is a file; path must be a directory", baseRel))
 	}
 	type hit struct {

@@ -3,14 +3,13 @@ package tools
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os/exec"
 	"path"
 	"strings"
 
 	"github.com/troupe-dev/troupe/internal/safefs"
+	"github.com/troupe-dev/troupe/internal/textfmt"
 )
 
 const (
@@ -66,31 +65,16 @@ func (t grepTool) Run(ctx context.Context, env *Env, raw json.RawMessage) Result
 		return *bad
 	}
 	a.Context = min(max(a.Context, 0), grepMaxContext)
-	_, rel, err := env.resolve(a.Path)
-	if err != nil {
-		return errorResult(err.Error())
+	dir, failed := openDir(env, "grep", a.Path)
+	if failed != nil {
+		return *failed
 	}
-	if refused := refuseTroupeState(a.Path, rel); refused != nil {
-		return *refused
-	}
-	root, err := env.root()
-	if err != nil {
-		return errorResult(err.Error())
-	}
-	ws, err := env.openRoot()
-	if err != nil {
-		return errorResult(fmt.Sprintf("grep %s: %v", rel, err))
-	}
-	defer ws.Close()
-	info, err := ws.Stat(rel)
-	if errors.Is(err, fs.ErrNotExist) {
-		return errorResult(missingPath(root, rel))
-	}
-	if err != nil {
-		return errorResult(openFailure("grep", a.Path, rel, err))
-	}
-	s := &grepSearch{root: root, ws: ws, rel: rel, isFile: !info.IsDir(), args: a, environ: env.commandEnviron()}
-	var hits *grepHits
+	defer dir.ws.Close()
+	s := &grepSearch{root: dir.root, ws: dir.ws, rel: dir.rel, isFile: !dir.info.IsDir(), args: a, environ: env.commandEnviron()}
+	var (
+		hits *grepHits
+		err  error
+	)
 	if rg, lookErr := exec.LookPath("rg"); lookErr == nil && !t.noRipgrep && !s.isFile {
 		hits, err = s.ripgrep(ctx, rg)
 	} else {
@@ -137,7 +121,7 @@ func (h *grepHits) add(rel string, num int, text string, match bool) bool {
 	f := h.files[len(h.files)-1]
 	text = strings.TrimRight(text, "\r\n")
 	if len(text) > grepMaxLineBytes {
-		text = string(trimPartialRune([]byte(text[:grepMaxLineBytes]))) + "…"
+		text = textfmt.TrimPartialRune(text[:grepMaxLineBytes]) + "…"
 	}
 	f.lines = append(f.lines, grepLine{num: num, text: text, match: match})
 	return true

@@ -3,7 +3,6 @@ package tools
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io/fs"
 	"strings"
@@ -44,33 +43,19 @@ func (listDir) Run(ctx context.Context, env *Env, raw json.RawMessage) Result {
 	if bad := decodeArgs("list_dir", raw, &a); bad != nil {
 		return *bad
 	}
-	_, rel, err := env.resolve(a.Path)
-	if err != nil {
-		return errorResult(err.Error())
+	dir, failed := openDir(env, "list_dir", a.Path)
+	if failed != nil {
+		return *failed
 	}
-	if refused := refuseTroupeState(a.Path, rel); refused != nil {
-		return *refused
-	}
-	root, err := env.root()
-	if err != nil {
-		return errorResult(err.Error())
-	}
-	ws, err := env.openRoot()
-	if err != nil {
-		return errorResult(fmt.Sprintf("list_dir %s: %v", rel, err))
-	}
-	defer ws.Close()
-	if info, err := ws.Stat(rel); errors.Is(err, fs.ErrNotExist) {
-		return errorResult(missingPath(root, rel))
-	} else if err != nil {
-		return errorResult(openFailure("list_dir", a.Path, rel, err))
-	} else if !info.IsDir() {
+	defer dir.ws.Close()
+	ws, rel := dir.ws, dir.rel
+	if !dir.info.IsDir() {
 		return errorResult(fmt.Sprintf("%s is a file, not a directory; use read_file to read it", rel))
 	}
 	depth := min(orDefault(a.Depth, listDefaultDepth), listMaxDepth)
 	var out strings.Builder
 	shown, left := 0, 0
-	err = walkWorkspace(ctx, ws, rel, func(entryRel string, d fs.DirEntry) error {
+	err := walkWorkspace(ctx, ws, rel, func(entryRel string, d fs.DirEntry) error {
 		level := strings.Count(strings.TrimPrefix(entryRel, rel+"/"), "/")
 		if rel == "." {
 			level = strings.Count(entryRel, "/")

@@ -6,30 +6,9 @@ import (
 	"path"
 	"strings"
 
+	"github.com/troupe-dev/troupe/messages"
 	"github.com/troupe-dev/troupe/tools/shellparse"
 )
-
-// Mode is the session's permission mode (DESIGN §5).
-type Mode string
-
-// The permission modes.
-const (
-	ModePlan     Mode = "plan"      // read-only tools only
-	ModeAsk      Mode = "ask"       // reads allowed; writes, commands and network ask
-	ModeAutoEdit Mode = "auto-edit" // reads and workspace writes allowed; commands and network ask
-	ModeYolo     Mode = "yolo"      // everything allowed (still inside the sandbox when one is on)
-)
-
-// ParseMode checks a mode name; "" is the default, ask.
-func ParseMode(s string) (Mode, error) {
-	switch m := Mode(s); m {
-	case "":
-		return ModeAsk, nil
-	case ModePlan, ModeAsk, ModeAutoEdit, ModeYolo:
-		return m, nil
-	}
-	return "", fmt.Errorf("permission mode %q: use plan, ask, auto-edit or yolo", s)
-}
 
 // Decision is what the policy says about a call.
 type Decision int
@@ -58,7 +37,7 @@ func (d Decision) String() string {
 // command's * matches anything, "/" and spaces included, and \* is a literal star; for paths
 // * stays within a path segment and ** crosses them.
 type Policy struct {
-	Mode             Mode
+	Mode             messages.Mode
 	Allow, Ask, Deny []string
 	// PlanSafeExec lets plan mode run commands in plan-safe form (a verifier running tests):
 	// allowed when ExecConfined says the sandbox keeps the workspace read-only to them, asked
@@ -75,7 +54,7 @@ func (p *Policy) Validate() error {
 			}
 		}
 	}
-	if _, err := ParseMode(string(p.Mode)); err != nil {
+	if _, err := messages.ParseMode(string(p.Mode)); err != nil {
 		return err
 	}
 	return nil
@@ -104,21 +83,21 @@ func (p *Policy) Decide(spec Spec, args json.RawMessage, sessionAllow []string) 
 	}
 	mode := p.Mode
 	if mode == "" {
-		mode = ModeAsk
+		mode = messages.ModeAsk
 	}
-	if mode == ModePlan && spec.Risk == RiskExec && p.PlanSafeExec {
+	if mode == messages.ModePlan && spec.Risk == RiskExec && p.PlanSafeExec {
 		if p.ExecConfined {
 			return Allow, "plan-safe: the sandbox keeps the workspace read-only to commands"
 		}
 		return Ask, "plan-safe commands ask when no sandbox keeps the workspace read-only"
 	}
-	if mode == ModePlan && spec.Risk != RiskRead && spec.Risk != RiskDelegate {
+	if mode == messages.ModePlan && spec.Risk != RiskRead && spec.Risk != RiskDelegate {
 		return Deny, fmt.Sprintf("plan mode is read-only: %s (%s) is not allowed; present the plan, and the user can switch mode to carry it out", spec.Name, spec.Risk)
 	}
-	if d, why, ok := protectedWrite(spec, subject, hasSubject); ok && mode != ModeYolo {
+	if d, why, ok := protectedWrite(spec, subject, hasSubject); ok && mode != messages.ModeYolo {
 		return d, why
 	}
-	if d, why, ok := protectedShellWrite(script); ok && mode != ModeYolo {
+	if d, why, ok := protectedShellWrite(script); ok && mode != messages.ModeYolo {
 		return d, why
 	}
 	if pat, ok := firstMatch(sessionAllow, spec, subject, hasSubject, script, true); ok {
@@ -131,11 +110,11 @@ func (p *Policy) Decide(spec Spec, args json.RawMessage, sessionAllow []string) 
 		return Allow, fmt.Sprintf("allowed by the pattern %s", pat)
 	}
 	switch {
-	case mode == ModeYolo:
+	case mode == messages.ModeYolo:
 		return Allow, "yolo mode allows every call"
 	case spec.Risk == RiskRead || spec.Risk == RiskDelegate:
 		return Allow, fmt.Sprintf("%s mode allows %s", mode, spec.Risk)
-	case spec.Risk == RiskWrite && mode == ModeAutoEdit:
+	case spec.Risk == RiskWrite && mode == messages.ModeAutoEdit:
 		return Allow, "auto-edit mode allows workspace writes"
 	}
 	return Ask, fmt.Sprintf("%s mode asks before %s", mode, riskVerb(spec.Risk))
@@ -149,7 +128,7 @@ func (p *Policy) DecideInferred(spec Spec, d Decision, reason string) (Decision,
 	switch {
 	case d == Deny || spec.Risk == RiskRead || spec.Risk == RiskDelegate:
 		return d, reason
-	case d == Allow && p.Mode == ModeYolo:
+	case d == Allow && p.Mode == messages.ModeYolo:
 		return d, reason
 	}
 	return Ask, fmt.Sprintf("the reply named no tool; %s was inferred from its arguments (%s)", spec.Name, reason)

@@ -5,7 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
+
+	"github.com/troupe-dev/troupe/messages"
 )
 
 // Answer is a human's answer to an approval request.
@@ -61,14 +64,14 @@ func NewGate(policy Policy, ask Asker, noAskHint string) *Gate {
 }
 
 // SetMode switches the permission mode for the rest of the session.
-func (g *Gate) SetMode(m Mode) {
+func (g *Gate) SetMode(m messages.Mode) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.policy.Mode = m
 }
 
 // Mode is the current permission mode.
-func (g *Gate) Mode() Mode {
+func (g *Gate) Mode() messages.Mode {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	return g.policy.Mode
@@ -98,6 +101,11 @@ func (g *Gate) Check() Check {
 		policy, allowed := g.policy, slices.Clone(g.sessionAllow)
 		g.mu.Unlock()
 		decision, reason := policy.Decide(spec, args, allowed)
+		if decision != Deny && spec.Name == "bash" && env.Sandbox == nil && !strings.HasPrefix(reason, "allowed for this session") {
+			if h, named := namesHidden(env, args); named {
+				decision, reason = Ask, hiddenAsk(h)
+			}
+		}
 		inferred := inferredCall(ctx)
 		if inferred {
 			decision, reason = policy.DecideInferred(spec, decision, reason)

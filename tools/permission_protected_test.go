@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/troupe-dev/troupe/messages"
 )
 
 // TestProtectedFilesAlwaysAsk: a write to a file that grants power asks in every mode but yolo,
@@ -12,25 +14,25 @@ func TestProtectedFilesAlwaysAsk(t *testing.T) {
 	allowAll := Policy{Allow: []string{"write_file", "edit_file(**)"}}
 	tests := []struct {
 		name, tool, path string
-		mode             Mode
+		mode             messages.Mode
 		deny             []string
 		want             Decision
 	}{
-		{"troupe.toml in auto-edit", "write_file", "troupe.toml", ModeAutoEdit, nil, Ask},
-		{"troupe.toml cleaned", "write_file", "./sub/../troupe.toml", ModeAutoEdit, nil, Ask},
-		{"nested troupe.toml", "edit_file", "pkg/troupe.toml", ModeAutoEdit, nil, Ask},
-		{"agent file", "write_file", ".troupe/agents/reviewer.md", ModeAutoEdit, nil, Ask},
-		{"git config", "edit_file", ".git/config", ModeAutoEdit, nil, Ask},
-		{"git hook", "write_file", ".git/hooks/pre-commit", ModeAsk, nil, Ask},
-		{"nested repository", "write_file", "vendor/x/.git/config", ModeAutoEdit, nil, Ask},
-		{"gitmodules", "write_file", ".gitmodules", ModeAutoEdit, nil, Ask},
-		{"envrc", "write_file", ".envrc", ModeAutoEdit, nil, Ask},
-		{"yolo allows", "write_file", ".git/hooks/pre-commit", ModeYolo, nil, Allow},
-		{"deny still wins", "write_file", "troupe.toml", ModeAutoEdit, []string{"write_file(troupe.toml)"}, Deny},
-		{"plan still denies", "write_file", "troupe.toml", ModePlan, nil, Deny},
-		{"ordinary file allowed", "write_file", "src/troupe.go", ModeAutoEdit, nil, Allow},
-		{"gitignore is ordinary", "write_file", ".gitignore", ModeAutoEdit, nil, Allow},
-		{"a name that only contains .git", "write_file", "docs/.github/ci.yml", ModeAutoEdit, nil, Allow},
+		{"troupe.toml in auto-edit", "write_file", "troupe.toml", messages.ModeAutoEdit, nil, Ask},
+		{"troupe.toml cleaned", "write_file", "./sub/../troupe.toml", messages.ModeAutoEdit, nil, Ask},
+		{"nested troupe.toml", "edit_file", "pkg/troupe.toml", messages.ModeAutoEdit, nil, Ask},
+		{"agent file", "write_file", ".troupe/agents/reviewer.md", messages.ModeAutoEdit, nil, Ask},
+		{"git config", "edit_file", ".git/config", messages.ModeAutoEdit, nil, Ask},
+		{"git hook", "write_file", ".git/hooks/pre-commit", messages.ModeAsk, nil, Ask},
+		{"nested repository", "write_file", "vendor/x/.git/config", messages.ModeAutoEdit, nil, Ask},
+		{"gitmodules", "write_file", ".gitmodules", messages.ModeAutoEdit, nil, Ask},
+		{"envrc", "write_file", ".envrc", messages.ModeAutoEdit, nil, Ask},
+		{"yolo allows", "write_file", ".git/hooks/pre-commit", messages.ModeYolo, nil, Allow},
+		{"deny still wins", "write_file", "troupe.toml", messages.ModeAutoEdit, []string{"write_file(troupe.toml)"}, Deny},
+		{"plan still denies", "write_file", "troupe.toml", messages.ModePlan, nil, Deny},
+		{"ordinary file allowed", "write_file", "src/troupe.go", messages.ModeAutoEdit, nil, Allow},
+		{"gitignore is ordinary", "write_file", ".gitignore", messages.ModeAutoEdit, nil, Allow},
+		{"a name that only contains .git", "write_file", "docs/.github/ci.yml", messages.ModeAutoEdit, nil, Allow},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -56,7 +58,7 @@ func TestProtectedWriteIsDeniedHeadlessAndAudited(t *testing.T) {
 	if err := symlink(".git/config", env.Root, "harmless.cfg"); err != nil {
 		t.Fatal(err)
 	}
-	g := NewGate(Policy{Mode: ModeAutoEdit, Allow: []string{"write_file"}}, nil, "rerun with --yes")
+	g := NewGate(Policy{Mode: messages.ModeAutoEdit, Allow: []string{"write_file"}}, nil, "rerun with --yes")
 	var audit []string
 	g.OnDecision(func(_ context.Context, spec Spec, d Decision, reason string) {
 		audit = append(audit, spec.Name+" "+d.String()+": "+reason)

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/troupe-dev/troupe/messages"
 	"github.com/troupe-dev/troupe/tools/shellparse"
 )
 
@@ -88,11 +89,11 @@ func FuzzShellDecisionRespelled(f *testing.F) {
 			steps = steps[:12]
 		}
 		plain := plains[int(which)%len(plains)]
-		if d, _ := decideShell(t, ModeYolo, strings.Join(plain, " ")); d != Deny {
+		if d, _ := decideShell(t, messages.ModeYolo, strings.Join(plain, " ")); d != Deny {
 			t.Fatalf("the plain command %q is not denied", plain)
 		}
 		cmd := respell(plain, steps)
-		if d, why := decideShell(t, ModeYolo, cmd); d == Allow {
+		if d, why := decideShell(t, messages.ModeYolo, cmd); d == Allow {
 			t.Fatalf("%q is allowed (%s), though %q is denied", cmd, why, strings.Join(plain, " "))
 		}
 	})
@@ -109,7 +110,7 @@ func FuzzShellDecision(f *testing.F) {
 		if len(cmd) > 4096 {
 			return
 		}
-		d, _ := decideShell(t, ModeYolo, cmd)
+		d, _ := decideShell(t, messages.ModeYolo, cmd)
 		if d != Allow {
 			return
 		}
@@ -118,7 +119,7 @@ func FuzzShellDecision(f *testing.F) {
 			if strings.ContainsAny(plain, "\"'\\$`;&|<>(){}\n#*?[") {
 				continue // not a plain spelling of itself
 			}
-			if pd, why := decideShell(t, ModeYolo, plain); pd == Deny {
+			if pd, why := decideShell(t, messages.ModeYolo, plain); pd == Deny {
 				t.Fatalf("%q is allowed, but it runs %q, which is denied (%s)", cmd, plain, why)
 			}
 		}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/troupe-dev/troupe/internal/testwait"
+	"github.com/troupe-dev/troupe/messages"
 )
 
 // shellRules is the fixed rule set the decision table is judged under.
@@ -18,7 +19,7 @@ var shellRules = Policy{
 	Deny:  []string{"bash(rm *)", "bash(curl *)"},
 }
 
-func decideShell(t testing.TB, mode Mode, command string) (Decision, string) {
+func decideShell(t testing.TB, mode messages.Mode, command string) (Decision, string) {
 	t.Helper()
 	p := shellRules
 	p.Mode = mode
@@ -208,9 +209,9 @@ func TestShellDecisionTable(t *testing.T) {
 	code := map[Decision]string{Allow: "A", Ask: "?", Deny: "D"}
 	for _, c := range table {
 		for _, m := range []struct {
-			mode Mode
+			mode messages.Mode
 			want string
-		}{{ModeAsk, c.ask}, {ModeYolo, c.yolo}} {
+		}{{messages.ModeAsk, c.ask}, {messages.ModeYolo, c.yolo}} {
 			got, why := decideShell(t, m.mode, c.command)
 			if code[got] != m.want {
 				t.Errorf("%s mode, %q: got %s (%s), want %s", m.mode, c.command, code[got], why, m.want)
@@ -223,7 +224,7 @@ func TestShellDecisionTable(t *testing.T) {
 // cannot be known under a deny rule is refused, even in yolo mode.
 func TestShellDecisionUnprovableIsRefusedHeadless(t *testing.T) {
 	p := shellRules
-	p.Mode = ModeYolo
+	p.Mode = messages.ModeYolo
 	env := newEnv(t)
 	writeFiles(t, env.Root, map[string]string{"v.txt": "keep\n"})
 	reg := gatedRegistry(t, NewGate(p, nil, "rerun with --yes"))
@@ -247,7 +248,7 @@ func TestShellDecisionBoundedOnHugeInput(t *testing.T) {
 	for name, cmd := range inputs {
 		done := make(chan Decision, 1)
 		go func() {
-			d, _ := decideShell(t, ModeYolo, cmd)
+			d, _ := decideShell(t, messages.ModeYolo, cmd)
 			done <- d
 		}()
 		select {

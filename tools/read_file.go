@@ -9,11 +9,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/troupe-dev/troupe/internal/textfmt"
 	"io"
 	"io/fs"
 	"net/http"
 	"strings"
+
+	"github.com/troupe-dev/troupe/internal/textfmt"
 )
 
 const (
@@ -220,7 +221,7 @@ func readLine(r *bufio.Reader, maxBytes int) (line string, full int, err error) 
 			}
 		}
 		if len(kept) > maxBytes {
-			kept = trimPartialRune(kept[:maxBytes])
+			kept = textfmt.TrimPartialRune(kept[:maxBytes])
 		}
 		return string(kept), full, err
 	}

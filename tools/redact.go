@@ -12,9 +12,10 @@ const redactedMark = "[redacted]"
 // server's dummy key) would blank out ordinary text.
 const minSecretLen = 8
 
-// Redactor replaces known secret values (the bus token, provider API keys) in tool results,
-// so a command that prints them (cat .troupe/node.json, env) never shows them to the model.
-// The zero value redacts nothing. It is immutable once built and safe to share.
+// Redactor replaces known secret values (the bus token, provider API keys), their base64
+// forms, and known secret formats (redact_formats.go) in tool results, so a command that
+// prints them (cat .troupe/node.json, env) never shows them to the model. The zero value
+// redacts the known formats only. It is immutable once built and safe to share.
 type Redactor struct {
 	replacer *strings.Replacer
 }
@@ -25,9 +26,16 @@ func NewRedactor(secrets ...string) Redactor {
 	seen := map[string]bool{}
 	for _, s := range secrets {
 		s = strings.TrimSpace(s)
-		if len(s) >= minSecretLen && !seen[s] {
-			seen[s] = true
-			keep = append(keep, s)
+		if len(s) < minSecretLen || seen[s] {
+			continue
+		}
+		seen[s] = true
+		keep = append(keep, s)
+		for _, enc := range base64Forms(s) {
+			if !seen[enc] {
+				seen[enc] = true
+				keep = append(keep, enc)
+			}
 		}
 	}
 	if len(keep) == 0 {
@@ -42,12 +50,12 @@ func NewRedactor(secrets ...string) Redactor {
 	return Redactor{replacer: strings.NewReplacer(pairs...)}
 }
 
-// Redact returns s with every secret replaced by [redacted].
+// Redact returns s with every secret and every known secret format replaced by [redacted].
 func (r Redactor) Redact(s string) string {
-	if r.replacer == nil {
-		return s
+	if r.replacer != nil {
+		s = r.replacer.Replace(s)
 	}
-	return r.replacer.Replace(s)
+	return redactFormats(s)
 }
 
 // redactResult is the lifecycle's last word on a result: no secret leaves in its output.

@@ -2,7 +2,8 @@ package tools
 
 import (
 	"strings"
-	"unicode/utf8"
+
+	"github.com/troupe-dev/troupe/internal/textfmt"
 )
 
 // The textual pre-passes of argument repair. Each runs only on text that is not valid JSON,
@@ -17,13 +18,7 @@ func newRepair(kind RepairKind, before, after string) Repair {
 }
 
 // preview is s cut to previewRunes runes, marked with … when cut.
-func preview(s string) string {
-	if utf8.RuneCountInString(s) <= previewRunes {
-		return s
-	}
-	r := []rune(s)
-	return string(r[:previewRunes]) + "…"
-}
+func preview(s string) string { return textfmt.ClipRunes(s, previewRunes+1) }
 
 // escapeStrayBackslashes doubles each backslash inside a double-quoted string that does not
 // start a valid JSON escape: "C:\Users\x" becomes "C:\\Users\\x". A \u not followed by four

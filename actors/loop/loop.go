@@ -76,7 +76,7 @@ func (l *Loop) Iterations() int { return l.n }
 // CheckRan notes a check of the running iteration: the output of the last failed check
 // command is what the loop reports if it runs out of iterations.
 func (l *Loop) CheckRan(session string, d *messages.DoneCheckData) {
-	if session == l.running && d.Kind == "command" && !d.Passed {
+	if session == l.running && d.Kind == messages.DoneCheckCommand && !d.Passed {
 		l.lastCheck = d.Output
 	}
 }

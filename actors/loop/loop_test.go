@@ -57,10 +57,10 @@ func TestLoopFinishesDoneWithEvidence(t *testing.T) {
 func TestLoopRunsOutOfIterationsWithTheLastCheckOutput(t *testing.T) {
 	l := newLoop(t, 2)
 	l.Begin()
-	l.CheckRan("L1-iter_1", &messages.DoneCheckData{Kind: "command", Passed: false, Output: "FIRST"})
+	l.CheckRan("L1-iter_1", &messages.DoneCheckData{Kind: messages.DoneCheckCommand, Passed: false, Output: "FIRST"})
 	l.IterationFinished("L1-iter_1", stepOnly(messages.GoalActive))
-	l.CheckRan("L1-iter_1", &messages.DoneCheckData{Kind: "command", Passed: false, Output: "stale: not the running iteration"})
-	l.CheckRan("L1-iter_2", &messages.DoneCheckData{Kind: "command", Passed: false, Output: "STILL-FAILING\nline 2"})
+	l.CheckRan("L1-iter_1", &messages.DoneCheckData{Kind: messages.DoneCheckCommand, Passed: false, Output: "stale: not the running iteration"})
+	l.CheckRan("L1-iter_2", &messages.DoneCheckData{Kind: messages.DoneCheckCommand, Passed: false, Output: "STILL-FAILING\nline 2"})
 	fin := &messages.SessionFinishedData{Status: messages.StatusFailed, Kind: messages.FailDone, Error: "not done after 1 refused final answers"}
 	d := l.IterationFinished("L1-iter_2", fin)
 	if d.Step != Finish || d.Finished.Status != messages.StatusFailed || d.Finished.Kind != messages.FailDone || d.Finished.Turns != 2 {

@@ -2,9 +2,11 @@ package projection
 
 import (
 	"fmt"
-	"github.com/troupe-dev/troupe/store"
 	"strings"
 	"time"
+
+	"github.com/troupe-dev/troupe/internal/textfmt"
+	"github.com/troupe-dev/troupe/store"
 
 	"github.com/troupe-dev/troupe/llm"
 )
@@ -59,7 +61,7 @@ func keepFrom(items []Item, keep int) int {
 // the output survive in that line, since they often sit at its end (the tool layer appends
 // them) and are the model's way back to the whole output.
 func preview(out string, n int) string {
-	head := runeHead(out, n)
+	head := textfmt.Head(out, n)
 	if i := strings.LastIndexByte(head, '\n'); i >= len(head)/2 {
 		head = head[:i+1]
 	}

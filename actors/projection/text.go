@@ -4,7 +4,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/troupe-dev/troupe/internal/textfmt"
 )
 
 // clip returns s cut to at most n bytes at a rune boundary, with "…" appended when cut (the
@@ -15,38 +16,9 @@ func clip(s string, n int) string {
 	}
 	const ellipsis = "…"
 	if n <= len(ellipsis) {
-		return runeHead(s, n)
+		return textfmt.Head(s, n)
 	}
-	return runeHead(s, n-len(ellipsis)) + ellipsis
-}
-
-// runeHead returns the longest prefix of s of at most n bytes that ends at a rune boundary.
-func runeHead(s string, n int) string {
-	if n >= len(s) {
-		return s
-	}
-	if n <= 0 {
-		return ""
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
-}
-
-// runeTail returns the longest suffix of s of at most n bytes that starts at a rune boundary.
-func runeTail(s string, n int) string {
-	if n >= len(s) {
-		return s
-	}
-	if n <= 0 {
-		return ""
-	}
-	i := len(s) - n
-	for i < len(s) && !utf8.RuneStart(s[i]) {
-		i++
-	}
-	return s[i:]
+	return textfmt.Head(s, n-len(ellipsis)) + ellipsis
 }
 
 // firstLine returns the first non-blank line of s, trimmed and clipped to n bytes.
@@ -66,7 +38,7 @@ func headTail(s string, n int) string {
 		return s
 	}
 	half := max(n/2-32, 0) // room for the marker
-	head, tail := runeHead(s, half), runeTail(s, half)
+	head, tail := textfmt.Head(s, half), textfmt.Tail(s, half)
 	return head + "\n… " + strconv.Itoa(len(s)-len(head)-len(tail)) + " bytes omitted …\n" + tail
 }
 

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/troupe-dev/troupe/internal/textfmt"
 	"github.com/troupe-dev/troupe/llm"
 	"github.com/troupe-dev/troupe/messages"
 	"github.com/troupe-dev/troupe/tools"
@@ -168,14 +169,7 @@ func IsQuestion(text string) bool {
 // Preview keeps the head of s within n bytes, on one line, cut at a rune boundary.
 func Preview(s string, n int) string {
 	s = strings.Join(strings.Fields(s), " ")
-	if len(s) <= n {
-		return s
-	}
-	cut := n
-	for cut > 0 && s[cut]&0xC0 == 0x80 {
-		cut--
-	}
-	return s[:cut] + "…"
+	return textfmt.Clip(s, n)
 }
 
 func compactJSON(s string) string {

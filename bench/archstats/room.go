@@ -26,8 +26,8 @@ import (
 //   - state groups without methods: fields of the session whose type is a struct declared in
 //     package actors (SessionDeps, the Node's inputs, aside) that has no method of its own;
 //   - session methods in command files: in actors/commands*.go and actors/audit_probe.go;
-//   - wire StartSession reads: in session methods, each use of a session field whose type is
-//     messages.StartSession (or a pointer to it);
+//   - wire StartSession reads: each use of a session field whose type is messages.StartSession
+//     (or a pointer to it) through a variable or field named s (the session), in package actors;
 //   - cmd/troupe own package: lines of the non-test Go files directly in cmd/troupe;
 //   - non-test Go files over 400 lines, anywhere;
 //   - rune-cut copies: functions outside internal/textfmt that cut text on a rune boundary by
@@ -240,22 +240,26 @@ func sessionRoom(files map[string]*ast.File, f *roomFigures) {
 			if !takesContext(fd) {
 				f.noContext++
 			}
-			recv := ""
-			if len(fd.Recv.List[0].Names) > 0 {
-				recv = fd.Recv.List[0].Names[0].Name
-			}
-			if fd.Body == nil || recv == "" {
-				continue
-			}
-			ast.Inspect(fd.Body, func(n ast.Node) bool {
-				if sel, ok := n.(*ast.SelectorExpr); ok {
-					if id, ok := sel.X.(*ast.Ident); ok && id.Name == recv && startFields[sel.Sel.Name] {
-						f.startReads++
-					}
-				}
-				return true
-			})
 		}
+		// Reads of the wire start: s.start.X in session methods, h.s.start.X in the command host,
+		// or any other variable named s (the session's receiver by convention).
+		ast.Inspect(af, func(n ast.Node) bool {
+			sel, ok := n.(*ast.SelectorExpr)
+			if !ok || !startFields[sel.Sel.Name] {
+				return true
+			}
+			switch x := sel.X.(type) {
+			case *ast.Ident:
+				if x.Name == "s" {
+					f.startReads++
+				}
+			case *ast.SelectorExpr:
+				if x.Sel.Name == "s" {
+					f.startReads++
+				}
+			}
+			return true
+		})
 	}
 }
 
@@ -307,7 +311,7 @@ func printRoom(before *roomFigures, beforeRev string, now roomFigures) {
 	bare := func(f roomFigures) string { return fmt.Sprintf("%d of %d", len(f.bareGroups), f.groups) }
 	row("  state groups without methods", bare, bare, "0")
 	row("  session methods in commands*.go, audit_probe.go", num(func(f roomFigures) int { return f.commandMethods }), num(func(f roomFigures) int { return f.commandMethods }), "0")
-	row("  wire StartSession reads in session methods", num(func(f roomFigures) int { return f.startReads }), num(func(f roomFigures) int { return f.startReads }), "≤ 20")
+	row("  wire StartSession reads by the session", num(func(f roomFigures) int { return f.startReads }), num(func(f roomFigures) int { return f.startReads }), "≤ 20")
 	row("  cmd/troupe own package, non-test lines", num(func(f roomFigures) int { return f.cmdLines }), num(func(f roomFigures) int { return f.cmdLines }), "≤ 2000")
 	row("  non-test Go files over 400 lines", num(func(f roomFigures) int { return len(f.overLimit) }), num(func(f roomFigures) int { return len(f.overLimit) }), "0")
 	row("  rune-cut copies outside internal/textfmt", num(func(f roomFigures) int { return len(f.runeCuts) }), num(func(f roomFigures) int { return len(f.runeCuts) }), "0")

@@ -20,6 +20,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/troupe-dev/troupe/messages"
 	"github.com/troupe-dev/troupe/store"
 )
 
@@ -151,7 +152,7 @@ func oneShot(dir string, n int, closeStore bool) error {
 // writeSession writes a session the way the session actor does: PutMeta at start, one
 // AppendWithMeta per entry, Sync at turn boundaries, PutMeta when done.
 func writeSession(s *store.Store, id string, turns, outputBytes int) error {
-	meta := &store.SessionMeta{ID: id, Model: "scripted:bench", Task: "fix the failing test", Status: "running"}
+	meta := &store.SessionMeta{ID: id, Model: "scripted:bench", Task: "fix the failing test", Status: string(messages.StatusRunning)}
 	if err := s.PutMeta(meta); err != nil {
 		return err
 	}
@@ -178,7 +179,7 @@ func writeSession(s *store.Store, id string, turns, outputBytes int) error {
 	if err := s.AppendWithMeta(meta, &store.Entry{Kind: store.KindAssistant, Text: "fixed", Model: meta.Model}); err != nil {
 		return err
 	}
-	meta.Status = "done"
+	meta.Status = string(messages.StatusDone)
 	return s.PutMeta(meta)
 }
 

@@ -9,7 +9,6 @@ import (
 	"github.com/troupe-dev/troupe/actors"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/ui"
 	"github.com/troupe-dev/troupe/messages"
-	"github.com/troupe-dev/troupe/tools"
 )
 
 // approveCommand answers a pending approval request from another terminal (or a script):
@@ -60,7 +59,7 @@ func (m *Main) approve(client *actors.Client, session, callID string, answer mes
 		return err
 	}
 	for _, meta := range metas {
-		if meta.Status != "running" {
+		if meta.Status != string(messages.StatusRunning) {
 			continue
 		}
 		if err := client.Approve(meta.ID, callID, answer, by); err == nil {
@@ -119,7 +118,7 @@ func (m *Main) modeCommand() *cobra.Command {
 		Args:  cobra.ExactArgs(2),
 		RunE: func(c *cobra.Command, args []string) error {
 			mode := strings.ToLower(args[1])
-			if _, err := tools.ParseMode(mode); err != nil || mode == "" {
+			if _, err := messages.ParseMode(mode); err != nil || mode == "" {
 				return usageErr("mode %q: use plan, ask, auto-edit or yolo (see 'troupe mode --help')", args[1])
 			}
 			client, err := m.attachHere()

@@ -62,7 +62,7 @@ func (m *Main) follow(ctx context.Context, id string, asJSON bool) error {
 	if err != nil {
 		return usageErr("attach %s: %v (see 'troupe sessions')", id, err)
 	}
-	running := meta.Status == "running"
+	running := meta.Status == string(messages.StatusRunning)
 	if running {
 		_, err := l.client.Status(id)
 		running = err == nil

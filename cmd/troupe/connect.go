@@ -90,6 +90,8 @@ func (m *Main) nodeOptions(s *settings) (actors.NodeOptions, error) {
 		Agents:        agentLimits(s.cfg),
 		NATS:          s.cfg.NATS,
 		UserConfigDir: config.UserDir(m.Getenv),
+		DenyRead:      s.cfg.SandboxDenyRead,
+		AllowRead:     s.cfg.SandboxAllowRead,
 		MCPServers:    m.mcpServers(s),
 	}, nil
 }

@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/troupe-dev/troupe/actors"
+	"github.com/troupe-dev/troupe/config"
 	"github.com/troupe-dev/troupe/internal/diagnose"
 	"github.com/troupe-dev/troupe/tools/sandbox"
 )
@@ -45,6 +47,7 @@ func (m *Main) doctor(f *commonFlags, probe bool) error {
 	checks := []check{m.checkConfig(s), checkBus(), checkStore(s.root)}
 	checks = append(checks, diagnose.Provider(s.cfg.Model, s.cfg.BaseURL, m.Getenv, probe)...)
 	checks = append(checks, checkSandbox(s.cfg.Sandbox)...)
+	checks = append(checks, m.checkHidden(s))
 	checks = append(checks, diagnose.Tools()...)
 	if failed := diagnose.Write(m.Stdout, checks); failed > 0 {
 		return &exitError{code: exitFailed, msg: fmt.Sprintf("doctor: %d check(s) failed", failed)}
@@ -80,6 +83,30 @@ func checkStore(root string) check {
 	}
 	dir := filepath.Join(actors.StateDir(root), "db")
 	return diagnose.StoreAt(dir)
+}
+
+// checkHidden lists the credential paths hidden from commands in this project (and refused to
+// the file tools), with how to change the list.
+func (m *Main) checkHidden(s *settings) check {
+	home, _ := os.UserHomeDir()
+	hidden := sandbox.HiddenPaths(home, s.root, config.UserDir(m.Getenv), s.cfg.SandboxDenyRead, s.cfg.SandboxAllowRead)
+	shown := make([]string, len(hidden))
+	for i, h := range hidden {
+		shown[i] = h
+		if rest, ok := strings.CutPrefix(h, home+"/"); ok && home != "" {
+			shown[i] = "~/" + rest
+		}
+	}
+	detail := "hidden from commands: nothing found to hide"
+	if len(shown) > 0 {
+		detail = "hidden from commands: " + strings.Join(shown, ", ")
+	}
+	status := diagnose.OK
+	if s.cfg.Sandbox == "off" {
+		status, detail = diagnose.Note, detail+" (sandbox off: a command naming one asks)"
+	}
+	return check{Name: "credentials", Status: status, Detail: detail,
+		Fix: "add paths with [sandbox] deny_read, or show one with allow_read, in your user config"}
 }
 
 // checkSandbox reports the confinement in force, then one line for each channel a confined

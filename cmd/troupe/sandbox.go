@@ -51,13 +51,13 @@ func (b bashSandbox) Holes() []string  { return b.sb.Holes() }
 
 // WrapServer confines an MCP server's process: network allowed, writes only to writable
 // (actors/mcp_hub.go passes the workspace and the package runners' caches).
-func (b bashSandbox) WrapServer(cmd *exec.Cmd, writable []string) error {
-	return b.sb.WrapNetwork(cmd, writable)
+func (b bashSandbox) WrapServer(cmd *exec.Cmd, writable, hidden []string) error {
+	return b.sb.WrapNetwork(cmd, writable, hidden)
 }
 
 func (b bashSandbox) Wrap(cmd *exec.Cmd, env *tools.Env) error {
 	if env.ReadOnlyRoot {
-		return b.sb.Wrap(cmd, []string{env.TempDir})
+		return b.sb.WrapHiding(cmd, []string{env.TempDir}, env.Hidden)
 	}
-	return b.sb.Wrap(cmd, []string{env.Root, env.TempDir})
+	return b.sb.WrapHiding(cmd, []string{env.Root, env.TempDir}, env.Hidden)
 }

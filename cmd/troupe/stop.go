@@ -10,6 +10,7 @@ import (
 
 	"github.com/troupe-dev/troupe/actors"
 	"github.com/troupe-dev/troupe/internal/textfmt"
+	"github.com/troupe-dev/troupe/messages"
 )
 
 // stopWait is how long stop waits for the node to record its sessions and exit.
@@ -37,7 +38,7 @@ func (m *Main) stopCommand() *cobra.Command {
 			if client, err := attach(s.root); err == nil {
 				if metas, err := client.Sessions(); err == nil {
 					for _, meta := range metas {
-						if meta.Status == "running" && meta.Parent == "" {
+						if meta.Status == string(messages.StatusRunning) && meta.Parent == "" {
 							active++
 						}
 					}

@@ -5,7 +5,6 @@ package textfmt
 import (
 	"strconv"
 	"strings"
-	"unicode/utf8"
 )
 
 // Count is n with its noun, plural when n is not 1: Count(1, "line") is "1 line",
@@ -30,11 +29,7 @@ func Clip(s string, max int) string {
 	if max <= 0 {
 		return "…"
 	}
-	cut := max
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
+	return Head(s, max) + "…"
 }
 
 // FirstLine is the first line of s, trimmed.

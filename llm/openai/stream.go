@@ -8,6 +8,8 @@ import (
 	"io"
 	"net/http"
 	"unicode/utf8"
+
+	"github.com/troupe-dev/troupe/internal/textfmt"
 )
 
 // ErrEmptyBody is a 200 answer with nothing in it (no event, or an empty JSON body).
@@ -147,7 +149,7 @@ func (s *Stream) decode(data []byte) error {
 	case errors.As(err, &typeErr):
 		s.quirks.Add(QuirkOddFieldType)
 	default:
-		return fmt.Errorf("%w: %v: %s", ErrMalformed, err, clip(data, 120))
+		return fmt.Errorf("%w: %v: %s", ErrMalformed, err, textfmt.Clip(string(data), 120))
 	}
 	if !utf8.Valid(data) {
 		s.quirks.Add(QuirkInvalidUTF8)
@@ -158,7 +160,7 @@ func (s *Stream) decode(data []byte) error {
 // streamError reads an error event: {"error":{"message","code","type"}}, {"error":"text"} or
 // {"message":…}.
 func streamError(data []byte) *StreamError {
-	e := &StreamError{Message: ErrorMessage(string(data)), Body: string(clip(data, 2000))}
+	e := &StreamError{Message: ErrorMessage(string(data)), Body: textfmt.Clip(string(data), 2000)}
 	var v struct {
 		Error struct {
 			Code json.RawMessage `json:"code"`
@@ -181,11 +183,4 @@ func streamError(data []byte) *StreamError {
 		}
 	}
 	return e
-}
-
-func clip(b []byte, n int) []byte {
-	if len(b) <= n {
-		return b
-	}
-	return append(append([]byte(nil), b[:n]...), "…"...)
 }

@@ -26,9 +26,9 @@ import (
 const MaxMessageBytes = 96 << 20
 
 // Wrapper confines a server's process: it rewrites cmd to run under the sandbox with network
-// allowed and writable (plus the sandbox's own cache dirs) writable.
+// allowed, writable (plus the sandbox's own cache dirs) writable and hidden unreadable.
 type Wrapper interface {
-	WrapServer(cmd *exec.Cmd, writable []string) error
+	WrapServer(cmd *exec.Cmd, writable, hidden []string) error
 }
 
 // Options say how to reach one server.
@@ -41,7 +41,10 @@ type Options struct {
 	Environ []string
 	// Writable are more paths the process may write (the npm cache and the like).
 	Writable []string
-	Sandbox  Wrapper // nil runs the process unconfined
+	// Hidden are the paths the process may not read (the credential list, sandbox.HiddenPaths,
+	// minus what the server's writable lists).
+	Hidden  []string
+	Sandbox Wrapper // nil runs the process unconfined
 	// OnToolsChanged is called (on the SDK's goroutine) when the server says its tool list
 	// changed.
 	OnToolsChanged func()

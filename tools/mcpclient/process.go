@@ -50,7 +50,7 @@ func startProcess(opt Options) (*process, error) {
 	if opt.Sandbox != nil {
 		writable := append([]string{opt.Root}, opt.Writable...)
 		writable = append(writable, s.Writable...)
-		if err := opt.Sandbox.WrapServer(cmd, writable); err != nil {
+		if err := opt.Sandbox.WrapServer(cmd, writable, opt.Hidden); err != nil {
 			return nil, fmt.Errorf("mcp server %s: sandbox: %w", s.Name, err)
 		}
 	}

@@ -11,26 +11,25 @@ import (
 // devices every command may write: output sinks and terminals.
 var writableDevices = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/tty", "/dev/ptmx", "/dev/random", "/dev/urandom"}
 
-// LauncherMain is the body of `troupe __sandbox [--rw DIR]… [--no-net] -- PROG ARGS…`: it
-// restricts itself with Landlock (read and execute everywhere, write only the --rw directories
-// and the usual devices, no TCP with --no-net, no signals or abstract unix sockets reaching
-// outside the sandbox) and executes PROG, which inherits the
-// restriction. It returns only on failure, with the exit code to use.
+// LauncherMain is the body of `troupe __sandbox [--rw DIR]… [--hide PATH]… [--no-net] --
+// PROG ARGS…`: it restricts itself with Landlock (read and execute everywhere but the --hide
+// paths, write only the --rw directories and the usual devices, no TCP with --no-net, no
+// signals or abstract unix sockets reaching outside the sandbox) and executes PROG, which
+// inherits the restriction. It returns only on failure, with the exit code to use.
 func LauncherMain(args []string) int {
-	rw, noNet, argv, err := parseLauncherArgs(args)
+	spec, err := parseLauncherArgs(args)
 	if err != nil {
 		return fail(err.Error())
 	}
+	argv := spec.argv
 	prog, err := resolveProgram(argv[0])
 	if err != nil {
 		return fail(fmt.Sprintf("%s: %v", argv[0], err))
 	}
 	cfg := landlock.V11.BestEffort()
-	rules := []landlock.Rule{
-		landlock.RODirs("/"),
-		landlock.RWDirs(existing(rw)...),
-		landlock.RWFiles(existing(writableDevices)...).WithIoctlDev(),
-	}
+	rules := landlockRules(existing(spec.rw), spec.hide)
+	rules = append(rules, landlock.RWFiles(existing(writableDevices)...).WithIoctlDev())
+	noNet := spec.noNet
 	if err := cfg.RestrictPaths(rules...); err != nil {
 		return fail(fmt.Sprintf("apply landlock to the file system: %v", err))
 	}
@@ -64,25 +63,38 @@ func fail(msg string) int {
 	return 126
 }
 
-func parseLauncherArgs(args []string) (rw []string, noNet bool, argv []string, err error) {
+// launchSpec is what the launcher was asked to do.
+type launchSpec struct {
+	rw, hide []string
+	noNet    bool
+	argv     []string
+}
+
+func parseLauncherArgs(args []string) (launchSpec, error) {
+	var spec launchSpec
 	for i := 0; i < len(args); i++ {
 		switch args[i] {
-		case "--rw":
+		case "--rw", "--hide":
 			if i+1 >= len(args) {
-				return nil, false, nil, fmt.Errorf("--rw needs a directory")
+				return launchSpec{}, fmt.Errorf("%s needs a path", args[i])
 			}
-			rw = append(rw, args[i+1])
+			if args[i] == "--rw" {
+				spec.rw = append(spec.rw, args[i+1])
+			} else {
+				spec.hide = append(spec.hide, args[i+1])
+			}
 			i++
 		case "--no-net":
-			noNet = true
+			spec.noNet = true
 		case "--":
 			if i+1 >= len(args) {
-				return nil, false, nil, fmt.Errorf("no command after --")
+				return launchSpec{}, fmt.Errorf("no command after --")
 			}
-			return rw, noNet, args[i+1:], nil
+			spec.argv = args[i+1:]
+			return spec, nil
 		default:
-			return nil, false, nil, fmt.Errorf("unknown argument %q", args[i])
+			return launchSpec{}, fmt.Errorf("unknown argument %q", args[i])
 		}
 	}
-	return nil, false, nil, fmt.Errorf("no command: use -- PROG ARGS")
+	return launchSpec{}, fmt.Errorf("no command: use -- PROG ARGS")
 }

@@ -113,15 +113,24 @@ func (s *Sandbox) Describe() string { return s.why }
 // Wrap rewrites cmd, which holds Path, Args, Dir and Env for the command, so it runs confined:
 // it may write only writable (the workspace and the session temp dir), the user's cache dir and
 // the usual devices.
-func (s *Sandbox) Wrap(cmd *exec.Cmd, writable []string) error { return s.wrap(cmd, writable, false) }
-
-// WrapNetwork is Wrap with the network allowed: an MCP server's process may need to reach its
-// service or a package registry, so only its writes are confined.
-func (s *Sandbox) WrapNetwork(cmd *exec.Cmd, writable []string) error {
-	return s.wrap(cmd, writable, true)
+func (s *Sandbox) Wrap(cmd *exec.Cmd, writable []string) error {
+	return s.WrapHiding(cmd, writable, nil)
 }
 
-func (s *Sandbox) wrap(cmd *exec.Cmd, writable []string, network bool) error {
+// WrapHiding is Wrap that also hides the absolute paths in hidden (HiddenPaths) from the
+// command: under Landlock they are left out of every grant (landlock_hide.go); under
+// bubblewrap an empty tmpfs covers a hidden directory and /dev/null a hidden file.
+func (s *Sandbox) WrapHiding(cmd *exec.Cmd, writable, hidden []string) error {
+	return s.wrap(cmd, writable, hidden, false)
+}
+
+// WrapNetwork is WrapHiding with the network allowed: an MCP server's process may need to
+// reach its service or a package registry, so only its writes and reads are confined.
+func (s *Sandbox) WrapNetwork(cmd *exec.Cmd, writable, hidden []string) error {
+	return s.wrap(cmd, writable, hidden, true)
+}
+
+func (s *Sandbox) wrap(cmd *exec.Cmd, writable, hidden []string, network bool) error {
 	rw := append(append([]string(nil), writable...), s.extra...)
 	argv := append([]string{cmd.Path}, cmd.Args[1:]...)
 	switch s.mode {
@@ -129,6 +138,9 @@ func (s *Sandbox) wrap(cmd *exec.Cmd, writable []string, network bool) error {
 		args := []string{s.self, LauncherCommand}
 		for _, d := range rw {
 			args = append(args, "--rw", d)
+		}
+		for _, h := range hidden {
+			args = append(args, "--hide", h)
 		}
 		if s.netOff && !network {
 			args = append(args, "--no-net")
@@ -145,12 +157,30 @@ func (s *Sandbox) wrap(cmd *exec.Cmd, writable []string, network bool) error {
 			}
 			args = append(args, "--bind", d, d)
 		}
+		args = append(args, bwrapHide(hidden)...)
 		if cmd.Dir != "" {
 			args = append(args, "--chdir", cmd.Dir)
 		}
 		cmd.Path, cmd.Args = s.bwrap, append(append(args, "--"), argv...)
 	}
 	return nil
+}
+
+// bwrapHide mounts over each hidden path, after the binds so it holds inside them too.
+func bwrapHide(hidden []string) []string {
+	var args []string
+	for _, h := range hidden {
+		info, err := os.Lstat(h)
+		switch {
+		case err != nil || info.Mode()&os.ModeSymlink != 0:
+			// Gone, or a link: the path it names is hidden where it lives, if it is listed.
+		case info.IsDir():
+			args = append(args, "--tmpfs", h)
+		default:
+			args = append(args, "--ro-bind", "/dev/null", h)
+		}
+	}
+	return args
 }
 
 // resolveProgram finds prog on PATH the way a shell would (the launcher execs directly).

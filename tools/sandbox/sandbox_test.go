@@ -133,13 +133,13 @@ func TestNewRefusesWhatCannotWork(t *testing.T) {
 
 func TestLauncherArguments(t *testing.T) {
 	for _, args := range [][]string{{}, {"--rw"}, {"--bogus"}, {"--rw", "/tmp"}, {"--"}} {
-		if _, _, _, err := parseLauncherArgs(args); err == nil {
+		if _, err := parseLauncherArgs(args); err == nil {
 			t.Errorf("parseLauncherArgs(%q) accepted", args)
 		}
 	}
-	rw, noNet, argv, err := parseLauncherArgs([]string{"--rw", "/a", "--no-net", "--rw", "/b", "--", "bash", "-c", "x"})
-	if err != nil || len(rw) != 2 || !noNet || strings.Join(argv, " ") != "bash -c x" {
-		t.Errorf("parse = %v %v %v %v", rw, noNet, argv, err)
+	spec, err := parseLauncherArgs([]string{"--rw", "/a", "--no-net", "--hide", "/h", "--rw", "/b", "--", "bash", "-c", "x"})
+	if err != nil || len(spec.rw) != 2 || len(spec.hide) != 1 || !spec.noNet || strings.Join(spec.argv, " ") != "bash -c x" {
+		t.Errorf("parse = %+v %v", spec, err)
 	}
 }
 

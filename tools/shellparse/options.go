@@ -3,6 +3,8 @@ package shellparse
 import (
 	"fmt"
 	"strings"
+
+	"github.com/troupe-dev/troupe/internal/textfmt"
 )
 
 // options is how a wrapper's options are spelled, so the command it runs is found after them.
@@ -70,7 +72,7 @@ func (v optionValues) get(names ...string) string {
 func skipOptions(name string, args []word, opts options) (int, optionValues, string) {
 	values := optionValues{}
 	bad := func(a string) string {
-		return fmt.Sprintf("%s is given an option troupe cannot read (%q), so the command it runs is unknown", name, clip(a, 40))
+		return fmt.Sprintf("%s is given an option troupe cannot read (%q), so the command it runs is unknown", name, textfmt.Clip(a, 40))
 	}
 	for i := 0; i < len(args); i++ {
 		a := args[i].text

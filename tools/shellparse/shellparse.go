@@ -28,6 +28,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/troupe-dev/troupe/internal/textfmt"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -162,7 +163,7 @@ func (w *walker) parse(src string, depth int, via []string) {
 	}
 	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
 	if err != nil {
-		w.unknown("the shell syntax cannot be read (%s)", clip(err.Error(), 120))
+		w.unknown("the shell syntax cannot be read (%s)", textfmt.Clip(err.Error(), 120))
 		return
 	}
 	syntax.Walk(f, func(node syntax.Node) bool {
@@ -228,11 +229,4 @@ func writes(r *syntax.Redirect) bool {
 		return t != "-" && strings.Trim(t, "0123456789") != ""
 	}
 	return false
-}
-
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
 }

@@ -4,6 +4,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/troupe-dev/troupe/internal/textfmt"
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -26,7 +27,7 @@ func (w *walker) call(words []word, redirs []string, stdin *syntax.Word, src str
 	w.script.Commands = append(w.script.Commands, cmd)
 	prog := words[0]
 	if prog.dynamic || prog.glob {
-		w.unknown("the program name %q is known only when the command runs", clip(prog.text, 60))
+		w.unknown("the program name %q is known only when the command runs", textfmt.Clip(prog.text, 60))
 		return
 	}
 	name := path.Base(prog.text)
@@ -78,7 +79,7 @@ func (w *walker) wrapped(name string, args []word, redirs []string, stdin *synta
 	}
 	if name == "xargs" {
 		if r := xargsReplace(values); r != "" && i < len(args) && strings.Contains(args[i].text, r) {
-			w.unknown("xargs puts its input into the program name %q", clip(args[i].text, 60))
+			w.unknown("xargs puts its input into the program name %q", textfmt.Clip(args[i].text, 60))
 			return
 		}
 	}
@@ -129,7 +130,7 @@ func (w *walker) shell(name string, args []word, stdin *syntax.Word, depth int, 
 	}
 	switch {
 	case command && i < len(args) && args[i].dynamic:
-		w.unknown("%s -c runs a script known only when the command runs: %q", name, clip(args[i].text, 60))
+		w.unknown("%s -c runs a script known only when the command runs: %q", name, textfmt.Clip(args[i].text, 60))
 	case command && i < len(args):
 		w.parse(args[i].text, depth+1, via)
 	case command:
@@ -152,7 +153,7 @@ func (w *walker) shell(name string, args []word, stdin *syntax.Word, depth int, 
 func (w *walker) eval(args []word, src string, depth int, via []string) {
 	for _, a := range args {
 		if a.dynamic {
-			w.unknown("eval of a value known only when the command runs: %q", clip(a.text, 60))
+			w.unknown("eval of a value known only when the command runs: %q", textfmt.Clip(a.text, 60))
 			return
 		}
 	}

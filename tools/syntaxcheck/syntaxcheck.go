@@ -10,7 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
-	"unicode/utf8"
+
+	"github.com/troupe-dev/troupe/internal/textfmt"
 )
 
 // DefaultTimeout bounds one external check.
@@ -44,11 +45,7 @@ func (p Problem) String() string {
 	if p.Source == "" {
 		return b.String()
 	}
-	src := p.Source
-	if utf8.RuneCountInString(src) > 160 {
-		src = string([]rune(src)[:160]) + "…"
-	}
-	fmt.Fprintf(&b, "\n    %s", src)
+	fmt.Fprintf(&b, "\n    %s", textfmt.ClipRunes(p.Source, 161)) // 160 runes and the mark
 	if p.Col > 0 {
 		// A column past the end (an unexpected end of file) points just after the line.
 		b.WriteString("\n    " + caretPad(p.Source, min(p.Col, len(p.Source)+1)) + "^")

@@ -109,7 +109,7 @@ func tableLines(rows []treeRow, now time.Time) []string {
 			treePrefix(r.last) + r.Handle,
 			ShortID(r.Session),
 			orDash(r.Role),
-			clipRunes(r.State(), 48),
+			textfmt.ClipRunes(r.State(), 48),
 			fmt.Sprint(r.Turns),
 			fmtTokens(r.Tokens()),
 			fmtElapsed(r.Elapsed(now)),
@@ -183,7 +183,7 @@ func lineDetail(a *agent, ts time.Time) string {
 			parts = append(parts, fmtElapsed(e))
 		}
 		if a.detail != "" {
-			parts = append(parts, clipRunes(a.detail, 160))
+			parts = append(parts, textfmt.ClipRunes(a.detail, 160))
 		}
 		return strings.Join(parts, " · ")
 	case len(a.asks) > 0:
@@ -193,14 +193,14 @@ func lineDetail(a *agent, ts time.Time) string {
 		return ""
 	case a.phase == phaseStarted:
 		parts := []string{}
-		for _, p := range []string{a.Model, a.Mode, clipRunes(firstLineOf(a.Task), 100)} {
+		for _, p := range []string{a.Model, a.Mode, textfmt.ClipRunes(firstLineOf(a.Task), 100)} {
 			if p != "" {
 				parts = append(parts, p)
 			}
 		}
 		return strings.Join(parts, " · ")
 	case a.phase == string(messages.AgentQueued):
-		return clipRunes(firstLineOf(a.Task), 100)
+		return textfmt.ClipRunes(firstLineOf(a.Task), 100)
 	case a.phase == phaseThinking && a.Turns > 0:
 		return fmt.Sprintf("turn %d", a.Turns)
 	}
@@ -254,21 +254,12 @@ func fmtElapsed(d time.Duration) string {
 	return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
 }
 
-// clipRunes cuts s to at most n runes, marking the cut.
-func clipRunes(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	return string(r[:max(n-1, 0)]) + "…"
-}
-
 func clipLines(lines []string, width int) []string {
 	if width <= 0 {
 		return lines
 	}
 	for i, l := range lines {
-		lines[i] = clipRunes(l, width)
+		lines[i] = textfmt.ClipRunes(l, width)
 	}
 	return lines
 }

@@ -35,7 +35,7 @@ func LogEntry(e messages.LogEntry) string {
 	var b strings.Builder
 	b.WriteString(head)
 	switch e.Kind {
-	case "assistant":
+	case messages.LogAssistant:
 		fmt.Fprintf(&b, " [%s]", e.Model)
 		if e.Text != "" {
 			b.WriteString(" " + indent(e.Text))
@@ -43,13 +43,13 @@ func LogEntry(e messages.LogEntry) string {
 		for _, c := range e.Calls {
 			fmt.Fprintf(&b, "\n      call %s %s(%s)", c.ID, c.Name, textfmt.ClipLine(c.Args, 200))
 		}
-	case "tool_result":
+	case messages.LogToolResult:
 		mark := "ok"
 		if e.IsError {
 			mark = "error"
 		}
 		fmt.Fprintf(&b, " %s %s %s: %s", e.CallID, e.ToolName, mark, indent(textfmt.Clip(e.Text, 800)))
-	case "system":
+	case messages.LogSystem:
 		fmt.Fprintf(&b, " %s", e.Event)
 		if e.CallID != "" {
 			fmt.Fprintf(&b, " %s %s", e.CallID, e.ToolName)
@@ -138,7 +138,7 @@ func PendingApprovals(w io.Writer, src SessionSource) error {
 	}
 	n := 0
 	for _, meta := range metas {
-		if meta.Status != "running" {
+		if meta.Status != string(messages.StatusRunning) {
 			continue
 		}
 		st, err := src.Status(meta.ID)

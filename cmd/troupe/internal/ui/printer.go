@@ -110,7 +110,7 @@ func (p *Printer) human(t messages.EventType, v any) {
 		p.endLine()
 		if !d.Passed {
 			why := firstLineOf(d.Output)
-			if why == "" && d.Kind == "goal" {
+			if why == "" && d.Kind == messages.DoneCheckGoal {
 				why = "the goal is still open: it must be completed with evidence"
 			}
 			fmt.Fprintf(p.w, "  not done yet (%s check, refusal %d of %d): %s\n", d.Kind, d.Refusals, d.Max, why)

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/troupe-dev/troupe/internal/textfmt"
 	"github.com/troupe-dev/troupe/messages"
 )
 
@@ -163,7 +164,7 @@ func summarizeCall(name, args string) string {
 	}
 	for _, key := range []string{"path", "command", "pattern", "url", "task_name"} {
 		if v, ok := m[key].(string); ok {
-			return name + " " + clipRunes(firstLineOf(v), 120)
+			return name + " " + textfmt.ClipRunes(firstLineOf(v), 120)
 		}
 	}
 	return name

@@ -13,7 +13,7 @@ func AttachState(status string, running bool) string {
 	switch {
 	case running:
 		return "running (Ctrl-C detaches; the session goes on)"
-	case status == "running":
+	case status == string(messages.StatusRunning):
 		return "cut off"
 	}
 	return "finished: " + status
@@ -28,7 +28,7 @@ func StoredOutcome(w io.Writer, meta *messages.SessionInfo) *messages.SessionFin
 		fmt.Fprintf(w, "troupe: session %s finished: done after %s\n", meta.ID, textfmt.Count(meta.Turns, "turn"))
 	case messages.StatusFailed:
 		fin.Error = fmt.Sprintf("after %s (troupe log %s shows why)", textfmt.Count(meta.Turns, "turn"), meta.ID)
-	case "running":
+	case messages.StatusRunning:
 		fin.Status = messages.StatusInterrupted
 		fin.Error = fmt.Sprintf("its node stopped without recording an outcome; troupe resume %s continues it", meta.ID)
 	default: // interrupted, cancelled

@@ -6,6 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/troupe-dev/troupe/internal/textfmt"
 	"github.com/troupe-dev/troupe/messages"
 )
 
@@ -102,18 +103,18 @@ func (m *tuiModel) dialogView(width, maxLines int) string {
 		head += fmt.Sprintf("  (+%d more waiting)", more)
 	}
 	inner := max(width-4, 10)
-	lines := []string{m.st.title.Render(clipRunes(head, inner))}
+	lines := []string{m.st.title.Render(textfmt.ClipRunes(head, inner))}
 	var body []string
 	if s.Command != "" {
-		body = append(body, wrapHard("$ "+s.Command, inner)...)
+		body = append(body, textfmt.WrapRunes("$ "+s.Command, inner)...)
 	}
 	if s.Diff != "" {
 		for _, l := range strings.Split(strings.TrimRight(s.Diff, "\n"), "\n") {
-			body = append(body, m.st.diffLine(clipRunes(l, inner)))
+			body = append(body, m.st.diffLine(textfmt.ClipRunes(l, inner)))
 		}
 	}
 	if a.Reason != "" {
-		body = append(body, m.st.dim.Render(clipRunes("("+firstLineOf(a.Reason)+")", inner)))
+		body = append(body, m.st.dim.Render(textfmt.ClipRunes("("+firstLineOf(a.Reason)+")", inner)))
 	}
 	room := max(maxLines-5, 1) // border, head, choices
 	if len(body) > room {
@@ -133,18 +134,4 @@ func (m *tuiModel) dialogView(width, maxLines int) string {
 	}
 	lines = append(lines, strings.Join(opts, " "))
 	return m.st.dialog.Width(width).Render(strings.Join(lines, "\n"))
-}
-
-// wrapHard cuts a line into pieces of at most width runes (a long command stays whole to read).
-func wrapHard(s string, width int) []string {
-	var out []string
-	for _, line := range strings.Split(s, "\n") {
-		r := []rune(line)
-		for len(r) > width {
-			out = append(out, string(r[:width]))
-			r = r[width:]
-		}
-		out = append(out, string(r))
-	}
-	return out
 }

@@ -6,6 +6,7 @@ import (
 
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/troupe-dev/troupe/internal/textfmt"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
@@ -93,7 +94,7 @@ func (r *mdRenderer) block(n ast.Node, width int) []string {
 		for i := 0; i < segs.Len(); i++ {
 			seg := segs.At(i)
 			l := strings.TrimRight(string(seg.Value(r.src)), "\n")
-			lines = append(lines, r.st.code.Render(clipRunes("  "+l, width)))
+			lines = append(lines, r.st.code.Render(textfmt.ClipRunes("  "+l, width)))
 		}
 		return lines
 	case *ast.ThematicBreak:
@@ -102,7 +103,7 @@ func (r *mdRenderer) block(n ast.Node, width int) []string {
 		var lines []string
 		for i := 0; i < n.Lines().Len(); i++ {
 			seg := n.Lines().At(i)
-			lines = append(lines, clipRunes(strings.TrimRight(string(seg.Value(r.src)), "\n"), width))
+			lines = append(lines, textfmt.ClipRunes(strings.TrimRight(string(seg.Value(r.src)), "\n"), width))
 		}
 		return lines
 	case *east.Table:

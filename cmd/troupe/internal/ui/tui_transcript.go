@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/troupe-dev/troupe/internal/textfmt"
 	"github.com/troupe-dev/troupe/messages"
 )
 
@@ -144,7 +145,7 @@ func (t *transcript) toolCall(typ messages.EventType, d *messages.ToolCallData) 
 	if e == nil {
 		summary := d.Summary
 		if summary == "" {
-			summary = d.Tool + " " + clipRunes(d.Args, 60)
+			summary = d.Tool + " " + textfmt.ClipRunes(d.Args, 60)
 		}
 		e = &entry{kind: entryTool, turn: d.Turn, callID: d.CallID, summary: summary}
 		t.calls[d.CallID] = e

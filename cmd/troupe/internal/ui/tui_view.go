@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/troupe-dev/troupe/internal/textfmt"
 	"github.com/troupe-dev/troupe/llm"
 
 	tea "charm.land/bubbletea/v2"
@@ -63,7 +64,7 @@ func (m *tuiModel) transcriptView(rows int) string {
 	start := max(end-rows, 0)
 	shown := lines[start:end]
 	if m.scroll > 0 && len(shown) > 0 { // say there is more below, and how to get there
-		shown[len(shown)-1] = m.st.selected.Render(clipRunes(fmt.Sprintf(" ↓ %d more lines (PgDn) ", m.scroll), m.width))
+		shown[len(shown)-1] = m.st.selected.Render(textfmt.ClipRunes(fmt.Sprintf(" ↓ %d more lines (PgDn) ", m.scroll), m.width))
 	}
 	for len(shown) < rows {
 		shown = append([]string{""}, shown...)
@@ -121,7 +122,7 @@ func (m *tuiModel) entryLines(e *entry) []string {
 }
 
 func (m *tuiModel) toolLines(e *entry, w int) []string {
-	line := clipRunes(e.toolLine(), w)
+	line := textfmt.ClipRunes(e.toolLine(), w)
 	if e == m.picked {
 		line = m.st.selected.Render("▸") + strings.TrimPrefix(line, "→")
 	}
@@ -140,7 +141,7 @@ func (m *tuiModel) toolLines(e *entry, w int) []string {
 		detail = append(detail[:maxExpanded], fmt.Sprintf("… %d more lines", len(detail)-maxExpanded))
 	}
 	for _, l := range detail {
-		out = append(out, m.st.diffLine(clipRunes("  │ "+ansi.Strip(l), w)))
+		out = append(out, m.st.diffLine(textfmt.ClipRunes("  │ "+ansi.Strip(l), w)))
 	}
 	return out
 }
@@ -179,7 +180,7 @@ func (m *tuiModel) spinnerLine(now time.Time) string {
 	if took < time.Minute {
 		elapsed = fmt.Sprintf("%.1fs", took.Seconds())
 	}
-	return clipRunes(fmt.Sprintf("%s %s… %s · %s", frame, what, elapsed, hint), m.width)
+	return textfmt.ClipRunes(fmt.Sprintf("%s %s… %s · %s", frame, what, elapsed, hint), m.width)
 }
 
 // costLabel is the session's cost at its model's list price; "cost –" for a model the price
@@ -212,7 +213,7 @@ func (m *tuiModel) statusLine(now time.Time) string {
 	if keys := "  ^T agents ^O expand ^D exit "; ansi.StringWidth(line+keys) <= m.width {
 		line += strings.Repeat(" ", m.width-ansi.StringWidth(line+keys)) + keys
 	}
-	line = clipRunes(line, m.width)
+	line = textfmt.ClipRunes(line, m.width)
 	if pad := m.width - ansi.StringWidth(line); pad > 0 {
 		line += strings.Repeat(" ", pad)
 	}

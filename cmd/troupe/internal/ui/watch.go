@@ -148,7 +148,7 @@ func (w *Watcher) Seed(c SessionSource, subscribed time.Time) {
 	}
 	asked := 0
 	for _, meta := range metas {
-		if meta.Status != "running" || meta.Created.After(subscribed) || asked >= 64 {
+		if meta.Status != string(messages.StatusRunning) || meta.Created.After(subscribed) || asked >= 64 {
 			continue
 		}
 		asked++
