@@ -16,7 +16,8 @@ import (
 //	</read_file>
 //
 // Roo's multi-file read wraps the arguments as <args><file><path>…</path></file></args>; a
-// lone <args> or <file> child is unwrapped. The tag carries no call marker of its own, so a
+// lone <args> or <file> child is unwrapped, and several <file> children become a paths list
+// (Roo-Code#8858: its system prompt teaches up to 15 files per read). The tag carries no call marker of its own, so a
 // call counts only when its name is Known and its body holds argument tags and nothing else,
 // or one bare value with the element alone on its line (<read_file> a.py </read_file>,
 // cline#4839): prose or HTML that happens to use a tool's name as a tag stays prose. Values
@@ -90,6 +91,9 @@ func xmlTagArgs(body string) (json.RawMessage, bool) {
 		if !ok {
 			return nil, false
 		}
+		if paths, ok := filePaths(pairs); ok {
+			return objectOf([]kv{{"paths", paths}}), true
+		}
 		if len(pairs) != 1 || pairs[0].key != "args" && pairs[0].key != "file" {
 			for i := range pairs {
 				pairs[i].value = unescapeEntities(pairs[i].value)
@@ -137,4 +141,31 @@ func unescapeEntities(value json.RawMessage) json.RawMessage {
 		return value
 	}
 	return quoteJSON(html.UnescapeString(s))
+}
+
+// filePaths reads Roo's multi-file read, several <file><path>…</path></file> children, as one
+// paths list (tools' Split makes it one read per file, in order); ok only when every child is
+// a <file> holding just its <path>.
+func filePaths(pairs []kv) (json.RawMessage, bool) {
+	if len(pairs) < 2 {
+		return nil, false
+	}
+	paths := make([]string, 0, len(pairs))
+	for _, p := range pairs {
+		var body string
+		if p.key != "file" || json.Unmarshal(p.value, &body) != nil {
+			return nil, false
+		}
+		inner, ok := onlyChildTags(body)
+		if !ok || len(inner) != 1 || inner[0].key != "path" {
+			return nil, false
+		}
+		var path string
+		if json.Unmarshal(inner[0].value, &path) != nil || strings.TrimSpace(path) == "" {
+			return nil, false
+		}
+		paths = append(paths, strings.TrimSpace(path))
+	}
+	b, err := json.Marshal(paths)
+	return b, err == nil
 }
