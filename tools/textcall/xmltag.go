@@ -29,6 +29,7 @@ const xmlTagNameMax = 128
 func scanXMLTag(text string, sc scanCtx) []span {
 	closers := map[string]*finder{}
 	var out []span
+	budget := workBudget(text) // for the bodies read without a closer
 	for pos := 0; pos < len(text); {
 		k := strings.IndexByte(text[pos:], '<')
 		if k < 0 {
@@ -51,11 +52,32 @@ func scanXMLTag(text string, sc scanCtx) []span {
 			closers[name] = f
 		}
 		c := f.at(j + 1)
-		if c < 0 {
-			pos = j + 1
-			continue
+		body, end := "", 0
+		switch {
+		case c >= 0:
+			body, end = text[j+1:c], c+len(closeTag)
+		default:
+			// The closer with its '<' lost (/read_file>), or no closer at the end of the
+			// reply: only argument tags may then stand between the name and the end.
+			mangled := closers["/"+name]
+			if mangled == nil {
+				mangled = newFinder(text, "/"+name+">")
+				closers["/"+name] = mangled
+			}
+			if m := mangled.at(j + 1); m >= 0 {
+				body, end = text[j+1:m], m+len(name)+2
+			} else {
+				body, end = text[j+1:], len(text)
+			}
+			if budget -= len(body); budget < 0 {
+				pos = j + 1
+				continue
+			}
+			if _, ok := xmlTagArgs(body); !ok {
+				pos = j + 1
+				continue
+			}
 		}
-		body, end := text[j+1:c], c+len(closeTag)
 		if args, ok := xmlTagArgs(body); ok {
 			out = append(out, span{start: open, end: end, calls: []Call{{
 				Name: name, Args: args, Raw: strings.TrimSpace(body), Format: FormatXMLTag,
