@@ -12,6 +12,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/troupe-dev/troupe/config"
+	"github.com/troupe-dev/troupe/llm"
 	"github.com/troupe-dev/troupe/messages"
 	"github.com/troupe-dev/troupe/tools"
 	"github.com/troupe-dev/troupe/tools/worktree"
@@ -141,7 +142,7 @@ func (s *session) prepareChild(req *messages.SpawnAgent) (*childAgent, []string,
 		MaxTurns: d.Limits.MaxTurns,
 	}
 	if role.Model != "" {
-		start.Model, start.BaseURL = role.Model, ""
+		start.Model, start.BaseURL = role.Model, llm.EndpointFor(start.Model, start.BaseURL, role.Model)
 	}
 	if role.MaxTurns > 0 {
 		start.MaxTurns = role.MaxTurns
@@ -303,7 +304,7 @@ func (s *session) deliverResults() error {
 	for _, c := range ready {
 		parts = append(parts, tools.FormatAgentResult(c.rec.Result))
 	}
-	if err := s.commitNote("Subagent results:\n\n" + strings.Join(parts, "\n\n")); err != nil {
+	if err := s.commit(noteEntry("Subagent results:\n\n" + strings.Join(parts, "\n\n"))); err != nil {
 		return err
 	}
 	for _, c := range ready {

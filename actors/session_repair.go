@@ -132,7 +132,7 @@ func (s *session) steerLoops(ctx actor.Context) bool {
 		return true
 	}
 	if loop.Level < turn.LevelStop {
-		if err := s.commitNote(loop.Note()); err != nil {
+		if err := s.commit(noteEntry(loop.Note())); err != nil {
 			s.fail(ctx, messages.FailInternal, err.Error())
 			return false
 		}
@@ -142,7 +142,7 @@ func (s *session) steerLoops(ctx actor.Context) bool {
 		s.fail(ctx, messages.FailLoop, loop.Summary())
 		return false
 	}
-	if err := s.commitNote(loop.Note()); err != nil {
+	if err := s.commit(noteEntry(loop.Note())); err != nil {
 		s.fail(ctx, messages.FailInternal, err.Error())
 		return false
 	}

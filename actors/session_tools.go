@@ -37,12 +37,13 @@ func (s *session) onToolStarted(msg *messages.ToolStarted) {
 // the last is in, the next turn starts (or the cancelled turn ends).
 func (s *session) onToolResult(ctx actor.Context, msg *messages.ToolResult) {
 	for _, r := range s.cur.batch.Add(msg) {
-		if err := s.commitToolResult(r.Call, r.Result); err != nil {
+		if err := s.commit(toolResultEntry(r.Call, r.Result)); err != nil {
 			s.fail(ctx, messages.FailInternal, err.Error())
 			return
 		}
 		s.asChild.trail.track(r.Call, r.Result)
-		s.instructionsTouched(r.Call, r.Result)
+		s.instructions() // the copy is made on first use
+		s.nested.touch(s.deps.Workspace, r.Call, r.Result)
 		s.observeCall(r.Call, r.Result)
 		s.emit(messages.ToolFinishedEvent.Of(&messages.ToolFinishedData{Turn: s.turn, CallID: r.Call.ID, Tool: r.Call.Name,
 			IsError: r.Result.IsError, Output: preview(r.Result.Output, eventPreviewBytes), Bytes: len(r.Result.Output),
