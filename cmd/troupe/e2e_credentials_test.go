@@ -131,3 +131,18 @@ func jsonString(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
 }
+
+// TestDoctorListsHiddenCredentials: troupe doctor names what commands cannot read.
+func TestDoctorListsHiddenCredentials(t *testing.T) {
+	repo := newRepo(t, nil)
+	home := fakeHome(t, repo)
+	r := troupe(t, repo, testEnv(t, "HOME="+home), "doctor")
+	for _, want := range []string{"hidden from commands:", "~/.ssh", "~/.aws", "~/.config/gcloud", "~/private", filepath.Join(filepath.Dir(repo), ".env.local")} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("doctor does not list %s:\n%s", want, r.stdout)
+		}
+	}
+	if strings.Contains(r.stdout, "~/.config/other") {
+		t.Errorf("doctor lists a path that is not hidden:\n%s", r.stdout)
+	}
+}
