@@ -64,12 +64,14 @@ func (s *session) started(ctx actor.Context) {
 		s.fail(ctx, messages.FailInternal, fmt.Sprintf("spawn tool executor: %v", err))
 		return
 	}
+	// No Watch: the session hears of its executor's stop once, as its parent. A watcher's
+	// second Terminated can leave after this session is gone and, addressed by name, reach the
+	// next session of the same id (a resume), whose executor has the same name.
 	s.links.toolexec = pid
-	ctx.Watch(pid)
 
 	s.emit(messages.SessionStartedEvent.Of(&messages.SessionStartedData{
 		Model: s.deps.Model, Mode: s.cfg.Mode, Workspace: s.cfg.Workspace, Task: s.cfg.Task,
-		Resumed: s.cfg.Resume, PromptBytes: s.promptBytes(), Role: s.cfg.role.Name,
+		Resumed: s.cfg.Resume, PromptBytes: s.deps.promptBytes(), Role: s.cfg.role.Name,
 	}))
 	// Bound, and session.started is out ahead of the start's answer: input sent now is not lost.
 	s.tellSupervisor(ctx, &sessionUp{id: s.cfg.ID})

@@ -128,6 +128,8 @@ func (s *session) onModelEvent(msg *modelEvent) {
 		s.emit(messages.TextDeltaEvent.Of(&messages.DeltaData{Turn: s.turn, Text: msg.ev.Text}))
 	case llm.EventReasoning:
 		s.emit(messages.ReasoningDeltaEvent.Of(&messages.DeltaData{Turn: s.turn, Text: msg.ev.Text}))
+	case llm.EventQuirk:
+		s.emit(messages.WireQuirkEvent.Of(&messages.WireQuirkData{Turn: s.turn, Quirk: msg.ev.Text}))
 	}
 }
 

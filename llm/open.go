@@ -18,6 +18,9 @@ type Options struct {
 	Getenv func(string) string
 	// HTTPClient is used for every call; nil means a default client.
 	HTTPClient *http.Client
+	// Memory keeps what the OpenAI-compatible wire learns about endpoints (the store); nil
+	// keeps nothing past the process.
+	Memory WireMemory
 }
 
 // SetupError is a configuration mistake the user must fix: an unknown provider, a missing key.
@@ -35,7 +38,7 @@ type route struct {
 
 func openAICompatible(name string) func(base, key string, opt Options) Provider {
 	return func(base, key string, opt Options) Provider {
-		return NewOpenAI(OpenAIConfig{Name: name, BaseURL: base, APIKey: key, HTTPClient: opt.HTTPClient})
+		return NewOpenAI(OpenAIConfig{Name: name, BaseURL: base, APIKey: key, HTTPClient: opt.HTTPClient, Memory: opt.Memory})
 	}
 }
 

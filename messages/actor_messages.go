@@ -174,6 +174,8 @@ type RepairCounts struct {
 	Calls    int            `json:"calls"`
 	Repaired int            `json:"repaired"`
 	ByKind   map[string]int `json:"by_kind,omitempty"`
+	// Wire counts the replies that needed each leniency of the OpenAI-compatible wire.
+	Wire map[string]int `json:"wire,omitempty"`
 }
 
 // ListSessions asks a Node for the sessions in its store.

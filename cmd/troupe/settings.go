@@ -70,6 +70,9 @@ func (f *commonFlags) registerHorizon(c *cobra.Command, goalUsage string) {
 type settings struct {
 	root string // project root: the git root, or the working directory
 	cfg  *config.Config
+	// wire is the store the providers of a node started here remember endpoints in; set once
+	// the node has opened it (nodeOptions builds the providers' factory before).
+	wire *llm.MemoryRef
 }
 
 // projectRoot is the git top level of the working directory, or the directory itself.
