@@ -41,7 +41,7 @@ const (
 	defaultMaxTurns    = 100
 )
 
-// routeInput handles one line of user input (DESIGN §3, input routing).
+// routeInput handles one line of user input (docs/ARCHITECTURE.md, "How a turn flows").
 func (s *session) routeInput(ctx actor.Context, text string) *messages.InputAck {
 	r := classifyInput(text)
 	switch r.Kind {
@@ -144,7 +144,7 @@ func (s *session) onModelRetry(msg *modelRetry) {
 	s.emit(messages.ModelRetryEvent.Of(d))
 }
 
-// onModelDone classifies the reply (DESIGN §3): tool calls, final text, cut off by length,
+// onModelDone classifies the reply (docs/ARCHITECTURE.md, "How a turn flows"): tool calls, final text, cut off by length,
 // empty, refusal — or a failed call.
 func (s *session) onModelDone(ctx actor.Context, msg *modelDone) {
 	if msg.turn != s.turn {
