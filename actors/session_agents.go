@@ -139,8 +139,7 @@ func (s *session) spawnChild(ctx actor.Context, c *childAgent, deps SessionDeps,
 			Status: messages.AgentFailed, Error: fmt.Sprintf("spawn the agent: %v", err)})
 		return
 	}
-	c.pid = pid
-	ctx.Watch(pid)
+	c.pid = pid // no Watch: the parent hears of the child's stop once, as its parent (see started)
 	s.saveChild(c)
 }
 

@@ -129,6 +129,11 @@ func listPieces(args map[string]any, listKey, itemKey string) ([]map[string]any,
 				m[k] = v
 			}
 		}
+		if s, ok := el.(string); ok && strings.HasPrefix(strings.TrimSpace(s), "{") {
+			if obj := objectOf(s); obj != nil {
+				el = obj // an element sent as a JSON string (earendil-works/pi#8962)
+			}
+		}
 		switch v := el.(type) {
 		case string:
 			if itemKey == "" {

@@ -45,7 +45,11 @@ func glmBody(body string, known func(string) bool) ([]Call, bool) {
 			complete = false
 			break
 		}
-		value, _, complete = strings.Cut(value, glmValueClose)
+		if v, _, ok := strings.Cut(value, glmValueClose); ok {
+			value, complete = v, true
+		} else { // the closer with its '<' lost: a.go/arg_value>
+			value, _, complete = strings.Cut(value, glmValueClose[1:])
+		}
 		pairs = append(pairs, kv{strings.TrimSpace(key), tagValue(value)})
 	}
 	return []Call{{Name: name, Args: objectOf(pairs), Raw: strings.TrimSpace(rest), Format: FormatGLM}}, complete

@@ -42,6 +42,10 @@ func scanTagged(text, open, close string, parse bodyParser) []span {
 			bodyEnd, end, closed = c, c+len(close), true
 		} else if next >= 0 {
 			bodyEnd, end = next, next
+			if strings.TrimSpace(text[next+len(open):]) == "" {
+				// the last tag is the closer with its '/' lost: <tool_call>{…}<tool_call>
+				end, closed = len(text), true
+			}
 		}
 		calls, complete := parse(text[body:bodyEnd])
 		switch {

@@ -67,6 +67,9 @@ func hostileReplies() map[string]string {
 		"fused opens":            repeatTo(`{"function="bash", "command="ls`, megabyte),
 		"mangled closers":        "<function=bash>\n<parameter=command>" + repeatTo("x/parameter>\nfunction>", megabyte),
 		"glued glm names":        repeatTo("<tool_call>bashcommand</arg_key><arg_value>", megabyte),
+		"xml tags unclosed":      repeatTo("<read_file>\n<path>a", megabyte),
+		"xml tags mangled":       repeatTo("<read_file><path>a/path>", megabyte),
+		"tool_call as closers":   repeatTo(`<tool_call>{"name": "bash"}`, megabyte),
 		"stray token objects":    repeatTo("bash ▁ {\"command\": \"ls\"} x\n", megabyte),
 	}
 }

@@ -162,17 +162,16 @@ func ordered(prefer []Format) []scanner {
 
 // Parse finds the tool calls written in text.
 func Parse(text string, opt Options) Result {
-	spans := claim(text, scanCtx{opt: opt}, ordered(opt.Prefer))
-	res := assemble(text, absorbEndTokens(text, spans))
-	if len(res.Calls) > 0 && strings.Contains(res.Prose, "<|reserved_") {
-		res.Prose = collapseBlankLines(strings.TrimSpace(placeholderToken.ReplaceAllString(res.Prose, "")))
+	if strings.Contains(text, "<|reserved_") {
+		text = blankPlaceholders(text)
 	}
-	return res
+	spans := claim(text, scanCtx{opt: opt}, ordered(opt.Prefer))
+	return assemble(text, absorbEndTokens(text, spans))
 }
 
 // placeholderToken is a special token a server rendered as its placeholder name
-// (<|reserved_token_12|>, Llama 3's <|reserved_special_token_5|>) around a known call syntax:
-// with the calls read, it is no part of the prose.
+// (<|reserved_token_12|>, Llama 3's <|reserved_special_token_5|>) around or inside a known
+// call syntax. It carries no text the model meant.
 var placeholderToken = regexp.MustCompile(`<\|reserved_(?:special_)?token_[0-9]{1,6}\|>`)
 
 // endTokens are chat-template end-of-turn tokens models leak after a call; they go with it.
@@ -277,4 +276,11 @@ func collapseBlankLines(s string) string {
 		b.WriteByte(s[i])
 	}
 	return b.String()
+}
+
+// blankPlaceholders turns every placeholder token into one space, so the call syntax around it
+// reads as if the token were not there:
+// read_file<|reserved_token_6|>{"path": "a.go"} is a name and its object.
+func blankPlaceholders(text string) string {
+	return placeholderToken.ReplaceAllStringFunc(text, func(string) string { return " " })
 }
