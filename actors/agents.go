@@ -70,10 +70,6 @@ type childAgent struct {
 	wt        *worktree.Worktree
 	pid       *actor.PID
 	began     time.Time
-	// starting is set while the child's setup is built off the actor; a cancel meanwhile is
-	// kept in cancelled and the child then ends before it is spawned.
-	starting  bool
-	cancelled string
 }
 
 // agentRecord is what the parent stores of a child at s/<parent>/agents/<task>, so a resumed

@@ -127,10 +127,6 @@ func (s *session) cancelChild(ctx actor.Context, c *childAgent, reason string) {
 			Status: messages.AgentCancelled, Error: reason + " (before it started)"})
 		return
 	}
-	if c.starting {
-		c.cancelled = reason // its setup is being built: it ends before it is spawned
-		return
-	}
 	if err := s.deps.Bridge.Send(c.rec.Session, &messages.Cancel{Reason: reason}); err != nil && c.pid != nil {
 		ctx.Stop(c.pid)
 	}

@@ -89,41 +89,12 @@ func contextMode(m messages.ContextMode) messages.ContextMode {
 	return m
 }
 
-// childSetupTimeout bounds building a child's dependencies off the actor.
-const childSetupTimeout = time.Minute
-
-// startChild builds the child's dependencies off the actor (the Node reads its prompt, skills,
-// instruction files and configuration from disk) and then spawns it under this session. A
-// child that cannot start ends at once with a failed result: the parent never hangs on it.
+// startChild builds the child's dependencies and spawns it under this session. A child that
+// cannot start ends at once with a failed result: the parent never hangs on it.
 func (s *session) startChild(ctx actor.Context, c *childAgent) {
 	c.rec.State = messages.AgentRunning
 	c.began = time.Now()
-	c.starting = true
-	newChild, start := s.kids.delegation.NewChild, c.start
-	type built struct {
-		deps SessionDeps
-		err  error
-	}
-	offActor(ctx, childSetupTimeout, func() built { d, err := newChild(start); return built{d, err} },
-		func(b built, err error) {
-			c.starting = false
-			if err == nil {
-				err = b.err
-			}
-			s.spawnChild(ctx, c, b.deps, err)
-		})
-}
-
-// spawnChild spawns a child whose setup was built (or says why it could not start).
-func (s *session) spawnChild(ctx actor.Context, c *childAgent, deps SessionDeps, err error) {
-	if s.finished() {
-		return // the parent ended meanwhile: nothing waits for this child
-	}
-	if c.cancelled != "" {
-		s.onAgentResult(ctx, &messages.AgentResult{Handle: c.rec.Handle, Session: c.rec.Session, Role: c.rec.Role,
-			Status: messages.AgentCancelled, Error: c.cancelled + " (before it started)"})
-		return
-	}
+	deps, err := s.kids.delegation.NewChild(c.start)
 	if err != nil {
 		s.saveChild(c)
 		s.onAgentResult(ctx, &messages.AgentResult{Handle: c.rec.Handle, Session: c.rec.Session, Role: c.rec.Role,
