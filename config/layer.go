@@ -56,6 +56,10 @@ type layer struct {
 		MaxRunning *int `toml:"max_running"`
 	} `toml:"agents"`
 
+	Web struct {
+		AllowHosts []string `toml:"allow_hosts"`
+	} `toml:"web"`
+
 	MCP MCP `toml:"mcp"`
 }
 
@@ -186,6 +190,7 @@ func (l *layer) applyTo(c *Config, path string) {
 		s.Source = path
 		c.MCP.Servers[name] = s
 	}
+	c.Web.AllowHosts = appendNew(c.Web.AllowHosts, l.Web.AllowHosts)
 	c.TrustedProjects = appendNew(c.TrustedProjects, l.TrustedProjects)
 	c.Permissions.Allow = appendNew(c.Permissions.Allow, l.Permissions.Allow)
 	c.Permissions.Ask = appendNew(c.Permissions.Ask, l.Permissions.Ask)

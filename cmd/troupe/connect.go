@@ -93,6 +93,7 @@ func (m *Main) nodeOptions(s *settings) (actors.NodeOptions, error) {
 		DenyRead:      s.cfg.SandboxDenyRead,
 		AllowRead:     s.cfg.SandboxAllowRead,
 		MCPServers:    m.mcpServers(s),
+		WebAllowHosts: s.cfg.Web.AllowHosts,
 	}, nil
 }
 
