@@ -50,7 +50,7 @@ type Config struct {
 		MaxRefusals   int    `toml:"max_refusals"`    // final answers refused before the run fails
 	} `toml:"done"`
 
-	// Context is how the model-visible context is kept (DESIGN §6).
+	// Context is how the model-visible context is kept (docs/DESIGN-NOTES.md "Context").
 	Context struct {
 		Window  int    `toml:"window"`   // tokens; 0 means the model's known window
 		IdleGap string `toml:"idle_gap"` // a duration ("30m") after which old outputs become previews, or "off"

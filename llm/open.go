@@ -11,10 +11,16 @@ import (
 type Options struct {
 	// BaseURL overrides the provider's default endpoint (--base-url).
 	BaseURL string
+	// BaseURLFor is the provider BaseURL was given for ("" for the model's own): Open refuses
+	// a base URL given for another provider (see endpoint.go).
+	BaseURLFor string
 	// Getenv reads keys; nil means no environment.
 	Getenv func(string) string
 	// HTTPClient is used for every call; nil means a default client.
 	HTTPClient *http.Client
+	// Memory keeps what the OpenAI-compatible wire learns about endpoints (the store); nil
+	// keeps nothing past the process.
+	Memory WireMemory
 }
 
 // SetupError is a configuration mistake the user must fix: an unknown provider, a missing key.
@@ -32,7 +38,7 @@ type route struct {
 
 func openAICompatible(name string) func(base, key string, opt Options) Provider {
 	return func(base, key string, opt Options) Provider {
-		return NewOpenAI(OpenAIConfig{Name: name, BaseURL: base, APIKey: key, HTTPClient: opt.HTTPClient})
+		return NewOpenAI(OpenAIConfig{Name: name, BaseURL: base, APIKey: key, HTTPClient: opt.HTTPClient, Memory: opt.Memory})
 	}
 }
 
@@ -80,25 +86,9 @@ func Open(model string, opt Options) (Provider, string, error) {
 		return nil, "", &SetupError{Msg: fmt.Sprintf("unknown provider %q in model %q: use one of %s, or scripted:PATH",
 			prefix, model, knownProviders())}
 	}
-	base := opt.BaseURL
-	if base == "" {
-		base = r.base
-	}
-	if prefix == "ollama" && base == "" {
-		base = ollamaBase(getenv("OLLAMA_HOST"))
-	}
-	key := ""
-	for _, v := range r.keyVars {
-		if key = getenv(v); key != "" {
-			break
-		}
-	}
-	switch {
-	case key != "":
-	case len(r.keyVars) == 0 || opt.BaseURL != "":
-		key = localKey
-	default:
-		return nil, "", &SetupError{Msg: fmt.Sprintf("%s is not set: export it, or pass --base-url for a local server", r.keyVars[0])}
+	base, key, err := resolveEndpoint(prefix, r, opt, getenv)
+	if err != nil {
+		return nil, "", err
 	}
 	return r.open(base, key, opt), name, nil
 }

@@ -184,9 +184,9 @@ func (p *openAIProvider) classify(err error) *Error {
 		return ClassifyHTTP(p.name, apiErr.Status, apiErr.Header, apiErr.Body, nil)
 	case errors.As(err, &streamErr):
 		return classifyStreamError(p.name, streamErr)
-	case openai.IsTooLarge(err):
-		// A server that sends this is broken, and sending the same request again gets the
-		// same answer.
+	case openai.IsTooLarge(err), errors.Is(err, openai.ErrHTMLPage):
+		// A server that sends this is broken or is not the API, and sending the same request
+		// again gets the same answer.
 		return &Error{Class: Fatal, Provider: p.name, Err: err}
 	case errors.Is(err, openai.ErrEmptyBody), errors.Is(err, openai.ErrMalformed):
 		return &Error{Class: Retryable, Provider: p.name, Err: err}

@@ -62,6 +62,9 @@ func TestBadInputGivesABoundedClassifiedError(t *testing.T) {
 			"the stream ended before the reply was complete"},
 		{"a stream cut inside a line", sseFixture(chunkLine(`{"content":"Let me"}`, "") + `data: {"choi`), Retryable,
 			"the stream ended before the reply was complete"},
+		{"a web page with 200", llmtest.Fixture{Status: 200, ContentType: "text/html; charset=utf-8",
+			Body: []byte("<html><head><title>Open WebUI</title></head><body>app</body></html>")}, Fatal,
+			`the server answered 200 with a web page, not a stream ("Open WebUI"): is the base URL the API's address (often ending in /v1)?`},
 		{"an event that is not JSON", sseFixture("data: <html>oops</html>\n\n"), Retryable, "not a JSON chunk"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -57,6 +57,7 @@ var (
 	AgentFinishedEvent    = Event[AgentResult]{EventAgentFinished}
 	ToolRepairedEvent     = Event[ToolRepairedData]{EventToolRepaired}
 	AuditFinishedEvent    = Event[AuditData]{EventAuditFinished}
+	WireQuirkEvent        = Event[WireQuirkData]{EventWireQuirk}
 )
 
 // eventKinds lists every typed event; decoding and the golden files are driven by it.
@@ -66,7 +67,7 @@ var eventKinds = []eventKind{
 	ToolFinishedEvent, ModelRetryEvent, UsageEvent, TurnFinishedEvent, SessionFinishedEvent,
 	ErrorEvent, FileChangedEvent, ContextCompactedEvent, ContextPressureEvent, GoalUpdatedEvent,
 	DoneCheckEvent, AgentSpawnedEvent, AgentFinishedEvent, ToolRepairedEvent, AuditFinishedEvent,
-	SessionConfigEvent,
+	SessionConfigEvent, WireQuirkEvent,
 }
 
 // EventTypes lists every event type, in the order of the table.

@@ -31,6 +31,7 @@ const (
 	EventAgentFinished    EventType = "agent.finished"          // AgentResult (emitted by the parent)
 	EventToolRepaired     EventType = "tool.repaired"           // ToolRepairedData
 	EventAuditFinished    EventType = "audit.finished"          // AuditData
+	EventWireQuirk        EventType = "wire.quirk"              // WireQuirkData
 )
 
 // SessionStartedData opens a session's stream of events.
@@ -123,7 +124,7 @@ const (
 	StopCancelled StopReason = "cancelled"  // cancelled by a client or the parent
 )
 
-// ReplyClass is the class of one model reply (DESIGN §3, classifying the reply).
+// ReplyClass is the class of one model reply (docs/ARCHITECTURE.md "How a turn flows", step 3).
 type ReplyClass string
 
 // The reply classes.
@@ -147,6 +148,14 @@ type ToolRepairedData struct {
 	Kind   string `json:"kind"` // a tools.RepairKind
 	Before string `json:"before,omitempty"`
 	After  string `json:"after,omitempty"`
+}
+
+// WireQuirkData names one leniency the provider wire needed to read a reply: the server bent
+// its protocol (arguments as an object, no finish reason, a field it refuses, …) and the reply
+// was read anyway. Quirk is an llm/openai quirk name; counted per model in troupe stats.
+type WireQuirkData struct {
+	Turn  int    `json:"turn"`
+	Quirk string `json:"quirk"`
 }
 
 // SessionStatus is a session's state: running, or its outcome (SessionFinishedData.Status).

@@ -22,10 +22,15 @@ type RepairStats struct {
 	Calls    int            `json:"calls"`
 	Repaired int            `json:"repaired"`
 	ByKind   map[string]int `json:"by_kind,omitempty"`
+	// Wire counts the replies that needed each leniency of the OpenAI-compatible wire (by
+	// quirk name, see llm/openai): what the server bent rather than what the model did.
+	Wire map[string]int `json:"wire,omitempty"`
 }
 
 // Empty says nothing was counted.
-func (r RepairStats) Empty() bool { return r.Calls == 0 && r.Repaired == 0 && len(r.ByKind) == 0 }
+func (r RepairStats) Empty() bool {
+	return r.Calls == 0 && r.Repaired == 0 && len(r.ByKind) == 0 && len(r.Wire) == 0
+}
 
 // AddRepairs adds d to the stored counters of d.Model, in one transaction.
 func (s *Store) AddRepairs(d RepairStats) error {
@@ -64,7 +69,8 @@ func (s *Store) AddRepairs(d RepairStats) error {
 	return nil
 }
 
-// Repairs returns the repair counters of every model of the project, by model name.
+// Repairs returns the repair counters of every model of the project, by model name, with the
+// wire quirk counters of each (a model with only quirks has an entry too).
 func (s *Store) Repairs() ([]RepairStats, error) {
 	var out []RepairStats
 	err := s.db.View(func(txn *badger.Txn) error {
@@ -76,6 +82,17 @@ func (s *Store) Repairs() ([]RepairStats, error) {
 				return fmt.Errorf("decode %s: %w", it.Item().Key(), err)
 			}
 			out = append(out, r)
+		}
+		wire, err := s.wireQuirks(txn)
+		if err != nil {
+			return err
+		}
+		for i := range out {
+			out[i].Wire = wire[out[i].Model]
+			delete(wire, out[i].Model)
+		}
+		for model, counts := range wire {
+			out = append(out, RepairStats{Model: model, Wire: counts})
 		}
 		return nil
 	})

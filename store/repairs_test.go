@@ -46,3 +46,51 @@ func TestAddRepairsRejectsAnEmptyModel(t *testing.T) {
 		t.Fatal("an empty model name was accepted")
 	}
 }
+
+func TestWireMemoryRemembersRejectsAndCountsQuirksBesideRepairs(t *testing.T) {
+	s, dir := openTemp(t)
+	if err := s.AddRepairs(RepairStats{Model: "ollama/qwen3", Calls: 2}); err != nil {
+		t.Fatal(err)
+	}
+	for _, add := range [][]string{{"no_usage"}, {"no_usage", "arguments_object"}} {
+		if err := s.AddWireQuirks("ollama/qwen3", add); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.AddWireQuirks("local/only-quirks", []string{"missing_done"}); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 { // remembered once
+		if err := s.AddWireReject("http://127.0.0.1:8080/v1", "qwen3", "stream_options"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.AddWireReject("http://127.0.0.1:8080/v1", "a\x00b", "stream_options"); err == nil {
+		t.Error("a model name with NUL was accepted into a key")
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	fields, err := s.WireRejects("http://127.0.0.1:8080/v1", "qwen3")
+	if err != nil || len(fields) != 1 || fields[0] != "stream_options" {
+		t.Fatalf("rejects = %v, %v", fields, err)
+	}
+	if other, _ := s.WireRejects("http://127.0.0.1:8080/v1", "llama3"); len(other) != 0 {
+		t.Errorf("another model inherits the rejects: %v", other)
+	}
+	got, err := s.Repairs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0].Model != "local/only-quirks" || got[0].Wire["missing_done"] != 1 {
+		t.Fatalf("stats = %+v", got)
+	}
+	if q := got[1]; q.Calls != 2 || q.Wire["no_usage"] != 2 || q.Wire["arguments_object"] != 1 {
+		t.Fatalf("qwen3 = %+v", q)
+	}
+}

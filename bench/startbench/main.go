@@ -1,5 +1,5 @@
 // Command startbench measures how troupe starts and what memory it holds: a one-shot
-// `troupe run` against the scripted model (exec → exit, exec → first output, each start-up
+// `troupe run` against the scripted model and against a loopback OpenAI-compatible model (exec → exit, exec → first output, each start-up
 // phase from TROUPE_TRACE_START=1, peak RSS and peak private memory), `troupe version`, an idle
 // `troupe chat`, and a `troupe run` attaching to a Node already running under `troupe serve`.
 // Figures are medians over -runs runs in this one process; nothing is asserted. bench/startup.sh
@@ -14,6 +14,8 @@ import (
 	"path/filepath"
 	"sort"
 	"time"
+
+	"github.com/troupe-dev/troupe/llm/llmtest"
 )
 
 func main() {
@@ -39,7 +41,9 @@ func main() {
 		os.Exit(1)
 	}
 	defer os.RemoveAll(work)
-	b := &bench{bin: *bin, work: work, runs: *runs}
+	model := llmtest.NewOpenAI(func(int, map[string]any) llmtest.Reply { return llmtest.Reply{Text: "hi"} })
+	defer model.Close()
+	b := &bench{bin: *bin, work: work, runs: *runs, loopback: model.URL()}
 	if err := b.all(*peer); err != nil {
 		fmt.Fprintln(os.Stderr, "startbench:", err)
 		os.Exit(1)
@@ -49,6 +53,7 @@ func main() {
 type bench struct {
 	bin, work string
 	runs      int
+	loopback  string // the base URL of the loopback model
 }
 
 func row(name, value string) { fmt.Printf("%-44s %s\n", name, value) }
@@ -67,13 +72,24 @@ func (b *bench) all(peer string) error {
 	}
 	var samples []*runSample
 	for range b.runs {
-		s, err := b.runOnce(oneShot, script)
+		s, err := b.runOnce(oneShot, script, "")
 		if err != nil {
 			return err
 		}
 		samples = append(samples, s)
 	}
 	report("one-shot", samples, b.runs)
+	// The same one-shot against a model on 127.0.0.1 speaking the OpenAI-compatible wire: a cold
+	// start (no Node running; the Node's start is included) with a real HTTP call in it.
+	var loop []*runSample
+	for range b.runs {
+		s, err := b.runOnce(oneShot, script, b.loopback)
+		if err != nil {
+			return err
+		}
+		loop = append(loop, s)
+	}
+	report("one-shot, loopback model", loop, b.runs)
 	// Each start flushes the memtable the last run left, a table per run; every run's table
 	// holds the store's write stamp, so they overlap, and an open that finds four level-0
 	// tables merges them first (store/compaction.go): the count stays at a handful.

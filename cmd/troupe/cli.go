@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/troupe-dev/troupe/cmd/troupe/internal/buildinfo"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/starttrace"
 	"github.com/troupe-dev/troupe/store"
 )
@@ -120,7 +121,7 @@ func (m *Main) rootCommand() *cobra.Command {
 		SilenceErrors: true,
 		SilenceUsage:  true,
 	}
-	root.Version = versionString()
+	root.Version = buildinfo.String()
 	root.RunE = func(c *cobra.Command, args []string) error {
 		if !m.onTerminal() {
 			return c.Help() // piped: what it always did

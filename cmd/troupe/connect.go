@@ -45,6 +45,7 @@ func (m *Main) connect(s *settings) (*link, error) {
 		}
 		node, err := actors.StartNode(opts)
 		if err == nil {
+			s.wire.Set(node.Store())
 			client, err := node.Client()
 			if err != nil {
 				node.Close()
@@ -69,6 +70,7 @@ func (m *Main) nodeOptions(s *settings) (actors.NodeOptions, error) {
 	if err != nil {
 		return actors.NodeOptions{}, err
 	}
+	s.wire = &llm.MemoryRef{}
 	retry := llm.DefaultRetryPolicy()
 	if s.cfg.Provider.IdleTimeoutS > 0 {
 		retry.IdleTimeout = time.Duration(s.cfg.Provider.IdleTimeoutS) * time.Second
@@ -77,7 +79,7 @@ func (m *Main) nodeOptions(s *settings) (actors.NodeOptions, error) {
 		Root: s.root,
 		Log:  m.log,
 		Provider: func(model, baseURL string) (llm.Provider, string, error) {
-			p, name, err := llm.Open(model, llm.Options{BaseURL: baseURL, Getenv: os.Getenv})
+			p, name, err := llm.Open(model, llm.Options{BaseURL: baseURL, Getenv: os.Getenv, Memory: s.wire})
 			if err != nil {
 				return nil, "", err
 			}

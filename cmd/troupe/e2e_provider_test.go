@@ -49,7 +49,7 @@ func pairingViolations(body []byte) []string {
 	return problems
 }
 
-// The OpenAI-compatible path through the official SDK, against a real SSE server on 127.0.0.1:
+// The OpenAI-compatible path (llm/openai), against a real SSE server on 127.0.0.1:
 // a tool call, its result fed back, a final answer; every request keeps the pairing invariant.
 func TestOpenAICompatibleEndToEnd(t *testing.T) {
 	repo := newRepo(t, map[string]string{"README.md": "# sample\nMARK-7f3a\n"})

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/troupe-dev/troupe/llm/llmtest"
 	"github.com/troupe-dev/troupe/messages"
 )
 
@@ -62,5 +63,42 @@ func TestHumanOutputShowsTheRepair(t *testing.T) {
 	r := troupe(t, repo, testEnv(t), "run", "--model", model, "go")
 	if r.code != 0 || !strings.Contains(r.stdout, "↻ repaired text format:") || !strings.Contains(r.stdout, `read_file {"path":"a.txt"}`) {
 		t.Fatalf("exit %d:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// A server that bends the wire (Ollama's finish_reason "stop" on a reply holding a call, no
+// usage) is read anyway, and says so: wire.quirk events in the run, counts in troupe stats.
+func TestWireQuirksAreEventsAndCountedInStats(t *testing.T) {
+	repo := newRepo(t, map[string]string{"a.txt": "alpha\n"})
+	body := func(delta, finish string) string {
+		return `data: {"model":"m","choices":[{"index":0,"delta":` + delta + `,"finish_reason":` + finish + "}]}\n\n"
+	}
+	call := body(`{"tool_calls":[{"index":0,"id":"c1","type":"function","function":{"name":"read_file","arguments":"{\"path\":\"a.txt\"}"}}]}`, "null") +
+		body(`{}`, `"stop"`) + "data: [DONE]\n\n"
+	answer := body(`{"content":"it says alpha"}`, `"stop"`) + "data: [DONE]\n\n"
+	srv := llmtest.NewReplay(llmtest.Fixture{ContentType: "text/event-stream", Body: []byte(call)},
+		llmtest.Fixture{ContentType: "text/event-stream", Body: []byte(answer)})
+	defer srv.Close()
+	r := troupe(t, repo, testEnv(t, "OPENAI_API_KEY=sk-test"), "run", "--json", "--model", "openai/fake",
+		"--base-url", srv.URL(), "--mode", "yolo", "read a.txt")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	var quirks []string
+	for _, e := range envelopes(t, r.stdout) {
+		if e.Type == messages.EventWireQuirk {
+			var d messages.WireQuirkData
+			if err := json.Unmarshal(e.Data, &d); err != nil {
+				t.Fatal(err)
+			}
+			quirks = append(quirks, d.Quirk)
+		}
+	}
+	if got := strings.Join(quirks, " "); !strings.Contains(got, "finish_stop_with_calls") || !strings.Contains(got, "no_usage") {
+		t.Fatalf("wire.quirk events %q, want finish_stop_with_calls and no_usage", got)
+	}
+	st := troupe(t, repo, testEnv(t), "stats")
+	if st.code != 0 || !strings.Contains(st.stdout, "openai/fake: wire quirks read leniently: 2 no_usage, 1 finish_stop_with_calls") {
+		t.Fatalf("stats: exit %d\n%s%s", st.code, st.stdout, st.stderr)
 	}
 }

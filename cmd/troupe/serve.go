@@ -91,5 +91,6 @@ func (m *Main) startOwnNode(s *settings) (*actors.Node, error) {
 	if err != nil {
 		return nil, fmt.Errorf("start troupe node in %s: %w", s.root, err)
 	}
+	s.wire.Set(node.Store())
 	return node, nil
 }

@@ -70,6 +70,9 @@ func (f *commonFlags) registerHorizon(c *cobra.Command, goalUsage string) {
 type settings struct {
 	root string // project root: the git root, or the working directory
 	cfg  *config.Config
+	// wire is the store the providers of a node started here remember endpoints in; set once
+	// the node has opened it (nodeOptions builds the providers' factory before).
+	wire *llm.MemoryRef
 }
 
 // projectRoot is the git top level of the working directory, or the directory itself.
@@ -125,8 +128,13 @@ func (m *Main) resolve(f *commonFlags) (*settings, error) {
 		if err := f.validate(); err != nil {
 			return nil, err
 		}
+		configured := cfg.Model
 		cfg.Apply(config.Overrides{Model: f.model, BaseURL: f.baseURL, Mode: f.mode, Sandbox: f.sandbox, NATS: f.nats,
 			Check: f.check.ptr(), ContextWindow: f.contextWindow, MaxRefusals: f.maxRefusals})
+		if f.baseURL == "" && configured != "" {
+			// A configured base_url belongs to the configured model's provider (llm.EndpointFor).
+			cfg.BaseURL = llm.EndpointFor(configured, cfg.BaseURL, cfg.Model)
+		}
 	}
 	if err := cfg.Validate(); err != nil {
 		return nil, usageErr("%v", err)

@@ -12,7 +12,7 @@ func (m *Main) statsCommand() *cobra.Command {
 	var asJSON bool
 	c := &cobra.Command{
 		Use:   "stats",
-		Short: "Show, per model, the share of tool calls troupe repaired in this project and how",
+		Short: "Show, per model, the share of tool calls troupe repaired in this project and how, and what the server's wire bent",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
 			return m.withNode(func(client *actors.Client) error {
@@ -24,6 +24,6 @@ func (m *Main) statsCommand() *cobra.Command {
 			})
 		},
 	}
-	c.Flags().BoolVar(&asJSON, "json", false, "print one JSON object per model: model, calls, repaired, by_kind")
+	c.Flags().BoolVar(&asJSON, "json", false, "print one JSON object per model: model, calls, repaired, by_kind, wire")
 	return c
 }

@@ -53,6 +53,14 @@ func (c *Client) Stream(ctx context.Context, req *Request) (*Stream, error) {
 	if err != nil {
 		return nil, err
 	}
+	if isHTML(resp.Header) {
+		// A web page with 200: a proxy's login page, or a base URL that points at a server's
+		// web interface rather than its API.
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(io.LimitReader(resp.Body, errorBodyLimit))
+		return nil, fmt.Errorf("%w (%q): is the base URL the API's address (often ending in /v1)?",
+			ErrHTMLPage, ErrorMessage(string(b)))
+	}
 	return newStream(resp, c.limit()), nil
 }
 
@@ -63,6 +71,11 @@ func (c *Client) Models(ctx context.Context) ([]string, error) {
 		return nil, err
 	}
 	defer resp.Body.Close()
+	if isHTML(resp.Header) {
+		b, _ := io.ReadAll(io.LimitReader(resp.Body, errorBodyLimit))
+		return nil, fmt.Errorf("%w (%q): is the base URL the API's address (often ending in /v1)?",
+			ErrHTMLPage, ErrorMessage(string(b)))
+	}
 	var list modelList
 	if err := json.NewDecoder(io.LimitReader(resp.Body, int64(c.limit()))).Decode(&list); err != nil {
 		return nil, fmt.Errorf("read the model list: %w", err)
@@ -124,6 +137,14 @@ func (c *Client) limit() int {
 func isJSON(h http.Header) bool {
 	mt, _, err := mime.ParseMediaType(h.Get("Content-Type"))
 	return err == nil && (mt == "application/json" || strings.HasSuffix(mt, "+json"))
+}
+
+// ErrHTMLPage is a 200 answer that is a web page rather than a stream.
+var ErrHTMLPage = errors.New("the server answered 200 with a web page, not a stream")
+
+func isHTML(h http.Header) bool {
+	mt, _, err := mime.ParseMediaType(h.Get("Content-Type"))
+	return err == nil && mt == "text/html"
 }
 
 // errStreamEnded is what a stream that ends without a finish reason reports, wrapped around

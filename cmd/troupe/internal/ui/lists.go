@@ -187,7 +187,12 @@ func RepairStats(stdout, stderr io.Writer, stats []messages.RepairCounts, asJSON
 		return nil
 	}
 	for _, r := range stats {
-		fmt.Fprintln(stdout, turn.RepairLine(store.RepairStats(r)))
+		if r.Calls > 0 || len(r.ByKind) > 0 {
+			fmt.Fprintln(stdout, turn.RepairLine(store.RepairStats(r)))
+		}
+		if line := WireLine(r.Model, r.Wire); line != "" {
+			fmt.Fprintln(stdout, line)
+		}
 	}
 	return nil
 }
