@@ -30,8 +30,8 @@ type Config struct {
 
 	// SandboxDenyRead and SandboxAllowRead are [sandbox] deny_read and allow_read: paths (absolute
 	// or ~/…) hidden from commands beside troupe's credential list, or taken off it.
-	SandboxDenyRead  []string `toml:"-"`
-	SandboxAllowRead []string `toml:"-"`
+	SandboxDenyRead  []string `toml:"-" key:"sandbox.deny_read"`
+	SandboxAllowRead []string `toml:"-" key:"sandbox.allow_read"`
 
 	// TrustedProjects are project roots whose troupe.toml may widen permissions (user config
 	// only; see narrowProject).
@@ -175,6 +175,14 @@ func (c *Config) setOrigin(field, source string) {
 		c.origin = map[string]string{}
 	}
 	c.origin[field] = source
+}
+
+// addOrigin records one more layer that added to a list ("a + b").
+func (c *Config) addOrigin(field, source string) {
+	if prev, ok := c.origin[field]; ok {
+		source = prev + " + " + source
+	}
+	c.setOrigin(field, source)
 }
 
 // Origin says which layer set field (a Config field name such as "Mode"): a file path,
