@@ -3,9 +3,11 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
+	"syscall"
 	"time"
 
 	"github.com/troupe-dev/troupe/actors"
@@ -58,11 +60,19 @@ func (m *Main) connect(s *settings) (*link, error) {
 		if errors.As(err, &join) {
 			return nil, usageErr("%v: is the server running? check --nats (or nats in your config)", err)
 		}
+		if unwritable(err) { // a setup error (exit 2): the fix is the directory's permissions
+			return nil, usageErr("start troupe node in %s: %v (troupe keeps its store in .troupe/ there: make it writable)", s.root, err)
+		}
 		if !errors.Is(err, store.ErrLocked) || time.Now().After(deadline) {
 			return nil, fmt.Errorf("start troupe node in %s: %w", s.root, err)
 		}
 		time.Sleep(100 * time.Millisecond) // another process is starting its Node: attach to it
 	}
+}
+
+// unwritable reports whether err says the store's directory cannot be written.
+func unwritable(err error) bool {
+	return errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS)
 }
 
 func (m *Main) nodeOptions(s *settings) (actors.NodeOptions, error) {

@@ -26,7 +26,7 @@ func (m *Main) doctorCommand() *cobra.Command {
 			return m.doctor(&f, probe)
 		},
 	}
-	f.register(c)
+	f.registerSetup(c) // doctor runs no session: turn, repair and prompt flags are not its own
 	c.Flags().BoolVar(&probe, "probe", false, "ask the model's endpoint for its model list (a free call)")
 	c.Flags().BoolVar(&repair, "repair", false, "back up a damaged store and rebuild it from what verifies")
 	return c

@@ -47,14 +47,20 @@ func (o *optString) ptr() *string {
 }
 
 func (f *commonFlags) register(c *cobra.Command) {
-	c.Flags().StringVar(&f.model, "model", "", "model as provider/model (openai/gpt-4o-mini, anthropic/claude-sonnet-4-5, gemini/gemini-2.5-flash, openrouter/…, deepseek/…, ollama/qwen2.5-coder) or scripted:FILE")
-	c.Flags().StringVar(&f.baseURL, "base-url", "", "base URL of an OpenAI-compatible (or other) provider endpoint")
-	c.Flags().StringVar(&f.mode, "mode", "", "permission mode: plan, ask, auto-edit, yolo")
-	c.Flags().StringVar(&f.sandbox, "sandbox", "", "sandbox for bash: auto, landlock, bwrap, off")
+	f.registerSetup(c)
 	c.Flags().IntVar(&f.maxTurns, "max-turns", 0, "stop after this many model turns (default 100)")
 	c.Flags().BoolVar(&f.noRepair, "no-repair", false, "switch turn repair off: calls written as text are not run, loops are not steered (for measuring)")
 	c.Flags().StringVar(&f.nats, "nats", "", "join this external NATS server or cluster (nats://host:4222[,…]) instead of starting an embedded one")
 	c.Flags().StringVar(&f.promptMode, "prompt-mode", "", "prompt mode: code (default), plan, review, debug, ask, brainstorm, frontend-design, review-security, simplify, or one from .troupe/prompts")
+}
+
+// registerSetup adds the flags that say which model and permissions a session gets: all that
+// doctor, which runs no session, takes.
+func (f *commonFlags) registerSetup(c *cobra.Command) {
+	c.Flags().StringVar(&f.model, "model", "", "model as provider/model (openai/gpt-4o-mini, anthropic/claude-sonnet-4-5, gemini/gemini-2.5-flash, openrouter/…, deepseek/…, ollama/qwen2.5-coder) or scripted:FILE")
+	c.Flags().StringVar(&f.baseURL, "base-url", "", "base URL of an OpenAI-compatible (or other) provider endpoint")
+	c.Flags().StringVar(&f.mode, "mode", "", "permission mode: plan, ask, auto-edit, yolo")
+	c.Flags().StringVar(&f.sandbox, "sandbox", "", "sandbox for bash: auto, landlock, bwrap, off")
 }
 
 // registerHorizon adds the flags of long sessions: run, resume, chat and loop take them.
