@@ -73,6 +73,13 @@ type Config struct {
 		MaxRunning int `toml:"max_running"` // subagents of one session running at once; more queue
 	} `toml:"agents"`
 
+	// Web configures web_fetch.
+	Web struct {
+		// AllowHosts are hosts web_fetch may reach even where they resolve to loopback,
+		// private or link-local addresses (user config, or a trusted project).
+		AllowHosts []string `toml:"allow_hosts"`
+	} `toml:"web"`
+
 	// MCP configures MCP servers ([mcp.servers.NAME]; see MCPServers for which start).
 	MCP MCP `toml:"mcp"`
 

@@ -56,6 +56,10 @@ type layer struct {
 		MaxRunning *int `toml:"max_running"`
 	} `toml:"agents"`
 
+	Web struct {
+		AllowHosts []string `toml:"allow_hosts"`
+	} `toml:"web"`
+
 	MCP MCP `toml:"mcp"`
 }
 
@@ -195,6 +199,7 @@ func (l *layer) applyTo(c *Config, path string) {
 		add   []string
 	}{
 		{"TrustedProjects", &c.TrustedProjects, l.TrustedProjects},
+		{"Web.AllowHosts", &c.Web.AllowHosts, l.Web.AllowHosts},
 		{"Permissions.Allow", &c.Permissions.Allow, l.Permissions.Allow},
 		{"Permissions.Ask", &c.Permissions.Ask, l.Permissions.Ask},
 		{"Permissions.Deny", &c.Permissions.Deny, l.Permissions.Deny},

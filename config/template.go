@@ -58,6 +58,11 @@ const Template = `# troupe.toml: this project's troupe settings (docs/CONFIG.md 
 # Variables tool commands see with these values.
 #set = { GOFLAGS = "-mod=mod" }
 
+#[web]
+# Hosts web_fetch may reach where they resolve to loopback, private or link-local addresses
+# (your user config only, or a trusted project).
+#allow_hosts = ["127.0.0.1"]
+
 #[mcp.servers.files]
 # An MCP server run over stdio (or url = "https://…" with type = "http" or "sse").
 #command = "npx"
