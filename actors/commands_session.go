@@ -136,7 +136,7 @@ func modelReport(model, name, baseURL string, window int, canSwitch bool) string
 			price = "free (served locally)"
 		}
 	}
-	how := "/model NAME switches for the next turns (same endpoint)"
+	how := "/model NAME switches for the next turns (another provider uses its own endpoint and key)"
 	if !canSwitch {
 		how = "to change it, end the session and run troupe resume ID --model NAME"
 	}
@@ -144,8 +144,9 @@ func modelReport(model, name, baseURL string, window int, canSwitch bool) string
 		model, name, host, window, price, how)
 }
 
-// runModel is /model [NAME]: show the model, or switch it for the next turns on the same
-// endpoint. The client is built off the actor; the switch applies on it.
+// runModel is /model [NAME]: show the model, or switch it for the next turns (on the same
+// endpoint within a provider; another provider uses its own, see llm.EndpointFor). The client
+// is built off the actor; the switch applies on it.
 func runModel(h commandHost, arg string) *messages.InputAck {
 	m := h.Snapshot().Model
 	name := strings.TrimSpace(arg)
@@ -165,7 +166,7 @@ func modelView(m modelFacts) string {
 }
 
 // qualifyModel gives a bare model name the current model's provider: on openai/gpt-4o-mini,
-// /model gpt-4o means openai/gpt-4o (the endpoint stays the same anyway).
+// /model gpt-4o means openai/gpt-4o (on the same endpoint).
 func qualifyModel(name, current string) string {
 	provider, _, ok := strings.Cut(current, "/")
 	if strings.ContainsAny(name, "/:") || !ok || strings.Contains(provider, ":") {

@@ -60,9 +60,7 @@ func (s *session) onWallBudget(ctx actor.Context) {
 	if s.finished() {
 		return
 	}
-	if s.cur.cancelWork != nil {
-		s.cur.cancelWork()
-	}
+	s.cur.stopWork()
 	s.fail(ctx, messages.FailBudget, fmt.Sprintf("wall-time budget exhausted: %ds", int(s.cfg.limits.MaxWall/time.Second)))
 }
 

@@ -33,19 +33,9 @@ func (s *session) recheckFiles(ctx actor.Context) {
 	ctx.Send(s.links.toolexec, &messages.RecheckFiles{Turn: turn})
 }
 
-// stopRecheck forgets the recheck in flight; false if none was (a late or repeated answer).
-func (s *session) stopRecheck(turn int) bool {
-	if s.cur.recheck == nil || turn != s.turn {
-		return false
-	}
-	s.cur.recheck.Stop()
-	s.cur.recheck = nil
-	return true
-}
-
 // onFilesRechecked notes the executor's answer and goes on with the turn's model call.
 func (s *session) onFilesRechecked(ctx actor.Context, msg *messages.FilesRechecked) {
-	if !s.stopRecheck(msg.Turn) {
+	if !s.cur.stopRecheck(msg.Turn, s.turn) {
 		return
 	}
 	if err := s.noteFileChanges(msg.Changes); err != nil {
@@ -57,7 +47,7 @@ func (s *session) onFilesRechecked(ctx actor.Context, msg *messages.FilesRecheck
 
 // onRecheckExpired goes on without the recheck.
 func (s *session) onRecheckExpired(ctx actor.Context, msg *recheckExpired) {
-	if !s.stopRecheck(msg.turn) {
+	if !s.cur.stopRecheck(msg.turn, s.turn) {
 		return
 	}
 	s.deps.Log.Warn("recheck files: no answer from the executor; calling the model without it", "session", s.cfg.ID, "after", recheckTimeout)
@@ -74,5 +64,5 @@ func (s *session) noteFileChanges(changes []messages.FileChange) error {
 		s.emit(messages.FileChangedEvent.Of(&messages.FileChangedData{Turn: s.turn, Path: c.Path, Kind: c.Kind, Diff: c.Diff}))
 		notes = append(notes, tools.FileChange{Path: c.Path, Kind: c.Kind, Diff: c.Diff}.Note())
 	}
-	return s.commitNote("Files changed outside this session:\n" + strings.Join(notes, "\n"))
+	return s.commit(noteEntry("Files changed outside this session:\n" + strings.Join(notes, "\n")))
 }

@@ -1,6 +1,7 @@
 package actors
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/troupe-dev/troupe/actors/projection"
 	"github.com/troupe-dev/troupe/config"
+	"github.com/troupe-dev/troupe/llm"
 	"github.com/troupe-dev/troupe/messages"
 	"github.com/troupe-dev/troupe/store"
 	"github.com/troupe-dev/troupe/tools"
@@ -40,13 +42,13 @@ func (h sessionHost) Snapshot() commandSnapshot {
 		Usage:  store.SessionMeta{ID: s.cfg.ID, Agent: s.cfg.Agent, Model: s.deps.Model},
 		Agents: s.kids.rows(time.Now()),
 		Permissions: permissionFacts{Mode: s.cfg.mode(), Allow: s.cfg.Allow, Ask: s.cfg.Ask, Deny: s.cfg.Deny,
-			Session: s.sessionAllowlist()},
-		Tools:       s.toolSpecs(),
+			Session: s.kids.sessionAllowlist()},
+		Tools:       s.deps.toolSpecs(),
 		Narrowed:    s.deps.Narrowed,
 		Skills:      s.deps.Skills,
 		ActiveSkill: activeSkill(s.items),
 		Model: modelFacts{Model: s.deps.Model, Name: s.deps.ModelName, Wire: s.cfg.Model, BaseURL: s.cfg.BaseURL,
-			Window: s.window(), PromptMode: promptModeOf(s.cfg.PromptMode, s.meta),
+			Window: s.deps.window(s.cfg.limits.ContextWindow), PromptMode: promptModeOf(s.cfg.PromptMode, s.meta),
 			CanSwitch: s.deps.Setup != nil, CanSwitchPrompt: s.deps.Setup != nil && s.deps.PromptModes != nil},
 		ProjectRoot: s.cfg.Workspace,
 		Sandbox:     s.deps.Sandbox,
@@ -72,8 +74,11 @@ func (h sessionHost) Idle() bool { return h.s.phase == phaseIdle }
 
 func (h sessionHost) Later(timeout time.Duration, work func() func() string, late func(error) string) {
 	offActor(h.ctx, timeout, work, func(then func() string, err error) {
+		if err == nil && then == nil {
+			err = errors.New("the command's work gave no answer")
+		}
 		var out string
-		if err != nil || then == nil {
+		if err != nil {
 			out = late(err)
 		} else {
 			out = then()
@@ -122,16 +127,16 @@ func (h sessionHost) ResetContext(keepGoal bool) (projection.Boundary, bool, err
 	if err != nil {
 		return b, false, fmt.Errorf("record the boundary: %w", err)
 	}
-	before := s.contextTokens(s.request())
+	before := s.budget.tokensOf(s.request())
 	s.items = append(s.items, projection.Item{Seq: e.Seq, Time: e.Time, Boundary: &b})
 	s.budget.acct.Reset() // the last provider count was for the old context
 	s.emit(messages.ContextCompactedEvent.Of(&messages.ContextCompactedData{Turn: s.turn, Reason: "/reset", FromSeq: b.FromSeq,
-		ToSeq: b.ToSeq, TokensBefore: before, TokensAfter: s.contextTokens(s.request()), Mechanical: true, Summary: b.Summary}))
+		ToSeq: b.ToSeq, TokensBefore: before, TokensAfter: s.budget.tokensOf(s.request()), Mechanical: true, Summary: b.Summary}))
 	return b, true, nil
 }
 
 func (h sessionHost) UseSkill(sk *tools.LoadedSkill) error {
-	if err := h.s.commitNote(skillNote + tools.SkillText(sk)); err != nil {
+	if err := h.s.commit(noteEntry(skillNote + tools.SkillText(sk))); err != nil {
 		return err
 	}
 	h.ctx.Send(h.s.links.toolexec, &useSkill{skill: sk})
@@ -144,7 +149,8 @@ func (h sessionHost) SetupFor(model, promptMode string) func() (*SessionSetup, e
 		return nil
 	}
 	st := *h.s.cfg.wire()
-	st.Model, st.PromptMode = model, promptMode
+	// The endpoint belongs to its provider: another provider gets its own (llm.EndpointFor).
+	st.Model, st.BaseURL, st.PromptMode = model, llm.EndpointFor(st.Model, st.BaseURL, model), promptMode
 	return func() (*SessionSetup, error) { return setupFor(&st) }
 }
 
@@ -177,9 +183,9 @@ func (h sessionHost) ApplySetup(setup *SessionSetup, model, promptMode, by strin
 	if s.links.compactor != nil {
 		ctx.Send(s.links.compactor, &useModel{provider: s.deps.Provider, modelName: s.deps.ModelName})
 	}
-	s.cfg.Model, s.cfg.PromptMode = model, promptMode
-	if s.meta != nil && (s.meta.Model != model || s.meta.PromptMode != promptMode) {
-		s.meta.Model, s.meta.PromptMode = model, promptMode // troupe resume takes them from here
+	s.cfg.Model, s.cfg.BaseURL, s.cfg.PromptMode = model, llm.EndpointFor(s.cfg.Model, s.cfg.BaseURL, model), promptMode
+	if s.meta != nil && (s.meta.Model != model || s.meta.BaseURL != s.cfg.BaseURL || s.meta.PromptMode != promptMode) {
+		s.meta.Model, s.meta.BaseURL, s.meta.PromptMode = model, s.cfg.BaseURL, promptMode // troupe resume takes them from here
 		if err := s.putMeta(); err != nil {
 			s.deps.Log.Warn("record the model and prompt mode", "session", s.cfg.ID, "err", err)
 		}

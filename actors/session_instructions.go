@@ -12,6 +12,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/troupe-dev/troupe/actors/projection"
 	"github.com/troupe-dev/troupe/config"
 	"github.com/troupe-dev/troupe/internal/textfmt"
 	"github.com/troupe-dev/troupe/llm"
@@ -46,32 +47,49 @@ type instructionDelivery struct {
 
 // instructions returns the session's Instructions (a copy of its deps', so a restarted actor
 // starts clean, with what the store says was handed out), or nil when the session has none.
+// The delivery records of a resumed (or restarted) session are read here: the store, like the
+// log, is read on the actor (the session's durable step).
 func (s *session) instructions() *config.Instructions {
 	n := &s.nested
 	if n.in == nil && s.deps.Instructions != nil {
 		n.in = s.deps.Instructions.Clone()
 		n.delivered = map[string]uint64{}
-		s.restoreDeliveries()
+		err := s.deps.Store.EachInstructionDelivery(s.cfg.ID, func(raw []byte) error {
+			var rec instructionDelivery
+			if err := json.Unmarshal(raw, &rec); err != nil {
+				return err
+			}
+			n.restore(rec)
+			return nil
+		})
+		if err != nil {
+			s.deps.Log.Warn("read instruction deliveries", "session", s.cfg.ID, "err", err)
+		}
 	}
 	return n.in
 }
 
-// instructionsTouched is told of a committed tool result: the directories a successful read,
-// edit or listing touched become due for their instruction files. It reads nothing.
-func (s *session) instructionsTouched(call llm.ToolCall, res *messages.ToolResult) {
-	in := s.instructions()
-	if in == nil || res.IsError {
+// touch is told of a committed tool result: the directories a successful read, edit or
+// listing under root touched become due for their instruction files. It reads nothing.
+func (n *nestedInstructions) touch(root string, call llm.ToolCall, res *messages.ToolResult) {
+	if n.in == nil || res.IsError {
 		return
 	}
-	dir, ok := touchedDir(s.deps.Workspace, call)
+	dir, ok := touchedDir(root, call)
 	if !ok {
 		return
 	}
-	for _, d := range in.Pending(dir) {
-		if !slices.Contains(s.nested.touched, d) {
-			s.nested.touched = append(s.nested.touched, d)
+	for _, d := range n.in.Pending(dir) {
+		if !slices.Contains(n.touched, d) {
+			n.touched = append(n.touched, d)
 		}
 	}
+}
+
+// restore takes one stored delivery record back.
+func (n *nestedInstructions) restore(rec instructionDelivery) {
+	n.in.Restore(rec.File)
+	n.delivered[rec.File.Dir] = rec.Seq
 }
 
 // touchedDir is the workspace-relative directory a call worked in: the file's directory for
@@ -145,11 +163,11 @@ func (s *session) deliverInstructions(ctx actor.Context, then func(actor.Context
 // commitInstructions commits one note with the fresh files and the ones compacted away, and
 // records where each now lives. It reports false when the session failed.
 func (s *session) commitInstructions(ctx actor.Context, fresh []config.Instruction) bool {
-	files := append(fresh, s.compactedInstructions()...)
+	files := append(fresh, s.nested.compacted(s.items)...)
 	if len(files) == 0 {
 		return true
 	}
-	if err := s.commitNote(config.FormatNested(files)); err != nil {
+	if err := s.commit(noteEntry(config.FormatNested(files))); err != nil {
 		s.fail(ctx, messages.FailInternal, err.Error())
 		return false
 	}
@@ -164,14 +182,14 @@ func (s *session) commitInstructions(ctx actor.Context, fresh []config.Instructi
 	return true
 }
 
-// compactedInstructions are the delivered files whose note the last compact boundary replaced.
-func (s *session) compactedInstructions() []config.Instruction {
-	if len(s.nested.delivered) == 0 {
+// compacted are the delivered files whose note the last compact boundary in items replaced.
+func (n *nestedInstructions) compacted(items []projection.Item) []config.Instruction {
+	if len(n.delivered) == 0 {
 		return nil // nothing handed out: no need to look for a boundary (this runs every turn)
 	}
 	var to uint64
-	for i := len(s.items) - 1; i >= 0; i-- {
-		if b := s.items[i].Boundary; b != nil {
+	for i := len(items) - 1; i >= 0; i-- {
+		if b := items[i].Boundary; b != nil {
 			to = b.ToSeq
 			break
 		}
@@ -180,34 +198,17 @@ func (s *session) compactedInstructions() []config.Instruction {
 		return nil
 	}
 	var out []config.Instruction
-	for _, f := range s.nested.in.Delivered {
-		if seq, ok := s.nested.delivered[f.Dir]; ok && seq <= to {
+	for _, f := range n.in.Delivered {
+		if seq, ok := n.delivered[f.Dir]; ok && seq <= to {
 			out = append(out, f)
 		}
 	}
 	return out
 }
 
-// restoreDeliveries reads the delivery records of a resumed (or restarted) session: the
-// store, like the log, is read on the actor.
-func (s *session) restoreDeliveries() {
-	err := s.deps.Store.EachInstructionDelivery(s.cfg.ID, func(raw []byte) error {
-		var rec instructionDelivery
-		if err := json.Unmarshal(raw, &rec); err != nil {
-			return err
-		}
-		s.nested.in.Restore(rec.File)
-		s.nested.delivered[rec.File.Dir] = rec.Seq
-		return nil
-	})
-	if err != nil {
-		s.deps.Log.Warn("read instruction deliveries", "session", s.cfg.ID, "err", err)
-	}
-}
-
-// instructionStatus fills /status with the instruction files in force and their sizes.
-func (s *session) instructionStatus(r *messages.StatusReply) {
-	in := s.instructions()
+// status fills /status with the instruction files in force and their sizes.
+func (n *nestedInstructions) status(r *messages.StatusReply) {
+	in := n.in
 	if in == nil {
 		return
 	}

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
-	"github.com/nats-io/nats.go"
 
 	"github.com/troupe-dev/troupe/actors/projection"
 	"github.com/troupe-dev/troupe/llm"
@@ -43,10 +42,10 @@ func (s *session) started(ctx actor.Context) {
 	}
 	s.armWallBudget(ctx)
 	for _, bind := range []func() error{
-		func() error { sub, err := s.deps.Bridge.Bind(s.links.addr, ctx.Self()); s.keep(sub); return err },
+		func() error { sub, err := s.deps.Bridge.Bind(s.links.addr, ctx.Self()); s.links.keep(sub); return err },
 		func() error {
 			sub, err := s.deps.Bridge.BindRequests(messages.ControlSubject(s.deps.Bridge.NS(), s.cfg.ID), ctx.Self(), 10*time.Second)
-			s.keep(sub)
+			s.links.keep(sub)
 			return err
 		},
 	} {
@@ -65,23 +64,19 @@ func (s *session) started(ctx actor.Context) {
 		s.fail(ctx, messages.FailInternal, fmt.Sprintf("spawn tool executor: %v", err))
 		return
 	}
+	// No Watch: the session hears of its executor's stop once, as its parent. A watcher's
+	// second Terminated can leave after this session is gone and, addressed by name, reach the
+	// next session of the same id (a resume), whose executor has the same name.
 	s.links.toolexec = pid
-	ctx.Watch(pid)
 
 	s.emit(messages.SessionStartedEvent.Of(&messages.SessionStartedData{
 		Model: s.deps.Model, Mode: s.cfg.Mode, Workspace: s.cfg.Workspace, Task: s.cfg.Task,
-		Resumed: s.cfg.Resume, PromptBytes: s.promptBytes(), Role: s.cfg.role.Name,
+		Resumed: s.cfg.Resume, PromptBytes: s.deps.promptBytes(), Role: s.cfg.role.Name,
 	}))
 	// Bound, and session.started is out ahead of the start's answer: input sent now is not lost.
 	s.tellSupervisor(ctx, &sessionUp{id: s.cfg.ID})
 	s.become(phaseIdle, s.idle)
 	s.begin(ctx)
-}
-
-func (s *session) keep(sub *nats.Subscription) {
-	if sub != nil {
-		s.links.subs = append(s.links.subs, sub)
-	}
 }
 
 // begin takes the session's first step: the task it was started with, or, on resume without a
@@ -197,16 +192,12 @@ func (s *session) fail(ctx actor.Context, kind messages.FailKind, reason string)
 // stopping runs when the actor is stopped from outside (Node shutdown) or by finish: whatever
 // was in flight is cut off and the outcome recorded as interrupted.
 func (s *session) stopping(ctx actor.Context) {
-	if s.cur.cancelWork != nil {
-		s.cur.cancelWork()
-	}
-	s.stopRecheck(s.turn)
+	s.cur.stopWork()
+	s.cur.stopRecheck(s.turn, s.turn)
 	if !s.finished() {
 		s.finish(ctx, &messages.SessionFinishedData{Status: messages.StatusInterrupted, Error: "the troupe node stopped"})
 	}
-	for _, sub := range s.links.subs {
-		_ = sub.Unsubscribe()
-	}
+	s.links.unsubscribe()
 }
 
 // childTerminated: the tool executor is restarted by supervision on a panic; if it is gone for
@@ -234,11 +225,6 @@ func lastAnswer(items []projection.Item) string {
 // restarting runs on the crashed incarnation before a new one is made: it lets go of its
 // subscriptions (the new one binds its own) and its model call.
 func (s *session) restarting() {
-	if s.cur.cancelWork != nil {
-		s.cur.cancelWork()
-	}
-	for _, sub := range s.links.subs {
-		_ = sub.Unsubscribe()
-	}
-	s.links.subs = nil
+	s.cur.stopWork()
+	s.links.unsubscribe()
 }

@@ -17,13 +17,21 @@ import (
 // message), as opposed to an audit record it never sees.
 const noteEvent = projection.NoteEvent
 
-func (s *session) commitUser(text string) error {
-	return s.commit(&store.Entry{Kind: store.KindUser, Text: text}, llm.Message{Role: llm.RoleUser, Content: text})
+// userEntry is the user's input as a log entry and as the model sees it.
+func userEntry(text string) (*store.Entry, llm.Message) {
+	return &store.Entry{Kind: store.KindUser, Text: text}, llm.Message{Role: llm.RoleUser, Content: text}
 }
 
-func (s *session) commitNote(text string) error {
-	return s.commit(&store.Entry{Kind: store.KindSystem, Event: noteEvent, Text: text},
-		llm.Message{Role: llm.RoleUser, Content: noteText(text)})
+// noteEntry is a harness note to the model: a system entry the model sees as a marked user
+// message.
+func noteEntry(text string) (*store.Entry, llm.Message) {
+	return &store.Entry{Kind: store.KindSystem, Event: noteEvent, Text: text}, llm.Message{Role: llm.RoleUser, Content: noteText(text)}
+}
+
+// toolResultEntry is a tool call's result as a log entry and as the model sees it.
+func toolResultEntry(call llm.ToolCall, res *messages.ToolResult) (*store.Entry, llm.Message) {
+	return &store.Entry{Kind: store.KindToolResult, Text: res.Output, CallID: call.ID, ToolName: call.Name, IsError: res.IsError},
+		llm.Message{Role: llm.RoleTool, Content: res.Output, ToolCallID: call.ID, ToolName: call.Name, IsError: res.IsError}
 }
 
 // commitAssistant records a reply stamped with the model that produced it, and counts the turn.
@@ -45,11 +53,7 @@ func (s *session) commitAssistant(r *llm.Reply) error {
 	return nil
 }
 
-func (s *session) commitToolResult(call llm.ToolCall, res *messages.ToolResult) error {
-	e := &store.Entry{Kind: store.KindToolResult, Text: res.Output, CallID: call.ID, ToolName: call.Name, IsError: res.IsError}
-	return s.commit(e, llm.Message{Role: llm.RoleTool, Content: res.Output, ToolCallID: call.ID, ToolName: call.Name, IsError: res.IsError})
-}
-
+// commit appends one entry to the log, then to the items the model sees.
 func (s *session) commit(e *store.Entry, m llm.Message) error {
 	e.Time = time.Now().UTC()
 	if err := s.deps.Store.Append(s.cfg.ID, e); err != nil {
@@ -97,15 +101,4 @@ func echoReasoning(msgs []llm.Message, stamp, modelName string) []llm.Message {
 		}
 	}
 	return msgs
-}
-
-// messages returns the conversation the items hold (boundaries left out).
-func (s *session) messages() []llm.Message {
-	out := make([]llm.Message, 0, len(s.items))
-	for _, it := range s.items {
-		if it.Boundary == nil {
-			out = append(out, it.Msg)
-		}
-	}
-	return out
 }

@@ -132,7 +132,7 @@ func (s *session) steerLoops(ctx actor.Context) bool {
 		return true
 	}
 	if loop.Level < turn.LevelStop {
-		if err := s.commitNote(loop.Note()); err != nil {
+		if err := s.commit(noteEntry(loop.Note())); err != nil {
 			s.fail(ctx, messages.FailInternal, err.Error())
 			return false
 		}
@@ -142,7 +142,7 @@ func (s *session) steerLoops(ctx actor.Context) bool {
 		s.fail(ctx, messages.FailLoop, loop.Summary())
 		return false
 	}
-	if err := s.commitNote(loop.Note()); err != nil {
+	if err := s.commit(noteEntry(loop.Note())); err != nil {
 		s.fail(ctx, messages.FailInternal, err.Error())
 		return false
 	}
@@ -151,13 +151,13 @@ func (s *session) steerLoops(ctx actor.Context) bool {
 	return false
 }
 
-// repairStatus is the /status line of this session's repairs.
-func (s *session) repairStatus() string {
-	if s.steer == nil {
+// repairStatus is the /status line of a session's repairs with model ("" before any call).
+func repairStatus(steer *turn.Steering, model string) string {
+	if steer == nil {
 		return ""
 	}
-	t := s.steer.Tally.Total
-	t.Model = s.deps.Model
+	t := steer.Tally.Total
+	t.Model = model
 	return turn.RepairLine(t)
 }
 

@@ -29,12 +29,45 @@ type turnState struct {
 	finalPending                  *string // a headless session's final answer, held while its children finish
 }
 
+// stopWork stops the turn's model call, if one runs.
+func (t *turnState) stopWork() {
+	if t.cancelWork != nil {
+		t.cancelWork()
+	}
+}
+
+// stopRecheck forgets the recheck in flight for turn (the current one is now); false if none
+// was (a late or repeated answer).
+func (t *turnState) stopRecheck(turn, now int) bool {
+	if t.recheck == nil || turn != now {
+		return false
+	}
+	t.recheck.Stop()
+	t.recheck = nil
+	return true
+}
+
 // cancel records that a Cancel arrived mid-turn, with its reason.
 func (t *turnState) cancel(reason string) {
 	if reason == "" {
 		reason = "cancelled by the user"
 	}
 	t.cancelling = reason
+}
+
+// keep holds a subscription until the session stops.
+func (l *sessionLinks) keep(sub *nats.Subscription) {
+	if sub != nil {
+		l.subs = append(l.subs, sub)
+	}
+}
+
+// unsubscribe lets go of the session's subscriptions.
+func (l *sessionLinks) unsubscribe() {
+	for _, sub := range l.subs {
+		_ = sub.Unsubscribe()
+	}
+	l.subs = nil
 }
 
 // sessionLinks are the session's ties to the other actors and to the bus.

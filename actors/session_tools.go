@@ -37,12 +37,13 @@ func (s *session) onToolStarted(msg *messages.ToolStarted) {
 // the last is in, the next turn starts (or the cancelled turn ends).
 func (s *session) onToolResult(ctx actor.Context, msg *messages.ToolResult) {
 	for _, r := range s.cur.batch.Add(msg) {
-		if err := s.commitToolResult(r.Call, r.Result); err != nil {
+		if err := s.commit(toolResultEntry(r.Call, r.Result)); err != nil {
 			s.fail(ctx, messages.FailInternal, err.Error())
 			return
 		}
 		s.asChild.trail.track(r.Call, r.Result)
-		s.instructionsTouched(r.Call, r.Result)
+		s.instructions() // the copy is made on first use
+		s.nested.touch(s.deps.Workspace, r.Call, r.Result)
 		s.observeCall(r.Call, r.Result)
 		s.emit(messages.ToolFinishedEvent.Of(&messages.ToolFinishedData{Turn: s.turn, CallID: r.Call.ID, Tool: r.Call.Name,
 			IsError: r.Result.IsError, Output: preview(r.Result.Output, eventPreviewBytes), Bytes: len(r.Result.Output),
@@ -64,8 +65,9 @@ func (s *session) onToolResult(ctx actor.Context, msg *messages.ToolResult) {
 	}
 }
 
-func (s *session) toolSpecs() []llm.ToolSpec {
-	specs := s.deps.Tools.Specs()
+// toolSpecs are the tools as the model is told of them.
+func (d *SessionDeps) toolSpecs() []llm.ToolSpec {
+	specs := d.Tools.Specs()
 	out := make([]llm.ToolSpec, len(specs))
 	for i, sp := range specs {
 		out[i] = llm.ToolSpec{Name: sp.Name, Description: sp.Description, Schema: sp.Schema}
@@ -74,9 +76,9 @@ func (s *session) toolSpecs() []llm.ToolSpec {
 }
 
 // promptBytes is the size of the stable prefix: the system prompt plus the tool schemas as JSON.
-func (s *session) promptBytes() int {
-	data, _ := json.Marshal(s.toolSpecs())
-	return len(s.deps.System) + len(data)
+func (d *SessionDeps) promptBytes() int {
+	data, _ := json.Marshal(d.toolSpecs())
+	return len(d.System) + len(data)
 }
 
 // callSummary is a one-line description of a call for humans: the tool and its main argument.

@@ -50,7 +50,7 @@ func (s *session) routeInput(ctx actor.Context, text string) *messages.InputAck 
 	case inputCommand, inputUnknown:
 		return runCommand(sessionHost{s, ctx}, r)
 	}
-	if err := s.commitUser(text); err != nil {
+	if err := s.commit(userEntry(text)); err != nil {
 		s.fail(ctx, messages.FailInternal, err.Error())
 		return &messages.InputAck{Routed: messages.RoutedIgnored, Output: err.Error()}
 	}
@@ -87,7 +87,7 @@ func (s *session) prepareCall(ctx actor.Context) {
 	}
 	parentNotes := func() error {
 		if note := s.asChild.takeNotes(); note != "" {
-			return s.commitNote(note)
+			return s.commit(noteEntry(note))
 		}
 		return nil
 	}
@@ -279,7 +279,7 @@ func (s *session) nudgeEmpty(ctx actor.Context) {
 // noteAndCallAgain tells the model what went wrong with its reply (a note in the log) and calls it
 // again: the common end of a turn the session steers.
 func (s *session) noteAndCallAgain(ctx actor.Context, note string) {
-	if err := s.commitNote(note); err != nil {
+	if err := s.commit(noteEntry(note)); err != nil {
 		s.fail(ctx, messages.FailInternal, err.Error())
 		return
 	}
@@ -320,13 +320,11 @@ func (s *session) cancelTurn(ctx actor.Context, msg *messages.Cancel) {
 		s.cur.finalPending = nil
 		s.endCancelledTurn(ctx)
 	case phaseCalling:
-		if s.stopRecheck(s.turn) { // no request went out yet
+		if s.cur.stopRecheck(s.turn, s.turn) { // no request went out yet
 			s.endCancelledTurn(ctx)
 			return
 		}
-		if s.cur.cancelWork != nil {
-			s.cur.cancelWork()
-		}
+		s.cur.stopWork()
 	case phaseExecuting:
 		ctx.Send(s.links.toolexec, &messages.Cancel{Reason: s.cur.cancelling})
 	}

@@ -1,7 +1,7 @@
 package config
 
-// Roles for subagents (DESIGN §7): the five built-ins, and custom roles a project defines in
-// .troupe/agents/<name>.md as YAML front matter plus a prompt body.
+// Roles for subagents (docs/DESIGN-NOTES.md "Subagents"): the five built-ins, and custom roles a
+// project defines in .troupe/agents/<name>.md as YAML front matter plus a prompt body.
 
 import (
 	"errors"

@@ -50,7 +50,7 @@ type Config struct {
 		MaxRefusals   int    `toml:"max_refusals"`    // final answers refused before the run fails
 	} `toml:"done"`
 
-	// Context is how the model-visible context is kept (DESIGN §6).
+	// Context is how the model-visible context is kept (docs/DESIGN-NOTES.md "Context").
 	Context struct {
 		Window  int    `toml:"window"`   // tokens; 0 means the model's known window
 		IdleGap string `toml:"idle_gap"` // a duration ("30m") after which old outputs become previews, or "off"
@@ -72,6 +72,9 @@ type Config struct {
 		MaxDepth   int `toml:"max_depth"`   // how deep subagents may nest
 		MaxRunning int `toml:"max_running"` // subagents of one session running at once; more queue
 	} `toml:"agents"`
+
+	// MCP configures MCP servers ([mcp.servers.NAME]; see MCPServers for which start).
+	MCP MCP `toml:"mcp"`
 
 	// Warnings are one-line notices for the user: project settings ignored because they
 	// would widen permissions, each saying how to allow it.
@@ -122,6 +125,7 @@ func Load(opt LoadOptions) (*Config, error) {
 			c.Warnings = append(c.Warnings, l.narrowProject(c, path)...)
 		}
 		if l != nil {
+			l.markProjectServers(path == opt.ProjectFile)
 			l.applyTo(c, path)
 			c.Sources = append(c.Sources, path)
 		}

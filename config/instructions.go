@@ -1,7 +1,7 @@
 package config
 
-// Project instructions by directory (seed 002): AGENTS.md (or CLAUDE.md, which many
-// repositories already have) in the repository root and every directory down to where troupe
+// Project instructions by directory (docs/DESIGN-NOTES.md "Context"): AGENTS.md (or CLAUDE.md,
+// which many repositories already have) in the repository root and every directory down to where troupe
 // runs go into the stable prefix, with the user's own file; a nested file elsewhere applies to
 // its subtree, and reaches the model once, the first time a file under it is read or edited.
 

@@ -1,8 +1,8 @@
 package config
 
-// Prompt modes (seed 002): a mode changes the instructions the model works under and may narrow
-// its tools (ask and plan cannot write). Built-ins, then custom modes from
-// .troupe/prompts/<name>.md and the user's config dir (front matter: description, tools,
+// Prompt modes (docs/DESIGN-NOTES.md "Context"): a mode changes the instructions the model
+// works under and may narrow its tools (ask and plan cannot write). Built-ins, then custom modes
+// from .troupe/prompts/<name>.md and the user's config dir (front matter: description, tools,
 // read_only; the body is the instructions). Within a mode the stable prefix stays
 // byte-identical, so prompt caching keeps working.
 

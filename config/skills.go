@@ -1,6 +1,6 @@
 package config
 
-// Skills (seed 002, article 5): folders holding a SKILL.md whose front matter names the skill
+// Skills (docs/DESIGN-NOTES.md "Skills"): folders holding a SKILL.md whose front matter names the skill
 // and says when to use it. Only the names and descriptions go into the prompt; the body and the
 // folder's files are loaded on demand (load_skill), so a project can carry many skills at the
 // cost of one line each.

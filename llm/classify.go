@@ -16,11 +16,11 @@ import (
 	"time"
 )
 
-// ClassifyHTTP turns a provider's HTTP error response into a classed *Error (DESIGN §8):
-// 408/409/425/429/5xx (and Anthropic's 529 "overloaded") are Retryable with any retry-after
-// honoured; a 400/413 that says the prompt is too long is Overflow; other 4xx are Fatal. body is
-// the provider's error text (its message is kept so the user sees why); err, when not nil, is
-// kept in the chain.
+// ClassifyHTTP turns a provider's HTTP error response into a classed *Error (docs/DESIGN-NOTES.md
+// "Provider errors and retries"): 408/409/425/429/5xx (and Anthropic's 529 "overloaded") are
+// Retryable with any retry-after honoured; a 400/413 that says the prompt is too long is Overflow;
+// other 4xx are Fatal. body is the provider's error text (its message is kept so the user sees
+// why); err, when not nil, is kept in the chain.
 func ClassifyHTTP(provider string, status int, header http.Header, body string, err error) *Error {
 	msg := providerMessage(body)
 	if msg == "" && err != nil {

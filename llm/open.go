@@ -11,6 +11,9 @@ import (
 type Options struct {
 	// BaseURL overrides the provider's default endpoint (--base-url).
 	BaseURL string
+	// BaseURLFor is the provider BaseURL was given for ("" for the model's own): Open refuses
+	// a base URL given for another provider (see endpoint.go).
+	BaseURLFor string
 	// Getenv reads keys; nil means no environment.
 	Getenv func(string) string
 	// HTTPClient is used for every call; nil means a default client.
@@ -83,25 +86,9 @@ func Open(model string, opt Options) (Provider, string, error) {
 		return nil, "", &SetupError{Msg: fmt.Sprintf("unknown provider %q in model %q: use one of %s, or scripted:PATH",
 			prefix, model, knownProviders())}
 	}
-	base := opt.BaseURL
-	if base == "" {
-		base = r.base
-	}
-	if prefix == "ollama" && base == "" {
-		base = ollamaBase(getenv("OLLAMA_HOST"))
-	}
-	key := ""
-	for _, v := range r.keyVars {
-		if key = getenv(v); key != "" {
-			break
-		}
-	}
-	switch {
-	case key != "":
-	case len(r.keyVars) == 0 || opt.BaseURL != "":
-		key = localKey
-	default:
-		return nil, "", &SetupError{Msg: fmt.Sprintf("%s is not set: export it, or pass --base-url for a local server", r.keyVars[0])}
+	base, key, err := resolveEndpoint(prefix, r, opt, getenv)
+	if err != nil {
+		return nil, "", err
 	}
 	return r.open(base, key, opt), name, nil
 }

@@ -7,7 +7,8 @@ import (
 	"time"
 )
 
-// RetryPolicy says how StreamWithRetry retries a failed call (DESIGN §8).
+// RetryPolicy says how StreamWithRetry retries a failed call (docs/DESIGN-NOTES.md "Provider errors
+// and retries").
 type RetryPolicy struct {
 	// MaxAttempts counts the first call; 1 means no retry, 0 means the default (6).
 	MaxAttempts int

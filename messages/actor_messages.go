@@ -37,9 +37,10 @@ type StartSession struct {
 	// broken JSON, and writes are not syntax-checked.
 	NoRepair bool `json:"no_repair,omitempty"`
 
-	// A subagent's start (DESIGN §7): its role and the role's prompt, the tools it may use (nil:
-	// all of the node's), its depth under the root, and its budget. AskUser lets a child of an
-	// interactive parent put approval requests to the user (it is not interactive itself).
+	// A subagent's start (docs/DESIGN-NOTES.md "Subagents"): its role and the role's prompt, the
+	// tools it may use (nil: all of the node's), its depth under the root, and its budget. AskUser
+	// lets a child of an interactive parent put approval requests to the user (it is not
+	// interactive itself).
 	Role         string   `json:"role,omitempty"`
 	RolePrompt   string   `json:"role_prompt,omitempty"`
 	Tools        []string `json:"tools,omitempty"`
@@ -52,8 +53,9 @@ type StartSession struct {
 	// Worktree names the git worktree the child runs in (its Workspace is the worktree's path).
 	Worktree string `json:"worktree,omitempty"`
 
-	// Long horizon (DESIGN §6): ContextWindow overrides the model's window (tokens); IdleGapS
-	// is the idle gap after which old outputs become previews (0: 30 min, <0: never).
+	// Long horizon (docs/DESIGN-NOTES.md "Context"): ContextWindow overrides the model's window
+	// (tokens); IdleGapS is the idle gap after which old outputs become previews (0: 30 min, <0:
+	// never).
 	ContextWindow int `json:"context_window,omitempty"`
 	IdleGapS      int `json:"idle_gap_s,omitempty"`
 	// Goal sets the session's objective at start (troupe run --goal). Check is the command that
@@ -87,7 +89,8 @@ type InputAck struct {
 // Route is where a line of input went, as InputAck.Routed.
 type Route string
 
-// Phase is where a session is in its turn, as StatusReply.Phase (DESIGN §3).
+// Phase is where a session is in its turn, as StatusReply.Phase (docs/ARCHITECTURE.md "The session:
+// a thin coordinator").
 type Phase string
 
 // Session phases.

@@ -1,10 +1,10 @@
 package messages
 
-// Subagent messages (DESIGN §7). A parent session spawns a child session under itself; the
-// child's outcome reaches the parent's inbox subject as an AgentResult (the projected result: a
-// summary, evidence, files changed, usage — never the child's raw transcript). The agent tools
-// (spawn_agent, wait_agent, send_agent, cancel_agent, list_agents) reach their session with the
-// requests below.
+// Subagent messages (docs/DESIGN-NOTES.md "Subagents"). A parent session spawns a child session
+// under itself; the child's outcome reaches the parent's inbox subject as an AgentResult (the
+// projected result: a summary, evidence, files changed, usage — never the child's raw transcript).
+// The agent tools (spawn_agent, wait_agent, send_agent, cancel_agent, list_agents) reach their
+// session with the requests below.
 
 // ContextMode is what of the parent's history a child receives.
 type ContextMode string

@@ -124,7 +124,7 @@ const (
 	StopCancelled StopReason = "cancelled"  // cancelled by a client or the parent
 )
 
-// ReplyClass is the class of one model reply (DESIGN §3, classifying the reply).
+// ReplyClass is the class of one model reply (docs/ARCHITECTURE.md "How a turn flows", step 3).
 type ReplyClass string
 
 // The reply classes.

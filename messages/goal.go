@@ -2,8 +2,8 @@ package messages
 
 import "time"
 
-// Goal statuses (DESIGN §5: users own the goal's lifecycle; the model may only complete it,
-// with evidence).
+// Goal statuses (docs/DESIGN-NOTES.md "Goals": users own the goal's lifecycle; the model may only
+// complete it, with evidence).
 type GoalStatus string
 
 // The goal statuses.

@@ -43,8 +43,9 @@ type SessionMeta struct {
 	// CachedInputTokens is the part of InputTokens the provider reported read from its prompt
 	// cache (priced lower); 0 for providers that do not say, and for older sessions.
 	CachedInputTokens int `json:"cached_input_tokens,omitempty"`
-	// EventSeq is the seq of the session's last event when the meta was written: a resumed
-	// run's events go on after it, so seq stays per session across runs (DESIGN §4).
+	// EventSeq is the seq of the session's last event when the meta was written: a resumed run's
+	// events go on after it, so seq stays per session across runs (docs/ARCHITECTURE.md "Messages
+	// and events").
 	EventSeq uint64 `json:"event_seq,omitempty"`
 	// LogSeq is the seq of the session's last log entry when the meta was written (the store
 	// sets it): a log that reads shorter is reported as damaged, not silently cut (logcheck.go).

@@ -102,6 +102,10 @@ var harnessTools = map[string]harnessTool{
 	// namespaces filesystem__ (goose#2926); read_file and write_file share our names
 	"read_text_file": {target: "read_file", rename: map[string]string{"head": "limit"}, drop: []string{"tail"}},
 	"directory_tree": {target: "list_dir", convert: directoryTree},
+	// wcgw (aliases_action.go); ReadFiles' file_paths are split into one read each
+	"BashCommand":     {target: "bash", convert: wcgwBash},
+	"ReadFiles":       {target: "read_file"},
+	"FileWriteOrEdit": {convert: wcgwWriteOrEdit},
 	// several files at once: split into one read each (split.go); Gemini CLI's read_many_files
 	"read_multiple_files": {target: "read_file"},
 	"read_many_files":     {target: "read_file"},

@@ -8,11 +8,11 @@ import (
 	"github.com/troupe-dev/troupe/messages"
 )
 
-// File truth (DESIGN §5, seed 002 "The Stale Read Trap"): the transcript remembers what the
-// model read, the disk holds what is true now. A FileTracker keeps, per path, the fingerprint
-// and a bounded copy of what the model last saw, so an edit against a stale, partial or never
-// read baseline is refused before anyone is asked to approve it, and an external change is
-// put in front of the model before its next call.
+// File truth (docs/DESIGN-NOTES.md "File truth"): the transcript remembers what the model read, the
+// disk holds what is true now. A FileTracker keeps, per path, the fingerprint and a bounded copy of
+// what the model last saw, so an edit against a stale, partial or never read baseline is refused
+// before anyone is asked to approve it, and an external change is put in front of the model before
+// its next call.
 
 // Where a record's baseline came from.
 const (

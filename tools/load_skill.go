@@ -21,7 +21,8 @@ type LoadedSkill struct {
 	AllowedTools    []string // nil: the session's tools are unchanged
 }
 
-// loadSkill is load_skill: progressive disclosure of a SKILL.md body (DESIGN §5).
+// loadSkill is load_skill: progressive disclosure of a SKILL.md body (docs/DESIGN-NOTES.md
+// "Skills").
 type loadSkill struct{}
 
 func (loadSkill) Spec() Spec {

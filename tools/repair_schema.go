@@ -27,6 +27,7 @@ func (s *argsSchema) repairObject(args map[string]any, pathArgs []string) (map[s
 	repairs = append(repairs, s.millisecondTimeout(args)...)
 	repairs = append(repairs, s.renameAliases(args)...)
 	repairs = append(repairs, s.argvCommand(args)...)
+	repairs = append(repairs, s.escapedCommand(args)...)
 	repairs = append(repairs, s.dropNotes(args)...)
 	for _, name := range pathArgs {
 		p, ok := args[name].(string)

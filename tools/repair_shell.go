@@ -3,6 +3,8 @@ package tools
 import (
 	"encoding/json"
 	"fmt"
+	"html"
+	"regexp"
 	"strings"
 )
 
@@ -52,4 +54,21 @@ func (s *argsSchema) argvCommand(args map[string]any) []Repair {
 	args["command"] = line
 	before, _ := json.Marshal(argv)
 	return []Repair{newRepair(RepairShellForm, "command: "+string(before), "command: "+strings.TrimSpace(line))}
+}
+
+// shellEntity is an XML entity a model escaped a shell operator with.
+var shellEntity = regexp.MustCompile(`&(?:amp|lt|gt|quot|#39|apos);`)
+
+// escapedCommand decodes a command whose shell operators were written as XML entities
+// ("git status &amp;&amp; git diff", "ls 2&gt;/dev/null": cline#10064, Roo-Code#2114, Grok in
+// tetsuo-ai/AgenC#1280). In a command the entity is never what the model meant (bash reads
+// "&amp;&amp;" as a syntax error), so it is decoded when the command holds no raw '&', '<' or
+// '>' beside the entities, which would mean the text was not escaped as a whole.
+func (s *argsSchema) escapedCommand(args map[string]any) []Repair {
+	cmd, ok := args["command"].(string)
+	if !ok || !s.has("command") || !shellEntity.MatchString(cmd) || strings.ContainsAny(shellEntity.ReplaceAllString(cmd, ""), "&<>") {
+		return nil
+	}
+	args["command"] = html.UnescapeString(cmd)
+	return []Repair{newRepair(RepairShellForm, "command: "+cmd, "command: "+args["command"].(string))}
 }

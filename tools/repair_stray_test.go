@@ -22,6 +22,11 @@ func TestArgumentRepairBeforeMapping(t *testing.T) {
 		// the bare command line as a terminal tool's arguments, quotes and all
 		{"run_shell_command", `grep -rn "TODO" .`, "bash", `{"command":"grep -rn \"TODO\" ."}`},
 		{"bash", `ls -R`, "bash", `{"command":"ls -R"}`},
+		// shell operators written as XML entities (cline#10064), decoded only when the whole
+		// command was escaped
+		{"execute_command", `{"command": "git status --porcelain=v1 &amp;&amp; git diff --stat"}`, "bash", `{"command":"git status --porcelain=v1 && git diff --stat"}`},
+		{"bash", `{"command": "make 2&gt;&amp;1 | tail"}`, "bash", `{"command":"make 2>&1 | tail"}`},
+		{"bash", `{"command": "echo '&amp;' && ls"}`, "bash", `{"command":"echo '&amp;' && ls"}`},
 		// argv with a mangled -c
 		{"shell", `{"command": ["bash", "lc", "ls -la"]}`, "bash", `{"command":"ls -la"}`},
 		{"bash", `{"command": ["bash", "—lc", "ls"]}`, "bash", `{"command":"ls"}`},

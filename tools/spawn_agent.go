@@ -9,9 +9,9 @@ import (
 	"github.com/troupe-dev/troupe/messages"
 )
 
-// spawnAgent is spawn_agent: it opens a child session (DESIGN §7, seed 002 article 7) and
-// returns its handle at once. The child runs in parallel with its siblings; unless background
-// is set, the parent's next model call waits for it and sees its projected result.
+// spawnAgent is spawn_agent: it opens a child session (docs/DESIGN-NOTES.md "Subagents") and
+// returns its handle at once. The child runs in parallel with its siblings; unless background is
+// set, the parent's next model call waits for it and sees its projected result.
 type spawnAgent struct{}
 
 func (spawnAgent) Spec() Spec {

@@ -32,6 +32,9 @@ const maxPieces = 64
 // Split returns the calls that a call to name with raw arguments stands for, when it is
 // list-shaped; ok is false for every other call (it then goes through the usual mapping).
 func (r *Registry) Split(name, raw string) (pieces []Piece, ok bool) {
+	if piece, ok := r.nestedCall(name, raw); ok {
+		return []Piece{piece}, true
+	}
 	key, target := r.splitTool(name)
 	if key == "" {
 		return nil, false
@@ -46,6 +49,10 @@ func (r *Registry) Split(name, raw string) (pieces []Piece, ok bool) {
 	}
 	var maps []map[string]any
 	switch {
+	case key == "FileWriteOrEdit":
+		maps, ok = wcgwBlocks(args)
+	case key == "ReadFiles":
+		maps, ok = listPieces(args, "file_paths", "path")
 	case key == "apply_patch":
 		maps, ok = patchPieces(args)
 	case target == "bash" || key == "bash":
@@ -120,6 +127,11 @@ func listPieces(args map[string]any, listKey, itemKey string) ([]map[string]any,
 		for k, v := range args {
 			if k != listKey {
 				m[k] = v
+			}
+		}
+		if s, ok := el.(string); ok && strings.HasPrefix(strings.TrimSpace(s), "{") {
+			if obj := objectOf(s); obj != nil {
+				el = obj // an element sent as a JSON string (earendil-works/pi#8962)
 			}
 		}
 		switch v := el.(type) {
@@ -197,4 +209,32 @@ func patchPieces(args map[string]any) ([]map[string]any, bool) {
 		}
 	}
 	return out, true
+}
+
+// nestedCall reads a whole call nested in an action payload (aliases_action.go), whatever the
+// outer tool is called, and resolves it: the call that runs is the inner one. It reads valid
+// JSON only: a framework's outer call is well formed even when the model's inner one is not.
+func (r *Registry) nestedCall(name, raw string) (Piece, bool) {
+	if strings.HasPrefix(name, "mcp__") || !strings.Contains(raw, "action") {
+		return Piece{}, false
+	}
+	var args map[string]any
+	if decodeNumbers(raw, &args) != nil {
+		return Piece{}, false
+	}
+	inner, innerArgs, ok := actionCall(args)
+	if !ok {
+		return Piece{}, false
+	}
+	if strings.Contains(innerArgs, "action") { // one level: a payload in a payload is not read
+		return Piece{}, false
+	}
+	if pieces, ok := r.Split(inner, innerArgs); ok && len(pieces) == 1 {
+		return pieces[0], true
+	}
+	canonical, translated, ok := r.Resolve(inner, innerArgs)
+	if !ok {
+		return Piece{}, false
+	}
+	return Piece{Name: canonical, Args: translated}, true
 }

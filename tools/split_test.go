@@ -96,3 +96,47 @@ func TestClineTools(t *testing.T) {
 		}
 	}
 }
+
+// A whole call nested in an action payload is that call; wcgw's tools map to ours; a payload
+// that is only arguments is unwrapped like any wrapper.
+func TestNestedActionPayloads(t *testing.T) {
+	reg := builtinRegistry(t)
+	env := &Env{Root: t.TempDir()}
+	split := []struct{ name, args, want string }{
+		{"execute_action", `{"action": "{\"name\": \"read_file\", \"arguments\": {\"path\": \"a.go\"}}"}`, `read_file {"path":"a.go"}`},
+		{"act", `{"action_json": {"tool": "Bash", "args": {"command": "ls", "description": "list"}}, "thread_id": "t1"}`, `bash {"command":"ls"}`},
+		{"FileWriteOrEdit", `{"file_path": "a.go", "percentage_to_change": 10, "text_or_search_replace_blocks": "<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE\n<<<<<<< SEARCH\nz\n=======\nw\n>>>>>>> REPLACE"}`,
+			`edit_file {"path":"a.go","old_string":"x","new_string":"y"}`},
+		{"ReadFiles", `{"file_paths": ["a.go", "b.go"]}`, `read_file {"path":"a.go"}`},
+	}
+	for _, tc := range split {
+		pieces, ok := reg.Split(tc.name, tc.args)
+		if !ok {
+			t.Errorf("%s %s: not split", tc.name, tc.args)
+			continue
+		}
+		a := reg.Admit(env, Call{ID: "1", Name: pieces[0].Name, Args: pieces[0].Args})
+		wantName, wantArgs, _ := strings.Cut(tc.want, " ")
+		if a.Refusal != "" || a.Name != wantName || !sameJSON(t, string(a.Args), wantArgs) {
+			t.Errorf("%s: first piece admitted as %s %s (refusal %q), want %s", tc.name, a.Name, a.Args, a.Refusal, tc.want)
+		}
+	}
+	admitted := []struct{ name, args, tool, want string }{
+		{"BashCommand", `{"action_json": "{\"command\": \"go test ./...\"}", "thread_id": "t1", "wait_for_seconds": 30}`, "bash", `{"command":"go test ./...","timeout_s":30}`},
+		{"BashCommand", `{"action_json": {"send_text": "y"}}`, "", ""},
+		{"FileWriteOrEdit", `{"file_path": "a.txt", "percentage_to_change": 100, "text_or_search_replace_blocks": "hello\n"}`, "write_file", `{"path":"a.txt","content":"hello\n"}`},
+		{"bash", `{"action_json": "{\"command\": \"ls\"}"}`, "bash", `{"command":"ls"}`},
+	}
+	for _, tc := range admitted {
+		a := reg.Admit(env, Call{ID: "1", Name: tc.name, Args: tc.args})
+		switch {
+		case tc.want == "" && a.Refusal == "":
+			t.Errorf("%s %s: admitted as %s %s, want refused", tc.name, tc.args, a.Name, a.Args)
+		case tc.want != "" && (a.Refusal != "" || a.Name != tc.tool || !sameJSON(t, string(a.Args), tc.want)):
+			t.Errorf("%s %s: got %s %s (refusal %q), want %s %s", tc.name, tc.args, a.Name, a.Args, a.Refusal, tc.tool, tc.want)
+		}
+	}
+	if _, ok := reg.Split("mcp__x__act", `{"action": {"name": "bash", "arguments": {"command": "ls"}}}`); ok {
+		t.Error("an MCP server's tool was read as a nested call to bash")
+	}
+}

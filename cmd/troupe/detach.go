@@ -8,6 +8,7 @@ import (
 	"github.com/troupe-dev/troupe/actors"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/background"
 	"github.com/troupe-dev/troupe/config"
+	"github.com/troupe-dev/troupe/llm"
 	"github.com/troupe-dev/troupe/messages"
 )
 
@@ -28,11 +29,14 @@ func (m *Main) sessionStart(s *settings, client *actors.Client, f *commonFlags, 
 		if err != nil {
 			return usageErr("resume %s: %v (see 'troupe sessions')", id, err)
 		}
-		if f.model == "" && meta.Model != "" {
+		switch {
+		case f.model == "" && meta.Model != "":
 			s.cfg.Model = meta.Model
 			if f.baseURL == "" && meta.BaseURL != "" {
 				s.cfg.BaseURL = meta.BaseURL
 			}
+		case f.baseURL == "" && llm.EndpointFor(meta.Model, meta.BaseURL, s.cfg.Model) != "":
+			s.cfg.BaseURL = meta.BaseURL // --model of the same provider: its endpoint stays
 		}
 	}
 	model, err := m.checkModel(s.cfg.Model, s.cfg.BaseURL)

@@ -12,7 +12,7 @@ import (
 	"github.com/troupe-dev/troupe/messages"
 )
 
-// troupe loop is "loop until done" (seed 001): each iteration is a fresh-context headless
+// troupe loop is "loop until done" (docs/ARCHITECTURE.md "Actors"): each iteration is a fresh-context headless
 // session that reads the plan file, does exactly one step, writes down what it did and what
 // comes next, and completes the goal once the whole objective is met and verified. The loop
 // itself runs in the Node (actors/loop.go); this command sends StartLoop, prints the events of

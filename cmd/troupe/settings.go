@@ -128,8 +128,13 @@ func (m *Main) resolve(f *commonFlags) (*settings, error) {
 		if err := f.validate(); err != nil {
 			return nil, err
 		}
+		configured := cfg.Model
 		cfg.Apply(config.Overrides{Model: f.model, BaseURL: f.baseURL, Mode: f.mode, Sandbox: f.sandbox, NATS: f.nats,
 			Check: f.check.ptr(), ContextWindow: f.contextWindow, MaxRefusals: f.maxRefusals})
+		if f.baseURL == "" && configured != "" {
+			// A configured base_url belongs to the configured model's provider (llm.EndpointFor).
+			cfg.BaseURL = llm.EndpointFor(configured, cfg.BaseURL, cfg.Model)
+		}
 	}
 	if err := cfg.Validate(); err != nil {
 		return nil, usageErr("%v", err)

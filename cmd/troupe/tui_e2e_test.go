@@ -117,7 +117,9 @@ func TestTUIEndToEndUnderTmux(t *testing.T) {
 		t.Errorf("the dialog stayed open after the answer:\n%s", scr)
 	}
 	t.Logf("the screen after the turn:\n%s", scr)
-	tm.keys(false, "C-c") // idle: Ctrl-C leaves
+	tm.keys(false, "C-c") // idle, empty input: the first Ctrl-C only says the next one leaves
+	tm.waitFor("Ctrl-C again leaves", 30*time.Second)
+	tm.keys(false, "C-c")
 	tm.waitFor("troupe exited 0", 30*time.Second)
 }
 
@@ -146,27 +148,55 @@ func TestTUITroupeAlone(t *testing.T) {
 	}
 }
 
-// Ctrl-C during a running tool cancels the turn and the chat goes on; a second Ctrl-C leaves.
+// Ctrl-C never throws work away: during a running tool it cancels the turn and the chat goes
+// on (Esc does the same); with nothing running it clears the input; only a second Ctrl-C in a
+// row on an empty input leaves.
 func TestTUICtrlCCancelsARunningTurnUnderTmux(t *testing.T) {
 	repo := newRepo(t, nil)
 	model := writeScript(t, repo, `{"turns": [
 	{"tool_calls": [{"name": "bash", "args": {"command": "sleep 30"}}]},
+	{"tool_calls": [{"name": "bash", "args": {"command": "sleep 31"}}]},
 	{"text": "never reached"}]}`)
 	tm := startTmux(t, repo, 100, 30, troupeShell(t, nil, "chat", "--model", model, "--mode", "yolo", "--sandbox", "off"))
 	tm.waitFor("Enter sends", 30*time.Second)
-	tm.keys(true, "wait a while")
-	tm.keys(false, "Enter")
-	tm.waitFor("tool bash sleep 30…", 30*time.Second)
-	tm.keys(false, "C-c")
-	testwait.For(t, 30*time.Second, func() error { // the turn ends: the tool is killed, the spinner gone
-		if scr := tm.screen(); !strings.Contains(scr, "✗") || strings.Contains(scr, "Ctrl-C cancels") {
-			return fmt.Errorf("the turn still runs:\n%s", scr)
+	cancelled := func(key, prompt, tool string, done int) {
+		t.Helper()
+		tm.keys(true, prompt)
+		tm.keys(false, "Enter")
+		tm.waitFor("tool "+tool+"…", 30*time.Second)
+		tm.keys(false, key)
+		testwait.For(t, 30*time.Second, func() error { // the tool is killed, the turn over, the chat idle
+			scr := tm.screen()
+			if strings.Count(scr, "✗") < done || strings.Contains(scr, "cancels") || strings.Contains(scr, "cancelling…") {
+				return fmt.Errorf("the turn still runs after %s:\n%s", key, scr)
+			}
+			return nil
+		})
+		if scr := tm.screen(); strings.Contains(scr, "troupe exited") || strings.Contains(scr, "never reached") {
+			t.Fatalf("%s should only cancel the turn:\n%s", key, scr)
+		}
+	}
+	cancelled("C-c", "wait a while", "bash sleep 30", 1)
+	cancelled("Escape", "wait again", "bash sleep 31", 2)
+
+	tm.keys(true, "a draft I keep")
+	tm.waitFor("a draft I keep", 30*time.Second)
+	tm.keys(false, "C-c") // nothing runs: it clears the input, and does not leave
+	testwait.For(t, 30*time.Second, func() error {
+		if scr := tm.screen(); strings.Contains(scr, "a draft I keep") || strings.Contains(scr, "troupe exited") {
+			return fmt.Errorf("the input was not cleared:\n%s", scr)
 		}
 		return nil
 	})
-	if scr := tm.screen(); strings.Contains(scr, "troupe exited") || strings.Contains(scr, "never reached") {
-		t.Fatalf("the first Ctrl-C should only cancel the turn:\n%s", scr)
-	}
-	tm.keys(false, "C-c")
+	tm.keys(false, "C-c") // an empty input: says the next one leaves
+	tm.waitFor("Ctrl-C again leaves", 30*time.Second)
+	tm.keys(true, "x") // any other key stays
+	testwait.For(t, 30*time.Second, func() error {
+		if scr := tm.screen(); strings.Contains(scr, "Ctrl-C again leaves") {
+			return fmt.Errorf("a key did not disarm the leave:\n%s", scr)
+		}
+		return nil
+	})
+	tm.keys(false, "C-c", "C-c", "C-c") // clears the x, then leaves on the empty input
 	tm.waitFor("troupe exited 0", 30*time.Second)
 }

@@ -106,8 +106,11 @@ func FuzzFenced(f *testing.F) { fuzzScanner(f, scanFenced, "fenced", "gemma_tool
 func FuzzBareJSON(f *testing.F) {
 	fuzzScanner(f, scanBareJSON, "json", "llama_bare", "hermes_missing_open")
 }
-func FuzzNamedJSON(f *testing.F) { fuzzScanner(f, scanNamedJSON, "named_json", "namedjson") }
-func FuzzGemmaBare(f *testing.F) { fuzzScanner(f, scanGemmaBare, "gemma", "functiongemma") }
+func FuzzNamedJSON(f *testing.F)  { fuzzScanner(f, scanNamedJSON, "named_json", "namedjson") }
+func FuzzGemmaBare(f *testing.F)  { fuzzScanner(f, scanGemmaBare, "gemma", "functiongemma") }
+func FuzzTagPairs(f *testing.F)   { fuzzScanner(f, scanTagPairs, "tagpair", "qwen3coder") }
+func FuzzAttributes(f *testing.F) { fuzzScanner(f, scanAttributes, "tagpair") }
+func FuzzFused(f *testing.F)      { fuzzScanner(f, scanFused, "fused") }
 func FuzzBracketBlocks(f *testing.F) {
 	fuzzScanner(f, scanBracketBlocks, "bracket_block")
 }
@@ -117,7 +120,7 @@ func FuzzPython(f *testing.F) { fuzzScanner(f, scanPython, "python", "gemma_brac
 func FuzzGLM(f *testing.F) {
 	seedGoldens(f, "glm")
 	f.Fuzz(func(t *testing.T, body string) {
-		calls, _ := glmBody(body)
+		calls, _ := glmBody(body, knownOpts().Known)
 		for _, c := range calls {
 			checkCall(t, c)
 		}

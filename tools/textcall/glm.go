@@ -19,13 +19,16 @@ const (
 	glmValueClose = "</arg_value>"
 )
 
-func glmBody(body string) ([]Call, bool) {
+func glmBody(body string, known func(string) bool) ([]Call, bool) {
 	nameEnd := len(body)
 	if i := strings.IndexAny(body, "\n<"); i >= 0 {
 		nameEnd = i
 	}
 	name := strings.TrimSpace(body[:nameEnd])
 	rest := body[nameEnd:]
+	if n, key, ok := unglue(name, rest, known); ok {
+		name, rest = n, glmKeyOpen+key+rest
+	}
 	if !plausibleName(name) || strings.TrimSpace(rest) != "" && !strings.Contains(rest, glmKeyOpen) {
 		return nil, true
 	}
@@ -42,7 +45,11 @@ func glmBody(body string) ([]Call, bool) {
 			complete = false
 			break
 		}
-		value, _, complete = strings.Cut(value, glmValueClose)
+		if v, _, ok := strings.Cut(value, glmValueClose); ok {
+			value, complete = v, true
+		} else { // the closer with its '<' lost: a.go/arg_value>
+			value, _, complete = strings.Cut(value, glmValueClose[1:])
+		}
 		pairs = append(pairs, kv{strings.TrimSpace(key), tagValue(value)})
 	}
 	return []Call{{Name: name, Args: objectOf(pairs), Raw: strings.TrimSpace(rest), Format: FormatGLM}}, complete
@@ -71,7 +78,7 @@ func scanGLMOrphans(text string, sc scanCtx) []span {
 		if !complete {
 			return append(out, span{start: start, end: len(text), partial: true})
 		}
-		calls, _ := glmBody(text[start:end])
+		calls, _ := glmBody(text[start:end], sc.opt.Known)
 		if w := skipSpace(text, end); strings.HasPrefix(text[w:], hermesClose) {
 			end = w + len(hermesClose)
 		}
@@ -94,4 +101,30 @@ func glmPairsEnd(text string, k int) (end int, complete bool) {
 		k = skipSpace(text, end)
 	}
 	return end, true
+}
+
+// unglue splits a name glued to the first argument key, as GLM drops the <arg_key> between
+// them: "read_filepath</arg_key><arg_value>a.go</arg_value>" (the name, then "path"). The split
+// is the longest Known prefix whose remainder is a common argument name (Known also accepts
+// typos and other spellings, so "read_filep" + "ath" must not win); nothing is split without
+// Known names.
+func unglue(glued, rest string, known func(string) bool) (name, key string, ok bool) {
+	if known == nil || !strings.HasPrefix(strings.TrimLeft(rest, " \t"), glmKeyClose) || known(glued) {
+		return "", "", false
+	}
+	for i := len(glued) - 1; i > 0; i-- {
+		if commonArgKeys[strings.ToLower(glued[i:])] && known(glued[:i]) {
+			return glued[:i], glued[i:], true
+		}
+	}
+	return "", "", false
+}
+
+// commonArgKeys are argument names coding tools share, the keys a glued GLM name ends with.
+var commonArgKeys = map[string]bool{
+	"path": true, "file_path": true, "filepath": true, "file": true, "filename": true, "paths": true,
+	"command": true, "cmd": true, "pattern": true, "query": true, "content": true, "contents": true,
+	"old_string": true, "new_string": true, "old_str": true, "new_str": true, "url": true,
+	"directory": true, "dir": true, "dir_path": true, "absolute_path": true, "target_file": true,
+	"text": true, "regex": true, "glob": true, "include": true, "offset": true, "limit": true,
 }

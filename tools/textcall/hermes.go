@@ -18,7 +18,7 @@ const (
 )
 
 func scanHermes(text string, sc scanCtx) []span {
-	return scanTagged(text, hermesOpen, hermesClose, hermesBody)
+	return scanTagged(text, hermesOpen, hermesClose, func(body string) ([]Call, bool) { return hermesBody(body, sc.opt.Known) })
 }
 
 // bodyParser reads the calls in the body of a tagged block; complete is false when the body
@@ -42,6 +42,10 @@ func scanTagged(text, open, close string, parse bodyParser) []span {
 			bodyEnd, end, closed = c, c+len(close), true
 		} else if next >= 0 {
 			bodyEnd, end = next, next
+			if strings.TrimSpace(text[next+len(open):]) == "" {
+				// the last tag is the closer with its '/' lost: <tool_call>{…}<tool_call>
+				end, closed = len(text), true
+			}
 		}
 		calls, complete := parse(text[body:bodyEnd])
 		switch {
@@ -56,7 +60,7 @@ func scanTagged(text, open, close string, parse bodyParser) []span {
 	}
 }
 
-func hermesBody(body string) ([]Call, bool) {
+func hermesBody(body string, known func(string) bool) ([]Call, bool) {
 	t := strings.TrimSpace(body)
 	switch {
 	case t == "":
@@ -65,8 +69,13 @@ func hermesBody(body string) ([]Call, bool) {
 		return qwenFunctions(t)
 	case t[0] == '{' || t[0] == '[':
 		return jsonSequence(t, FormatHermes)
+	case t[0] == '<':
+		if calls, _, ok := newTagPairWork(t, func(string) bool { return true }).at(0); ok {
+			return calls, true // inside <tool_call>: the marker makes it a call
+		}
+		return glmBody(t, known)
 	default:
-		return glmBody(t)
+		return glmBody(t, known)
 	}
 }
 

@@ -136,6 +136,9 @@ func childTags(rest string) ([]kv, bool) {
 		}
 		key := rest[i+1 : j]
 		value, after, closed := strings.Cut(rest[j+1:], "</"+key+">")
+		if !closed { // the closer with its '<' lost: <path>a.go/path>
+			value, after, closed = strings.Cut(rest[j+1:], "/"+key+">")
+		}
 		if !closed {
 			return append(pairs, kv{key, tagValue(value)}), false
 		}

@@ -61,6 +61,15 @@ func hostileReplies() map[string]string {
 		"gemma bare opens":       repeatTo(`call:bash{command:<|"|>`, megabyte),
 		"gemma bare nests":       "call:bash{" + strings.Repeat("call:bash{a:[", megabyte/13),
 		"stray token lines":      repeatTo("bash ▁ [ARGS] {", megabyte),
+		"name tag opens":         repeatTo("<name>bash</name><parameter=command>", megabyte),
+		"arg tag opens":          repeatTo("<tool>bash</tool><args>{", megabyte),
+		"attribute opens":        repeatTo(`name="bash" arguments={"command": `, megabyte),
+		"fused opens":            repeatTo(`{"function="bash", "command="ls`, megabyte),
+		"mangled closers":        "<function=bash>\n<parameter=command>" + repeatTo("x/parameter>\nfunction>", megabyte),
+		"glued glm names":        repeatTo("<tool_call>bashcommand</arg_key><arg_value>", megabyte),
+		"xml tags unclosed":      repeatTo("<read_file>\n<path>a", megabyte),
+		"xml tags mangled":       repeatTo("<read_file><path>a/path>", megabyte),
+		"tool_call as closers":   repeatTo(`<tool_call>{"name": "bash"}`, megabyte),
 		"stray token objects":    repeatTo("bash ▁ {\"command\": \"ls\"} x\n", megabyte),
 	}
 }

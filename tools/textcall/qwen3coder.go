@@ -45,6 +45,9 @@ func scanQwen3Coder(text string, sc scanCtx) []span {
 		} else if next >= 0 {
 			end = next
 		}
+		if k := strings.LastIndex(text[start:end], "function>"); !closed && k > 0 {
+			end, closed = start+k+len("function>"), true // a mangled </function> (fixClosers) ends it
+		}
 		call, complete := qwenFunction(text[start:end])
 		if !closed && end == len(text) && !complete {
 			return append(out, span{start: start, end: end, partial: true})
@@ -77,7 +80,7 @@ func qwenFunctions(body string) ([]Call, bool) {
 // qwenFunction reads one "<function=NAME>…" block (its close tag optional). complete is false
 // when the block is cut off inside its name or a parameter.
 func qwenFunction(block string) (*Call, bool) {
-	rest := block[len(qwenFunctionOpen):]
+	rest := fixClosers(block[len(qwenFunctionOpen):])
 	if call, matched, complete := llamaFunction(rest); matched {
 		return call, complete
 	}
@@ -116,4 +119,29 @@ func qwenFunction(block string) (*Call, bool) {
 	}
 	complete = complete || inline
 	return &Call{Name: name, Args: objectOf(pairs), Raw: strings.TrimSpace(body), Format: FormatQwen3Coder}, complete
+}
+
+// fixClosers repairs the closing tags models mangle inside a <function=…> block: the '<' lost
+// ("a.go/parameter>"), the '/' lost ("a.go<parameter>", never an opener: openers carry '='),
+// or "function>" alone on the last line. The result parses under the format's grammar or the
+// block is read as before.
+func fixClosers(block string) string {
+	if !strings.Contains(block, "parameter>") && !strings.Contains(block, "function>") {
+		return block
+	}
+	out := make([]byte, 0, len(block)+8)
+	for i := 0; i < len(block); i++ {
+		if strings.HasPrefix(block[i:], "parameter>") || strings.HasPrefix(block[i:], "function>") {
+			n := len(out)
+			switch {
+			case n >= 2 && string(out[n-2:]) == "</":
+			case n >= 1 && (out[n-1] == '/' || out[n-1] == '<'):
+				out = append(out[:n-1], '<', '/')
+			case block[i] == 'f' && (n == 0 || out[n-1] == '\n'):
+				out = append(out, '<', '/')
+			}
+		}
+		out = append(out, block[i])
+	}
+	return string(out)
 }

@@ -11,6 +11,7 @@ package textcall
 
 import (
 	"encoding/json"
+	"regexp"
 	"slices"
 	"strings"
 )
@@ -41,6 +42,7 @@ const (
 	FormatTranscript   Format = "transcript"     // [Calling tool: NAME with arguments: {…}] (Hermes Agent's transcript line)
 	FormatArrow        Format = "arrow"          // [TOOL_CALL]{tool => "NAME", args => { --k v }}[/TOOL_CALL] (MiniMax)
 	FormatToolCallLine Format = "tool_call_line" // [tool_call: read_file for absolute_path 'a.go'] (Gemini CLI's prompt examples)
+	FormatTagPair      Format = "tag_pair"       // <function-name>N</function-name><arguments>{…}</arguments>, name="N" arguments={…}
 )
 
 // Call is one tool call found in text.
@@ -130,6 +132,9 @@ func scanners() []scanner {
 		{FormatNamedJSON, false, scanNamedJSON},
 		{FormatGemma, false, scanGemmaBare},
 		{FormatBracketBlock, false, scanBracketBlocks},
+		{FormatTagPair, false, scanTagPairs}, // before xmltag: <tool>N</tool> is not a call to "tool"
+		{FormatTagPair, false, scanAttributes},
+		{FormatTagPair, false, scanFused},
 		{FormatXMLTag, false, scanXMLTag},
 	}
 }
@@ -157,9 +162,17 @@ func ordered(prefer []Format) []scanner {
 
 // Parse finds the tool calls written in text.
 func Parse(text string, opt Options) Result {
+	if strings.Contains(text, "<|reserved_") {
+		text = blankPlaceholders(text)
+	}
 	spans := claim(text, scanCtx{opt: opt}, ordered(opt.Prefer))
 	return assemble(text, absorbEndTokens(text, spans))
 }
+
+// placeholderToken is a special token a server rendered as its placeholder name
+// (<|reserved_token_12|>, Llama 3's <|reserved_special_token_5|>) around or inside a known
+// call syntax. It carries no text the model meant.
+var placeholderToken = regexp.MustCompile(`<\|reserved_(?:special_)?token_[0-9]{1,6}\|>`)
 
 // endTokens are chat-template end-of-turn tokens models leak after a call; they go with it.
 var endTokens = []string{"<|im_end|>", "<|eot_id|>", "<|eom_id|>", "<|end|>", "<|endoftext|>", "</s>", "<｜end▁of▁sentence｜>", "<end_of_turn>", "<turn|>"}
@@ -263,4 +276,11 @@ func collapseBlankLines(s string) string {
 		b.WriteByte(s[i])
 	}
 	return b.String()
+}
+
+// blankPlaceholders turns every placeholder token into one space, so the call syntax around it
+// reads as if the token were not there:
+// read_file<|reserved_token_6|>{"path": "a.go"} is a name and its object.
+func blankPlaceholders(text string) string {
+	return placeholderToken.ReplaceAllStringFunc(text, func(string) string { return " " })
 }

@@ -16,7 +16,8 @@ import (
 //	</read_file>
 //
 // Roo's multi-file read wraps the arguments as <args><file><path>…</path></file></args>; a
-// lone <args> or <file> child is unwrapped. The tag carries no call marker of its own, so a
+// lone <args> or <file> child is unwrapped, and several <file> children become a paths list
+// (Roo-Code#8858: its system prompt teaches up to 15 files per read). The tag carries no call marker of its own, so a
 // call counts only when its name is Known and its body holds argument tags and nothing else,
 // or one bare value with the element alone on its line (<read_file> a.py </read_file>,
 // cline#4839): prose or HTML that happens to use a tool's name as a tag stays prose. Values
@@ -28,6 +29,7 @@ const xmlTagNameMax = 128
 func scanXMLTag(text string, sc scanCtx) []span {
 	closers := map[string]*finder{}
 	var out []span
+	budget := workBudget(text) // for the bodies read without a closer
 	for pos := 0; pos < len(text); {
 		k := strings.IndexByte(text[pos:], '<')
 		if k < 0 {
@@ -50,11 +52,32 @@ func scanXMLTag(text string, sc scanCtx) []span {
 			closers[name] = f
 		}
 		c := f.at(j + 1)
-		if c < 0 {
-			pos = j + 1
-			continue
+		body, end := "", 0
+		switch {
+		case c >= 0:
+			body, end = text[j+1:c], c+len(closeTag)
+		default:
+			// The closer with its '<' lost (/read_file>), or no closer at the end of the
+			// reply: only argument tags may then stand between the name and the end.
+			mangled := closers["/"+name]
+			if mangled == nil {
+				mangled = newFinder(text, "/"+name+">")
+				closers["/"+name] = mangled
+			}
+			if m := mangled.at(j + 1); m >= 0 {
+				body, end = text[j+1:m], m+len(name)+2
+			} else {
+				body, end = text[j+1:], len(text)
+			}
+			if budget -= len(body); budget < 0 {
+				pos = j + 1
+				continue
+			}
+			if _, ok := xmlTagArgs(body); !ok {
+				pos = j + 1
+				continue
+			}
 		}
-		body, end := text[j+1:c], c+len(closeTag)
 		if args, ok := xmlTagArgs(body); ok {
 			out = append(out, span{start: open, end: end, calls: []Call{{
 				Name: name, Args: args, Raw: strings.TrimSpace(body), Format: FormatXMLTag,
@@ -89,6 +112,9 @@ func xmlTagArgs(body string) (json.RawMessage, bool) {
 		pairs, ok := onlyChildTags(body)
 		if !ok {
 			return nil, false
+		}
+		if paths, ok := filePaths(pairs); ok {
+			return objectOf([]kv{{"paths", paths}}), true
 		}
 		if len(pairs) != 1 || pairs[0].key != "args" && pairs[0].key != "file" {
 			for i := range pairs {
@@ -137,4 +163,31 @@ func unescapeEntities(value json.RawMessage) json.RawMessage {
 		return value
 	}
 	return quoteJSON(html.UnescapeString(s))
+}
+
+// filePaths reads Roo's multi-file read, several <file><path>…</path></file> children, as one
+// paths list (tools' Split makes it one read per file, in order); ok only when every child is
+// a <file> holding just its <path>.
+func filePaths(pairs []kv) (json.RawMessage, bool) {
+	if len(pairs) < 2 {
+		return nil, false
+	}
+	paths := make([]string, 0, len(pairs))
+	for _, p := range pairs {
+		var body string
+		if p.key != "file" || json.Unmarshal(p.value, &body) != nil {
+			return nil, false
+		}
+		inner, ok := onlyChildTags(body)
+		if !ok || len(inner) != 1 || inner[0].key != "path" {
+			return nil, false
+		}
+		var path string
+		if json.Unmarshal(inner[0].value, &path) != nil || strings.TrimSpace(path) == "" {
+			return nil, false
+		}
+		paths = append(paths, strings.TrimSpace(path))
+	}
+	b, err := json.Marshal(paths)
+	return b, err == nil
 }

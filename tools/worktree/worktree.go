@@ -1,6 +1,7 @@
-// Package worktree gives a subagent its own git worktree and branch (DESIGN §7): a child
-// spawned with worktree: true works in <root>/.troupe/worktrees/<task> on branch troupe/<task>,
-// so its edits never touch the parent's checkout until someone merges them, or drops them.
+// Package worktree gives a subagent its own git worktree and branch (docs/DESIGN-NOTES.md
+// "Subagents"): a child spawned with worktree: true works in <root>/.troupe/worktrees/<task> on
+// branch troupe/<task>, so its edits never touch the parent's checkout until someone merges them,
+// or drops them.
 //
 // Everything goes through the git CLI (git -C dir …) so the result is exactly what the user's
 // own git sees; git's stderr is carried in the errors.

@@ -61,7 +61,8 @@ type tuiModel struct {
 	showTree      bool
 	busy          bool      // a turn runs
 	busySince     time.Time // when it started
-	ctrlC         bool      // Ctrl-C was pressed once during this turn: the next one leaves
+	cancelling    bool      // this turn was cancelled (Ctrl-C or Esc); it ends when the session is idle
+	leaveArmed    bool      // Ctrl-C on an empty input with nothing running: the next one leaves
 	started       time.Time
 	quitting      bool
 }
@@ -108,19 +109,25 @@ func (m *tuiModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
-// onKey handles a key: the approval dialog takes it first, then the keys of the chat, then
-// the input editor.
+// onKey handles a key: Ctrl-C first, then the approval dialog, then the keys of the chat,
+// then the input editor.
 func (m *tuiModel) onKey(k tea.KeyPressMsg) tea.Cmd {
-	switch k.String() {
-	case "ctrl+c":
+	if k.String() == "ctrl+c" {
 		return m.interrupt()
-	case "ctrl+d":
-		return m.leave()
+	}
+	m.leaveArmed = false // only a second Ctrl-C in a row leaves
+	if k.String() == "ctrl+d" && !m.busy && m.input.Value() == "" {
+		return m.leave() // end of input on an empty prompt, as in a shell
 	}
 	if len(m.asks) > 0 {
-		return m.dialogKey(k)
+		return m.dialogKey(k) // Esc there answers no
 	}
 	switch k.String() {
+	case "esc":
+		if m.busy {
+			return m.cancelTurn("Esc")
+		}
+		return nil
 	case "enter":
 		return m.send()
 	case "ctrl+t":
@@ -152,17 +159,36 @@ func (m *tuiModel) onKey(k tea.KeyPressMsg) tea.Cmd {
 	return cmd
 }
 
-// interrupt is Ctrl-C: it cancels a running turn; pressed again, or when nothing runs, it
-// leaves.
+// interrupt is Ctrl-C, which never throws work away: it cancels a running turn (the text
+// being typed stays); with nothing running it clears the input; only a second Ctrl-C in a row
+// on an empty input leaves.
 func (m *tuiModel) interrupt() tea.Cmd {
-	if !m.busy || m.ctrlC {
+	switch {
+	case m.busy:
+		m.leaveArmed = false
+		return m.cancelTurn("Ctrl-C")
+	case m.input.Value() != "":
+		m.input.Reset()
+		m.leaveArmed = false
+		return nil
+	case m.leaveArmed:
 		return m.leave()
 	}
-	m.ctrlC = true
-	m.log.note("cancelling the turn (Ctrl-C again leaves)")
+	m.leaveArmed = true // the status line says the next Ctrl-C leaves
+	return nil
+}
+
+// cancelTurn asks the session to cancel the running turn, once per turn; the session answers
+// the cancel by going idle, which ends the turn here too.
+func (m *tuiModel) cancelTurn(key string) tea.Cmd {
+	if m.cancelling {
+		return nil
+	}
+	m.cancelling = true
+	m.log.note("cancelling the turn (%s)", key)
 	s, id := m.cfg.session, m.cfg.id
 	return func() tea.Msg {
-		if err := s.Cancel(id, "cancelled by the user (Ctrl-C)"); err != nil {
+		if err := s.Cancel(id, "cancelled by the user ("+key+")"); err != nil {
 			return noteMsg("cancel: " + err.Error())
 		}
 		return nil
@@ -202,7 +228,7 @@ func (m *tuiModel) onAck(a ackMsg) tea.Cmd {
 		m.log.note("error: %v", a.err)
 	case a.ack.Routed == messages.RoutedModel:
 		if !m.busy { // the spinner speeds up at its next tick
-			m.busy, m.busySince, m.ctrlC = true, m.cfg.now(), false
+			m.busy, m.busySince, m.cancelling, m.leaveArmed = true, m.cfg.now(), false, false
 		}
 	case a.ack.Routed == messages.RoutedExit:
 		return m.leave()
@@ -228,9 +254,13 @@ func (m *tuiModel) onEvent(env *messages.Envelope) tea.Cmd {
 		return nil
 	}
 	switch d := v.(type) {
+	case *messages.SessionStartedData:
+		if d.Task != "" { // troupe "prompt": the first message was not typed here
+			m.log.addUser(d.Task)
+		}
 	case *messages.TurnStartedData:
 		if !m.busy {
-			m.busy, m.busySince, m.ctrlC = true, m.cfg.now(), false
+			m.busy, m.busySince, m.cancelling, m.leaveArmed = true, m.cfg.now(), false, false
 		}
 	case *messages.ApprovalRequestedData:
 		m.asks = append(m.asks, d)
@@ -267,7 +297,7 @@ func (m *tuiModel) onStatus(st *messages.StatusReply) tea.Cmd {
 	m.log.inTokens, m.log.outTokens = max(m.log.inTokens, st.InputTokens), max(m.log.outTokens, st.OutputTokens)
 	var idle tea.Cmd
 	if st.Phase == phaseIdle {
-		m.busy, m.ctrlC, m.log.phase = false, false, ""
+		m.busy, m.cancelling, m.log.phase = false, false, ""
 		if m.cfg.release != nil { // waiting for the person is the long idle stretch, as in the line chat
 			idle = tea.Tick(IdleRelease, func(time.Time) tea.Msg { return idleMsg{} })
 		}

@@ -113,46 +113,85 @@ func TestTUIApprovalDialog(t *testing.T) {
 	}
 }
 
+// Ctrl-C never throws work away: it cancels a running turn (Esc too), clears the input when
+// nothing runs, and only a second Ctrl-C in a row on an empty input leaves.
 func TestTUICtrlC(t *testing.T) {
-	t.Run("cancels a running turn, then leaves", func(t *testing.T) {
+	cancels := func(h *tuiHarness) int {
+		n := 0
+		for _, c := range h.sess.got() {
+			if c == "cancel "+tuiSID {
+				n++
+			}
+		}
+		return n
+	}
+	for _, key := range []string{"ctrl+c", "esc"} {
+		t.Run(key+" cancels a running turn and keeps the draft", func(t *testing.T) {
+			h := newTUIHarness(t, 80, 24, true)
+			h.sess.phase = "thinking"
+			h.typeText("go")
+			h.key("enter")
+			h.typeText("next idea")
+			h.key(key)
+			h.key(key)
+			if h.quit {
+				t.Fatalf("%s during a turn left", key)
+			}
+			if n := cancels(h); n != 1 {
+				t.Fatalf("calls %v, want one cancel", h.sess.got())
+			}
+			if h.m.input.Value() != "next idea" {
+				t.Errorf("the draft typed during the turn is %q", h.m.input.Value())
+			}
+			if !strings.Contains(h.screen(), "cancelling…") {
+				t.Errorf("no sign of the cancel:\n%s", h.screen())
+			}
+			h.sess.phase = ""
+			h.event(tuiSID, messages.EventTurnFinished, &messages.TurnFinishedData{Turn: 1, Stop: "cancelled"}) // idle again
+			if h.m.busy || h.quit {
+				t.Fatalf("busy %v, quit %v after the cancelled turn", h.m.busy, h.quit)
+			}
+		})
+	}
+	t.Run("with nothing running it clears the input, then a second one leaves", func(t *testing.T) {
 		h := newTUIHarness(t, 80, 24, true)
-		h.sess.phase = "thinking"
-		h.typeText("go")
-		h.key("enter")
+		h.typeText("a draft")
 		h.key("ctrl+c")
-		if h.quit {
-			t.Fatal("the first Ctrl-C during a turn left")
-		}
-		if got := h.sess.got(); len(got) != 2 || got[1] != "cancel "+tuiSID {
-			t.Fatalf("calls %v, want the input then a cancel", got)
-		}
-		if !strings.Contains(h.screen(), "Ctrl-C again leaves") {
-			t.Errorf("no hint that a second Ctrl-C leaves:\n%s", h.screen())
+		if h.quit || h.m.input.Value() != "" {
+			t.Fatalf("quit %v, input %q: want the input cleared", h.quit, h.m.input.Value())
 		}
 		h.key("ctrl+c")
-		if !h.quit {
-			t.Fatal("the second Ctrl-C did not leave")
+		if h.quit || !strings.Contains(h.screen(), "Ctrl-C again leaves") {
+			t.Fatalf("the first Ctrl-C on an empty input left, or said nothing:\n%s", h.screen())
 		}
-	})
-	t.Run("leaves when idle", func(t *testing.T) {
-		h := newTUIHarness(t, 80, 24, true)
 		h.key("ctrl+c")
 		if !h.quit || len(h.sess.got()) != 0 {
 			t.Fatalf("quit %v, calls %v", h.quit, h.sess.got())
 		}
 	})
-	t.Run("a new turn needs two again", func(t *testing.T) {
+	t.Run("any other key in between stays", func(t *testing.T) {
 		h := newTUIHarness(t, 80, 24, true)
-		h.typeText("go")
-		h.key("enter")
 		h.key("ctrl+c")
-		h.event(tuiSID, messages.EventTurnFinished, &messages.TurnFinishedData{Turn: 1, Stop: "cancelled"}) // idle again
-		h.sess.phase = "thinking"
-		h.typeText("again")
-		h.key("enter")
+		h.key("x")
+		h.key("ctrl+c") // clears the x
 		h.key("ctrl+c")
 		if h.quit {
-			t.Fatal("one Ctrl-C in a new turn left")
+			t.Fatal("a Ctrl-C after another key left")
+		}
+		h.key("ctrl+c")
+		if !h.quit {
+			t.Fatal("two Ctrl-C in a row on an empty input did not leave")
+		}
+	})
+	t.Run("Esc in the approval dialog answers no, not a cancel", func(t *testing.T) {
+		h := newTUIHarness(t, 80, 24, true)
+		h.sess.phase = "thinking"
+		h.typeText("go")
+		h.key("enter")
+		h.event(tuiSID, messages.EventToolApproval, &messages.ApprovalRequestedData{CallID: "call_1", Summary: messages.ApprovalSummary{Tool: "bash", Command: "ls"}})
+		h.key("esc")
+		if got := h.sess.got(); len(got) != 2 || got[1] != "approve "+tuiSID+" call_1 deny" {
+			t.Fatalf("calls %v, want the input then a denial", got)
 		}
 	})
 	t.Run("Ctrl-D and /exit leave", func(t *testing.T) {
@@ -165,6 +204,17 @@ func TestTUICtrlC(t *testing.T) {
 			if !h.quit || len(h.sess.got()) != 0 {
 				t.Errorf("quit %v, calls %v", h.quit, h.sess.got())
 			}
+		}
+	})
+	t.Run("Ctrl-D does not leave a running turn or a draft", func(t *testing.T) {
+		h := newTUIHarness(t, 80, 24, true)
+		h.typeText("draft")
+		h.key("ctrl+d")
+		h.sess.phase = "thinking"
+		h.key("enter")
+		h.key("ctrl+d")
+		if h.quit {
+			t.Fatal("Ctrl-D left with a draft or a running turn")
 		}
 	})
 }

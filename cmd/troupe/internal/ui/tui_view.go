@@ -56,7 +56,8 @@ func (m *tuiModel) transcriptView(rows int) string {
 	}
 	if len(lines) == 0 {
 		lines = m.wrapStyled(fmt.Sprintf("troupe chat · %s · mode %s · session %s\n"+
-			"Enter sends · Alt-Enter new line · Ctrl-C cancels a turn, twice leaves · Ctrl-T agents · "+
+			"Enter sends · Alt-Enter new line · Esc or Ctrl-C cancels a turn · Ctrl-C clears the input, "+
+			"twice on an empty input leaves · Ctrl-T agents · "+
 			"Ctrl-O expands a tool call (Alt-Up/Alt-Down picks one) · PgUp/PgDn scroll · /help · /exit", m.cfg.model, m.cfg.mode, m.cfg.id), m.width, m.st.dim)
 	}
 	m.scroll = min(m.scroll, max(len(lines)-rows, 0))
@@ -168,12 +169,12 @@ func (m *tuiModel) spinnerLine(now time.Time) string {
 	if what == "" {
 		what = phaseThinking
 	}
+	hint := "Esc or Ctrl-C cancels"
 	if len(m.asks) > 0 {
-		what = stateApproval
+		what, hint = stateApproval, "Ctrl-C cancels" // Esc answers the dialog
 	}
-	hint := "Ctrl-C cancels"
-	if m.ctrlC {
-		hint = "cancelling… Ctrl-C again leaves"
+	if m.cancelling {
+		hint = "cancelling…"
 	}
 	took := max(now.Sub(m.busySince), 0)
 	elapsed := fmtElapsed(took)
@@ -210,7 +211,9 @@ func (m *tuiModel) statusLine(now time.Time) string {
 		fmt.Sprintf("tokens %s in / %s out", fmtTokens(m.log.inTokens), fmtTokens(m.log.outTokens)),
 		costLabel(m.cfg.model, m.log.inTokens, m.log.outTokens), fmtElapsed(now.Sub(m.started))}
 	line := " " + strings.Join(parts, " · ")
-	if keys := "  ^T agents ^O expand ^D exit "; ansi.StringWidth(line+keys) <= m.width {
+	if m.leaveArmed {
+		line = " Ctrl-C again leaves (the session ends; troupe resume continues it) · any other key stays"
+	} else if keys := "  ^T agents ^O expand ^C^C exit "; ansi.StringWidth(line+keys) <= m.width {
 		line += strings.Repeat(" ", m.width-ansi.StringWidth(line+keys)) + keys
 	}
 	line = textfmt.ClipRunes(line, m.width)
