@@ -77,6 +77,22 @@ func TestTUIChatResumePicker(t *testing.T) {
 	if scr := tm2.screen(); !strings.Contains(scr, "no session picked") {
 		t.Errorf("no line after Esc:\n%s", scr)
 	}
+	// Ctrl-C in the picker leaves the same way.
+	tm3 := startTmux(t, repo, 110, 30, troupeShell(t, nil, "chat", "--resume", "--model", model))
+	tm3.waitFor("Resume a session", 30*time.Second)
+	tm3.keys(false, "C-c")
+	tm3.waitFor("troupe exited 0", 30*time.Second)
+}
+
+// Piped, chat --continue is the line chat on the last session, which says it was resumed.
+func TestLineChatContinue(t *testing.T) {
+	repo := newRepo(t, nil)
+	id := storedSession(t, repo, "piped TASK-P", "ANSWER-P")
+	model := writeScript(t, repo, `{"turns": [{"text": "stored"}, {"expect": "again?", "text": "ANSWER-AGAIN"}]}`)
+	r := troupeIn(t, repo, testEnv(t), []byte("again?\n/exit\n"), "chat", "--continue", "--model", model)
+	if r.code != 0 || !strings.Contains(r.stdout, "ANSWER-AGAIN") || !strings.Contains(r.stderr, "resumed session "+id) {
+		t.Errorf("exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+	}
 }
 
 // troupe resume ID on a terminal opens the chat on that session.
