@@ -81,6 +81,8 @@ type commandSnapshot struct {
 	ProjectRoot string
 	// Sandbox is the node's confinement of commands (nil: none); a fixed value read at start.
 	Sandbox tools.Sandbox
+	// MCP asks the MCP servers' state, off the actor (nil: none configured).
+	MCP func() []*messages.MCPServerStatus
 }
 
 // permissionFacts is what /permissions shows besides the sandbox.

@@ -58,6 +58,7 @@ func commandTable() []sessionCommand {
 		{Name: "reset", Family: "context", Usage: "/reset [all]", Help: "a fresh context in the same session (the log keeps everything); all also clears the goal", Run: runReset},
 		{Name: "prompt", Family: "context", Usage: "/prompt [NAME]", Help: "show the prompt modes; /prompt NAME switches for the next turn (ask and plan cannot write)", Run: runPrompt},
 		{Name: "permissions", Family: "permissions", Usage: "/permissions", Help: "the mode, allow/ask/deny rules, session allowlist, protected paths and sandbox", Run: view(permissionsView)},
+		{Name: "mcp", Family: "tools", Usage: "/mcp", Help: "the MCP servers: state, tool count and last error", Run: runMCP},
 		{Name: "tools", Family: "tools", Usage: "/tools", Help: "the tools this session has now, and those narrowed away and by what", Run: view(toolsView)},
 		{Name: "skills", Family: "tools", Usage: "/skills [NAME]", Help: "list the skills; /skills NAME loads one for the next turn", Run: runSkills},
 	}

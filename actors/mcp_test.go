@@ -226,4 +226,8 @@ func TestSessionCallsAnMCPTool(t *testing.T) {
 	if got != "echo: from the model" {
 		t.Errorf("the tool result: %q", got)
 	}
+	id := tn.startInteractive(t, messages.StartSession{ID: "i1", Model: "scripted"})
+	if out := tn.command(t, id, "/mcp"); !strings.HasPrefix(out, "t ") || !strings.Contains(out, "ready") || !strings.Contains(out, "6 tools") { // as the server lists them, bad_schema included
+		t.Errorf("/mcp: %q", out)
+	}
 }

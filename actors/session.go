@@ -69,6 +69,9 @@ type SessionDeps struct {
 	Narrowed    []NarrowedTool
 	Setup       func(*messages.StartSession) (*SessionSetup, error)
 	PromptModes func() ([]config.PromptMode, error)
+	// MCP asks the Node's MCP servers their state (for /mcp), safe to call off the actor; nil
+	// when none are configured.
+	MCP func() []*messages.MCPServerStatus
 }
 
 // session is the Session actor: it owns one conversation, runs its turns, and is the only

@@ -13,7 +13,7 @@ import (
 	"github.com/troupe-dev/troupe/messages"
 )
 
-// Context is a projection (docs/ARCHITECTURE.md, "Context is a projection"): before every call
+// Context is a projection (docs/DESIGN-NOTES.md "Context"): before every call
 // the session rebuilds what the model sees from its log — the stable prefix, the last compact
 // boundary, recent entries verbatim
 // (older outputs as previews after an idle gap), state blocks — and keeps it inside the window:

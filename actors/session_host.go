@@ -52,6 +52,7 @@ func (h sessionHost) Snapshot() commandSnapshot {
 			CanSwitch: s.deps.Setup != nil, CanSwitchPrompt: s.deps.Setup != nil && s.deps.PromptModes != nil},
 		ProjectRoot: s.cfg.Workspace,
 		Sandbox:     s.deps.Sandbox,
+		MCP:         s.deps.MCP,
 	}
 	if snap.Session.Agent == "" {
 		snap.Session.Agent = "root"

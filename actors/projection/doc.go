@@ -1,5 +1,5 @@
 // Package projection builds the model-visible context of a session from its durable log
-// (docs/ARCHITECTURE.md, "Context is a projection").
+// (docs/DESIGN-NOTES.md "Context").
 //
 // The log keeps everything; the context sent to the model is a bounded view of it, rebuilt
 // before every call by Project, a pure function of the log, the clock and the app state. The
