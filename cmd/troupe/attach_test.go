@@ -17,7 +17,7 @@ func TestAttachStoredOutcomeExitCodes(t *testing.T) {
 		err := storedOutcome(m, &messages.SessionInfo{ID: "s1", Status: status, Turns: 2})
 		code := 0
 		if ee, ok := err.(*exitError); ok {
-			code = ee.code
+			code = ee.Code
 		}
 		if code != want {
 			t.Errorf("%s: exit %d, want %d (%v)", status, code, want, err)
@@ -29,11 +29,11 @@ func TestAttachStoredOutcomeExitCodes(t *testing.T) {
 func TestOutcomeSaysWhoseFaultItIs(t *testing.T) {
 	err := outcome(&messages.SessionFinishedData{Status: messages.StatusFailed, Kind: messages.FailInternal, Error: "append: disk full"})
 	var ee *exitError
-	if !errors.As(err, &ee) || ee.code != exitFailed || !strings.Contains(ee.msg, "not your setup") {
+	if !errors.As(err, &ee) || ee.Code != exitFailed || !strings.Contains(ee.Msg, "not your setup") {
 		t.Errorf("internal failure: %+v", err)
 	}
 	err = outcome(&messages.SessionFinishedData{Status: messages.StatusFailed, Kind: messages.FailConfig, Error: "no key"})
-	if !errors.As(err, &ee) || ee.code != exitUsage {
+	if !errors.As(err, &ee) || ee.Code != exitUsage {
 		t.Errorf("config failure: %+v", err)
 	}
 }

@@ -104,7 +104,7 @@ func (m *Main) chat(ctx context.Context, f *commonFlags, o chatOpen) error {
 	fin, err := lc.Run(ctx, sigs)
 	switch {
 	case err != nil:
-		return &exitError{code: exitFailed, msg: err.Error()}
+		return &exitError{Code: exitFailed, Msg: err.Error()}
 	case fin != nil:
 		return outcome(fin)
 	}

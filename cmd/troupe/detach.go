@@ -7,6 +7,7 @@ import (
 
 	"github.com/troupe-dev/troupe/actors"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/background"
+	"github.com/troupe-dev/troupe/cmd/troupe/internal/nodelink"
 	"github.com/troupe-dev/troupe/config"
 	"github.com/troupe-dev/troupe/llm"
 	"github.com/troupe-dev/troupe/messages"
@@ -20,7 +21,7 @@ func (m *Main) sessionStart(s *settings, client *actors.Client, f *commonFlags, 
 	if start.Resume {
 		// Resume with the model and endpoint the session was using unless told otherwise: a
 		// transcript meant for a local server must not go to a provider's public endpoint.
-		id, err := sessionByID(client, start.ID)
+		id, err := nodelink.SessionByID(client, start.ID)
 		if err != nil {
 			return err
 		}
@@ -93,7 +94,7 @@ func (m *Main) runDetached(f *runFlags, task string) error {
 	}
 	nc, err := actors.Dial(info.URL, info.Token, "troupe-detach")
 	if err != nil {
-		return &exitError{code: exitFailed, msg: fmt.Sprintf("attach to the troupe node at %s: %v", info.URL, err)}
+		return &exitError{Code: exitFailed, Msg: fmt.Sprintf("attach to the troupe node at %s: %v", info.URL, err)}
 	}
 	client := actors.NewClient(nc, info.NS, info.Node)
 	defer client.Close()

@@ -161,16 +161,16 @@ func outcome(fin *messages.SessionFinishedData) error {
 	case messages.StatusDone:
 		return nil
 	case messages.StatusInterrupted:
-		return &exitError{code: exitInterrupted, msg: "interrupted: " + fin.Error}
+		return &exitError{Code: exitInterrupted, Msg: "interrupted: " + fin.Error}
 	}
 	switch fin.Kind {
 	case messages.FailConfig:
-		return &exitError{code: exitUsage, msg: fin.Error}
+		return &exitError{Code: exitUsage, Msg: fin.Error}
 	case messages.FailInternal, messages.FailEvents:
-		return &exitError{code: exitFailed, msg: "troupe itself failed (not your setup): " + fin.Error +
+		return &exitError{Code: exitFailed, Msg: "troupe itself failed (not your setup): " + fin.Error +
 			" — troupe doctor checks the store; please report it if it happens again"}
 	}
-	return &exitError{code: exitFailed, msg: "failed: " + fin.Error}
+	return &exitError{Code: exitFailed, Msg: "failed: " + fin.Error}
 }
 
 // newSessionID is sortable by time and safe as a subject token.

@@ -36,9 +36,9 @@ func worktreeErr(root string, err error) error {
 	case errors.Is(err, worktree.ErrInvalidName), errors.Is(err, worktree.ErrNotFound):
 		return usageErr("%v", err)
 	case errors.As(err, &ce):
-		return &exitError{code: exitFailed, msg: worktree.ConflictReport(root, ce)}
+		return &exitError{Code: exitFailed, Msg: worktree.ConflictReport(root, ce)}
 	}
-	return &exitError{code: exitFailed, msg: err.Error()}
+	return &exitError{Code: exitFailed, Msg: err.Error()}
 }
 
 // runWorktree runs one worktree subcommand for troupe worktree and the TUI, with exit codes: 2 for
