@@ -4,6 +4,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/mcpcli"
+	"github.com/troupe-dev/troupe/cmd/troupe/internal/setup"
 )
 
 // mcpCommand lists, adds and removes MCP servers the way `claude mcp` does: project servers in
@@ -37,7 +38,7 @@ func (m *Main) mcpScopeFile(scope string) (string, error) {
 	root := ""
 	if scope == "project" {
 		var err error
-		if root, err = projectRoot(); err != nil {
+		if root, err = setup.ProjectRoot(); err != nil {
 			return "", err
 		}
 	}
