@@ -7,6 +7,7 @@ import (
 	"os/signal"
 
 	"github.com/troupe-dev/troupe/actors"
+	"github.com/troupe-dev/troupe/cmd/troupe/internal/clierr"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/nodelink"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/ui"
 	"github.com/troupe-dev/troupe/internal/textfmt"
@@ -76,7 +77,7 @@ func (m *Main) follow(ctx context.Context, id string, asJSON bool) error {
 	if !running {
 		select {
 		case fin := <-f.Finished(): // it finished while we looked
-			return outcome(fin)
+			return clierr.Outcome(fin)
 		default:
 		}
 		if meta, _, err = l.client.Log(id); err != nil {
@@ -92,7 +93,7 @@ func (m *Main) follow(ctx context.Context, id string, asJSON bool) error {
 func (m *Main) followLive(ctx context.Context, l *link, id string, finished <-chan *messages.SessionFinishedData, sigs <-chan os.Signal) error {
 	gone := func() string {
 		if !l.client.Alive() {
-			return nodeGone(l.client, id)
+			return nodelink.Gone(l.client, id)
 		}
 		return ""
 	}
@@ -104,13 +105,13 @@ func (m *Main) followLive(ctx context.Context, l *link, id string, finished <-ch
 	case why != "":
 		return &exitError{Code: exitFailed, Msg: why}
 	}
-	return outcome(fin)
+	return clierr.Outcome(fin)
 }
 
 // storedOutcome reports how a session that is no longer running ended, from its stored meta,
 // with the exit code run would have given.
 func storedOutcome(m *Main, meta *messages.SessionInfo) error {
-	return outcome(ui.StoredOutcome(m.Stderr, meta))
+	return clierr.Outcome(ui.StoredOutcome(m.Stderr, meta))
 }
 
 // sessionByID finds a stored session by its id or a unique suffix or prefix of it (chat_resume.go).

@@ -1,9 +1,6 @@
 package main
 
 import (
-	"errors"
-	"fmt"
-
 	"github.com/troupe-dev/troupe/actors"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/background"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/setup"
@@ -32,27 +29,5 @@ func (m *Main) runDetached(f *runFlags, task string) error {
 	if err := m.sessionStart(s, nil, &f.commonFlags, start); err != nil {
 		return err
 	}
-	info, err := actors.FindNode(s.root, s.cfg.NATS)
-	if err != nil {
-		if info, err = background.Start(s.root, s.cfg.NATS, f.sandbox, m.Stderr); err != nil {
-			var setup *background.SetupError
-			if errors.As(err, &setup) {
-				return usageErr("%v", err)
-			}
-			return err
-		}
-	}
-	nc, err := actors.Dial(info.URL, info.Token, "troupe-detach")
-	if err != nil {
-		return &exitError{Code: exitFailed, Msg: fmt.Sprintf("attach to the troupe node at %s: %v", info.URL, err)}
-	}
-	client := actors.NewClient(nc, info.NS, info.Node)
-	defer client.Close()
-	if err := client.StartSession(start); err != nil {
-		return usageErr("%v", err)
-	}
-	fmt.Fprintln(m.Stdout, start.ID)
-	fmt.Fprintf(m.Stderr, "troupe: session %s runs on node %s (pid %d); follow it with troupe attach %s or troupe watch\n",
-		start.ID, info.Node, info.PID, start.ID)
-	return nil
+	return background.Submit(s.root, s.cfg.NATS, f.sandbox, m.Stdout, m.Stderr, start)
 }

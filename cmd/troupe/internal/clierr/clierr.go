@@ -3,7 +3,11 @@
 // error" (exit 2) or "failed" (exit 1) the same way cmd/troupe does.
 package clierr
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/troupe-dev/troupe/messages"
+)
 
 // Exit codes: the outcome of a run, for scripts.
 const (
@@ -29,4 +33,22 @@ func Usagef(format string, args ...any) error {
 // Failf is a failure (exit 1) said in one line.
 func Failf(format string, args ...any) error {
 	return &Error{Code: Failed, Msg: fmt.Sprintf(format, args...)}
+}
+
+// Outcome maps how a session finished to the exit code: nil when it is done.
+func Outcome(fin *messages.SessionFinishedData) error {
+	switch fin.Status {
+	case messages.StatusDone:
+		return nil
+	case messages.StatusInterrupted:
+		return &Error{Code: Interrupted, Msg: "interrupted: " + fin.Error}
+	}
+	switch fin.Kind {
+	case messages.FailConfig:
+		return &Error{Code: Usage, Msg: fin.Error}
+	case messages.FailInternal, messages.FailEvents:
+		return &Error{Code: Failed, Msg: "troupe itself failed (not your setup): " + fin.Error +
+			" — troupe doctor checks the store; please report it if it happens again"}
+	}
+	return &Error{Code: Failed, Msg: "failed: " + fin.Error}
 }

@@ -83,3 +83,13 @@ func Approve(w io.Writer, client *actors.Client, session, callID string, answer 
 	}
 	return clierr.Failf("no running session has call %s waiting for approval (troupe watch shows pending requests)", callID)
 }
+
+// Gone says, in one line, that the Node a client followed session id on is gone and how to
+// continue the session.
+func Gone(c *actors.Client, id string) string {
+	node := "the troupe node"
+	if pid := c.NodePID(); pid != 0 {
+		node = fmt.Sprintf("the troupe node (pid %d)", pid)
+	}
+	return fmt.Sprintf("%s is gone; troupe resume %s continues the session", node, id)
+}
