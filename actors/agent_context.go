@@ -17,27 +17,27 @@ const defaultForkTurns = 3
 // nothing for fresh, the projected history for fork, the last N turns for partial. The slice
 // never ends inside the current turn (its calls have no results yet) and a partial one starts
 // on a clean boundary, so every call in it keeps its result.
-func (s *session) childContext(req *messages.SpawnAgent) ([]llm.Message, error) {
+func childContext(req *messages.SpawnAgent, history func() []llm.Message) ([]llm.Message, error) {
 	switch contextMode(req.Context) {
 	case messages.ContextFresh:
 		return nil, nil
 	case messages.ContextFork:
-		return s.projectedHistory(), nil
+		return history(), nil
 	case messages.ContextPartial:
 		n := req.ForkTurns
 		if n <= 0 {
 			n = defaultForkTurns
 		}
-		return lastTurns(s.projectedHistory(), n), nil
+		return lastTurns(history(), n), nil
 	}
 	return nil, fmt.Errorf("context %q: use fresh, fork or partial", req.Context)
 }
 
 // projectedHistory is what the model sees of the history (compact boundaries and previews
 // included, state blocks not), up to the last complete exchange.
-func (s *session) projectedHistory() []llm.Message {
-	items := s.items[:pairedPrefix(s.items)]
-	return projection.Project(projection.Input{Items: items, Now: time.Now(), IdleGap: s.cfg.limits.IdleGap})
+func projectedHistory(items []projection.Item, idleGap time.Duration) []llm.Message {
+	items = items[:pairedPrefix(items)]
+	return projection.Project(projection.Input{Items: items, Now: time.Now(), IdleGap: idleGap})
 }
 
 // pairedPrefix is the length of the longest prefix of items in which every call has its

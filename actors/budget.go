@@ -125,3 +125,6 @@ func pressureLevel(tokens, window int) messages.PressureLevel {
 	}
 	return ""
 }
+
+// tokensOf is what req will cost: the provider's last count plus the tail.
+func (b *contextBudget) tokensOf(req *llm.Request) int { return b.tokens(req.Messages) }

@@ -49,6 +49,8 @@ type NodeOptions struct {
 	// DenyRead and AllowRead are [sandbox] deny_read and allow_read: paths hidden from commands
 	// and the file tools beside troupe's credential list, or taken off it (sandbox.HiddenPaths).
 	DenyRead, AllowRead []string
+	// MCPServers are the MCP servers whose tools sessions are offered (config.MCPServers).
+	MCPServers []config.MCPServer
 }
 
 // Node is one troupe process serving one project: the bus, the store, the actor system.
@@ -65,6 +67,7 @@ type Node struct {
 	nodeSub    *nats.Subscription
 	// schemas holds the built-in tools' compiled schemas, shared by every session's registry.
 	schemas tools.SchemaCache
+	mcp     *mcpHub // the MCP server actors; nil without servers
 }
 
 // StartNode opens the project's store, starts the bus and the actor system, and records
@@ -102,6 +105,10 @@ func StartNode(opts NodeOptions) (*Node, error) {
 		return slog.New(warnOnly{opts.Log.Handler()})
 	}))
 	n.bridge = NewBridge(n.nc, n.system.Root, n.NS, opts.Log, n.store)
+	if n.mcp, err = startMCP(n.system, opts); err != nil {
+		n.Close()
+		return nil, err
+	}
 	props := actor.PropsFromProducer(newSupervisor(n.newSessionDeps), actor.WithSupervisor(sessionSupervision))
 	if n.supervisor, err = n.system.Root.SpawnNamed(props, "supervisor"); err != nil {
 		n.Close()
@@ -178,6 +185,7 @@ func (n *Node) close(closeStore bool) error {
 	if n.supervisor != nil {
 		_ = n.system.Root.PoisonFuture(n.supervisor).Wait()
 	}
+	n.mcp.close()
 	var errs []error
 	if n.nc != nil {
 		if err := n.nc.Drain(); err != nil {
@@ -252,6 +260,7 @@ func (n *Node) sessionTools(start *messages.StartSession, withSkills bool, pm *c
 		return nil, nil, fmt.Errorf("build tools: a custom tool set cannot be narrowed for subagent %s", start.Agent)
 	}
 	all := append(append(tools.Builtins(), tools.ReadArtifact()), tools.GoalTools()...)
+	all = append(all, n.mcp.tools()...)
 	if n.opts.Agents.MaxDepth != NoSubagents {
 		all = append(all, tools.AgentTools()...)
 	}

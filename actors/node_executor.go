@@ -54,6 +54,7 @@ func (n *Node) executorFactory(p executorParts) ExecutorFactory {
 		}
 		home, _ := os.UserHomeDir()
 		env.Hidden = sandbox.HiddenPaths(home, p.workspace, n.opts.UserConfigDir, n.opts.DenyRead, n.opts.AllowRead)
+		env.MCP = n.mcp.caller(start.ID)
 		link := &sessionLink{root: root, session: session}
 		env.Goals = link
 		if p.delegates {

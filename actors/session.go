@@ -265,13 +265,13 @@ func (s *session) busy(ctx actor.Context) {
 // status is answered locally, without a model call.
 func (s *session) status() *messages.StatusReply {
 	r := &messages.StatusReply{Session: s.cfg.ID, Phase: s.phase, Model: s.deps.Model, Mode: s.cfg.mode(),
-		ContextWindow: s.window(), Compactions: s.budget.compactions, Goal: s.done.goal, Agents: s.kids.running(), Pending: s.cur.batch.Pending(),
-		Repairs: s.repairStatus()}
+		ContextWindow: s.deps.window(s.cfg.limits.ContextWindow), Compactions: s.budget.compactions, Goal: s.done.goal, Agents: s.kids.running(), Pending: s.cur.batch.Pending(),
+		Repairs: repairStatus(s.steer, s.deps.Model)}
 	s.instructions() // the copy is made on first use
 	s.nested.status(r)
 	if s.meta != nil {
 		r.Turns, r.InputTokens, r.OutputTokens = s.meta.Turns, s.meta.InputTokens, s.meta.OutputTokens
-		r.ContextTokens = s.contextTokens(s.request())
+		r.ContextTokens = s.budget.tokensOf(s.request())
 	}
 	return r
 }

@@ -2,16 +2,13 @@ package actors
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/troupe-dev/troupe/config"
 	"github.com/troupe-dev/troupe/llm"
 	"github.com/troupe-dev/troupe/messages"
 	"github.com/troupe-dev/troupe/tools"
@@ -22,8 +19,6 @@ import (
 // session under this one; its projected result comes back to this session's inbox; the model
 // sees the projection, never the child's transcript.
 
-var taskNamePattern = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,39}$`)
-
 // worktreeTimeout bounds creating a child's git worktree.
 const worktreeTimeout = 2 * time.Minute
 
@@ -31,7 +26,12 @@ const worktreeTimeout = 2 * time.Minute
 // behind the running ones), and answers with its handle. A child in its own worktree is
 // answered once git has created it, off the actor (Receive never blocks on git).
 func (s *session) onSpawnAgent(ctx actor.Context, req *messages.SpawnAgent) {
-	c, notes, err := s.prepareChild(req)
+	var mine []string
+	if s.deps.Tools != nil {
+		mine = s.deps.Tools.Names()
+	}
+	c, notes, err := s.kids.prepare(req, childParent{cfg: &s.cfg, workspace: s.deps.Workspace, tools: mine,
+		history: func() []llm.Message { return projectedHistory(s.items, s.cfg.limits.IdleGap) }})
 	if err != nil {
 		s.respond(ctx, &messages.ErrorReply{Error: err.Error()})
 		return
@@ -89,115 +89,6 @@ func contextMode(m messages.ContextMode) messages.ContextMode {
 	return m
 }
 
-// prepareChild turns a request into a child: its role, tools (the role's, within the
-// parent's), mode (the stricter of the two), model and context slice. Its worktree, if it
-// wants one, is made by onSpawnAgent.
-func (s *session) prepareChild(req *messages.SpawnAgent) (*childAgent, []string, error) {
-	d := s.kids.delegation
-	if d == nil || d.NewChild == nil {
-		return nil, nil, fmt.Errorf("this session cannot run subagents")
-	}
-	depth := s.cfg.role.Depth + 1
-	if depth > d.Limits.MaxDepth {
-		return nil, nil, fmt.Errorf("depth limit reached: %s is at depth %d of %d and cannot spawn; do this work yourself", s.cfg.handle(), s.cfg.role.Depth, d.Limits.MaxDepth)
-	}
-	if !taskNamePattern.MatchString(req.TaskName) {
-		return nil, nil, fmt.Errorf("task_name %q: use lower-case letters, digits, _ and -, at most 40", req.TaskName)
-	}
-	// Roles that failed to load are reported; the others stay usable.
-	roles, loadErr := d.Roles()
-	role, err := config.FindRole(roles, req.AgentType)
-	if err != nil {
-		return nil, nil, errors.Join(err, loadErr)
-	}
-	var notes []string
-	if loadErr != nil {
-		notes = append(notes, "some role files did not load: "+loadErr.Error())
-	}
-	task := s.kids.freeTaskName(req.TaskName)
-	if task != req.TaskName {
-		notes = append(notes, fmt.Sprintf("task_name %s is taken: this one is %s", req.TaskName, task))
-	}
-	toolNames, dropped := s.childTools(role, depth)
-	if len(dropped) > 0 {
-		notes = append(notes, fmt.Sprintf("role %s asks for tools this session lacks, dropped: %s", role.Name, strings.Join(dropped, ", ")))
-	}
-	inherited, err := s.childContext(req)
-	if err != nil {
-		return nil, nil, err
-	}
-	handle := s.cfg.handle() + "/" + task
-	mode := messages.Mode(config.StricterMode(string(s.cfg.mode()), role.Mode))
-	if role.PlanSafeBash {
-		mode = messages.ModePlan // reads, plus commands that cannot write the workspace (see tools.Policy)
-	}
-	start := &messages.StartSession{
-		ID: s.cfg.ID + "-" + task, Model: s.cfg.Model, BaseURL: s.cfg.BaseURL,
-		Mode: mode, Workspace: s.deps.Workspace, Cwd: s.cfg.Cwd, // a child reads the instructions its parent was given
-		Agent: handle, Parent: s.cfg.ID, Role: role.Name, RolePrompt: role.Prompt, Tools: toolNames,
-		Depth: depth, MaxTokens: d.Limits.MaxTokens, MaxWallS: int(d.Limits.MaxWall / time.Second),
-		Allow: append(slices.Clone(s.cfg.Allow), s.sessionAllowlist()...), Ask: s.cfg.Ask, Deny: s.cfg.Deny,
-		Yes: s.cfg.Yes, AskUser: s.cfg.Interactive || s.cfg.role.AskUser, NoRepair: s.cfg.NoRepair,
-		PlanSafeBash: role.PlanSafeBash, Verdict: role.Verdict,
-		MaxTurns: d.Limits.MaxTurns,
-	}
-	if role.Model != "" {
-		start.Model, start.BaseURL = role.Model, llm.EndpointFor(start.Model, start.BaseURL, role.Model)
-	}
-	if role.MaxTurns > 0 {
-		start.MaxTurns = role.MaxTurns
-	}
-	start.Task = brief(handle, role.Name, s.cfg.handle(), req, len(inherited) > 0)
-	c := &childAgent{start: start, inherited: inherited, rec: agentRecord{Task: task, Handle: handle, Session: start.ID,
-		Role: role.Name, State: messages.AgentQueued, Background: req.Background, Spawned: time.Now().UTC()}}
-	return c, notes, nil
-}
-
-// brief is the child's first message: who it is, who sent it, and the task. It names the
-// handle, which marks where the child's own conversation begins after an inherited history.
-func brief(handle, role, parent string, req *messages.SpawnAgent, inherited bool) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "[troupe] You are subagent %s (role %s), started by %s.", handle, role, parent)
-	if inherited {
-		b.WriteString(" The conversation above is your parent's, for context; you act on the directive below, with your own tools.")
-	}
-	b.WriteString(" Your final answer is the result your parent receives: make it self-contained.\n\nTask:\n")
-	b.WriteString(req.Message)
-	return b.String()
-}
-
-// childTools is the intersection of the role's tools and this session's; a child at the depth
-// limit gets no agent tools.
-func (s *session) childTools(role config.Role, depth int) (names, dropped []string) {
-	mine := s.deps.Tools.Names()
-	want := role.Tools
-	if want == nil {
-		want = mine
-	}
-	for _, t := range want {
-		switch {
-		case !slices.Contains(mine, t):
-			dropped = append(dropped, t)
-		case depth >= s.kids.delegation.Limits.MaxDepth && isAgentTool(t):
-		default:
-			names = append(names, t)
-		}
-	}
-	return names, dropped
-}
-
-func isAgentTool(name string) bool {
-	switch name {
-	case "spawn_agent", "wait_agent", "send_agent", "cancel_agent", "list_agents":
-		return true
-	}
-	return false
-}
-
-// sessionAllowlist is what "allow-session" answers allowed so far: the executor's gate decides,
-// and tells the session each time the list grows (SessionAllowlist).
-func (s *session) sessionAllowlist() []string { return slices.Clone(s.kids.allowlist) }
-
 // startChild builds the child's dependencies and spawns it under this session. A child that
 // cannot start ends at once with a failed result: the parent never hangs on it.
 func (s *session) startChild(ctx actor.Context, c *childAgent) {
@@ -219,8 +110,7 @@ func (s *session) startChild(ctx actor.Context, c *childAgent) {
 			Status: messages.AgentFailed, Error: fmt.Sprintf("spawn the agent: %v", err)})
 		return
 	}
-	c.pid = pid
-	ctx.Watch(pid)
+	c.pid = pid // no Watch: the parent hears of the child's stop once, as its parent (see started)
 	s.saveChild(c)
 }
 

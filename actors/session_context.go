@@ -29,26 +29,27 @@ const (
 	minKeepTurns     = 2
 )
 
-// window is the model's context window in tokens: --context-window, else the known table.
-func (s *session) window() int {
-	if s.cfg.limits.ContextWindow > 0 {
-		return s.cfg.limits.ContextWindow
+// window is the model's context window in tokens: override (--context-window), else the
+// known table.
+func (d *SessionDeps) window(override int) int {
+	if override > 0 {
+		return override
 	}
-	w, _ := projection.Window(s.deps.ModelName)
+	w, _ := projection.Window(d.ModelName)
 	return w
 }
 
 // prefixTokens estimates the stable prefix: system prompt and tool schemas. The prefix is
 // byte-stable across the session's turns, so the budget takes it once, at start.
-func (s *session) prefixTokens() int {
-	data, _ := json.Marshal(s.toolSpecs())
-	return projection.EstimateTokens(s.deps.System) + projection.EstimateTokens(string(data))
+func (d *SessionDeps) prefixTokens() int {
+	data, _ := json.Marshal(d.toolSpecs())
+	return projection.EstimateTokens(d.System) + projection.EstimateTokens(string(data))
 }
 
 // checkWindow sizes the context budget and refuses a window the stable prefix alone fills: no
 // call could ever succeed.
 func (s *session) checkWindow() error {
-	w, p := s.window(), s.prefixTokens()
+	w, p := s.deps.window(s.cfg.limits.ContextWindow), s.deps.prefixTokens()
 	s.budget.window, s.budget.prefix = w, p
 	if p >= int(float64(w)*compactWatermark) {
 		return fmt.Errorf("the context window (%d tokens) is too small for the stable prefix (system prompt and tool schemas: about %d tokens); use a model with a larger window or raise --context-window", w, p)
@@ -63,15 +64,10 @@ func (s *session) request() *llm.Request {
 		Model:    s.deps.ModelName,
 		System:   s.deps.System,
 		Messages: echoReasoning(msgs, s.deps.Model, s.deps.ModelName),
-		Tools:    s.toolSpecs(),
+		Tools:    s.deps.toolSpecs(),
 		CacheKey: s.cfg.ID,
 		Agent:    s.cfg.handle(),
 	}
-}
-
-// contextTokens is what the request will cost: the provider's last count plus the tail.
-func (s *session) contextTokens(req *llm.Request) int {
-	return s.budget.tokens(req.Messages)
 }
 
 // startCompaction collapses the oldest span of the context into a boundary through the
@@ -81,7 +77,7 @@ func (s *session) startCompaction(ctx actor.Context, reason, focus string, mecha
 	if s.budget.busy() {
 		return false // the recursion guard: one compaction at a time
 	}
-	keep := int(float64(s.window()) * keepAfterCompact)
+	keep := int(float64(s.deps.window(s.cfg.limits.ContextWindow)) * keepAfterCompact)
 	if mechanical {
 		keep /= 4
 	}
@@ -93,7 +89,7 @@ func (s *session) startCompaction(ctx actor.Context, reason, focus string, mecha
 		return false
 	}
 	span := append([]projection.Item(nil), s.items[from:to]...)
-	c := s.budget.begin(span, reason, s.contextTokens(s.request()), then)
+	c := s.budget.begin(span, reason, s.budget.tokensOf(s.request()), then)
 	s.become(phaseCompacting, s.compactingPhase)
 	if mechanical {
 		b := projection.Mechanical(span, reason)
@@ -103,7 +99,7 @@ func (s *session) startCompaction(ctx actor.Context, reason, focus string, mecha
 		return true
 	}
 	ctx.Send(s.compactorPID(ctx), &compactRequest{id: c.id, span: span, focus: focus, reason: reason,
-		maxInputBytes: s.window() * 2, maxSummaryTokens: int(float64(s.window()) * summaryBudget)})
+		maxInputBytes: s.deps.window(s.cfg.limits.ContextWindow) * 2, maxSummaryTokens: int(float64(s.deps.window(s.cfg.limits.ContextWindow)) * summaryBudget)})
 	return true
 }
 
@@ -159,7 +155,7 @@ func (s *session) onCompactDone(ctx actor.Context, msg *compactDone) {
 	s.items = append(s.items, projection.Item{Seq: e.Seq, Time: e.Time, Boundary: &b})
 	s.budget.compacted() // the projection's head changed: the last reported count no longer applies
 	data := &messages.ContextCompactedData{Turn: s.turn, Reason: c.reason, FromSeq: b.FromSeq, ToSeq: b.ToSeq,
-		TokensBefore: c.before, TokensAfter: s.contextTokens(s.request()), Mechanical: b.Mechanical,
+		TokensBefore: c.before, TokensAfter: s.budget.tokensOf(s.request()), Mechanical: b.Mechanical,
 		Summary: preview(b.Summary, 400)}
 	if msg.err != nil {
 		data.Error = msg.err.Error()
@@ -180,7 +176,7 @@ func (s *session) sendRequest(ctx actor.Context) {
 		return // nested instruction files are read off the actor first
 	}
 	req := s.request()
-	tokens, window := s.contextTokens(req), s.window()
+	tokens, window := s.budget.tokensOf(req), s.deps.window(s.cfg.limits.ContextWindow)
 	level, step := s.budget.beforeCall(tokens)
 	if level != "" {
 		s.emit(messages.ContextPressureEvent.Of(&messages.ContextPressureData{Turn: s.turn, Tokens: tokens, Window: window,

@@ -42,13 +42,13 @@ func (h sessionHost) Snapshot() commandSnapshot {
 		Usage:  store.SessionMeta{ID: s.cfg.ID, Agent: s.cfg.Agent, Model: s.deps.Model},
 		Agents: s.kids.rows(time.Now()),
 		Permissions: permissionFacts{Mode: s.cfg.mode(), Allow: s.cfg.Allow, Ask: s.cfg.Ask, Deny: s.cfg.Deny,
-			Session: s.sessionAllowlist()},
-		Tools:       s.toolSpecs(),
+			Session: s.kids.sessionAllowlist()},
+		Tools:       s.deps.toolSpecs(),
 		Narrowed:    s.deps.Narrowed,
 		Skills:      s.deps.Skills,
 		ActiveSkill: activeSkill(s.items),
 		Model: modelFacts{Model: s.deps.Model, Name: s.deps.ModelName, Wire: s.cfg.Model, BaseURL: s.cfg.BaseURL,
-			Window: s.window(), PromptMode: promptModeOf(s.cfg.PromptMode, s.meta),
+			Window: s.deps.window(s.cfg.limits.ContextWindow), PromptMode: promptModeOf(s.cfg.PromptMode, s.meta),
 			CanSwitch: s.deps.Setup != nil, CanSwitchPrompt: s.deps.Setup != nil && s.deps.PromptModes != nil},
 		ProjectRoot: s.cfg.Workspace,
 		Sandbox:     s.deps.Sandbox,
@@ -127,11 +127,11 @@ func (h sessionHost) ResetContext(keepGoal bool) (projection.Boundary, bool, err
 	if err != nil {
 		return b, false, fmt.Errorf("record the boundary: %w", err)
 	}
-	before := s.contextTokens(s.request())
+	before := s.budget.tokensOf(s.request())
 	s.items = append(s.items, projection.Item{Seq: e.Seq, Time: e.Time, Boundary: &b})
 	s.budget.acct.Reset() // the last provider count was for the old context
 	s.emit(messages.ContextCompactedEvent.Of(&messages.ContextCompactedData{Turn: s.turn, Reason: "/reset", FromSeq: b.FromSeq,
-		ToSeq: b.ToSeq, TokensBefore: before, TokensAfter: s.contextTokens(s.request()), Mechanical: true, Summary: b.Summary}))
+		ToSeq: b.ToSeq, TokensBefore: before, TokensAfter: s.budget.tokensOf(s.request()), Mechanical: true, Summary: b.Summary}))
 	return b, true, nil
 }
 

@@ -71,7 +71,7 @@ func (s *session) started(ctx actor.Context) {
 
 	s.emit(messages.SessionStartedEvent.Of(&messages.SessionStartedData{
 		Model: s.deps.Model, Mode: s.cfg.Mode, Workspace: s.cfg.Workspace, Task: s.cfg.Task,
-		Resumed: s.cfg.Resume, PromptBytes: s.promptBytes(), Role: s.cfg.role.Name,
+		Resumed: s.cfg.Resume, PromptBytes: s.deps.promptBytes(), Role: s.cfg.role.Name,
 	}))
 	// Bound, and session.started is out ahead of the start's answer: input sent now is not lost.
 	s.tellSupervisor(ctx, &sessionUp{id: s.cfg.ID})

@@ -151,13 +151,13 @@ func (s *session) steerLoops(ctx actor.Context) bool {
 	return false
 }
 
-// repairStatus is the /status line of this session's repairs.
-func (s *session) repairStatus() string {
-	if s.steer == nil {
+// repairStatus is the /status line of a session's repairs with model ("" before any call).
+func repairStatus(steer *turn.Steering, model string) string {
+	if steer == nil {
 		return ""
 	}
-	t := s.steer.Tally.Total
-	t.Model = s.deps.Model
+	t := steer.Tally.Total
+	t.Model = model
 	return turn.RepairLine(t)
 }
 

@@ -65,8 +65,9 @@ func (s *session) onToolResult(ctx actor.Context, msg *messages.ToolResult) {
 	}
 }
 
-func (s *session) toolSpecs() []llm.ToolSpec {
-	specs := s.deps.Tools.Specs()
+// toolSpecs are the tools as the model is told of them.
+func (d *SessionDeps) toolSpecs() []llm.ToolSpec {
+	specs := d.Tools.Specs()
 	out := make([]llm.ToolSpec, len(specs))
 	for i, sp := range specs {
 		out[i] = llm.ToolSpec{Name: sp.Name, Description: sp.Description, Schema: sp.Schema}
@@ -75,9 +76,9 @@ func (s *session) toolSpecs() []llm.ToolSpec {
 }
 
 // promptBytes is the size of the stable prefix: the system prompt plus the tool schemas as JSON.
-func (s *session) promptBytes() int {
-	data, _ := json.Marshal(s.toolSpecs())
-	return len(s.deps.System) + len(data)
+func (d *SessionDeps) promptBytes() int {
+	data, _ := json.Marshal(d.toolSpecs())
+	return len(d.System) + len(data)
 }
 
 // callSummary is a one-line description of a call for humans: the tool and its main argument.

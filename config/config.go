@@ -73,6 +73,9 @@ type Config struct {
 		MaxRunning int `toml:"max_running"` // subagents of one session running at once; more queue
 	} `toml:"agents"`
 
+	// MCP configures MCP servers ([mcp.servers.NAME]; see MCPServers for which start).
+	MCP MCP `toml:"mcp"`
+
 	// Warnings are one-line notices for the user: project settings ignored because they
 	// would widen permissions, each saying how to allow it.
 	Warnings []string `toml:"-"`
@@ -122,6 +125,7 @@ func Load(opt LoadOptions) (*Config, error) {
 			c.Warnings = append(c.Warnings, l.narrowProject(c, path)...)
 		}
 		if l != nil {
+			l.markProjectServers(path == opt.ProjectFile)
 			l.applyTo(c, path)
 			c.Sources = append(c.Sources, path)
 		}

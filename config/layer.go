@@ -55,6 +55,8 @@ type layer struct {
 		MaxDepth   *int `toml:"max_depth"`
 		MaxRunning *int `toml:"max_running"`
 	} `toml:"agents"`
+
+	MCP MCP `toml:"mcp"`
 }
 
 // readLayer reads and strictly decodes the file at path. It returns nil, nil if there is no
@@ -176,6 +178,13 @@ func (l *layer) applyTo(c *Config, path string) {
 			*n.to = *n.from
 			c.setOrigin(n.field, path)
 		}
+	}
+	for name, s := range l.MCP.Servers {
+		if c.MCP.Servers == nil {
+			c.MCP.Servers = map[string]MCPServer{}
+		}
+		s.Source = path
+		c.MCP.Servers[name] = s
 	}
 	c.TrustedProjects = appendNew(c.TrustedProjects, l.TrustedProjects)
 	c.Permissions.Allow = appendNew(c.Permissions.Allow, l.Permissions.Allow)

@@ -61,6 +61,10 @@ var kinds = map[string]func() any{
 	"run_check":         func() any { return &RunCheck{} },
 	"check_result":      func() any { return &CheckResult{} },
 	"session_allowlist": func() any { return &SessionAllowlist{} },
+	"mcp_call":          func() any { return &MCPCall{} },
+	"mcp_call_result":   func() any { return &MCPCallResult{} },
+	"mcp_list_tools":    func() any { return &MCPListTools{} },
+	"mcp_server_status": func() any { return &MCPServerStatus{} },
 }
 
 // kindOf maps a pointer type back to its kind.

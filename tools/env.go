@@ -32,6 +32,8 @@ type Env struct {
 	Goals GoalControl
 	// Skills is the session behind load_skill; nil means the session has no skills.
 	Skills SkillSource
+	// MCP calls the tools of the Node's MCP servers; nil means none are configured.
+	MCP MCPCaller
 	// ReadOnlyRoot makes the workspace read-only to commands (a plan-safe verifier's bash):
 	// the sandbox grants writes to the temp dir only.
 	ReadOnlyRoot bool

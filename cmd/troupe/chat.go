@@ -19,7 +19,7 @@ func (m *Main) chatCommand() *cobra.Command {
 		Short: "Talk with the agent: a terminal UI on a terminal, a line REPL on pipes (/help for commands, /exit to leave; Ctrl-C cancels a turn)",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
-			return m.chat(c.Context(), &f)
+			return m.chat(c.Context(), &f, "")
 		},
 	}
 	f.register(c)
@@ -30,11 +30,12 @@ func (m *Main) chatCommand() *cobra.Command {
 // startChat resolves the settings, checks them into an interactive session's start and connects
 // to the project's Node: what the line chat and the TUI share before they talk to the session.
 // The caller closes the link (l.close(m, id)) and starts the session once it has subscribed.
-func (m *Main) startChat(f *commonFlags) (s *settings, l *link, start *messages.StartSession, err error) {
+// A task, if given, is the chat's first message.
+func (m *Main) startChat(f *commonFlags, task string) (s *settings, l *link, start *messages.StartSession, err error) {
 	if s, err = m.resolve(f); err != nil {
 		return nil, nil, nil, err
 	}
-	start = &messages.StartSession{ID: newSessionID(), Interactive: true}
+	start = &messages.StartSession{ID: newSessionID(), Interactive: true, Task: task}
 	if err = m.sessionStart(s, nil, f, start); err != nil {
 		return nil, nil, nil, err
 	}
@@ -44,18 +45,18 @@ func (m *Main) startChat(f *commonFlags) (s *settings, l *link, start *messages.
 	return s, l, start, nil
 }
 
-func (m *Main) chat(ctx context.Context, f *commonFlags) error {
+func (m *Main) chat(ctx context.Context, f *commonFlags, task string) error {
 	if m.onTerminal() {
-		return m.tuiChat(ctx, f) // the line REPL is for pipes and TERM=dumb
+		return m.tuiChat(ctx, f, task) // the line REPL is for pipes and TERM=dumb
 	}
-	s, l, start, err := m.startChat(f)
+	s, l, start, err := m.startChat(f, task)
 	if err != nil {
 		return err
 	}
 	id := start.ID
 	defer l.close(m, id)
 	lc := ui.NewLineChat(ui.LineChatOptions{Session: l.client, ID: id, In: m.Stdin, Out: m.Stdout, Err: m.Stderr,
-		Release: releaseIdleMemory})
+		Release: releaseIdleMemory, FirstTurn: task != ""})
 	sub, err := l.client.SubscribeRaw(messages.SessionEventsSubject(l.client.NS, id), lc.Event)
 	if err != nil {
 		return err

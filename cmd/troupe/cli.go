@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/troupe-dev/troupe/cmd/troupe/internal/buildinfo"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/starttrace"
 	"github.com/troupe-dev/troupe/store"
 )
@@ -114,19 +115,35 @@ func failuresAreNotUsage(c *cobra.Command) {
 }
 
 func (m *Main) rootCommand() *cobra.Command {
+	var chatFlags commonFlags
 	root := &cobra.Command{
-		Use:           "troupe",
-		Short:         "A coding-agent harness: a model proposes, troupe decides",
-		SilenceErrors: true,
-		SilenceUsage:  true,
+		Use:   "troupe [flags] [prompt words…]",
+		Short: "A coding-agent harness: a model proposes, troupe decides",
+		Long: `A coding-agent harness: a model proposes, troupe decides.
+
+troupe [flags] [prompt] starts the chat (troupe chat) with the chat's flags, the prompt as its first
+message. A subcommand's name wins over a prompt word; after --, everything is the prompt
+(troupe -- sessions are slow: why?).`,
+		Args:                       cobra.ArbitraryArgs,
+		SuggestionsMinimumDistance: 2,
+		SilenceErrors:              true,
+		SilenceUsage:               true,
 	}
-	root.Version = versionString()
+	root.Version = buildinfo.String()
 	root.RunE = func(c *cobra.Command, args []string) error {
-		if !m.onTerminal() {
-			return c.Help() // piped: what it always did
+		prompt := strings.Join(args, " ")
+		if len(args) > 0 && c.ArgsLenAtDash() != 0 {
+			if err := m.notATypo(c, args[0]); err != nil {
+				return err
+			}
 		}
-		return m.chat(c.Context(), &commonFlags{}) // troupe alone, at a terminal: the chat
+		if prompt == "" && !m.onTerminal() && c.Flags().NFlag() == 0 {
+			return c.Help() // troupe alone, piped: what it always did
+		}
+		return m.chat(c.Context(), &chatFlags, prompt)
 	}
+	chatFlags.register(root)
+	chatFlags.registerHorizon(root, "start with this objective (/goal shows, pauses, resumes or clears it)")
 	root.SetVersionTemplate("{{.Version}}\n")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageErr("%v (see '%s --help')", err, c.CommandPath())
@@ -136,6 +153,18 @@ func (m *Main) rootCommand() *cobra.Command {
 		m.agentsCommand(), m.worktreeCommand(), m.serveCommand(), m.attachCommand(), m.loopCommand(), m.stopCommand(), m.approvalsCommand())
 	failuresAreNotUsage(root)
 	return root
+}
+
+// notATypo refuses a first prompt word that is a near miss of a subcommand's name (troupe
+// sesions): the user meant the command, and a model turn would be a costly way to learn it.
+func (m *Main) notATypo(root *cobra.Command, word string) error {
+	if strings.ContainsAny(word, " \t") {
+		return nil
+	}
+	if s := root.SuggestionsFor(word); len(s) > 0 {
+		return usageErr("unknown command %q; did you mean '%s'? (to send it as a prompt: troupe -- %s)", word, s[0], word)
+	}
+	return nil
 }
 
 func newLogger(w io.Writer, level string) *slog.Logger {

@@ -32,6 +32,7 @@ func testValues(script string) map[string]any {
 		"Agents.MaxDepth":       1,
 		"Agents.MaxRunning":     2,
 		"Provider.IdleTimeoutS": 30,
+		"MCP.Servers":           map[string]config.MCPServer{"t": {Command: "mcp-test"}},
 	}
 }
 
@@ -59,8 +60,8 @@ func TestEveryConfigFieldReachesTheNodeOrTheSession(t *testing.T) {
 			t.Fatalf("session start: %v", err)
 		}
 		data, _ := json.Marshal(start)
-		return fmt.Sprintf("%q %T%+v %+v %q %q %+v %s", opts.Environ, opts.Sandbox, opts.Sandbox, opts.Agents, opts.NATS,
-			opts.UserConfigDir, opts.Retry, data)
+		return fmt.Sprintf("%q %T%+v %+v %q %q %+v %s %+v", opts.Environ, opts.Sandbox, opts.Sandbox, opts.Agents, opts.NATS,
+			opts.UserConfigDir, opts.Retry, data, opts.MCPServers)
 	}
 	base := config.Defaults()
 	base.Model = "scripted:" + script

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"time"
 
@@ -93,7 +94,24 @@ func (m *Main) nodeOptions(s *settings) (actors.NodeOptions, error) {
 		UserConfigDir: config.UserDir(m.Getenv),
 		DenyRead:      s.cfg.SandboxDenyRead,
 		AllowRead:     s.cfg.SandboxAllowRead,
+		MCPServers:    m.mcpServers(s),
 	}, nil
+}
+
+// mcpServers are the MCP servers the Node runs: the user's, and the project's (troupe.toml,
+// .mcp.json) when the project is trusted. A broken .mcp.json or a server left out is one
+// warning line; the run goes on without it.
+func (m *Main) mcpServers(s *settings) []config.MCPServer {
+	_, projectFile := config.DefaultPaths(s.root, m.Getenv)
+	fromJSON, err := config.LoadMCPJSON(filepath.Join(s.root, config.MCPJSONFile), m.Getenv)
+	if err != nil {
+		fmt.Fprintf(m.Stderr, "troupe: warning: %v\n", err)
+	}
+	servers, warnings := s.cfg.MCPServers(projectFile, fromJSON)
+	for _, w := range warnings {
+		fmt.Fprintf(m.Stderr, "troupe: warning: %s\n", w)
+	}
+	return servers
 }
 
 // agentLimits carries [agents] to the Node: max_depth = 0 means no subagents, as the config

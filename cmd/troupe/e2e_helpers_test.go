@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/troupe-dev/troupe/internal/mcptest"
 	"io"
 	"os"
 	"os/exec"
@@ -36,6 +37,7 @@ func TestMain(m *testing.M) {
 	}
 	code := m.Run()
 	os.RemoveAll(dir)
+	mcptest.Cleanup()
 	os.Exit(code)
 }
 

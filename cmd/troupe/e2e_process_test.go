@@ -15,22 +15,31 @@ import (
 	"github.com/troupe-dev/troupe/messages"
 )
 
-// startTroupe starts the binary without waiting; stdout is watched line by line.
+// startTroupe starts the binary without waiting, stdin on /dev/null (a run would otherwise wait
+// for a piped stdin to close: see prompt.go); stdout is watched line by line.
 func startTroupe(t *testing.T, dir string, env []string, args ...string) (*exec.Cmd, *lineWatcher, *strings.Builder) {
 	t.Helper()
-	cmd, _, out, stderr := startWithStdin(t, dir, env, args...)
+	cmd, _, out, stderr := startProcess(t, dir, env, false, args...)
 	return cmd, out, stderr
 }
 
 // startWithStdin is startTroupe with a stdin the test writes to (closed at cleanup).
 func startWithStdin(t *testing.T, dir string, env []string, args ...string) (*exec.Cmd, io.WriteCloser, *lineWatcher, *strings.Builder) {
 	t.Helper()
+	return startProcess(t, dir, env, true, args...)
+}
+
+func startProcess(t *testing.T, dir string, env []string, piped bool, args ...string) (*exec.Cmd, io.WriteCloser, *lineWatcher, *strings.Builder) {
+	t.Helper()
 	cmd := exec.Command(troupeBin, args...)
 	cmd.Dir = dir
 	cmd.Env = env
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
+	var stdin io.WriteCloser = nopCloser{}
+	if piped {
+		var err error
+		if stdin, err = cmd.StdinPipe(); err != nil {
+			t.Fatal(err)
+		}
 	}
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
@@ -50,6 +59,11 @@ func startWithStdin(t *testing.T, dir string, env []string, args ...string) (*ex
 	})
 	return cmd, stdin, watchLines(stdout), &stderr
 }
+
+type nopCloser struct{}
+
+func (nopCloser) Write(p []byte) (int, error) { return len(p), nil }
+func (nopCloser) Close() error                { return nil }
 
 func waitExit(t *testing.T, cmd *exec.Cmd, d time.Duration) int {
 	t.Helper()

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -26,17 +25,24 @@ type runFlags struct {
 func (m *Main) runCommand() *cobra.Command {
 	var f runFlags
 	c := &cobra.Command{
-		Use:   "run [flags] \"task\"",
+		Use:   "run [flags] [task words… | -]",
 		Short: "Run one task headless; the exit code tells the outcome (0 done, 1 failed, 2 setup error, 130 interrupted)",
-		Args:  cobra.ExactArgs(1),
+		Long: `Run one task headless; the exit code tells the outcome (0 done, 1 failed, 2 setup error, 130 interrupted).
+
+The task is the words after the flags, as one prompt (troupe run fix the failing test). With no
+words, or "-", the task is read from stdin (a terminal is never waited on). With words and a piped
+stdin, stdin is appended to the task as context (git diff | troupe run "review this"). Stdin is
+taken up to 256 KiB of UTF-8 text; more, or binary data, is refused with one line (exit 2).`,
+		Args: cobra.ArbitraryArgs,
 		RunE: func(c *cobra.Command, args []string) error {
-			if strings.TrimSpace(args[0]) == "" {
-				return usageErr("the task is empty")
+			task, err := m.task(args)
+			if err != nil {
+				return err
 			}
 			if f.detach {
-				return m.runDetached(&f, args[0])
+				return m.runDetached(&f, task)
 			}
-			return m.runSession(c.Context(), &f, &messages.StartSession{ID: newSessionID(), Task: args[0], Yes: f.yes})
+			return m.runSession(c.Context(), &f, &messages.StartSession{ID: newSessionID(), Task: task, Yes: f.yes})
 		},
 	}
 	f.register(c)

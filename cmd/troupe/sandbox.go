@@ -49,6 +49,12 @@ type bashSandbox struct{ sb *sandbox.Sandbox }
 func (b bashSandbox) Describe() string { return b.sb.Describe() }
 func (b bashSandbox) Holes() []string  { return b.sb.Holes() }
 
+// WrapServer confines an MCP server's process: network allowed, writes only to writable
+// (actors/mcp_hub.go passes the workspace and the package runners' caches).
+func (b bashSandbox) WrapServer(cmd *exec.Cmd, writable, hidden []string) error {
+	return b.sb.WrapNetwork(cmd, writable, hidden)
+}
+
 func (b bashSandbox) Wrap(cmd *exec.Cmd, env *tools.Env) error {
 	if env.ReadOnlyRoot {
 		return b.sb.WrapHiding(cmd, []string{env.TempDir}, env.Hidden)

@@ -13,8 +13,8 @@ func (m *Main) onTerminal() bool { return ui.OnTerminal(m.Stdin, m.Stdout, m.Get
 
 // tuiChat is troupe chat on a terminal: the same session as the line chat (started, talked
 // to and left the same way), drawn by ui.Chat.
-func (m *Main) tuiChat(ctx context.Context, f *commonFlags) error {
-	s, l, start, err := m.startChat(f)
+func (m *Main) tuiChat(ctx context.Context, f *commonFlags, task string) error {
+	s, l, start, err := m.startChat(f, task)
 	if err != nil {
 		return err
 	}

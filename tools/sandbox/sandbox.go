@@ -121,6 +121,16 @@ func (s *Sandbox) Wrap(cmd *exec.Cmd, writable []string) error {
 // command: under Landlock they are left out of every grant (landlock_hide.go); under
 // bubblewrap an empty tmpfs covers a hidden directory and /dev/null a hidden file.
 func (s *Sandbox) WrapHiding(cmd *exec.Cmd, writable, hidden []string) error {
+	return s.wrap(cmd, writable, hidden, false)
+}
+
+// WrapNetwork is WrapHiding with the network allowed: an MCP server's process may need to
+// reach its service or a package registry, so only its writes and reads are confined.
+func (s *Sandbox) WrapNetwork(cmd *exec.Cmd, writable, hidden []string) error {
+	return s.wrap(cmd, writable, hidden, true)
+}
+
+func (s *Sandbox) wrap(cmd *exec.Cmd, writable, hidden []string, network bool) error {
 	rw := append(append([]string(nil), writable...), s.extra...)
 	argv := append([]string{cmd.Path}, cmd.Args[1:]...)
 	switch s.mode {
@@ -132,12 +142,15 @@ func (s *Sandbox) WrapHiding(cmd *exec.Cmd, writable, hidden []string) error {
 		for _, h := range hidden {
 			args = append(args, "--hide", h)
 		}
-		if s.netOff {
+		if s.netOff && !network {
 			args = append(args, "--no-net")
 		}
 		cmd.Path, cmd.Args = s.self, append(append(args, "--"), argv...)
 	case ModeBwrap:
-		args := []string{s.bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-net", "--die-with-parent"}
+		args := []string{s.bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--die-with-parent"}
+		if !network {
+			args = append(args, "--unshare-net")
+		}
 		for _, d := range rw {
 			if _, err := os.Stat(d); err != nil {
 				continue

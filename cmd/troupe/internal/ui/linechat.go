@@ -23,10 +23,11 @@ type LineChat struct {
 	printer  *Printer
 	release  func()
 
-	ends     chan turnEnd
-	asks     chan *messages.ApprovalRequestedData
-	resolved chan string     // call ids whose approval was settled (here or elsewhere)
-	asked    map[string]bool // touched only by Event
+	firstTurn bool
+	ends      chan turnEnd
+	asks      chan *messages.ApprovalRequestedData
+	resolved  chan string     // call ids whose approval was settled (here or elsewhere)
+	asked     map[string]bool // touched only by Event
 }
 
 // LineChatOptions is what the line chat talks to and through.
@@ -37,13 +38,16 @@ type LineChatOptions struct {
 	Out, Err io.Writer
 	// Release hands memory an idle chat does not use back to the system (nil: nothing to do).
 	Release func()
+	// FirstTurn says the session starts with a task (troupe "prompt"): Run waits for that turn
+	// before it reads a line, as it does after a line it sent.
+	FirstTurn bool
 }
 
 // NewLineChat returns a line chat; subscribe its Event to the session's events before the
 // session starts.
 func NewLineChat(o LineChatOptions) *LineChat {
 	return &LineChat{session: o.Session, id: o.ID, in: o.In, out: o.Out, err: o.Err, printer: NewPrinter(o.Out, false),
-		release: o.Release, ends: make(chan turnEnd, 4), asks: make(chan *messages.ApprovalRequestedData, 16),
+		release: o.Release, firstTurn: o.FirstTurn, ends: make(chan turnEnd, 4), asks: make(chan *messages.ApprovalRequestedData, 16),
 		resolved: make(chan string, 16), asked: map[string]bool{}}
 }
 
@@ -93,6 +97,11 @@ func (c *LineChat) FinishedEarly() *messages.SessionFinishedData {
 // cancels the turn.
 func (c *LineChat) Run(ctx context.Context, sigs <-chan os.Signal) (*messages.SessionFinishedData, error) {
 	lines := readLines(c.in)
+	if c.firstTurn {
+		if fin := c.waitTurn(ctx, lines, sigs); fin != nil {
+			return fin, nil
+		}
+	}
 	for {
 		fmt.Fprint(c.err, "› ")
 		line, ok, fin := c.waitLine(ctx, lines, sigs)

@@ -254,6 +254,10 @@ func (m *tuiModel) onEvent(env *messages.Envelope) tea.Cmd {
 		return nil
 	}
 	switch d := v.(type) {
+	case *messages.SessionStartedData:
+		if d.Task != "" { // troupe "prompt": the first message was not typed here
+			m.log.addUser(d.Task)
+		}
 	case *messages.TurnStartedData:
 		if !m.busy {
 			m.busy, m.busySince, m.cancelling, m.leaveArmed = true, m.cfg.now(), false, false

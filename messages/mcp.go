@@ -1,0 +1,60 @@
+package messages
+
+import "encoding/json"
+
+// MCPState is where an MCP server's actor is with its server.
+type MCPState string
+
+// The states of an MCP server.
+const (
+	MCPStopped  MCPState = "stopped"  // not started yet (lazy) or stopped with the Node
+	MCPStarting MCPState = "starting" // the process or connection is coming up
+	MCPReady    MCPState = "ready"    // initialized; its tools are listed
+	MCPFailed   MCPState = "failed"   // the last start failed; the next use retries after a backoff
+)
+
+// MCPCall asks an MCP server's actor to call one of its tools for a session. The answer is an
+// MCPCallResult to the sender.
+type MCPCall struct {
+	Server    string          `json:"server"`
+	Tool      string          `json:"tool"`
+	Args      json.RawMessage `json:"args,omitempty"`
+	Session   string          `json:"session,omitempty"`
+	TimeoutMS int64           `json:"timeout_ms,omitempty"` // 0: the server's own timeout
+}
+
+// MCPCallResult is a tool's result as text. IsError is the server's verdict or a failure to
+// get a result (not installed, crashed, timed out); Output says which.
+type MCPCallResult struct {
+	Server     string `json:"server"`
+	Tool       string `json:"tool"`
+	Output     string `json:"output"`
+	IsError    bool   `json:"is_error,omitempty"`
+	DurationMS int64  `json:"duration_ms"`
+}
+
+// MCPListTools asks an MCP server's actor for its tools, starting the server if it has not
+// started. The answer is an MCPServerStatus once the server is ready or has failed.
+type MCPListTools struct {
+	Start bool `json:"start"` // false: answer at once with what is known
+}
+
+// MCPServerStatus is an MCP server's state, its tools and its last error.
+type MCPServerStatus struct {
+	Server    string        `json:"server"`
+	State     MCPState      `json:"state"`
+	Tools     []MCPToolSpec `json:"tools,omitempty"`
+	LastError string        `json:"last_error,omitempty"`
+	// Version counts the tool lists the server has given; it grows when the server says its
+	// tools changed (notifications/tools/list_changed) and they were listed again.
+	Version  int `json:"version"`
+	Restarts int `json:"restarts"`
+}
+
+// MCPToolSpec is one tool a server offers, with its input schema as the server sent it.
+type MCPToolSpec struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description,omitempty"`
+	Schema      json.RawMessage `json:"schema"`
+	ReadOnly    bool            `json:"read_only,omitempty"`
+}
