@@ -32,8 +32,19 @@ func (r *Registry) Resolved(name, args string) (tool, repaired string, ok bool) 
 	decoded, _ = e.schema.repairObject(decoded, e.spec.PathArgs)
 	e.schema.coerce(decoded)
 	out, err := json.Marshal(decoded)
-	if err != nil {
-		return name, args, true
+	if err != nil || equalJSON(args, out) {
+		return name, args, true // unchanged: the call's own text
 	}
 	return name, string(out), true
+}
+
+// equalJSON says whether text is valid JSON with the same value as canonical.
+func equalJSON(text string, canonical []byte) bool {
+	var a, b any
+	if decodeNumbers(text, &a) != nil || decodeNumbers(string(canonical), &b) != nil {
+		return false
+	}
+	x, _ := json.Marshal(a)
+	y, _ := json.Marshal(b)
+	return string(x) == string(y)
 }

@@ -7,7 +7,7 @@ import "testing"
 func TestResolvedNamesWhatRuns(t *testing.T) {
 	reg := builtinRegistry(t)
 	cases := []struct{ name, args, tool, want string }{
-		{"read_file", `{"path": "a.go"}`, "read_file", `{"path":"a.go"}`},
+		{"read_file", `{"path": "a.go"}`, "read_file", `{"path": "a.go"}`}, // unchanged: the call's own text
 		{"developer__shell", `{"command": "ls"}`, "bash", `{"command":"ls"}`},
 		{"Bash", `{"command": "ls", "timeout": 120000, "description": "list"}`, "bash", `{"command":"ls","timeout_s":120}`},
 		{"read_file", `{"file_path": "a.go", "limit": "20"}`, "read_file", `{"path":"a.go","limit":20}`},
