@@ -47,7 +47,7 @@ func (s *session) onToolResult(ctx actor.Context, msg *messages.ToolResult) {
 		s.observeCall(r.Call, r.Result)
 		ran := s.callData(r.Call)
 		s.emit(messages.ToolFinishedEvent.Of(&messages.ToolFinishedData{Turn: s.turn, CallID: r.Call.ID, Tool: ran.Tool,
-			Args: ran.Args, RequestedTool: ran.RequestedTool, RequestedArgs: ran.RequestedArgs,
+			RequestedTool: ran.RequestedTool,
 			IsError: r.Result.IsError, Output: preview(r.Result.Output, eventPreviewBytes), Bytes: len(r.Result.Output),
 			Changed: r.Result.Changed, DurationMS: r.Result.Duration.Milliseconds()}))
 	}

@@ -78,11 +78,10 @@ type ToolFinishedData struct {
 	Turn   int    `json:"turn"`
 	CallID string `json:"call_id"`
 	Tool   string `json:"tool"` // the tool that ran (as in ToolCallData)
-	// Args, RequestedTool and RequestedArgs are as in ToolCallData; Args is set on
-	// tool.finished, RequestedTool and RequestedArgs only when repair changed the call.
-	Args          string   `json:"args,omitempty"`
+	// RequestedTool is the model's own name for it when repair changed it. The arguments,
+	// repaired and requested, are on the call's tool.proposed and tool.started: a result does
+	// not carry a third copy of a large write.
 	RequestedTool string   `json:"requested_tool,omitempty"`
-	RequestedArgs string   `json:"requested_args,omitempty"`
 	IsError       bool     `json:"is_error,omitempty"`
 	Output        string   `json:"output"` // bounded preview of what the model sees
 	Bytes         int      `json:"bytes"`  // size of the full result

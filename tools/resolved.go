@@ -11,6 +11,12 @@ import "encoding/json"
 // call's own when they cannot be read (the executor then refuses the call and says why).
 func (r *Registry) Resolved(name, args string) (tool, repaired string, ok bool) {
 	e, known := r.byName[name]
+	if known && json.Valid([]byte(args)) {
+		var decoded map[string]any // the usual case: our own call, valid as sent, read once
+		if decodeNumbers(args, &decoded) == nil && e.schema.validate(decoded) == nil {
+			return name, args, true
+		}
+	}
 	if !known {
 		res, found := r.resolve(name, args)
 		if !found {
