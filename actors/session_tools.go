@@ -48,7 +48,7 @@ func (s *session) onToolResult(ctx actor.Context, msg *messages.ToolResult) {
 		ran := s.callData(r.Call)
 		s.emit(messages.ToolFinishedEvent.Of(&messages.ToolFinishedData{Turn: s.turn, CallID: r.Call.ID, Tool: ran.Tool,
 			RequestedTool: ran.RequestedTool,
-			IsError: r.Result.IsError, Output: preview(r.Result.Output, eventPreviewBytes), Bytes: len(r.Result.Output),
+			IsError:       r.Result.IsError, Output: preview(r.Result.Output, eventPreviewBytes), Bytes: len(r.Result.Output),
 			Changed: r.Result.Changed, DurationMS: r.Result.Duration.Milliseconds()}))
 	}
 	if s.cur.batch == nil || !s.cur.batch.Done() {
