@@ -11,7 +11,7 @@ import (
 	"github.com/troupe-dev/troupe/tools/worktree"
 )
 
-// AgentLimits bound the subagents of a session (DESIGN §7). Zero fields take the defaults;
+// AgentLimits bound the subagents of a session (docs/ARCHITECTURE.md, "Subagents"). Zero fields take the defaults;
 // MaxDepth NoSubagents forbids subagents ([agents] max_depth = 0 in troupe.toml).
 type AgentLimits struct {
 	MaxDepth   int           // levels under the root; a child at this depth cannot spawn (default 3)

@@ -233,7 +233,7 @@ func TestBadSpawnsAreToolErrorsThatSayWhatToFix(t *testing.T) {
 		{"text": "noted"}],
 	"agents": {"*": {"turns": [{"text": "ok"}]}}}`, AgentLimits{}, func(root string) {
 		os.MkdirAll(filepath.Join(root, ".troupe", "agents"), 0o755)
-		os.WriteFile(filepath.Join(root, ".troupe", "agents", "greedy.md"), []byte("---\ndescription: wants everything\ntools: [read_file, web_fetch, mcp__db__query]\n---\nBe greedy."), 0o644)
+		os.WriteFile(filepath.Join(root, ".troupe", "agents", "greedy.md"), []byte("---\ndescription: wants everything\ntools: [read_file, web_search, mcp__db__query]\n---\nBe greedy."), 0o644)
 	})
 	if fin := tn.run(t, "p3", "go"); fin.Status != messages.StatusDone {
 		t.Fatalf("finished: %+v", fin)
@@ -248,7 +248,7 @@ func TestBadSpawnsAreToolErrorsThatSayWhatToFix(t *testing.T) {
 	if !results[1].IsError || !strings.Contains(results[1].Content, "unknown handle root/nobody") {
 		t.Errorf("wait on unknown handle: %+v", results[1])
 	}
-	if results[2].IsError || !strings.Contains(results[2].Content, "dropped: web_fetch, mcp__db__query") {
+	if results[2].IsError || !strings.Contains(results[2].Content, "dropped: web_search, mcp__db__query") {
 		t.Errorf("role asking for tools the parent lacks: %+v", results[2])
 	}
 }

@@ -8,7 +8,7 @@ import (
 	"github.com/troupe-dev/troupe/messages"
 )
 
-// contextBudget keeps the model's context inside its window (DESIGN §6). It is a plain value
+// contextBudget keeps the model's context inside its window (docs/ARCHITECTURE.md, "Context is a projection"). It is a plain value
 // owned by the session: it knows what the provider last reported, classifies the pressure
 // before each call and decides whether the call waits for a compaction; it owns the
 // once-per-turn guards (one automatic compaction, one blocking compaction, one overflow retry)

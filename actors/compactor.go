@@ -10,7 +10,7 @@ import (
 	"github.com/troupe-dev/troupe/llm"
 )
 
-// compactor is the Compactor actor (DESIGN §3, §6): a child of its session that turns a span
+// compactor is the Compactor actor (docs/ARCHITECTURE.md, "Context is a projection"): a child of its session that turns a span
 // of the log into a compact boundary through the model. Its own request is never compacted
 // (the recursion guard is that only the session asks, and never while a compaction runs); a
 // reply that is empty, too long, or a failed call is answered with a mechanical summary, so a

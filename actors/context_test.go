@@ -17,7 +17,7 @@ import (
 	"github.com/troupe-dev/troupe/messages"
 )
 
-// Tests of the context projection in a running session (DESIGN §6): the window is never
+// Tests of the context projection in a running session (docs/ARCHITECTURE.md, "Context is a projection"): the window is never
 // exceeded, compaction happens and keeps calls paired, the boundary is marked as the harness's,
 // the stable prefix stays byte-identical, and every way a compaction can fail leaves a usable
 // session.

@@ -49,6 +49,8 @@ type NodeOptions struct {
 	// DenyRead and AllowRead are [sandbox] deny_read and allow_read: paths hidden from commands
 	// and the file tools beside troupe's credential list, or taken off it (sandbox.HiddenPaths).
 	DenyRead, AllowRead []string
+	// WebAllowHosts are hosts web_fetch may reach on private addresses ([web] allow_hosts).
+	WebAllowHosts []string
 	// MCPServers are the MCP servers whose tools sessions are offered (config.MCPServers).
 	MCPServers []config.MCPServer
 }
@@ -260,6 +262,7 @@ func (n *Node) sessionTools(start *messages.StartSession, withSkills bool, pm *c
 		return nil, nil, fmt.Errorf("build tools: a custom tool set cannot be narrowed for subagent %s", start.Agent)
 	}
 	all := append(append(tools.Builtins(), tools.ReadArtifact()), tools.GoalTools()...)
+	all = append(all, tools.WebFetch(n.opts.WebAllowHosts))
 	all = append(all, n.mcp.tools()...)
 	if n.opts.Agents.MaxDepth != NoSubagents {
 		all = append(all, tools.AgentTools()...)

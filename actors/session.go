@@ -16,7 +16,7 @@ import (
 	"github.com/troupe-dev/troupe/tools/worktree"
 )
 
-// Session phases (DESIGN §3). The actor's behavior is switched with Become as a turn moves
+// Session phases (docs/ARCHITECTURE.md, "The session: a thin coordinator"). The actor's behavior is switched with Become as a turn moves
 // through them; messages that make no sense in a phase are ignored there.
 const (
 	phaseIdle       = messages.PhaseIdle

@@ -15,7 +15,7 @@ import (
 	"github.com/troupe-dev/troupe/tools/worktree"
 )
 
-// The parent's half of subagents (DESIGN §7, seed 002 article 7): spawn_agent opens a child
+// The parent's half of subagents (docs/ARCHITECTURE.md, "Subagents"): spawn_agent opens a child
 // session under this one; its projected result comes back to this session's inbox; the model
 // sees the projection, never the child's transcript.
 

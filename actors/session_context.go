@@ -13,8 +13,9 @@ import (
 	"github.com/troupe-dev/troupe/messages"
 )
 
-// Context is a projection (DESIGN §6): before every call the session rebuilds what the model
-// sees from its log — the stable prefix, the last compact boundary, recent entries verbatim
+// Context is a projection (docs/ARCHITECTURE.md, "Context is a projection"): before every call
+// the session rebuilds what the model sees from its log — the stable prefix, the last compact
+// boundary, recent entries verbatim
 // (older outputs as previews after an idle gap), state blocks — and keeps it inside the window:
 // a warning past pressureWarn, a compaction by the Compactor past the watermark, and a hard
 // block before overflow (compact first, mechanically if need be, then call).

@@ -16,8 +16,9 @@ const recheckTimeout = time.Minute
 // recheckExpired tells the session that its executor did not answer a RecheckFiles in time.
 type recheckExpired struct{ turn int }
 
-// recheckFiles re-checks the files the session has read before the model is called (DESIGN
-// §5): external edits and deletions become a note in the prompt, and events. The file truth is
+// recheckFiles re-checks the files the session has read before the model is called
+// (docs/ARCHITECTURE.md, "How a turn flows"): external edits and deletions become a note in the
+// prompt, and events. The file truth is
 // the executor's, so the session asks it (RecheckFiles) and the turn goes on when the answer
 // (FilesRechecked) or the timeout arrives; a Cancel meanwhile ends the turn (cancelTurn).
 func (s *session) recheckFiles(ctx actor.Context) {

@@ -86,7 +86,7 @@ func (s *session) syncStore() {
 func noteText(text string) string { return projection.NotePrefix + text }
 
 // echoReasoning prepares projected messages for the provider: reasoning is echoed only to the
-// model that wrote it (DESIGN §8). The adapters compare the stamp with the request's model name,
+// model that wrote it (docs/ARCHITECTURE.md, "Providers and reasoning"). The adapters compare the stamp with the request's model name,
 // so ours is translated and every other model's reasoning dropped. msgs is modified in place
 // (Project returns fresh messages).
 func echoReasoning(msgs []llm.Message, stamp, modelName string) []llm.Message {

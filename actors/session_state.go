@@ -2,6 +2,7 @@ package actors
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -45,6 +46,28 @@ func (t *turnState) stopRecheck(turn, now int) bool {
 	t.recheck.Stop()
 	t.recheck = nil
 	return true
+}
+
+// newInput starts the counts of replies in a row over: the user spoke.
+func (t *turnState) newInput() { t.emptyReplies, t.lengthContinues = 0, 0 }
+
+// emptyReply counts an empty reply; past maxEmptyReplies in a row it returns the failure.
+func (t *turnState) emptyReply() string {
+	t.emptyReplies++
+	if t.emptyReplies > maxEmptyReplies {
+		return fmt.Sprintf("the model replied with nothing %d times in a row", t.emptyReplies)
+	}
+	return ""
+}
+
+// cutOff counts a reply cut off by the output limit; past maxLengthContinues it returns the
+// failure.
+func (t *turnState) cutOff() string {
+	t.lengthContinues++
+	if t.lengthContinues > maxLengthContinues {
+		return "the model's reply was cut off by its output limit too many times"
+	}
+	return ""
 }
 
 // cancel records that a Cancel arrived mid-turn, with its reason.

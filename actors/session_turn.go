@@ -41,7 +41,7 @@ const (
 	defaultMaxTurns    = 100
 )
 
-// routeInput handles one line of user input (DESIGN §3, input routing).
+// routeInput handles one line of user input (docs/ARCHITECTURE.md, "How a turn flows").
 func (s *session) routeInput(ctx actor.Context, text string) *messages.InputAck {
 	r := classifyInput(text)
 	switch r.Kind {
@@ -54,7 +54,7 @@ func (s *session) routeInput(ctx actor.Context, text string) *messages.InputAck 
 		s.fail(ctx, messages.FailInternal, err.Error())
 		return &messages.InputAck{Routed: messages.RoutedIgnored, Output: err.Error()}
 	}
-	s.cur.emptyReplies, s.cur.lengthContinues = 0, 0
+	s.cur.newInput()
 	s.callModel(ctx)
 	return &messages.InputAck{Routed: messages.RoutedModel}
 }
@@ -144,7 +144,7 @@ func (s *session) onModelRetry(msg *modelRetry) {
 	s.emit(messages.ModelRetryEvent.Of(d))
 }
 
-// onModelDone classifies the reply (DESIGN §3): tool calls, final text, cut off by length,
+// onModelDone classifies the reply (docs/ARCHITECTURE.md, "How a turn flows"): tool calls, final text, cut off by length,
 // empty, refusal — or a failed call.
 func (s *session) onModelDone(ctx actor.Context, msg *modelDone) {
 	if msg.turn != s.turn {
@@ -268,9 +268,8 @@ func (s *session) afterAgentsChanged(ctx actor.Context) {
 // nudgeEmpty answers an empty reply by telling the model exactly what is wrong.
 func (s *session) nudgeEmpty(ctx actor.Context) {
 	s.turnFinished(messages.StopEmpty)
-	s.cur.emptyReplies++
-	if s.cur.emptyReplies > maxEmptyReplies {
-		s.fail(ctx, messages.FailModel, fmt.Sprintf("the model replied with nothing %d times in a row", s.cur.emptyReplies))
+	if failure := s.cur.emptyReply(); failure != "" {
+		s.fail(ctx, messages.FailModel, failure)
 		return
 	}
 	s.noteAndCallAgain(ctx, "Your last reply was empty. Continue the task with a tool call, or give your final answer as text.")
@@ -289,9 +288,8 @@ func (s *session) noteAndCallAgain(ctx actor.Context, note string) {
 // continueAfterLength keeps a reply cut off by the output limit and asks the model to go on.
 func (s *session) continueAfterLength(ctx actor.Context, r *llm.Reply, d turn.Decision) {
 	s.turnFinished(messages.StopLength)
-	s.cur.lengthContinues++
-	if s.cur.lengthContinues > maxLengthContinues {
-		s.fail(ctx, messages.FailModel, "the model's reply was cut off by its output limit too many times")
+	if failure := s.cur.cutOff(); failure != "" {
+		s.fail(ctx, messages.FailModel, failure)
 		return
 	}
 	s.continued()

@@ -130,7 +130,7 @@ func TestResumeRightAfterFinishedWaitsForThePreviousRun(t *testing.T) {
 	}
 }
 
-// seq is per session (DESIGN §4): a resumed run's events go on after the last run's, so a
+// seq is per session (docs/ARCHITECTURE.md, "Events and seq"): a resumed run's events go on after the last run's, so a
 // monitor watching across runs sees one gap-free sequence.
 func TestEventSeqGoesOnAcrossResumes(t *testing.T) {
 	tn := startTestNode(t, `{"turns": [

@@ -72,6 +72,13 @@ go run ./bench/archstats -before 902d0b4 -room-before 7279458 2>/dev/null || ech
 go test -run '^$' -bench 'BenchmarkRecheck100|BenchmarkOwnChangeWatch1000' -benchtime 200x ./tools/ 2>/dev/null |
   awk '/^Benchmark/ { for (i = 3; i < NF; i += 2) printf "%-44s %s %s\n", $1 " " $(i+1), $i, "" }'
 
+# Permissions: deciding a bash call through the shell parser (tools/shellparse) for a typical
+# command, a wrapped and nested one, a 1 MB one-liner and 1 MB of chained commands (medians
+# of 5 runs; go test prints each run's time per decision).
+go test -run '^$' -bench 'BenchmarkShellDecision' -benchtime 3x -count 5 ./tools/ 2>/dev/null |
+  awk '/^Benchmark/ { print $1, $3 }' | sort -k1,1 -k2,2n |
+  awk '{ a[$1] = a[$1] " " $2; n[$1]++ } END { for (k in a) { split(a[k], v, " "); printf "%-44s %s ns/decision (median of %d)\n", k, v[int((n[k]+1)/2)], n[k] } }'
+
 # Subagents: spawn latency (from the spawn_agent call to the child's first model request; 200
 # spawns, one per turn, then 200 in one turn) and 1,000 scripted subagents alive at once, each
 # doing 3 tool turns (peak RSS is the go test process's: Node, bus, store and a TCP watcher).

@@ -30,8 +30,8 @@ type Config struct {
 
 	// SandboxDenyRead and SandboxAllowRead are [sandbox] deny_read and allow_read: paths (absolute
 	// or ~/…) hidden from commands beside troupe's credential list, or taken off it.
-	SandboxDenyRead  []string `toml:"-"`
-	SandboxAllowRead []string `toml:"-"`
+	SandboxDenyRead  []string `toml:"-" key:"sandbox.deny_read"`
+	SandboxAllowRead []string `toml:"-" key:"sandbox.allow_read"`
 
 	// TrustedProjects are project roots whose troupe.toml may widen permissions (user config
 	// only; see narrowProject).
@@ -72,6 +72,13 @@ type Config struct {
 		MaxDepth   int `toml:"max_depth"`   // how deep subagents may nest
 		MaxRunning int `toml:"max_running"` // subagents of one session running at once; more queue
 	} `toml:"agents"`
+
+	// Web configures web_fetch.
+	Web struct {
+		// AllowHosts are hosts web_fetch may reach even where they resolve to loopback,
+		// private or link-local addresses (user config, or a trusted project).
+		AllowHosts []string `toml:"allow_hosts"`
+	} `toml:"web"`
 
 	// MCP configures MCP servers ([mcp.servers.NAME]; see MCPServers for which start).
 	MCP MCP `toml:"mcp"`
@@ -168,6 +175,14 @@ func (c *Config) setOrigin(field, source string) {
 		c.origin = map[string]string{}
 	}
 	c.origin[field] = source
+}
+
+// addOrigin records one more layer that added to a list ("a + b").
+func (c *Config) addOrigin(field, source string) {
+	if prev, ok := c.origin[field]; ok {
+		source = prev + " + " + source
+	}
+	c.setOrigin(field, source)
 }
 
 // Origin says which layer set field (a Config field name such as "Mode"): a file path,

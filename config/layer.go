@@ -56,6 +56,10 @@ type layer struct {
 		MaxRunning *int `toml:"max_running"`
 	} `toml:"agents"`
 
+	Web struct {
+		AllowHosts []string `toml:"allow_hosts"`
+	} `toml:"web"`
+
 	MCP MCP `toml:"mcp"`
 }
 
@@ -179,6 +183,9 @@ func (l *layer) applyTo(c *Config, path string) {
 			c.setOrigin(n.field, path)
 		}
 	}
+	if len(l.MCP.Servers) > 0 {
+		c.addOrigin("MCP.Servers", path)
+	}
 	for name, s := range l.MCP.Servers {
 		if c.MCP.Servers == nil {
 			c.MCP.Servers = map[string]MCPServer{}
@@ -186,21 +193,43 @@ func (l *layer) applyTo(c *Config, path string) {
 		s.Source = path
 		c.MCP.Servers[name] = s
 	}
-	c.TrustedProjects = appendNew(c.TrustedProjects, l.TrustedProjects)
-	c.Permissions.Allow = appendNew(c.Permissions.Allow, l.Permissions.Allow)
-	c.Permissions.Ask = appendNew(c.Permissions.Ask, l.Permissions.Ask)
-	c.Permissions.Deny = appendNew(c.Permissions.Deny, l.Permissions.Deny)
-	if l.Sandbox != nil {
-		c.SandboxDenyRead = appendNew(c.SandboxDenyRead, l.Sandbox.DenyRead)
-		c.SandboxAllowRead = appendNew(c.SandboxAllowRead, l.Sandbox.AllowRead)
+	for _, list := range []struct {
+		field string
+		dst   *[]string
+		add   []string
+	}{
+		{"TrustedProjects", &c.TrustedProjects, l.TrustedProjects},
+		{"Web.AllowHosts", &c.Web.AllowHosts, l.Web.AllowHosts},
+		{"Permissions.Allow", &c.Permissions.Allow, l.Permissions.Allow},
+		{"Permissions.Ask", &c.Permissions.Ask, l.Permissions.Ask},
+		{"Permissions.Deny", &c.Permissions.Deny, l.Permissions.Deny},
+		{"Env.Pass", &c.Env.Pass, l.Env.Pass},
+	} {
+		c.accumulate(list.field, list.dst, list.add, path)
 	}
-	c.Env.Pass = appendNew(c.Env.Pass, l.Env.Pass)
+	if l.Sandbox != nil {
+		c.accumulate("SandboxDenyRead", &c.SandboxDenyRead, l.Sandbox.DenyRead, path)
+		c.accumulate("SandboxAllowRead", &c.SandboxAllowRead, l.Sandbox.AllowRead, path)
+	}
+	if len(l.Env.Set) > 0 {
+		c.addOrigin("Env.Set", path)
+	}
 	for k, v := range l.Env.Set {
 		if c.Env.Set == nil {
 			c.Env.Set = map[string]string{}
 		}
 		c.Env.Set[k] = v
 	}
+}
+
+// accumulate adds a layer's items to a list that gathers across files, recording each file
+// that added to it.
+func (c *Config) accumulate(field string, dst *[]string, add []string, path string) {
+	if len(add) == 0 {
+		return
+	}
+	*dst = appendNew(*dst, add)
+	c.addOrigin(field, path)
 }
 
 // appendNew appends the items of add that list does not hold yet.

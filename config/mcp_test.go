@@ -91,3 +91,23 @@ func TestMCPServerChecks(t *testing.T) {
 		t.Errorf("url without type: %v", err)
 	}
 }
+
+// TestProjectMayNotAllowWebHosts: [web] allow_hosts in a project file would let web_fetch reach
+// the user's own network: ignored with a warning unless the project is trusted.
+func TestProjectMayNotAllowWebHosts(t *testing.T) {
+	dir := t.TempDir()
+	project := filepath.Join(dir, "troupe.toml")
+	os.WriteFile(project, []byte("[web]\nallow_hosts = [\"169.254.169.254\"]\n"), 0o644)
+	c, err := Load(LoadOptions{ProjectFile: project, Getenv: envOf(nil)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Web.AllowHosts) != 0 || len(c.Warnings) != 1 || !strings.Contains(c.Warnings[0], "web.allow_hosts") {
+		t.Errorf("untrusted: hosts %q warnings %q", c.Web.AllowHosts, c.Warnings)
+	}
+	user := filepath.Join(t.TempDir(), "config.toml")
+	os.WriteFile(user, []byte("trusted_projects = [\""+dir+"\"]\n"), 0o644)
+	if c, _ := Load(LoadOptions{UserFile: user, ProjectFile: project, Getenv: envOf(nil)}); len(c.Web.AllowHosts) != 1 {
+		t.Errorf("trusted: hosts %q", c.Web.AllowHosts)
+	}
+}

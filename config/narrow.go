@@ -60,6 +60,10 @@ func (l *layer) narrowProject(c *Config, projectFile string) []string {
 		ignore(fmt.Sprintf("nats = %q (sessions would be sent there)", *l.NATS), "--nats "+*l.NATS)
 		l.NATS = nil
 	}
+	if len(l.Web.AllowHosts) > 0 {
+		ignore(fmt.Sprintf("web.allow_hosts = %q (web_fetch could reach this machine's network)", l.Web.AllowHosts), "")
+		l.Web.AllowHosts = nil
+	}
 	if len(l.TrustedProjects) > 0 {
 		warnings = append(warnings, fmt.Sprintf("%s: ignored trusted_projects: only your user config may trust projects", projectFile))
 		l.TrustedProjects = nil

@@ -96,7 +96,7 @@ func runBash(ctx context.Context, env *Env, a bashArgs) (res Result, outputWhole
 		timeout = bashMaxTimeout
 		note = fmt.Sprintf("[timeout_s %d is over the maximum; used %d]\n", a.TimeoutS, int(bashMaxTimeout.Seconds()))
 	}
-	return runForeground(ctx, cmd, timeout, note, env)
+	return runForeground(ctx, cmd, a.Command, timeout, note, env)
 }
 
 // RunCommand runs command the way the bash tool does (workspace root, explicit environment,
@@ -127,7 +127,7 @@ func startBackground(env *Env, cmd *exec.Cmd, command string) Result {
 // pipe is drained only briefly, so an orphan holding the pipe open cannot hang the call. With
 // an artifact store in env, an output too long to show whole is also kept as an artifact.
 // The flag returned says the result shows all of the output, none of it cut.
-func runForeground(ctx context.Context, cmd *exec.Cmd, timeout time.Duration, note string, env *Env) (Result, bool) {
+func runForeground(ctx context.Context, cmd *exec.Cmd, command string, timeout time.Duration, note string, env *Env) (Result, bool) {
 	pr, pw, err := os.Pipe()
 	if err != nil {
 		return errorResult(fmt.Sprintf("bash: %v", err)), false
@@ -212,6 +212,6 @@ func runForeground(ctx context.Context, cmd *exec.Cmd, timeout time.Duration, no
 	if spool != nil && output.Truncated() {
 		fmt.Fprintf(&res, "\n[%s]", spool.store(env.Artifacts, output.total, bashHeadBytes))
 	}
-	res.WriteString(sandboxNote(env, output.String(), isErr))
+	res.WriteString(sandboxNote(env, command, output.String(), isErr))
 	return Result{Output: res.String(), IsError: isErr}, !output.Truncated()
 }

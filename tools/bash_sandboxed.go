@@ -1,6 +1,9 @@
 package tools
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // sandboxDenials are what commands print when the sandbox refused them: a write outside the
 // writable dirs, a network connection, a signal.
@@ -12,9 +15,12 @@ var sandboxDenials = []string{
 // sandboxNote tells the model (and the user reading the result) that a failed command may have
 // been stopped by the sandbox, and which setting allows it, instead of leaving them to guess
 // from a bare EACCES.
-func sandboxNote(env *Env, output string, failed bool) string {
+func sandboxNote(env *Env, command, output string, failed bool) string {
 	if env.Sandbox == nil || !failed {
 		return ""
+	}
+	if h, named := commandNamesHidden(env, command); named {
+		return fmt.Sprintf("\n[credentials hidden by troupe's sandbox: %s reads as missing or empty to commands. Do not look for another way to it; if the task needs it, ask the user.]", h)
 	}
 	for _, d := range sandboxDenials {
 		if strings.Contains(output, d) {

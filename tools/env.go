@@ -3,6 +3,9 @@ package tools
 import (
 	"fmt"
 	"os"
+	"path"
+	"path/filepath"
+	"strings"
 
 	"github.com/troupe-dev/troupe/tools/sandbox"
 )
@@ -84,6 +87,32 @@ func (e *Env) resolve(p string) (abs, rel string, err error) {
 		}
 	}
 	return abs, rel, err
+}
+
+// hiddenWithin is the hidden paths inside the workspace root (resolved), relative to it.
+func (e *Env) hiddenWithin(root string) map[string]bool {
+	var out map[string]bool
+	for _, h := range e.Hidden {
+		rel, err := filepath.Rel(root, h)
+		if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, "../") {
+			continue
+		}
+		if out == nil {
+			out = map[string]bool{}
+		}
+		out[filepath.ToSlash(rel)] = true
+	}
+	return out
+}
+
+// underHidden reports whether the workspace-relative rel is a hidden path or beneath one.
+func underHidden(rel string, hidden map[string]bool) bool {
+	for p := rel; p != "." && p != "/" && p != ""; p = path.Dir(p) {
+		if hidden[p] {
+			return true
+		}
+	}
+	return false
 }
 
 // root is the workspace root with its symlinks evaluated.

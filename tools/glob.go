@@ -60,7 +60,7 @@ func (globTool) Run(ctx context.Context, env *Env, raw json.RawMessage) Result {
 	}
 	var hits []hit
 	maxDepth := pattern.maxDepth()
-	err = walkWorkspace(ctx, ws, baseRel, func(rel string, d fs.DirEntry) error {
+	err = walkWorkspace(ctx, ws, baseRel, dir.hidden, func(rel string, d fs.DirEntry) error {
 		sub := relativeTo(baseRel, rel)
 		if d.IsDir() {
 			if maxDepth >= 0 && strings.Count(sub, "/")+1 >= maxDepth {

@@ -57,6 +57,7 @@ type grepSearch struct {
 	isFile  bool
 	args    grepArgs
 	environ []string
+	hidden  map[string]bool // credential paths relative to root, never searched
 }
 
 func (t grepTool) Run(ctx context.Context, env *Env, raw json.RawMessage) Result {
@@ -70,7 +71,7 @@ func (t grepTool) Run(ctx context.Context, env *Env, raw json.RawMessage) Result
 		return *failed
 	}
 	defer dir.ws.Close()
-	s := &grepSearch{root: dir.root, ws: dir.ws, rel: dir.rel, isFile: !dir.info.IsDir(), args: a, environ: env.commandEnviron()}
+	s := &grepSearch{root: dir.root, ws: dir.ws, rel: dir.rel, isFile: !dir.info.IsDir(), args: a, environ: env.commandEnviron(), hidden: dir.hidden}
 	var (
 		hits *grepHits
 		err  error

@@ -81,7 +81,7 @@ func (s *grepSearch) goSearch(ctx context.Context) (*grepHits, error) {
 		_, err := s.searchFile(ctx, re, s.rel, s.rel, hits, bufs)
 		return hits, err
 	}
-	err = walkWorkspace(ctx, s.ws, s.rel, func(rel string, d fs.DirEntry) error {
+	err = walkWorkspace(ctx, s.ws, s.rel, s.hidden, func(rel string, d fs.DirEntry) error {
 		if d.IsDir() || !filter.admits(relativeTo(s.rel, rel)) {
 			return nil
 		}
@@ -112,7 +112,7 @@ func (s *grepSearch) searchable(rel string, typ fs.FileMode) (string, bool) {
 		return rel, typ.IsRegular()
 	}
 	_, resolved, err := ResolvePath(s.root, rel)
-	if err != nil || isTroupeState(resolved) {
+	if err != nil || isTroupeState(resolved) || underHidden(resolved, s.hidden) {
 		return "", false // a symlink out of the workspace is not followed
 	}
 	return resolved, true

@@ -75,7 +75,7 @@ func (s *grepSearch) ripgrepFiles(ctx context.Context, rg string) ([]string, err
 	sc.Split(splitNUL)
 	for sc.Scan() {
 		rel := filepath.ToSlash(filepath.Clean(sc.Text()))
-		if !isTroupeState(rel) {
+		if !isTroupeState(rel) && !underHidden(rel, s.hidden) {
 			files = append(files, rel)
 		}
 	}

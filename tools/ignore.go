@@ -26,6 +26,8 @@ type ignorer struct {
 	ws *safefs.Root
 	// chain holds, per directory, the patterns of every .gitignore from the root down to it.
 	chain map[string][]gitignore.Pattern
+	// hidden are credential paths (relative to the root) skipped like .troupe.
+	hidden map[string]bool
 	// gitignoreOff is set when the walk starts inside an ignored directory: the model asked
 	// for it by name, so only .git and .troupe stay hidden.
 	gitignoreOff bool
@@ -37,7 +39,7 @@ func newIgnorer(ws *safefs.Root) *ignorer {
 
 // ignored reports whether rel (slash-separated, relative to the root) is skipped.
 func (g *ignorer) ignored(rel string, isDir bool) bool {
-	if alwaysSkipped[path.Base(rel)] {
+	if alwaysSkipped[path.Base(rel)] || g.hidden[rel] {
 		return true
 	}
 	if g.gitignoreOff {
@@ -91,12 +93,13 @@ func readGitignore(ws *safefs.Root, file string, domain []string) []gitignore.Pa
 
 // walkWorkspace walks the tree under startRel (relative to the workspace handle ws), skipping
 // what .gitignore, .git and .troupe exclude, and calls visit with each entry's path relative to
-// the root. Every directory is read through ws, so a directory swapped for a symlink mid-walk
+// the root, and skipping the hidden credential paths (relative to the root). Every directory is read through ws, so a directory swapped for a symlink mid-walk
 // is refused, never followed out. Symlinks are reported, never followed. visit may return
 // fs.SkipDir or fs.SkipAll. Unreadable directories below start are skipped; ctx cancellation
 // stops the walk.
-func walkWorkspace(ctx context.Context, ws *safefs.Root, startRel string, visit func(rel string, d fs.DirEntry) error) error {
+func walkWorkspace(ctx context.Context, ws *safefs.Root, startRel string, hidden map[string]bool, visit func(rel string, d fs.DirEntry) error) error {
 	ig := newIgnorer(ws)
+	ig.hidden = hidden
 	if startRel != "." {
 		ig.gitignoreOff = ig.ignored(startRel, true)
 	}

@@ -55,7 +55,7 @@ func (listDir) Run(ctx context.Context, env *Env, raw json.RawMessage) Result {
 	depth := min(orDefault(a.Depth, listDefaultDepth), listMaxDepth)
 	var out strings.Builder
 	shown, left := 0, 0
-	err := walkWorkspace(ctx, ws, rel, func(entryRel string, d fs.DirEntry) error {
+	err := walkWorkspace(ctx, ws, rel, dir.hidden, func(entryRel string, d fs.DirEntry) error {
 		level := strings.Count(strings.TrimPrefix(entryRel, rel+"/"), "/")
 		if rel == "." {
 			level = strings.Count(entryRel, "/")

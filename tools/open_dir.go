@@ -14,6 +14,9 @@ type openedPath struct {
 	ws   *safefs.Root // every read resolves beneath it; the caller closes it
 	rel  string       // the path relative to the root ("." for the root)
 	info fs.FileInfo  // what the path is: a directory, or a file for the tools that take one
+	// hidden are the credential paths inside the workspace (Env.Hidden), relative to root: a
+	// walk never enters or lists them.
+	hidden map[string]bool
 }
 
 // openDir is the path preamble of the tools that walk the workspace (glob, list_dir, grep).
@@ -55,5 +58,5 @@ func openDir(env *Env, tool, p string) (*openedPath, *Result) {
 		}
 		return fail(openFailure(tool, p, rel, err))
 	}
-	return &openedPath{root: root, ws: ws, rel: rel, info: info}, nil
+	return &openedPath{root: root, ws: ws, rel: rel, info: info, hidden: env.hiddenWithin(root)}, nil
 }

@@ -62,7 +62,8 @@ func (p *Policy) Validate() error {
 
 // Decide judges one validated call. Deny patterns win over everything; plan mode then refuses
 // anything but reads (an allow pattern does not turn plan mode into a writing mode); then a
-// write to a protected file (see protectedWhy) asks in every mode but yolo; then the
+// bash call that no deny or ask pattern can be proven to miss (shellparse's Unprovable) asks;
+// then a write to a protected file (see protectedWhy) asks in every mode but yolo; then the
 // session allowlist (the user's own answers); then ask patterns, so `bash(git push*)` still
 // asks under a broad `bash(git *)` allow; then allow patterns; then the mode. Path arguments
 // should be workspace-relative (the Gate passes them resolved).
@@ -75,17 +76,20 @@ func (p *Policy) Decide(spec Spec, args json.RawMessage, sessionAllow []string) 
 	if pat, ok := firstMatch(p.Deny, spec, subject, hasSubject, script, false); ok {
 		return Deny, fmt.Sprintf("denied by the pattern %s in the permission config", pat)
 	}
+	// A deny or ask rule that cannot be proven to miss makes the call a human's, in every mode
+	// that would not refuse it anyway.
+	unprovable, isUnprovable := "", false
 	if script != nil {
-		// A deny rule that cannot be proven to miss is a human's call, in every mode.
-		if why, ok := unprovableUnder(script, p.Deny, p.Ask); ok {
-			return Ask, why
-		}
+		unprovable, isUnprovable = unprovableUnder(script, p.Deny, p.Ask)
 	}
 	mode := p.Mode
 	if mode == "" {
 		mode = messages.ModeAsk
 	}
 	if mode == messages.ModePlan && spec.Risk == RiskExec && p.PlanSafeExec {
+		if isUnprovable {
+			return Ask, unprovable
+		}
 		if p.ExecConfined {
 			return Allow, "plan-safe: the sandbox keeps the workspace read-only to commands"
 		}
@@ -93,6 +97,9 @@ func (p *Policy) Decide(spec Spec, args json.RawMessage, sessionAllow []string) 
 	}
 	if mode == messages.ModePlan && spec.Risk != RiskRead && spec.Risk != RiskDelegate {
 		return Deny, fmt.Sprintf("plan mode is read-only: %s (%s) is not allowed; present the plan, and the user can switch mode to carry it out", spec.Name, spec.Risk)
+	}
+	if isUnprovable {
+		return Ask, unprovable
 	}
 	if d, why, ok := protectedWrite(spec, subject, hasSubject); ok && mode != messages.ModeYolo {
 		return d, why

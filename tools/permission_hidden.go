@@ -24,7 +24,15 @@ func namesHidden(env *Env, args json.RawMessage) (string, bool) {
 	var a struct {
 		Command string `json:"command"`
 	}
-	if json.Unmarshal(args, &a) != nil || a.Command == "" {
+	if json.Unmarshal(args, &a) != nil {
+		return "", false
+	}
+	return commandNamesHidden(env, a.Command)
+}
+
+// commandNamesHidden says which hidden path command names, if any.
+func commandNamesHidden(env *Env, command string) (string, bool) {
+	if len(env.Hidden) == 0 || command == "" {
 		return "", false
 	}
 	home := ""
@@ -33,7 +41,7 @@ func namesHidden(env *Env, args json.RawMessage) (string, bool) {
 			home = v
 		}
 	}
-	script := shellparse.Parse(a.Command)
+	script := shellparse.Parse(command)
 	words := append([]string(nil), script.Writes...)
 	for _, c := range script.Commands {
 		words = append(words, c.Args...)

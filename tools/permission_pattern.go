@@ -61,20 +61,26 @@ func (p permissionPattern) matchesTool(name string) bool {
 // whole command as written, or a bare "bash".
 func matchBash(pats []string, command string, script *shellparse.Script, allowing bool) (string, bool) {
 	whole := normalizeCommand(command)
+	type bashPattern struct {
+		raw, glob string // glob "" matches every command
+		wildcard  bool
+	}
+	var compiled []bashPattern // parsed once: a long line has many simple commands
+	for _, raw := range pats {
+		if pat, err := parsePattern(raw); err == nil && pat.matchesTool("bash") {
+			compiled = append(compiled, bashPattern{raw: raw, glob: normalizeCommand(pat.arg), wildcard: hasWildcard(pat.arg)})
+		}
+	}
 	matchOne := func(s string, exactOnly bool) (string, bool) {
-		for _, raw := range pats {
-			pat, err := parsePattern(raw)
-			if err != nil || !pat.matchesTool("bash") {
+		for _, p := range compiled {
+			if p.glob == "" {
+				return p.raw, true
+			}
+			if exactOnly && p.wildcard {
 				continue
 			}
-			if pat.arg == "" {
-				return raw, true
-			}
-			if exactOnly && hasWildcard(pat.arg) {
-				continue
-			}
-			if matchCommandGlob(normalizeCommand(pat.arg), s) {
-				return raw, true
+			if matchCommandGlob(p.glob, s) {
+				return p.raw, true
 			}
 		}
 		return "", false

@@ -220,6 +220,19 @@ func TestShellDecisionTable(t *testing.T) {
 	}
 }
 
+// TestShellDecisionUnprovableInPlanMode: plan mode still refuses an unprovable command, and a
+// plan-safe command that cannot be checked asks even where the sandbox confines it.
+func TestShellDecisionUnprovableInPlanMode(t *testing.T) {
+	if d, why := decideShell(t, messages.ModePlan, "$X v.txt"); d != Deny {
+		t.Errorf("plan mode: %s (%s), want deny", d, why)
+	}
+	p := shellRules
+	p.Mode, p.PlanSafeExec, p.ExecConfined = messages.ModePlan, true, true
+	if d, why := p.Decide(Spec{Name: "bash", Risk: RiskExec}, json.RawMessage(`{"command":"eval \"$X\""}`), nil); d != Ask {
+		t.Errorf("plan-safe: %s (%s), want ask", d, why)
+	}
+}
+
 // TestShellDecisionUnprovableIsRefusedHeadless: with nobody to ask, a command whose program
 // cannot be known under a deny rule is refused, even in yolo mode.
 func TestShellDecisionUnprovableIsRefusedHeadless(t *testing.T) {

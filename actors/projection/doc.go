@@ -1,5 +1,5 @@
 // Package projection builds the model-visible context of a session from its durable log
-// (DESIGN §6, "Context is a projection").
+// (docs/ARCHITECTURE.md, "Context is a projection").
 //
 // The log keeps everything; the context sent to the model is a bounded view of it, rebuilt
 // before every call by Project, a pure function of the log, the clock and the app state. The

@@ -1,4 +1,4 @@
-// Package turn holds the plain decisions of a session's turn (DESIGN §3): what a model reply is
+// Package turn holds the plain decisions of a session's turn (docs/ARCHITECTURE.md, "How a turn flows"): what a model reply is
 // and what the session does next (Classifier), when the model is going round in circles
 // (LoopDetector), and what the harness repaired on the way (Tally). Nothing here touches an
 // actor, the bus or the disk, so each piece is tested on its own.

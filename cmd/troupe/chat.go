@@ -14,49 +14,75 @@ import (
 
 func (m *Main) chatCommand() *cobra.Command {
 	var f commonFlags
+	var o chatOpen
 	c := &cobra.Command{
 		Use:   "chat",
 		Short: "Talk with the agent: a terminal UI on a terminal, a line REPL on pipes (/help for commands, /exit to leave; Ctrl-C cancels a turn)",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
-			return m.chat(c.Context(), &f, "")
+			if o.resume == pickerSentinel {
+				o.resume, o.pick = "", true
+			}
+			if o.continueLast && (o.resume != "" || o.pick) {
+				return usageErr("--continue and --resume both choose the session: give one")
+			}
+			return m.chat(c.Context(), &f, o)
 		},
 	}
 	f.register(c)
 	f.registerHorizon(c, "start with this objective (/goal shows, pauses, resumes or clears it)")
+	c.Flags().BoolVarP(&o.continueLast, "continue", "c", false, "reopen this project's most recent session")
+	c.Flags().StringVarP(&o.resume, "resume", "r", "", "reopen the session with this ID; without an ID, pick one of the recent sessions")
+	c.Flags().Lookup("resume").NoOptDefVal = pickerSentinel
 	return c
 }
 
 // startChat resolves the settings, checks them into an interactive session's start and connects
 // to the project's Node: what the line chat and the TUI share before they talk to the session.
 // The caller closes the link (l.close(m, id)) and starts the session once it has subscribed.
-// A task, if given, is the chat's first message.
-func (m *Main) startChat(f *commonFlags, task string) (s *settings, l *link, start *messages.StartSession, err error) {
+// A task, if given, is the chat's first message; a resumed session comes with its stored log.
+func (m *Main) startChat(ctx context.Context, f *commonFlags, o chatOpen) (s *settings, l *link, start *messages.StartSession, history []messages.LogEntry, err error) {
 	if s, err = m.resolve(f); err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, nil, err
 	}
-	start = &messages.StartSession{ID: newSessionID(), Interactive: true, Task: task}
-	if err = m.sessionStart(s, nil, f, start); err != nil {
-		return nil, nil, nil, err
+	start = &messages.StartSession{ID: newSessionID(), Interactive: true, Task: o.task}
+	if !o.resuming() { // checked before a node starts: a setup mistake costs nothing
+		if err = m.sessionStart(s, nil, f, start); err != nil {
+			return nil, nil, nil, nil, err
+		}
 	}
 	if l, err = m.connect(s); err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, nil, err
 	}
-	return s, l, start, nil
+	if !o.resuming() {
+		return s, l, start, nil, nil
+	}
+	if start.ID, err = m.chooseSession(ctx, l.client, o); err == nil {
+		start.Resume = true
+		err = m.sessionStart(s, l.client, f, start)
+	}
+	if err == nil {
+		_, history, err = l.client.Log(start.ID)
+	}
+	if err != nil {
+		l.close(m, "")
+		return nil, nil, nil, nil, err
+	}
+	return s, l, start, history, nil
 }
 
-func (m *Main) chat(ctx context.Context, f *commonFlags, task string) error {
+func (m *Main) chat(ctx context.Context, f *commonFlags, o chatOpen) error {
 	if m.onTerminal() {
-		return m.tuiChat(ctx, f, task) // the line REPL is for pipes and TERM=dumb
+		return m.tuiChat(ctx, f, o) // the line REPL is for pipes and TERM=dumb
 	}
-	s, l, start, err := m.startChat(f, task)
+	s, l, start, history, err := m.startChat(ctx, f, o)
 	if err != nil {
 		return err
 	}
 	id := start.ID
 	defer l.close(m, id)
 	lc := ui.NewLineChat(ui.LineChatOptions{Session: l.client, ID: id, In: m.Stdin, Out: m.Stdout, Err: m.Stderr,
-		Release: releaseIdleMemory, FirstTurn: task != ""})
+		Release: releaseIdleMemory, FirstTurn: o.task != ""})
 	sub, err := l.client.SubscribeRaw(messages.SessionEventsSubject(l.client.NS, id), lc.Event)
 	if err != nil {
 		return err
@@ -67,6 +93,9 @@ func (m *Main) chat(ctx context.Context, f *commonFlags, task string) error {
 			return outcome(fin)
 		}
 		return usageErr("%v", err)
+	}
+	if start.Resume {
+		fmt.Fprintf(m.Stderr, "resumed session %s (%d stored entries; troupe log %s shows them)\n", id, len(history), id)
 	}
 	fmt.Fprintf(m.Stderr, "troupe chat · %s · mode %s · session %s\n/help for commands, /exit to leave\n", start.Model, s.cfg.Mode, id)
 	sigs := make(chan os.Signal, 1)

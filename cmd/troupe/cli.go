@@ -140,7 +140,7 @@ message. A subcommand's name wins over a prompt word; after --, everything is th
 		if prompt == "" && !m.onTerminal() && c.Flags().NFlag() == 0 {
 			return c.Help() // troupe alone, piped: what it always did
 		}
-		return m.chat(c.Context(), &chatFlags, prompt)
+		return m.chat(c.Context(), &chatFlags, chatOpen{task: prompt})
 	}
 	chatFlags.register(root)
 	chatFlags.registerHorizon(root, "start with this objective (/goal shows, pauses, resumes or clears it)")
@@ -150,7 +150,8 @@ message. A subcommand's name wins over a prompt word; after --, everything is th
 	})
 	root.AddCommand(m.runCommand(), m.chatCommand(), m.resumeCommand(), m.watchCommand(), m.sessionsCommand(), m.statsCommand(),
 		m.logCommand(), m.approveCommand(), m.modeCommand(), m.doctorCommand(), m.versionCommand(), m.sandboxLauncherCommand(),
-		m.agentsCommand(), m.worktreeCommand(), m.serveCommand(), m.attachCommand(), m.loopCommand(), m.stopCommand(), m.approvalsCommand())
+		m.agentsCommand(), m.configCommand(), m.worktreeCommand(), m.serveCommand(), m.attachCommand(), m.loopCommand(), m.stopCommand(), m.approvalsCommand(),
+		m.mcpCommand())
 	failuresAreNotUsage(root)
 	return root
 }

@@ -33,6 +33,7 @@ func testValues(script string) map[string]any {
 		"Agents.MaxRunning":     2,
 		"Provider.IdleTimeoutS": 30,
 		"MCP.Servers":           map[string]config.MCPServer{"t": {Command: "mcp-test"}},
+		"Web.AllowHosts":        []string{"127.0.0.1"},
 	}
 }
 
@@ -60,8 +61,8 @@ func TestEveryConfigFieldReachesTheNodeOrTheSession(t *testing.T) {
 			t.Fatalf("session start: %v", err)
 		}
 		data, _ := json.Marshal(start)
-		return fmt.Sprintf("%q %T%+v %+v %q %q %+v %s %+v", opts.Environ, opts.Sandbox, opts.Sandbox, opts.Agents, opts.NATS,
-			opts.UserConfigDir, opts.Retry, data, opts.MCPServers)
+		return fmt.Sprintf("%q %T%+v %+v %q %q %+v %s %+v %q", opts.Environ, opts.Sandbox, opts.Sandbox, opts.Agents, opts.NATS,
+			opts.UserConfigDir, opts.Retry, data, opts.MCPServers, opts.WebAllowHosts)
 	}
 	base := config.Defaults()
 	base.Model = "scripted:" + script

@@ -95,6 +95,7 @@ func (m *Main) nodeOptions(s *settings) (actors.NodeOptions, error) {
 		DenyRead:      s.cfg.SandboxDenyRead,
 		AllowRead:     s.cfg.SandboxAllowRead,
 		MCPServers:    m.mcpServers(s),
+		WebAllowHosts: s.cfg.Web.AllowHosts,
 	}, nil
 }
 
@@ -103,10 +104,19 @@ func (m *Main) nodeOptions(s *settings) (actors.NodeOptions, error) {
 // warning line; the run goes on without it.
 func (m *Main) mcpServers(s *settings) []config.MCPServer {
 	_, projectFile := config.DefaultPaths(s.root, m.Getenv)
-	fromJSON, err := config.LoadMCPJSON(filepath.Join(s.root, config.MCPJSONFile), m.Getenv)
+	var fromJSON []config.MCPServer
+	if dir := config.UserDir(m.Getenv); dir != "" {
+		user, err := config.LoadUserMCPJSON(filepath.Join(dir, config.UserMCPJSONFile), m.Getenv)
+		if err != nil {
+			fmt.Fprintf(m.Stderr, "troupe: warning: %v\n", err)
+		}
+		fromJSON = user
+	}
+	project, err := config.LoadMCPJSON(filepath.Join(s.root, config.MCPJSONFile), m.Getenv)
 	if err != nil {
 		fmt.Fprintf(m.Stderr, "troupe: warning: %v\n", err)
 	}
+	fromJSON = append(fromJSON, project...)
 	servers, warnings := s.cfg.MCPServers(projectFile, fromJSON)
 	for _, w := range warnings {
 		fmt.Fprintf(m.Stderr, "troupe: warning: %s\n", w)

@@ -45,15 +45,15 @@ func fakeHome(t *testing.T, repo string) string {
 	return home
 }
 
-// readAllCommand cats every credential file and the neighbour, each on its own so one refusal
-// does not hide the others' output.
+// readAllCommand lists ~/.config, cats the neighbour and every credential file, each on its
+// own so one refusal does not hide the others' output.
 func readAllCommand(home, repo string) string {
-	var parts []string
+	parts := []string{"cat ~/.config/other/ok.txt", "ls ~/.config"}
 	for _, f := range credentialFiles {
 		parts = append(parts, "cat "+filepath.Join(home, f))
 	}
-	parts = append(parts, "cat "+filepath.Join(filepath.Dir(repo), ".env.local"), "cat ~/.config/other/ok.txt", "ls ~/.config")
-	return strings.Join(parts, "; ") + "; true"
+	parts = append(parts, "cat "+filepath.Join(filepath.Dir(repo), ".env.local"))
+	return strings.Join(parts, "; ") // the last cat fails: the note about hidden paths follows
 }
 
 // TestSandboxHidesCredentials drives the real binary under each backend this machine has: a
@@ -84,6 +84,9 @@ func TestSandboxHidesCredentials(t *testing.T) {
 			}
 			if strings.Contains(out, "SECRET-") {
 				t.Errorf("a credential reached the model under %s:\n%s", backend.mode, out)
+			}
+			if !strings.Contains(out, "[credentials hidden by troupe's sandbox") {
+				t.Errorf("the failed command's result does not say the path is hidden:\n%s", out)
 			}
 			if !strings.Contains(out, "VISIBLE-neighbour") || !strings.Contains(out, "other") {
 				t.Errorf("the rest of ~/.config is not readable under %s:\n%s\n%s", backend.mode, out, r.stderr)
@@ -127,4 +130,19 @@ func TestCredentialsWithoutSandbox(t *testing.T) {
 func jsonString(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
+}
+
+// TestDoctorListsHiddenCredentials: troupe doctor names what commands cannot read.
+func TestDoctorListsHiddenCredentials(t *testing.T) {
+	repo := newRepo(t, nil)
+	home := fakeHome(t, repo)
+	r := troupe(t, repo, testEnv(t, "HOME="+home), "doctor")
+	for _, want := range []string{"hidden from commands:", "~/.ssh", "~/.aws", "~/.config/gcloud", "~/private", filepath.Join(filepath.Dir(repo), ".env.local")} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("doctor does not list %s:\n%s", want, r.stdout)
+		}
+	}
+	if strings.Contains(r.stdout, "~/.config/other") {
+		t.Errorf("doctor lists a path that is not hidden:\n%s", r.stdout)
+	}
 }

@@ -103,3 +103,47 @@ func TestRunWritesThroughTheFilesystemMCPServer(t *testing.T) {
 		t.Errorf("out.txt: %q %v", data, err)
 	}
 }
+
+// TestMCPCommandEditsConfig: troupe mcp add writes .mcp.json (project) or the user's mcp.json,
+// list shows what will run (an untrusted project's servers with a warning), remove takes one
+// out; mistakes are usage errors of one line.
+func TestMCPCommandEditsConfig(t *testing.T) {
+	repo := newRepo(t, nil)
+	home := t.TempDir()
+	env := append(testEnv(t), "HOME="+home)
+	if r := troupe(t, repo, env, "mcp", "add", "-e", "TOKEN=x", "gh", "npx", "-y", "gh-mcp", "--verbose"); r.code != 0 {
+		t.Fatalf("add: %d %s", r.code, r.stderr)
+	}
+	if r := troupe(t, repo, env, "mcp", "add", "--scope", "user", "--transport", "http", "-H", "Authorization: Bearer t", "web", "https://example.test/mcp"); r.code != 0 {
+		t.Fatalf("add user: %d %s", r.code, r.stderr)
+	}
+	data, _ := os.ReadFile(filepath.Join(repo, ".mcp.json"))
+	var file struct {
+		MCPServers map[string]struct {
+			Command string
+			Args    []string
+			Env     map[string]string
+		}
+	}
+	if err := json.Unmarshal(data, &file); err != nil || file.MCPServers["gh"].Command != "npx" ||
+		strings.Join(file.MCPServers["gh"].Args, " ") != "-y gh-mcp --verbose" || file.MCPServers["gh"].Env["TOKEN"] != "x" {
+		t.Fatalf(".mcp.json: %s (%v)", data, err)
+	}
+	r := troupe(t, repo, env, "mcp", "list")
+	if r.code != 0 || !strings.Contains(r.stdout, "web") || strings.Contains(r.stdout, "gh-mcp") || !strings.Contains(r.stderr, `mcp server "gh" not started`) {
+		t.Errorf("list (untrusted): %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	r = troupe(t, repo, append(testEnv(t), "HOME="+trustedHome(t, repo)), "mcp", "list")
+	if !strings.Contains(r.stdout, "npx -y gh-mcp --verbose") {
+		t.Errorf("list (trusted): %s %s", r.stdout, r.stderr)
+	}
+	if r := troupe(t, repo, env, "mcp", "remove", "gh"); r.code != 0 {
+		t.Fatalf("remove: %d %s", r.code, r.stderr)
+	}
+	if r := troupe(t, repo, env, "mcp", "remove", "gh"); r.code != 2 || !strings.Contains(r.stderr, `no MCP server "gh"`) {
+		t.Errorf("remove again: %d %s", r.code, r.stderr)
+	}
+	if r := troupe(t, repo, env, "mcp", "add", "--transport", "ws", "x", "y"); r.code != 2 || strings.Count(strings.TrimSpace(r.stderr), "\n") != 0 {
+		t.Errorf("bad transport: %d %q", r.code, r.stderr)
+	}
+}

@@ -57,12 +57,15 @@ func (m *Main) resumeCommand() *cobra.Command {
 	var f runFlags
 	c := &cobra.Command{
 		Use:   "resume ID [task]",
-		Short: "Continue a stored session (after a crash, a kill or a finished run), optionally with a new task",
+		Short: "Continue a stored session (after a crash, a kill or a finished run), optionally with a new task; on a terminal it opens the chat",
 		Args:  cobra.RangeArgs(1, 2),
 		RunE: func(c *cobra.Command, args []string) error {
 			start := &messages.StartSession{ID: args[0], Resume: true, Yes: f.yes}
 			if len(args) == 2 {
 				start.Task = args[1]
+			}
+			if m.onTerminal() && !f.json && !f.yes { // a person at a terminal: the chat, reopened
+				return m.chat(c.Context(), &f.commonFlags, chatOpen{resume: start.ID, task: start.Task})
 			}
 			return m.runSession(c.Context(), &f, start)
 		},

@@ -13,15 +13,16 @@ func (m *Main) onTerminal() bool { return ui.OnTerminal(m.Stdin, m.Stdout, m.Get
 
 // tuiChat is troupe chat on a terminal: the same session as the line chat (started, talked
 // to and left the same way), drawn by ui.Chat.
-func (m *Main) tuiChat(ctx context.Context, f *commonFlags, task string) error {
-	s, l, start, err := m.startChat(f, task)
+func (m *Main) tuiChat(ctx context.Context, f *commonFlags, o chatOpen) error {
+	s, l, start, history, err := m.startChat(ctx, f, o)
 	if err != nil {
 		return err
 	}
 	id := start.ID
 	defer l.close(m, id)
 	chat := ui.NewChat(ui.ChatOptions{Session: l.client, ID: id, Model: start.Model, Mode: s.cfg.Mode,
-		In: m.Stdin, Out: m.Stdout, NoColor: m.Getenv("NO_COLOR") != "", Release: releaseIdleMemory})
+		In: m.Stdin, Out: m.Stdout, NoColor: m.Getenv("NO_COLOR") != "", Release: releaseIdleMemory,
+		Resumed: start.Resume, History: history})
 	sub, err := l.client.SubscribeRaw(messages.ProjectEventsSubject(l.client.NS), chat.Event)
 	if err != nil {
 		return err

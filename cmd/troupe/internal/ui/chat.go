@@ -24,6 +24,10 @@ type ChatOptions struct {
 	NoColor     bool
 	// Release hands memory an idle chat does not use back to the system (nil: nothing to do).
 	Release func()
+	// Resumed says the session is a stored one reopened; History is its stored log, whose
+	// conversation the chat shows first.
+	Resumed bool
+	History []messages.LogEntry
 }
 
 // Chat is troupe chat on a terminal, drawn by the Bubble Tea model in tui_model.go. Events
@@ -82,6 +86,9 @@ func (c *Chat) Run(ctx context.Context) (*messages.SessionFinishedData, error) {
 	o := c.o
 	model := newTUIModel(tuiConfig{session: o.Session, id: o.ID, model: o.Model, mode: o.Mode, noColor: o.NoColor,
 		release: o.Release})
+	if o.Resumed {
+		model.log.history(o.ID, o.History)
+	}
 	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithInput(o.In), tea.WithOutput(o.Out)}
 	if o.NoColor {
 		opts = append(opts, tea.WithColorProfile(colorprofile.Ascii))

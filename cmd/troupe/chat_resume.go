@@ -1,0 +1,59 @@
+package main
+
+import (
+	"context"
+	"slices"
+	"time"
+
+	"github.com/troupe-dev/troupe/actors"
+	"github.com/troupe-dev/troupe/cmd/troupe/internal/ui"
+	"github.com/troupe-dev/troupe/messages"
+)
+
+// chatOpen says what the chat opens: a new session (with task as its first message, if any) or
+// a stored one: --continue, --resume ID, or --resume alone (the picker).
+type chatOpen struct {
+	task         string
+	resume       string // a session id (or a unique part of one)
+	continueLast bool
+	pick         bool
+}
+
+func (o chatOpen) resuming() bool { return o.resume != "" || o.continueLast || o.pick }
+
+// pickerSentinel is --resume's value when given without an ID.
+const pickerSentinel = "\x00pick"
+
+// errNotPicked says the person left the picker without choosing: nothing to open.
+var errNotPicked = &exitError{code: exitDone, msg: "no session picked"}
+
+// chooseSession finds the session a resuming chat opens. Subagents' sessions are not offered:
+// their parent is the conversation.
+func (m *Main) chooseSession(ctx context.Context, client *actors.Client, o chatOpen) (string, error) {
+	if o.resume != "" {
+		return sessionByID(client, o.resume)
+	}
+	metas, err := client.Sessions()
+	if err != nil {
+		return "", err
+	}
+	metas = slices.DeleteFunc(metas, func(s messages.SessionInfo) bool { return s.Parent != "" })
+	slices.SortStableFunc(metas, func(a, b messages.SessionInfo) int { return b.Updated.Compare(a.Updated) })
+	if len(metas) == 0 {
+		return "", usageErr("no session to resume in this project yet: start one with troupe chat (troupe sessions lists them)")
+	}
+	if o.continueLast {
+		return metas[0].ID, nil
+	}
+	if !m.onTerminal() {
+		return "", usageErr("--resume without an ID needs a terminal for its picker: give the ID (troupe sessions lists them)")
+	}
+	id, err := ui.PickSession(ctx, m.Stdin, m.Stdout, m.Getenv("NO_COLOR") != "", metas, time.Now())
+	if err != nil {
+		return "", err
+	}
+	if id == "" {
+		return "", errNotPicked
+	}
+	return id, nil
+}
