@@ -21,7 +21,7 @@ func (s *session) dispatch(ctx actor.Context, batch *toolBatch) {
 	s.cur.batch = batch
 	s.become(phaseExecuting, s.executing)
 	for _, c := range batch.Calls() {
-		s.emit(messages.ToolProposedEvent.Of(&messages.ToolCallData{Turn: s.turn, CallID: c.ID, Tool: c.Name, Args: c.Args, Summary: callSummary(c)}))
+		s.emit(messages.ToolProposedEvent.Of(s.callData(c)))
 		ctx.Send(s.links.toolexec, &messages.ToolRequest{Turn: s.turn, CallID: c.ID, Name: c.Name, Args: c.Args, ReplyTo: s.links.addr,
 			Inferred: batch.isInferred(c.ID)})
 	}
@@ -29,7 +29,7 @@ func (s *session) dispatch(ctx actor.Context, batch *toolBatch) {
 
 func (s *session) onToolStarted(msg *messages.ToolStarted) {
 	if c, ok := s.cur.batch.Started(msg.CallID, time.Now()); ok {
-		s.emit(messages.ToolStartedEvent.Of(&messages.ToolCallData{Turn: s.turn, CallID: c.ID, Tool: c.Name, Args: c.Args, Summary: callSummary(c)}))
+		s.emit(messages.ToolStartedEvent.Of(s.callData(c)))
 	}
 }
 
@@ -45,8 +45,10 @@ func (s *session) onToolResult(ctx actor.Context, msg *messages.ToolResult) {
 		s.instructions() // the copy is made on first use
 		s.nested.touch(s.deps.Workspace, r.Call, r.Result)
 		s.observeCall(r.Call, r.Result)
-		s.emit(messages.ToolFinishedEvent.Of(&messages.ToolFinishedData{Turn: s.turn, CallID: r.Call.ID, Tool: r.Call.Name,
-			IsError: r.Result.IsError, Output: preview(r.Result.Output, eventPreviewBytes), Bytes: len(r.Result.Output),
+		ran := s.callData(r.Call)
+		s.emit(messages.ToolFinishedEvent.Of(&messages.ToolFinishedData{Turn: s.turn, CallID: r.Call.ID, Tool: ran.Tool,
+			RequestedTool: ran.RequestedTool,
+			IsError:       r.Result.IsError, Output: preview(r.Result.Output, eventPreviewBytes), Bytes: len(r.Result.Output),
 			Changed: r.Result.Changed, DurationMS: r.Result.Duration.Milliseconds()}))
 	}
 	if s.cur.batch == nil || !s.cur.batch.Done() {
@@ -82,6 +84,20 @@ func (d *SessionDeps) promptBytes() int {
 }
 
 // callSummary is a one-line description of a call for humans: the tool and its main argument.
+// callData names what call c runs as (tools.Registry.Resolved: the tool its name resolves to
+// and its repaired arguments), with the model's own name and arguments beside them when repair
+// changed either. With repair off, or a name that maps to nothing, it is the call as sent.
+func (s *session) callData(c llm.ToolCall) *messages.ToolCallData {
+	d := &messages.ToolCallData{Turn: s.turn, CallID: c.ID, Tool: c.Name, Args: c.Args}
+	if s.deps.Tools != nil && !s.cfg.NoRepair {
+		if tool, args, ok := s.deps.Tools.Resolved(c.Name, c.Args); ok && (tool != c.Name || args != c.Args) {
+			d.Tool, d.Args, d.RequestedTool, d.RequestedArgs = tool, args, c.Name, c.Args
+		}
+	}
+	d.Summary = callSummary(llm.ToolCall{Name: d.Tool, Args: d.Args})
+	return d
+}
+
 func callSummary(c llm.ToolCall) string {
 	var args map[string]any
 	if json.Unmarshal([]byte(c.Args), &args) != nil {

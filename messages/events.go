@@ -62,23 +62,32 @@ type DeltaData struct {
 type ToolCallData struct {
 	Turn   int    `json:"turn"`
 	CallID string `json:"call_id"`
-	Tool   string `json:"tool"`
-	Args   string `json:"args"`
+	// Tool and Args are what runs: the tool the call resolved to and its repaired arguments.
+	Tool string `json:"tool"`
+	Args string `json:"args"`
 	// Summary is a one-line human description ("read_file README.md").
 	Summary string `json:"summary,omitempty"`
+	// RequestedTool and RequestedArgs are the model's own name and arguments, set when repair
+	// changed either (Goose's developer__shell ran as bash).
+	RequestedTool string `json:"requested_tool,omitempty"`
+	RequestedArgs string `json:"requested_args,omitempty"`
 }
 
 // ToolFinishedData is the outcome of a tool call: a result, or a rejection before execution.
 type ToolFinishedData struct {
-	Turn       int      `json:"turn"`
-	CallID     string   `json:"call_id"`
-	Tool       string   `json:"tool"`
-	IsError    bool     `json:"is_error,omitempty"`
-	Output     string   `json:"output"` // bounded preview of what the model sees
-	Bytes      int      `json:"bytes"`  // size of the full result
-	Changed    []string `json:"changed,omitempty"`
-	DurationMS int64    `json:"duration_ms"`
-	Reason     string   `json:"reason,omitempty"` // for tool.rejected
+	Turn   int    `json:"turn"`
+	CallID string `json:"call_id"`
+	Tool   string `json:"tool"` // the tool that ran (as in ToolCallData)
+	// RequestedTool is the model's own name for it when repair changed it. The arguments,
+	// repaired and requested, are on the call's tool.proposed and tool.started: a result does
+	// not carry a third copy of a large write.
+	RequestedTool string   `json:"requested_tool,omitempty"`
+	IsError       bool     `json:"is_error,omitempty"`
+	Output        string   `json:"output"` // bounded preview of what the model sees
+	Bytes         int      `json:"bytes"`  // size of the full result
+	Changed       []string `json:"changed,omitempty"`
+	DurationMS    int64    `json:"duration_ms"`
+	Reason        string   `json:"reason,omitempty"` // for tool.rejected
 }
 
 // ModelRetryData says a model call failed and will be tried again; text streamed by the failed
