@@ -13,6 +13,7 @@ import (
 
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/clierr"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/nodelink"
+	"github.com/troupe-dev/troupe/cmd/troupe/internal/prompt"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/starttrace"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/ui"
 	"github.com/troupe-dev/troupe/messages"
@@ -37,7 +38,7 @@ stdin, stdin is appended to the task as context (git diff | troupe run "review t
 taken up to 256 KiB of UTF-8 text; more, or binary data, is refused with one line (exit 2).`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(c *cobra.Command, args []string) error {
-			task, err := m.task(args)
+			task, err := prompt.Task(args, m.Stdin, m.Stderr)
 			if err != nil {
 				return err
 			}

@@ -1,4 +1,7 @@
-package main
+// Package prompt assembles a headless run's task the way shells give prompts: from the command
+// line's words, from stdin, or both (stdin then appended as context), within a bound and as
+// text only.
+package prompt
 
 import (
 	"bytes"
@@ -8,6 +11,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/troupe-dev/troupe/cmd/troupe/internal/clierr"
 )
 
 // stdinLimit bounds what troupe takes from stdin, as the task or as context appended to it:
@@ -19,33 +24,34 @@ const stdinLimit = 256 << 10
 // pipe nobody closes (a CI step, a parent holding it open) must not look like a hang.
 const stdinHintAfter = 2 * time.Second
 
-// task builds a headless run's task the way shells give prompts: the words of args are one
+// Task builds a headless run's task the way shells give prompts: the words of args are one
 // prompt; none, or "-", reads the prompt from stdin; a prompt with a piped stdin gets stdin
-// appended as context. A terminal on stdin is never waited on.
-func (m *Main) task(args []string) (string, error) {
+// appended as context. A terminal on stdin is never waited on; stderr hears that troupe waits
+// on a silent pipe.
+func Task(args []string, stdin io.Reader, stderr io.Writer) (string, error) {
 	prompt := strings.Join(args, " ")
 	fromStdin := len(args) == 0 || (len(args) == 1 && args[0] == "-")
-	piped := stdinPiped(m.Stdin)
+	piped := stdinPiped(stdin)
 	if fromStdin {
 		if !piped {
-			return "", usageErr("no task: give it as arguments (troupe run fix the failing test) or on stdin (echo \"fix it\" | troupe run)")
+			return "", clierr.Usagef("no task: give it as arguments (troupe run fix the failing test) or on stdin (echo \"fix it\" | troupe run)")
 		}
-		data, err := m.readStdin()
+		data, err := readStdin(stdin, stderr)
 		if err != nil {
 			return "", err
 		}
 		if strings.TrimSpace(data) == "" {
-			return "", usageErr("no task: stdin was empty; give the task as arguments or pipe it in")
+			return "", clierr.Usagef("no task: stdin was empty; give the task as arguments or pipe it in")
 		}
 		return strings.TrimSpace(data), nil
 	}
 	if strings.TrimSpace(prompt) == "" {
-		return "", usageErr("the task is empty")
+		return "", clierr.Usagef("the task is empty")
 	}
 	if !piped {
 		return prompt, nil
 	}
-	data, err := m.readStdin()
+	data, err := readStdin(stdin, stderr)
 	if err != nil {
 		return "", err
 	}
@@ -79,14 +85,14 @@ func stdinPiped(r io.Reader) bool {
 
 // readStdin reads stdin whole, up to stdinLimit, and refuses binary data. While a pipe stays
 // silent it says once that it waits on it.
-func (m *Main) readStdin() (string, error) {
+func readStdin(stdin io.Reader, stderr io.Writer) (string, error) {
 	type read struct {
 		data []byte
 		err  error
 	}
 	got := make(chan read, 1)
 	go func() { // owner: readStdin; it ends with stdin (EOF or the process's exit)
-		data, err := io.ReadAll(io.LimitReader(m.Stdin, stdinLimit+1))
+		data, err := io.ReadAll(io.LimitReader(stdin, stdinLimit+1))
 		got <- read{data, err}
 	}()
 	hint := time.NewTimer(stdinHintAfter)
@@ -95,11 +101,11 @@ func (m *Main) readStdin() (string, error) {
 	select {
 	case r = <-got:
 	case <-hint.C:
-		fmt.Fprintln(m.Stderr, "troupe: waiting for stdin to close (pipe the input, or add </dev/null to run without it)")
+		fmt.Fprintln(stderr, "troupe: waiting for stdin to close (pipe the input, or add </dev/null to run without it)")
 		r = <-got
 	}
 	if r.err != nil {
-		return "", usageErr("read stdin: %v", r.err)
+		return "", clierr.Usagef("read stdin: %v", r.err)
 	}
 	return checkStdin(r.data)
 }
@@ -107,13 +113,13 @@ func (m *Main) readStdin() (string, error) {
 // checkStdin accepts text within the bound; anything else is one line that says what to do.
 func checkStdin(data []byte) (string, error) {
 	if len(data) > stdinLimit {
-		return "", usageErr("stdin has more than %d KiB, troupe's bound for a prompt or context from stdin; save it to a file and name the file in the task, or pipe less", stdinLimit>>10)
+		return "", clierr.Usagef("stdin has more than %d KiB, troupe's bound for a prompt or context from stdin; save it to a file and name the file in the task, or pipe less", stdinLimit>>10)
 	}
 	if i := bytes.IndexByte(data, 0); i >= 0 {
-		return "", usageErr("stdin is binary data (a NUL byte at offset %d), not text; name the file in the task instead", i)
+		return "", clierr.Usagef("stdin is binary data (a NUL byte at offset %d), not text; name the file in the task instead", i)
 	}
 	if !utf8.Valid(data) {
-		return "", usageErr("stdin is not UTF-8 text; convert it (iconv) or name the file in the task instead")
+		return "", clierr.Usagef("stdin is not UTF-8 text; convert it (iconv) or name the file in the task instead")
 	}
 	return string(data), nil
 }
