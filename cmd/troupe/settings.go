@@ -76,9 +76,6 @@ type settings struct {
 	wire *llm.MemoryRef
 }
 
-// projectRoot is the git top level of the working directory, or the directory itself.
-func projectRoot() (string, error) { return setup.ProjectRoot() }
-
 // resolve loads the layered configuration and applies the flags on top.
 func (m *Main) resolve(f *commonFlags) (*settings, error) {
 	root, err := setup.ProjectRoot()
