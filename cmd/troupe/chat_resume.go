@@ -25,7 +25,7 @@ func (o chatOpen) resuming() bool { return o.resume != "" || o.continueLast || o
 const pickerSentinel = "\x00pick"
 
 // errNotPicked says the person left the picker without choosing: nothing to open.
-var errNotPicked = &exitError{code: exitDone, msg: "no session picked"}
+var errNotPicked = &exitError{Code: exitDone, Msg: "no session picked"}
 
 // chooseSession finds the session a resuming chat opens. Subagents' sessions are not offered:
 // their parent is the conversation.

@@ -11,16 +11,17 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/buildinfo"
+	"github.com/troupe-dev/troupe/cmd/troupe/internal/clierr"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/starttrace"
 	"github.com/troupe-dev/troupe/store"
 )
 
 // Exit codes: the outcome of a run, for scripts.
 const (
-	exitDone        = 0
-	exitFailed      = 1
-	exitUsage       = 2 // bad flags, bad config, bad provider setup
-	exitInterrupted = 130
+	exitDone        = clierr.Done
+	exitFailed      = clierr.Failed
+	exitUsage       = clierr.Usage
+	exitInterrupted = clierr.Interrupted
 )
 
 // Main is the troupe CLI with its streams and environment injected, so tests run it in-process
@@ -38,19 +39,12 @@ type Main struct {
 }
 
 // exitError carries an exit code and a one-line message up to Run.
-type exitError struct {
-	code int
-	msg  string
-}
+type exitError = clierr.Error
 
-func (e *exitError) Error() string { return e.msg }
-
-func usageErr(format string, args ...any) error {
-	return &exitError{code: exitUsage, msg: fmt.Sprintf(format, args...)}
-}
+var usageErr = clierr.Usagef
 
 // exitCode is an error that only sets the exit code (the command already said what happened).
-func exitCode(code int) error { return &exitError{code: code} }
+func exitCode(code int) error { return &exitError{Code: code} }
 
 // Run runs the CLI with args (without the program name) and returns the exit code. It never
 // panics at the user: a bug is reported as one line with a hint.
@@ -76,10 +70,10 @@ func (m *Main) Run(ctx context.Context, args []string) (code int) {
 	}
 	var ee *exitError
 	if errors.As(err, &ee) {
-		if ee.msg != "" {
-			fmt.Fprintf(m.Stderr, "troupe: %s\n", ee.msg)
+		if ee.Msg != "" {
+			fmt.Fprintf(m.Stderr, "troupe: %s\n", ee.Msg)
 		}
-		return ee.code
+		return ee.Code
 	}
 	// What is left are cobra's own errors (unknown command, bad arguments): usage errors,
 	// pointing at the help of the command that was misused.
@@ -100,11 +94,11 @@ func failuresAreNotUsage(c *cobra.Command) {
 			err := run(c, args)
 			var damaged *store.DamageError
 			if errors.As(err, &damaged) { // one line and exit 2: the fix is doctor --repair
-				return &exitError{code: exitUsage, msg: damaged.Error()}
+				return &exitError{Code: exitUsage, Msg: damaged.Error()}
 			}
 			var ee *exitError
 			if err != nil && !errors.As(err, &ee) {
-				return &exitError{code: exitFailed, msg: err.Error()}
+				return &exitError{Code: exitFailed, Msg: err.Error()}
 			}
 			return err
 		}

@@ -46,7 +46,7 @@ func (m *Main) doctor(f *commonFlags, probe bool) error {
 	checks = append(checks, doctor.Hidden(s.root, config.UserDir(m.Getenv), s.cfg))
 	checks = append(checks, diagnose.Tools()...)
 	if failed := diagnose.Write(m.Stdout, checks); failed > 0 {
-		return &exitError{code: exitFailed, msg: fmt.Sprintf("doctor: %d check(s) failed", failed)}
+		return &exitError{Code: exitFailed, Msg: fmt.Sprintf("doctor: %d check(s) failed", failed)}
 	}
 	return nil
 }

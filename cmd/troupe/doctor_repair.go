@@ -18,15 +18,15 @@ func (m *Main) repairStore(f *commonFlags) error {
 		return err
 	}
 	if info, err := actors.FindNode(s.root, s.cfg.NATS); err == nil {
-		return &exitError{code: exitUsage, msg: fmt.Sprintf("a troupe node (pid %d) holds the store; stop it before repairing", info.PID)}
+		return &exitError{Code: exitUsage, Msg: fmt.Sprintf("a troupe node (pid %d) holds the store; stop it before repairing", info.PID)}
 	}
 	dir := filepath.Join(actors.StateDir(s.root), "db")
 	rep, err := store.Repair(dir, time.Now(), m.log)
 	if err != nil {
 		if rep != nil && rep.Backup != "" {
-			return &exitError{code: exitFailed, msg: fmt.Sprintf("repair: %v (the damaged store is kept at %s)", err, rep.Backup)}
+			return &exitError{Code: exitFailed, Msg: fmt.Sprintf("repair: %v (the damaged store is kept at %s)", err, rep.Backup)}
 		}
-		return &exitError{code: exitFailed, msg: fmt.Sprintf("repair: %v", err)}
+		return &exitError{Code: exitFailed, Msg: fmt.Sprintf("repair: %v", err)}
 	}
 	ui.RepairReport(m.Stdout, rep, dir)
 	return nil

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/troupe-dev/troupe/actors/loop"
+	"github.com/troupe-dev/troupe/cmd/troupe/internal/clierr"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/ui"
 	"github.com/troupe-dev/troupe/messages"
 )
@@ -99,5 +100,5 @@ func (m *Main) loop(ctx context.Context, f *loopFlags) error {
 		v.Done(fin)
 		return nil
 	}
-	return outcome(fin) // 1 out of iterations, 2 setup, 130 interrupted
+	return clierr.Outcome(fin) // 1 out of iterations, 2 setup, 130 interrupted
 }

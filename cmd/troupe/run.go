@@ -11,6 +11,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/troupe-dev/troupe/cmd/troupe/internal/clierr"
+	"github.com/troupe-dev/troupe/cmd/troupe/internal/nodelink"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/starttrace"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/ui"
 	"github.com/troupe-dev/troupe/messages"
@@ -102,7 +104,7 @@ func (m *Main) runSession(ctx context.Context, f *runFlags, start *messages.Star
 	if err != nil {
 		return err
 	}
-	return outcome(fin)
+	return clierr.Outcome(fin)
 }
 
 // runStarted subscribes to a session's events, starts it, and prints its events through out
@@ -148,29 +150,11 @@ func (m *Main) waitFinished(ctx context.Context, l *link, id string, finished <-
 	defer signal.Stop(sigs)
 	gone := func() string {
 		if l.node == nil && !l.client.Alive() {
-			return nodeGone(l.client, id)
+			return nodelink.Gone(l.client, id)
 		}
 		return ""
 	}
 	return ui.WaitFinished(ctx, ui.Wait{Session: l.client, ID: id, Finished: finished, Signals: sigs, Gone: gone, Err: m.Stderr})
-}
-
-// outcome maps how a session finished to the exit code.
-func outcome(fin *messages.SessionFinishedData) error {
-	switch fin.Status {
-	case messages.StatusDone:
-		return nil
-	case messages.StatusInterrupted:
-		return &exitError{code: exitInterrupted, msg: "interrupted: " + fin.Error}
-	}
-	switch fin.Kind {
-	case messages.FailConfig:
-		return &exitError{code: exitUsage, msg: fin.Error}
-	case messages.FailInternal, messages.FailEvents:
-		return &exitError{code: exitFailed, msg: "troupe itself failed (not your setup): " + fin.Error +
-			" — troupe doctor checks the store; please report it if it happens again"}
-	}
-	return &exitError{code: exitFailed, msg: "failed: " + fin.Error}
 }
 
 // newSessionID is sortable by time and safe as a subject token.

@@ -57,7 +57,7 @@ func (m *Main) serve(ctx context.Context, f *commonFlags) error {
 		fmt.Fprintf(m.Stderr, "troupe: stopping: %d running session(s) will be recorded as interrupted (troupe resume ID continues them)\n", n)
 	}
 	if err := node.Close(); err != nil {
-		return &exitError{code: exitFailed, msg: fmt.Sprintf("closing node: %v", err)}
+		return &exitError{Code: exitFailed, Msg: fmt.Sprintf("closing node: %v", err)}
 	}
 	return nil
 }

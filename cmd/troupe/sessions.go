@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/troupe-dev/troupe/actors"
+	"github.com/troupe-dev/troupe/cmd/troupe/internal/nodelink"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/ui"
 
 	"github.com/spf13/cobra"
@@ -37,7 +38,7 @@ func (m *Main) logCommand() *cobra.Command {
 		Args:  cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			return m.withNode(func(client *actors.Client) error {
-				id, err := sessionByID(client, args[0])
+				id, err := nodelink.SessionByID(client, args[0])
 				if err != nil {
 					return err
 				}

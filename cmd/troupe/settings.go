@@ -1,14 +1,9 @@
 package main
 
 import (
-	"errors"
-	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
-
 	"github.com/spf13/cobra"
 
+	"github.com/troupe-dev/troupe/cmd/troupe/internal/setup"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/starttrace"
 	"github.com/troupe-dev/troupe/config"
 	"github.com/troupe-dev/troupe/llm"
@@ -82,93 +77,23 @@ type settings struct {
 }
 
 // projectRoot is the git top level of the working directory, or the directory itself.
-func projectRoot() (string, error) {
-	wd, err := os.Getwd()
-	if err != nil {
-		return "", fmt.Errorf("working directory: %w", err)
-	}
-	return config.ProjectRoot(wd), nil
-}
-
-// workingDirIn is the working directory relative to root ("" for root itself or outside it):
-// the instruction files from the root down to it go into the session's stable prefix.
-func workingDirIn(root string) string {
-	wd, err := os.Getwd()
-	if err != nil {
-		return ""
-	}
-	if real, err := filepath.EvalSymlinks(wd); err == nil {
-		wd = real // as ProjectRoot resolved the root
-	}
-	rel, err := filepath.Rel(root, wd)
-	if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
-		return ""
-	}
-	return filepath.ToSlash(rel)
-}
-
-// validate refuses flag values no run can use, before anything starts (the ones that are
-// also config keys are checked by config.Validate, which names where a value came from).
-func (f *commonFlags) validate() error {
-	if f.maxTurns < 0 {
-		return usageErr("--max-turns %d: give a positive number of turns (0 or leaving it out means the default, 100)", f.maxTurns)
-	}
-	return nil
-}
+func projectRoot() (string, error) { return setup.ProjectRoot() }
 
 // resolve loads the layered configuration and applies the flags on top.
 func (m *Main) resolve(f *commonFlags) (*settings, error) {
-	root, err := projectRoot()
+	root, err := setup.ProjectRoot()
 	if err != nil {
 		return nil, err
 	}
-	userFile, projectFile := config.DefaultPaths(root, m.Getenv)
-	cfg, err := config.Load(config.LoadOptions{UserFile: userFile, ProjectFile: projectFile, Getenv: m.Getenv})
-	if err != nil {
-		return nil, usageErr("%v", err)
-	}
-	for _, w := range cfg.Warnings {
-		fmt.Fprintf(m.Stderr, "troupe: warning: %s\n", w)
-	}
+	var flags *setup.Flags
 	if f != nil {
-		if err := f.validate(); err != nil {
-			return nil, err
-		}
-		configured := cfg.Model
-		cfg.Apply(config.Overrides{Model: f.model, BaseURL: f.baseURL, Mode: f.mode, Sandbox: f.sandbox, NATS: f.nats,
-			Check: f.check.ptr(), ContextWindow: f.contextWindow, MaxRefusals: f.maxRefusals})
-		if f.baseURL == "" && configured != "" {
-			// A configured base_url belongs to the configured model's provider (llm.EndpointFor).
-			cfg.BaseURL = llm.EndpointFor(configured, cfg.BaseURL, cfg.Model)
-		}
+		flags = &setup.Flags{MaxTurns: f.maxTurns, Overrides: config.Overrides{Model: f.model, BaseURL: f.baseURL, Mode: f.mode,
+			Sandbox: f.sandbox, NATS: f.nats, Check: f.check.ptr(), ContextWindow: f.contextWindow, MaxRefusals: f.maxRefusals}}
 	}
-	if err := cfg.Validate(); err != nil {
-		return nil, usageErr("%v", err)
+	cfg, err := setup.Load(root, m.Getenv, m.Stderr, flags)
+	if err != nil {
+		return nil, err
 	}
 	m.trace.Mark(starttrace.Config)
 	return &settings{root: root, cfg: cfg}, nil
-}
-
-// checkModel makes sure the model can be opened here, so a setup mistake is one clear line and
-// exit 2 before anything starts. It returns the model string as sessions should receive it (a
-// scripted path made absolute, since the Node may run in another directory).
-func (m *Main) checkModel(model, baseURL string) (string, error) {
-	if model == "" {
-		return "", usageErr("no model: pass --model provider/model (e.g. openai/gpt-4o-mini, ollama/qwen2.5-coder, scripted:script.json) or set model in troupe.toml")
-	}
-	if path, ok := strings.CutPrefix(model, "scripted:"); ok {
-		abs, err := filepath.Abs(path)
-		if err != nil {
-			return "", usageErr("scripted model path %s: %v", path, err)
-		}
-		model = "scripted:" + abs
-	}
-	if _, _, err := llm.Open(model, llm.Options{BaseURL: baseURL, Getenv: m.Getenv}); err != nil {
-		var se *llm.SetupError
-		if errors.As(err, &se) {
-			return "", usageErr("%s", se.Msg)
-		}
-		return "", usageErr("%v", err)
-	}
-	return model, nil
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/troupe-dev/troupe/actors"
+	"github.com/troupe-dev/troupe/cmd/troupe/internal/nodelink"
 	"github.com/troupe-dev/troupe/internal/textfmt"
 	"github.com/troupe-dev/troupe/messages"
 )
@@ -35,7 +36,7 @@ func (m *Main) stopCommand() *cobra.Command {
 				return nil
 			}
 			active := 0
-			if client, err := attach(s.root); err == nil {
+			if client, err := nodelink.Attach(s.root); err == nil {
 				if metas, err := client.Sessions(); err == nil {
 					for _, meta := range metas {
 						if meta.Status == string(messages.StatusRunning) && meta.Parent == "" {
@@ -50,12 +51,12 @@ func (m *Main) stopCommand() *cobra.Command {
 					fmt.Fprintf(m.Stdout, "no troupe node is running in %s\n", s.root)
 					return nil
 				}
-				return &exitError{code: exitFailed, msg: fmt.Sprintf("stop the node (pid %d): %v", info.PID, err)}
+				return &exitError{Code: exitFailed, Msg: fmt.Sprintf("stop the node (pid %d): %v", info.PID, err)}
 			}
 			deadline := time.Now().Add(stopWait)
 			for actors.ProcessAlive(info.PID) {
 				if time.Now().After(deadline) {
-					return &exitError{code: exitFailed, msg: fmt.Sprintf("the node (pid %d) did not stop within %s; kill -9 %d ends it (its sessions stay resumable)", info.PID, stopWait, info.PID)}
+					return &exitError{Code: exitFailed, Msg: fmt.Sprintf("the node (pid %d) did not stop within %s; kill -9 %d ends it (its sessions stay resumable)", info.PID, stopWait, info.PID)}
 				}
 				time.Sleep(20 * time.Millisecond)
 			}

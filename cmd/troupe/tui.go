@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/troupe-dev/troupe/cmd/troupe/internal/clierr"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/ui"
 	"github.com/troupe-dev/troupe/messages"
 )
@@ -30,13 +31,13 @@ func (m *Main) tuiChat(ctx context.Context, f *commonFlags, o chatOpen) error {
 	defer sub.Unsubscribe()
 	if err := l.client.StartSession(start); err != nil {
 		if fin := chat.FinishedEarly(); fin != nil { // it failed while starting, and said why
-			return outcome(fin)
+			return clierr.Outcome(fin)
 		}
 		return usageErr("%v", err)
 	}
 	fin, runErr := chat.Run(ctx)
 	if fin != nil {
-		return outcome(fin)
+		return clierr.Outcome(fin)
 	}
 	reason := "the user left the chat"
 	if runErr != nil && ctx.Err() == nil {

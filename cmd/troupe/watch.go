@@ -2,14 +2,11 @@ package main
 
 import (
 	"context"
-	"fmt"
-	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/troupe-dev/troupe/actors"
+	"github.com/troupe-dev/troupe/cmd/troupe/internal/nodewatch"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/ui"
-	"github.com/troupe-dev/troupe/messages"
 )
 
 func (m *Main) watchCommand() *cobra.Command {
@@ -48,59 +45,5 @@ func (m *Main) watch(ctx context.Context, session string, asJSON bool) error {
 		go func() { defer close(drawn); w.DrawLoop(ctx) }()
 		defer func() { stop(); <-drawn }()
 	}
-	say := func(msg string) { w.Say(m.Stderr, msg) }
-	waiting := false
-	for ctx.Err() == nil {
-		info, err := actors.FindNode(s.root, s.cfg.NATS)
-		if err != nil {
-			if !waiting {
-				say(fmt.Sprintf("waiting for a troupe node in %s (start one with troupe serve, run or chat)", s.root))
-				waiting = true
-			}
-			sleepCtx(ctx, 200*time.Millisecond)
-			continue
-		}
-		waiting = false
-		if err := followNode(ctx, w, info, say); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// followNode shows the events of one Node until it goes away or ctx ends.
-func followNode(ctx context.Context, w *ui.Watcher, info *actors.NodeInfo, say func(string)) error {
-	nc, err := actors.Dial(info.URL, info.Token, "troupe-watch")
-	if err != nil {
-		sleepCtx(ctx, 200*time.Millisecond) // it may be going away: look again
-		return nil
-	}
-	client := actors.NewClient(nc, info.NS, info.Node)
-	defer client.Close()
-	subscribed := time.Now()
-	sub, err := client.SubscribeRaw(messages.ProjectEventsSubject(info.NS), w.Event)
-	if err != nil {
-		return err
-	}
-	defer sub.Unsubscribe()
-	say(fmt.Sprintf("watching node %s (pid %d)", info.Node, info.PID))
-	if !w.JSON() {
-		w.Seed(client, subscribed)
-	}
-	for ctx.Err() == nil && client.Alive() && actors.ProcessAlive(info.PID) {
-		sleepCtx(ctx, 200*time.Millisecond)
-	}
-	if !actors.ProcessAlive(info.PID) {
-		w.NodeGone()
-	}
-	return nil
-}
-
-func sleepCtx(ctx context.Context, d time.Duration) {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-	case <-t.C:
-	}
+	return nodewatch.Run(ctx, w, s.root, s.cfg.NATS, func(msg string) { w.Say(m.Stderr, msg) })
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/troupe-dev/troupe/cmd/troupe/internal/setup"
 	"github.com/troupe-dev/troupe/tools/worktree"
 )
 
@@ -20,7 +21,7 @@ func (m *Main) worktreeCommand() *cobra.Command {
   drop NAME   remove the worktree and delete its branch, discarding its work`,
 		Args: cobra.ArbitraryArgs, // subcommands are parsed by runWorktree, shared with the chat REPL
 		RunE: func(c *cobra.Command, args []string) error {
-			root, err := projectRoot()
+			root, err := setup.ProjectRoot()
 			if err != nil {
 				return err
 			}
@@ -36,9 +37,9 @@ func worktreeErr(root string, err error) error {
 	case errors.Is(err, worktree.ErrInvalidName), errors.Is(err, worktree.ErrNotFound):
 		return usageErr("%v", err)
 	case errors.As(err, &ce):
-		return &exitError{code: exitFailed, msg: worktree.ConflictReport(root, ce)}
+		return &exitError{Code: exitFailed, Msg: worktree.ConflictReport(root, ce)}
 	}
-	return &exitError{code: exitFailed, msg: err.Error()}
+	return &exitError{Code: exitFailed, Msg: err.Error()}
 }
 
 // runWorktree runs one worktree subcommand for troupe worktree and the TUI, with exit codes: 2 for

@@ -1,0 +1,40 @@
+package background
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/troupe-dev/troupe/actors"
+	"github.com/troupe-dev/troupe/cmd/troupe/internal/clierr"
+	"github.com/troupe-dev/troupe/messages"
+)
+
+// Submit hands start to the project's Node as a headless session and prints its id on stdout:
+// the session runs on after this process exits. With no Node running, one is started in the
+// background first (Start, with the --sandbox flag's value).
+func Submit(root, nats, sandbox string, stdout, stderr io.Writer, start *messages.StartSession) error {
+	info, err := actors.FindNode(root, nats)
+	if err != nil {
+		if info, err = Start(root, nats, sandbox, stderr); err != nil {
+			var setup *SetupError
+			if errors.As(err, &setup) {
+				return clierr.Usagef("%v", err)
+			}
+			return err
+		}
+	}
+	nc, err := actors.Dial(info.URL, info.Token, "troupe-detach")
+	if err != nil {
+		return clierr.Failf("attach to the troupe node at %s: %v", info.URL, err)
+	}
+	client := actors.NewClient(nc, info.NS, info.Node)
+	defer client.Close()
+	if err := client.StartSession(start); err != nil {
+		return clierr.Usagef("%v", err)
+	}
+	fmt.Fprintln(stdout, start.ID)
+	fmt.Fprintf(stderr, "troupe: session %s runs on node %s (pid %d); follow it with troupe attach %s or troupe watch\n",
+		start.ID, info.Node, info.PID, start.ID)
+	return nil
+}

@@ -1,0 +1,95 @@
+package nodelink
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/troupe-dev/troupe/actors"
+	"github.com/troupe-dev/troupe/cmd/troupe/internal/clierr"
+	"github.com/troupe-dev/troupe/messages"
+)
+
+// Attach connects to the project's running Node without starting one: answering or steering a
+// session only makes sense while it runs.
+func Attach(root string) (*actors.Client, error) {
+	info, err := actors.FindNode(root)
+	if err != nil {
+		return nil, clierr.Failf("no troupe node is running in %s: start a session with troupe run or troupe chat", root)
+	}
+	nc, err := actors.Dial(info.URL, info.Token, "troupe-cli")
+	if err != nil {
+		return nil, clierr.Failf("attach to the troupe node at %s: %v", info.URL, err)
+	}
+	return actors.NewClient(nc, info.NS, info.Node), nil
+}
+
+// SessionByID finds a stored session by its id or a unique suffix or prefix of it.
+func SessionByID(c *actors.Client, id string) (string, error) {
+	if strings.TrimSpace(id) == "" {
+		return "", clierr.Usagef("no session id given (see 'troupe sessions')")
+	}
+	metas, err := c.Sessions()
+	if err != nil {
+		return "", err
+	}
+	var matches []string
+	for _, meta := range metas {
+		if meta.ID == id {
+			return id, nil
+		}
+		if strings.HasSuffix(meta.ID, id) || strings.HasPrefix(meta.ID, id) {
+			matches = append(matches, meta.ID)
+		}
+	}
+	switch len(matches) {
+	case 0:
+		return "", clierr.Usagef("no session %s in this project (see 'troupe sessions')", id)
+	case 1:
+		return matches[0], nil
+	}
+	return "", clierr.Usagef("%s matches %d sessions (%s, …): give more of the id (see 'troupe sessions')", id, len(matches), matches[0])
+}
+
+// Approve answers the tool call callID waiting for approval, in session (an id or a unique
+// part of one) or, with session empty, in whichever running session has it pending, and says
+// so on w.
+func Approve(w io.Writer, client *actors.Client, session, callID string, answer messages.Answer) error {
+	by := "troupe approve"
+	if session != "" {
+		id, err := SessionByID(client, session)
+		if err != nil {
+			return err
+		}
+		session = id
+		if err := client.Approve(session, callID, answer, by); err != nil {
+			return clierr.Failf("%s", err.Error())
+		}
+		fmt.Fprintf(w, "%s: %s\n", callID, answer)
+		return nil
+	}
+	metas, err := client.Sessions()
+	if err != nil {
+		return err
+	}
+	for _, meta := range metas {
+		if meta.Status != string(messages.StatusRunning) {
+			continue
+		}
+		if err := client.Approve(meta.ID, callID, answer, by); err == nil {
+			fmt.Fprintf(w, "%s (session %s): %s\n", callID, meta.ID, answer)
+			return nil
+		}
+	}
+	return clierr.Failf("no running session has call %s waiting for approval (troupe watch shows pending requests)", callID)
+}
+
+// Gone says, in one line, that the Node a client followed session id on is gone and how to
+// continue the session.
+func Gone(c *actors.Client, id string) string {
+	node := "the troupe node"
+	if pid := c.NodePID(); pid != 0 {
+		node = fmt.Sprintf("the troupe node (pid %d)", pid)
+	}
+	return fmt.Sprintf("%s is gone; troupe resume %s continues the session", node, id)
+}
