@@ -75,7 +75,7 @@ func hostileReplies() map[string]string {
 }
 
 // TestParse_HostileMegabyte checks that each hostile 1 MB reply parses in bounded time: a
-// quadratic rescan of 1 MB would take hours, linear work takes milliseconds (under -race on a
+// quadratic rescan of 1 MB would take many minutes, linear work takes milliseconds (under -race on a
 // loaded machine the slowest one takes about 18 s, hence the generous bound).
 func TestParse_HostileMegabyte(t *testing.T) {
 	for name, text := range hostileReplies() {
