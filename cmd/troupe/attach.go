@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/signal"
 
-	"github.com/troupe-dev/troupe/actors"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/clierr"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/nodelink"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/ui"
@@ -113,6 +112,3 @@ func (m *Main) followLive(ctx context.Context, l *link, id string, finished <-ch
 func storedOutcome(m *Main, meta *messages.SessionInfo) error {
 	return clierr.Outcome(ui.StoredOutcome(m.Stderr, meta))
 }
-
-// sessionByID finds a stored session by its id or a unique suffix or prefix of it (chat_resume.go).
-func sessionByID(c *actors.Client, id string) (string, error) { return nodelink.SessionByID(c, id) }

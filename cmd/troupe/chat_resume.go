@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/troupe-dev/troupe/actors"
+	"github.com/troupe-dev/troupe/cmd/troupe/internal/nodelink"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/ui"
 	"github.com/troupe-dev/troupe/messages"
 )
@@ -31,7 +32,7 @@ var errNotPicked = &exitError{Code: exitDone, Msg: "no session picked"}
 // their parent is the conversation.
 func (m *Main) chooseSession(ctx context.Context, client *actors.Client, o chatOpen) (string, error) {
 	if o.resume != "" {
-		return sessionByID(client, o.resume)
+		return nodelink.SessionByID(client, o.resume)
 	}
 	metas, err := client.Sessions()
 	if err != nil {
