@@ -41,7 +41,7 @@ type Main struct {
 // exitError carries an exit code and a one-line message up to Run.
 type exitError = clierr.Error
 
-var usageErr = clierr.Usagef
+func usageErr(format string, args ...any) error { return clierr.Usagef(format, args...) }
 
 // exitCode is an error that only sets the exit code (the command already said what happened).
 func exitCode(code int) error { return &exitError{Code: code} }
