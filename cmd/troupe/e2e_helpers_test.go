@@ -105,12 +105,19 @@ type result struct {
 	stdout, stderr string
 }
 
-// troupe runs the binary in dir and waits for it (bounded).
+// troupe runs the binary in dir and waits for it (bounded); its stdin is the null device.
 func troupe(t *testing.T, dir string, env []string, args ...string) result {
+	t.Helper()
+	return troupeStdin(t, dir, env, nil, args...)
+}
+
+// troupeStdin runs the binary in dir with stdin (nil: the null device) and waits for it (bounded).
+func troupeStdin(t *testing.T, dir string, env []string, stdin io.Reader, args ...string) result {
 	t.Helper()
 	cmd := exec.Command(troupeBin, args...)
 	cmd.Dir = dir
 	cmd.Env = env
+	cmd.Stdin = stdin
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	if err := cmd.Start(); err != nil {

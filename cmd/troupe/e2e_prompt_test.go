@@ -2,37 +2,17 @@ package main
 
 import (
 	"bytes"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/troupe-dev/troupe/internal/testwait"
 	"github.com/troupe-dev/troupe/messages"
 )
 
 // troupeIn runs the binary with stdin fed from in (bounded, like troupe).
 func troupeIn(t *testing.T, dir string, env []string, in []byte, args ...string) result {
 	t.Helper()
-	cmd := exec.Command(troupeBin, args...)
-	cmd.Dir = dir
-	cmd.Env = env
-	cmd.Stdin = bytes.NewReader(in)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case <-done:
-	case <-time.After(testwait.Scale(3 * time.Minute)):
-		cmd.Process.Kill()
-		<-done
-		t.Fatalf("troupe %v timed out\nstdout:\n%s\nstderr:\n%s", args, out.String(), errb.String())
-	}
-	return result{code: cmd.ProcessState.ExitCode(), stdout: out.String(), stderr: errb.String()}
+	return troupeStdin(t, dir, env, bytes.NewReader(in), args...)
 }
 
 // The task the model received first, from the session.started event.
