@@ -52,6 +52,13 @@ func loadCorpus(dir string) ([]Case, error) {
 	if len(files) == 0 {
 		return nil, fmt.Errorf("no corpus files in %s (run from the repository root)", dir)
 	}
+	return readCaseFiles(files, false)
+}
+
+// readCaseFiles reads the case files in name order and checks each case (ids unique across
+// them). A held-out set's errors name a case by its position, never by its id or contents, so
+// that an error shows nothing of a case to whoever writes the parsers.
+func readCaseFiles(files []string, byPosition bool) ([]Case, error) {
 	sort.Strings(files)
 	var all []Case
 	seen := map[string]bool{}
@@ -60,8 +67,11 @@ func loadCorpus(dir string) ([]Case, error) {
 		if err != nil {
 			return nil, err
 		}
-		for _, c := range cases {
+		for i, c := range cases {
 			if why := caseProblem(c, seen); why != "" {
+				if byPosition {
+					return nil, fmt.Errorf("%s: case %d of the file %s", f, i+1, why)
+				}
 				return nil, fmt.Errorf("%s: case %q %s", f, c.ID, why)
 			}
 			seen[c.ID] = true

@@ -44,23 +44,7 @@ func loadHeldout(dir string) ([]Case, error) {
 	if err := checkSums(dir, files, sums); err != nil {
 		return nil, err
 	}
-	sort.Strings(files)
-	var all []Case
-	seen := map[string]bool{}
-	for _, f := range files {
-		cases, err := readCases(f)
-		if err != nil {
-			return nil, err
-		}
-		for i, c := range cases {
-			if why := caseProblem(c, seen); why != "" {
-				return nil, fmt.Errorf("%s: case %d of the file %s", f, i+1, why)
-			}
-			seen[c.ID] = true
-			all = append(all, c)
-		}
-	}
-	return all, nil
+	return readCaseFiles(files, true)
 }
 
 // readSums parses a `sha256sum` listing: "<64 hex digits>  <name>" per line (a '*' before the
