@@ -144,29 +144,29 @@ type mcpCaller struct {
 	session string
 }
 
-func (c mcpCaller) CallMCP(ctx context.Context, server, tool string, args json.RawMessage) tools.Result {
+func (c mcpCaller) CallMCP(ctx context.Context, server, tool string, args json.RawMessage) *messages.MCPCallResult {
 	pid, ok := c.hub.pids[server]
 	if !ok {
-		return tools.Result{Output: fmt.Sprintf("mcp server %s is not configured", server), IsError: true}
+		return &messages.MCPCallResult{Server: server, Tool: tool, Output: fmt.Sprintf("mcp server %s is not configured", server), IsError: true}
 	}
 	// The actor answers within the call's timeout (plus a start); the future's own bound is
 	// only a backstop so a lost answer never holds the turn.
 	wait := c.hub.timeout[server] + mcpStartTimeout + 5*time.Second
 	future := c.hub.root.RequestFuture(pid, &messages.MCPCall{Server: server, Tool: tool, Args: args, Session: c.session}, wait)
-	done := make(chan tools.Result, 1)
+	done := make(chan *messages.MCPCallResult, 1)
 	go func() {
 		res, err := future.Result()
 		if r, ok := res.(*messages.MCPCallResult); ok && err == nil {
-			done <- tools.Result{Output: r.Output, IsError: r.IsError}
+			done <- r
 			return
 		}
-		done <- tools.Result{Output: fmt.Sprintf("mcp server %s: no answer for %s: %v", server, tool, err), IsError: true}
+		done <- &messages.MCPCallResult{Server: server, Tool: tool, Output: fmt.Sprintf("mcp server %s: no answer for %s: %v", server, tool, err), IsError: true}
 	}()
 	select {
 	case r := <-done:
 		return r
 	case <-ctx.Done():
-		return tools.Result{Output: fmt.Sprintf("%s was cancelled: %v", tools.MCPToolName(server, tool), context.Cause(ctx)), IsError: true}
+		return &messages.MCPCallResult{Server: server, Tool: tool, Output: fmt.Sprintf("%s was cancelled: %v", tools.MCPToolName(server, tool), context.Cause(ctx)), IsError: true}
 	}
 }
 

@@ -240,7 +240,7 @@ func (m *mcpServer) run(ctx actor.Context, call *messages.MCPCall, sender *actor
 		began := time.Now()
 		cctx, cancel := context.WithTimeout(context.Background(), timeout)
 		defer cancel()
-		text, isErr, err := conn.Call(cctx, call.Tool, call.Args)
+		out, err := conn.Call(cctx, call.Tool, call.Args)
 		if err != nil && cctx.Err() == nil {
 			// A broken connection fails the call before the Conn has seen the process exit;
 			// wait a moment for it so the result says the server stopped.
@@ -249,8 +249,11 @@ func (m *mcpServer) run(ctx actor.Context, call *messages.MCPCall, sender *actor
 			case <-time.After(time.Second):
 			}
 		}
-		res := &messages.MCPCallResult{Server: name, Tool: call.Tool, Output: text, IsError: isErr,
+		res := &messages.MCPCallResult{Server: name, Tool: call.Tool, Output: out.Text, IsError: out.IsError,
 			DurationMS: time.Since(began).Milliseconds()}
+		for _, img := range out.Images {
+			res.Images = append(res.Images, messages.MCPImage{MediaType: img.MediaType, Data: img.Data})
+		}
 		switch {
 		case err != nil && cctx.Err() != nil:
 			res.Output, res.IsError = fmt.Sprintf("mcp server %s: %s gave no answer within %s; the call was cancelled and a late answer is dropped", name, call.Tool, timeout), true

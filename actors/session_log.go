@@ -30,8 +30,13 @@ func noteEntry(text string) (*store.Entry, llm.Message) {
 
 // toolResultEntry is a tool call's result as a log entry and as the model sees it.
 func toolResultEntry(call llm.ToolCall, res *messages.ToolResult) (*store.Entry, llm.Message) {
-	return &store.Entry{Kind: store.KindToolResult, Text: res.Output, CallID: call.ID, ToolName: call.Name, IsError: res.IsError},
-		llm.Message{Role: llm.RoleTool, Content: res.Output, ToolCallID: call.ID, ToolName: call.Name, IsError: res.IsError}
+	var imgs []store.Image
+	for _, img := range res.Images {
+		imgs = append(imgs, store.Image{Ref: img.Ref, MediaType: img.MediaType, Width: img.Width, Height: img.Height, Bytes: img.Bytes})
+	}
+	return &store.Entry{Kind: store.KindToolResult, Text: res.Output, CallID: call.ID, ToolName: call.Name, IsError: res.IsError, Images: imgs},
+		llm.Message{Role: llm.RoleTool, Content: res.Output, ToolCallID: call.ID, ToolName: call.Name, IsError: res.IsError,
+			Images: projection.ImagesOf(imgs)}
 }
 
 // commitAssistant records a reply stamped with the model that produced it, and counts the turn.

@@ -110,8 +110,12 @@ func (s *session) stream(ctx actor.Context, req *llm.Request) {
 	policy := s.deps.Retry
 	policy.OnRetry = func(info llm.RetryInfo) { root.Send(self, &modelRetry{turn: turn, info: info}) }
 	sent := len(req.Messages)
+	artifacts := s.deps.Store
 	go func() {
-		reply, err := llm.StreamWithRetry(callCtx, provider, req, func(ev llm.Event) {
+		// Images are read from the artifact store here, off the actor, into a copy.
+		call := *req
+		call.Messages = llm.LoadImages(req.Messages, req.Model, artifacts.Artifact)
+		reply, err := llm.StreamWithRetry(callCtx, provider, &call, func(ev llm.Event) {
 			root.Send(self, &modelEvent{turn: turn, ev: ev})
 		}, policy)
 		root.Send(self, &modelDone{turn: turn, reply: reply, err: err, bytes: size, sent: sent})

@@ -149,7 +149,7 @@ func (t *toolExec) finish(ctx actor.Context, done *toolDone) {
 
 func (t *toolExec) reply(req *messages.ToolRequest, res tools.Result, took time.Duration) {
 	out := &messages.ToolResult{Turn: req.Turn, CallID: req.CallID, Name: req.Name, Output: res.Output,
-		IsError: res.IsError, Changed: res.Changed, Duration: took}
+		IsError: res.IsError, Changed: res.Changed, Duration: took, Images: res.Images}
 	for _, rp := range res.Repairs {
 		out.Repairs = append(out.Repairs, messages.Repair{Kind: string(rp.Kind), Before: rp.Before, After: rp.After})
 	}

@@ -2,6 +2,7 @@ package llm
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -90,7 +91,7 @@ func anthropicParams(req *Request) anthropic.MessageNewParams {
 		role := anthropic.MessageParamRoleUser
 		switch m.Role {
 		case RoleTool:
-			block = append(block, anthropic.NewToolResultBlock(m.ToolCallID, m.Content, m.IsError))
+			block = append(block, anthropicToolResult(m, req.Model))
 		case RoleAssistant:
 			role = anthropic.MessageParamRoleAssistant
 			if m.Content != "" {
@@ -103,7 +104,11 @@ func anthropicParams(req *Request) anthropic.MessageNewParams {
 				block = append(block, anthropic.NewTextBlock("(no reply)"))
 			}
 		default:
-			block = append(block, anthropic.NewTextBlock(m.Content))
+			send, placeholder := imageParts(m, req.Model)
+			block = append(block, anthropic.NewTextBlock(withPlaceholder(m.Content, placeholder)))
+			for _, img := range send {
+				block = append(block, anthropic.NewImageBlockBase64(img.MediaType, base64.StdEncoding.EncodeToString(img.Data)))
+			}
 		}
 		if n := len(params.Messages); n > 0 && params.Messages[n-1].Role == role {
 			params.Messages[n-1].Content = append(params.Messages[n-1].Content, block...)
@@ -119,6 +124,19 @@ func anthropicParams(req *Request) anthropic.MessageNewParams {
 		}})
 	}
 	return params
+}
+
+// anthropicToolResult is a tool_result block; its images go inside it, after the text, the
+// shape the Messages API gives a tool result that returns images.
+func anthropicToolResult(m Message, model string) anthropic.ContentBlockParamUnion {
+	send, placeholder := imageParts(m, model)
+	b := anthropic.NewToolResultBlock(m.ToolCallID, withPlaceholder(m.Content, placeholder), m.IsError)
+	for _, img := range send {
+		b.OfToolResult.Content = append(b.OfToolResult.Content, anthropic.ToolResultBlockParamContentUnion{
+			OfImage: &anthropic.ImageBlockParam{Source: anthropic.ImageBlockParamSourceUnion{OfBase64: &anthropic.Base64ImageSourceParam{
+				Data: base64.StdEncoding.EncodeToString(img.Data), MediaType: anthropic.Base64ImageSourceMediaType(img.MediaType)}}}})
+	}
+	return b
 }
 
 // toolInput is a call's arguments as the JSON object tool_use needs; malformed arguments

@@ -181,7 +181,19 @@ func (p *geminiProvider) params(req *Request) ([]*genai.Content, *genai.Generate
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	// Tool results' images follow all the function responses of their turn, as inline data in
+	// the same user turn.
+	var pending []Image
+	flush := func() {
+		if len(pending) > 0 {
+			add(genai.RoleUser, geminiImages(pending)...)
+			pending = nil
+		}
+	}
 	for _, m := range req.Messages {
+		if m.Role != RoleTool {
+			flush()
+		}
 		switch m.Role {
 		case RoleAssistant:
 			var parts []*genai.Part
@@ -208,16 +220,29 @@ func (p *geminiProvider) params(req *Request) ([]*genai.Content, *genai.Generate
 			if m.IsError {
 				key = "error"
 			}
-			fr := &genai.FunctionResponse{Name: m.ToolName, Response: map[string]any{key: m.Content}}
+			send, placeholder := imageParts(m, req.Model)
+			fr := &genai.FunctionResponse{Name: m.ToolName, Response: map[string]any{key: withPlaceholder(m.Content, placeholder)}}
 			if !strings.HasPrefix(m.ToolCallID, geminiCallPrefix) {
 				fr.ID = m.ToolCallID
 			}
 			add(genai.RoleUser, &genai.Part{FunctionResponse: fr})
+			pending = append(pending, send...)
 		default:
-			add(genai.RoleUser, &genai.Part{Text: m.Content})
+			send, placeholder := imageParts(m, req.Model)
+			add(genai.RoleUser, append([]*genai.Part{{Text: withPlaceholder(m.Content, placeholder)}}, geminiImages(send)...)...)
 		}
 	}
+	flush()
 	return contents, config
+}
+
+// geminiImages are images as inline data parts.
+func geminiImages(imgs []Image) []*genai.Part {
+	var parts []*genai.Part
+	for _, img := range imgs {
+		parts = append(parts, &genai.Part{InlineData: &genai.Blob{MIMEType: img.MediaType, Data: img.Data}})
+	}
+	return parts
 }
 
 func classifyGemini(err error) *Error {

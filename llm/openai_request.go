@@ -1,7 +1,9 @@
 package llm
 
 import (
+	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"hash/fnv"
 	"net/url"
 	"strings"
@@ -28,8 +30,29 @@ func (p *openAIProvider) request(req *Request, rejected []string, quirks *openai
 	}
 	ids := p.callIDs(req.Model, quirks)
 	echoFrom := lastUserMessage(req.Messages)
+	// Chat Completions takes images only in user messages: the images of tool results follow
+	// the run of tool messages they came with, in one user message (pairing holds).
+	var pending []openai.Part
 	for i, m := range req.Messages {
-		out.Messages = append(out.Messages, openAIMessage(m, req.Model, i > echoFrom, ids))
+		if m.Role != RoleTool && len(pending) > 0 {
+			out.Messages = append(out.Messages, openai.Message{Role: "user", Content: pending})
+			pending = nil
+		}
+		send, placeholder := imageParts(m, req.Model)
+		m.Content = withPlaceholder(m.Content, placeholder)
+		msg := openAIMessage(m, req.Model, i > echoFrom, ids)
+		switch {
+		case len(send) == 0:
+		case m.Role == RoleTool:
+			pending = append(pending, openai.Part{Type: "text", Text: fmt.Sprintf("The image(s) %s (call %s) returned:", m.ToolName, ids(m.ToolCallID))})
+			pending = append(pending, openAIImages(send)...)
+		default:
+			msg.Content = append([]openai.Part{{Type: "text", Text: m.Content}}, openAIImages(send)...)
+		}
+		out.Messages = append(out.Messages, msg)
+	}
+	if len(pending) > 0 {
+		out.Messages = append(out.Messages, openai.Message{Role: "user", Content: pending})
 	}
 	for _, t := range req.Tools {
 		var schema map[string]any
@@ -50,6 +73,15 @@ func (p *openAIProvider) request(req *Request, rejected []string, quirks *openai
 		out.PromptCacheKey = req.CacheKey
 	}
 	return out
+}
+
+// openAIImages are images as image_url parts holding data: URLs.
+func openAIImages(imgs []Image) []openai.Part {
+	parts := make([]openai.Part, len(imgs))
+	for i, img := range imgs {
+		parts[i] = openai.Part{Type: "image_url", ImageURL: &openai.ImageURL{URL: "data:" + img.MediaType + ";base64," + base64.StdEncoding.EncodeToString(img.Data)}}
+	}
+	return parts
 }
 
 // lastUserMessage is the index of the last user message, -1 when there is none.

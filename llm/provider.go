@@ -47,6 +47,22 @@ type Message struct {
 	IsError bool `json:"is_error,omitempty"`
 	// Model stamps an assistant message with the model that produced it.
 	Model string `json:"model,omitempty"`
+	// Images go with a user message or a tool result (read_file of an image, an MCP tool's
+	// image content). Each adapter sends them in its provider's own shape to a model that
+	// accepts images (Quirks.Vision), and a one-line placeholder to one that does not.
+	Images []Image `json:"images,omitempty"`
+}
+
+// Image is an image part of a message. Ref names it in the artifact store; Data is its bytes,
+// filled just before the call (LoadImages) and never logged. An image whose Data is empty is
+// sent as its placeholder line.
+type Image struct {
+	Ref       string `json:"ref"`
+	MediaType string `json:"media_type"`
+	Width     int    `json:"width"`
+	Height    int    `json:"height"`
+	Bytes     int    `json:"bytes"`
+	Data      []byte `json:"-"`
 }
 
 // ToolSpec describes one tool to the model.

@@ -18,6 +18,9 @@ type Quirks struct {
 	Temperature, TopP float64
 	// PromptHint is one line added to the system prompt for families that need steering.
 	PromptHint string
+	// Vision says the model accepts images (llm/images.go lists which); images sent to a
+	// model without it become a line saying what they are.
+	Vision bool
 }
 
 // The one-line hints: families that fall back to calls written as text, and of those the ones
@@ -59,9 +62,11 @@ func QuirksFor(model string) Quirks {
 	for _, e := range quirkTable {
 		for _, m := range e.match {
 			if strings.Contains(name, m) {
-				return e.q
+				q := e.q
+				q.Vision = acceptsImages(name)
+				return q
 			}
 		}
 	}
-	return Quirks{Family: "unknown", TextFormat: "hermes"}
+	return Quirks{Family: "unknown", TextFormat: "hermes", Vision: acceptsImages(name)}
 }

@@ -150,6 +150,19 @@ type ToolResult struct {
 	Duration time.Duration `json:"duration"`
 	// Repairs lists what the lifecycle repaired to make the call run (tool.repaired events).
 	Repairs []Repair `json:"repairs,omitempty"`
+	// Images are the images the call returned (read_file of an image, an MCP tool's image
+	// content), kept in the artifact store; Output describes them.
+	Images []Image `json:"images,omitempty"`
+}
+
+// Image is an image a tool returned, fitted to the providers' limits and stored as an
+// artifact: Ref names it there.
+type Image struct {
+	Ref       string `json:"ref"`
+	MediaType string `json:"media_type"`
+	Width     int    `json:"width"`
+	Height    int    `json:"height"`
+	Bytes     int    `json:"bytes"`
 }
 
 // Repair is one change the harness made to a model's tool call (see tools.Repair).

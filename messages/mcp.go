@@ -31,6 +31,15 @@ type MCPCallResult struct {
 	Output     string `json:"output"`
 	IsError    bool   `json:"is_error,omitempty"`
 	DurationMS int64  `json:"duration_ms"`
+	// Images are the result's image content as the server sent it (bounded by the result
+	// bound); the calling executor fits and stores them.
+	Images []MCPImage `json:"images,omitempty"`
+}
+
+// MCPImage is one image of an MCP tool result.
+type MCPImage struct {
+	MediaType string `json:"media_type"`
+	Data      []byte `json:"data"`
 }
 
 // MCPListTools asks an MCP server's actor for its tools, starting the server if it has not

@@ -43,6 +43,16 @@ type Entry struct {
 	IsError   bool            `json:"is_error,omitempty"`  // tool_result
 	Event     string          `json:"event,omitempty"`     // system: an event type, e.g. "tool.rejected"
 	Data      json.RawMessage `json:"data,omitempty"`      // system/compact: structured detail
+	Images    []Image         `json:"images,omitempty"`    // tool_result: images, by artifact ref
+}
+
+// Image is an image of a tool result, kept as an artifact (its bytes are never in the log).
+type Image struct {
+	Ref       string `json:"ref"`
+	MediaType string `json:"media_type"`
+	Width     int    `json:"width"`
+	Height    int    `json:"height"`
+	Bytes     int    `json:"bytes"`
 }
 
 // sessionSeq is the append counter of one session. Its mutex serialises that session's

@@ -7,6 +7,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"strings"
+
+	"github.com/troupe-dev/troupe/messages"
 )
 
 // An MCP tool is a tool of an MCP server offered to the model as mcp__<server>__<tool>.
@@ -22,9 +25,10 @@ import (
 //     as an artifact (read_artifact pages through it).
 //   - Name repair never maps an mcp__ name onto another tool (toolnames.go).
 
-// MCPCaller calls a tool of a configured MCP server; Env.MCP holds the session's.
+// MCPCaller calls a tool of a configured MCP server; Env.MCP holds the session's. Failures
+// come back as a result with IsError set.
 type MCPCaller interface {
-	CallMCP(ctx context.Context, server, tool string, args json.RawMessage) Result
+	CallMCP(ctx context.Context, server, tool string, args json.RawMessage) *messages.MCPCallResult
 }
 
 // MCPToolInfo is one tool an MCP server offers.
@@ -67,7 +71,23 @@ func (t *mcpTool) Run(ctx context.Context, env *Env, args json.RawMessage) Resul
 	if env.MCP == nil {
 		return errorResult(fmt.Sprintf("%s: MCP servers are not available in this session", t.spec.Name))
 	}
-	return env.MCP.CallMCP(ctx, t.info.Server, t.info.Tool, args)
+	r := env.MCP.CallMCP(ctx, t.info.Server, t.info.Tool, args)
+	res := Result{Output: r.Output, IsError: r.IsError}
+	// Each image is fitted and stored like read_file's; the text says what each one was.
+	for i, raw := range r.Images {
+		img, line, err := attachImage(env, raw.Data)
+		switch {
+		case line == "":
+			line = fmt.Sprintf("[image %d: the server sent %s data of %d bytes that is not a usable image: %v]", i+1, raw.MediaType, len(raw.Data), err)
+		case err != nil:
+			line = fmt.Sprintf("[image %d: %s; not attached: %v]", i+1, line, err)
+		default:
+			line = fmt.Sprintf("[image %d: %s; attached]", i+1, line)
+			res.Images = append(res.Images, img)
+		}
+		res.Output = strings.TrimPrefix(res.Output+"\n"+line, "\n")
+	}
+	return res
 }
 
 var notInName = regexp.MustCompile(`[^a-zA-Z0-9_-]`)

@@ -14,7 +14,9 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/troupe-dev/troupe/internal/imagefit"
 	"github.com/troupe-dev/troupe/internal/textfmt"
+	"github.com/troupe-dev/troupe/messages"
 )
 
 const (
@@ -31,7 +33,7 @@ type readFile struct{}
 func (readFile) Spec() Spec {
 	return Spec{
 		Name:        "read_file",
-		Description: "Read a text file. Lines are numbered like cat -n. Reads up to 2000 lines from offset; partial reads say how to continue. Binary files give size and type only; a directory gives its listing.",
+		Description: "Read a text file. Lines are numbered like cat -n. Reads up to 2000 lines from offset; partial reads say how to continue. PNG, JPEG, GIF and WebP images are shown to models that accept images; other binary files give size and type only; a directory gives its listing.",
 		Schema: json.RawMessage(`{"type":"object","properties":{` +
 			`"path":{"type":"string","description":"file path, relative to the workspace root"},` +
 			`"offset":{"type":"integer","minimum":1,"description":"first line, 1-based (default 1)"},` +
@@ -98,6 +100,9 @@ func (t readFile) Run(ctx context.Context, env *Env, raw json.RawMessage) Result
 	hash, baseline := sha256.New(), &baselineCapture{}
 	br := bufio.NewReaderSize(io.TeeReader(f, io.MultiWriter(hash, baseline)), 64<<10)
 	head, _ := br.Peek(readSniffBytes)
+	if kind := imagefit.Sniff(head); kind != "" {
+		return readImage(env, br, rel, kind, info.Size())
+	}
 	if bytes.IndexByte(head, 0) >= 0 {
 		return Result{Output: fmt.Sprintf("%s: binary file, %d bytes, mime %s (contents not shown)", rel, info.Size(), http.DetectContentType(head))}
 	}
@@ -110,6 +115,27 @@ func (t readFile) Run(ctx context.Context, env *Env, raw json.RawMessage) Result
 		env.Files.recordRead(rel, fp, baseline.content(), out.span, env.Turn)
 	}
 	return out.Result
+}
+
+// readImage answers a read of an image file (recognised by its content): the image is
+// attached to the result, whose text says what it is. A file too large to look at, or one that
+// starts like an image but does not decode, is described and not attached.
+func readImage(env *Env, r io.Reader, rel, kind string, size int64) Result {
+	if size > imagefit.MaxInputBytes {
+		return Result{Output: fmt.Sprintf("%s: %s file of %d bytes, too large to attach (the limit is %d MB); contents not shown", rel, kind, size, imagefit.MaxInputBytes>>20)}
+	}
+	data, err := io.ReadAll(io.LimitReader(r, imagefit.MaxInputBytes+1))
+	if err != nil {
+		return errorResult(fmt.Sprintf("read_file %s: %v", rel, err))
+	}
+	img, line, err := attachImage(env, data)
+	switch {
+	case line == "":
+		return errorResult(fmt.Sprintf("%s has the signature of %s but is not a usable image (%d bytes): %v", rel, kind, len(data), err))
+	case err != nil:
+		return Result{Output: fmt.Sprintf("%s: %s; not attached: %v", rel, line, err)}
+	}
+	return Result{Output: fmt.Sprintf("%s: %s; the image is attached for you to look at", rel, line), Images: []messages.Image{img}}
 }
 
 // directoryListing answers a read of a directory with what list_dir gives for it (its default

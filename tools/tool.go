@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"os/exec"
+
+	"github.com/troupe-dev/troupe/messages"
 )
 
 // Risk classifies what a tool can affect; the permission policy decides on it.
@@ -61,6 +63,8 @@ type Result struct {
 	Rejected bool
 	// Repairs lists what the lifecycle changed in the call to make it run, in order.
 	Repairs []Repair
+	// Images the call returned, stored as artifacts (tools/image.go); Output describes them.
+	Images []messages.Image
 }
 
 // RepairKind names one family of repair the harness makes to a model's tool call.

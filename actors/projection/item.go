@@ -45,7 +45,8 @@ func FromEntries(entries []*store.Entry) []Item {
 				}
 			}
 		case store.KindToolResult:
-			it.Msg = llm.Message{Role: llm.RoleTool, Content: e.Text, ToolCallID: e.CallID, ToolName: e.ToolName, IsError: e.IsError}
+			it.Msg = llm.Message{Role: llm.RoleTool, Content: e.Text, ToolCallID: e.CallID, ToolName: e.ToolName, IsError: e.IsError,
+				Images: ImagesOf(e.Images)}
 		case store.KindSystem:
 			if e.Event != NoteEvent {
 				continue
@@ -63,6 +64,19 @@ func FromEntries(entries []*store.Entry) []Item {
 		items = append(items, it)
 	}
 	return items
+}
+
+// ImagesOf is a log entry's images as the model's message carries them (bytes are loaded
+// just before the call, llm.LoadImages).
+func ImagesOf(imgs []store.Image) []llm.Image {
+	if len(imgs) == 0 {
+		return nil
+	}
+	out := make([]llm.Image, len(imgs))
+	for i, img := range imgs {
+		out[i] = llm.Image{Ref: img.Ref, MediaType: img.MediaType, Width: img.Width, Height: img.Height, Bytes: img.Bytes}
+	}
+	return out
 }
 
 // decodeBoundary reads the Boundary a compact entry stores in Data. The entry's Text stands in

@@ -1,6 +1,7 @@
 package projection
 
 import (
+	"fmt"
 	"strings"
 	"time"
 
@@ -80,6 +81,11 @@ func Project(in Input) []llm.Message {
 			if p := preview(m.Content, previewBytes); len(p) < len(m.Content) {
 				m.Content = p
 			}
+		}
+		if m.Role == llm.RoleTool && i < elideBefore && len(m.Images) > 0 {
+			// Old images cost as much as ever and matter less: the text says what they were.
+			m.Content += fmt.Sprintf("\n[%d image(s) no longer shown; read the file again to see it]", len(m.Images))
+			m.Images = nil
 		}
 		out = append(out, m)
 	}

@@ -59,7 +59,16 @@ func EstimateMessage(m llm.Message) int {
 	if m.Role == llm.RoleTool {
 		n += EstimateTokens(m.ToolCallID) + EstimateTokens(m.ToolName)
 	}
+	for _, img := range m.Images {
+		n += ImageTokens(img)
+	}
 	return n
+}
+
+// ImageTokens estimates what one image costs: Anthropic documents width×height/750, and a
+// fitted image (internal/imagefit) stays near 1600; the others charge less or alike.
+func ImageTokens(img llm.Image) int {
+	return min(max(img.Width*img.Height/750, 85), 1600)
 }
 
 // EstimateMessages is the sum of EstimateMessage over msgs.

@@ -25,6 +25,7 @@ import (
 
 	"github.com/troupe-dev/troupe/config"
 	"github.com/troupe-dev/troupe/internal/mcptest"
+	"github.com/troupe-dev/troupe/messages"
 	"github.com/troupe-dev/troupe/tools"
 	"github.com/troupe-dev/troupe/tools/mcpclient"
 )
@@ -101,12 +102,12 @@ func main() {
 
 type directCaller map[string]*mcpclient.Conn
 
-func (d directCaller) CallMCP(ctx context.Context, server, tool string, args json.RawMessage) tools.Result {
-	out, isErr, err := d[server].Call(ctx, tool, args)
+func (d directCaller) CallMCP(ctx context.Context, server, tool string, args json.RawMessage) *messages.MCPCallResult {
+	out, err := d[server].Call(ctx, tool, args)
 	if err != nil {
-		return tools.Result{Output: err.Error(), IsError: true}
+		return &messages.MCPCallResult{Output: err.Error(), IsError: true}
 	}
-	return tools.Result{Output: out, IsError: isErr}
+	return &messages.MCPCallResult{Output: out.Text, IsError: out.IsError}
 }
 
 func connect(s config.MCPServer, dir string) (*mcpclient.Conn, []mcpclient.Tool) {

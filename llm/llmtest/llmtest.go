@@ -91,6 +91,10 @@ func (r *recorder) accept(w http.ResponseWriter, req *http.Request, respond Resp
 		fail(w, http.StatusBadRequest, Reply{Text: "invalid JSON body: " + err.Error()})
 		return Reply{}, nil, 0, false
 	}
+	if msg := checkImages(req.URL.Path, body); msg != "" {
+		fail(w, http.StatusBadRequest, Reply{Text: msg})
+		return Reply{}, nil, 0, false
+	}
 	reply = respond(n, body)
 	if reply.Delay > 0 {
 		select {

@@ -24,10 +24,11 @@ type StreamOptions struct {
 	IncludeUsage bool `json:"include_usage"`
 }
 
-// Message is one message of the conversation. Content is a pointer so that an assistant
-// message holding only calls leaves it out while a user's empty message keeps "".
+// Message is one message of the conversation. Content is a *string (Text), so that an
+// assistant message holding only calls leaves it out while a user's empty message keeps "",
+// or a user message's []Part when it carries images.
 type Message struct {
-	Content          *string         `json:"content,omitempty"`
+	Content          any             `json:"content,omitempty"`
 	ToolCalls        []ToolCall      `json:"tool_calls,omitempty"`
 	ToolCallID       string          `json:"tool_call_id,omitempty"`
 	Role             string          `json:"role"`
@@ -37,6 +38,18 @@ type Message struct {
 
 // Text returns a pointer to s, for Message.Content.
 func Text(s string) *string { return &s }
+
+// Part is one part of a user message's content array: text, or an image given as a data: URL.
+type Part struct {
+	Type     string    `json:"type"` // "text" or "image_url"
+	Text     string    `json:"text,omitempty"`
+	ImageURL *ImageURL `json:"image_url,omitempty"`
+}
+
+// ImageURL is an image part's source: "data:image/png;base64,…".
+type ImageURL struct {
+	URL string `json:"url"`
+}
 
 // ToolCall is a call of an assistant message sent back to the model.
 type ToolCall struct {

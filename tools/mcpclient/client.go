@@ -185,18 +185,18 @@ func (c *Conn) Tools(ctx context.Context) ([]Tool, error) {
 	return out, nil
 }
 
-// Call calls a tool and gives its result as text; isError is the server's own verdict. err
-// is a failure to get a result at all (the connection, the deadline).
-func (c *Conn) Call(ctx context.Context, tool string, args json.RawMessage) (text string, isError bool, err error) {
+// Call calls a tool and gives its result; Result.IsError is the server's own verdict. err is
+// a failure to get a result at all (the connection, the deadline).
+func (c *Conn) Call(ctx context.Context, tool string, args json.RawMessage) (Result, error) {
 	var params any = map[string]any{}
 	if len(args) > 0 {
 		params = args
 	}
 	res, err := c.session.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: params})
 	if err != nil {
-		return "", false, err
+		return Result{}, err
 	}
-	return ResultText(res), res.IsError, nil
+	return ResultOf(res), nil
 }
 
 // headerClient is an HTTP client that adds the configured headers to every request.
@@ -220,16 +220,41 @@ func (h headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	return h.base.RoundTrip(r)
 }
 
-// ResultText is a tool result as the model reads it: text parts as they are, other parts as
-// one line saying what they are, and structured content as JSON when there is nothing else.
-func ResultText(res *mcp.CallToolResult) string {
+// Image is one image of a tool result, as the server sent it.
+type Image struct {
+	MediaType string
+	Data      []byte
+}
+
+// Result is a tool result: its text as the model reads it, and its images.
+type Result struct {
+	Text    string
+	IsError bool
+	Images  []Image
+}
+
+// The bounds on a result's images: a result is one message that could cross the bus.
+const (
+	maxImages     = 8
+	maxImageBytes = 8 << 20
+)
+
+// ResultOf is a tool result as the model reads it: text parts as they are, images apart (up to
+// maxImages of up to maxImageBytes each; the rest become a line), other parts as one line
+// saying what they are, and structured content as JSON when there is nothing else.
+func ResultOf(res *mcp.CallToolResult) Result {
 	var parts []string
+	out := Result{IsError: res.IsError}
 	for _, c := range res.Content {
 		switch c := c.(type) {
 		case *mcp.TextContent:
 			parts = append(parts, c.Text)
 		case *mcp.ImageContent:
-			parts = append(parts, fmt.Sprintf("[image %s, %d bytes (images are not passed to the model yet)]", c.MIMEType, len(c.Data)))
+			if len(out.Images) < maxImages && len(c.Data) <= maxImageBytes {
+				out.Images = append(out.Images, Image{MediaType: c.MIMEType, Data: c.Data})
+				continue
+			}
+			parts = append(parts, fmt.Sprintf("[image %s, %d bytes, not attached: a result attaches at most %d images of %d MB]", c.MIMEType, len(c.Data), maxImages, maxImageBytes>>20))
 		case *mcp.AudioContent:
 			parts = append(parts, fmt.Sprintf("[audio %s, %d bytes]", c.MIMEType, len(c.Data)))
 		case *mcp.ResourceLink:
@@ -242,10 +267,11 @@ func ResultText(res *mcp.CallToolResult) string {
 			}
 		}
 	}
-	if len(parts) == 0 && res.StructuredContent != nil {
+	if len(parts) == 0 && len(out.Images) == 0 && res.StructuredContent != nil {
 		if b, err := json.Marshal(res.StructuredContent); err == nil {
 			parts = append(parts, string(b))
 		}
 	}
-	return strings.Join(parts, "\n")
+	out.Text = strings.Join(parts, "\n")
+	return out
 }

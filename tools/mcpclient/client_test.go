@@ -1,6 +1,7 @@
 package mcpclient
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -66,23 +67,23 @@ func TestGoServerToolsAndFaults(t *testing.T) {
 	if sleep, _ := toolNamed(ts, "sleep"); sleep.ReadOnly {
 		t.Errorf("sleep is not read-only")
 	}
-	out, isErr, err := c.Call(ctx, "echo", json.RawMessage(`{"msg":"hi"}`))
-	if err != nil || isErr || out != "echo: hi" {
-		t.Fatalf("echo: %q %v %v", out, isErr, err)
+	out, err := c.Call(ctx, "echo", json.RawMessage(`{"msg":"hi"}`))
+	if err != nil || out.IsError || out.Text != "echo: hi" {
+		t.Fatalf("echo: %+v %v", out, err)
 	}
 
 	short, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
 	began := time.Now()
-	_, _, err = c.Call(short, "sleep", json.RawMessage(`{"ms":3000}`))
+	_, err = c.Call(short, "sleep", json.RawMessage(`{"ms":3000}`))
 	cancel()
 	if err == nil || time.Since(began) > testwait.Scale(2*time.Second) {
 		t.Fatalf("a call past its deadline: err %v after %s", err, time.Since(began))
 	}
-	if out, _, err := c.Call(ctx, "echo", json.RawMessage(`{"msg":"after"}`)); err != nil || out != "echo: after" {
-		t.Fatalf("the connection after a timed-out call: %q %v", out, err)
+	if out, err := c.Call(ctx, "echo", json.RawMessage(`{"msg":"after"}`)); err != nil || out.Text != "echo: after" {
+		t.Fatalf("the connection after a timed-out call: %+v %v", out, err)
 	}
 
-	if _, _, err := c.Call(ctx, "crash", nil); err == nil {
+	if _, err := c.Call(ctx, "crash", nil); err == nil {
 		t.Fatal("a call whose server exits got no error")
 	}
 	select {
@@ -153,13 +154,18 @@ func checkEverything(t *testing.T, c *Conn) {
 	if !ok || !echo.ReadOnly {
 		t.Fatalf("no read-only echo among %d tools", len(ts))
 	}
-	out, isErr, err := c.Call(context.Background(), "echo", json.RawMessage(`{"message":"hello mcp"}`))
-	if err != nil || isErr || !strings.Contains(out, "hello mcp") {
-		t.Fatalf("echo: %q %v %v", out, isErr, err)
+	out, err := c.Call(context.Background(), "echo", json.RawMessage(`{"message":"hello mcp"}`))
+	if err != nil || out.IsError || !strings.Contains(out.Text, "hello mcp") {
+		t.Fatalf("echo: %+v %v", out, err)
 	}
-	out, _, err = c.Call(context.Background(), "get-sum", json.RawMessage(`{"a":2,"b":3}`))
-	if err != nil || !strings.Contains(out, "5") {
-		t.Fatalf("get-sum: %q %v", out, err)
+	out, err = c.Call(context.Background(), "get-sum", json.RawMessage(`{"a":2,"b":3}`))
+	if err != nil || !strings.Contains(out.Text, "5") {
+		t.Fatalf("get-sum: %+v %v", out, err)
+	}
+	// The reference server's image tool: the image comes apart from the text, as bytes.
+	out, err = c.Call(context.Background(), "get-tiny-image", json.RawMessage(`{}`))
+	if err != nil || len(out.Images) != 1 || out.Images[0].MediaType != "image/png" || !bytes.HasPrefix(out.Images[0].Data, []byte("\x89PNG")) {
+		t.Fatalf("get-tiny-image: %d images, text %q, %v", len(out.Images), out.Text, err)
 	}
 }
 
