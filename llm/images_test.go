@@ -82,7 +82,9 @@ var imageWires = []struct {
 	{wires[0], "claude-sonnet-4-5", []string{"user/tool_result:call_a"}, `"tool_use_id":"call_b"`},
 	{wires[1], "gemini-2.5-pro", []string{"user/inline"}, `"id":"call_b"`},
 	{wire{name: "openai", serve: func(r llmtest.Responder) fakeServer { return llmtest.NewOpenAI(r) },
-		open: func(url string) Provider { return NewOpenAI(OpenAIConfig{Name: "openai", BaseURL: url, APIKey: "sk-test"}) }},
+		open: func(url string) Provider {
+			return NewOpenAI(OpenAIConfig{Name: "openai", BaseURL: url, APIKey: "sk-test"})
+		}},
 		"gpt-4o", []string{"user/image_url"}, `"tool_call_id":"call_b"`},
 }
 
