@@ -30,6 +30,8 @@ type mcpServer struct {
 	tools   []messages.MCPToolSpec
 	waiters []*actor.PID    // MCPListTools waiting for a start
 	queued  []queuedMCPCall // calls waiting for a start
+	// watchers are the sessions told when the tools change (MCPWatch), until they stop.
+	watchers []*actor.PID
 }
 
 type queuedMCPCall struct {
@@ -80,10 +82,11 @@ func (m *mcpServer) Receive(ctx actor.Context) {
 	case *mcpToolsChanged:
 		m.onToolsChanged(ctx, msg)
 	case *mcpRelisted:
-		if msg.gen == m.gen && msg.err == nil {
-			m.tools = msg.tools
-			m.life.version++
-		}
+		m.onRelisted(ctx, msg)
+	case *messages.MCPWatch:
+		m.watch(ctx, ctx.Sender())
+	case *actor.Terminated:
+		m.unwatch(msg.Who)
 	case *mcpRetry:
 		if m.life.state == messages.MCPFailed {
 			m.start(ctx)

@@ -72,6 +72,9 @@ type SessionDeps struct {
 	// MCP asks the Node's MCP servers their state (for /mcp), safe to call off the actor; nil
 	// when none are configured.
 	MCP func() []*messages.MCPServerStatus
+	// MCPWatch asks the Node's MCP servers to tell this session when their tools change
+	// (mcp_watch.go); nil without servers.
+	MCPWatch func(*actor.PID)
 }
 
 // session is the Session actor: it owns one conversation, runs its turns, and is the only
@@ -94,6 +97,7 @@ type session struct {
 	steer   *turn.Steering    // reply classes, loops, repairs (session_repair.go)
 
 	nested nestedInstructions // nested instruction files handed out (session_instructions.go)
+	mcp    mcpRefresh         // MCP tools changed, taken in between turns (mcp_watch.go)
 }
 
 // newSession returns the producer of a Session actor. The producer is called again when the
@@ -161,6 +165,8 @@ func (s *session) Receive(ctx actor.Context) {
 		s.onSetMode(ctx, msg)
 	case *messages.SessionAllowlist:
 		s.onSessionAllowlist(ctx, msg)
+	case *messages.MCPToolsChanged:
+		s.onMCPToolsChanged(ctx, msg)
 	case *messages.ToolStarted, *messages.ToolResult, *messages.ApprovalNeeded, *messages.ToolDecision,
 		*messages.FilesRechecked, *messages.CheckResult:
 		if s.fromExecutor(ctx) {
@@ -170,6 +176,7 @@ func (s *session) Receive(ctx actor.Context) {
 		s.behavior.Receive(ctx)
 	}
 	s.failOnLostEvent(ctx) // an event the bus refused ends the session (large.go)
+	s.applyMCPRefresh(ctx) // changed MCP tools are taken in once the session is idle
 }
 
 // idle waits for input.

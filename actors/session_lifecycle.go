@@ -41,6 +41,9 @@ func (s *session) started(ctx actor.Context) {
 		return
 	}
 	s.armWallBudget(ctx)
+	if s.deps.MCPWatch != nil {
+		s.deps.MCPWatch(ctx.Self())
+	}
 	for _, bind := range []func() error{
 		func() error { sub, err := s.deps.Bridge.Bind(s.links.addr, ctx.Self()); s.links.keep(sub); return err },
 		func() error {

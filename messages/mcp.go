@@ -67,3 +67,28 @@ type MCPToolSpec struct {
 	Schema      json.RawMessage `json:"schema"`
 	ReadOnly    bool            `json:"read_only,omitempty"`
 }
+
+// MCPWatch asks an MCP server's actor to tell the sender (a session) each time the server's
+// tools change: MCPToolsChanged, after notifications/tools/list_changed and a new listing. The
+// watch ends when the sender stops.
+type MCPWatch struct{}
+
+// MCPToolsChanged tells a watching session that a server's tools were listed again; Tools are
+// their names.
+type MCPToolsChanged struct {
+	Server  string   `json:"server"`
+	Version int      `json:"version"`
+	Tools   []string `json:"tools"`
+}
+
+// MCPToolsChangedData is the event a session emits when it takes a server's new tool list in,
+// between turns: the stable prefix changes only then. Added and Removed are tool names as the
+// model sees them (mcp__<server>__<tool>).
+type MCPToolsChangedData struct {
+	Server  string   `json:"server"`
+	Version int      `json:"version"`
+	Added   []string `json:"added,omitempty"`
+	Removed []string `json:"removed,omitempty"`
+	Tools   int      `json:"tools"` // the session's tool count now
+	Error   string   `json:"error,omitempty"`
+}

@@ -65,6 +65,8 @@ var kinds = map[string]func() any{
 	"mcp_call_result":   func() any { return &MCPCallResult{} },
 	"mcp_list_tools":    func() any { return &MCPListTools{} },
 	"mcp_server_status": func() any { return &MCPServerStatus{} },
+	"mcp_watch":         func() any { return &MCPWatch{} },
+	"mcp_tools_changed": func() any { return &MCPToolsChanged{} },
 }
 
 // kindOf maps a pointer type back to its kind.

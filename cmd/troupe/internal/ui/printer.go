@@ -133,6 +133,9 @@ func (p *Printer) human(t messages.EventType, v any) {
 			kind = "mechanical summary"
 		}
 		fmt.Fprintf(p.w, "  context compacted (%s, %s): entries %d–%d, %d → %d tokens\n", d.Reason, kind, d.FromSeq, d.ToSeq, d.TokensBefore, d.TokensAfter)
+	case *messages.MCPToolsChangedData:
+		p.endLine()
+		fmt.Fprintf(p.w, "  mcp server %s changed its tools: %s\n", d.Server, mcpChange(d))
 	case *messages.GoalUpdatedData:
 		p.endLine()
 		fmt.Fprintf(p.w, "  goal %s by %s: %s\n", d.Status, d.By, d.Objective)
@@ -202,4 +205,22 @@ func ApprovalLine(s messages.ApprovalSummary) string {
 		out += " $ " + textfmt.ClipLine(s.Command, 120)
 	}
 	return out
+}
+
+// mcpChange says what an mcp.tools_changed event changed, in one line.
+func mcpChange(d *messages.MCPToolsChangedData) string {
+	if d.Error != "" {
+		return d.Error
+	}
+	var parts []string
+	if len(d.Added) > 0 {
+		parts = append(parts, "added "+strings.Join(d.Added, ", "))
+	}
+	if len(d.Removed) > 0 {
+		parts = append(parts, "removed "+strings.Join(d.Removed, ", "))
+	}
+	if len(parts) == 0 {
+		parts = append(parts, "the same names")
+	}
+	return fmt.Sprintf("%s (%d tools from the next turn)", strings.Join(parts, "; "), d.Tools)
 }

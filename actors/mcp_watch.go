@@ -1,0 +1,151 @@
+package actors
+
+import (
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/troupe-dev/troupe/messages"
+	"github.com/troupe-dev/troupe/tools"
+)
+
+// A server's notifications/tools/list_changed reaches the sessions between turns: the server's
+// actor lists its tools again and tells each watching session (MCPWatch → MCPToolsChanged);
+// the session rebuilds its setup off the actor, as /model does, and swaps it in when it is
+// idle, so the stable prefix changes only between turns; mcp.tools_changed says what changed.
+
+// watch adds a session to the server's watchers; the watch ends when the session stops.
+func (m *mcpServer) watch(ctx actor.Context, pid *actor.PID) {
+	if pid == nil || slices.ContainsFunc(m.watchers, pid.Equal) {
+		return
+	}
+	ctx.Watch(pid)
+	m.watchers = append(m.watchers, pid)
+}
+
+func (m *mcpServer) unwatch(pid *actor.PID) {
+	m.watchers = slices.DeleteFunc(m.watchers, pid.Equal)
+}
+
+// onRelisted takes the new list in and tells the watchers.
+func (m *mcpServer) onRelisted(ctx actor.Context, msg *mcpRelisted) {
+	if msg.gen != m.gen || msg.err != nil {
+		if msg.err != nil {
+			m.log.Warn("mcp server: listing the changed tools failed", "server", m.opt.Server.Name, "err", msg.err)
+		}
+		return
+	}
+	m.tools = msg.tools
+	m.life.version++
+	names := make([]string, len(m.tools))
+	for i, t := range m.tools {
+		names[i] = t.Name
+	}
+	for _, w := range m.watchers {
+		ctx.Send(w, &messages.MCPToolsChanged{Server: m.opt.Server.Name, Version: m.life.version, Tools: names})
+	}
+}
+
+// watch asks every server to tell pid when its tools change.
+func (h *mcpHub) watch(pid *actor.PID) {
+	if h == nil {
+		return
+	}
+	for _, s := range h.servers {
+		h.root.RequestWithCustomSender(h.pids[s.Name], &messages.MCPWatch{}, pid)
+	}
+}
+
+// watchFunc is the hub's watch for SessionDeps; nil without servers.
+func (h *mcpHub) watchFunc() func(*actor.PID) {
+	if h == nil || len(h.servers) == 0 {
+		return nil
+	}
+	return h.watch
+}
+
+// mcpRefresh is a session's pending take-in of changed MCP tools.
+type mcpRefresh struct {
+	changed []*messages.MCPToolsChanged // what arrived since the last rebuild
+	ready   *SessionSetup               // built, waiting for the session to be idle
+	err     error
+	busy    bool // a rebuild is running off the actor
+}
+
+// mcpSetupTimeout bounds rebuilding a session's setup (it may wait for a server to list).
+const mcpSetupTimeout = mcpListWait + 10*time.Second
+
+// onMCPToolsChanged starts a rebuild of the session's setup off the actor; one at a time, and
+// one more if news arrives meanwhile.
+func (s *session) onMCPToolsChanged(ctx actor.Context, msg *messages.MCPToolsChanged) {
+	if s.deps.Setup == nil || s.finished() {
+		return
+	}
+	s.mcp.changed = append(s.mcp.changed, msg)
+	s.rebuildForMCP(ctx)
+}
+
+func (s *session) rebuildForMCP(ctx actor.Context) {
+	if s.mcp.busy || len(s.mcp.changed) == 0 {
+		return
+	}
+	s.mcp.busy = true
+	st := *s.cfg.wire()
+	setupFor := s.deps.Setup
+	offActor(ctx, mcpSetupTimeout, func() mcpBuilt {
+		setup, err := setupFor(&st)
+		return mcpBuilt{setup, err}
+	}, func(b mcpBuilt, err error) {
+		s.mcp.busy = false
+		if err == nil {
+			err = b.err
+		}
+		s.mcp.ready, s.mcp.err = b.setup, err
+		s.applyMCPRefresh(ctx)
+	})
+}
+
+type mcpBuilt struct {
+	setup *SessionSetup
+	err   error
+}
+
+// applyMCPRefresh swaps a built setup in when the session is idle (called again when it
+// becomes idle) and says what changed.
+func (s *session) applyMCPRefresh(ctx actor.Context) {
+	if s.phase != phaseIdle || s.mcp.busy || (s.mcp.ready == nil && s.mcp.err == nil) {
+		return
+	}
+	changed, setup, err := s.mcp.changed, s.mcp.ready, s.mcp.err
+	s.mcp = mcpRefresh{}
+	before := registryNames(s.deps.Tools)
+	if err == nil {
+		err = sessionHost{s: s, ctx: ctx}.ApplySetup(setup, s.cfg.Model, s.cfg.PromptMode, "mcp list_changed")
+	}
+	after := registryNames(s.deps.Tools)
+	last := changed[len(changed)-1]
+	d := &messages.MCPToolsChangedData{Server: last.Server, Version: last.Version, Tools: len(after)}
+	for _, n := range after {
+		if !slices.Contains(before, n) {
+			d.Added = append(d.Added, n)
+		}
+	}
+	for _, n := range before {
+		if !slices.Contains(after, n) {
+			d.Removed = append(d.Removed, n)
+		}
+	}
+	if err != nil {
+		d.Error = fmt.Sprintf("the new tools were not taken in: %v", err)
+	}
+	s.emit(messages.MCPToolsChangedEvent.Of(d))
+}
+
+func registryNames(r *tools.Registry) []string {
+	if r == nil {
+		return nil
+	}
+	return r.Names()
+}
