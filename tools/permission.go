@@ -192,7 +192,8 @@ func firstMatch(pats []string, spec Spec, subject string, hasSubject bool, scrip
 		if err != nil || !pat.matchesTool(spec.Name) {
 			continue
 		}
-		if pat.arg == "" || (hasSubject && pat.pathGlob != nil && pat.pathGlob.match(subject)) {
+		if pat.arg == "" || (hasSubject && pat.pathGlob != nil && pat.pathGlob.match(subject)) ||
+			(hasSubject && pat.domain != "" && pat.matchesHost(subject)) {
 			return raw, true
 		}
 	}

@@ -143,6 +143,13 @@ func (g *Gate) Check() Check {
 			g.tell(ctx, spec, Allow, "approved for the rest of the session as "+pattern)
 			return nil
 		case AnswerAllow:
+			if spec.Risk == RiskNetwork && strings.Contains(pattern, "(domain:") {
+				// Asked once per host: approving a fetch approves its host for the session
+				// (a deny pattern still wins, Decide checks those first).
+				g.AllowForSession(pattern)
+				g.tell(ctx, spec, Allow, "approved, and with it the host for the rest of the session ("+pattern+")")
+				return nil
+			}
 			g.tell(ctx, spec, Allow, "approved")
 			return nil
 		}

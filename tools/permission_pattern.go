@@ -2,6 +2,7 @@ package tools
 
 import (
 	"fmt"
+	"net/url"
 	"path"
 	"strings"
 
@@ -10,10 +11,12 @@ import (
 
 // A permission pattern is "tool" or "tool(arg)". The tool part may use * (mcp__github__*).
 // For bash, arg is a command glob: * matches any run of characters, \* a literal star. For
-// other tools it is a path glob (see globPattern).
+// the web tools, "domain:HOST" matches a URL whose host is HOST (*.HOST: any subdomain too).
+// For other tools it is a path glob (see globPattern).
 type permissionPattern struct {
 	tool, arg string
-	pathGlob  *globPattern // nil for bash
+	pathGlob  *globPattern // nil for bash and domain patterns
+	domain    string       // a domain: pattern's host
 }
 
 func parsePattern(raw string) (permissionPattern, error) {
@@ -36,6 +39,13 @@ func parsePattern(raw string) (permissionPattern, error) {
 	if p.arg == "" {
 		return p, fmt.Errorf("permission pattern %q: empty (); write %s alone to match every call", raw, p.tool)
 	}
+	if host, ok := strings.CutPrefix(p.arg, "domain:"); ok {
+		if host == "" || strings.ContainsAny(host, "/:") {
+			return p, fmt.Errorf("permission pattern %q: domain: wants a host name such as example.com or *.example.com", raw)
+		}
+		p.domain = strings.ToLower(host)
+		return p, nil
+	}
 	if p.tool != "bash" {
 		g, err := compileGlob(p.arg)
 		if err != nil {
@@ -44,6 +54,19 @@ func parsePattern(raw string) (permissionPattern, error) {
 		p.pathGlob = g
 	}
 	return p, nil
+}
+
+// matchesHost says a domain pattern matches the host of rawURL.
+func (p permissionPattern) matchesHost(rawURL string) bool {
+	u, err := url.Parse(rawURL)
+	if err != nil || u.Hostname() == "" {
+		return false
+	}
+	host := strings.ToLower(u.Hostname())
+	if parent, ok := strings.CutPrefix(p.domain, "*."); ok {
+		return host == parent || strings.HasSuffix(host, "."+parent)
+	}
+	return host == p.domain
 }
 
 func (p permissionPattern) matchesTool(name string) bool {

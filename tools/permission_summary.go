@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"io/fs"
+	"net/url"
 	"os"
+	"strings"
 
 	"github.com/aymanbagabas/go-udiff"
 )
@@ -98,6 +100,11 @@ func SessionPattern(spec Spec, args json.RawMessage) string {
 		return "bash(" + escapeCommandGlob(normalizeCommand(subject)) + ")"
 	case len(spec.PathArgs) > 0:
 		return spec.Name + "(" + escapePathGlob(subject) + ")"
+	case spec.Risk == RiskNetwork:
+		// A network tool is approved per host: the ask covers the host, not one URL.
+		if u, err := url.Parse(subject); err == nil && u.Hostname() != "" {
+			return spec.Name + "(domain:" + strings.ToLower(u.Hostname()) + ")"
+		}
 	}
 	return spec.Name
 }
