@@ -238,7 +238,7 @@ func (m *mcpServer) run(ctx actor.Context, call *messages.MCPCall, sender *actor
 	if call.TimeoutMS > 0 {
 		timeout = time.Duration(call.TimeoutMS) * time.Millisecond
 	}
-	name := m.opt.Server.Name
+	name, log := m.opt.Server.Name, m.log
 	go func() {
 		began := time.Now()
 		cctx, cancel := context.WithTimeout(context.Background(), timeout)
@@ -252,7 +252,7 @@ func (m *mcpServer) run(ctx actor.Context, call *messages.MCPCall, sender *actor
 			case <-time.After(time.Second):
 			}
 		}
-		res := &messages.MCPCallResult{Server: name, Tool: call.Tool, Output: out.Text, IsError: out.IsError,
+		res := &messages.MCPCallResult{Server: name, Tool: call.Tool, Session: call.Session, Output: out.Text, IsError: out.IsError,
 			DurationMS: time.Since(began).Milliseconds()}
 		for _, img := range out.Images {
 			res.Images = append(res.Images, messages.MCPImage{MediaType: img.MediaType, Data: img.Data})
@@ -265,6 +265,7 @@ func (m *mcpServer) run(ctx actor.Context, call *messages.MCPCall, sender *actor
 		case err != nil:
 			res.Output, res.IsError = fmt.Sprintf("mcp server %s: %s failed: %v", name, call.Tool, err), true
 		}
+		log.Info("mcp call", "server", name, "tool", call.Tool, "session", call.Session, "ms", res.DurationMS, "is_error", res.IsError)
 		if sender != nil {
 			root.Send(sender, res)
 		}
@@ -276,7 +277,8 @@ func (m *mcpServer) failedResult(call *messages.MCPCall, took time.Duration) *me
 	if wait := time.Until(m.life.retryAt); wait > 0 {
 		msg += fmt.Sprintf(" (troupe retries in %s)", wait.Round(time.Second))
 	}
-	return &messages.MCPCallResult{Server: m.opt.Server.Name, Tool: call.Tool, Output: msg, IsError: true, DurationMS: took.Milliseconds()}
+	m.log.Info("mcp call refused", "server", m.opt.Server.Name, "tool", call.Tool, "session", call.Session, "err", m.life.lastErr)
+	return &messages.MCPCallResult{Server: m.opt.Server.Name, Tool: call.Tool, Session: call.Session, Output: msg, IsError: true, DurationMS: took.Milliseconds()}
 }
 
 func (m *mcpServer) reply(ctx actor.Context, to *actor.PID, msg any) {

@@ -147,8 +147,8 @@ func TestMCPServerActor(t *testing.T) {
 func TestMCPToolListChanged(t *testing.T) {
 	hub := startTestHub(t, testMCPServer(t, "t", 10))
 	before := len(hub.tools())
-	if res := hub.caller("s1").CallMCP(context.Background(), "t", "grow", json.RawMessage(`{}`)); res.IsError {
-		t.Fatal(res.Output)
+	if res := hub.caller("s1").CallMCP(context.Background(), "t", "grow", json.RawMessage(`{}`)); res.IsError || res.Session != "s1" {
+		t.Fatalf("%+v: an answer names the calling session", res)
 	}
 	checkFor(t, 10*time.Second, func() error {
 		if st := status(t, hub, "t"); st.Version < 2 {

@@ -26,8 +26,11 @@ type MCPCall struct {
 // MCPCallResult is a tool's result as text. IsError is the server's verdict or a failure to
 // get a result (not installed, crashed, timed out); Output says which.
 type MCPCallResult struct {
-	Server     string `json:"server"`
-	Tool       string `json:"tool"`
+	Server string `json:"server"`
+	Tool   string `json:"tool"`
+	// Session is the calling session, from its MCPCall: a shared server's answers and its log
+	// lines say whose call they were.
+	Session    string `json:"session,omitempty"`
 	Output     string `json:"output"`
 	IsError    bool   `json:"is_error,omitempty"`
 	DurationMS int64  `json:"duration_ms"`

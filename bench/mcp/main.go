@@ -9,6 +9,9 @@
 //     description and input schema in JSON, as providers receive them) for 1, 10 and 50
 //     tools, taken from the reference servers' real tool lists (everything and filesystem,
 //     cycled under other server names past their 34 tools) or, without them, the Go server.
+//   - web_fetch of a 1 MB HTML page from 127.0.0.1: median time and the bytes the model gets.
+//   - images: the time to fit an icon, a screenshot and a photo to the providers' limits, and
+//     the bytes each puts on the wire.
 //
 // Usage: go run ./bench/mcp [-calls 200]
 package main
@@ -98,6 +101,8 @@ func main() {
 		}
 		fmt.Printf("  %2d tools: %7d bytes (~%d tokens at 4 bytes a token)\n", n, bytes, bytes/4)
 	}
+	benchWebFetch(max(*calls/10, 5), dir)
+	benchImages(5)
 }
 
 type directCaller map[string]*mcpclient.Conn

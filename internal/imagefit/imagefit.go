@@ -107,7 +107,7 @@ func refit(out *Image, img image.Image) (*Image, error) {
 	}
 	for {
 		dst := image.NewRGBA(image.Rect(0, 0, w, h))
-		draw.CatmullRom.Scale(dst, dst.Bounds(), img, img.Bounds(), draw.Src, nil)
+		draw.BiLinear.Scale(dst, dst.Bounds(), img, img.Bounds(), draw.Src, nil)
 		if data, kind, ok := encodeWithin(dst); ok {
 			out.Data, out.MediaType, out.Width, out.Height, out.Scaled = data, kind, w, h, true
 			return out, nil
