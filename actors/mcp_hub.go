@@ -112,11 +112,15 @@ func (h *mcpHub) tools() []tools.Tool {
 	}
 	wg.Wait()
 	var out []tools.Tool
+	var withResources []string
 	for i, st := range statuses {
 		s := h.servers[i]
 		if st.State != messages.MCPReady {
 			h.log.Warn(fmt.Sprintf("mcp server %s: its tools are not offered: %s", s.Name, st.LastError))
 			continue
+		}
+		if st.Resources {
+			withResources = append(withResources, s.Name)
 		}
 		for _, t := range st.Tools {
 			tool, err := tools.NewMCPTool(tools.MCPToolInfo{Server: s.Name, Tool: t.Name, Description: t.Description,
@@ -128,7 +132,7 @@ func (h *mcpHub) tools() []tools.Tool {
 			out = append(out, tool)
 		}
 	}
-	return out
+	return append(out, tools.MCPResourceTools(withResources)...)
 }
 
 // caller is a session's tools.MCPCaller: each call is a message to the server's actor.
@@ -145,14 +149,27 @@ type mcpCaller struct {
 }
 
 func (c mcpCaller) CallMCP(ctx context.Context, server, tool string, args json.RawMessage) *messages.MCPCallResult {
+	return c.ask(ctx, &messages.MCPCall{Server: server, Tool: tool, Args: args, Session: c.session}, tools.MCPToolName(server, tool))
+}
+
+func (c mcpCaller) MCPResources(ctx context.Context, op, server string, args json.RawMessage) *messages.MCPCallResult {
+	return c.ask(ctx, &messages.MCPCall{Server: server, Op: op, Args: args, Session: c.session}, op+" of "+server)
+}
+
+// ask sends call to its server's actor and waits for the answer or ctx.
+func (c mcpCaller) ask(ctx context.Context, call *messages.MCPCall, what string) *messages.MCPCallResult {
+	server := call.Server
+	fail := func(msg string) *messages.MCPCallResult {
+		return &messages.MCPCallResult{Server: server, Tool: call.Tool, Session: c.session, Output: msg, IsError: true}
+	}
 	pid, ok := c.hub.pids[server]
 	if !ok {
-		return &messages.MCPCallResult{Server: server, Tool: tool, Output: fmt.Sprintf("mcp server %s is not configured", server), IsError: true}
+		return fail(fmt.Sprintf("mcp server %s is not configured", server))
 	}
 	// The actor answers within the call's timeout (plus a start); the future's own bound is
 	// only a backstop so a lost answer never holds the turn.
 	wait := c.hub.timeout[server] + mcpStartTimeout + 5*time.Second
-	future := c.hub.root.RequestFuture(pid, &messages.MCPCall{Server: server, Tool: tool, Args: args, Session: c.session}, wait)
+	future := c.hub.root.RequestFuture(pid, call, wait)
 	done := make(chan *messages.MCPCallResult, 1)
 	go func() {
 		res, err := future.Result()
@@ -160,13 +177,13 @@ func (c mcpCaller) CallMCP(ctx context.Context, server, tool string, args json.R
 			done <- r
 			return
 		}
-		done <- &messages.MCPCallResult{Server: server, Tool: tool, Output: fmt.Sprintf("mcp server %s: no answer for %s: %v", server, tool, err), IsError: true}
+		done <- fail(fmt.Sprintf("mcp server %s: no answer for %s: %v", server, what, err))
 	}()
 	select {
 	case r := <-done:
 		return r
 	case <-ctx.Done():
-		return &messages.MCPCallResult{Server: server, Tool: tool, Output: fmt.Sprintf("%s was cancelled: %v", tools.MCPToolName(server, tool), context.Cause(ctx)), IsError: true}
+		return fail(fmt.Sprintf("%s was cancelled: %v", what, context.Cause(ctx)))
 	}
 }
 

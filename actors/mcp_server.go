@@ -102,7 +102,8 @@ func (m *mcpServer) Receive(ctx actor.Context) {
 
 func (m *mcpServer) status() *messages.MCPServerStatus {
 	return &messages.MCPServerStatus{Server: m.opt.Server.Name, State: m.life.state, Tools: m.tools,
-		LastError: m.life.lastErr, Version: m.life.version, Restarts: m.life.restarts}
+		LastError: m.life.lastErr, Version: m.life.version, Restarts: m.life.restarts,
+		Resources: m.conn != nil && m.conn.HasResources()}
 }
 
 func (m *mcpServer) onList(ctx actor.Context, msg *messages.MCPListTools) {
@@ -243,7 +244,7 @@ func (m *mcpServer) run(ctx actor.Context, call *messages.MCPCall, sender *actor
 		began := time.Now()
 		cctx, cancel := context.WithTimeout(context.Background(), timeout)
 		defer cancel()
-		out, err := conn.Call(cctx, call.Tool, call.Args)
+		out, err := callOp(cctx, conn, call)
 		if err != nil && cctx.Err() == nil {
 			// A broken connection fails the call before the Conn has seen the process exit;
 			// wait a moment for it so the result says the server stopped.

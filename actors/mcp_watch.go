@@ -1,6 +1,8 @@
 package actors
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"time"
@@ -9,12 +11,32 @@ import (
 
 	"github.com/troupe-dev/troupe/messages"
 	"github.com/troupe-dev/troupe/tools"
+	"github.com/troupe-dev/troupe/tools/mcpclient"
 )
 
 // A server's notifications/tools/list_changed reaches the sessions between turns: the server's
 // actor lists its tools again and tells each watching session (MCPWatch → MCPToolsChanged);
 // the session rebuilds its setup off the actor, as /model does, and swaps it in when it is
 // idle, so the stable prefix changes only between turns; mcp.tools_changed says what changed.
+
+// callOp runs one MCPCall on conn: a tool call, or a resources operation.
+func callOp(ctx context.Context, conn *mcpclient.Conn, call *messages.MCPCall) (mcpclient.Result, error) {
+	switch call.Op {
+	case "":
+		return conn.Call(ctx, call.Tool, call.Args)
+	case messages.MCPOpListResources:
+		return conn.ListResources(ctx)
+	case messages.MCPOpReadResource:
+		var a struct {
+			URI string `json:"uri"`
+		}
+		if err := json.Unmarshal(call.Args, &a); err != nil || a.URI == "" {
+			return mcpclient.Result{Text: "mcp_read_resource needs a uri", IsError: true}, nil
+		}
+		return conn.ReadResource(ctx, a.URI)
+	}
+	return mcpclient.Result{Text: fmt.Sprintf("unknown mcp operation %q", call.Op), IsError: true}, nil
+}
 
 // watch adds a session to the server's watchers; the watch ends when the session stops.
 func (m *mcpServer) watch(ctx actor.Context, pid *actor.PID) {

@@ -16,8 +16,11 @@ const (
 // MCPCall asks an MCP server's actor to call one of its tools for a session. The answer is an
 // MCPCallResult to the sender.
 type MCPCall struct {
-	Server    string          `json:"server"`
-	Tool      string          `json:"tool"`
+	Server string `json:"server"`
+	Tool   string `json:"tool"`
+	// Op is what to ask: "" calls Tool; MCPOpListResources and MCPOpReadResource (Args
+	// {"uri": …}) ask for the server's resources.
+	Op        string          `json:"op,omitempty"`
 	Args      json.RawMessage `json:"args,omitempty"`
 	Session   string          `json:"session,omitempty"`
 	TimeoutMS int64           `json:"timeout_ms,omitempty"` // 0: the server's own timeout
@@ -61,7 +64,15 @@ type MCPServerStatus struct {
 	// tools changed (notifications/tools/list_changed) and they were listed again.
 	Version  int `json:"version"`
 	Restarts int `json:"restarts"`
+	// Resources says the server offers resources (mcp_resources, mcp_read_resource).
+	Resources bool `json:"resources,omitempty"`
 }
+
+// The MCPCall operations besides calling a tool.
+const (
+	MCPOpListResources = "resources/list"
+	MCPOpReadResource  = "resources/read"
+)
 
 // MCPToolSpec is one tool a server offers, with its input schema as the server sent it.
 type MCPToolSpec struct {

@@ -86,6 +86,10 @@ func (f fakeMCP) CallMCP(context.Context, string, string, json.RawMessage) *mess
 	return f.res
 }
 
+func (f fakeMCP) MCPResources(context.Context, string, string, json.RawMessage) *messages.MCPCallResult {
+	return f.res
+}
+
 // TestMCPToolAttachesImageContent: an MCP result's images are fitted and stored like
 // read_file's; one that is not an image is named, not attached.
 func TestMCPToolAttachesImageContent(t *testing.T) {

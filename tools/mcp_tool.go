@@ -29,6 +29,8 @@ import (
 // come back as a result with IsError set.
 type MCPCaller interface {
 	CallMCP(ctx context.Context, server, tool string, args json.RawMessage) *messages.MCPCallResult
+	// MCPResources runs a resources operation (messages.MCPOpListResources, MCPOpReadResource).
+	MCPResources(ctx context.Context, op, server string, args json.RawMessage) *messages.MCPCallResult
 }
 
 // MCPToolInfo is one tool an MCP server offers.
@@ -71,9 +73,13 @@ func (t *mcpTool) Run(ctx context.Context, env *Env, args json.RawMessage) Resul
 	if env.MCP == nil {
 		return errorResult(fmt.Sprintf("%s: MCP servers are not available in this session", t.spec.Name))
 	}
-	r := env.MCP.CallMCP(ctx, t.info.Server, t.info.Tool, args)
+	return mcpResult(env, env.MCP.CallMCP(ctx, t.info.Server, t.info.Tool, args))
+}
+
+// mcpResult is an MCP answer as a tool result: its images are fitted and stored like
+// read_file's, and the text says what each one was.
+func mcpResult(env *Env, r *messages.MCPCallResult) Result {
 	res := Result{Output: r.Output, IsError: r.IsError}
-	// Each image is fitted and stored like read_file's; the text says what each one was.
 	for i, raw := range r.Images {
 		img, line, err := attachImage(env, raw.Data)
 		switch {

@@ -115,6 +115,10 @@ func (d directCaller) CallMCP(ctx context.Context, server, tool string, args jso
 	return &messages.MCPCallResult{Output: out.Text, IsError: out.IsError}
 }
 
+func (d directCaller) MCPResources(ctx context.Context, op, server string, args json.RawMessage) *messages.MCPCallResult {
+	return &messages.MCPCallResult{Output: "resources are not measured", IsError: true}
+}
+
 func connect(s config.MCPServer, dir string) (*mcpclient.Conn, []mcpclient.Tool) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
