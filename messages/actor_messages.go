@@ -286,6 +286,11 @@ type StatusReply struct {
 	Instructions     []InstructionFile `json:"instructions,omitempty"`
 	InstructionBytes int               `json:"instruction_bytes,omitempty"`
 	InstructionCap   int               `json:"instruction_cap,omitempty"`
+	// Skills are the names of the skills the session may load; Warnings say, in plain words,
+	// what went wrong at its start without stopping it (a broken SKILL.md skipped). A client
+	// shows the warnings once.
+	Skills   []string `json:"skills,omitempty"`
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // InstructionFile is one instruction file in force, as /status reports it.

@@ -97,6 +97,11 @@ func (c *LineChat) FinishedEarly() *messages.SessionFinishedData {
 // cancels the turn.
 func (c *LineChat) Run(ctx context.Context, sigs <-chan os.Signal) (*messages.SessionFinishedData, error) {
 	lines := readLines(c.in)
+	if st, err := c.session.Status(c.id); err == nil {
+		for _, w := range st.Warnings { // once, at the start
+			fmt.Fprintf(c.err, "warning: %s\n", w)
+		}
+	}
 	if c.firstTurn {
 		if fin := c.waitTurn(ctx, lines, sigs); fin != nil {
 			return fin, nil
