@@ -64,9 +64,9 @@ func commandTable() []sessionCommand {
 	}
 }
 
-// commandArgs are the fixed words a command's argument takes, for a client's Tab completion
+// commandWords are the fixed words a command's argument takes, for a client's Tab completion
 // (/model's and /skills' depend on the session: the client adds them).
-var commandArgs = map[string][]string{
+var commandWords = map[string][]string{
 	"mode":     {"plan", "ask", "auto-edit", "yolo"},
 	"goal":     {"pause", "resume", "clear", "complete"},
 	"reset":    {"all"},
@@ -84,7 +84,7 @@ func Commands() []CommandInfo {
 	var out []CommandInfo
 	for _, name := range commandNames() {
 		c, _ := lookupCommand(name)
-		args := commandArgs[name]
+		args := commandWords[name]
 		if name == "help" {
 			args = commandNames()
 		}

@@ -96,6 +96,7 @@ type session struct {
 	steer   *turn.Steering    // reply classes, loops, repairs (session_repair.go)
 
 	nested nestedInstructions // nested instruction files handed out (session_instructions.go)
+	user   userState          // the chat's own calls: !command, @path (session_usercalls.go)
 }
 
 // newSession returns the producer of a Session actor. The producer is called again when the

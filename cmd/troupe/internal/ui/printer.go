@@ -20,6 +20,8 @@ type Printer struct {
 	w       io.Writer
 	json    bool
 	midLine bool // the last thing written was streamed text without a newline
+	// refused are the user's !commands the gate refused: their result says nothing more
+	refused map[string]bool
 }
 
 // NewPrinter prints to w: the envelopes verbatim with json, for people without.
@@ -67,6 +69,10 @@ func (p *Printer) human(t messages.EventType, v any) {
 		}
 	case *messages.ToolFinishedData:
 		p.endLine()
+		if userShell(d) { // the user's !command: its output, as the event carries it
+			p.shellOutput(d)
+			break
+		}
 		fmt.Fprintf(p.w, "  %s\n", toolOutcome(d))
 	case *messages.ToolRepairedData:
 		p.endLine()
@@ -81,6 +87,12 @@ func (p *Printer) human(t messages.EventType, v any) {
 		p.endLine()
 		fmt.Fprintf(p.w, "  error: %s\n", d.Message)
 	case *messages.DecisionData:
+		if strings.HasPrefix(d.CallID, messages.UserCallPrefix) && d.Decision == messages.DecisionDenied {
+			if p.refused == nil {
+				p.refused = map[string]bool{}
+			}
+			p.refused[d.CallID] = true
+		}
 		if d.Decision == messages.DecisionDenied {
 			// In full: a denial says how to allow the call, which the user needs to see.
 			p.endLine()
@@ -172,4 +184,22 @@ func ApprovalLine(s messages.ApprovalSummary) string {
 		out += " $ " + textfmt.ClipLine(s.Command, 120)
 	}
 	return out
+}
+
+// shellOutput prints the output of the user's !command and, if it was cut for the event, how
+// much more the model got.
+func (p *Printer) shellOutput(d *messages.ToolFinishedData) {
+	if p.refused[d.CallID] { // the ⊘ line said why; nothing ran
+		delete(p.refused, d.CallID)
+		return
+	}
+	out := strings.TrimRight(d.Output, "\n")
+	if out != "" {
+		fmt.Fprintln(p.w, out)
+	}
+	mark := "✓"
+	if d.IsError {
+		mark = "✗"
+	}
+	fmt.Fprintf(p.w, "  %s %s, %dms (the output is in the context as your note)\n", mark, textfmt.Count(d.Bytes, "byte"), d.DurationMS)
 }

@@ -236,7 +236,7 @@ func (m *tuiModel) onAck(a ackMsg) tea.Cmd {
 	switch {
 	case a.err != nil:
 		m.log.note("error: %v", a.err)
-	case a.ack.Routed == messages.RoutedModel:
+	case a.ack.Routed == messages.RoutedModel, a.ack.Routed == messages.RoutedShell:
 		if !m.busy { // the spinner speeds up at its next tick
 			m.busy, m.busySince, m.cancelling, m.leaveArmed = true, m.cfg.now(), false, false
 		}
@@ -253,7 +253,7 @@ func (m *tuiModel) onAck(a ackMsg) tea.Cmd {
 
 // onEvent applies an envelope: every one feeds the agent tree, this session's feed the
 // transcript and the approval dialog.
-func (m *tuiModel) onEvent(env *messages.Envelope) tea.Cmd {
+func (m *tuiModel) onEvent(env *messages.Envelope) (cmd tea.Cmd) {
 	m.tree.apply(env)
 	m.tree.forget(maxAgents)
 	if env.Session != m.cfg.id {
@@ -283,6 +283,10 @@ func (m *tuiModel) onEvent(env *messages.Envelope) tea.Cmd {
 		m.cfg.mode = string(d.Mode)
 	case *messages.ConfigData:
 		m.cfg.model = d.Model
+	case *messages.ToolFinishedData:
+		if strings.HasPrefix(d.CallID, messages.UserCallPrefix) {
+			defer func() { cmd = tea.Batch(cmd, m.statusCmd()) }() // the chat's own call: idle again?
+		}
 	}
 	if m.log.apply(env.Type, v) {
 		if m.log.finished != nil {
