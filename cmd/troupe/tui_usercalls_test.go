@@ -36,7 +36,7 @@ func TestTUIShellMentionsAndTabUnderTmux(t *testing.T) {
 	tm.keys(true, "l ") // Tab gave /mode, the candidates' common part
 	tm.keys(false, "Tab")
 	tm.waitFor("openai/gpt-4o-mini", 30*time.Second) // the configured provider's models
-	tm.keys(false, "C-c")                             // clears the input and the list
+	tm.keys(false, "C-c")                            // clears the input and the list
 	gone("openai/gpt-4o-mini")
 
 	tm.keys(true, "!touch made.txt")
