@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/troupe-dev/troupe/messages"
 )
 
 func TestTUITabCompletesAndCtrlCDropsACompletionInFlight(t *testing.T) {
@@ -49,5 +51,30 @@ func TestTUITabCompletesAndCtrlCDropsACompletionInFlight(t *testing.T) {
 	}
 	if h.quit {
 		t.Fatal("the chat left")
+	}
+}
+
+// A quick !command can finish before the session's answer to the line arrives: the spinner
+// still stops once the session says it is idle.
+func TestTUIShellAnswerAfterItsEndLeavesNoSpinner(t *testing.T) {
+	h := newTUIHarness(t, 80, 24, true)
+	h.sess.route = messages.RoutedShell
+	h.sess.phase = messages.PhaseExecuting
+	h.typeText("!sleep 1")
+	h.key("enter")
+	if !h.m.busy {
+		t.Fatal("not busy while the command runs")
+	}
+	h.sess.phase = messages.PhaseIdle
+	h.event(tuiSID, messages.EventToolFinished, &messages.ToolFinishedData{CallID: messages.UserCallPrefix + "1-1", Tool: "bash", Output: "done\n[exit code 0]\n", Bytes: 20})
+	if h.m.busy {
+		t.Fatal("still busy after the command ended and the session is idle")
+	}
+	if scr := h.screen(); !strings.Contains(scr, "│ done") {
+		t.Errorf("the command's output is not shown:\n%s", scr)
+	}
+	h.send(ackMsg{ack: &messages.InputAck{Routed: messages.RoutedShell}}) // late
+	if h.m.busy {
+		t.Fatal("a late answer left the spinner running")
 	}
 }

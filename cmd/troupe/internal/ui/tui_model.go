@@ -240,6 +240,11 @@ func (m *tuiModel) onAck(a ackMsg) tea.Cmd {
 		if !m.busy { // the spinner speeds up at its next tick
 			m.busy, m.busySince, m.cancelling, m.leaveArmed = true, m.cfg.now(), false, false
 		}
+		if a.ack.Routed == messages.RoutedShell {
+			// A quick command may have finished (and its tool.finished asked for the status)
+			// before this answer came: ask again, so the spinner does not outlive it.
+			return m.statusCmd()
+		}
 	case a.ack.Routed == messages.RoutedExit:
 		return m.leave()
 	case a.ack.Routed == messages.RoutedCommand:
