@@ -13,14 +13,16 @@ import (
 
 // skills are the skills a new session may load: the project's (.troupe, .agents, .claude) and
 // the user's. A broken SKILL.md is skipped and the others still load; problems says why in
-// plain words, for the session's clients (StatusReply.Warnings) and /skills. The node's log
-// records each problem once, not at every session's start.
+// plain words, for the session's clients (StatusReply.Warnings) and /skills. The node's
+// debug log records each problem once, not at every session's start.
 func (n *Node) skills() (skills []config.Skill, problems []string) {
 	skills, err := config.LoadSkills(config.SkillDirs(n.Root, n.opts.UserConfigDir))
 	problems = skillProblems(err)
 	for _, p := range problems {
+		// Debug, not Warn: the node's log may be the chat's own stderr, and the clients say it
+		// in plain words (StatusReply.Warnings).
 		if _, seen := n.warned.LoadOrStore(p, true); !seen && n.opts.Log != nil {
-			n.opts.Log.Warn(p)
+			n.opts.Log.Debug(p)
 		}
 	}
 	return skills, problems
@@ -39,7 +41,7 @@ func skillProblems(err error) []string {
 	out := make([]string, 0, len(errs))
 	for _, e := range errs {
 		what := strings.TrimPrefix(e.Error(), "skill ")
-		out = append(out, "skipped a broken skill, "+what+" (a SKILL.md starts with --- front matter naming name and description ---)")
+		out = append(out, "skipped a broken skill, "+what)
 	}
 	return out
 }

@@ -109,6 +109,11 @@ func (m *Main) runSession(ctx context.Context, f *runFlags, start *messages.Star
 	fin, err := m.runStarted(ctx, l, out, start, nil, stderr, func() {
 		if !f.json {
 			fmt.Fprintf(stderr, "troupe: session %s (resume with: troupe resume %s)\n", start.ID, start.ID)
+			if st, err := l.client.Status(start.ID); err == nil { // a session that ended already: nothing to add
+				for _, w := range st.Warnings {
+					fmt.Fprintf(stderr, "troupe: warning: %s\n", w)
+				}
+			}
 		}
 	})
 	if err != nil {

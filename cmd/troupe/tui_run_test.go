@@ -17,7 +17,7 @@ const runViewScript = `{"turns": [
 // tool, the elapsed time and the tokens) and renders the final markdown; piped, the same run
 // prints the plain text.
 func TestRunOnATerminalShowsProgressAndMarkdown(t *testing.T) {
-	repo := newRepo(t, nil)
+	repo := newRepo(t, map[string]string{".agents/skills/bad/SKILL.md": "no front matter\n"})
 	model := writeScript(t, repo, runViewScript)
 	tm := startTmux(t, repo, 100, 30, troupeShell(t, nil, "run", "--model", model, "--mode", "yolo", "--sandbox", "off", "look around"))
 	scr := tm.waitFor("bash sleep 3; echo hi…", 30*time.Second)
@@ -37,6 +37,9 @@ func TestRunOnATerminalShowsProgressAndMarkdown(t *testing.T) {
 	r := troupe(t, repo, testEnv(t), "run", "--model", model, "--mode", "yolo", "--sandbox", "off", "look around")
 	if r.code != 0 || !strings.Contains(r.stdout, "- one `item`") || strings.Contains(r.stdout+r.stderr, "Ctrl-C cancels") {
 		t.Errorf("piped run: exit %d, not plain:\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	if n := strings.Count(r.stderr, "troupe: warning: skipped a broken skill"); n != 1 || strings.Contains(r.stderr, "level=") {
+		t.Errorf("the broken skill is not said once in plain words:\n%s", r.stderr)
 	}
 }
 

@@ -15,11 +15,12 @@ import (
 // models and @paths; "!command" asks in ask mode like any bash call, shows its output, and
 // Ctrl-C stops it; "@path" attaches the file for the model.
 func TestTUIShellMentionsAndTabUnderTmux(t *testing.T) {
-	repo := newRepo(t, map[string]string{"notes.md": "file-marker-7\n"})
+	repo := newRepo(t, map[string]string{"notes.md": "file-marker-7\n", ".agents/skills/bad/SKILL.md": "no front matter\n"})
 	model := writeScript(t, repo, `{"turns": [{"text": "got the file", "expect": "file-marker-7"}]}`)
 	tm := startTmux(t, repo, 110, 34, troupeShell(t, []string{"OPENAI_API_KEY=sk-test-not-used"},
 		"chat", "--model", model, "--mode", "ask", "--sandbox", "off"))
 	tm.waitFor("Enter sends", 30*time.Second)
+	tm.waitFor("warning: skipped a broken skill, "+filepath.Join(repo, ".agents/skills/bad/SKILL.md"), 30*time.Second)
 	gone := func(what string) {
 		t.Helper()
 		testwait.For(t, 30*time.Second, func() error {
