@@ -72,8 +72,8 @@ const (
 // Op is one change: add content; replace the entry holding OldText with Content; remove the
 // entry holding OldText.
 type Op struct {
-	Action          Action
-	Target          Target
+	Action           Action
+	Target           Target
 	Content, OldText string
 }
 
