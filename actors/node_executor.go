@@ -57,6 +57,9 @@ func (n *Node) executorFactory(p executorParts) ExecutorFactory {
 		env.MCP = n.mcp.caller(start.ID)
 		link := &sessionLink{root: root, session: session}
 		env.Goals = link
+		if start.Parent == "" {
+			env.Memory = n.memoryKeeper()
+		}
 		if p.delegates {
 			env.Agents = link
 		}
