@@ -246,6 +246,7 @@ func (n *Node) newSessionDeps(start *messages.StartSession) (SessionDeps, error)
 			files: n.fileTracker(start), delegates: setup.Delegation != nil}),
 		System: setup.System, Instructions: setup.Instructions, Delegation: setup.Delegation, Narrowed: setup.Narrowed,
 		Setup: func(st *messages.StartSession) (*SessionSetup, error) { return n.sessionSetup(st, frozen) }, PromptModes: n.promptModes, MCP: n.mcp.statusFunc(),
+		Memory: n.sessionMemory(start),
 	}, nil
 }
 
