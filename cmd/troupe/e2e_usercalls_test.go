@@ -21,6 +21,7 @@ func TestChatShellAndMentionsGoThroughTheSession(t *testing.T) {
 		"bin.dat":     "a\x00b",
 		"docs/a.md":   "x\n",
 		"troupe.toml": "[permissions]\ndeny = [\"bash(rm*)\"]\n",
+		"creds.txt":   "token " + githubToken + "\n",
 	})
 	big := bytes.Repeat([]byte("a line of the big log\n"), 50<<20/22) // 50 MB of text
 	if err := os.WriteFile(filepath.Join(repo, "big.log"), big, 0o644); err != nil {
@@ -42,6 +43,7 @@ func TestChatShellAndMentionsGoThroughTheSession(t *testing.T) {
 	if !strings.Contains(out.text(), "shell-marker-42\n[exit code 0]") {
 		t.Errorf("the command's output is not shown:\n%s", out.text())
 	}
+	step("!cat creds.txt", "token [redacted]") // redacted as any tool output is
 	step("!", "! needs a command after it")
 	step("!rm -f notes.md", "denied by the pattern bash(rm*)")
 	if _, err := os.Stat(filepath.Join(repo, "notes.md")); err != nil {
@@ -68,6 +70,9 @@ func TestChatShellAndMentionsGoThroughTheSession(t *testing.T) {
 			t.Errorf("the context lacks %q:\n%s", want, log)
 		}
 	}
+	if strings.Contains(log+out.text(), githubToken) {
+		t.Error("a secret in a command's output was not redacted")
+	}
 	if strings.Contains(log, "SECRET-KEY-MATERIAL") {
 		t.Error("a file outside the workspace reached the context")
 	}
@@ -78,3 +83,7 @@ func TestChatShellAndMentionsGoThroughTheSession(t *testing.T) {
 		t.Errorf("the 50 MB file gave %d lines to the context (read_file's bound keeps a head)", n)
 	}
 }
+
+// githubToken has the form of a GitHub token (the redactor knows the format), built so that no
+// token-shaped literal sits in the source.
+var githubToken = "ghp_" + strings.Repeat("a1B2", 9)
