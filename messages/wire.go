@@ -67,6 +67,8 @@ var kinds = map[string]func() any{
 	"mcp_server_status": func() any { return &MCPServerStatus{} },
 	"mcp_watch":         func() any { return &MCPWatch{} },
 	"mcp_tools_changed": func() any { return &MCPToolsChanged{} },
+	"memory_request":    func() any { return &MemoryRequest{} },
+	"memory_reply":      func() any { return &MemoryReply{} },
 }
 
 // kindOf maps a pointer type back to its kind.
