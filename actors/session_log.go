@@ -28,12 +28,26 @@ func noteEntry(text string) (*store.Entry, llm.Message) {
 	return &store.Entry{Kind: store.KindSystem, Event: noteEvent, Text: text}, llm.Message{Role: llm.RoleUser, Content: noteText(text)}
 }
 
+// imageNoteEntry is a note with images (an @-mentioned image file): the images go with the
+// note's user message to a model that accepts them.
+func imageNoteEntry(text string, images []messages.Image) (*store.Entry, llm.Message) {
+	e, m := noteEntry(text)
+	e.Images = storeImages(images)
+	m.Images = projection.ImagesOf(e.Images)
+	return e, m
+}
+
+func storeImages(images []messages.Image) []store.Image {
+	var out []store.Image
+	for _, img := range images {
+		out = append(out, store.Image{Ref: img.Ref, MediaType: img.MediaType, Width: img.Width, Height: img.Height, Bytes: img.Bytes})
+	}
+	return out
+}
+
 // toolResultEntry is a tool call's result as a log entry and as the model sees it.
 func toolResultEntry(call llm.ToolCall, res *messages.ToolResult) (*store.Entry, llm.Message) {
-	var imgs []store.Image
-	for _, img := range res.Images {
-		imgs = append(imgs, store.Image{Ref: img.Ref, MediaType: img.MediaType, Width: img.Width, Height: img.Height, Bytes: img.Bytes})
-	}
+	imgs := storeImages(res.Images)
 	return &store.Entry{Kind: store.KindToolResult, Text: res.Output, CallID: call.ID, ToolName: call.Name, IsError: res.IsError, Images: imgs},
 		llm.Message{Role: llm.RoleTool, Content: res.Output, ToolCallID: call.ID, ToolName: call.Name, IsError: res.IsError,
 			Images: projection.ImagesOf(imgs)}

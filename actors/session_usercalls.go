@@ -85,19 +85,20 @@ func (s *session) userCalling(ctx actor.Context) {
 func (s *session) onUserResult(ctx actor.Context, msg *messages.ToolResult) {
 	u := s.user.calls
 	var notes []string
+	var images [][]messages.Image
 	for _, r := range s.cur.batch.Add(msg) {
 		s.emit(messages.ToolFinishedEvent.Of(&messages.ToolFinishedData{Turn: s.turn, CallID: r.Call.ID, Tool: r.Call.Name,
 			IsError: r.Result.IsError, Output: preview(r.Result.Output, userPreviewBytes), Bytes: len(r.Result.Output),
 			Changed: r.Result.Changed, DurationMS: r.Result.Duration.Milliseconds()}))
 		if u.shell != "" {
 			if !u.refused {
-				notes = append(notes, u.shellNote(r.Result))
+				notes, images = append(notes, u.shellNote(r.Result)), append(images, nil)
 			}
 		} else {
-			notes = append(notes, mentionNote(r.Call, r.Result))
+			notes, images = append(notes, mentionNote(r.Call, r.Result)), append(images, r.Result.Images)
 		}
 	}
-	u.pending = append(u.pending, notes...)
+	u.pending, u.images = append(u.pending, notes...), append(u.images, images...)
 	if !s.cur.batch.Done() {
 		return
 	}
@@ -112,8 +113,8 @@ func (s *session) onUserResult(ctx actor.Context, msg *messages.ToolResult) {
 			return
 		}
 	}
-	for _, n := range u.pending {
-		if err := s.commit(noteEntry(n)); err != nil {
+	for i, n := range u.pending {
+		if err := s.commit(imageNoteEntry(n, u.images[i])); err != nil {
 			s.fail(ctx, messages.FailInternal, err.Error())
 			return
 		}

@@ -25,12 +25,13 @@ const maxMentions = 8
 // userCalls is one line's calls in flight: the shell command, or the mentions of a line
 // that goes to the model once they are read.
 type userCalls struct {
-	shell     string         // the command of a !line; "" for mentions
-	text      string         // the line for the model (mentions)
-	calls     []llm.ToolCall // in order
-	pending   []string       // the notes of the results in so far, in call order
-	cancelled string         // the reason, once the user cancelled
-	refused   bool           // the shell command was denied or rejected: it never ran
+	shell     string             // the command of a !line; "" for mentions
+	text      string             // the line for the model (mentions)
+	calls     []llm.ToolCall     // in order
+	pending   []string           // the notes of the results in so far, in call order
+	images    [][]messages.Image // each pending note's images (a mentioned image file)
+	cancelled string             // the reason, once the user cancelled
+	refused   bool               // the shell command was denied or rejected: it never ran
 }
 
 // shellCalls is the one bash call of "!command".

@@ -51,7 +51,7 @@ func FromEntries(entries []*store.Entry) []Item {
 			if e.Event != NoteEvent {
 				continue
 			}
-			it.Msg = llm.Message{Role: llm.RoleUser, Content: NotePrefix + e.Text}
+			it.Msg = llm.Message{Role: llm.RoleUser, Content: NotePrefix + e.Text, Images: ImagesOf(e.Images)}
 		case store.KindCompact:
 			b, ok := decodeBoundary(e)
 			if !ok {

@@ -6,8 +6,10 @@ import (
 	"encoding/json"
 	"image"
 	"image/png"
+	"io"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/troupe-dev/troupe/internal/mcptest"
 	"github.com/troupe-dev/troupe/llm/llmtest"
@@ -173,5 +175,30 @@ func TestMCPImageContentReachesTheModel(t *testing.T) {
 	}
 	if !found {
 		t.Fatalf("no PNG inside the tool_result: %s", reqs[1].Body)
+	}
+}
+
+// TestMentionedImageReachesTheModel: a chat line's @path to an image attaches it with the
+// mention's note: the image goes to the model in that user message, its bytes intact.
+func TestMentionedImageReachesTheModel(t *testing.T) {
+	pic := e2ePNG(t)
+	repo := newRepo(t, map[string]string{"art/logo.png": string(pic)})
+	srv := llmtest.NewOpenAI(func(n int, body map[string]any) llmtest.Reply { return llmtest.Reply{Text: "A-LOGO"} })
+	defer srv.Close()
+	cmd, stdin, out, stderr := startWithStdin(t, repo, testEnv(t, "OPENAI_API_KEY=sk-test"), "chat", "--mode", "ask",
+		"--model", "openai/gpt-4o", "--base-url", srv.URL())
+	io.WriteString(stdin, "what is in @art/logo.png ?\n")
+	out.waitFor(t, "A-LOGO", 60*time.Second)
+	io.WriteString(stdin, "/exit\n")
+	if code := waitExit(t, cmd, 30*time.Second); code != 0 {
+		t.Fatalf("chat exit %d: %s", code, stderr.String())
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 1 {
+		t.Fatalf("want 1 request, got %d", len(reqs))
+	}
+	_, images := openAIImageParts(t, reqs[0].Body)
+	if len(images) != 1 || !bytes.Equal(images[0], pic) {
+		t.Fatalf("got %d images; body %s", len(images), reqs[0].Body)
 	}
 }
