@@ -52,6 +52,9 @@ type NodeOptions struct {
 	DenyRead, AllowRead []string
 	// WebAllowHosts are hosts web_fetch may reach on private addresses ([web] allow_hosts).
 	WebAllowHosts []string
+	// WebSearch is the search provider web_search uses ([web] search_provider); nil: no
+	// web_search.
+	WebSearch *tools.SearchConfig
 	// MCPServers are the MCP servers whose tools sessions are offered (config.MCPServers).
 	MCPServers []config.MCPServer
 }
@@ -275,6 +278,11 @@ func (n *Node) sessionTools(start *messages.StartSession, withSkills bool, pm *c
 	}
 	all := append(append(tools.Builtins(), tools.ReadArtifact()), tools.GoalTools()...)
 	all = append(all, tools.WebFetch(n.opts.WebAllowHosts))
+	if n.opts.WebSearch != nil {
+		if search, err := tools.WebSearch(*n.opts.WebSearch); err == nil {
+			all = append(all, search)
+		}
+	}
 	if start.Parent == "" {
 		all = append(all, tools.MemoryTool()) // a subagent reads the memory but leaves it to the session the user talks to
 	}

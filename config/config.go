@@ -73,11 +73,19 @@ type Config struct {
 		MaxRunning int `toml:"max_running"` // subagents of one session running at once; more queue
 	} `toml:"agents"`
 
-	// Web configures web_fetch.
+	// Web configures web_fetch and web_search.
 	Web struct {
 		// AllowHosts are hosts web_fetch may reach even where they resolve to loopback,
 		// private or link-local addresses (user config, or a trusted project).
 		AllowHosts []string `toml:"allow_hosts"`
+		// SearchProvider turns web_search on: "brave", "tavily" or "searxng" ("": off).
+		SearchProvider string `toml:"search_provider"`
+		// SearchURL is the search API's address; "" is the provider's public one (searxng
+		// needs it).
+		SearchURL string `toml:"search_url"`
+		// SearchKeyEnv names the variable holding the API key; "" is BRAVE_API_KEY or
+		// TAVILY_API_KEY.
+		SearchKeyEnv string `toml:"search_key_env"`
 	} `toml:"web"`
 
 	// MCP configures MCP servers ([mcp.servers.NAME]; see MCPServers for which start).

@@ -57,7 +57,10 @@ type layer struct {
 	} `toml:"agents"`
 
 	Web struct {
-		AllowHosts []string `toml:"allow_hosts"`
+		AllowHosts     []string `toml:"allow_hosts"`
+		SearchProvider *string  `toml:"search_provider"`
+		SearchURL      *string  `toml:"search_url"`
+		SearchKeyEnv   *string  `toml:"search_key_env"`
 	} `toml:"web"`
 
 	MCP MCP `toml:"mcp"`
@@ -161,6 +164,9 @@ func (l *layer) applyTo(c *Config, path string) {
 		{"NATS", l.NATS, &c.NATS},
 		{"Done.Check", l.Done.Check, &c.Done.Check},
 		{"Context.IdleGap", l.Context.IdleGap, &c.Context.IdleGap},
+		{"Web.SearchProvider", l.Web.SearchProvider, &c.Web.SearchProvider},
+		{"Web.SearchURL", l.Web.SearchURL, &c.Web.SearchURL},
+		{"Web.SearchKeyEnv", l.Web.SearchKeyEnv, &c.Web.SearchKeyEnv},
 	} {
 		if s.from != nil {
 			c.setString(s.field, s.to, *s.from, path)

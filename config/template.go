@@ -62,6 +62,12 @@ const Template = `# troupe.toml: this project's troupe settings (docs/CONFIG.md 
 # Hosts web_fetch may reach where they resolve to loopback, private or link-local addresses
 # (your user config only, or a trusted project).
 #allow_hosts = ["127.0.0.1"]
+# web_search through a search API: "brave" or "tavily" (key in BRAVE_API_KEY or TAVILY_API_KEY,
+# or the variable search_key_env names), or "searxng" with search_url (your user config only,
+# or a trusted project).
+#search_provider = "searxng"
+#search_url = "http://localhost:8888"
+#search_key_env = "SEARCH_API_KEY"
 
 #[mcp.servers.files]
 # An MCP server run over stdio (or url = "https://…" with type = "http" or "sse").

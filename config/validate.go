@@ -38,6 +38,16 @@ func (c *Config) Validate() error {
 			}
 		}
 	}
+	if !slices.Contains([]string{"", "brave", "tavily", "searxng"}, c.Web.SearchProvider) {
+		bad("Web.SearchProvider", "%q is not a search provider; want brave, tavily or searxng (or leave it unset: no web_search)", c.Web.SearchProvider)
+	}
+	if c.Web.SearchURL != "" {
+		if u, err := url.Parse(c.Web.SearchURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			bad("Web.SearchURL", "%q is not an http(s) URL", c.Web.SearchURL)
+		}
+	} else if c.Web.SearchProvider == "searxng" {
+		bad("Web.SearchURL", "searxng needs the instance's address, such as http://localhost:8888")
+	}
 	if c.Context.Window < 0 {
 		bad("Context.Window", "%d is negative; leave it unset for the model's known window", c.Context.Window)
 	}
@@ -135,6 +145,10 @@ func fieldKey(field string) string {
 		return "agents.max_depth"
 	case "Agents.MaxRunning":
 		return "agents.max_running"
+	case "Web.SearchProvider":
+		return "web.search_provider"
+	case "Web.SearchURL":
+		return "web.search_url"
 	}
 	return strings.ToLower(field)
 }

@@ -34,6 +34,9 @@ func testValues(script string) map[string]any {
 		"Provider.IdleTimeoutS": 30,
 		"MCP.Servers":           map[string]config.MCPServer{"t": {Command: "mcp-test"}},
 		"Web.AllowHosts":        []string{"127.0.0.1"},
+		"Web.SearchProvider":    "tavily",
+		"Web.SearchURL":         "http://127.0.0.1:8888",
+		"Web.SearchKeyEnv":      "MY_SEARCH_KEY",
 	}
 }
 
@@ -61,8 +64,8 @@ func TestEveryConfigFieldReachesTheNodeOrTheSession(t *testing.T) {
 			t.Fatalf("session start: %v", err)
 		}
 		data, _ := json.Marshal(start)
-		return fmt.Sprintf("%q %T%+v %+v %q %q %+v %s %+v %q", opts.Environ, opts.Sandbox, opts.Sandbox, opts.Agents, opts.NATS,
-			opts.UserConfigDir, opts.Retry, data, opts.MCPServers, opts.WebAllowHosts)
+		return fmt.Sprintf("%q %T%+v %+v %q %q %+v %s %+v %q %+v", opts.Environ, opts.Sandbox, opts.Sandbox, opts.Agents, opts.NATS,
+			opts.UserConfigDir, opts.Retry, data, opts.MCPServers, opts.WebAllowHosts, opts.WebSearch)
 	}
 	base := config.Defaults()
 	base.Model = "scripted:" + script

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/troupe-dev/troupe/actors"
@@ -9,6 +11,7 @@ import (
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/nodelink"
 	"github.com/troupe-dev/troupe/config"
 	"github.com/troupe-dev/troupe/llm"
+	"github.com/troupe-dev/troupe/tools"
 )
 
 // link is this process's connection to the project's Node: attached to one running in another
@@ -60,7 +63,29 @@ func (m *Main) nodeOptions(s *settings) (actors.NodeOptions, error) {
 		AllowRead:     s.cfg.SandboxAllowRead,
 		MCPServers:    mcpcli.Servers(s.root, s.cfg, m.Getenv, m.Stderr),
 		WebAllowHosts: s.cfg.Web.AllowHosts,
+		WebSearch:     m.webSearch(s),
 	}, nil
+}
+
+// webSearch is the configured search provider with its key; nil when nothing is configured.
+// A configuration that cannot work (no key, no provider) is said in one line, and the Node
+// leaves web_search out.
+func (m *Main) webSearch(s *settings) *tools.SearchConfig {
+	w := s.cfg.Web
+	if w.SearchProvider == "" && w.SearchURL == "" && w.SearchKeyEnv == "" {
+		return nil
+	}
+	cfg := tools.SearchConfig{Provider: w.SearchProvider, URL: w.SearchURL, KeyEnv: w.SearchKeyEnv}
+	if cfg.KeyEnv == "" && w.SearchProvider != "searxng" {
+		cfg.KeyEnv = strings.ToUpper(w.SearchProvider) + "_API_KEY"
+	}
+	if cfg.KeyEnv != "" {
+		cfg.Key = m.Getenv(cfg.KeyEnv)
+	}
+	if _, err := tools.WebSearch(cfg); err != nil {
+		fmt.Fprintf(m.Stderr, "troupe: %v; web_search is off\n", err)
+	}
+	return &cfg
 }
 
 // withNode runs fn with a client of the project's Node: the running one, or one started in this
