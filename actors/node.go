@@ -18,6 +18,7 @@ import (
 	"github.com/troupe-dev/troupe/messages"
 	"github.com/troupe-dev/troupe/store"
 	"github.com/troupe-dev/troupe/tools"
+	"github.com/troupe-dev/troupe/tools/hooks"
 )
 
 // ProviderOpener builds a provider for a model string ("provider/model") and base URL, and
@@ -53,6 +54,9 @@ type NodeOptions struct {
 	WebAllowHosts []string
 	// MCPServers are the MCP servers whose tools sessions are offered (config.MCPServers).
 	MCPServers []config.MCPServer
+	// Hooks are the project's hooks (config.HookList), skipped ones included, fixed for the
+	// Node's life; nil: none.
+	Hooks *hooks.Set
 }
 
 // Node is one troupe process serving one project: the bus, the store, the actor system.
@@ -244,7 +248,7 @@ func (n *Node) newSessionDeps(start *messages.StartSession) (SessionDeps, error)
 		Executor: n.executorFactory(executorParts{start: start, workspace: workspace, skills: setup.Skills, reg: reg, gate: gate,
 			files: n.fileTracker(start), delegates: setup.Delegation != nil}),
 		System: setup.System, Instructions: setup.Instructions, Delegation: setup.Delegation, Narrowed: setup.Narrowed,
-		Setup: n.sessionSetup, PromptModes: n.promptModes, MCP: n.mcp.statusFunc(),
+		Setup: n.sessionSetup, PromptModes: n.promptModes, MCP: n.mcp.statusFunc(), Hooks: n.opts.Hooks,
 	}, nil
 }
 

@@ -53,6 +53,7 @@ func (h sessionHost) Snapshot() commandSnapshot {
 		ProjectRoot: s.cfg.Workspace,
 		Sandbox:     s.deps.Sandbox,
 		MCP:         s.deps.MCP,
+		Hooks:       s.deps.Hooks.All(),
 	}
 	if snap.Session.Agent == "" {
 		snap.Session.Agent = "root"

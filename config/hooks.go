@@ -177,3 +177,24 @@ func ClaudeUserSettings(getenv func(string) string) string {
 	}
 	return ""
 }
+
+// ProjectHooks gathers the hooks for a project at root (HookList): the config's, the user's
+// Claude Code settings and the project's. A Claude Code settings file that does not parse is
+// a warning, and its hooks do not run.
+func (c *Config) ProjectHooks(root string, getenv func(string) string) (list []hooks.Hook, warnings []string) {
+	_, projectFile := DefaultPaths(root, getenv)
+	load := func(path string) []hooks.Hook {
+		if path == "" {
+			return nil
+		}
+		hs, warn, err := LoadClaudeHooks(path)
+		if err != nil {
+			warn = append(warn, err.Error())
+		}
+		warnings = append(warnings, warn...)
+		return hs
+	}
+	user := load(ClaudeUserSettings(getenv))
+	project := load(filepath.Join(root, ClaudeSettingsFile))
+	return c.HookList(projectFile, user, project), warnings
+}
