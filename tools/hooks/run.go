@@ -70,8 +70,9 @@ func Exec(ctx context.Context, h Hook, dir string, env []string, stdin []byte) R
 	}
 	var exit *exec.ExitError
 	switch {
-	case err == nil:
-		run.Exit = 0
+	case err == nil, errors.Is(err, exec.ErrWaitDelay) && cmd.ProcessState != nil:
+		// (A child it left behind held its output open; the hook itself has exited.)
+		run.Exit = cmd.ProcessState.ExitCode()
 	case errors.As(err, &exit):
 		run.Exit = exit.ExitCode()
 	default:
