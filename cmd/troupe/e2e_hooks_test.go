@@ -226,3 +226,33 @@ func TestUserPromptSubmitBlockDropsTheTask(t *testing.T) {
 		t.Errorf("the user is not told why:\nstdout: %s\nstderr: %s", r.stdout, r.stderr)
 	}
 }
+
+// A PreToolUse hook's "ask" makes the gate ask even in yolo mode (headless: refused, with how
+// to allow it); "continue": false refuses the call with its stopReason.
+func TestPreToolUseAskAndContinueFalse(t *testing.T) {
+	repo := newRepo(t, nil)
+	home, _ := hookHome(t, `
+[[hooks.PreToolUse]]
+matcher = "write_file"
+command = "echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"ask\",\"permissionDecisionReason\":\"writes need a look\"}}'"
+[[hooks.PreToolUse]]
+matcher = "bash"
+command = "python3 -c 'import json; print(json.dumps({\"continue\": False, \"stopReason\": \"quiet hours: no commands\"}))'"
+`, nil)
+	model := writeScript(t, repo, `{"turns": [
+		{"tool_calls": [{"name": "write_file", "args": {"path": "n.txt", "content": "x"}}]},
+		{"expect": "no one to ask", "tool_calls": [{"name": "bash", "args": {"command": "touch b.txt"}}]},
+		{"expect": "quiet hours: no commands", "text": "stopped"}]}`)
+	r := troupe(t, repo, testEnv(t, "HOME="+home), "run", "--json", "--model", model, "--mode", "yolo", "--sandbox", "off", "write")
+	if r.code != 0 {
+		t.Fatalf("exit %d\nstderr: %s\nstdout: %s", r.code, r.stderr, r.stdout)
+	}
+	for _, f := range []string{"n.txt", "b.txt"} {
+		if _, err := os.Stat(filepath.Join(repo, f)); err == nil {
+			t.Errorf("%s was written though a hook held it back", f)
+		}
+	}
+	if runs, _ := hookRuns(t, envelopes(t, r.stdout)); strings.Join(runs, " ") != "PreToolUse:ask PreToolUse:stop" {
+		t.Errorf("hook runs %v", runs)
+	}
+}
