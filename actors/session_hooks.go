@@ -42,6 +42,9 @@ func (s *session) withHooks(ctx actor.Context, msg *messages.RunHooks, next func
 				Notices: []string{fmt.Sprintf("the %s hooks did not answer (%v); going on without them", msg.Event, err)}}
 		}
 		s.emitHookRuns(done.Runs)
+		if s.finished() {
+			return // the session ended while its hooks ran
+		}
 		next(done)
 	})
 }
@@ -124,6 +127,10 @@ func (s *session) stopHooks(ctx actor.Context, text string, accept func()) {
 	}
 	msg := &messages.RunHooks{Event: string(event), Message: text, StopHookActive: s.cur.stopHookRefusals > 0}
 	s.withHooks(ctx, msg, func(done *messages.HooksDone) {
+		if s.cur.cancelling != "" { // a Cancel came while the hooks ran
+			s.endCancelledTurn(ctx)
+			return
+		}
 		if !done.Block || done.Stop || s.cur.stopHookRefusals >= maxStopHookRefusals {
 			s.cur.stopHookRefusals = 0
 			accept()

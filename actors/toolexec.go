@@ -131,7 +131,7 @@ func (t *toolExec) run(ctx context.Context, req *messages.ToolRequest) (res tool
 		}
 	}()
 	call := tools.Call{ID: req.CallID, Name: req.Name, Args: req.Args, Inferred: req.Inferred}
-	if t.hooks != nil {
+	if t.hooks.aroundCalls() {
 		return t.callWithHooks(ctx, req, call)
 	}
 	return t.registry.Execute(ctx, t.env, call)

@@ -48,6 +48,11 @@ func anyHookRuns(set *hooks.Set) bool {
 	return false
 }
 
+// aroundCalls says whether any hook runs before or after tool calls.
+func (h *hookRunner) aroundCalls() bool {
+	return h != nil && (h.set.Wants(hooks.PreToolUse) || h.set.Wants(hooks.PostToolUse))
+}
+
 // run runs the hooks that match, all at once, and merges their decisions.
 func (h *hookRunner) run(ctx context.Context, in hooks.Input, turn int, matching []hooks.Hook) (hooks.Outcome, []messages.HookFinishedData) {
 	if len(matching) == 0 {
