@@ -137,7 +137,7 @@ func (s *session) stopHooks(ctx actor.Context, text string, accept func()) {
 			return
 		}
 		s.cur.stopHookRefusals++
-		s.noteAndCallAgain(ctx, fmt.Sprintf("Your final answer was not accepted: a %s hook of the project refused it:\n%s\nContinue the task.", event, done.Reason))
+		s.takeTurnStep(ctx, turnStep{next: turnCallsAgain, note: fmt.Sprintf("Your final answer was not accepted: a %s hook of the project refused it:\n%s\nContinue the task.", event, done.Reason)})
 	})
 }
 
