@@ -70,6 +70,15 @@ func (m *Main) nodeOptions(s *settings) (actors.NodeOptions, error) {
 func (m *Main) hooks(s *settings) *hooks.Set {
 	list, warnings := s.cfg.ProjectHooks(s.root, m.Getenv)
 	set, more := hooks.NewSet(list)
+	skipped, why := 0, ""
+	for _, h := range set.All() {
+		if h.Skipped != "" {
+			skipped, why = skipped+1, h.Skipped
+		}
+	}
+	if skipped > 0 {
+		more = append(more, fmt.Sprintf("%d project hook(s) not run: %s (/hooks lists them)", skipped, why))
+	}
 	for _, w := range append(warnings, more...) {
 		fmt.Fprintf(m.Stderr, "troupe: warning: %s\n", w)
 	}

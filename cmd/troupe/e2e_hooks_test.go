@@ -201,6 +201,9 @@ command = "echo '{not json'"
 	if code := waitExit(t, cmd, 30*time.Second); code != 0 {
 		t.Fatalf("chat exit %d: %s", code, stderr.String())
 	}
+	if !strings.Contains(stderr.String(), "1 project hook(s) not run: the project is not trusted") {
+		t.Errorf("no warning of the skipped hook on stderr:\n%s", stderr.String())
+	}
 	text := out.text()
 	for _, want := range []string{"skipped: PreToolUse", "no-such-hook.sh", "not found", "timed out after 1s", "JSON troupe cannot read"} {
 		if !strings.Contains(text, want) {
