@@ -28,7 +28,7 @@ const hookAnswerSlack = 10 * time.Second
 // configured, next runs at once.
 func (s *session) withHooks(ctx actor.Context, msg *messages.RunHooks, next func(*messages.HooksDone)) {
 	event := hooks.Event(msg.Event)
-	if !s.deps.Hooks.Wants(event) || s.links.toolexec == nil {
+	if !s.deps.Hooks.Wants(event) || s.links.toolexec == nil || s.cfg.Parent != "" && mainSessionOnly(event) {
 		next(&messages.HooksDone{Turn: msg.Turn, Event: msg.Event})
 		return
 	}
@@ -47,6 +47,13 @@ func (s *session) withHooks(ctx actor.Context, msg *messages.RunHooks, next func
 		}
 		next(done)
 	})
+}
+
+// mainSessionOnly says which events a subagent does not run, as in Claude Code: its start,
+// task and end belong to its parent's turn (its tool calls and final answer, SubagentStop, do
+// run hooks).
+func mainSessionOnly(e hooks.Event) bool {
+	return e == hooks.SessionStart || e == hooks.UserPromptSubmit || e == hooks.SessionEnd
 }
 
 // observeHooks runs the hooks of an event that decides nothing (PreModel, PostModel,
@@ -144,7 +151,7 @@ func (s *session) stopHooks(ctx actor.Context, text string, accept func()) {
 // sessionEnd runs the SessionEnd hooks once, before the session finishes; false when the
 // finish must wait for them.
 func (s *session) sessionEnd(ctx actor.Context, out *messages.SessionFinishedData) bool {
-	if !s.deps.Hooks.Wants(hooks.SessionEnd) || s.cur.endHooks {
+	if !s.deps.Hooks.Wants(hooks.SessionEnd) || s.cur.endHooks || s.cfg.Parent != "" {
 		return true
 	}
 	s.cur.endHooks = true
