@@ -55,6 +55,7 @@ func commandTable() []sessionCommand {
 		{Name: "model", Family: "session", Usage: "/model [NAME]   (or: troupe resume ID --model NAME)", Help: "show the model, endpoint, window and price; /model NAME switches for the next turns", Run: runModel},
 		{Name: "exit", Family: "session", Usage: "/exit", Help: "leave: the chat ends the session, attach detaches",
 			Run: func(commandHost, string) *messages.InputAck { return exitCommand() }},
+		{Name: "memory", Family: "context", Usage: memoryUsage, Help: "the user profile and project facts every session starts with; add, edit, remove, clear", Run: runMemory},
 		{Name: "reset", Family: "context", Usage: "/reset [all]", Help: "a fresh context in the same session (the log keeps everything); all also clears the goal", Run: runReset},
 		{Name: "prompt", Family: "context", Usage: "/prompt [NAME]", Help: "show the prompt modes; /prompt NAME switches for the next turn (ask and plan cannot write)", Run: runPrompt},
 		{Name: "permissions", Family: "permissions", Usage: "/permissions", Help: "the mode, allow/ask/deny rules, session allowlist, protected paths and sandbox", Run: view(permissionsView)},
@@ -62,6 +63,35 @@ func commandTable() []sessionCommand {
 		{Name: "tools", Family: "tools", Usage: "/tools", Help: "the tools this session has now, and those narrowed away and by what", Run: view(toolsView)},
 		{Name: "skills", Family: "tools", Usage: "/skills [NAME]", Help: "list the skills; /skills NAME loads one for the next turn", Run: runSkills},
 	}
+}
+
+// commandWords are the fixed words a command's argument takes, for a client's Tab completion
+// (/model's and /skills' depend on the session: the client adds them).
+var commandWords = map[string][]string{
+	"mode":     {"plan", "ask", "auto-edit", "yolo"},
+	"goal":     {"pause", "resume", "clear", "complete"},
+	"reset":    {"all"},
+	"worktree": {"list", "merge", "drop"},
+}
+
+// CommandInfo is one slash command as a client completes and describes it.
+type CommandInfo struct {
+	Name, Usage, Help string
+	Args              []string // the fixed words its argument takes; nil: free or session-dependent
+}
+
+// Commands lists the session's slash commands, sorted by name, for the clients' completion.
+func Commands() []CommandInfo {
+	var out []CommandInfo
+	for _, name := range commandNames() {
+		c, _ := lookupCommand(name)
+		args := commandWords[name]
+		if name == "help" {
+			args = commandNames()
+		}
+		out = append(out, CommandInfo{Name: c.Name, Usage: c.Usage, Help: c.Help, Args: args})
+	}
+	return out
 }
 
 // runCommand answers a line the router classified as a command (known or not).

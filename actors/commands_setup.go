@@ -23,6 +23,7 @@ type SessionSetup struct {
 	Tools            *tools.Registry // without the session's permission check (its gate adds it)
 	System           string
 	Skills           []config.Skill
+	SkillProblems    []string             // the broken SKILL.md files skipped, in plain words
 	Instructions     *config.Instructions // the instruction files of the prefix
 	// Narrowed are the Node's tools this session does not have, and what took them away.
 	Narrowed []NarrowedTool
@@ -37,8 +38,9 @@ type NarrowedTool struct {
 }
 
 // sessionSetup builds a session's setup from its start: the model (on the start's endpoint),
-// the prompt mode, the skills and the tools they leave.
-func (n *Node) sessionSetup(start *messages.StartSession) (*SessionSetup, error) {
+// the prompt mode, the skills and the tools they leave; frozenMemory is the memory block read at
+// the session's start (frozenMemory).
+func (n *Node) sessionSetup(start *messages.StartSession, frozenMemory string) (*SessionSetup, error) {
 	if n.opts.Provider == nil {
 		return nil, fmt.Errorf("this node has no provider configured")
 	}
@@ -46,7 +48,7 @@ func (n *Node) sessionSetup(start *messages.StartSession) (*SessionSetup, error)
 	if err != nil {
 		return nil, err
 	}
-	skills := n.skills()
+	skills, skillProblems := n.skills()
 	cwd, promptMode := n.sessionPrefixOf(start)
 	pm, err := n.promptMode(promptMode)
 	if err != nil {
@@ -63,9 +65,9 @@ func (n *Node) sessionSetup(start *messages.StartSession) (*SessionSetup, error)
 	}
 	instr := SessionInstructions(workspace, cwd, n.opts.UserConfigDir)
 	system := withQuirkHint(SystemPrompt(PromptParts{Root: workspace, Mode: string(start.Mode), RolePrompt: start.RolePrompt,
-		UserDir: n.opts.UserConfigDir, Skills: skills, PromptMode: pm, Instructions: instr}), modelName, !start.NoRepair)
+		UserDir: n.opts.UserConfigDir, Skills: skills, PromptMode: pm, Instructions: instr, Memory: frozenMemory}), modelName, !start.NoRepair)
 	return &SessionSetup{Provider: provider, Model: modelStamp(start.Model), ModelName: modelName, Tools: reg,
-		System: system, Skills: skills, Instructions: instr, Narrowed: narrowed, Delegation: n.delegation(reg)}, nil
+		System: system, Skills: skills, SkillProblems: skillProblems, Instructions: instr, Narrowed: narrowed, Delegation: n.delegation(reg)}, nil
 }
 
 // narrowTools keeps the tools a subagent's role (roleTools, nil: all) and the prompt mode
