@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 
@@ -163,8 +164,11 @@ func (s *session) takeTurnStep(ctx actor.Context, st turnStep) {
 	case turnRunsCalls:
 		s.dispatch(ctx, st.batch)
 	case turnAnswers:
-		s.finalAnswer(ctx, st.answer)
-	case turnAsks:
+		s.takeTurnStep(ctx, s.cur.answered(s.turn, st.answer, &s.asChild, &s.done, s.cfg.Interactive))
+	case turnChecks:
+		ctx.Send(s.links.toolexec, &messages.RunCheck{Turn: s.turn, Command: s.cfg.check.Command, TimeoutS: int(s.cfg.check.Timeout / time.Second)})
+		s.become(phaseChecking, s.checkingPhase)
+	case turnWaitsForUser:
 		s.become(phaseIdle, s.idle)
 	case turnPauses:
 		s.emit(messages.ErrorEvent.Of(&messages.ErrorData{Message: st.reason}))
@@ -178,32 +182,6 @@ func (s *session) takeTurnStep(ctx actor.Context, st turnStep) {
 			s.fail(ctx, st.fail, st.reason)
 		}
 	}
-}
-
-// finalAnswer accepts a final reply: an interactive session waits for more input, a headless
-// one is done.
-func (s *session) finalAnswer(ctx actor.Context, text string) {
-	s.emit(s.cur.finished(s.turn, messages.StopEnd))
-	s.syncStore()
-	if s.asChild.needsVerdict(text) {
-		s.takeTurnStep(ctx, turnStep{next: turnCallsAgain, note: "Your role must end its final answer with a line `VERDICT: pass` or `VERDICT: fail`, after the evidence (commands run and their outcome). Give your final answer again in that form."})
-		return
-	}
-	if !s.verifyDone(ctx, text) {
-		return
-	}
-	s.acceptFinal(ctx, text)
-}
-
-// acceptFinal takes a verified final answer: an interactive session waits for more input; a
-// headless one ends once its subagents have (their results may change the answer).
-func (s *session) acceptFinal(ctx actor.Context, text string) {
-	if s.cfg.Interactive {
-		s.become(phaseIdle, s.idle)
-		return
-	}
-	s.cur.finalPending = &text
-	s.continueTurn(ctx)
 }
 
 // continueTurn makes the next model call, unless subagents must end first: then the session

@@ -39,15 +39,16 @@ type turnState struct {
 type turnNext int
 
 const (
-	turnGoesOn     turnNext = iota // the calls are done: the next call, unless subagents hold it
-	turnCallsAgain                 // the model is called again (after the step's note)
-	turnRunsCalls                  // the step's batch goes to the executor
-	turnAnswers                    // the reply is a final answer, to be verified
-	turnAsks                       // a chat's reply is a question: wait for the user
-	turnPauses                     // a chat is paused on a loop: tell the user (reason), wait
-	turnFails                      // the run fails (fail, reason)
-	turnCancelled                  // the cancelled turn ends
-	turnOverflowed                 // the context overflowed: compact and call again, or fail (fail, reason)
+	turnGoesOn       turnNext = iota // the calls are done: the next call, unless subagents hold it
+	turnCallsAgain                   // the model is called again (after the step's note)
+	turnRunsCalls                    // the step's batch goes to the executor
+	turnAnswers                      // the reply is a final answer, to be verified
+	turnWaitsForUser                 // a chat's reply is a question or an accepted answer: wait for the user
+	turnPauses                       // a chat is paused on a loop: tell the user (reason), wait
+	turnChecks                       // the check command runs before the answer (checkFor) is accepted
+	turnFails                        // the run fails (fail, reason)
+	turnCancelled                    // the cancelled turn ends
+	turnOverflowed                   // the context overflowed: compact and call again, or fail (fail, reason)
 )
 
 // turnStep is what the turn decided, in the order the session carries it out: emit, commit the
@@ -175,7 +176,7 @@ func (t *turnState) replied(n int, msg *modelDone, interactive bool) turnStep {
 	// A final answer, or a question to the user (a headless run has nobody to ask: there the
 	// question is the final answer).
 	if d.Class == messages.ReplyQuestion && interactive {
-		return turnStep{reply: r, then: []messages.Payload{t.finished(n, messages.StopEnd)}, sync: true, next: turnAsks}
+		return turnStep{reply: r, then: []messages.Payload{t.finished(n, messages.StopEnd)}, sync: true, next: turnWaitsForUser}
 	}
 	return turnStep{reply: r, next: turnAnswers, answer: r.Text}
 }
@@ -237,6 +238,54 @@ func (t *turnState) failed(n int, err error) turnStep {
 		step.fail, step.reason = messages.FailConfig, err.Error() // a bad request or an unknown model: the setup
 	default:
 		step.fail, step.reason = messages.FailProvider, err.Error()
+	}
+	return step
+}
+
+// verdictNote is what a subagent whose role owes a verdict is told when its answer has none.
+const verdictNote = "Your role must end its final answer with a line `VERDICT: pass` or `VERDICT: fail`, after the evidence " +
+	"(commands run and their outcome). Give your final answer again in that form."
+
+// answered decides on turn n's final answer (docs/ARCHITECTURE.md, "The definition of done"):
+// the turn is made durable, then the answer is refused while the role's verdict is missing (child)
+// or the gate refuses it, checked first, or accepted — a chat then waits for the user, and a
+// headless run holds it until its subagents have ended (their results may change it).
+func (t *turnState) answered(n int, text string, child *childState, gate *doneGate, interactive bool) turnStep {
+	step := turnStep{emit: []messages.Payload{t.finished(n, messages.StopEnd)}, sync: true}
+	if child.needsVerdict(text) {
+		step.note, step.next = verdictNote, turnCallsAgain
+		return step
+	}
+	return t.gated(step, gate.judge(n), text, interactive)
+}
+
+// checked decides on the check command's result for the answer that waits on it.
+func (t *turnState) checked(n int, res *messages.CheckResult, gate *doneGate, interactive bool) turnStep {
+	text := t.checkFor
+	t.checkFor = ""
+	if t.cancelling != "" {
+		return turnStep{next: turnCancelled}
+	}
+	return t.gated(turnStep{}, gate.checked(n, res), text, interactive)
+}
+
+// gated adds the gate's answer about text to step: the check's event, then the refusal told to
+// the model, the run's failure, the check to run, or the answer accepted.
+func (t *turnState) gated(step turnStep, d doneStep, text string, interactive bool) turnStep {
+	if d.event != nil {
+		step.emit = append(step.emit, messages.DoneCheckEvent.Of(d.event))
+	}
+	switch r := d.refusal; {
+	case r != nil && r.fail != "":
+		step.next, step.fail, step.reason = turnFails, messages.FailDone, r.fail
+	case r != nil:
+		step.note, step.next = r.note, turnCallsAgain
+	case d.runCheck:
+		t.checkFor, step.next = text, turnChecks
+	case interactive:
+		step.next = turnWaitsForUser
+	default:
+		t.finalPending, step.next = &text, turnGoesOn
 	}
 	return step
 }

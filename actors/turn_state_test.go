@@ -71,7 +71,7 @@ func TestTurnReplied(t *testing.T) {
 		{name: "a final answer is verified", replies: []*llm.Reply{{Text: "All done."}},
 			want: stepSummary{next: turnAnswers, committed: true}},
 		{name: "a chat's question waits for the user", replies: []*llm.Reply{{Text: "Which file should I change?"}}, interactive: true,
-			want: stepSummary{next: turnAsks, committed: true, events: []messages.EventType{finished}}},
+			want: stepSummary{next: turnWaitsForUser, committed: true, events: []messages.EventType{finished}}},
 		{name: "a headless question is the answer", replies: []*llm.Reply{{Text: "Which file should I change?"}},
 			want: stepSummary{next: turnAnswers, committed: true}},
 		{name: "a refusal fails the run", replies: []*llm.Reply{{Text: "I can't help with that.", Stop: llm.StopRefusal}},
@@ -191,4 +191,74 @@ func TestTurnStreamed(t *testing.T) {
 	if p := tu.retried(3, &modelRetry{turn: 1}); p.EventType() != "" {
 		t.Fatalf("a late retry made %s", p.EventType())
 	}
+}
+
+func TestTurnAnswered(t *testing.T) {
+	finished, checked := messages.TurnFinishedEvent.Type, messages.DoneCheckEvent.Type
+	active := &Goal{Objective: "ship", Status: messages.GoalActive}
+	cases := []struct {
+		name        string
+		interactive bool
+		verdict     bool // the child's role owes a verdict
+		goal        *Goal
+		check       string
+		want        stepSummary
+		pending     bool // a headless answer is held for the end of the subagents
+	}{
+		{name: "a chat's answer waits for the user", interactive: true, want: stepSummary{next: turnWaitsForUser, events: []messages.EventType{finished}}},
+		{name: "a headless answer is held", want: stepSummary{next: turnGoesOn, events: []messages.EventType{finished}}, pending: true},
+		{name: "a missing verdict is asked for", verdict: true, want: stepSummary{next: turnCallsAgain, noted: true, events: []messages.EventType{finished}}},
+		{name: "an open goal refuses the answer", goal: active, want: stepSummary{next: turnCallsAgain, noted: true, events: []messages.EventType{finished, checked}}},
+		{name: "a check runs first", check: "make test", want: stepSummary{next: turnChecks, events: []messages.EventType{finished}}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			tu := turnOf()
+			child := childState{verdict: tc.verdict}
+			gate := doneGate{goal: tc.goal, check: checkConfig{Command: tc.check, MaxRefusals: 3}, chat: tc.interactive}
+			st := tu.answered(4, "It works.", &child, &gate, tc.interactive)
+			if got := summarize(st); !sameSummary(got, tc.want) || !st.sync {
+				t.Fatalf("step %+v (sync %v), want %+v, synced", got, st.sync, tc.want)
+			}
+			if (tu.finalPending != nil) != tc.pending || (tc.pending && *tu.finalPending != "It works.") {
+				t.Fatalf("held answer %v, want held %v", tu.finalPending, tc.pending)
+			}
+			if tc.check != "" && tu.checkFor != "It works." {
+				t.Fatalf("the answer waiting on the check is %q", tu.checkFor)
+			}
+		})
+	}
+}
+
+func TestTurnChecked(t *testing.T) {
+	gate := func() *doneGate { return &doneGate{check: checkConfig{Command: "make test", MaxRefusals: 1}} }
+	t.Run("a passing check accepts the answer", func(t *testing.T) {
+		tu, g := turnOf(), gate()
+		tu.checkFor = "done"
+		st := tu.checked(2, &messages.CheckResult{Turn: 2, Output: "ok"}, g, false)
+		if st.next != turnGoesOn || tu.finalPending == nil || *tu.finalPending != "done" || tu.checkFor != "" {
+			t.Fatalf("step %+v, held %v, waiting %q: want the answer held", summarize(st), tu.finalPending, tu.checkFor)
+		}
+	})
+	t.Run("a failing check is told to the model, then fails the run", func(t *testing.T) {
+		tu, g := turnOf(), gate()
+		tu.checkFor = "done"
+		st := tu.checked(2, &messages.CheckResult{Turn: 2, Output: "FAIL", IsError: true}, g, false)
+		if st.next != turnCallsAgain || !strings.Contains(st.note, "FAIL") {
+			t.Fatalf("first failure: %+v", summarize(st))
+		}
+		tu.checkFor = "done"
+		st = tu.checked(3, &messages.CheckResult{Turn: 3, Output: "FAIL", IsError: true}, g, false)
+		if st.next != turnFails || st.fail != messages.FailDone {
+			t.Fatalf("past the limit: %+v", summarize(st))
+		}
+	})
+	t.Run("a cancelled check ends the turn", func(t *testing.T) {
+		tu := turnOf()
+		tu.checkFor = "done"
+		tu.cancel("")
+		if st := tu.checked(2, &messages.CheckResult{Turn: 2, Output: "ok"}, gate(), false); st.next != turnCancelled {
+			t.Fatalf("step %+v, want cancelled", summarize(st))
+		}
+	})
 }
