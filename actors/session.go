@@ -3,6 +3,7 @@ package actors
 import (
 	"fmt"
 	"log/slog"
+	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 
@@ -113,7 +114,7 @@ func newSession(cfg sessionConfig, deps SessionDeps) actor.Producer {
 			d.Limits = d.Limits.withDefaults()
 			s.kids.delegation = &d
 		}
-		s.cur.newSteer = steeringFor(&s.deps, c.NoRepair)
+		s.cur.newSteer, s.cur.describe = steeringFor(&s.deps, c.NoRepair), callDataFor(&s.deps, c.NoRepair)
 		s.behavior.Become(s.idle)
 		return s
 	}
@@ -199,7 +200,7 @@ func (s *session) calling(ctx actor.Context) {
 	case *modelDone:
 		s.onModelDone(ctx, msg)
 	case *messages.FilesRechecked:
-		s.onFilesRechecked(ctx, msg)
+		s.takeTurnStep(ctx, s.cur.rechecked(s.turn, msg))
 	case *recheckExpired:
 		s.onRecheckExpired(ctx, msg)
 	case *messages.Cancel:
@@ -213,13 +214,13 @@ func (s *session) calling(ctx actor.Context) {
 func (s *session) executing(ctx actor.Context) {
 	switch msg := ctx.Message().(type) {
 	case *messages.ToolStarted:
-		s.onToolStarted(msg)
+		s.emit(s.cur.toolStarted(s.turn, msg, time.Now()))
 	case *messages.ToolResult:
 		s.onToolResult(ctx, msg)
 	case *messages.ApprovalNeeded:
-		s.onApprovalNeeded(msg)
+		s.emit(s.cur.approvalNeeded(msg))
 	case *messages.ToolDecision:
-		s.onToolDecision(msg)
+		s.takeTurnStep(ctx, s.cur.decided(s.turn, msg))
 	case *messages.Cancel:
 		s.cancelTurn(ctx, msg)
 	case *messages.UserInput:

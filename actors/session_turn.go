@@ -137,6 +137,9 @@ func (s *session) takeTurnStep(ctx actor.Context, st turnStep) {
 	for _, p := range st.emit {
 		s.emit(p)
 	}
+	for _, a := range st.audit {
+		s.audit(a.event, a.callID, a.tool, a.data)
+	}
 	if st.reply != nil {
 		if err := s.commitAssistant(st.reply); err != nil {
 			s.fail(ctx, messages.FailInternal, err.Error())
@@ -157,6 +160,8 @@ func (s *session) takeTurnStep(ctx actor.Context, st turnStep) {
 		}
 	}
 	switch st.next {
+	case turnPrepares:
+		s.prepareCall(ctx)
 	case turnGoesOn:
 		s.continueTurn(ctx)
 	case turnCallsAgain:

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/troupe-dev/troupe/actors/turn"
@@ -33,13 +34,17 @@ type turnState struct {
 	// steer is made on first use by newSteer (the session's tools are known by then).
 	steer    *turn.Steering
 	newSteer func() *turn.Steering
+	// describe names what a call runs as, for its events (session_tools.go, callDataFor).
+	describe func(n int, c llm.ToolCall) *messages.ToolCallData
 }
 
 // turnNext is where a turn goes once a step's events and commits are done.
 type turnNext int
 
 const (
-	turnGoesOn       turnNext = iota // the calls are done: the next call, unless subagents hold it
+	turnStays        turnNext = iota // nothing more: the turn waits where it is
+	turnGoesOn                       // the calls are done: the next call, unless subagents hold it
+	turnPrepares                     // the files were rechecked: what arrived goes into the context, then the call
 	turnCallsAgain                   // the model is called again (after the step's note)
 	turnRunsCalls                    // the step's batch goes to the executor
 	turnAnswers                      // the reply is a final answer, to be verified
@@ -64,6 +69,14 @@ type turnStep struct {
 	answer string     // turnAnswers
 	fail   messages.FailKind
 	reason string
+	audit  []auditRecord // audit-only log entries, written after the events
+}
+
+// auditRecord is an audit-only log entry: the model never sees it; `troupe log` does.
+type auditRecord struct {
+	event        messages.EventType
+	callID, tool string
+	data         any
 }
 
 // steeringFor makes a session's steering from its dependencies as they are when it is first
@@ -327,6 +340,66 @@ func (t *turnState) callsDone(n int, interactive bool) turnStep {
 		step.reason = "paused: " + loop.Summary() + " — tell it how to go on, or give it a different instruction"
 	}
 	return step
+}
+
+// toolStarted is the tool.started event of a call of the batch the executor began (the zero
+// Payload: not one of ours, or reported already).
+func (t *turnState) toolStarted(n int, msg *messages.ToolStarted, now time.Time) messages.Payload {
+	if c, ok := t.batch.Started(msg.CallID, now); ok {
+		return messages.ToolStartedEvent.Of(t.callData(n, c))
+	}
+	return messages.Payload{}
+}
+
+// approvalNeeded is the approval request of a call of the batch, remembered until answered
+// (the zero Payload: no such call waits).
+func (t *turnState) approvalNeeded(msg *messages.ApprovalNeeded) messages.Payload {
+	ask := &messages.ApprovalRequestedData{Turn: msg.Turn, CallID: msg.CallID, Reason: msg.Reason, Summary: msg.Summary}
+	if t.batch == nil || !t.batch.Await(ask) {
+		return messages.Payload{}
+	}
+	return messages.ToolApprovalEvent.Of(ask)
+}
+
+// decided records what the executor decided about a call of turn n: an event and an audit entry.
+func (t *turnState) decided(n int, msg *messages.ToolDecision) turnStep {
+	if msg.Turn != n {
+		return turnStep{}
+	}
+	ev := messages.ToolDecisionEvent
+	if msg.Decision == messages.DecisionRejected || msg.Decision == messages.DecisionDenied {
+		ev = messages.ToolRejectedEvent
+	}
+	p := ev.Of(&messages.DecisionData{Turn: msg.Turn, CallID: msg.CallID, Tool: msg.Tool, Decision: msg.Decision, Reason: msg.Reason})
+	return turnStep{emit: []messages.Payload{p}, audit: []auditRecord{{p.EventType(), msg.CallID, msg.Tool, p.Data()}}}
+}
+
+// rechecked takes the executor's answer about the files before turn n's call: external edits
+// and deletions become events and a note to the model, then the call is prepared. A late or
+// repeated answer changes nothing.
+func (t *turnState) rechecked(n int, msg *messages.FilesRechecked) turnStep {
+	if !t.stopRecheck(msg.Turn, n) {
+		return turnStep{}
+	}
+	step := turnStep{next: turnPrepares}
+	if len(msg.Changes) == 0 {
+		return step
+	}
+	notes := make([]string, 0, len(msg.Changes))
+	for _, c := range msg.Changes {
+		step.emit = append(step.emit, messages.FileChangedEvent.Of(&messages.FileChangedData{Turn: n, Path: c.Path, Kind: c.Kind, Diff: c.Diff}))
+		notes = append(notes, tools.FileChange{Path: c.Path, Kind: c.Kind, Diff: c.Diff}.Note())
+	}
+	step.note = "Files changed outside this session:\n" + strings.Join(notes, "\n")
+	return step
+}
+
+// callData is what call c of turn n runs as, for its events.
+func (t *turnState) callData(n int, c llm.ToolCall) *messages.ToolCallData {
+	if t.describe == nil {
+		return &messages.ToolCallData{Turn: n, CallID: c.ID, Tool: c.Name, Args: c.Args, Summary: callSummary(c)}
+	}
+	return t.describe(n, c)
 }
 
 // repairsToFlush is the repair counters gathered since the last flush, for the project's

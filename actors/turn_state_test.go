@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/troupe-dev/troupe/llm"
 	"github.com/troupe-dev/troupe/messages"
@@ -259,6 +260,40 @@ func TestTurnChecked(t *testing.T) {
 		tu.cancel("")
 		if st := tu.checked(2, &messages.CheckResult{Turn: 2, Output: "ok"}, gate(), false); st.next != turnCancelled {
 			t.Fatalf("step %+v, want cancelled", summarize(st))
+		}
+	})
+}
+
+func TestTurnExecutorReports(t *testing.T) {
+	t.Run("a recheck answer for another turn changes nothing", func(t *testing.T) {
+		tu := turnOf()
+		if st := tu.rechecked(2, &messages.FilesRechecked{Turn: 2}); st.next != turnStays {
+			t.Fatalf("no recheck in flight: step %+v, want it to stay", summarize(st))
+		}
+	})
+	t.Run("external changes become events and a note, then the call", func(t *testing.T) {
+		tu := turnOf()
+		tu.recheck = time.AfterFunc(time.Hour, func() {})
+		st := tu.rechecked(2, &messages.FilesRechecked{Turn: 2, Changes: []messages.FileChange{{Path: "a.go", Kind: "modified", Diff: "-x\n+y"}}})
+		if st.next != turnPrepares || len(st.emit) != 1 || st.emit[0].EventType() != messages.FileChangedEvent.Type || !strings.Contains(st.note, "a.go") {
+			t.Fatalf("step %+v note %q", summarize(st), st.note)
+		}
+		if tu.recheck != nil {
+			t.Fatal("the recheck's timer is still armed")
+		}
+	})
+	t.Run("a denied call is a rejection, audited", func(t *testing.T) {
+		st := turnOf().decided(3, &messages.ToolDecision{Turn: 3, CallID: "c1", Tool: "bash", Decision: messages.DecisionDenied})
+		if len(st.emit) != 1 || st.emit[0].EventType() != messages.ToolRejectedEvent.Type || len(st.audit) != 1 || st.audit[0].callID != "c1" {
+			t.Fatalf("step %+v audit %+v", summarize(st), st.audit)
+		}
+		if late := turnOf().decided(4, &messages.ToolDecision{Turn: 3}); len(late.emit) != 0 {
+			t.Fatalf("a late decision made %+v", summarize(late))
+		}
+	})
+	t.Run("an approval with no batch is not asked", func(t *testing.T) {
+		if p := turnOf().approvalNeeded(&messages.ApprovalNeeded{Turn: 1, CallID: "c1"}); p.EventType() != "" {
+			t.Fatalf("made %s", p.EventType())
 		}
 	})
 }
