@@ -61,7 +61,7 @@ type SessionDeps struct {
 	Inherited []llm.Message
 	Worktree  *worktree.Worktree
 	// ReportTo is the parent session's actor: a child's result goes straight to its mailbox,
-	// ahead of the Terminated that follows, so it is never overtaken or lost (see childStopped).
+	// ahead of the Terminated that follows, so it is never overtaken or lost (see children.stopped).
 	// Supervisor is the actor that started a top-level session; it hears of its start and end.
 	ReportTo, Supervisor *actor.PID
 	// Narrowed are the Node's tools this session does not have (for /tools); Setup rebuilds
@@ -136,19 +136,19 @@ func (s *session) Receive(ctx actor.Context) {
 	case *messages.SpawnAgent:
 		s.onSpawnAgent(ctx, msg)
 	case *messages.WaitAgents:
-		s.onWaitAgents(ctx, msg)
+		s.takeKidsStep(ctx, s.kids.waitFor(s.cfg.handle(), ctx.Sender(), msg))
 	case *messages.SendAgent:
 		s.onSendAgent(ctx, msg)
 	case *messages.CancelAgent:
 		s.onCancelAgent(ctx, msg)
 	case *messages.ListAgents:
-		s.onListAgents(ctx)
+		s.respond(ctx, s.kids.list(time.Now()))
 	case *messages.AgentResult:
-		s.onAgentResult(ctx, msg)
+		s.takeKidsStep(ctx, s.kids.result(s.cfg.handle(), msg, time.Now()))
 	case *childGone:
-		s.onChildGone(ctx, msg)
+		s.takeKidsStep(ctx, s.kids.gone(s.cfg.handle(), msg.task, time.Now()))
 	case *waitExpired:
-		s.onWaitExpired(ctx, msg)
+		s.takeKidsStep(ctx, s.kids.expired(s.cfg.handle(), msg.id))
 	case *wallBudgetExpired:
 		s.onWallBudget(ctx)
 	case *messages.GetGoal:
@@ -229,7 +229,7 @@ func (s *session) executing(ctx actor.Context) {
 }
 
 // waiting holds the next model call until the subagents it waits for have ended
-// (onAgentResult moves on).
+// (takeKidsStep moves on).
 func (s *session) waiting(ctx actor.Context) {
 	switch msg := ctx.Message().(type) {
 	case *messages.Cancel:

@@ -84,17 +84,18 @@ func (s *session) prepareCall(ctx actor.Context) {
 		s.endCancelledTurn(ctx)
 		return
 	}
-	parentNotes := func() error {
-		if note := s.asChild.takeNotes(); note != "" {
-			return s.commit(noteEntry(note))
+	results, delivered := s.kids.deliver()
+	for _, note := range []string{results, s.asChild.takeNotes()} {
+		if note == "" {
+			continue
 		}
-		return nil
-	}
-	for _, step := range []func() error{s.deliverResults, parentNotes} {
-		if err := step(); err != nil {
+		if err := s.commit(noteEntry(note)); err != nil {
 			s.fail(ctx, messages.FailInternal, err.Error())
 			return
 		}
+	}
+	for _, c := range delivered {
+		s.saveChild(c)
 	}
 	s.budget.newTurn()
 	s.sendRequest(ctx)
@@ -190,7 +191,7 @@ func (s *session) takeTurnStep(ctx actor.Context, st turnStep) {
 }
 
 // continueTurn makes the next model call, unless subagents must end first: then the session
-// waits (onAgentResult calls afterAgentsChanged). A headless session holding its final answer
+// waits (takeKidsStep calls afterAgentsChanged). A headless session holding its final answer
 // finishes with it if the last results brought nothing new for the model.
 func (s *session) continueTurn(ctx actor.Context) {
 	if s.kids.blocking(s.cur.finalPending != nil) > 0 {
