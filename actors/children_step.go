@@ -200,3 +200,20 @@ func (k *children) list(now time.Time) *messages.AgentList {
 	}
 	return list
 }
+
+// restore takes back the records of a resumed session's children: finished ones keep their
+// results (delivered at the next call if the model has not seen them); ones that were still
+// running when the session stopped are marked interrupted, and returned to be stored so.
+func (k *children) restore(recs []agentRecord) (changed []*childAgent) {
+	for _, r := range recs {
+		c := &childAgent{rec: r}
+		if !messages.AgentFinal(r.State) {
+			c.rec.State = messages.AgentInterrupted
+			c.rec.Result = &messages.AgentResult{Handle: r.Handle, Session: r.Session, Role: r.Role,
+				Status: messages.AgentInterrupted, Error: "the parent session stopped before this agent ended; its log is kept: troupe log " + r.Session}
+			changed = append(changed, c)
+		}
+		k.add(c)
+	}
+	return changed
+}

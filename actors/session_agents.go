@@ -10,6 +10,7 @@ import (
 
 	"github.com/troupe-dev/troupe/llm"
 	"github.com/troupe-dev/troupe/messages"
+	"github.com/troupe-dev/troupe/store"
 	"github.com/troupe-dev/troupe/tools/worktree"
 )
 
@@ -146,12 +147,10 @@ func (s *session) saveChild(c *childAgent) {
 	}
 }
 
-// restoreChildren reloads the records of a resumed session's children: finished ones keep
-// their results (delivered at the next call if the model has not seen them); ones that were
-// still running when the session stopped are marked interrupted.
-func (s *session) restoreChildren() error {
+// storedAgentRecords reads the records of a session's children from the store, in spawn order.
+func storedAgentRecords(st *store.Store, session string) ([]agentRecord, error) {
 	var recs []agentRecord
-	err := s.deps.Store.EachAgentRecord(s.cfg.ID, func(raw []byte) error {
+	err := st.EachAgentRecord(session, func(raw []byte) error {
 		var r agentRecord
 		if err := json.Unmarshal(raw, &r); err != nil {
 			return err
@@ -160,18 +159,8 @@ func (s *session) restoreChildren() error {
 		return nil
 	})
 	if err != nil {
-		return fmt.Errorf("restore subagents: %w", err)
+		return nil, fmt.Errorf("restore subagents: %w", err)
 	}
 	slices.SortFunc(recs, func(a, b agentRecord) int { return a.Spawned.Compare(b.Spawned) })
-	for _, r := range recs {
-		c := &childAgent{rec: r}
-		if !messages.AgentFinal(r.State) {
-			c.rec.State = messages.AgentInterrupted
-			c.rec.Result = &messages.AgentResult{Handle: r.Handle, Session: r.Session, Role: r.Role,
-				Status: messages.AgentInterrupted, Error: "the parent session stopped before this agent ended; its log is kept: troupe log " + r.Session}
-			s.saveChild(c)
-		}
-		s.kids.add(c)
-	}
-	return nil
+	return recs, nil
 }

@@ -36,7 +36,7 @@ func (s *session) started(ctx actor.Context) {
 		s.fail(ctx, kind, err.Error())
 		return
 	}
-	if err := s.checkWindow(); err != nil {
+	if err := s.budget.fit(s.deps.window(s.cfg.limits.ContextWindow), s.deps.prefixTokens()); err != nil {
 		s.fail(ctx, messages.FailConfig, err.Error())
 		return
 	}
@@ -132,8 +132,12 @@ func (s *session) loadSession() error {
 			s.meta.PromptMode = s.cfg.PromptMode // the resume named one (see sessionPrefixOf)
 		}
 		s.items = projection.FromEntries(view)
-		if err := s.restoreChildren(); err != nil {
+		recs, err := storedAgentRecords(st, s.cfg.ID)
+		if err != nil {
 			return err
+		}
+		for _, c := range s.kids.restore(recs) {
+			s.saveChild(c)
 		}
 		return s.putMeta()
 	}
