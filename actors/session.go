@@ -2,6 +2,7 @@ package actors
 
 import (
 	"fmt"
+	"github.com/troupe-dev/troupe/internal/memory"
 	"log/slog"
 	"time"
 
@@ -72,6 +73,8 @@ type SessionDeps struct {
 	// MCP asks the Node's MCP servers their state (for /mcp), safe to call off the actor; nil
 	// when none are configured.
 	MCP func() []*messages.MCPServerStatus
+	// Memory is the cross-session memory /memory shows and changes (nil: a subagent).
+	Memory *memory.Keeper
 }
 
 // session is the Session actor: it owns one conversation, runs its turns, and is the only
