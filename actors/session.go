@@ -14,6 +14,7 @@ import (
 	"github.com/troupe-dev/troupe/messages"
 	"github.com/troupe-dev/troupe/store"
 	"github.com/troupe-dev/troupe/tools"
+	"github.com/troupe-dev/troupe/tools/hooks"
 	"github.com/troupe-dev/troupe/tools/worktree"
 )
 
@@ -75,6 +76,9 @@ type SessionDeps struct {
 	// MCP asks the Node's MCP servers their state (for /mcp), safe to call off the actor; nil
 	// when none are configured.
 	MCP func() []*messages.MCPServerStatus
+	// Hooks are the project's hooks, fixed for the Node's life: the session reads which events
+	// have one (and /hooks lists them); its executor runs them (session_hooks.go).
+	Hooks *hooks.Set
 	// Memory is the cross-session memory /memory shows and changes (nil: a subagent).
 	Memory *memory.Keeper
 }
@@ -167,6 +171,8 @@ func (s *session) Receive(ctx actor.Context) {
 		s.onSetMode(ctx, msg)
 	case *messages.SessionAllowlist:
 		s.onSessionAllowlist(ctx, msg)
+	case *messages.HooksRan:
+		s.onHooksRan(ctx, msg)
 	case *messages.ToolStarted, *messages.ToolResult, *messages.ApprovalNeeded, *messages.ToolDecision,
 		*messages.FilesRechecked, *messages.CheckResult:
 		if s.fromExecutor(ctx) {

@@ -56,6 +56,7 @@ func (h sessionHost) Snapshot() commandSnapshot {
 		ProjectRoot: s.cfg.Workspace,
 		Sandbox:     s.deps.Sandbox,
 		MCP:         s.deps.MCP,
+		Hooks:       s.deps.Hooks.All(),
 		Memory:      s.deps.Memory,
 	}
 	if snap.Session.Agent == "" {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/troupe-dev/troupe/llm"
 	"github.com/troupe-dev/troupe/messages"
+	"github.com/troupe-dev/troupe/tools/hooks"
 )
 
 // Messages from the model-call goroutine back to its session. They carry the turn so that a
@@ -54,12 +55,7 @@ func (s *session) routeInput(ctx actor.Context, text string) *messages.InputAck 
 	if s.attachMentions(ctx, text) { // the line goes to the model once its files are read
 		return &messages.InputAck{Routed: messages.RoutedModel}
 	}
-	if err := s.commit(userEntry(text)); err != nil {
-		s.fail(ctx, messages.FailInternal, err.Error())
-		return &messages.InputAck{Routed: messages.RoutedIgnored, Output: err.Error()}
-	}
-	s.cur.newInput()
-	s.callModel(ctx)
+	s.submitPrompt(ctx, text) // its hooks, then the model
 	return &messages.InputAck{Routed: messages.RoutedModel}
 }
 
@@ -77,6 +73,7 @@ func (s *session) callModel(ctx actor.Context) {
 	}
 	s.turn++
 	s.emit(messages.TurnStartedEvent.Of(&messages.TurnStartedData{Turn: s.turn}))
+	s.observeHooks(ctx, &messages.RunHooks{Event: string(hooks.PreModel), Model: s.deps.Model})
 	// The turn is calling from here: a Cancel while the files are rechecked ends it before the
 	// request goes out.
 	s.become(phaseCalling, s.calling)
@@ -130,6 +127,7 @@ func (s *session) onModelDone(ctx actor.Context, msg *modelDone) {
 		return
 	}
 	if msg.err == nil && s.cur.cancelling == "" {
+		s.observeHooks(ctx, &messages.RunHooks{Event: string(hooks.PostModel), Model: s.deps.Model, Message: msg.reply.Text})
 		s.recordUsage(msg.reply.Usage, msg.bytes)
 		s.budget.observe(msg.reply.Usage.InputTokens, msg.sent)
 	}
@@ -176,6 +174,8 @@ func (s *session) takeTurnStep(ctx actor.Context, st turnStep) {
 		s.dispatch(ctx, st.batch)
 	case turnAnswers:
 		s.takeTurnStep(ctx, s.cur.answered(s.turn, st.answer, &s.asChild, &s.done, s.cfg.Interactive))
+	case turnAccepted: // the project's Stop hooks may still refuse it (session_hooks.go)
+		s.stopHooks(ctx, st.answer, func() { s.takeTurnStep(ctx, s.cur.accepted(st.answer, s.cfg.Interactive)) })
 	case turnChecks:
 		ctx.Send(s.links.toolexec, &messages.RunCheck{Turn: s.turn, Command: s.cfg.check.Command, TimeoutS: int(s.cfg.check.Timeout / time.Second)})
 		s.become(phaseChecking, s.checkingPhase)

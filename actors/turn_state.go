@@ -28,6 +28,10 @@ type turnState struct {
 	// How often the model replied with nothing, or was cut off, in a row (nudges, then a failure).
 	emptyReplies, lengthContinues int
 	finalPending                  *string // a headless session's final answer, held while its children finish
+	// stopHookRefusals counts final answers Stop hooks refused in a row; endHooks says the
+	// SessionEnd hooks were asked (session_hooks.go).
+	stopHookRefusals int
+	endHooks         bool
 
 	// steer is made on first use by newSteer (the session's tools are known by then).
 	steer    *turn.Steering
@@ -49,6 +53,7 @@ const (
 	turnWaitsForUser                 // a chat's reply is a question or an accepted answer: wait for the user
 	turnPauses                       // a chat is paused on a loop: tell the user (reason), wait
 	turnChecks                       // the check command runs before the answer (checkFor) is accepted
+	turnAccepted                     // the answer passed the gate: the Stop hooks have the last word, then accepted
 	turnFails                        // the run fails (fail, reason)
 	turnCancelled                    // the cancelled turn ends
 	turnOverflowed                   // the context overflowed: compact and call again, or fail (fail, reason)
@@ -259,8 +264,7 @@ const verdictNote = "Your role must end its final answer with a line `VERDICT: p
 
 // answered decides on turn n's final answer (docs/ARCHITECTURE.md, "The definition of done"):
 // the turn is made durable, then the answer is refused while the role's verdict is missing (child)
-// or the gate refuses it, checked first, or accepted — a chat then waits for the user, and a
-// headless run holds it until its subagents have ended (their results may change it).
+// or the gate refuses it, checked first, or passed on to the Stop hooks (turnAccepted).
 func (t *turnState) answered(n int, text string, child *childState, gate *doneGate, interactive bool) turnStep {
 	step := turnStep{emit: []messages.Payload{t.finished(n, messages.StopEnd)}, sync: true}
 	if child.needsVerdict(text) {
@@ -293,12 +297,20 @@ func (t *turnState) gated(step turnStep, d doneStep, text string, interactive bo
 		step.note, step.next = r.note, turnCallsAgain
 	case d.runCheck:
 		t.checkFor, step.next = text, turnChecks
-	case interactive:
-		step.next = turnWaitsForUser
 	default:
-		t.finalPending, step.next = &text, turnGoesOn
+		step.next, step.answer = turnAccepted, text
 	}
 	return step
+}
+
+// accepted takes a final answer that passed the gate and the Stop hooks: a chat waits for the
+// user; a headless run holds it until its subagents have ended (their results may change it).
+func (t *turnState) accepted(text string, interactive bool) turnStep {
+	if interactive {
+		return turnStep{next: turnWaitsForUser}
+	}
+	t.finalPending = &text
+	return turnStep{next: turnGoesOn}
 }
 
 // stopWork stops the turn's model call, if one runs.
@@ -320,7 +332,7 @@ func (t *turnState) stopRecheck(turn, now int) bool {
 }
 
 // newInput starts the counts of replies in a row over: the user spoke.
-func (t *turnState) newInput() { t.emptyReplies, t.lengthContinues = 0, 0 }
+func (t *turnState) newInput() { t.emptyReplies, t.lengthContinues, t.stopHookRefusals = 0, 0, 0 }
 
 // emptyReply counts an empty reply; past maxEmptyReplies in a row it returns the failure.
 func (t *turnState) emptyReply() string {

@@ -206,8 +206,8 @@ func TestTurnAnswered(t *testing.T) {
 		want        stepSummary
 		pending     bool // a headless answer is held for the end of the subagents
 	}{
-		{name: "a chat's answer waits for the user", interactive: true, want: stepSummary{next: turnWaitsForUser, events: []messages.EventType{finished}}},
-		{name: "a headless answer is held", want: stepSummary{next: turnGoesOn, events: []messages.EventType{finished}}, pending: true},
+		{name: "a chat's answer goes to the Stop hooks, then waits for the user", interactive: true, want: stepSummary{next: turnAccepted, events: []messages.EventType{finished}}},
+		{name: "a headless answer goes to the Stop hooks, then is held", want: stepSummary{next: turnAccepted, events: []messages.EventType{finished}}, pending: true},
 		{name: "a missing verdict is asked for", verdict: true, want: stepSummary{next: turnCallsAgain, noted: true, events: []messages.EventType{finished}}},
 		{name: "an open goal refuses the answer", goal: active, want: stepSummary{next: turnCallsAgain, noted: true, events: []messages.EventType{finished, checked}}},
 		{name: "a check runs first", check: "make test", want: stepSummary{next: turnChecks, events: []messages.EventType{finished}}},
@@ -220,6 +220,18 @@ func TestTurnAnswered(t *testing.T) {
 			st := tu.answered(4, "It works.", &child, &gate, tc.interactive)
 			if got := summarize(st); !sameSummary(got, tc.want) || !st.sync {
 				t.Fatalf("step %+v (sync %v), want %+v, synced", got, st.sync, tc.want)
+			}
+			if st.next == turnAccepted {
+				if st.answer != "It works." {
+					t.Fatalf("accepted answer %q", st.answer)
+				}
+				want := turnGoesOn
+				if tc.interactive {
+					want = turnWaitsForUser
+				}
+				if next := tu.accepted(st.answer, tc.interactive).next; next != want {
+					t.Fatalf("after the Stop hooks: %v, want %v", next, want)
+				}
 			}
 			if (tu.finalPending != nil) != tc.pending || (tc.pending && *tu.finalPending != "It works.") {
 				t.Fatalf("held answer %v, want held %v", tu.finalPending, tc.pending)
@@ -237,6 +249,9 @@ func TestTurnChecked(t *testing.T) {
 		tu, g := turnOf(), gate()
 		tu.checkFor = "done"
 		st := tu.checked(2, &messages.CheckResult{Turn: 2, Output: "ok"}, g, false)
+		if st.next == turnAccepted {
+			st = tu.accepted(st.answer, false)
+		}
 		if st.next != turnGoesOn || tu.finalPending == nil || *tu.finalPending != "done" || tu.checkFor != "" {
 			t.Fatalf("step %+v, held %v, waiting %q: want the answer held", summarize(st), tu.finalPending, tu.checkFor)
 		}
