@@ -69,6 +69,15 @@ const Template = `# troupe.toml: this project's troupe settings (docs/CONFIG.md 
 #search_url = "http://localhost:8888"
 #search_key_env = "SEARCH_API_KEY"
 
+#[[hooks.PreToolUse]]
+# A command run at a point of the loop, fed JSON on stdin as Claude Code's hooks are (events:
+# SessionStart, UserPromptSubmit, PreModel, PostModel, PreToolUse, PostToolUse, PreCompact, Stop,
+# SubagentStop, SessionEnd). A project's hooks run only in a trusted project.
+# matcher is a regular expression on the tool name (bash, or Claude Code's Bash).
+#matcher = "bash"
+#command = "./scripts/guard.sh"
+#timeout_s = 60
+
 #[mcp.servers.files]
 # An MCP server run over stdio (or url = "https://…" with type = "http" or "sse").
 #command = "npx"

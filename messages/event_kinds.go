@@ -58,6 +58,7 @@ var (
 	ToolRepairedEvent     = Event[ToolRepairedData]{EventToolRepaired}
 	AuditFinishedEvent    = Event[AuditData]{EventAuditFinished}
 	WireQuirkEvent        = Event[WireQuirkData]{EventWireQuirk}
+	HookFinishedEvent     = Event[HookFinishedData]{EventHookFinished}
 	MCPToolsChangedEvent  = Event[MCPToolsChangedData]{EventMCPToolsChanged}
 )
 
@@ -68,7 +69,7 @@ var eventKinds = []eventKind{
 	ToolFinishedEvent, ModelRetryEvent, UsageEvent, TurnFinishedEvent, SessionFinishedEvent,
 	ErrorEvent, FileChangedEvent, ContextCompactedEvent, ContextPressureEvent, GoalUpdatedEvent,
 	DoneCheckEvent, AgentSpawnedEvent, AgentFinishedEvent, ToolRepairedEvent, AuditFinishedEvent,
-	SessionConfigEvent, WireQuirkEvent, MCPToolsChangedEvent,
+	SessionConfigEvent, WireQuirkEvent, MCPToolsChangedEvent, HookFinishedEvent,
 }
 
 // EventTypes lists every event type, in the order of the table.

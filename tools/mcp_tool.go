@@ -6,9 +6,9 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strings"
 
+	"github.com/troupe-dev/troupe/internal/lazyre"
 	"github.com/troupe-dev/troupe/messages"
 )
 
@@ -96,7 +96,7 @@ func mcpResult(env *Env, r *messages.MCPCallResult) Result {
 	return res
 }
 
-var notInName = regexp.MustCompile(`[^a-zA-Z0-9_-]`)
+var notInName = lazyre.New(`[^a-zA-Z0-9_-]`)
 
 // MCPToolName is the name a server's tool is offered under: mcp__<server>__<tool>, with
 // characters providers refuse replaced by _ and, past 64 characters, cut and ended with a

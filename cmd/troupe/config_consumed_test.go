@@ -37,6 +37,7 @@ func testValues(script string) map[string]any {
 		"Web.SearchProvider":    "tavily",
 		"Web.SearchURL":         "http://127.0.0.1:8888",
 		"Web.SearchKeyEnv":      "MY_SEARCH_KEY",
+		"Hooks":                 map[string][]config.HookSpec{"PreToolUse": {{Matcher: "bash", Command: "./guard.sh"}}},
 	}
 }
 
@@ -64,8 +65,12 @@ func TestEveryConfigFieldReachesTheNodeOrTheSession(t *testing.T) {
 			t.Fatalf("session start: %v", err)
 		}
 		data, _ := json.Marshal(start)
-		return fmt.Sprintf("%q %T%+v %+v %q %q %+v %s %+v %q %+v", opts.Environ, opts.Sandbox, opts.Sandbox, opts.Agents, opts.NATS,
-			opts.UserConfigDir, opts.Retry, data, opts.MCPServers, opts.WebAllowHosts, opts.WebSearch)
+		var hooks []string
+		for _, h := range opts.Hooks.All() {
+			hooks = append(hooks, string(h.Event)+" "+h.Matcher+" "+h.Command)
+		}
+		return fmt.Sprintf("%q %T%+v %+v %q %q %+v %s %+v %q %q %+v", opts.Environ, opts.Sandbox, opts.Sandbox, opts.Agents, opts.NATS,
+			opts.UserConfigDir, opts.Retry, data, opts.MCPServers, opts.WebAllowHosts, hooks, opts.WebSearch)
 	}
 	base := config.Defaults()
 	base.Model = "scripted:" + script
