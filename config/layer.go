@@ -62,6 +62,8 @@ type layer struct {
 	} `toml:"web"`
 
 	MCP MCP `toml:"mcp"`
+
+	Hooks map[string][]HookSpec `toml:"hooks"`
 }
 
 // readLayer reads and strictly decodes the file at path. It returns nil, nil if there is no
@@ -212,6 +214,7 @@ func (l *layer) applyTo(c *Config, path string) {
 		c.accumulate("SandboxDenyRead", &c.SandboxDenyRead, l.Sandbox.DenyRead, path)
 		c.accumulate("SandboxAllowRead", &c.SandboxAllowRead, l.Sandbox.AllowRead, path)
 	}
+	l.applyHooks(c, path)
 	if len(l.Env.Set) > 0 {
 		c.addOrigin("Env.Set", path)
 	}

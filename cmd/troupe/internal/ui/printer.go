@@ -153,6 +153,11 @@ func (p *Printer) human(t messages.EventType, v any) {
 		}
 	case *messages.TurnFinishedData:
 		p.endLine()
+	case *messages.HookFinishedData:
+		if line := hookLine(d); line != "" {
+			p.endLine()
+			fmt.Fprintf(p.w, "  %s\n", line)
+		}
 	}
 }
 
