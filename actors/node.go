@@ -19,6 +19,7 @@ import (
 	"github.com/troupe-dev/troupe/messages"
 	"github.com/troupe-dev/troupe/store"
 	"github.com/troupe-dev/troupe/tools"
+	"github.com/troupe-dev/troupe/tools/hooks"
 )
 
 // ProviderOpener builds a provider for a model string ("provider/model") and base URL, and
@@ -54,6 +55,9 @@ type NodeOptions struct {
 	WebAllowHosts []string
 	// MCPServers are the MCP servers whose tools sessions are offered (config.MCPServers).
 	MCPServers []config.MCPServer
+	// Hooks are the project's hooks (config.HookList), skipped ones included, fixed for the
+	// Node's life; nil: none.
+	Hooks *hooks.Set
 }
 
 // Node is one troupe process serving one project: the bus, the store, the actor system.
@@ -256,7 +260,7 @@ func (n *Node) newSessionDeps(start *messages.StartSession) (SessionDeps, error)
 			files: n.fileTracker(start), delegates: setup.Delegation != nil}),
 		System: setup.System, Instructions: setup.Instructions, Delegation: setup.Delegation, Narrowed: setup.Narrowed,
 		Setup: func(st *messages.StartSession) (*SessionSetup, error) { return n.sessionSetup(st, frozen) }, PromptModes: n.promptModes, MCP: n.mcp.statusFunc(),
-		Memory: n.sessionMemory(start),
+		Memory: n.sessionMemory(start), Hooks: n.opts.Hooks,
 	}, nil
 }
 
