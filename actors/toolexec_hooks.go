@@ -99,6 +99,9 @@ func (t *toolExec) callWithHooks(ctx context.Context, req *messages.ToolRequest,
 	}()
 	pre, fin := h.run(ctx, in, req.Turn, h.set.Matching(hooks.PreToolUse, adm.Name))
 	ran = append(ran, fin...)
+	if pre.Stop {
+		t.stopTurn(pre.StopReason)
+	}
 	if pre.Block || pre.Stop {
 		reason := cmp.Or(pre.Reason, pre.StopReason)
 		t.to.tell(&messages.ToolDecision{Turn: req.Turn, CallID: req.CallID, Tool: adm.Name,
@@ -121,10 +124,19 @@ func (t *toolExec) callWithHooks(ctx context.Context, req *messages.ToolRequest,
 	if out.Block {
 		res.Output += "\n\n[PostToolUse hook] " + out.Reason
 	}
+	if out.Stop {
+		t.stopTurn(out.StopReason)
+	}
 	for _, c := range out.Context {
 		res.Output += "\n\n[PostToolUse hook context] " + c
 	}
 	return res
+}
+
+// stopTurn ends the turn for a hook's "continue": false, as the user's cancel would: the
+// session cancels what is queued and stops (a chat waits for input, a run ends interrupted).
+func (t *toolExec) stopTurn(reason string) {
+	t.to.tell(&messages.Cancel{Reason: "a hook stopped the turn: " + reason})
 }
 
 // runHooks answers a RunHooks from the session: the hooks run in a goroutine the request owns
