@@ -156,8 +156,9 @@ func (t *toolExec) runHooks(ctx actor.Context, msg *messages.RunHooks) {
 	in := hooks.Input{Event: event, PermissionMode: msg.PermissionMode, Prompt: msg.Prompt, Source: msg.Source,
 		Reason: msg.Reason, Trigger: msg.Trigger, Focus: msg.Focus, StopHookActive: msg.StopHookActive,
 		Message: msg.Message, Model: msg.Model}
-	go func() {
-		out, fin := h.run(context.Background(), in, msg.Turn, h.set.Matching(event, ""))
+	life := t.life
+	go func() { // ends with the hooks: each is bounded by its timeout, all by the executor's life
+		out, fin := h.run(life, in, msg.Turn, h.set.Matching(event, ""))
 		done.Block, done.Reason, done.Context = out.Block, out.Reason, out.Context
 		done.Stop, done.StopReason, done.Notices, done.Runs = out.Stop, out.StopReason, out.Notices, fin
 		root.Send(replyTo, done)
