@@ -6,11 +6,12 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
+
+	"github.com/troupe-dev/troupe/internal/lazyre"
 )
 
 // layer is one configuration file as written: pointers and nil slices tell "not set" apart
@@ -109,7 +110,7 @@ func decodeError(path string, err error) error {
 }
 
 // typeMismatch matches go-toml's type errors, which name Go types rather than TOML ones.
-var typeMismatch = regexp.MustCompile(`^toml: cannot decode TOML (\w+) into (?:struct field .* of type )?(.+)$`)
+var typeMismatch = lazyre.New(`^toml: cannot decode TOML (\w+) into (?:struct field .* of type )?(.+)$`)
 
 // decodeMessage says what went wrong in TOML terms: "agents.max_depth: want an integer, got a
 // TOML string".
