@@ -121,3 +121,12 @@ func (n *Node) sessionMemory(start *messages.StartSession) *memory.Keeper {
 	}
 	return n.memoryKeeper()
 }
+
+// Memory asks the Node to show or change the cross-session memory (troupe memory).
+func (c *Client) Memory(req *messages.MemoryRequest) (*messages.MemoryReply, error) {
+	reply, err := c.request(messages.NodeSubject(c.NS, c.Node), req)
+	if err != nil {
+		return nil, err
+	}
+	return reply.(*messages.MemoryReply), nil
+}
