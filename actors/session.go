@@ -72,8 +72,11 @@ type SessionDeps struct {
 	// MCP asks the Node's MCP servers their state (for /mcp), safe to call off the actor; nil
 	// when none are configured.
 	MCP func() []*messages.MCPServerStatus
-	// Memory is the cross-session memory /memory shows and changes (nil: a subagent).
-	Memory *memory.Keeper
+	// Memory is the cross-session memory /memory shows and changes (nil: a subagent);
+	// Notices are lines for the user at the start (a memory left out of the prompt, and why),
+	// emitted as non-fatal error events after session.started.
+	Memory  *memory.Keeper
+	Notices []string
 }
 
 // session is the Session actor: it owns one conversation, runs its turns, and is the only

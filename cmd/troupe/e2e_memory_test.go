@@ -93,6 +93,13 @@ func TestMemoryAcrossRuns(t *testing.T) {
 	if r := troupe(t, repo, env, "memory", "list", "--user"); r.code != 1 || !strings.Contains(r.stderr, "is damaged") {
 		t.Errorf("a damaged profile: %d %q", r.code, r.stderr)
 	}
+	r = troupe(t, repo, env, "run", "--json", "--model", "openai/fake", "--base-url", srv.URL(), "--mode", "ask", "go on")
+	if r.code != 0 || !strings.Contains(r.stdout, `"type":"error"`) || !strings.Contains(r.stdout, "user profile left out of the prompt") {
+		t.Errorf("a run with a damaged profile must say so and go on: %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	if system, _ := systemAndRest(t, srv.Requests()[4].Body); strings.Contains(system, "British") || !strings.Contains(system, "make dist") {
+		t.Errorf("with a damaged profile the project facts stay and the profile goes:\n%s", system)
+	}
 	if r := troupe(t, repo, env, "memory", "add", "--user", "Uses fish."); r.code != 0 || !strings.Contains(r.stdout, "set aside as") {
 		t.Errorf("a write over a damaged profile: %d %q %q", r.code, r.stdout, r.stderr)
 	}
