@@ -237,7 +237,7 @@ func waitClosed(nc *nats.Conn, d time.Duration) {
 
 // newSessionDeps is the Node's SessionFactory.
 func (n *Node) newSessionDeps(start *messages.StartSession) (SessionDeps, error) {
-	frozen := n.frozenMemory(start) // once: a /model or /prompt rebuild keeps it (docs/ARCHITECTURE.md, "Memory")
+	frozen, notices := n.frozenMemory(start) // once: a /model or /prompt rebuild keeps it (docs/ARCHITECTURE.md, "Memory")
 	setup, err := n.sessionSetup(start, frozen)
 	if err != nil {
 		return SessionDeps{}, err
@@ -260,7 +260,7 @@ func (n *Node) newSessionDeps(start *messages.StartSession) (SessionDeps, error)
 			files: n.fileTracker(start), delegates: setup.Delegation != nil}),
 		System: setup.System, Instructions: setup.Instructions, Delegation: setup.Delegation, Narrowed: setup.Narrowed,
 		Setup: func(st *messages.StartSession) (*SessionSetup, error) { return n.sessionSetup(st, frozen) }, PromptModes: n.promptModes, MCP: n.mcp.statusFunc(),
-		Memory: n.sessionMemory(start), Hooks: n.opts.Hooks,
+		Memory: n.sessionMemory(start), Notices: notices, Hooks: n.opts.Hooks,
 	}, nil
 }
 
