@@ -22,7 +22,7 @@ import (
 
 // ProviderOpener builds a provider for a model string ("provider/model") and base URL, and
 // returns the model name to ask it for.
-type ProviderOpener func(model, baseURL string) (llm.Provider, string, error)
+type ProviderOpener func(model, baseURL string, getenv func(string) string) (llm.Provider, string, error)
 
 // NodeOptions configure a Node.
 type NodeOptions struct {
@@ -53,6 +53,9 @@ type NodeOptions struct {
 	WebAllowHosts []string
 	// MCPServers are the MCP servers whose tools sessions are offered (config.MCPServers).
 	MCPServers []config.MCPServer
+	// Config fingerprints the configuration the options were built from (node.json records it):
+	// a client whose configuration differs has an idle node replaced (nodelink.Connect).
+	Config string
 }
 
 // Node is one troupe process serving one project: the bus, the store, the actor system.
@@ -70,6 +73,7 @@ type Node struct {
 	// schemas holds the built-in tools' compiled schemas, shared by every session's registry.
 	schemas tools.SchemaCache
 	mcp     *mcpHub // the MCP server actors; nil without servers
+	owners  sessionOwners
 }
 
 // StartNode opens the project's store, starts the bus and the actor system, and records
@@ -79,11 +83,12 @@ func StartNode(opts NodeOptions) (*Node, error) {
 	if opts.Log == nil {
 		opts.Log = slog.New(slog.DiscardHandler)
 	}
-	if err := ensureStateDir(opts.Root); err != nil {
+	dir, err := EnsureStateDir(opts.Root)
+	if err != nil {
 		return nil, err
 	}
 	n := &Node{ID: fmt.Sprintf("n%d", os.Getpid()), NS: messages.Namespace(opts.Root), Root: opts.Root, opts: opts}
-	st, err := store.Open(filepath.Join(StateDir(opts.Root), "db"), opts.Log)
+	st, err := store.Open(filepath.Join(dir, "db"), opts.Log)
 	if err != nil {
 		return nil, err
 	}
@@ -126,8 +131,7 @@ func StartNode(opts NodeOptions) (*Node, error) {
 		n.Close()
 		return nil, fmt.Errorf("bind node subject: %w", err)
 	}
-	info := &NodeInfo{URL: n.bus.URL(), Token: n.bus.Token(), PID: os.Getpid(), NS: n.NS, Node: n.ID, Root: n.Root}
-	if err := writeNodeFile(n.Root, info); err != nil {
+	if err := writeNodeFile(n.Root, n.Info()); err != nil {
 		n.Close()
 		return nil, err
 	}
@@ -143,7 +147,7 @@ func (n *Node) phase(name string) {
 
 // Info is what node.json records.
 func (n *Node) Info() *NodeInfo {
-	return &NodeInfo{URL: n.bus.URL(), Token: n.bus.Token(), PID: os.Getpid(), NS: n.NS, Node: n.ID, Root: n.Root}
+	return &NodeInfo{URL: n.bus.URL(), Token: n.bus.Token(), PID: os.Getpid(), NS: n.NS, Node: n.ID, Root: n.Root, Config: n.opts.Config}
 }
 
 // Client returns a client on an in-process connection.

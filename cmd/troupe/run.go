@@ -127,6 +127,7 @@ func (m *Main) runStarted(ctx context.Context, l *link, out *ui.Printer, start *
 		return nil, err
 	}
 	defer sub.Unsubscribe()
+	start.Owner = l.client.ConnID() // the session ends with this client (ServeUntilIdle)
 	if err := l.client.StartSession(start); err != nil {
 		select {
 		case fin := <-finished:

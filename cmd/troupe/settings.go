@@ -74,6 +74,7 @@ type settings struct {
 	// wire is the store the providers of a node started here remember endpoints in; set once
 	// the node has opened it (nodeOptions builds the providers' factory before).
 	wire *llm.MemoryRef
+	mcp  []config.MCPServer // the MCP servers, once read (Main.mcpServers)
 }
 
 // resolve loads the layered configuration and applies the flags on top.
