@@ -74,6 +74,10 @@ type Node struct {
 	schemas tools.SchemaCache
 	mcp     *mcpHub // the MCP server actors; nil without servers
 	owners  sessionOwners
+	// hidden is each workspace's credential list and roles the project's role files, read
+	// once and kept fresh off the actors that start sessions (node_memo.go).
+	hidden *diskMemo[[]string]
+	roles  *diskMemo[loadedRoles]
 }
 
 // StartNode opens the project's store, starts the bus and the actor system, and records
@@ -88,6 +92,7 @@ func StartNode(opts NodeOptions) (*Node, error) {
 		return nil, err
 	}
 	n := &Node{ID: fmt.Sprintf("n%d", os.Getpid()), NS: messages.Namespace(opts.Root), Root: opts.Root, opts: opts}
+	n.startMemos()
 	st, err := store.Open(filepath.Join(dir, "db"), opts.Log)
 	if err != nil {
 		return nil, err
@@ -192,6 +197,8 @@ func (n *Node) close(closeStore bool) error {
 		_ = n.system.Root.PoisonFuture(n.supervisor).Wait()
 	}
 	n.mcp.close()
+	n.hidden.close()
+	n.roles.close()
 	var errs []error
 	if n.nc != nil {
 		if err := n.nc.Drain(); err != nil {
@@ -227,7 +234,8 @@ func waitClosed(nc *nats.Conn, d time.Duration) {
 
 // newSessionDeps is the Node's SessionFactory.
 func (n *Node) newSessionDeps(start *messages.StartSession) (SessionDeps, error) {
-	setup, err := n.sessionSetup(start)
+	frozen := n.frozenMemory(start) // once: a /model or /prompt rebuild keeps it (docs/ARCHITECTURE.md, "Memory")
+	setup, err := n.sessionSetup(start, frozen)
 	if err != nil {
 		return SessionDeps{}, err
 	}
@@ -248,7 +256,8 @@ func (n *Node) newSessionDeps(start *messages.StartSession) (SessionDeps, error)
 		Executor: n.executorFactory(executorParts{start: start, workspace: workspace, skills: setup.Skills, reg: reg, gate: gate,
 			files: n.fileTracker(start), delegates: setup.Delegation != nil}),
 		System: setup.System, Instructions: setup.Instructions, Delegation: setup.Delegation, Narrowed: setup.Narrowed,
-		Setup: n.sessionSetup, PromptModes: n.promptModes, MCP: n.mcp.statusFunc(),
+		Setup: func(st *messages.StartSession) (*SessionSetup, error) { return n.sessionSetup(st, frozen) }, PromptModes: n.promptModes, MCP: n.mcp.statusFunc(),
+		Memory: n.sessionMemory(start),
 	}, nil
 }
 
@@ -267,6 +276,9 @@ func (n *Node) sessionTools(start *messages.StartSession, withSkills bool, pm *c
 	}
 	all := append(append(tools.Builtins(), tools.ReadArtifact()), tools.GoalTools()...)
 	all = append(all, tools.WebFetch(n.opts.WebAllowHosts))
+	if start.Parent == "" {
+		all = append(all, tools.MemoryTool()) // a subagent reads the memory but leaves it to the session the user talks to
+	}
 	all = append(all, n.mcp.tools()...)
 	if n.opts.Agents.MaxDepth != NoSubagents {
 		all = append(all, tools.AgentTools()...)
@@ -294,7 +306,7 @@ func (n *Node) delegation(reg *tools.Registry) *Delegation {
 	}
 	return &Delegation{
 		NewChild:    n.newSessionDeps,
-		Roles:       func() ([]config.Role, error) { return config.LoadRoles(n.Root) },
+		Roles:       func() ([]config.Role, error) { r := n.roles.get(n.Root); return r.roles, r.err },
 		ProjectRoot: n.Root,
 		Limits:      n.opts.Agents,
 	}

@@ -108,6 +108,8 @@ func (n *Node) query(msg any) any {
 			out.Models = append(out.Models, messages.RepairCounts(r))
 		}
 		return out
+	case *messages.MemoryRequest:
+		return memoryAnswer(n.memoryKeeper(), q)
 	case *messages.GetLog:
 		meta, err := n.store.Meta(q.Session)
 		if err != nil {
