@@ -20,8 +20,9 @@ import (
 	"github.com/troupe-dev/troupe/tools"
 )
 
-// ProviderOpener builds a provider for a model string ("provider/model") and base URL, and
-// returns the model name to ask it for.
+// ProviderOpener builds a provider for a model string ("provider/model") and base URL, reading
+// its keys and endpoints through getenv (the asking client's environment), and returns the
+// model name to ask it for.
 type ProviderOpener func(model, baseURL string, getenv func(string) string) (llm.Provider, string, error)
 
 // NodeOptions configure a Node.
