@@ -77,6 +77,9 @@ func Start(o Options) (*actors.NodeInfo, error) {
 	if o.Sandbox != "" {
 		args = append(args, "--sandbox", o.Sandbox)
 	}
+	if o.NATS != "" {
+		args = append(args, "--nats", o.NATS)
+	}
 	cmd := exec.Command(exe, args...)
 	cmd.Dir = o.Root
 	cmd.Stdout, cmd.Stderr = logf, logf // stdin stays nil: /dev/null
