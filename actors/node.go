@@ -57,6 +57,9 @@ type NodeOptions struct {
 	// Config fingerprints the configuration the options were built from (node.json records it):
 	// a client whose configuration differs has an idle node replaced (nodelink.Connect).
 	Config string
+	// Background marks a node a client started in the background (troupe serve --idle): one
+	// built from another configuration may be replaced; one the user started is never.
+	Background bool
 }
 
 // Node is one troupe process serving one project: the bus, the store, the actor system.
@@ -153,7 +156,7 @@ func (n *Node) phase(name string) {
 
 // Info is what node.json records.
 func (n *Node) Info() *NodeInfo {
-	return &NodeInfo{URL: n.bus.URL(), Token: n.bus.Token(), PID: os.Getpid(), NS: n.NS, Node: n.ID, Root: n.Root, Config: n.opts.Config}
+	return &NodeInfo{URL: n.bus.URL(), Token: n.bus.Token(), PID: os.Getpid(), NS: n.NS, Node: n.ID, Root: n.Root, Config: n.opts.Config, Background: n.opts.Background}
 }
 
 // Client returns a client on an in-process connection.

@@ -1,6 +1,7 @@
 package actors
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -27,6 +28,8 @@ type NodeInfo struct {
 	Root  string `json:"root"`
 	// Config is the fingerprint of the configuration the Node runs with (NodeOptions.Config).
 	Config string `json:"config,omitempty"`
+	// Background says a client started the Node in the background (NodeOptions.Background).
+	Background bool `json:"background,omitempty"`
 }
 
 // ErrNoNode means no live Node serves the project.
@@ -202,11 +205,22 @@ func loopbackURL(raw string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// ProcessAlive reports whether a process with that pid exists.
+// ProcessAlive reports whether a process with that pid exists and has not exited (a zombie
+// waiting for its parent to reap it has).
 func ProcessAlive(pid int) bool {
 	if pid <= 0 {
 		return false
 	}
-	err := syscall.Kill(pid, 0)
-	return err == nil || errors.Is(err, syscall.EPERM)
+	if err := syscall.Kill(pid, 0); err != nil && !errors.Is(err, syscall.EPERM) {
+		return false
+	}
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return true // no procfs: the signal said it exists
+	}
+	// pid (comm) state …: comm may hold spaces and parentheses, the state follows the last ')'.
+	if i := bytes.LastIndexByte(stat, ')'); i >= 0 && i+2 < len(stat) {
+		return stat[i+2] != 'Z'
+	}
+	return true
 }

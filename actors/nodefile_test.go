@@ -3,9 +3,12 @@ package actors
 import (
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
+	"time"
 
+	"github.com/troupe-dev/troupe/internal/testwait"
 	"github.com/troupe-dev/troupe/messages"
 )
 
@@ -99,5 +102,19 @@ func TestStateDirFallsBackForAReadOnlyCheckout(t *testing.T) {
 		if StateElsewhere(ro) == "" {
 			t.Errorf("a checkout without write permission keeps its state in it")
 		}
+	}
+}
+
+// A process that exited but was not reaped yet (a zombie) is not alive: troupe stop waits for a
+// node a chat started, and that chat reaps it only later.
+func TestProcessAliveSeesThroughZombies(t *testing.T) {
+	cmd := exec.Command("true")
+	if err := cmd.Start(); err != nil {
+		t.Skip("no true(1):", err)
+	}
+	defer cmd.Wait()
+	testwait.Until(t, 10*time.Second, func() bool { return !ProcessAlive(cmd.Process.Pid) }, "the exited child to read as not alive")
+	if !ProcessAlive(os.Getpid()) {
+		t.Error("this process reads as not alive")
 	}
 }

@@ -40,7 +40,7 @@ func (m *Main) follow(ctx context.Context, id string, asJSON bool) error {
 	if err != nil {
 		return err
 	}
-	l, err := m.connect(s)
+	l, err := m.connect(s, false)
 	if err != nil {
 		return err
 	}

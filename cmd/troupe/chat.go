@@ -52,7 +52,7 @@ func (m *Main) startChat(ctx context.Context, f *commonFlags, o chatOpen) (s *se
 			return nil, nil, nil, nil, err
 		}
 	}
-	if l, err = m.connect(s); err != nil {
+	if l, err = m.connect(s, true); err != nil {
 		return nil, nil, nil, nil, err
 	}
 	if !o.resuming() {

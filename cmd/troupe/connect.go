@@ -24,12 +24,16 @@ type link struct {
 
 // connect attaches to the project's running Node, or starts one: in the background (troupe
 // serve, see NodeProcess) or in this process (nodelink).
-func (m *Main) connect(s *settings) (*link, error) {
+// starts says the command starts sessions: then a background node built from another
+// configuration is replaced when idle (nodelink.Options.Config).
+func (m *Main) connect(s *settings, starts bool) (*link, error) {
 	o := nodelink.Options{Root: s.root, NATS: s.cfg.NATS, Log: m.log, Trace: m.trace, Stderr: m.Stderr,
 		NodeOptions: func() (actors.NodeOptions, error) { return m.nodeOptions(s) },
 		Started:     func(n *actors.Node) { s.wire.Set(n.Store()) }}
-	if m.NodeProcess {
+	if m.NodeProcess && starts {
 		o.Config = m.nodeConfig(s)
+	}
+	if m.NodeProcess {
 		o.Spawn = func() (*actors.NodeInfo, error) {
 			return background.Start(background.Options{Root: s.root, NATS: s.cfg.NATS, Sandbox: s.cfg.Sandbox, Idle: background.IdleFrom(m.Getenv)})
 		}
@@ -83,7 +87,7 @@ func (m *Main) withNode(fn func(c *actors.Client) error) error {
 	if err != nil {
 		return err
 	}
-	l, err := m.connect(s)
+	l, err := m.connect(s, false)
 	if err != nil {
 		return err
 	}

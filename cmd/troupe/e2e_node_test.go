@@ -19,19 +19,18 @@ import (
 // slowScript answers after a minute: a run that is still running whenever the test looks.
 const slowScript = `{"turns": [{"delay_ms": 60000, "text": "too late"}]}`
 
-var runSessionLine = regexp.MustCompile(`troupe: session (\d{8}-\d{6}-[0-9a-f]{6})`)
+var startedEnvelope = regexp.MustCompile(`"session":"(\d{8}-\d{6}-[0-9a-f]{6})"[^\n]*"type":"session.started"`)
 
-// startedSession waits for a run started with startTroupe to name its session on stderr.
-func startedSession(t *testing.T, stderr *strings.Builder) string {
+// startedSession waits for a run started with --json to print its session.started envelope and
+// returns the session's id.
+func startedSession(t *testing.T, out *lineWatcher) string {
 	t.Helper()
-	var id string
-	pollFor(t, 30*time.Second, "the run to name its session", func() bool {
-		if m := runSessionLine.FindStringSubmatch(stderr.String()); m != nil {
-			id = m[1]
-		}
-		return id != ""
-	})
-	return id
+	out.waitFor(t, `"session.started"`, 30*time.Second)
+	m := startedEnvelope.FindStringSubmatch(out.text())
+	if m == nil {
+		t.Fatalf("no session id in %s", out.text())
+	}
+	return m[1]
 }
 
 // sessionStatus is the status troupe sessions shows for id.
@@ -50,8 +49,8 @@ func TestRunsInTwoTerminalsShareTheNodeButNotTheirFate(t *testing.T) {
 	repo := newRepo(t, nil)
 	env := testEnv(t)
 	slow := writeScript(t, repo, slowScript)
-	a, _, aerr := startTroupe(t, repo, env, "run", "--sandbox", "off", "--model", slow, "wait a minute")
-	idA := startedSession(t, aerr)
+	a, aout, aerr := startTroupe(t, repo, env, "run", "--json", "--sandbox", "off", "--model", slow, "wait a minute")
+	idA := startedSession(t, aout)
 
 	quick := writeScript(t, repo, `{"turns": [{"text": "quick answer"}]}`)
 	b := troupe(t, repo, env, "run", "--sandbox", "off", "--model", quick, "be quick")
@@ -59,11 +58,11 @@ func TestRunsInTwoTerminalsShareTheNodeButNotTheirFate(t *testing.T) {
 		t.Fatalf("the second run: exit %d\nstdout: %s\nstderr: %s", b.code, b.stdout, b.stderr)
 	}
 	if a.ProcessState != nil || sessionStatus(t, repo, env, idA) != "running" {
-		t.Fatalf("the first run did not keep running beside the second: %s", aerr.String())
+		t.Fatalf("the first run did not keep running beside the second")
 	}
 
-	c, _, cerr := startTroupe(t, repo, env, "run", "--sandbox", "off", "--model", slow, "wait too")
-	idC := startedSession(t, cerr)
+	c, cout, _ := startTroupe(t, repo, env, "run", "--json", "--sandbox", "off", "--model", slow, "wait too")
+	idC := startedSession(t, cout)
 	a.Process.Signal(os.Interrupt)
 	if code := waitExit(t, a, 30*time.Second); code != exitInterrupted {
 		t.Errorf("Ctrl-C: exit %d, want %d\n%s", code, exitInterrupted, aerr.String())
@@ -72,11 +71,11 @@ func TestRunsInTwoTerminalsShareTheNodeButNotTheirFate(t *testing.T) {
 		return sessionStatus(t, repo, env, idA) == "interrupted"
 	})
 	if c.ProcessState != nil || sessionStatus(t, repo, env, idC) != "running" {
-		t.Fatalf("Ctrl-C in one terminal stopped the other's run: %s", cerr.String())
+		t.Fatalf("Ctrl-C in one terminal stopped the other's run")
 	}
 
 	c.Process.Kill() // kill -9: no client left to follow the session
-	c.Wait()
+	waitExit(t, c, 30*time.Second)
 	pollFor(t, 30*time.Second, "the node to interrupt the session of a client that went away", func() bool {
 		return sessionStatus(t, repo, env, idC) == "interrupted"
 	})

@@ -88,7 +88,7 @@ func (m *Main) runSession(ctx context.Context, f *runFlags, start *messages.Star
 	if err != nil {
 		return err
 	}
-	l, err := m.connect(s)
+	l, err := m.connect(s, true)
 	if err != nil {
 		return err
 	}

@@ -51,7 +51,7 @@ func (m *Main) serve(ctx context.Context, f *serveFlags) error {
 	if err != nil {
 		return err
 	}
-	node, err := m.startOwnNode(s)
+	node, err := m.startOwnNode(s, f.readyFD > 0)
 	if err != nil {
 		return err
 	}
@@ -83,9 +83,10 @@ func (m *Main) serve(ctx context.Context, f *serveFlags) error {
 	return nil
 }
 
-// startOwnNode starts the project's Node in this process. If one already runs (or another
-// process is starting one right now), that is a usage error naming its pid.
-func (m *Main) startOwnNode(s *settings) (*actors.Node, error) {
+// startOwnNode starts the project's Node in this process (background: for a client that
+// started it, to stop when idle). If one already runs (or another process is starting one right
+// now), that is a usage error naming its pid.
+func (m *Main) startOwnNode(s *settings, background bool) (*actors.Node, error) {
 	running := func(info *actors.NodeInfo) error {
 		return usageErr("a troupe node already runs for %s (pid %d): submit to it with troupe run --detach, or stop it first",
 			s.root, info.PID)
@@ -97,6 +98,7 @@ func (m *Main) startOwnNode(s *settings) (*actors.Node, error) {
 	if err != nil {
 		return nil, err
 	}
+	opts.Background = background
 	node, err := actors.StartNode(opts)
 	if errors.Is(err, store.ErrLocked) {
 		// Another process holds the store: it is starting its Node. Name it once it is up.

@@ -94,7 +94,9 @@ func Start(o Options) (*actors.NodeInfo, error) {
 	line, readErr := bufio.NewReader(ready).ReadString('\n')
 	if strings.TrimSpace(line) == Ready {
 		if info, err := actors.FindNode(o.Root, o.NATS); err == nil {
-			_ = cmd.Process.Release() // it lives on after this process
+			// It lives on after this process. While this one lives (a chat), it reaps the node
+			// when it exits, so no zombie looks alive to troupe stop; the goroutine ends then.
+			go func() { _ = cmd.Wait() }()
 			return info, nil
 		}
 	}

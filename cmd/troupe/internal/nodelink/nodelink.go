@@ -35,9 +35,10 @@ type Options struct {
 	// says where it runs: this process is then only its client. Without it the Node is started
 	// in this process (a test driving the CLI in-process).
 	Spawn func() (*actors.NodeInfo, error)
-	// Config is the fingerprint of this process's node configuration (NodeOptions.Config): a
-	// spawned node that runs another one is replaced if nothing runs on it, else used as it is
-	// with a line on Stderr saying so.
+	// Config is the fingerprint of this process's node configuration (NodeOptions.Config), for
+	// a command that starts sessions ("" for one that only looks): a node started in the
+	// background with another one is replaced if nothing runs on it, else used as it is with a
+	// line on Stderr saying so. A node the user started (troupe serve) is always used as it is.
 	Config string
 	Stderr io.Writer
 }
@@ -52,7 +53,7 @@ func Connect(o Options) (client *actors.Client, node *actors.Node, err error) {
 		if errors.Is(err, actors.ErrForeignNode) {
 			return nil, nil, clierr.Usagef("%v", err)
 		}
-		if err == nil && o.Spawn != nil && info.Config != o.Config && retire(info, o.Stderr) {
+		if err == nil && o.Spawn != nil && o.Config != "" && info.Background && info.Config != o.Config && retire(info, o.Stderr) {
 			continue
 		}
 		if err != nil && o.Spawn != nil {
