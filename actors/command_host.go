@@ -74,10 +74,12 @@ type commandSnapshot struct {
 	// Tools are the tools the model is offered; Narrowed the Node's tools the session lacks.
 	Tools    []llm.ToolSpec
 	Narrowed []NarrowedTool
-	// Skills are the skills the session started with; ActiveSkill the one loaded last ("" none).
-	Skills      []config.Skill
-	ActiveSkill string
-	Model       modelFacts
+	// Skills are the skills the session started with; ActiveSkill the one loaded last ("" none);
+	// SkillProblems the broken SKILL.md files that were skipped, in plain words.
+	Skills        []config.Skill
+	SkillProblems []string
+	ActiveSkill   string
+	Model         modelFacts
 	// ProjectRoot is the user's checkout, where /worktree works.
 	ProjectRoot string
 	// Sandbox is the node's confinement of commands (nil: none); a fixed value read at start.
@@ -106,4 +108,6 @@ type modelFacts struct {
 	PromptMode        string
 	// CanSwitch: /model may switch; CanSwitchPrompt: /prompt may (it needs the mode list too).
 	CanSwitch, CanSwitchPrompt bool
+	// Known are the models of the configured providers (llm.KnownModels), for /model's list.
+	Known []string
 }

@@ -65,6 +65,35 @@ func commandTable() []sessionCommand {
 	}
 }
 
+// commandWords are the fixed words a command's argument takes, for a client's Tab completion
+// (/model's and /skills' depend on the session: the client adds them).
+var commandWords = map[string][]string{
+	"mode":     {"plan", "ask", "auto-edit", "yolo"},
+	"goal":     {"pause", "resume", "clear", "complete"},
+	"reset":    {"all"},
+	"worktree": {"list", "merge", "drop"},
+}
+
+// CommandInfo is one slash command as a client completes and describes it.
+type CommandInfo struct {
+	Name, Usage, Help string
+	Args              []string // the fixed words its argument takes; nil: free or session-dependent
+}
+
+// Commands lists the session's slash commands, sorted by name, for the clients' completion.
+func Commands() []CommandInfo {
+	var out []CommandInfo
+	for _, name := range commandNames() {
+		c, _ := lookupCommand(name)
+		args := commandWords[name]
+		if name == "help" {
+			args = commandNames()
+		}
+		out = append(out, CommandInfo{Name: c.Name, Usage: c.Usage, Help: c.Help, Args: args})
+	}
+	return out
+}
+
 // runCommand answers a line the router classified as a command (known or not).
 func runCommand(h commandHost, r inputRoute) *messages.InputAck {
 	c, ok := lookupCommand(r.Command)

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -78,6 +79,8 @@ type Node struct {
 	schemas tools.SchemaCache
 	mcp     *mcpHub // the MCP server actors; nil without servers
 	owners  sessionOwners
+	// warned holds the skill problems already logged, so each is logged once per node.
+	warned sync.Map
 	// hidden is each workspace's credential list and roles the project's role files, read
 	// once and kept fresh off the actors that start sessions (node_memo.go).
 	hidden *diskMemo[[]string]
@@ -256,7 +259,7 @@ func (n *Node) newSessionDeps(start *messages.StartSession) (SessionDeps, error)
 	reg.AddCheck(gate.Check()) // last: after every validity check
 	return SessionDeps{
 		Store: n.store, Bridge: n.bridge, Provider: setup.Provider, Model: setup.Model, ModelName: setup.ModelName,
-		Tools: reg, Workspace: workspace, Sandbox: n.opts.Sandbox, Skills: setup.Skills, Retry: n.opts.Retry, Log: n.opts.Log,
+		Tools: reg, Workspace: workspace, Sandbox: n.opts.Sandbox, Skills: setup.Skills, SkillProblems: setup.SkillProblems, Retry: n.opts.Retry, Log: n.opts.Log,
 		Executor: n.executorFactory(executorParts{start: start, workspace: workspace, skills: setup.Skills, reg: reg, gate: gate,
 			files: n.fileTracker(start), delegates: setup.Delegation != nil}),
 		System: setup.System, Instructions: setup.Instructions, Delegation: setup.Delegation, Narrowed: setup.Narrowed,

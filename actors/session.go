@@ -47,9 +47,11 @@ type SessionDeps struct {
 	// Both are fixed values read at start, not the executor's state.
 	Sandbox tools.Sandbox
 	Skills  []config.Skill
-	System  string
-	Retry   llm.RetryPolicy
-	Log     *slog.Logger
+	// SkillProblems are the broken SKILL.md files skipped at the start, in plain words.
+	SkillProblems []string
+	System        string
+	Retry         llm.RetryPolicy
+	Log           *slog.Logger
 	// Delegation lets the session run subagents; nil means it cannot.
 	Delegation *Delegation
 
@@ -95,6 +97,7 @@ type session struct {
 	asChild childState        // this session as a subagent of another (session_child.go)
 
 	nested nestedInstructions // nested instruction files handed out (session_instructions.go)
+	user   userState          // the chat's own calls: !command, @path (session_usercalls.go)
 }
 
 // newSession returns the producer of a Session actor. The producer is called again when the
@@ -274,6 +277,7 @@ func (s *session) status() *messages.StatusReply {
 		Repairs: repairStatus(s.cur.steer, s.deps.Model)}
 	s.instructions() // the copy is made on first use
 	s.nested.status(r)
+	r.Skills, r.Warnings = skillNames(s.deps.Skills), s.deps.SkillProblems
 	if s.meta != nil {
 		r.Turns, r.InputTokens, r.OutputTokens = s.meta.Turns, s.meta.InputTokens, s.meta.OutputTokens
 		r.ContextTokens = s.budget.tokensOf(s.request())
@@ -298,7 +302,7 @@ func formatStatus(st *messages.StatusReply) string {
 	return fmt.Sprintf("session     %s\nmodel       %s\nmode        %s\nphase       %s\ncontext     %.0f%% (%d of %d tokens)\n"+
 		"compactions %d\ntokens      %d in, %d out over %d turns\ngoal        %s\nagents      %d running\nrepairs     %s",
 		st.Session, st.Model, st.Mode, st.Phase, pct, st.ContextTokens, st.ContextWindow, st.Compactions,
-		st.InputTokens, st.OutputTokens, st.Turns, goal, st.Agents, repairs) + formatInstructionStatus(st)
+		st.InputTokens, st.OutputTokens, st.Turns, goal, st.Agents, repairs) + formatInstructionStatus(st) + formatSkillStatus(st)
 }
 
 // emit publishes one event (none for the zero Payload). One that cannot be published (monitors see a fatal

@@ -47,6 +47,11 @@ func (s *session) routeInput(ctx actor.Context, text string) *messages.InputAck 
 		return &messages.InputAck{Routed: messages.RoutedIgnored}
 	case inputCommand, inputUnknown:
 		return runCommand(sessionHost{s, ctx}, r)
+	case inputShell:
+		return s.runShell(ctx, r.Arg)
+	}
+	if s.attachMentions(ctx, text) { // the line goes to the model once its files are read
+		return &messages.InputAck{Routed: messages.RoutedModel}
 	}
 	if err := s.commit(userEntry(text)); err != nil {
 		s.fail(ctx, messages.FailInternal, err.Error())

@@ -121,6 +121,10 @@ func (p *Printer) human(t messages.EventType, v any) {
 			break
 		}
 		p.endLine()
+		if userShell(d) { // the user's !command: its output, as the event carries it
+			p.shellOutput(d)
+			break
+		}
 		fmt.Fprintf(p.w, "  %s\n", toolOutcome(d))
 	case *messages.ToolRepairedData:
 		p.endLine()
@@ -235,4 +239,18 @@ func ApprovalLine(s messages.ApprovalSummary) string {
 		out += " $ " + textfmt.ClipLine(s.Command, 120)
 	}
 	return out
+}
+
+// shellOutput prints the output of the user's !command and, if it was cut for the event, how
+// much more the model got.
+func (p *Printer) shellOutput(d *messages.ToolFinishedData) {
+	out := strings.TrimRight(d.Output, "\n")
+	if out != "" {
+		fmt.Fprintln(p.w, out)
+	}
+	mark := "✓"
+	if d.IsError {
+		mark = "✗"
+	}
+	fmt.Fprintf(p.w, "  %s %s, %dms (the output is in the context as your note)\n", mark, textfmt.Count(d.Bytes, "byte"), d.DurationMS)
 }

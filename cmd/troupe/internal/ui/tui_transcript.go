@@ -170,6 +170,9 @@ func (t *transcript) toolFinished(d *messages.ToolFinishedData) {
 	e.diff = t.diffs[d.CallID]
 	delete(t.diffs, d.CallID)
 	t.phase = phaseThinking
+	if userShell(d) { // the user's !command: its output is what they asked to see
+		e.expanded, t.phase = true, ""
+	}
 }
 
 // decision marks a refused call; an allowed one needs no line of its own.
@@ -243,4 +246,9 @@ func (e *entry) detail() string {
 		return e.diff
 	}
 	return e.output
+}
+
+// userShell reports whether a finished call is the user's own !command.
+func userShell(d *messages.ToolFinishedData) bool {
+	return strings.HasPrefix(d.CallID, messages.UserCallPrefix) && d.Tool == "bash"
 }
