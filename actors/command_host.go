@@ -10,6 +10,7 @@ import (
 	"github.com/troupe-dev/troupe/messages"
 	"github.com/troupe-dev/troupe/store"
 	"github.com/troupe-dev/troupe/tools"
+	"github.com/troupe-dev/troupe/tools/hooks"
 )
 
 // The slash commands live beside the session, not on it. The read-only ones (/help /status
@@ -86,6 +87,8 @@ type commandSnapshot struct {
 	Sandbox tools.Sandbox
 	// MCP asks the MCP servers' state, off the actor (nil: none configured).
 	MCP func() []*messages.MCPServerStatus
+	// Hooks are the project's hooks, skipped ones included (/hooks).
+	Hooks []hooks.Hook
 	// Memory is the session's cross-session memory, used off the actor (nil: none).
 	Memory *memory.Keeper
 }

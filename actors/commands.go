@@ -61,6 +61,7 @@ func commandTable() []sessionCommand {
 		{Name: "permissions", Family: "permissions", Usage: "/permissions", Help: "the mode, allow/ask/deny rules, session allowlist, protected paths and sandbox", Run: view(permissionsView)},
 		{Name: "mcp", Family: "tools", Usage: "/mcp", Help: "the MCP servers: state, tool count and last error", Run: runMCP},
 		{Name: "tools", Family: "tools", Usage: "/tools", Help: "the tools this session has now, and those narrowed away and by what", Run: view(toolsView)},
+		{Name: "hooks", Family: "tools", Usage: "/hooks", Help: "the hooks configured: event, matcher, command, timeout, source, and those skipped", Run: view(hooksView)},
 		{Name: "skills", Family: "tools", Usage: "/skills [NAME]", Help: "list the skills; /skills NAME loads one for the next turn", Run: runSkills},
 	}
 }

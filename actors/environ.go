@@ -74,6 +74,16 @@ func providerGetenv(start *messages.StartSession) func(string) string {
 	return func(k string) string { return start.Env.Provider[k] }
 }
 
+// hookEnviron is the environment hooks run with: the client's, filtered on its side as tool
+// commands' is, or this process's whole environment when the client sent none (a node in the
+// client's own process: hooks are the user's own commands).
+func hookEnviron(start *messages.StartSession) []string {
+	if start.Env == nil {
+		return os.Environ()
+	}
+	return start.Env.Environ
+}
+
 // commandEnviron is the environment of a session's tool commands: the client's, filtered on its
 // side, or the node's own when the client sent none.
 func (n *Node) commandEnviron(start *messages.StartSession) []string {

@@ -19,6 +19,7 @@ import (
 	"github.com/troupe-dev/troupe/messages"
 	"github.com/troupe-dev/troupe/store"
 	"github.com/troupe-dev/troupe/tools"
+	"github.com/troupe-dev/troupe/tools/hooks"
 )
 
 // ProviderOpener builds a provider for a model string ("provider/model") and base URL, reading
@@ -61,6 +62,9 @@ type NodeOptions struct {
 	// Background marks a node a client started in the background (troupe serve --idle): one
 	// built from another configuration may be replaced; one the user started is never.
 	Background bool
+	// Hooks are the project's hooks (config.HookList), skipped ones included, fixed for the
+	// Node's life; nil: none.
+	Hooks *hooks.Set
 }
 
 // Node is one troupe process serving one project: the bus, the store, the actor system.
@@ -264,7 +268,7 @@ func (n *Node) newSessionDeps(start *messages.StartSession) (SessionDeps, error)
 			files: n.fileTracker(start), delegates: setup.Delegation != nil}),
 		System: setup.System, Instructions: setup.Instructions, Delegation: setup.Delegation, Narrowed: setup.Narrowed,
 		Setup: func(st *messages.StartSession) (*SessionSetup, error) { return n.sessionSetup(st, frozen) }, PromptModes: n.promptModes, MCP: n.mcp.statusFunc(),
-		Memory: n.sessionMemory(start),
+		Memory: n.sessionMemory(start), Hooks: n.opts.Hooks,
 	}, nil
 }
 

@@ -56,6 +56,7 @@ func (h sessionHost) Snapshot() commandSnapshot {
 		ProjectRoot: s.cfg.Workspace,
 		Sandbox:     s.deps.Sandbox,
 		MCP:         s.deps.MCP,
+		Hooks:       s.deps.Hooks.All(),
 		Memory:      s.deps.Memory,
 	}
 	if snap.Session.Agent == "" {
@@ -166,9 +167,9 @@ func (h sessionHost) ApplySetup(setup *SessionSetup, model, promptMode, by strin
 	old := s.deps
 	s.deps.Provider, s.deps.Model, s.deps.ModelName = setup.Provider, setup.Model, setup.ModelName
 	s.deps.Tools, s.deps.System, s.deps.Narrowed = setup.Tools, setup.System, setup.Narrowed
-	if err := s.checkWindow(); err != nil {
+	if err := s.budget.fit(s.deps.window(s.cfg.limits.ContextWindow), s.deps.prefixTokens()); err != nil {
 		s.deps = old
-		_ = s.checkWindow()
+		_ = s.budget.fit(s.deps.window(s.cfg.limits.ContextWindow), s.deps.prefixTokens())
 		return err
 	}
 	s.budget.acct.Reset() // the last provider count was for the old prefix

@@ -4,11 +4,13 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/troupe-dev/troupe/llm"
 	"github.com/troupe-dev/troupe/messages"
+	"github.com/troupe-dev/troupe/tools/hooks"
 )
 
 // Messages from the model-call goroutine back to its session. They carry the turn so that a
@@ -53,12 +55,7 @@ func (s *session) routeInput(ctx actor.Context, text string) *messages.InputAck 
 	if s.attachMentions(ctx, text) { // the line goes to the model once its files are read
 		return &messages.InputAck{Routed: messages.RoutedModel}
 	}
-	if err := s.commit(userEntry(text)); err != nil {
-		s.fail(ctx, messages.FailInternal, err.Error())
-		return &messages.InputAck{Routed: messages.RoutedIgnored, Output: err.Error()}
-	}
-	s.cur.newInput()
-	s.callModel(ctx)
+	s.submitPrompt(ctx, text) // its hooks, then the model
 	return &messages.InputAck{Routed: messages.RoutedModel}
 }
 
@@ -76,6 +73,7 @@ func (s *session) callModel(ctx actor.Context) {
 	}
 	s.turn++
 	s.emit(messages.TurnStartedEvent.Of(&messages.TurnStartedData{Turn: s.turn}))
+	s.observeHooks(ctx, &messages.RunHooks{Event: string(hooks.PreModel), Model: s.deps.Model})
 	// The turn is calling from here: a Cancel while the files are rechecked ends it before the
 	// request goes out.
 	s.become(phaseCalling, s.calling)
@@ -88,17 +86,18 @@ func (s *session) prepareCall(ctx actor.Context) {
 		s.endCancelledTurn(ctx)
 		return
 	}
-	parentNotes := func() error {
-		if note := s.asChild.takeNotes(); note != "" {
-			return s.commit(noteEntry(note))
+	results, delivered := s.kids.deliver()
+	for _, note := range []string{results, s.asChild.takeNotes()} {
+		if note == "" {
+			continue
 		}
-		return nil
-	}
-	for _, step := range []func() error{s.deliverResults, parentNotes} {
-		if err := step(); err != nil {
+		if err := s.commit(noteEntry(note)); err != nil {
 			s.fail(ctx, messages.FailInternal, err.Error())
 			return
 		}
+	}
+	for _, c := range delivered {
+		s.saveChild(c)
 	}
 	s.budget.newTurn()
 	s.sendRequest(ctx)
@@ -128,6 +127,7 @@ func (s *session) onModelDone(ctx actor.Context, msg *modelDone) {
 		return
 	}
 	if msg.err == nil && s.cur.cancelling == "" {
+		s.observeHooks(ctx, &messages.RunHooks{Event: string(hooks.PostModel), Model: s.deps.Model, Message: msg.reply.Text})
 		s.recordUsage(msg.reply.Usage, msg.bytes)
 		s.budget.observe(msg.reply.Usage.InputTokens, msg.sent)
 	}
@@ -140,6 +140,9 @@ func (s *session) onModelDone(ctx actor.Context, msg *modelDone) {
 func (s *session) takeTurnStep(ctx actor.Context, st turnStep) {
 	for _, p := range st.emit {
 		s.emit(p)
+	}
+	for _, a := range st.audit {
+		s.audit(a.event, a.callID, a.tool, a.data)
 	}
 	if st.reply != nil {
 		if err := s.commitAssistant(st.reply); err != nil {
@@ -161,6 +164,8 @@ func (s *session) takeTurnStep(ctx actor.Context, st turnStep) {
 		}
 	}
 	switch st.next {
+	case turnPrepares:
+		s.prepareCall(ctx)
 	case turnGoesOn:
 		s.continueTurn(ctx)
 	case turnCallsAgain:
@@ -168,8 +173,13 @@ func (s *session) takeTurnStep(ctx actor.Context, st turnStep) {
 	case turnRunsCalls:
 		s.dispatch(ctx, st.batch)
 	case turnAnswers:
-		s.finalAnswer(ctx, st.answer)
-	case turnAsks:
+		s.takeTurnStep(ctx, s.cur.answered(s.turn, st.answer, &s.asChild, &s.done, s.cfg.Interactive))
+	case turnAccepted: // the project's Stop hooks may still refuse it (session_hooks.go)
+		s.stopHooks(ctx, st.answer, func() { s.takeTurnStep(ctx, s.cur.accepted(st.answer, s.cfg.Interactive)) })
+	case turnChecks:
+		ctx.Send(s.links.toolexec, &messages.RunCheck{Turn: s.turn, Command: s.cfg.check.Command, TimeoutS: int(s.cfg.check.Timeout / time.Second)})
+		s.become(phaseChecking, s.checkingPhase)
+	case turnWaitsForUser:
 		s.become(phaseIdle, s.idle)
 	case turnPauses:
 		s.emit(messages.ErrorEvent.Of(&messages.ErrorData{Message: st.reason}))
@@ -185,34 +195,8 @@ func (s *session) takeTurnStep(ctx actor.Context, st turnStep) {
 	}
 }
 
-// finalAnswer accepts a final reply: an interactive session waits for more input, a headless
-// one is done.
-func (s *session) finalAnswer(ctx actor.Context, text string) {
-	s.emit(s.cur.finished(s.turn, messages.StopEnd))
-	s.syncStore()
-	if s.asChild.needsVerdict(text) {
-		s.takeTurnStep(ctx, turnStep{next: turnCallsAgain, note: "Your role must end its final answer with a line `VERDICT: pass` or `VERDICT: fail`, after the evidence (commands run and their outcome). Give your final answer again in that form."})
-		return
-	}
-	if !s.verifyDone(ctx, text) {
-		return
-	}
-	s.acceptFinal(ctx, text)
-}
-
-// acceptFinal takes a verified final answer: an interactive session waits for more input; a
-// headless one ends once its subagents have (their results may change the answer).
-func (s *session) acceptFinal(ctx actor.Context, text string) {
-	if s.cfg.Interactive {
-		s.become(phaseIdle, s.idle)
-		return
-	}
-	s.cur.finalPending = &text
-	s.continueTurn(ctx)
-}
-
 // continueTurn makes the next model call, unless subagents must end first: then the session
-// waits (onAgentResult calls afterAgentsChanged). A headless session holding its final answer
+// waits (takeKidsStep calls afterAgentsChanged). A headless session holding its final answer
 // finishes with it if the last results brought nothing new for the model.
 func (s *session) continueTurn(ctx actor.Context) {
 	if s.kids.blocking(s.cur.finalPending != nil) > 0 {

@@ -58,6 +58,7 @@ var (
 	ToolRepairedEvent     = Event[ToolRepairedData]{EventToolRepaired}
 	AuditFinishedEvent    = Event[AuditData]{EventAuditFinished}
 	WireQuirkEvent        = Event[WireQuirkData]{EventWireQuirk}
+	HookFinishedEvent     = Event[HookFinishedData]{EventHookFinished}
 )
 
 // eventKinds lists every typed event; decoding and the golden files are driven by it.
@@ -67,7 +68,7 @@ var eventKinds = []eventKind{
 	ToolFinishedEvent, ModelRetryEvent, UsageEvent, TurnFinishedEvent, SessionFinishedEvent,
 	ErrorEvent, FileChangedEvent, ContextCompactedEvent, ContextPressureEvent, GoalUpdatedEvent,
 	DoneCheckEvent, AgentSpawnedEvent, AgentFinishedEvent, ToolRepairedEvent, AuditFinishedEvent,
-	SessionConfigEvent, WireQuirkEvent,
+	SessionConfigEvent, WireQuirkEvent, HookFinishedEvent,
 }
 
 // EventTypes lists every event type, in the order of the table.

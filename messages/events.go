@@ -32,6 +32,7 @@ const (
 	EventToolRepaired     EventType = "tool.repaired"           // ToolRepairedData
 	EventAuditFinished    EventType = "audit.finished"          // AuditData
 	EventWireQuirk        EventType = "wire.quirk"              // WireQuirkData
+	EventHookFinished     EventType = "hook.finished"           // HookFinishedData
 )
 
 // SessionStartedData opens a session's stream of events.

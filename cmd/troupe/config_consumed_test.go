@@ -34,6 +34,7 @@ func testValues(script string) map[string]any {
 		"Provider.IdleTimeoutS": 30,
 		"MCP.Servers":           map[string]config.MCPServer{"t": {Command: "mcp-test"}},
 		"Web.AllowHosts":        []string{"127.0.0.1"},
+		"Hooks":                 map[string][]config.HookSpec{"PreToolUse": {{Matcher: "bash", Command: "./guard.sh"}}},
 	}
 }
 
@@ -61,8 +62,12 @@ func TestEveryConfigFieldReachesTheNodeOrTheSession(t *testing.T) {
 			t.Fatalf("session start: %v", err)
 		}
 		data, _ := json.Marshal(start)
-		return fmt.Sprintf("%q %T%+v %+v %q %q %+v %s %+v %q", opts.Environ, opts.Sandbox, opts.Sandbox, opts.Agents, opts.NATS,
-			opts.UserConfigDir, opts.Retry, data, opts.MCPServers, opts.WebAllowHosts)
+		var hooks []string
+		for _, h := range opts.Hooks.All() {
+			hooks = append(hooks, string(h.Event)+" "+h.Matcher+" "+h.Command)
+		}
+		return fmt.Sprintf("%q %T%+v %+v %q %q %+v %s %+v %q %q", opts.Environ, opts.Sandbox, opts.Sandbox, opts.Agents, opts.NATS,
+			opts.UserConfigDir, opts.Retry, data, opts.MCPServers, opts.WebAllowHosts, hooks)
 	}
 	base := config.Defaults()
 	base.Model = "scripted:" + script

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"os"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/nodelink"
 	"github.com/troupe-dev/troupe/config"
 	"github.com/troupe-dev/troupe/llm"
+	"github.com/troupe-dev/troupe/tools/hooks"
 )
 
 // link is this process's connection to the project's Node: attached to one running in another
@@ -76,8 +78,33 @@ func (m *Main) nodeOptions(s *settings) (actors.NodeOptions, error) {
 		AllowRead:     s.cfg.SandboxAllowRead,
 		MCPServers:    m.mcpServers(s),
 		WebAllowHosts: s.cfg.Web.AllowHosts,
+		Hooks:         m.hooks(s),
 		Config:        m.nodeConfig(s),
 	}, nil
+}
+
+// hooks is the project's hook set, each problem with it a warning line.
+func (m *Main) hooks(s *settings) *hooks.Set {
+	if s.hooksRead { // once per process: its warnings are one line each
+		return s.hooks
+	}
+	s.hooksRead = true
+	list, warnings := s.cfg.ProjectHooks(s.root, m.Getenv)
+	set, more := hooks.NewSet(list)
+	skipped, why := 0, ""
+	for _, h := range set.All() {
+		if h.Skipped != "" {
+			skipped, why = skipped+1, h.Skipped
+		}
+	}
+	if skipped > 0 {
+		more = append(more, fmt.Sprintf("%d project hook(s) not run: %s (/hooks lists them)", skipped, why))
+	}
+	for _, w := range append(warnings, more...) {
+		fmt.Fprintf(m.Stderr, "troupe: warning: %s\n", w)
+	}
+	s.hooks = set
+	return set
 }
 
 // withNode runs fn with a client of the project's Node: the running one, or one started in this
@@ -121,10 +148,11 @@ func (m *Main) nodeConfig(s *settings) string {
 		Agents                 actors.AgentLimits
 		DenyRead, AllowRead    []string
 		MCP                    []config.MCPServer
+		Hooks                  []hooks.Hook
 		Web                    []string
 		IdleTimeoutS           int
 	}{s.cfg.Sandbox, s.cfg.NATS, config.UserDir(m.Getenv), nodelink.AgentLimits(s.cfg), s.cfg.SandboxDenyRead, s.cfg.SandboxAllowRead,
-		m.mcpServers(s), s.cfg.Web.AllowHosts, s.cfg.Provider.IdleTimeoutS})
+		m.mcpServers(s), m.hooks(s).All(), s.cfg.Web.AllowHosts, s.cfg.Provider.IdleTimeoutS})
 	sum := sha256.Sum256(data)
 	return hex.EncodeToString(sum[:8])
 }

@@ -4,10 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"regexp"
 	"strings"
 	"sync"
 
+	"github.com/troupe-dev/troupe/internal/lazyre"
 	"github.com/troupe-dev/troupe/internal/textfmt"
 
 	"github.com/troupe-dev/troupe/messages"
@@ -186,6 +186,11 @@ func (p *Printer) human(t messages.EventType, v any) {
 		}
 	case *messages.TurnFinishedData:
 		p.endLine()
+	case *messages.HookFinishedData:
+		if line := hookLine(d); line != "" {
+			p.endLine()
+			fmt.Fprintf(p.w, "  %s\n", line)
+		}
 	}
 }
 
@@ -211,7 +216,7 @@ func toolOutcome(d *messages.ToolFinishedData) string {
 }
 
 // numberedLine matches the first line of read_file output ("     1\tpackage main").
-var numberedLine = regexp.MustCompile(`^\s*\d+\t`)
+var numberedLine = lazyre.New(`^\s*\d+\t`)
 
 func firstLineOf(s string) string { return textfmt.FirstLine(s) }
 

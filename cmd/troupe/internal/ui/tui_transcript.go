@@ -100,6 +100,10 @@ func (t *transcript) apply(typ messages.EventType, v any) (turnOver bool) {
 		t.contextPct = d.Percent
 	case *messages.ErrorData:
 		t.note("error: %s", d.Message)
+	case *messages.HookFinishedData:
+		if line := hookLine(d); line != "" {
+			t.note("%s", line)
+		}
 	case *messages.ContextCompactedData:
 		t.note("context compacted (%s): %s → %s tokens", d.Reason, fmtTokens(d.TokensBefore), fmtTokens(d.TokensAfter))
 	case *messages.GoalUpdatedData:
