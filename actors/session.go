@@ -150,7 +150,7 @@ func (s *session) Receive(ctx actor.Context) {
 	case *messages.SendAgent:
 		s.onSendAgent(ctx, msg)
 	case *messages.CancelAgent:
-		s.onCancelAgent(ctx, msg)
+		s.takeKidsStep(ctx, s.kids.cancel(s.cfg.handle(), msg, time.Now()))
 	case *messages.ListAgents:
 		s.respond(ctx, s.kids.list(time.Now()))
 	case *messages.AgentResult:
@@ -194,7 +194,7 @@ func (s *session) idle(ctx actor.Context) {
 	case *messages.Cancel:
 		// Nothing runs: for an interactive session this is the end of the conversation.
 		s.asChild.cancelRequested = true
-		s.cancelChildren(ctx, "the parent session ended")
+		s.takeKidsStep(ctx, s.kids.cancelAll(s.cfg.handle(), "the parent session ended", time.Now()))
 		if ctx.Sender() != nil {
 			ctx.Respond(&messages.InputAck{Routed: messages.RoutedCommand, Output: "session ended"})
 		}

@@ -232,7 +232,7 @@ func (s *session) cancelTurn(ctx actor.Context, msg *messages.Cancel) {
 	}
 	s.cur.cancel(msg.Reason)
 	s.asChild.cancelRequested = true
-	s.cancelChildren(ctx, s.cur.cancelling)
+	s.takeKidsStep(ctx, s.kids.cancelAll(s.cfg.handle(), s.cur.cancelling, time.Now()))
 	switch s.phase {
 	case phaseWaiting:
 		s.cur.finalPending = nil
