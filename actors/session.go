@@ -166,7 +166,7 @@ func (s *session) Receive(ctx actor.Context) {
 	case *messages.UpdateGoal:
 		s.onUpdateGoal(ctx, msg)
 	case *messages.Approve:
-		s.onApprove(ctx, msg)
+		s.takeTurnStep(ctx, s.cur.approve(msg, s.cfg.ID))
 	case *messages.SetMode:
 		s.onSetMode(ctx, msg)
 	case *messages.SessionAllowlist:
@@ -312,16 +312,19 @@ func formatStatus(st *messages.StatusReply) string {
 		st.InputTokens, st.OutputTokens, st.Turns, goal, st.Agents, repairs) + formatInstructionStatus(st) + formatSkillStatus(st)
 }
 
-// emit publishes one event (none for the zero Payload). One that cannot be published (monitors see a fatal
-// error event under its seq instead) fails the session once the message at hand is handled.
-func (s *session) emit(p messages.Payload) {
-	if s.links.emitter == nil || p.EventType() == "" {
-		return
-	}
-	if _, err := s.links.emitter.Emit(p); err != nil {
-		s.deps.Log.Error("emit event", "session", s.cfg.ID, "type", p.EventType(), "err", err)
-		if s.links.lostEvent == nil {
-			s.links.lostEvent = err
+// emit publishes events in order (none for the zero Payload). One that cannot be published
+// (monitors see a fatal error event under its seq instead) fails the session once the message
+// at hand is handled.
+func (s *session) emit(ps ...messages.Payload) {
+	for _, p := range ps {
+		if s.links.emitter == nil || p.EventType() == "" {
+			continue
+		}
+		if _, err := s.links.emitter.Emit(p); err != nil {
+			s.deps.Log.Error("emit event", "session", s.cfg.ID, "type", p.EventType(), "err", err)
+			if s.links.lostEvent == nil {
+				s.links.lostEvent = err
+			}
 		}
 	}
 }

@@ -95,9 +95,7 @@ func (s *session) takeKidsStep(ctx actor.Context, st kidsStep) {
 	for _, c := range st.save {
 		s.saveChild(c)
 	}
-	for _, p := range st.emit {
-		s.emit(p)
-	}
+	s.emit(st.emit...)
 	if st.respond != nil {
 		s.respond(ctx, st.respond)
 	}
