@@ -53,6 +53,8 @@ type NodeOptions struct {
 	WebAllowHosts []string
 	// MCPServers are the MCP servers whose tools sessions are offered (config.MCPServers).
 	MCPServers []config.MCPServer
+	// Lessons configure the learning layer ([lessons]).
+	Lessons LessonOptions
 }
 
 // Node is one troupe process serving one project: the bus, the store, the actor system.
@@ -70,6 +72,7 @@ type Node struct {
 	// schemas holds the built-in tools' compiled schemas, shared by every session's registry.
 	schemas tools.SchemaCache
 	mcp     *mcpHub // the MCP server actors; nil without servers
+	lessons *lessonKeeper
 }
 
 // StartNode opens the project's store, starts the bus and the actor system, and records
@@ -88,6 +91,7 @@ func StartNode(opts NodeOptions) (*Node, error) {
 		return nil, err
 	}
 	n.store = st
+	n.lessons = newLessonKeeper(st, opts.Log)
 	n.phase("store")
 	if opts.NATS != "" {
 		n.bus, err = JoinBus(opts.NATS, opts.Log)
@@ -95,11 +99,13 @@ func StartNode(opts NodeOptions) (*Node, error) {
 		n.bus, err = StartBus(opts.Log)
 	}
 	if err != nil {
+		n.lessons.close()
 		st.Close()
 		return nil, err
 	}
 	if n.nc, err = n.bus.Connect("troupe-node"); err != nil {
 		n.bus.Shutdown()
+		n.lessons.close()
 		st.Close()
 		return nil, err
 	}
@@ -201,6 +207,7 @@ func (n *Node) close(closeStore bool) error {
 	if n.bus != nil {
 		n.bus.Shutdown()
 	}
+	n.lessons.close() // its queued writes land before the store closes
 	if n.store != nil {
 		if err := n.store.Sync(); err != nil {
 			errs = append(errs, err)
@@ -244,7 +251,7 @@ func (n *Node) newSessionDeps(start *messages.StartSession) (SessionDeps, error)
 		Executor: n.executorFactory(executorParts{start: start, workspace: workspace, skills: setup.Skills, reg: reg, gate: gate,
 			files: n.fileTracker(start), delegates: setup.Delegation != nil}),
 		System: setup.System, Instructions: setup.Instructions, Delegation: setup.Delegation, Narrowed: setup.Narrowed,
-		Setup: n.sessionSetup, PromptModes: n.promptModes, MCP: n.mcp.statusFunc(),
+		Setup: n.sessionSetup, PromptModes: n.promptModes, MCP: n.mcp.statusFunc(), Lessons: n.lessonBook(start),
 	}, nil
 }
 

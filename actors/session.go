@@ -72,6 +72,8 @@ type SessionDeps struct {
 	// MCP asks the Node's MCP servers their state (for /mcp), safe to call off the actor; nil
 	// when none are configured.
 	MCP func() []*messages.MCPServerStatus
+	// Lessons are the project's lessons for a top-level session; nil: none learnt or given.
+	Lessons *LessonBook
 }
 
 // session is the Session actor: it owns one conversation, runs its turns, and is the only
@@ -94,6 +96,7 @@ type session struct {
 	steer   *turn.Steering    // reply classes, loops, repairs (session_repair.go)
 
 	nested nestedInstructions // nested instruction files handed out (session_instructions.go)
+	learn  *sessionLessons    // the learning layer; nil when off (session_lessons.go)
 }
 
 // newSession returns the producer of a Session actor. The producer is called again when the
@@ -151,6 +154,10 @@ func (s *session) Receive(ctx actor.Context) {
 		s.onWaitExpired(ctx, msg)
 	case *wallBudgetExpired:
 		s.onWallBudget(ctx)
+	case *lessonStored:
+		s.onLessonStored(msg)
+	case *finishHeld:
+		s.completeFinish(ctx, msg.out)
 	case *messages.GetGoal:
 		s.respond(ctx, &messages.GoalReply{Goal: s.done.goal})
 	case *messages.UpdateGoal:
@@ -311,4 +318,5 @@ func (s *session) emit(p messages.Payload) {
 			s.links.lostEvent = err
 		}
 	}
+	s.learnFrom(p)
 }

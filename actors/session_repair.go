@@ -131,6 +131,7 @@ func (s *session) steerLoops(ctx actor.Context) bool {
 	if loop == nil {
 		return true
 	}
+	s.emit(messages.LoopSteeredEvent.Of(&messages.LoopSteeredData{Turn: s.turn, Kind: string(loop.Kind), Level: loop.Level, Evidence: loop.Evidence}))
 	if loop.Level < turn.LevelStop {
 		if err := s.commit(noteEntry(loop.Note())); err != nil {
 			s.fail(ctx, messages.FailInternal, err.Error())

@@ -55,6 +55,7 @@ func (s *session) routeInput(ctx actor.Context, text string) *messages.InputAck 
 		return &messages.InputAck{Routed: messages.RoutedIgnored, Output: err.Error()}
 	}
 	s.cur.newInput()
+	s.lessonTask(text)
 	s.callModel(ctx)
 	return &messages.InputAck{Routed: messages.RoutedModel}
 }
