@@ -175,6 +175,14 @@ func (c *Capture) toolWorked(call messages.ToolCallData, changed []string) []mes
 	head := call.Tool
 	if call.Tool == "bash" && cmd != "" {
 		head = commandHead(cmd)
+		if !readOnlyCommand(head) {
+			// a command that prepares the ground (an install, a migration) may be the fix
+			for _, p := range c.open {
+				if what := "ran " + callText("bash", call.Args); p.head != head && len(p.edits) < maxEdits && !slices.Contains(p.edits, what) {
+					p.edits = append(p.edits, what)
+				}
+			}
+		}
 	}
 	c.closeWhere(func(p *pending) bool {
 		switch p.trigger {

@@ -96,6 +96,20 @@ func commandHead(cmd string) string {
 	return strings.Join(words, " ")
 }
 
+// readOnlyPrograms look and change nothing: running one is not a step of a fix.
+var readOnlyPrograms = map[string]bool{
+	"ls": true, "cat": true, "head": true, "tail": true, "grep": true, "rg": true, "find": true, "echo": true,
+	"pwd": true, "wc": true, "which": true, "type": true, "tree": true, "file": true, "stat": true, "env": true,
+	"printenv": true, "nl": true, "less": true, "more": true, "sed": true, "awk": true, "diff": true,
+	"git status": true, "git diff": true, "git log": true, "git show": true, "git branch": true,
+}
+
+// readOnlyCommand says whether a command head only looks.
+func readOnlyCommand(head string) bool {
+	prog, _, _ := strings.Cut(head, " ")
+	return readOnlyPrograms[head] || readOnlyPrograms[prog]
+}
+
 // argString is one string argument of a call's JSON arguments ("" when absent).
 func argString(args, name string) string {
 	var m map[string]any
