@@ -26,6 +26,7 @@ type Lesson struct {
 	Failed  string    `json:"failed"` // what failed, with its error
 	Fixed   string    `json:"fixed"`  // what fixed it
 	Files   []string  `json:"files,omitempty"`
+	Task    string    `json:"task,omitempty"` // the task it was learnt on: a new task like it may meet the trap
 	Model   string    `json:"model,omitempty"`
 	Session string    `json:"session,omitempty"`
 	Created time.Time `json:"created"`

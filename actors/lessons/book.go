@@ -47,18 +47,23 @@ func (b *Book) Len() int { return len(b.idx.lessons) }
 // ForTask puts the lessons relevant to a new task in the block (replacing the last task's). It
 // returns the ids newly given, or nil when the block did not change.
 func (b *Book) ForTask(task string) []string {
-	return b.choose(b.idx.Search(task, b.K, b.Epoch), nil)
+	return b.choose(b.idx.Search(task, b.K, b.Epoch, 1), nil)
 }
 
-// AfterFailure puts the lessons relevant to a failure first in the block, keeping the task's
-// after them while K allows.
+// AfterFailure makes the lessons relevant to a failure the block, when there are any (the
+// task's stay otherwise).
 func (b *Book) AfterFailure(f Failure) []string {
 	for id, l := range b.given {
 		if l.Key == f.Key {
 			b.recurred[id] = true // given, and its trap came back anyway
 		}
 	}
-	return b.choose(b.idx.Search(f.Text+" "+f.Key, b.K, b.Epoch), b.current)
+	// an error line is long: a lesson must meet it on two terms, not one common word
+	hits := b.idx.Search(f.Text+" "+f.Key, b.K, b.Epoch, 2)
+	if len(hits) > 0 {
+		return b.choose(hits, nil) // the failure says more than the task did
+	}
+	return nil
 }
 
 // choose makes hits (then keep) the block, and reports the ids it gives for the first time in
@@ -103,7 +108,10 @@ func (b *Book) Block() string {
 	sb.WriteString(blockLead)
 	for _, l := range b.current {
 		item := "\n- " + Line(&l)
-		if sb.Len()+len(item) > b.MaxBytes {
+		if room := b.MaxBytes - sb.Len(); len(item) > room {
+			if sb.Len() == len(blockLead) && room >= 120 {
+				sb.WriteString(textfmt.Clip(item, room-len("…"))) // the best lesson, cut, rather than none
+			}
 			break
 		}
 		sb.WriteString(item)
@@ -130,4 +138,13 @@ func (b *Book) Outcomes() []Outcome {
 		out = append(out, Outcome{ID: id, Recurred: b.recurred[id]})
 	}
 	return out
+}
+
+// Current is the ids of the lessons in the block now.
+func (b *Book) Current() []string {
+	ids := make([]string, len(b.current))
+	for i, l := range b.current {
+		ids[i] = l.ID
+	}
+	return ids
 }

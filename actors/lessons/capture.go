@@ -38,6 +38,8 @@ type Seen struct {
 type Capture struct {
 	Model, Session string
 	Now            func() time.Time
+	// Task is the task at hand (the session's, or the chat's latest input), kept with a lesson.
+	Task string
 
 	calls map[string]messages.ToolCallData // started, not finished
 	open  []*pending                       // failures waiting for their fix, oldest first
@@ -64,6 +66,10 @@ func (c *Capture) Observe(typ messages.EventType, data any) Seen {
 		c.calls = map[string]messages.ToolCallData{}
 	}
 	switch d := data.(type) {
+	case *messages.SessionStartedData:
+		if d.Task != "" {
+			c.Task = d.Task
+		}
 	case *messages.TurnStartedData:
 		c.turn = d.Turn
 	case *messages.ToolCallData:
@@ -241,7 +247,7 @@ func (c *Capture) lesson(p *pending, fix string) messages.Lesson {
 		now = c.Now().UTC()
 	}
 	return messages.Lesson{ID: idOf(p.key), Trigger: p.trigger, Key: p.key, Failed: p.failed, Fixed: textfmt.Clip(fix, 600),
-		Files: slices.Clone(p.files), Model: c.Model, Session: c.Session, Created: now, Updated: now, Seen: 1}
+		Files: slices.Clone(p.files), Task: textfmt.Clip(oneLine(c.Task), 300), Model: c.Model, Session: c.Session, Created: now, Updated: now, Seen: 1}
 }
 
 // inEvidence says whether a call is one of a loop's repeated calls.

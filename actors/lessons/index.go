@@ -58,7 +58,7 @@ func stem(w string) string {
 // document is the text a lesson is found by: its failure counts twice, since a new session
 // meets the failure, not the fix.
 func document(l *messages.Lesson) string {
-	return l.Failed + " " + l.Failed + " " + l.Key + " " + l.Fixed + " " + strings.Join(l.Files, " ")
+	return l.Failed + " " + l.Failed + " " + l.Key + " " + l.Fixed + " " + strings.Join(l.Files, " ") + " " + l.Task
 }
 
 // Index is a BM25 index over a project's lessons. It is built once and read only.
@@ -100,24 +100,22 @@ type Hit struct {
 }
 
 // Search returns up to k lessons relevant to query, best first: BM25 times the lesson's weight
-// (Weight), keeping only hits that meet the query on enough terms and score within relative of
-// the best.
-func (x *Index) Search(query string, k int, epoch int) []Hit {
+// (Weight), keeping only hits that meet the query on need distinctive terms and score within
+// relative of the best.
+func (x *Index) Search(query string, k int, epoch int, need int) []Hit {
 	q := map[string]bool{}
 	for _, t := range tokens(query) {
 		q[t] = true
 	}
 	n := float64(len(x.lessons))
 	var hits []Hit
-	need := 1
-	if len(q) > 3 {
-		need = 2 // a longer query must meet a lesson on two terms, not one common word
-	}
+	need = min(max(need, 1), len(q))
+	common := max(2, len(x.lessons)/5) // a term in more lessons than this tells none apart
 	for i := range x.lessons {
 		s, matched := 0.0, 0
 		for t := range q {
 			f := float64(x.terms[i][t])
-			if f == 0 {
+			if f == 0 || x.df[t] > common {
 				continue
 			}
 			matched++

@@ -5,7 +5,10 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"time"
+
+	"github.com/troupe-dev/troupe/internal/textfmt"
 
 	"github.com/troupe-dev/troupe/messages"
 )
@@ -56,6 +59,9 @@ func Decode(id string, data []byte) (messages.Lesson, error) {
 func Merge(old, learnt messages.Lesson, epoch int) messages.Lesson {
 	m := old
 	m.Fixed, m.Model, m.Session, m.Updated = learnt.Fixed, learnt.Model, learnt.Session, learnt.Updated
+	if learnt.Task != "" && !strings.Contains(m.Task, learnt.Task) {
+		m.Task = textfmt.Clip(strings.TrimSpace(m.Task+" / "+learnt.Task), 600) // every task it was met on
+	}
 	for _, f := range learnt.Files {
 		if !slices.Contains(m.Files, f) {
 			m.Files = append(m.Files, f)

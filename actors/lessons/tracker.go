@@ -21,6 +21,7 @@ func NewTracker(model, session string, lessons []messages.Lesson, epoch int) *Tr
 // Task is a new task: the block gets the lessons relevant to it. The result, if not nil, is
 // the lessons.given event to emit.
 func (t *Tracker) Task(text string) *messages.LessonsGivenData {
+	t.Capture.Task = text
 	return t.given(t.Book.ForTask(text), "task")
 }
 

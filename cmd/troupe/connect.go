@@ -60,6 +60,7 @@ func (m *Main) nodeOptions(s *settings) (actors.NodeOptions, error) {
 		AllowRead:     s.cfg.SandboxAllowRead,
 		MCPServers:    mcpcli.Servers(s.root, s.cfg, m.Getenv, m.Stderr),
 		WebAllowHosts: s.cfg.Web.AllowHosts,
+		Lessons:       actors.LessonOptions{Off: !s.cfg.Lessons.Enabled, MaxBytes: s.cfg.Lessons.MaxBytes},
 	}, nil
 }
 
