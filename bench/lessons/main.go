@@ -10,7 +10,7 @@
 //     request (it checks the request; it does not choose to succeed): turns and tokens per task
 //     with lessons on and off.
 //
-//	go run ./bench/lessons [-sessions 10] [-skip-suite]
+// Run it with: go run ./bench/lessons [-sessions 10] [-skip-suite] [-corpus-only]
 package main
 
 import (

@@ -36,7 +36,7 @@ var suiteFiles = map[string]string{
 	"build.sh": "# config/build.env must say MODE=release for a build\n. ./config/build.env\n" +
 		"if [ \"$MODE\" != release ]; then echo 'build: MODE is not release in config/build.env'; exit 1; fi\necho 'build: done'\n",
 	"config/build.env": "MODE=debug\n",
-	"test.sh": "if [ \"$1\" != --offline ]; then echo 'test: the network is off here; pass --offline'; exit 1; fi\necho 'test: 12 passed'\n",
+	"test.sh":          "if [ \"$1\" != --offline ]; then echo 'test: the network is off here; pass --offline'; exit 1; fi\necho 'test: 12 passed'\n",
 }
 
 var traps = []trap{
@@ -98,12 +98,6 @@ func (m *trapModel) Stream(ctx context.Context, req *llm.Request, emit func(llm.
 		in += len(msg.Content) + len(msg.Reasoning)
 		for _, c := range msg.ToolCalls {
 			in += len(c.Args) + len(c.Name)
-		}
-	}
-	if os.Getenv("TRAP_DEBUG") != "" {
-		fmt.Fprintf(os.Stderr, "%s: %q %v\n", m.t.name, reply.Text, reply.ToolCalls)
-		if i := strings.Index(all, "[troupe state]"); i >= 0 {
-			fmt.Fprintf(os.Stderr, "   STATE: %s\n", all[i:])
 		}
 	}
 	reply.Usage = llm.Usage{InputTokens: (len(req.System) + in) / 4, OutputTokens: 20}
