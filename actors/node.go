@@ -72,7 +72,11 @@ type Node struct {
 	// schemas holds the built-in tools' compiled schemas, shared by every session's registry.
 	schemas tools.SchemaCache
 	mcp     *mcpHub // the MCP server actors; nil without servers
-	lessons *lessonKeeper
+	// hidden is each workspace's credential list and roles the project's role files, read
+	// once and kept fresh off the actors that start sessions (node_memo.go).
+	hidden  *diskMemo[[]string]
+	roles   *diskMemo[loadedRoles]
+	lessons *lessonKeeper // the project's lessons, written off the actors (lessons_keeper.go)
 }
 
 // StartNode opens the project's store, starts the bus and the actor system, and records
@@ -86,6 +90,7 @@ func StartNode(opts NodeOptions) (*Node, error) {
 		return nil, err
 	}
 	n := &Node{ID: fmt.Sprintf("n%d", os.Getpid()), NS: messages.Namespace(opts.Root), Root: opts.Root, opts: opts}
+	n.startMemos()
 	st, err := store.Open(filepath.Join(StateDir(opts.Root), "db"), opts.Log)
 	if err != nil {
 		return nil, err
@@ -194,6 +199,8 @@ func (n *Node) close(closeStore bool) error {
 		_ = n.system.Root.PoisonFuture(n.supervisor).Wait()
 	}
 	n.mcp.close()
+	n.hidden.close()
+	n.roles.close()
 	var errs []error
 	if n.nc != nil {
 		if err := n.nc.Drain(); err != nil {
@@ -297,7 +304,7 @@ func (n *Node) delegation(reg *tools.Registry) *Delegation {
 	}
 	return &Delegation{
 		NewChild:    n.newSessionDeps,
-		Roles:       func() ([]config.Role, error) { return config.LoadRoles(n.Root) },
+		Roles:       func() ([]config.Role, error) { r := n.roles.get(n.Root); return r.roles, r.err },
 		ProjectRoot: n.Root,
 		Limits:      n.opts.Agents,
 	}

@@ -12,7 +12,6 @@ import (
 	"github.com/troupe-dev/troupe/messages"
 	"github.com/troupe-dev/troupe/store"
 	"github.com/troupe-dev/troupe/tools"
-	"github.com/troupe-dev/troupe/tools/sandbox"
 )
 
 // ExecutorFactory builds the props of a session's tool executor once the session's actor
@@ -52,8 +51,7 @@ func (n *Node) executorFactory(p executorParts) ExecutorFactory {
 		if len(p.skills) > 0 {
 			env.Skills = skillSet(p.skills)
 		}
-		home, _ := os.UserHomeDir()
-		env.Hidden = sandbox.HiddenPaths(home, p.workspace, n.opts.UserConfigDir, n.opts.DenyRead, n.opts.AllowRead)
+		env.Hidden = n.hidden.get(p.workspace)
 		env.MCP = n.mcp.caller(start.ID)
 		link := &sessionLink{root: root, session: session}
 		env.Goals = link

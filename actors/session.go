@@ -7,7 +7,6 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/troupe-dev/troupe/actors/projection"
-	"github.com/troupe-dev/troupe/actors/turn"
 	"github.com/troupe-dev/troupe/config"
 	"github.com/troupe-dev/troupe/llm"
 	"github.com/troupe-dev/troupe/messages"
@@ -88,12 +87,11 @@ type session struct {
 	meta    *store.SessionMeta
 	items   []projection.Item // the log as the model may see it: messages and compact boundaries
 	turn    int               // turns of this run; meta.Turns counts all runs
-	cur     turnState         // the turn in flight
+	cur     turnState         // the turn in flight and its steering (turn_state.go)
 	budget  contextBudget     // the context window (budget.go)
 	done    doneGate          // the goal and the definition of done (session_goal.go, session_done.go)
 	kids    *children         // subagents this session started (session_agents.go)
 	asChild childState        // this session as a subagent of another (session_child.go)
-	steer   *turn.Steering    // reply classes, loops, repairs (session_repair.go)
 
 	nested nestedInstructions // nested instruction files handed out (session_instructions.go)
 	learn  *sessionLessons    // the learning layer; nil when off (session_lessons.go)
@@ -118,6 +116,7 @@ func newSession(cfg sessionConfig, deps SessionDeps) actor.Producer {
 			d.Limits = d.Limits.withDefaults()
 			s.kids.delegation = &d
 		}
+		s.cur.newSteer = steeringFor(&s.deps, c.NoRepair)
 		s.behavior.Become(s.idle)
 		return s
 	}
@@ -201,9 +200,9 @@ func (s *session) idle(ctx actor.Context) {
 func (s *session) calling(ctx actor.Context) {
 	switch msg := ctx.Message().(type) {
 	case *modelEvent:
-		s.onModelEvent(msg)
+		s.emit(s.cur.streamed(s.turn, msg))
 	case *modelRetry:
-		s.onModelRetry(msg)
+		s.emit(s.cur.retried(s.turn, msg))
 	case *modelDone:
 		s.onModelDone(ctx, msg)
 	case *messages.FilesRechecked:
@@ -276,7 +275,7 @@ func (s *session) busy(ctx actor.Context) {
 func (s *session) status() *messages.StatusReply {
 	r := &messages.StatusReply{Session: s.cfg.ID, Phase: s.phase, Model: s.deps.Model, Mode: s.cfg.mode(),
 		ContextWindow: s.deps.window(s.cfg.limits.ContextWindow), Compactions: s.budget.compactions, Goal: s.done.goal, Agents: s.kids.running(), Pending: s.cur.batch.Pending(),
-		Repairs: repairStatus(s.steer, s.deps.Model)}
+		Repairs: repairStatus(s.cur.steer, s.deps.Model)}
 	s.instructions() // the copy is made on first use
 	s.nested.status(r)
 	if s.meta != nil {
@@ -306,10 +305,10 @@ func formatStatus(st *messages.StatusReply) string {
 		st.InputTokens, st.OutputTokens, st.Turns, goal, st.Agents, repairs) + formatInstructionStatus(st)
 }
 
-// emit publishes one event. One that cannot be published (monitors see a fatal error event
-// under its seq instead) fails the session once the message at hand is handled.
+// emit publishes one event (none for the zero Payload). One that cannot be published (monitors see a fatal
+// error event under its seq instead) fails the session once the message at hand is handled.
 func (s *session) emit(p messages.Payload) {
-	if s.links.emitter == nil {
+	if s.links.emitter == nil || p.EventType() == "" {
 		return
 	}
 	if _, err := s.links.emitter.Emit(p); err != nil {

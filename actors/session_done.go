@@ -37,7 +37,7 @@ func (s *session) takeDoneStep(ctx actor.Context, step doneStep) bool {
 	case r.fail != "":
 		s.fail(ctx, messages.FailDone, r.fail)
 	default:
-		s.noteAndCallAgain(ctx, r.note)
+		s.takeTurnStep(ctx, turnStep{note: r.note, next: turnCallsAgain})
 	}
 	return false
 }

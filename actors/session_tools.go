@@ -44,26 +44,17 @@ func (s *session) onToolResult(ctx actor.Context, msg *messages.ToolResult) {
 		s.asChild.trail.track(r.Call, r.Result)
 		s.instructions() // the copy is made on first use
 		s.nested.touch(s.deps.Workspace, r.Call, r.Result)
-		s.observeCall(r.Call, r.Result)
+		for _, p := range s.cur.observed(s.turn, r.Call, r.Result) {
+			s.emit(p)
+		}
 		ran := s.callData(r.Call)
 		s.emit(messages.ToolFinishedEvent.Of(&messages.ToolFinishedData{Turn: s.turn, CallID: r.Call.ID, Tool: ran.Tool,
 			RequestedTool: ran.RequestedTool,
 			IsError:       r.Result.IsError, Output: preview(r.Result.Output, eventPreviewBytes), Bytes: len(r.Result.Output),
 			Changed: r.Result.Changed, DurationMS: r.Result.Duration.Milliseconds()}))
 	}
-	if s.cur.batch == nil || !s.cur.batch.Done() {
-		return
-	}
-	s.cur.batch = nil
-	if s.cur.cancelling != "" {
-		s.endCancelledTurn(ctx)
-		return
-	}
-	s.turnFinished(messages.StopToolCalls)
-	s.flushRepairs()
-	s.syncStore()
-	if s.steerLoops(ctx) {
-		s.continueTurn(ctx)
+	if s.cur.batch != nil && s.cur.batch.Done() {
+		s.takeTurnStep(ctx, s.cur.callsDone(s.turn, s.cfg.Interactive))
 	}
 }
 

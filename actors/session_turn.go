@@ -2,13 +2,11 @@ package actors
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/troupe-dev/troupe/actors/turn"
 	"github.com/troupe-dev/troupe/llm"
 	"github.com/troupe-dev/troupe/messages"
 )
@@ -120,107 +118,76 @@ func (s *session) stream(ctx actor.Context, req *llm.Request) {
 	s.become(phaseCalling, s.calling)
 }
 
-func (s *session) onModelEvent(msg *modelEvent) {
-	if msg.turn != s.turn {
-		return
-	}
-	switch msg.ev.Kind {
-	case llm.EventText:
-		s.emit(messages.TextDeltaEvent.Of(&messages.DeltaData{Turn: s.turn, Text: msg.ev.Text}))
-	case llm.EventReasoning:
-		s.emit(messages.ReasoningDeltaEvent.Of(&messages.DeltaData{Turn: s.turn, Text: msg.ev.Text}))
-	case llm.EventQuirk:
-		s.emit(messages.WireQuirkEvent.Of(&messages.WireQuirkData{Turn: s.turn, Quirk: msg.ev.Text}))
-	}
-}
-
-func (s *session) onModelRetry(msg *modelRetry) {
-	if msg.turn != s.turn {
-		return
-	}
-	d := &messages.ModelRetryData{Turn: s.turn, Attempt: msg.info.Attempt, DelayMS: msg.info.Delay.Milliseconds()}
-	if msg.info.Err != nil {
-		d.Status, d.Reason = msg.info.Err.Status, msg.info.Err.Error()
-	}
-	s.emit(messages.ModelRetryEvent.Of(d))
-}
-
-// onModelDone classifies the reply (docs/ARCHITECTURE.md, "How a turn flows"): tool calls, final text, cut off by length,
-// empty, refusal — or a failed call.
+// onModelDone records what the call cost, then carries out what the turn decides about its end.
 func (s *session) onModelDone(ctx actor.Context, msg *modelDone) {
 	if msg.turn != s.turn {
 		return
 	}
-	s.steering().Class = ""
-	s.cur.cancelWork()
-	s.cur.cancelWork = nil
-	if s.cur.cancelling != "" {
-		s.endCancelledTurn(ctx)
-		return
+	if msg.err == nil && s.cur.cancelling == "" {
+		s.recordUsage(msg.reply.Usage, msg.bytes)
+		s.budget.observe(msg.reply.Usage.InputTokens, msg.sent)
 	}
-	if msg.err != nil {
-		s.modelFailed(ctx, msg.err)
-		return
+	s.takeTurnStep(ctx, s.cur.replied(s.turn, msg, s.cfg.Interactive))
+}
+
+// takeTurnStep carries out a step the turn decided (turn_state.go), in its order: the events,
+// the reply recorded, the events that follow it, the turn made durable, the note to the model,
+// then where the turn goes.
+func (s *session) takeTurnStep(ctx actor.Context, st turnStep) {
+	for _, p := range st.emit {
+		s.emit(p)
 	}
-	r := msg.reply
-	s.recordUsage(r.Usage, msg.bytes)
-	s.budget.observe(r.Usage.InputTokens, msg.sent)
-	d := s.steering().Classifier.Classify(r, s.turn)
-	s.steering().Class = d.Class
-	switch d.Class {
-	case messages.ReplyToolCalls, messages.ReplyTextCalls:
-		s.runCalls(ctx, r, d)
-	case messages.ReplyRefusal:
-		_ = s.commitAssistant(r)
-		s.turnFinished(messages.StopRefusal)
-		s.fail(ctx, messages.FailModel, "the model refused: "+firstLine(r.Text))
-	case messages.ReplyLength:
-		s.continueAfterLength(ctx, r, d)
-	case messages.ReplyEmpty:
-		s.nudgeEmpty(ctx)
-	case messages.ReplyMalformed, messages.ReplyReasoningOnly:
-		s.nudgeReply(ctx, r, d)
-	default: // a final answer, or a question to the user
-		if err := s.commitAssistant(r); err != nil {
+	if st.reply != nil {
+		if err := s.commitAssistant(st.reply); err != nil {
 			s.fail(ctx, messages.FailInternal, err.Error())
 			return
 		}
-		if d.Class == messages.ReplyQuestion && s.cfg.Interactive {
-			s.askUser(ctx)
+	}
+	for _, p := range st.then {
+		s.emit(p)
+	}
+	if st.sync {
+		s.flushRepairs()
+		s.syncStore()
+	}
+	if st.note != "" {
+		if err := s.commit(noteEntry(st.note)); err != nil {
+			s.fail(ctx, messages.FailInternal, err.Error())
 			return
 		}
-		s.finalAnswer(ctx, r.Text)
 	}
-}
-
-// modelFailed ends the turn on a call that failed for good (retries are already spent).
-func (s *session) modelFailed(ctx actor.Context, err error) {
-	s.turnFinished(messages.StopError)
-	var le *llm.Error
-	errors.As(err, &le)
-	switch {
-	case llm.ClassOf(err) == llm.Canceled:
+	switch st.next {
+	case turnGoesOn:
+		s.continueTurn(ctx)
+	case turnCallsAgain:
+		s.callModel(ctx)
+	case turnRunsCalls:
+		s.dispatch(ctx, st.batch)
+	case turnAnswers:
+		s.finalAnswer(ctx, st.answer)
+	case turnAsks:
+		s.become(phaseIdle, s.idle)
+	case turnPauses:
+		s.emit(messages.ErrorEvent.Of(&messages.ErrorData{Message: st.reason}))
+		s.become(phaseIdle, s.idle)
+	case turnFails:
+		s.fail(ctx, st.fail, st.reason)
+	case turnCancelled:
 		s.endCancelledTurn(ctx)
-	case llm.ClassOf(err) == llm.Overflow && s.overflowed(ctx):
-		// compacting; the call is made again once it is done
-	case le != nil && (le.Status == 401 || le.Status == 403):
-		s.fail(ctx, messages.FailConfig, fmt.Sprintf("the provider rejected the credentials: %v — check the API key", err))
-	case llm.IsUnreachable(err):
-		s.fail(ctx, messages.FailConfig, fmt.Sprintf("%v — is the server running? check --base-url", err))
-	case llm.ClassOf(err) == llm.Fatal:
-		s.fail(ctx, messages.FailConfig, err.Error()) // a bad request or an unknown model: the setup
-	default:
-		s.fail(ctx, messages.FailProvider, err.Error())
+	case turnOverflowed:
+		if !s.overflowed(ctx) { // compacting; the call is made again once it is done
+			s.fail(ctx, st.fail, st.reason)
+		}
 	}
 }
 
 // finalAnswer accepts a final reply: an interactive session waits for more input, a headless
 // one is done.
 func (s *session) finalAnswer(ctx actor.Context, text string) {
-	s.turnFinished(messages.StopEnd)
+	s.emit(s.cur.finished(s.turn, messages.StopEnd))
 	s.syncStore()
 	if s.asChild.needsVerdict(text) {
-		s.noteAndCallAgain(ctx, "Your role must end its final answer with a line `VERDICT: pass` or `VERDICT: fail`, after the evidence (commands run and their outcome). Give your final answer again in that form.")
+		s.takeTurnStep(ctx, turnStep{next: turnCallsAgain, note: "Your role must end its final answer with a line `VERDICT: pass` or `VERDICT: fail`, after the evidence (commands run and their outcome). Give your final answer again in that form."})
 		return
 	}
 	if !s.verifyDone(ctx, text) {
@@ -266,42 +233,6 @@ func (s *session) afterAgentsChanged(ctx actor.Context) {
 	}
 }
 
-// nudgeEmpty answers an empty reply by telling the model exactly what is wrong.
-func (s *session) nudgeEmpty(ctx actor.Context) {
-	s.turnFinished(messages.StopEmpty)
-	if failure := s.cur.emptyReply(); failure != "" {
-		s.fail(ctx, messages.FailModel, failure)
-		return
-	}
-	s.noteAndCallAgain(ctx, "Your last reply was empty. Continue the task with a tool call, or give your final answer as text.")
-}
-
-// noteAndCallAgain tells the model what went wrong with its reply (a note in the log) and calls it
-// again: the common end of a turn the session steers.
-func (s *session) noteAndCallAgain(ctx actor.Context, note string) {
-	if err := s.commit(noteEntry(note)); err != nil {
-		s.fail(ctx, messages.FailInternal, err.Error())
-		return
-	}
-	s.callModel(ctx)
-}
-
-// continueAfterLength keeps a reply cut off by the output limit and asks the model to go on.
-func (s *session) continueAfterLength(ctx actor.Context, r *llm.Reply, d turn.Decision) {
-	s.turnFinished(messages.StopLength)
-	if failure := s.cur.cutOff(); failure != "" {
-		s.fail(ctx, messages.FailModel, failure)
-		return
-	}
-	s.continued()
-	r.Text, r.ToolCalls = d.Text, nil // a call cut off mid-arguments is not a call
-	if err := s.commitAssistant(r); err != nil {
-		s.fail(ctx, messages.FailInternal, err.Error())
-		return
-	}
-	s.noteAndCallAgain(ctx, d.Note)
-}
-
 // cancelTurn stops the running model call or tool calls. The turn ends once every call has its
 // result, so the pairing invariant holds even for a cancelled turn.
 func (s *session) cancelTurn(ctx actor.Context, msg *messages.Cancel) {
@@ -334,7 +265,7 @@ func (s *session) cancelTurn(ctx actor.Context, msg *messages.Cancel) {
 func (s *session) endCancelledTurn(ctx actor.Context) {
 	reason := s.cur.cancelling
 	s.cur.cancelling = ""
-	s.turnFinished(messages.StopCancelled)
+	s.emit(s.cur.finished(s.turn, messages.StopCancelled))
 	s.syncStore()
 	if s.cfg.Interactive {
 		s.become(phaseIdle, s.idle)

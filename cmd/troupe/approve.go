@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/troupe-dev/troupe/actors"
+	"github.com/troupe-dev/troupe/cmd/troupe/internal/clierr"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/nodelink"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/ui"
 	"github.com/troupe-dev/troupe/messages"
@@ -29,9 +30,13 @@ func (m *Main) approveCommand() *cobra.Command {
 			default:
 				return usageErr("answer %q: use allow, deny or allow-session", args[1])
 			}
-			client, err := m.attachHere()
+			s, err := m.resolve(nil)
 			if err != nil {
 				return err
+			}
+			client, err := nodelink.Attach(s.root)
+			if err != nil {
+				return clierr.Failf("no troupe node is running in %s, so no session waits for approval (troupe sessions lists the ended ones)", s.root)
 			}
 			defer client.Close()
 			return nodelink.Approve(m.Stdout, client, session, callID, answer)

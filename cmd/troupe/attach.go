@@ -52,7 +52,7 @@ func (m *Main) follow(ctx context.Context, id string, asJSON bool) error {
 	if id, err = nodelink.SessionByID(l.client, id); err != nil {
 		return err
 	}
-	f := ui.NewFollower(ui.NewPrinter(m.Stdout, asJSON), asJSON)
+	f := ui.NewFollower(ui.NewPrinter(m.Stdout, asJSON).WithApprovals(), asJSON)
 	sub, err := l.client.SubscribeRaw(messages.SessionEventsSubject(l.client.NS, id), f.Event)
 	if err != nil {
 		return err
@@ -63,14 +63,20 @@ func (m *Main) follow(ctx context.Context, id string, asJSON bool) error {
 		return usageErr("attach %s: %v (see 'troupe sessions')", id, err)
 	}
 	running := meta.Status == string(messages.StatusRunning)
+	var pending []*messages.ApprovalRequestedData
 	if running {
-		_, err := l.client.Status(id)
-		running = err == nil
+		st, err := l.client.Status(id)
+		if running = err == nil; running {
+			pending = st.Pending
+		}
 	}
 	fmt.Fprintf(m.Stderr, "troupe: session %s · %s · %s\n", id, ui.AttachState(meta.Status, running), textfmt.ClipLine(meta.Task, 100))
 	var printed ui.Replayed
 	if !asJSON {
 		printed = ui.ReplayLog(m.Stdout, entries)
+		for _, ask := range pending { // asked before we subscribed: still waiting
+			fmt.Fprintln(m.Stdout, ui.ApprovalWaiting(ask))
+		}
 	}
 	f.GoLive(printed)
 	if !running {

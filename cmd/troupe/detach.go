@@ -29,5 +29,8 @@ func (m *Main) runDetached(f *runFlags, task string) error {
 	if err := m.sessionStart(s, nil, &f.commonFlags, start); err != nil {
 		return err
 	}
+	// No one is at this terminal, but someone can answer later (troupe approvals, troupe approve,
+	// troupe attach): a call that needs approval waits for it instead of being denied.
+	start.AskUser = !f.yes
 	return background.Submit(s.root, s.cfg.NATS, f.sandbox, m.Stdout, m.Stderr, start)
 }

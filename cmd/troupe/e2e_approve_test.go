@@ -96,11 +96,58 @@ func TestHeadlessRunDeniesAsksAndSaysHow(t *testing.T) {
 	if r.code != 0 || !strings.Contains(r.stdout, "--yes") {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
 	}
+	if n := strings.Count(r.stdout, "permission denied"); n != 1 {
+		t.Errorf("the denial is printed %d times, want once:\n%s", n, r.stdout)
+	}
 	if _, err := os.Stat(filepath.Join(repo, "note.txt")); !os.IsNotExist(err) {
 		t.Fatal("a headless ask was allowed")
 	}
 	r = troupe(t, repo, testEnv(t), "run", "--yes", "--sandbox", "off", "--model", model, "write the note")
 	if _, err := os.Stat(filepath.Join(repo, "note.txt")); r.code != 0 || err != nil {
 		t.Fatalf("--yes: exit %d, file %v\n%s", r.code, err, r.stderr)
+	}
+}
+
+// A detached run in ask mode waits for approval instead of denying: another process lists the
+// call with its reason, an attached client shows it, troupe approve answers it, and the session
+// goes on. An approval for the session once it ended is one clear line.
+func TestDetachedRunIsApprovedFromAnotherProcess(t *testing.T) {
+	repo := newRepo(t, nil)
+	env := testEnv(t)
+	t.Cleanup(func() { stopBackgroundNode(t, repo) })
+	model := writeScript(t, repo, approveScript)
+	r := troupe(t, repo, env, "run", "--detach", "--mode", "ask", "--sandbox", "off", "--model", model, "write the note")
+	if r.code != 0 || !sessionIDLine.MatchString(r.stdout) {
+		t.Fatalf("run --detach: exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+	}
+	id := strings.TrimSpace(r.stdout)
+	var list result
+	pollFor(t, 30*time.Second, "troupe approvals to list the detached run's call", func() bool {
+		list = troupe(t, repo, env, "approvals")
+		return strings.Contains(list.stdout, "call_0_0")
+	})
+	for _, want := range []string{"session " + id, "write_file create note.txt", "ask mode asks before workspace writes"} {
+		if !strings.Contains(list.stdout, want) {
+			t.Errorf("approvals lacks %q:\n%s", want, list.stdout)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(repo, "note.txt")); !os.IsNotExist(err) {
+		t.Fatal("the call ran before it was approved")
+	}
+	att, aout, _ := startTroupe(t, repo, env, "attach", id)
+	aout.waitFor(t, "call_0_0 waits for approval: write_file create note.txt", 30*time.Second)
+
+	if a := troupe(t, repo, env, "approve", "call_0_0", "allow"); a.code != 0 || !strings.Contains(a.stdout, id) {
+		t.Fatalf("approve: exit %d\n%s%s", a.code, a.stdout, a.stderr)
+	}
+	if code := waitExit(t, att, 30*time.Second); code != 0 {
+		t.Errorf("attach exit %d after the approved run ended:\n%s", code, aout.text())
+	}
+	if data, err := os.ReadFile(filepath.Join(repo, "note.txt")); err != nil || string(data) != "approved\n" {
+		t.Fatalf("the approved write did not happen: %q %v", data, err)
+	}
+	a := troupe(t, repo, env, "approve", "--session", id, "call_0_0", "deny")
+	if a.code != 1 || !strings.Contains(a.stderr, "already ended") || strings.Count(strings.TrimSpace(a.stderr), "\n") != 0 {
+		t.Errorf("approving in an ended session: exit %d, want 1 and one line saying it ended:\n%s", a.code, a.stderr)
 	}
 }

@@ -36,5 +36,8 @@ func Submit(root, nats, sandbox string, stdout, stderr io.Writer, start *message
 	fmt.Fprintln(stdout, start.ID)
 	fmt.Fprintf(stderr, "troupe: session %s runs on node %s (pid %d); follow it with troupe attach %s or troupe watch\n",
 		start.ID, info.Node, info.PID, start.ID)
+	if start.AskUser {
+		fmt.Fprintln(stderr, "troupe: tool calls that need approval wait for it: troupe approvals lists them, troupe approve answers")
+	}
 	return nil
 }

@@ -52,36 +52,58 @@ func SessionByID(c *actors.Client, id string) (string, error) {
 }
 
 // Approve answers the tool call callID waiting for approval, in session (an id or a unique
-// part of one) or, with session empty, in whichever running session has it pending, and says
-// so on w.
+// part of one) or, with session empty, in whichever running session of the node has it pending
+// (subagents' sessions included), and says so on w. A session that already ended is one line
+// saying so: nothing waits there any more.
 func Approve(w io.Writer, client *actors.Client, session, callID string, answer messages.Answer) error {
 	by := "troupe approve"
+	metas, err := client.Sessions()
+	if err != nil {
+		return err
+	}
 	if session != "" {
 		id, err := SessionByID(client, session)
 		if err != nil {
 			return err
 		}
-		session = id
-		if err := client.Approve(session, callID, answer, by); err != nil {
+		for _, meta := range metas {
+			if meta.ID == id && meta.Status != string(messages.StatusRunning) {
+				return clierr.Failf("session %s already ended (%s): no call waits for approval there", id, meta.Status)
+			}
+		}
+		if err := client.Approve(id, callID, answer, by); err != nil {
 			return clierr.Failf("%s", err.Error())
 		}
-		fmt.Fprintf(w, "%s: %s\n", callID, answer)
+		fmt.Fprintf(w, "%s (session %s): %s\n", callID, id, answer)
 		return nil
 	}
-	metas, err := client.Sessions()
-	if err != nil {
-		return err
-	}
+	var holders []string
 	for _, meta := range metas {
 		if meta.Status != string(messages.StatusRunning) {
 			continue
 		}
-		if err := client.Approve(meta.ID, callID, answer, by); err == nil {
-			fmt.Fprintf(w, "%s (session %s): %s\n", callID, meta.ID, answer)
-			return nil
+		st, err := client.Status(meta.ID)
+		if err != nil {
+			continue // it ended meanwhile
+		}
+		for _, p := range st.Pending {
+			if p.CallID == callID {
+				holders = append(holders, meta.ID)
+			}
 		}
 	}
-	return clierr.Failf("no running session has call %s waiting for approval (troupe watch shows pending requests)", callID)
+	switch len(holders) {
+	case 0:
+		return clierr.Failf("no running session has call %s waiting for approval (troupe approvals lists what waits)", callID)
+	case 1:
+	default:
+		return clierr.Usagef("call %s waits in %d sessions (%s): say which with --session", callID, len(holders), strings.Join(holders, ", "))
+	}
+	if err := client.Approve(holders[0], callID, answer, by); err != nil {
+		return clierr.Failf("%s", err.Error())
+	}
+	fmt.Fprintf(w, "%s (session %s): %s\n", callID, holders[0], answer)
+	return nil
 }
 
 // Gone says, in one line, that the Node a client followed session id on is gone and how to

@@ -20,10 +20,27 @@ type Printer struct {
 	w       io.Writer
 	json    bool
 	midLine bool // the last thing written was streamed text without a newline
+	// denied holds the calls whose denial was printed in full: their tool.finished, which
+	// repeats the reason, is left out so each denial is printed once.
+	denied map[string]bool
+	asks   bool // print approval requests (a client that does not answer them itself)
 }
 
 // NewPrinter prints to w: the envelopes verbatim with json, for people without.
 func NewPrinter(w io.Writer, json bool) *Printer { return &Printer{w: w, json: json} }
+
+// WithApprovals makes the printer show approval requests with how to answer them, for a client
+// that follows a session without answering (troupe attach).
+func (p *Printer) WithApprovals() *Printer { p.asks = true; return p }
+
+// ApprovalWaiting is the line saying a call waits for an answer and how to give it.
+func ApprovalWaiting(a *messages.ApprovalRequestedData) string {
+	line := fmt.Sprintf("  ? %s waits for approval: %s", a.CallID, ApprovalLine(a.Summary))
+	if a.Reason != "" {
+		line += " (" + firstLineOf(a.Reason) + ")"
+	}
+	return line + "; answer with troupe approve " + a.CallID + " allow|deny|allow-session"
+}
 
 // Event prints one raw envelope and returns the outcome when it is session.finished.
 func (p *Printer) Event(data []byte) *messages.SessionFinishedData {
@@ -66,6 +83,10 @@ func (p *Printer) human(t messages.EventType, v any) {
 			fmt.Fprintf(p.w, "→ %s\n", d.Summary)
 		}
 	case *messages.ToolFinishedData:
+		if p.denied[d.CallID] {
+			delete(p.denied, d.CallID)
+			break
+		}
 		p.endLine()
 		fmt.Fprintf(p.w, "  %s\n", toolOutcome(d))
 	case *messages.ToolRepairedData:
@@ -80,11 +101,20 @@ func (p *Printer) human(t messages.EventType, v any) {
 		}
 		p.endLine()
 		fmt.Fprintf(p.w, "  error: %s\n", d.Message)
+	case *messages.ApprovalRequestedData:
+		if p.asks {
+			p.endLine()
+			fmt.Fprintln(p.w, ApprovalWaiting(d))
+		}
 	case *messages.DecisionData:
 		if d.Decision == messages.DecisionDenied {
 			// In full: a denial says how to allow the call, which the user needs to see.
 			p.endLine()
 			fmt.Fprintf(p.w, "  ⊘ %s\n", d.Reason)
+			if p.denied == nil {
+				p.denied = map[string]bool{}
+			}
+			p.denied[d.CallID] = true
 		}
 	case *messages.AgentSpawnedData:
 		p.endLine()

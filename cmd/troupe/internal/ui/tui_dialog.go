@@ -10,9 +10,43 @@ import (
 	"github.com/troupe-dev/troupe/messages"
 )
 
-// The approval dialog: the oldest pending request of this session, with the exact command or
-// diff, answered with y / n / a or by choosing with the arrows and Enter. A request answered
+// The approval dialog: the oldest pending request of this session or one of its subagents, with
+// the exact command or diff, answered with y / n / a or by choosing with the arrows and Enter. A request answered
 // elsewhere (troupe approve, another terminal) closes it.
+
+// pendingAsk is an approval request waiting in the dialog, with the session that made it (the
+// chat's own, or a subagent's: call ids repeat across sessions).
+type pendingAsk struct {
+	session string
+	*messages.ApprovalRequestedData
+}
+
+// onSubagentEvent puts the approval requests of this chat's subagents in the dialog and drops
+// them once decided; every other envelope of another session only feeds the agent tree.
+func (m *tuiModel) onSubagentEvent(env *messages.Envelope) tea.Cmd {
+	if env.Type != messages.EventToolApproval && env.Type != messages.EventToolDecision && env.Type != messages.EventToolRejected {
+		return nil
+	}
+	a := m.tree.agents[env.Session]
+	if a == nil || !m.tree.within(a, m.cfg.id) {
+		return nil
+	}
+	v, err := env.DecodeData()
+	if err != nil {
+		return nil
+	}
+	switch d := v.(type) {
+	case *messages.ApprovalRequestedData:
+		if !m.asking(env.Session, d.CallID) {
+			m.asks = append(m.asks, pendingAsk{env.Session, d})
+		}
+	case *messages.DecisionData:
+		if d.Decision != messages.DecisionAsked && m.dropAsk(env.Session, d.CallID) {
+			m.log.note("approval of %s (%s) answered: %s", d.CallID, a.Handle, d.Decision)
+		}
+	}
+	return nil
+}
 
 // dialogChoice is one answer the dialog offers.
 type dialogChoice struct {
@@ -52,9 +86,9 @@ func (m *tuiModel) dialogKey(k tea.KeyPressMsg) tea.Cmd {
 func (m *tuiModel) answer(answer messages.Answer) tea.Cmd {
 	ask := m.asks[0]
 	m.asks, m.choice = m.asks[1:], 0
-	s, id := m.cfg.session, m.cfg.id
+	s := m.cfg.session
 	return func() tea.Msg {
-		if err := s.Approve(id, ask.CallID, answer, "chat"); err != nil {
+		if err := s.Approve(ask.session, ask.CallID, answer, "chat"); err != nil {
 			return noteMsg(fmt.Sprintf("approval of %s: %v", ask.CallID, err))
 		}
 		return nil
@@ -62,9 +96,9 @@ func (m *tuiModel) answer(answer messages.Answer) tea.Cmd {
 }
 
 // dropAsk closes the dialog of a call settled elsewhere; it reports whether one was open.
-func (m *tuiModel) dropAsk(call string) bool {
+func (m *tuiModel) dropAsk(session, call string) bool {
 	for i, a := range m.asks {
-		if a.CallID == call {
+		if a.session == session && a.CallID == call {
 			m.asks = append(m.asks[:i], m.asks[i+1:]...)
 			if i == 0 {
 				m.choice = 0
@@ -75,9 +109,9 @@ func (m *tuiModel) dropAsk(call string) bool {
 	return false
 }
 
-func (m *tuiModel) asking(call string) bool {
+func (m *tuiModel) asking(session, call string) bool {
 	for _, a := range m.asks {
-		if a.CallID == call {
+		if a.session == session && a.CallID == call {
 			return true
 		}
 	}
@@ -90,6 +124,11 @@ func (m *tuiModel) dialogView(width, maxLines int) string {
 	a := m.asks[0]
 	s := a.Summary
 	head := "Allow " + s.Tool
+	if a.session != m.cfg.id {
+		if ag := m.tree.agents[a.session]; ag != nil && ag.Handle != "" {
+			head = ag.Handle + ": " + head
+		}
+	}
 	if s.Operation != "" {
 		head += " (" + s.Operation + ")"
 	}

@@ -49,8 +49,8 @@ type tuiModel struct {
 	tree    *agentTree
 	input   textarea.Model
 	history inputHistory
-	asks    []*messages.ApprovalRequestedData // pending approvals of this session, oldest first
-	choice  int                               // the dialog's selected answer
+	asks    []pendingAsk // pending approvals of this session and its subagents, oldest first
+	choice  int          // the dialog's selected answer
 	st      styles
 	md      *markdown
 	drawn   map[*entry]drawnEntry // complete entries as last drawn
@@ -247,7 +247,7 @@ func (m *tuiModel) onEvent(env *messages.Envelope) tea.Cmd {
 	m.tree.apply(env)
 	m.tree.forget(maxAgents)
 	if env.Session != m.cfg.id {
-		return nil
+		return m.onSubagentEvent(env)
 	}
 	v, err := env.DecodeData()
 	if err != nil {
@@ -263,10 +263,10 @@ func (m *tuiModel) onEvent(env *messages.Envelope) tea.Cmd {
 			m.busy, m.busySince, m.cancelling, m.leaveArmed = true, m.cfg.now(), false, false
 		}
 	case *messages.ApprovalRequestedData:
-		m.asks = append(m.asks, d)
+		m.asks = append(m.asks, pendingAsk{m.cfg.id, d})
 		m.choice = 0
 	case *messages.DecisionData:
-		if d.Decision != messages.DecisionAsked && m.dropAsk(d.CallID) {
+		if d.Decision != messages.DecisionAsked && m.dropAsk(env.Session, d.CallID) {
 			m.log.note("approval of %s answered: %s", d.CallID, d.Decision)
 		}
 	case *messages.ModeData:
@@ -303,8 +303,8 @@ func (m *tuiModel) onStatus(st *messages.StatusReply) tea.Cmd {
 		}
 	}
 	for _, p := range st.Pending { // requests made before this client subscribed
-		if p.CallID != "" && !m.asking(p.CallID) {
-			m.asks = append(m.asks, p)
+		if p.CallID != "" && !m.asking(m.cfg.id, p.CallID) {
+			m.asks = append(m.asks, pendingAsk{m.cfg.id, p})
 		}
 	}
 	return idle

@@ -113,6 +113,38 @@ func TestTUIApprovalDialog(t *testing.T) {
 	}
 }
 
+// A subagent's request opens the chat's dialog too, is answered in the subagent's session (call
+// ids repeat across sessions), and closes when decided there.
+func TestTUIApprovalDialogAnswersSubagents(t *testing.T) {
+	h := newTUIHarness(t, 80, 24, true)
+	h.typeText("delegate")
+	h.key("enter")
+	const child = "child-session"
+	h.event(tuiSID, messages.EventAgentSpawned, &messages.AgentSpawnedData{Handle: "root/tester", Session: child, Role: "tester", State: messages.AgentRunning})
+	h.event(child, messages.EventToolApproval, &messages.ApprovalRequestedData{Turn: 1, CallID: "call_0_0", Reason: "ask mode asks before commands",
+		Summary: messages.ApprovalSummary{Tool: "bash", Operation: "run", Command: "make test"}})
+	if scr := h.screen(); !strings.Contains(scr, "root/tester: Allow bash (run)") || !strings.Contains(scr, "$ make test") {
+		t.Fatalf("the subagent's request is not in the dialog:\n%s", scr)
+	}
+	h.key("y")
+	if got := h.sess.got(); got[len(got)-1] != "approve "+child+" call_0_0 allow" {
+		t.Errorf("answered as %v, want in the subagent's session", got)
+	}
+	// Decided elsewhere: a second request of the same call id in the child closes on its decision,
+	// and the chat's own call_0_0 is not touched by it.
+	h.event(child, messages.EventToolApproval, &messages.ApprovalRequestedData{CallID: "call_1_0", Summary: messages.ApprovalSummary{Tool: "bash"}})
+	h.event(tuiSID, messages.EventToolApproval, &messages.ApprovalRequestedData{CallID: "call_1_0", Summary: messages.ApprovalSummary{Tool: "write_file"}})
+	h.event(child, messages.EventToolRejected, &messages.DecisionData{CallID: "call_1_0", Tool: "bash", Decision: messages.DecisionDenied})
+	if len(h.m.asks) != 1 || h.m.asks[0].session != tuiSID {
+		t.Fatalf("after the child's decision the dialog holds %+v, want the chat's own request", h.m.asks)
+	}
+	// A session outside this chat's tree is not its to answer.
+	h.event("stranger", messages.EventToolApproval, &messages.ApprovalRequestedData{CallID: "call_9", Summary: messages.ApprovalSummary{Tool: "bash"}})
+	if len(h.m.asks) != 1 {
+		t.Errorf("a stranger's request opened the dialog")
+	}
+}
+
 // Ctrl-C never throws work away: it cancels a running turn (Esc too), clears the input when
 // nothing runs, and only a second Ctrl-C in a row on an empty input leaves.
 func TestTUICtrlC(t *testing.T) {

@@ -1,0 +1,341 @@
+package actors
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/troupe-dev/troupe/actors/turn"
+	"github.com/troupe-dev/troupe/llm"
+	"github.com/troupe-dev/troupe/messages"
+	"github.com/troupe-dev/troupe/store"
+	"github.com/troupe-dev/troupe/tools"
+)
+
+// turnState is the turn in flight: what runs off the actor for it, how it is going, and its
+// steering (reply classes, loops, repairs; actors/turn). It decides what a model reply, a
+// failed call or the end of the turn's tool calls leads to and returns that as a turnStep; it
+// never emits, commits or sends — the session carries the step out (session_turn.go).
+type turnState struct {
+	// cancelWork stops the turn's model call, which runs off the actor.
+	cancelWork context.CancelFunc
+	// recheck is armed while the executor re-checks the files before the model call (its
+	// timeout); checkFor is the final answer waiting on the check command.
+	recheck    *time.Timer
+	checkFor   string
+	batch      *toolBatch // the turn's tool calls, while they run
+	cancelling string     // non-empty once a Cancel arrived mid-turn: its reason
+	// How often the model replied with nothing, or was cut off, in a row (nudges, then a failure).
+	emptyReplies, lengthContinues int
+	finalPending                  *string // a headless session's final answer, held while its children finish
+
+	// steer is made on first use by newSteer (the session's tools are known by then).
+	steer    *turn.Steering
+	newSteer func() *turn.Steering
+}
+
+// turnNext is where a turn goes once a step's events and commits are done.
+type turnNext int
+
+const (
+	turnGoesOn     turnNext = iota // the calls are done: the next call, unless subagents hold it
+	turnCallsAgain                 // the model is called again (after the step's note)
+	turnRunsCalls                  // the step's batch goes to the executor
+	turnAnswers                    // the reply is a final answer, to be verified
+	turnAsks                       // a chat's reply is a question: wait for the user
+	turnPauses                     // a chat is paused on a loop: tell the user (reason), wait
+	turnFails                      // the run fails (fail, reason)
+	turnCancelled                  // the cancelled turn ends
+	turnOverflowed                 // the context overflowed: compact and call again, or fail (fail, reason)
+)
+
+// turnStep is what the turn decided, in the order the session carries it out: emit, commit the
+// reply, then, sync, commit the note, go next.
+type turnStep struct {
+	emit   []messages.Payload
+	reply  *llm.Reply // the assistant reply to record
+	then   []messages.Payload
+	sync   bool   // make the turn durable (the session's meta, the repair counters)
+	note   string // a note to the model
+	next   turnNext
+	batch  *toolBatch // turnRunsCalls
+	answer string     // turnAnswers
+	fail   messages.FailKind
+	reason string
+}
+
+// steeringFor makes a session's steering from its dependencies as they are when it is first
+// needed (a /model switch before the first reply changes the tools).
+func steeringFor(deps *SessionDeps, noRepair bool) func() *turn.Steering {
+	return func() *turn.Steering {
+		known := func(string) bool { return false }
+		if deps.Tools != nil {
+			known = deps.Tools.Knows
+		}
+		steer := turn.NewSteering(!noRepair, turn.Textcall(llm.QuirksFor(deps.ModelName).TextFormat), known)
+		if deps.Tools != nil {
+			steer.Classifier.FitArgs = deps.Tools.ToolFittingArgs
+			if !noRepair {
+				steer.Classifier.Split = deps.Tools.Split
+			}
+		}
+		return steer
+	}
+}
+
+func (t *turnState) steering() *turn.Steering {
+	if t.steer == nil {
+		if t.newSteer == nil {
+			t.newSteer = steeringFor(&SessionDeps{}, false)
+		}
+		t.steer = t.newSteer()
+	}
+	return t.steer
+}
+
+// finished is turn n's turn.finished event, with the class of its reply.
+func (t *turnState) finished(n int, stop messages.StopReason) messages.Payload {
+	return messages.TurnFinishedEvent.Of(&messages.TurnFinishedData{Turn: n, Stop: stop, Class: t.steering().Class})
+}
+
+// streamed is the event of a delta of turn n's model call (the zero Payload: a late one, or a kind not shown).
+func (t *turnState) streamed(n int, msg *modelEvent) messages.Payload {
+	if msg.turn != n {
+		return messages.Payload{}
+	}
+	switch msg.ev.Kind {
+	case llm.EventText:
+		return messages.TextDeltaEvent.Of(&messages.DeltaData{Turn: n, Text: msg.ev.Text})
+	case llm.EventReasoning:
+		return messages.ReasoningDeltaEvent.Of(&messages.DeltaData{Turn: n, Text: msg.ev.Text})
+	case llm.EventQuirk:
+		return messages.WireQuirkEvent.Of(&messages.WireQuirkData{Turn: n, Quirk: msg.ev.Text})
+	}
+	return messages.Payload{}
+}
+
+// retried is the event of a retry of turn n's model call (the zero Payload: a late one).
+func (t *turnState) retried(n int, msg *modelRetry) messages.Payload {
+	if msg.turn != n {
+		return messages.Payload{}
+	}
+	d := &messages.ModelRetryData{Turn: n, Attempt: msg.info.Attempt, DelayMS: msg.info.Delay.Milliseconds()}
+	if msg.info.Err != nil {
+		d.Status, d.Reason = msg.info.Err.Status, msg.info.Err.Error()
+	}
+	return messages.ModelRetryEvent.Of(d)
+}
+
+// replied decides on the end of turn n's model call (docs/ARCHITECTURE.md, "How a turn flows"):
+// tool calls, final text, cut off by length, empty, refusal — or a failed call. The reply is
+// the call's, changed to what the log records.
+func (t *turnState) replied(n int, msg *modelDone, interactive bool) turnStep {
+	steer := t.steering()
+	steer.Class = ""
+	t.stopWork()
+	t.cancelWork = nil
+	switch {
+	case t.cancelling != "":
+		return turnStep{next: turnCancelled}
+	case msg.err != nil:
+		return t.failed(n, msg.err)
+	}
+	r := msg.reply
+	d := steer.Classifier.Classify(r, n)
+	steer.Class = d.Class
+	switch d.Class {
+	case messages.ReplyToolCalls, messages.ReplyTextCalls:
+		// Recovered text calls are recorded as structured calls, with the prose as the text,
+		// so the transcript stays well-formed; the log records the batch's unique ids.
+		steer.Landed()
+		batch, calls := newToolBatch(n, d.Calls)
+		batch.inferred = d.Inferred
+		r.Text, r.ToolCalls = d.Text, calls
+		step := turnStep{reply: r, next: turnRunsCalls, batch: batch}
+		for i := range d.Repairs {
+			steer.Tally.Mark(d.Repairs[i].CallID, d.Repairs[i].Kind)
+			step.then = append(step.then, messages.ToolRepairedEvent.Of(&d.Repairs[i]))
+		}
+		return step
+	case messages.ReplyRefusal:
+		return turnStep{reply: r, then: []messages.Payload{t.finished(n, messages.StopRefusal)},
+			next: turnFails, fail: messages.FailModel, reason: "the model refused: " + firstLine(r.Text)}
+	case messages.ReplyLength:
+		return t.cutOffReply(n, r, d)
+	case messages.ReplyEmpty:
+		done := []messages.Payload{t.finished(n, messages.StopEmpty)}
+		if failure := t.emptyReply(); failure != "" {
+			return turnStep{emit: done, next: turnFails, fail: messages.FailModel, reason: failure}
+		}
+		return turnStep{emit: done, note: "Your last reply was empty. Continue the task with a tool call, or give your final answer as text.", next: turnCallsAgain}
+	case messages.ReplyMalformed, messages.ReplyReasoningOnly:
+		return t.notLanded(n, r, d)
+	}
+	// A final answer, or a question to the user (a headless run has nobody to ask: there the
+	// question is the final answer).
+	if d.Class == messages.ReplyQuestion && interactive {
+		return turnStep{reply: r, then: []messages.Payload{t.finished(n, messages.StopEnd)}, sync: true, next: turnAsks}
+	}
+	return turnStep{reply: r, next: turnAnswers, answer: r.Text}
+}
+
+// cutOffReply keeps a reply cut off by the output limit (a repair: continuation) and asks the
+// model to go on, a bounded number of times in a row.
+func (t *turnState) cutOffReply(n int, r *llm.Reply, d turn.Decision) turnStep {
+	done := []messages.Payload{t.finished(n, messages.StopLength)}
+	if failure := t.cutOff(); failure != "" {
+		return turnStep{emit: done, next: turnFails, fail: messages.FailModel, reason: failure}
+	}
+	t.steering().Tally.Repair(string(tools.RepairContinuation))
+	done = append(done, messages.ToolRepairedEvent.Of(&messages.ToolRepairedData{Turn: n, Kind: string(tools.RepairContinuation),
+		Before: "reply cut off by the output limit", After: "asked to continue"}))
+	r.Text, r.ToolCalls = d.Text, nil // a call cut off mid-arguments is not a call
+	return turnStep{emit: done, reply: r, note: d.Note, next: turnCallsAgain}
+}
+
+// notLanded answers a reply that did not land (a malformed call, reasoning only) with one
+// precise note and a new call, a bounded number of times in a row.
+func (t *turnState) notLanded(n int, r *llm.Reply, d turn.Decision) turnStep {
+	steer := t.steering()
+	done := []messages.Payload{t.finished(n, messages.StopReason(r.Stop))}
+	if steer.Nudge() {
+		step := turnStep{emit: done, note: d.Note, next: turnCallsAgain}
+		if d.Text != "" {
+			r.ToolCalls = nil
+			step.reply = r
+		}
+		return step
+	}
+	if d.Class == messages.ReplyMalformed {
+		// Told twice and still no readable call: the text stands as the answer (an attempt
+		// read wrongly must not fail a run that may be done).
+		steer.Landed()
+		r.ToolCalls = nil
+		return turnStep{emit: done, reply: r, next: turnAnswers, answer: r.Text}
+	}
+	return turnStep{emit: done, next: turnFails, fail: messages.FailModel,
+		reason: fmt.Sprintf("the model's replies did not land %d times in a row (last: %s)", steer.Nudges(), d.Class)}
+}
+
+// failed decides on turn n's model call that failed for good (retries are already spent).
+func (t *turnState) failed(n int, err error) turnStep {
+	step := turnStep{emit: []messages.Payload{t.finished(n, messages.StopError)}, next: turnFails}
+	var le *llm.Error
+	errors.As(err, &le)
+	switch {
+	case llm.ClassOf(err) == llm.Canceled:
+		step.next = turnCancelled
+	case llm.ClassOf(err) == llm.Overflow:
+		// compacted and called again; a compaction that cannot start fails as the provider's error
+		step.next, step.fail, step.reason = turnOverflowed, messages.FailProvider, err.Error()
+	case le != nil && (le.Status == 401 || le.Status == 403):
+		step.fail, step.reason = messages.FailConfig, fmt.Sprintf("the provider rejected the credentials: %v — check the API key", err)
+	case llm.IsUnreachable(err):
+		step.fail, step.reason = messages.FailConfig, fmt.Sprintf("%v — is the server running? check --base-url", err)
+	case llm.ClassOf(err) == llm.Fatal:
+		step.fail, step.reason = messages.FailConfig, err.Error() // a bad request or an unknown model: the setup
+	default:
+		step.fail, step.reason = messages.FailProvider, err.Error()
+	}
+	return step
+}
+
+// observed makes a finished call of turn n feed the steering and returns its repairs as
+// tool.repaired events.
+func (t *turnState) observed(n int, call llm.ToolCall, res *messages.ToolResult) []messages.Payload {
+	steer := t.steering()
+	kinds := steer.Tally.KindsOf(call.ID)
+	var evs []messages.Payload
+	for _, rp := range res.Repairs {
+		evs = append(evs, messages.ToolRepairedEvent.Of(&messages.ToolRepairedData{Turn: n, CallID: call.ID, Tool: call.Name,
+			Kind: rp.Kind, Before: rp.Before, After: rp.After}))
+		kinds = append(kinds, rp.Kind)
+	}
+	steer.Observe(turn.Observation{Turn: n, Name: call.Name, Args: call.Args, Output: res.Output,
+		IsError: res.IsError, Changed: res.Changed}, kinds)
+	return evs
+}
+
+// callsDone decides on the end of turn n's tool calls: the turn is made durable and goes on,
+// unless it was cancelled or a loop was found in it — a note, then the evidence; at the last
+// level a chat pauses for the user and a headless run fails (kind loop).
+func (t *turnState) callsDone(n int, interactive bool) turnStep {
+	t.batch = nil
+	if t.cancelling != "" {
+		return turnStep{next: turnCancelled}
+	}
+	step := turnStep{emit: []messages.Payload{t.finished(n, messages.StopToolCalls)}, sync: true, next: turnGoesOn}
+	loop := t.steering().EndTurn()
+	if loop != nil {
+		step.emit = append(step.emit, messages.LoopSteeredEvent.Of(&messages.LoopSteeredData{Turn: n, Kind: string(loop.Kind), Level: loop.Level, Evidence: loop.Evidence}))
+	}
+	switch {
+	case loop == nil:
+	case loop.Level < turn.LevelStop:
+		step.note = loop.Note()
+	case !interactive:
+		step.next, step.fail, step.reason = turnFails, messages.FailLoop, loop.Summary()
+	default:
+		step.note, step.next = loop.Note(), turnPauses
+		step.reason = "paused: " + loop.Summary() + " — tell it how to go on, or give it a different instruction"
+	}
+	return step
+}
+
+// repairsToFlush is the repair counters gathered since the last flush, for the project's
+// per-model counters (false: none).
+func (t *turnState) repairsToFlush(model string) (store.RepairStats, bool) {
+	if t.steer == nil || t.steer.Tally.Pending.Empty() {
+		return store.RepairStats{}, false
+	}
+	return t.steer.Tally.Flush(model), true
+}
+
+// stopWork stops the turn's model call, if one runs.
+func (t *turnState) stopWork() {
+	if t.cancelWork != nil {
+		t.cancelWork()
+	}
+}
+
+// stopRecheck forgets the recheck in flight for turn (the current one is now); false if none
+// was (a late or repeated answer).
+func (t *turnState) stopRecheck(turn, now int) bool {
+	if t.recheck == nil || turn != now {
+		return false
+	}
+	t.recheck.Stop()
+	t.recheck = nil
+	return true
+}
+
+// newInput starts the counts of replies in a row over: the user spoke.
+func (t *turnState) newInput() { t.emptyReplies, t.lengthContinues = 0, 0 }
+
+// emptyReply counts an empty reply; past maxEmptyReplies in a row it returns the failure.
+func (t *turnState) emptyReply() string {
+	t.emptyReplies++
+	if t.emptyReplies > maxEmptyReplies {
+		return fmt.Sprintf("the model replied with nothing %d times in a row", t.emptyReplies)
+	}
+	return ""
+}
+
+// cutOff counts a reply cut off by the output limit; past maxLengthContinues it returns the
+// failure.
+func (t *turnState) cutOff() string {
+	t.lengthContinues++
+	if t.lengthContinues > maxLengthContinues {
+		return "the model's reply was cut off by its output limit too many times"
+	}
+	return ""
+}
+
+// cancel records that a Cancel arrived mid-turn, with its reason.
+func (t *turnState) cancel(reason string) {
+	if reason == "" {
+		reason = "cancelled by the user"
+	}
+	t.cancelling = reason
+}
