@@ -26,6 +26,9 @@ type lessonKeeper struct {
 	closed bool
 	jobs   chan func()
 	done   chan struct{}
+
+	snapMu sync.Mutex
+	snap   lessonSnapshot
 }
 
 // lessonQueue bounds the writes waiting; past it a lesson is dropped with a warning rather than
@@ -34,10 +37,14 @@ const lessonQueue = 256
 
 func newLessonKeeper(st *store.Store, log *slog.Logger) *lessonKeeper {
 	k := &lessonKeeper{store: st, log: log, jobs: make(chan func(), lessonQueue), done: make(chan struct{})}
+	k.refresh()
 	go func() {
 		defer close(k.done)
 		for job := range k.jobs {
 			job()
+			if len(k.jobs) == 0 {
+				k.refresh() // once the writes queued together are done
+			}
 		}
 	}()
 	return k
@@ -82,34 +89,42 @@ func (k *lessonKeeper) barrier() <-chan struct{} {
 	return ch
 }
 
-// read returns the project's lessons (best first), a line per record it could not read, and
-// the epoch. Lessons that faded out are left out and deleted behind.
-func (k *lessonKeeper) read() (kept []messages.Lesson, skipped []string, epoch int, err error) {
-	if epoch, err = k.store.LessonEpoch(); err != nil {
-		return nil, nil, 0, err
-	}
-	all, skipped, err := readLessons(k.store)
-	if err != nil {
-		return nil, nil, 0, err
-	}
-	var faded []string
-	for _, l := range all {
-		if lessons.Dropped(&l, epoch) {
-			faded = append(faded, l.ID)
-			continue
-		}
-		kept = append(kept, l)
-	}
-	if len(faded) > 0 {
-		k.enqueue("drop faded lessons", func() {
-			for _, id := range faded {
-				if _, err := k.store.DeleteLesson(id); err != nil {
-					k.log.Warn("drop a faded lesson", "id", id, "err", err)
-				}
+// lessonSnapshot is the project's lessons as last read by the keeper: what sessions start
+// with, so that no actor reads them from disk.
+type lessonSnapshot struct {
+	known   []messages.Lesson // best first; never modified once published
+	skipped []string
+	epoch   int
+	err     error
+}
+
+// refresh reads the lessons from the store into the snapshot, deleting those that faded out.
+// It runs on the keeper's goroutine (or before the Node's actors start).
+func (k *lessonKeeper) refresh() {
+	snap := lessonSnapshot{}
+	if snap.epoch, snap.err = k.store.LessonEpoch(); snap.err == nil {
+		var all []messages.Lesson
+		all, snap.skipped, snap.err = readLessons(k.store)
+		for _, l := range all {
+			if !lessons.Dropped(&l, snap.epoch) {
+				snap.known = append(snap.known, l)
+				continue
 			}
-		})
+			if _, err := k.store.DeleteLesson(l.ID); err != nil {
+				k.log.Warn("drop a faded lesson", "id", l.ID, "err", err)
+			}
+		}
 	}
-	return kept, skipped, epoch, nil
+	k.snapMu.Lock()
+	k.snap = snap
+	k.snapMu.Unlock()
+}
+
+// snapshot is the lessons as last read.
+func (k *lessonKeeper) snapshot() lessonSnapshot {
+	k.snapMu.Lock()
+	defer k.snapMu.Unlock()
+	return k.snap
 }
 
 // learn stores l (merged into the stored lesson of the same trap, if any) and tells the session
@@ -189,28 +204,29 @@ func (k *lessonKeeper) forget(id string) (string, error) {
 	if _, err := k.store.DeleteLesson(match[0]); err != nil {
 		return "", err
 	}
+	k.enqueue("refresh after forget", func() {}) // the next sessions start without it
 	return match[0], nil
 }
 
 // lessonStored tells a session its lesson is in the store.
 type lessonStored struct{ data messages.LessonStoredData }
 
-// lessonBook reads the project's lessons for a top-level session (a subagent neither learns nor
-// is given lessons: its parent is). A store that cannot be read leaves the session without
-// lessons, not without a start.
+// lessonBook is the project's lessons for a top-level session, from the keeper's snapshot (a
+// subagent neither learns nor is given lessons: its parent is). A store that could not be read
+// leaves the session without lessons, not without a start.
 func (n *Node) lessonBook(start *messages.StartSession) *LessonBook {
 	if n.lessons == nil || start.Parent != "" || n.opts.Lessons.Off {
 		return nil
 	}
-	known, skipped, epoch, err := n.lessons.read()
-	if err != nil {
-		n.opts.Log.Warn("read the project's lessons", "err", err)
+	snap := n.lessons.snapshot()
+	if snap.err != nil {
+		n.opts.Log.Warn("read the project's lessons", "err", snap.err)
 		return nil
 	}
-	for _, line := range skipped {
+	for _, line := range snap.skipped {
 		n.opts.Log.Warn(line)
 	}
-	return &LessonBook{Known: known, Epoch: epoch, MaxBytes: n.opts.Lessons.MaxBytes, keeper: n.lessons}
+	return &LessonBook{Known: snap.known, Epoch: snap.epoch, MaxBytes: n.opts.Lessons.MaxBytes, keeper: n.lessons}
 }
 
 // LessonOptions configure the learning layer of a Node.
@@ -219,10 +235,10 @@ type LessonOptions struct {
 	MaxBytes int  // the state block's bound; 0: lessons.DefaultMaxBytes
 }
 
-// listLessons answers troupe lessons: every readable lesson, best first, and a line per record
-// skipped.
+// listLessons answers troupe lessons from the store (not the snapshot: a lesson forgotten a
+// moment ago is gone): every readable lesson, best first, and a line per record skipped.
 func (n *Node) listLessons() any {
-	known, skipped, _, err := n.lessons.read()
+	known, skipped, err := readLessons(n.store)
 	if err != nil {
 		return &messages.ErrorReply{Error: err.Error()}
 	}
