@@ -13,6 +13,7 @@ import (
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/buildinfo"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/clierr"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/starttrace"
+	"github.com/troupe-dev/troupe/internal/nearest"
 	"github.com/troupe-dev/troupe/store"
 )
 
@@ -157,7 +158,8 @@ func (m *Main) notATypo(root *cobra.Command, word string) error {
 		return nil
 	}
 	if s := root.SuggestionsFor(word); len(s) > 0 {
-		return usageErr("unknown command %q; did you mean '%s'? (to send it as a prompt: troupe -- %s)", word, s[0], word)
+		meant := nearest.Best(word, s, len(word)+len(s[0])) // cobra lists them by name, not nearness
+		return usageErr("unknown command %q; did you mean '%s'? (to send it as a prompt: troupe -- %s)", word, meant, word)
 	}
 	return nil
 }

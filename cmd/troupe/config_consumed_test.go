@@ -34,6 +34,8 @@ func testValues(script string) map[string]any {
 		"Provider.IdleTimeoutS": 30,
 		"MCP.Servers":           map[string]config.MCPServer{"t": {Command: "mcp-test"}},
 		"Web.AllowHosts":        []string{"127.0.0.1"},
+		"Lessons.Enabled":       false,
+		"Lessons.MaxBytes":      3000,
 	}
 }
 
@@ -61,8 +63,8 @@ func TestEveryConfigFieldReachesTheNodeOrTheSession(t *testing.T) {
 			t.Fatalf("session start: %v", err)
 		}
 		data, _ := json.Marshal(start)
-		return fmt.Sprintf("%q %T%+v %+v %q %q %+v %s %+v %q", opts.Environ, opts.Sandbox, opts.Sandbox, opts.Agents, opts.NATS,
-			opts.UserConfigDir, opts.Retry, data, opts.MCPServers, opts.WebAllowHosts)
+		return fmt.Sprintf("%q %T%+v %+v %q %q %+v %s %+v %q %+v", opts.Environ, opts.Sandbox, opts.Sandbox, opts.Agents, opts.NATS,
+			opts.UserConfigDir, opts.Retry, data, opts.MCPServers, opts.WebAllowHosts, opts.Lessons)
 	}
 	base := config.Defaults()
 	base.Model = "scripted:" + script
