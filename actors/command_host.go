@@ -1,6 +1,7 @@
 package actors
 
 import (
+	"github.com/troupe-dev/troupe/internal/memory"
 	"time"
 
 	"github.com/troupe-dev/troupe/actors/projection"
@@ -83,6 +84,8 @@ type commandSnapshot struct {
 	Sandbox tools.Sandbox
 	// MCP asks the MCP servers' state, off the actor (nil: none configured).
 	MCP func() []*messages.MCPServerStatus
+	// Memory is the session's cross-session memory, used off the actor (nil: none).
+	Memory *memory.Keeper
 }
 
 // permissionFacts is what /permissions shows besides the sandbox.

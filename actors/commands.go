@@ -56,6 +56,7 @@ func commandTable() []sessionCommand {
 		{Name: "model", Family: "session", Usage: "/model [NAME]   (or: troupe resume ID --model NAME)", Help: "show the model, endpoint, window and price; /model NAME switches for the next turns", Run: runModel},
 		{Name: "exit", Family: "session", Usage: "/exit", Help: "leave: the chat ends the session, attach detaches",
 			Run: func(commandHost, string) *messages.InputAck { return exitCommand() }},
+		{Name: "memory", Family: "context", Usage: memoryUsage, Help: "the user profile and project facts every session starts with; add, edit, remove, clear", Run: runMemory},
 		{Name: "reset", Family: "context", Usage: "/reset [all]", Help: "a fresh context in the same session (the log keeps everything); all also clears the goal", Run: runReset},
 		{Name: "prompt", Family: "context", Usage: "/prompt [NAME]", Help: "show the prompt modes; /prompt NAME switches for the next turn (ask and plan cannot write)", Run: runPrompt},
 		{Name: "permissions", Family: "permissions", Usage: "/permissions", Help: "the mode, allow/ask/deny rules, session allowlist, protected paths and sandbox", Run: view(permissionsView)},

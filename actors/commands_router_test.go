@@ -89,7 +89,7 @@ func (rn *routerNode) input(t *testing.T, id, line string) *messages.InputAck {
 var commandArgs = map[string][]string{
 	"help": {"tools"}, "goal": {"ship the release"}, "mode": {"auto-edit"}, "worktree": {"list"},
 	"model": {"scripted-b", "no-such-model"}, "reset": {"all", "bogus"}, "prompt": {"plan", "nosuch"}, "skills": {"release", "nosuch"},
-	"compact": {"keep the plan"},
+	"compact": {"keep the plan"}, "memory": {"project", "add project Releases are cut from main."},
 }
 
 // Every command in the table, bare and with a harmless argument, is answered by the session:

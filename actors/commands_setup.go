@@ -37,8 +37,9 @@ type NarrowedTool struct {
 }
 
 // sessionSetup builds a session's setup from its start: the model (on the start's endpoint),
-// the prompt mode, the skills and the tools they leave.
-func (n *Node) sessionSetup(start *messages.StartSession) (*SessionSetup, error) {
+// the prompt mode, the skills and the tools they leave; frozenMemory is the memory block read at
+// the session's start (frozenMemory).
+func (n *Node) sessionSetup(start *messages.StartSession, frozenMemory string) (*SessionSetup, error) {
 	if n.opts.Provider == nil {
 		return nil, fmt.Errorf("this node has no provider configured")
 	}
@@ -63,7 +64,7 @@ func (n *Node) sessionSetup(start *messages.StartSession) (*SessionSetup, error)
 	}
 	instr := SessionInstructions(workspace, cwd, n.opts.UserConfigDir)
 	system := withQuirkHint(SystemPrompt(PromptParts{Root: workspace, Mode: string(start.Mode), RolePrompt: start.RolePrompt,
-		UserDir: n.opts.UserConfigDir, Skills: skills, PromptMode: pm, Instructions: instr}), modelName, !start.NoRepair)
+		UserDir: n.opts.UserConfigDir, Skills: skills, PromptMode: pm, Instructions: instr, Memory: frozenMemory}), modelName, !start.NoRepair)
 	return &SessionSetup{Provider: provider, Model: modelStamp(start.Model), ModelName: modelName, Tools: reg,
 		System: system, Skills: skills, Instructions: instr, Narrowed: narrowed, Delegation: n.delegation(reg)}, nil
 }

@@ -237,7 +237,8 @@ func waitClosed(nc *nats.Conn, d time.Duration) {
 
 // newSessionDeps is the Node's SessionFactory.
 func (n *Node) newSessionDeps(start *messages.StartSession) (SessionDeps, error) {
-	setup, err := n.sessionSetup(start)
+	frozen := n.frozenMemory(start) // once: a /model or /prompt rebuild keeps it (docs/ARCHITECTURE.md, "Memory")
+	setup, err := n.sessionSetup(start, frozen)
 	if err != nil {
 		return SessionDeps{}, err
 	}
@@ -258,7 +259,8 @@ func (n *Node) newSessionDeps(start *messages.StartSession) (SessionDeps, error)
 		Executor: n.executorFactory(executorParts{start: start, workspace: workspace, skills: setup.Skills, reg: reg, gate: gate,
 			files: n.fileTracker(start), delegates: setup.Delegation != nil}),
 		System: setup.System, Instructions: setup.Instructions, Delegation: setup.Delegation, Narrowed: setup.Narrowed,
-		Setup: n.sessionSetup, PromptModes: n.promptModes, MCP: n.mcp.statusFunc(), Lessons: n.lessonBook(start),
+		Setup: func(st *messages.StartSession) (*SessionSetup, error) { return n.sessionSetup(st, frozen) }, PromptModes: n.promptModes, MCP: n.mcp.statusFunc(), Lessons: n.lessonBook(start),
+		Memory: n.sessionMemory(start),
 	}, nil
 }
 
@@ -277,6 +279,9 @@ func (n *Node) sessionTools(start *messages.StartSession, withSkills bool, pm *c
 	}
 	all := append(append(tools.Builtins(), tools.ReadArtifact()), tools.GoalTools()...)
 	all = append(all, tools.WebFetch(n.opts.WebAllowHosts))
+	if start.Parent == "" {
+		all = append(all, tools.MemoryTool()) // a subagent reads the memory but leaves it to the session the user talks to
+	}
 	all = append(all, n.mcp.tools()...)
 	if n.opts.Agents.MaxDepth != NoSubagents {
 		all = append(all, tools.AgentTools()...)

@@ -55,6 +55,7 @@ func (n *Node) executorFactory(p executorParts) ExecutorFactory {
 		env.MCP = n.mcp.caller(start.ID)
 		link := &sessionLink{root: root, session: session}
 		env.Goals = link
+		env.Memory = n.sessionMemory(start)
 		if p.delegates {
 			env.Agents = link
 		}

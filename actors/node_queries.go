@@ -112,6 +112,8 @@ func (n *Node) query(msg any) any {
 			return &messages.ErrorReply{Error: err.Error()}
 		}
 		return &messages.LessonForgotten{ID: id}
+	case *messages.MemoryRequest:
+		return memoryAnswer(n.memoryKeeper(), q)
 	case *messages.GetLog:
 		meta, err := n.store.Meta(q.Session)
 		if err != nil {

@@ -32,6 +32,8 @@ type PromptParts struct {
 	// Instructions are the session's instruction files (see SessionInstructions); nil loads
 	// the user's and the root's.
 	Instructions *config.Instructions
+	// Memory is the memory block, frozen at the session's start ("" for none).
+	Memory string
 }
 
 // SessionInstructions loads the instruction files of a session in workspace root started from
@@ -46,7 +48,7 @@ func SessionInstructions(root, cwd, userDir string) *config.Instructions {
 
 // SystemPrompt assembles the stable prefix for a session in workspace root: the base prompt,
 // the mode's rules, the environment, the instruction files (the user's AGENTS.md in userDir,
-// then the project's AGENTS.md or CLAUDE.md) and the skills index. It depends on nothing that
+// then the project's AGENTS.md or CLAUDE.md), the memory and the skills index. It depends on nothing that
 // changes between turns, so it is byte-identical across a session's calls.
 func SystemPrompt(p PromptParts) string {
 	root, rolePrompt, userDir := p.Root, p.RolePrompt, p.UserDir
@@ -71,6 +73,9 @@ func SystemPrompt(p PromptParts) string {
 	}
 	if text := instr.Prompt(); text != "" {
 		b.WriteString("\n\n" + text)
+	}
+	if p.Memory != "" {
+		b.WriteString("\n\n" + p.Memory)
 	}
 	if index := config.SkillIndex(p.Skills); index != "" {
 		b.WriteString("\n\n" + index)

@@ -2,6 +2,7 @@ package actors
 
 import (
 	"fmt"
+	"github.com/troupe-dev/troupe/internal/memory"
 	"log/slog"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -71,6 +72,8 @@ type SessionDeps struct {
 	// MCP asks the Node's MCP servers their state (for /mcp), safe to call off the actor; nil
 	// when none are configured.
 	MCP func() []*messages.MCPServerStatus
+	// Memory is the cross-session memory /memory shows and changes (nil: a subagent).
+	Memory *memory.Keeper
 	// Lessons are the project's lessons for a top-level session; nil: none learnt or given.
 	Lessons *LessonBook
 }

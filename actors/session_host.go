@@ -53,6 +53,7 @@ func (h sessionHost) Snapshot() commandSnapshot {
 		ProjectRoot: s.cfg.Workspace,
 		Sandbox:     s.deps.Sandbox,
 		MCP:         s.deps.MCP,
+		Memory:      s.deps.Memory,
 	}
 	if snap.Session.Agent == "" {
 		snap.Session.Agent = "root"

@@ -69,6 +69,8 @@ var kinds = map[string]func() any{
 	"mcp_call_result":   func() any { return &MCPCallResult{} },
 	"mcp_list_tools":    func() any { return &MCPListTools{} },
 	"mcp_server_status": func() any { return &MCPServerStatus{} },
+	"memory_request":    func() any { return &MemoryRequest{} },
+	"memory_reply":      func() any { return &MemoryReply{} },
 }
 
 // kindOf maps a pointer type back to its kind.

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/troupe-dev/troupe/internal/memory"
 	"github.com/troupe-dev/troupe/tools/sandbox"
 )
 
@@ -35,6 +36,9 @@ type Env struct {
 	Goals GoalControl
 	// Skills is the session behind load_skill; nil means the session has no skills.
 	Skills SkillSource
+	// Memory keeps the user profile and project facts behind the memory tool; nil means the
+	// session keeps none (a subagent).
+	Memory *memory.Keeper
 	// MCP calls the tools of the Node's MCP servers; nil means none are configured.
 	MCP MCPCaller
 	// ReadOnlyRoot makes the workspace read-only to commands (a plan-safe verifier's bash):

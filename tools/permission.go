@@ -123,6 +123,10 @@ func (p *Policy) Decide(spec Spec, args json.RawMessage, sessionAllow []string) 
 		return Allow, fmt.Sprintf("%s mode allows %s", mode, spec.Risk)
 	case spec.Risk == RiskWrite && mode == messages.ModeAutoEdit:
 		return Allow, "auto-edit mode allows workspace writes"
+	case spec.Risk == RiskMemory:
+		// Like Claude Code's auto memory and Orkas's memory tool: the model saves without
+		// asking; the scan guards what is saved, and troupe memory shows and undoes it.
+		return Allow, fmt.Sprintf("%s mode allows memory writes (scanned; troupe memory lists and removes them)", mode)
 	}
 	return Ask, fmt.Sprintf("%s mode asks before %s", mode, riskVerb(spec.Risk))
 }
@@ -149,6 +153,8 @@ func riskVerb(r Risk) string {
 		return "running commands"
 	case RiskNetwork:
 		return "network access"
+	case RiskMemory:
+		return "memory writes"
 	}
 	return string(r) + " calls"
 }
@@ -161,6 +167,9 @@ func mainArg(spec Spec, args json.RawMessage) (string, bool) {
 		return "", false
 	}
 	keys := []string{"command", "pattern", "url"}
+	if spec.Risk == RiskMemory {
+		keys = []string{"target"} // memory(user), memory(project)
+	}
 	if spec.Name != "grep" && spec.Name != "glob" && len(spec.PathArgs) > 0 {
 		keys = append([]string{spec.PathArgs[0]}, keys...)
 	}

@@ -16,6 +16,9 @@ const (
 	RiskExec     Risk = "exec"
 	RiskNetwork  Risk = "network"
 	RiskDelegate Risk = "delegate"
+	// RiskMemory is a write to the cross-session memory (the memory tool): outside the
+	// workspace, scanned before it is stored, undone with troupe memory.
+	RiskMemory Risk = "memory"
 )
 
 // DefaultMaxResultBytes is the result budget of a tool whose Spec sets none.
