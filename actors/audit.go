@@ -2,12 +2,12 @@ package actors
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/troupe-dev/troupe/actors/projection"
+	"github.com/troupe-dev/troupe/internal/lazyre"
 	"github.com/troupe-dev/troupe/internal/textfmt"
 	"github.com/troupe-dev/troupe/llm"
 	"github.com/troupe-dev/troupe/messages"
@@ -148,7 +148,7 @@ func (a *sessionAudit) fileTruth() messages.AuditCheck {
 }
 
 // providerToolName is what every provider accepts as a function name.
-var providerToolName = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+var providerToolName = lazyre.New(`^[a-zA-Z0-9_-]{1,64}$`)
 
 func (a *sessionAudit) registry() messages.AuditCheck {
 	var fails, warns []string

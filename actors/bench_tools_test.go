@@ -29,7 +29,7 @@ func BenchmarkPromptSavings(b *testing.B) {
 	turns = append(turns, `{"tool_calls": [{"name": "bash", "args": {"command": "seq 1 200000"}}]}`, `{"text": "done"}`)
 	script := `{"turns": [` + strings.Join(turns, ",") + `]}`
 	for i := 0; i < b.N; i++ {
-		bn := startBenchNode(b, script)
+		bn := startBenchNode(b, script, true)
 		full := map[string]int{} // what a whole read of each file returns
 		for f := 0; f < 5; f++ {
 			var body strings.Builder
@@ -87,7 +87,7 @@ func BenchmarkApprovalLatency(b *testing.B) {
 	}
 	script := `{"turns": [` + strings.Join(turns, ",") + `, {"text": "done"}]}`
 	for it := 0; it < b.N; it++ {
-		bn := startBenchNode(b, script)
+		bn := startBenchNode(b, script, true)
 		id := fmt.Sprintf("appr%d", it)
 		asks := make(chan *messages.ApprovalRequestedData, n)
 		done := make(chan time.Time, n)

@@ -2,11 +2,11 @@ package actors
 
 import (
 	"encoding/json"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/troupe-dev/troupe/internal/lazyre"
 	"github.com/troupe-dev/troupe/llm"
 	"github.com/troupe-dev/troupe/messages"
 )
@@ -64,7 +64,7 @@ func (t *childTrail) track(call llm.ToolCall, res *messages.ToolResult) {
 		Command: preview(firstLine(args.Command), maxEvidenceLine), Outcome: commandOutcome(res)})
 }
 
-var exitCodeLine = regexp.MustCompile(`\[exit code (\d+)\]`)
+var exitCodeLine = lazyre.New(`\[exit code (\d+)\]`)
 
 // commandOutcome is "ok" for a command that succeeded, else its exit code and first line.
 func commandOutcome(res *messages.ToolResult) string {
@@ -78,9 +78,9 @@ func commandOutcome(res *messages.ToolResult) string {
 	return "error: " + line
 }
 
-var fileRef = regexp.MustCompile(`[A-Za-z0-9_./-]+\.[A-Za-z0-9]+:\d+`)
+var fileRef = lazyre.New(`[A-Za-z0-9_./-]+\.[A-Za-z0-9]+:\d+`)
 
-var verdictLine = regexp.MustCompile(`(?im)^\W*verdict\W*:?\s*\**\s*(pass|fail)\b`)
+var verdictLine = lazyre.New(`(?im)^\W*verdict\W*:?\s*\**\s*(pass|fail)\b`)
 
 // verdictOf finds the last "VERDICT: pass|fail" line of a final answer.
 func verdictOf(text string) string {

@@ -3,12 +3,12 @@ package actors
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/troupe-dev/troupe/config"
+	"github.com/troupe-dev/troupe/internal/lazyre"
 	"github.com/troupe-dev/troupe/llm"
 	"github.com/troupe-dev/troupe/messages"
 )
@@ -16,7 +16,7 @@ import (
 // Admitting a child: the decisions of spawn_agent that need no actor — the task name, the
 // depth, the role, the tools, the mode, the context slice and the child's start request.
 
-var taskNamePattern = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,39}$`)
+var taskNamePattern = lazyre.New(`^[a-z0-9][a-z0-9_-]{0,39}$`)
 
 // childParent is what a spawn takes from the parent session.
 type childParent struct {

@@ -10,6 +10,7 @@ import (
 	"github.com/troupe-dev/troupe/messages"
 	"github.com/troupe-dev/troupe/store"
 	"github.com/troupe-dev/troupe/tools"
+	"github.com/troupe-dev/troupe/tools/hooks"
 )
 
 // The slash commands live beside the session, not on it. The read-only ones (/help /status
@@ -74,16 +75,20 @@ type commandSnapshot struct {
 	// Tools are the tools the model is offered; Narrowed the Node's tools the session lacks.
 	Tools    []llm.ToolSpec
 	Narrowed []NarrowedTool
-	// Skills are the skills the session started with; ActiveSkill the one loaded last ("" none).
-	Skills      []config.Skill
-	ActiveSkill string
-	Model       modelFacts
+	// Skills are the skills the session started with; ActiveSkill the one loaded last ("" none);
+	// SkillProblems the broken SKILL.md files that were skipped, in plain words.
+	Skills        []config.Skill
+	SkillProblems []string
+	ActiveSkill   string
+	Model         modelFacts
 	// ProjectRoot is the user's checkout, where /worktree works.
 	ProjectRoot string
 	// Sandbox is the node's confinement of commands (nil: none); a fixed value read at start.
 	Sandbox tools.Sandbox
 	// MCP asks the MCP servers' state, off the actor (nil: none configured).
 	MCP func() []*messages.MCPServerStatus
+	// Hooks are the project's hooks, skipped ones included (/hooks).
+	Hooks []hooks.Hook
 	// Memory is the session's cross-session memory, used off the actor (nil: none).
 	Memory *memory.Keeper
 }
@@ -106,4 +111,6 @@ type modelFacts struct {
 	PromptMode        string
 	// CanSwitch: /model may switch; CanSwitchPrompt: /prompt may (it needs the mode list too).
 	CanSwitch, CanSwitchPrompt bool
+	// Known are the models of the configured providers (llm.KnownModels), for /model's list.
+	Known []string
 }

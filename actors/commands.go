@@ -62,8 +62,38 @@ func commandTable() []sessionCommand {
 		{Name: "permissions", Family: "permissions", Usage: "/permissions", Help: "the mode, allow/ask/deny rules, session allowlist, protected paths and sandbox", Run: view(permissionsView)},
 		{Name: "mcp", Family: "tools", Usage: "/mcp", Help: "the MCP servers: state, tool count and last error", Run: runMCP},
 		{Name: "tools", Family: "tools", Usage: "/tools", Help: "the tools this session has now, and those narrowed away and by what", Run: view(toolsView)},
+		{Name: "hooks", Family: "tools", Usage: "/hooks", Help: "the hooks configured: event, matcher, command, timeout, source, and those skipped", Run: view(hooksView)},
 		{Name: "skills", Family: "tools", Usage: "/skills [NAME]", Help: "list the skills; /skills NAME loads one for the next turn", Run: runSkills},
 	}
+}
+
+// commandWords are the fixed words a command's argument takes, for a client's Tab completion
+// (/model's and /skills' depend on the session: the client adds them).
+var commandWords = map[string][]string{
+	"mode":     {"plan", "ask", "auto-edit", "yolo"},
+	"goal":     {"pause", "resume", "clear", "complete"},
+	"reset":    {"all"},
+	"worktree": {"list", "merge", "drop"},
+}
+
+// CommandInfo is one slash command as a client completes and describes it.
+type CommandInfo struct {
+	Name, Usage, Help string
+	Args              []string // the fixed words its argument takes; nil: free or session-dependent
+}
+
+// Commands lists the session's slash commands, sorted by name, for the clients' completion.
+func Commands() []CommandInfo {
+	var out []CommandInfo
+	for _, name := range commandNames() {
+		c, _ := lookupCommand(name)
+		args := commandWords[name]
+		if name == "help" {
+			args = commandNames()
+		}
+		out = append(out, CommandInfo{Name: c.Name, Usage: c.Usage, Help: c.Help, Args: args})
+	}
+	return out
 }
 
 // runCommand answers a line the router classified as a command (known or not).

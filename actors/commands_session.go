@@ -160,9 +160,27 @@ func runModel(h commandHost, arg string) *messages.InputAck {
 	return reconfigure(h, qualifyModel(name, m.Wire), m.PromptMode, "/model")
 }
 
-// modelView is /model without a name.
+// modelView is /model without a name: the model in use, then the models the configured
+// providers offer (llm.KnownModels), the current one marked.
 func modelView(m modelFacts) string {
-	return modelReport(m.Model, m.Name, m.BaseURL, m.Window, m.CanSwitch)
+	return modelReport(m.Model, m.Name, m.BaseURL, m.Window, m.CanSwitch) + "\n" + knownModelsReport(m.Known, m.Wire)
+}
+
+// knownModelsReport lists the known models, * marking the one in use.
+func knownModelsReport(known []string, current string) string {
+	if len(known) == 0 {
+		return "models      none known: set a provider's API key (OPENAI_API_KEY, ANTHROPIC_API_KEY, …) or name any model"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "models (%d known for the configured providers; any other name works too):", len(known))
+	for _, k := range known {
+		mark := " "
+		if k == current {
+			mark = "*"
+		}
+		fmt.Fprintf(&b, "\n %s %s", mark, k)
+	}
+	return b.String()
 }
 
 // qualifyModel gives a bare model name the current model's provider: on openai/gpt-4o-mini,

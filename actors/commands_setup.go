@@ -23,6 +23,7 @@ type SessionSetup struct {
 	Tools            *tools.Registry // without the session's permission check (its gate adds it)
 	System           string
 	Skills           []config.Skill
+	SkillProblems    []string             // the broken SKILL.md files skipped, in plain words
 	Instructions     *config.Instructions // the instruction files of the prefix
 	// Narrowed are the Node's tools this session does not have, and what took them away.
 	Narrowed []NarrowedTool
@@ -47,7 +48,7 @@ func (n *Node) sessionSetup(start *messages.StartSession, frozenMemory string) (
 	if err != nil {
 		return nil, err
 	}
-	skills := n.skills()
+	skills, skillProblems := n.skills()
 	cwd, promptMode := n.sessionPrefixOf(start)
 	pm, err := n.promptMode(promptMode)
 	if err != nil {
@@ -66,7 +67,7 @@ func (n *Node) sessionSetup(start *messages.StartSession, frozenMemory string) (
 	system := withQuirkHint(SystemPrompt(PromptParts{Root: workspace, Mode: string(start.Mode), RolePrompt: start.RolePrompt,
 		UserDir: n.opts.UserConfigDir, Skills: skills, PromptMode: pm, Instructions: instr, Memory: frozenMemory}), modelName, !start.NoRepair)
 	return &SessionSetup{Provider: provider, Model: modelStamp(start.Model), ModelName: modelName, Tools: reg,
-		System: system, Skills: skills, Instructions: instr, Narrowed: narrowed, Delegation: n.delegation(reg)}, nil
+		System: system, Skills: skills, SkillProblems: skillProblems, Instructions: instr, Narrowed: narrowed, Delegation: n.delegation(reg)}, nil
 }
 
 // narrowTools keeps the tools a subagent's role (roleTools, nil: all) and the prompt mode

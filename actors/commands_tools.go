@@ -161,8 +161,14 @@ func skillsReport(skills []config.Skill, active string) string {
 	return strings.TrimRight(b.String(), "\n")
 }
 
-// skillsView is /skills without a name.
-func skillsView(snap commandSnapshot) string { return skillsReport(snap.Skills, snap.ActiveSkill) }
+// skillsView is /skills without a name: the skills, then the broken ones skipped.
+func skillsView(snap commandSnapshot) string {
+	out := skillsReport(snap.Skills, snap.ActiveSkill)
+	for _, p := range snap.SkillProblems {
+		out += "\nwarning: " + p
+	}
+	return out
+}
 
 // runSkills is /skills [NAME]. Loading reads the SKILL.md off the actor; the body goes into
 // the context as a note for the next turn and the executor applies its allowed-tools.

@@ -17,6 +17,7 @@ const (
 	inputCommand inputKind = "command"
 	inputUnknown inputKind = "unknown_command"
 	inputModel   inputKind = "model"
+	inputShell   inputKind = "shell" // "!command": Arg is the command
 )
 
 // inputRoute is the routing decision for one line.
@@ -33,6 +34,9 @@ func classifyInput(text string) inputRoute {
 	t := strings.TrimSpace(text)
 	if t == "" {
 		return inputRoute{Kind: inputEmpty}
+	}
+	if command, ok := strings.CutPrefix(t, "!"); ok {
+		return inputRoute{Kind: inputShell, Arg: strings.TrimSpace(command)}
 	}
 	if !strings.HasPrefix(t, "/") || strings.HasPrefix(t, "//") {
 		return inputRoute{Kind: inputModel}

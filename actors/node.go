@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -18,6 +19,7 @@ import (
 	"github.com/troupe-dev/troupe/messages"
 	"github.com/troupe-dev/troupe/store"
 	"github.com/troupe-dev/troupe/tools"
+	"github.com/troupe-dev/troupe/tools/hooks"
 )
 
 // ProviderOpener builds a provider for a model string ("provider/model") and base URL, and
@@ -55,6 +57,9 @@ type NodeOptions struct {
 	MCPServers []config.MCPServer
 	// Lessons configure the learning layer ([lessons]).
 	Lessons LessonOptions
+	// Hooks are the project's hooks (config.HookList), skipped ones included, fixed for the
+	// Node's life; nil: none.
+	Hooks *hooks.Set
 }
 
 // Node is one troupe process serving one project: the bus, the store, the actor system.
@@ -72,6 +77,8 @@ type Node struct {
 	// schemas holds the built-in tools' compiled schemas, shared by every session's registry.
 	schemas tools.SchemaCache
 	mcp     *mcpHub // the MCP server actors; nil without servers
+	// warned holds the skill problems already logged, so each is logged once per node.
+	warned sync.Map
 	// hidden is each workspace's credential list and roles the project's role files, read
 	// once and kept fresh off the actors that start sessions (node_memo.go).
 	hidden  *diskMemo[[]string]
@@ -255,12 +262,12 @@ func (n *Node) newSessionDeps(start *messages.StartSession) (SessionDeps, error)
 	reg.AddCheck(gate.Check()) // last: after every validity check
 	return SessionDeps{
 		Store: n.store, Bridge: n.bridge, Provider: setup.Provider, Model: setup.Model, ModelName: setup.ModelName,
-		Tools: reg, Workspace: workspace, Sandbox: n.opts.Sandbox, Skills: setup.Skills, Retry: n.opts.Retry, Log: n.opts.Log,
+		Tools: reg, Workspace: workspace, Sandbox: n.opts.Sandbox, Skills: setup.Skills, SkillProblems: setup.SkillProblems, Retry: n.opts.Retry, Log: n.opts.Log,
 		Executor: n.executorFactory(executorParts{start: start, workspace: workspace, skills: setup.Skills, reg: reg, gate: gate,
 			files: n.fileTracker(start), delegates: setup.Delegation != nil}),
 		System: setup.System, Instructions: setup.Instructions, Delegation: setup.Delegation, Narrowed: setup.Narrowed,
 		Setup: func(st *messages.StartSession) (*SessionSetup, error) { return n.sessionSetup(st, frozen) }, PromptModes: n.promptModes, MCP: n.mcp.statusFunc(), Lessons: n.lessonBook(start),
-		Memory: n.sessionMemory(start),
+		Memory: n.sessionMemory(start), Hooks: n.opts.Hooks,
 	}, nil
 }
 

@@ -59,7 +59,8 @@ func (n *Node) executorFactory(p executorParts) ExecutorFactory {
 		if p.delegates {
 			env.Agents = link
 		}
-		return actor.PropsFromProducer(newToolExec(p.reg, env, p.gate)), nil
+		hooks := newHookRunner(n.opts.Hooks, p.workspace, start.ID, tmp, n.store)
+		return actor.PropsFromProducer(newToolExec(p.reg, env, p.gate, hooks)), nil
 	}
 }
 

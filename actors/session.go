@@ -13,6 +13,7 @@ import (
 	"github.com/troupe-dev/troupe/messages"
 	"github.com/troupe-dev/troupe/store"
 	"github.com/troupe-dev/troupe/tools"
+	"github.com/troupe-dev/troupe/tools/hooks"
 	"github.com/troupe-dev/troupe/tools/worktree"
 )
 
@@ -47,9 +48,11 @@ type SessionDeps struct {
 	// Both are fixed values read at start, not the executor's state.
 	Sandbox tools.Sandbox
 	Skills  []config.Skill
-	System  string
-	Retry   llm.RetryPolicy
-	Log     *slog.Logger
+	// SkillProblems are the broken SKILL.md files skipped at the start, in plain words.
+	SkillProblems []string
+	System        string
+	Retry         llm.RetryPolicy
+	Log           *slog.Logger
 	// Delegation lets the session run subagents; nil means it cannot.
 	Delegation *Delegation
 
@@ -72,6 +75,9 @@ type SessionDeps struct {
 	// MCP asks the Node's MCP servers their state (for /mcp), safe to call off the actor; nil
 	// when none are configured.
 	MCP func() []*messages.MCPServerStatus
+	// Hooks are the project's hooks, fixed for the Node's life: the session reads which events
+	// have one (and /hooks lists them); its executor runs them (session_hooks.go).
+	Hooks *hooks.Set
 	// Memory is the cross-session memory /memory shows and changes (nil: a subagent).
 	Memory *memory.Keeper
 	// Lessons are the project's lessons for a top-level session; nil: none learnt or given.
@@ -97,6 +103,7 @@ type session struct {
 	asChild childState        // this session as a subagent of another (session_child.go)
 
 	nested nestedInstructions // nested instruction files handed out (session_instructions.go)
+	user   userState          // the chat's own calls: !command, @path (session_usercalls.go)
 	learn  *sessionLessons    // the learning layer; nil when off (session_lessons.go)
 }
 
@@ -170,6 +177,8 @@ func (s *session) Receive(ctx actor.Context) {
 		s.onSetMode(ctx, msg)
 	case *messages.SessionAllowlist:
 		s.onSessionAllowlist(ctx, msg)
+	case *messages.HooksRan:
+		s.onHooksRan(ctx, msg)
 	case *messages.ToolStarted, *messages.ToolResult, *messages.ApprovalNeeded, *messages.ToolDecision,
 		*messages.FilesRechecked, *messages.CheckResult:
 		if s.fromExecutor(ctx) {
@@ -281,6 +290,7 @@ func (s *session) status() *messages.StatusReply {
 		Repairs: repairStatus(s.cur.steer, s.deps.Model)}
 	s.instructions() // the copy is made on first use
 	s.nested.status(r)
+	r.Skills, r.Warnings = skillNames(s.deps.Skills), s.deps.SkillProblems
 	if s.meta != nil {
 		r.Turns, r.InputTokens, r.OutputTokens = s.meta.Turns, s.meta.InputTokens, s.meta.OutputTokens
 		r.ContextTokens = s.budget.tokensOf(s.request())
@@ -305,7 +315,7 @@ func formatStatus(st *messages.StatusReply) string {
 	return fmt.Sprintf("session     %s\nmodel       %s\nmode        %s\nphase       %s\ncontext     %.0f%% (%d of %d tokens)\n"+
 		"compactions %d\ntokens      %d in, %d out over %d turns\ngoal        %s\nagents      %d running\nrepairs     %s",
 		st.Session, st.Model, st.Mode, st.Phase, pct, st.ContextTokens, st.ContextWindow, st.Compactions,
-		st.InputTokens, st.OutputTokens, st.Turns, goal, st.Agents, repairs) + formatInstructionStatus(st)
+		st.InputTokens, st.OutputTokens, st.Turns, goal, st.Agents, repairs) + formatInstructionStatus(st) + formatSkillStatus(st)
 }
 
 // emit publishes one event (none for the zero Payload). One that cannot be published (monitors see a fatal

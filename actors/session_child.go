@@ -90,7 +90,7 @@ func (s *session) commitInherited() error {
 func messageToEntry(m llm.Message) *store.Entry {
 	switch m.Role {
 	case llm.RoleAssistant:
-		e := &store.Entry{Kind: store.KindAssistant, Text: m.Content, Reasoning: m.Reasoning, Model: m.Model}
+		e := &store.Entry{Kind: store.KindAssistant, Text: m.Content, Reasoning: m.Reasoning, ReasoningBlocks: m.ReasoningBlocks, Model: m.Model}
 		for _, c := range m.ToolCalls {
 			e.Calls = append(e.Calls, store.Call{ID: c.ID, Name: c.Name, Args: c.Args})
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/troupe-dev/troupe/actors/projection"
 	"github.com/troupe-dev/troupe/llm"
 	"github.com/troupe-dev/troupe/messages"
+	"github.com/troupe-dev/troupe/tools/hooks"
 )
 
 // Context is a projection (docs/DESIGN-NOTES.md "Context"): before every call
@@ -92,6 +93,7 @@ func (s *session) startCompaction(ctx actor.Context, reason, focus string, mecha
 	span := append([]projection.Item(nil), s.items[from:to]...)
 	c := s.budget.begin(span, reason, s.budget.tokensOf(s.request()), then)
 	s.become(phaseCompacting, s.compactingPhase)
+	s.observeHooks(ctx, &messages.RunHooks{Event: string(hooks.PreCompact), Trigger: compactTrigger(reason), Focus: focus})
 	if mechanical {
 		b := projection.Mechanical(span, reason)
 		b.Reason = reason

@@ -3,6 +3,7 @@ package actors
 import (
 	"errors"
 	"fmt"
+	"os"
 	"slices"
 	"time"
 
@@ -43,16 +44,19 @@ func (h sessionHost) Snapshot() commandSnapshot {
 		Agents: s.kids.rows(time.Now()),
 		Permissions: permissionFacts{Mode: s.cfg.mode(), Allow: s.cfg.Allow, Ask: s.cfg.Ask, Deny: s.cfg.Deny,
 			Session: s.kids.sessionAllowlist()},
-		Tools:       s.deps.toolSpecs(),
-		Narrowed:    s.deps.Narrowed,
-		Skills:      s.deps.Skills,
-		ActiveSkill: activeSkill(s.items),
+		Tools:         s.deps.toolSpecs(),
+		Narrowed:      s.deps.Narrowed,
+		Skills:        s.deps.Skills,
+		SkillProblems: s.deps.SkillProblems,
+		ActiveSkill:   activeSkill(s.items),
 		Model: modelFacts{Model: s.deps.Model, Name: s.deps.ModelName, Wire: s.cfg.Model, BaseURL: s.cfg.BaseURL,
 			Window: s.deps.window(s.cfg.limits.ContextWindow), PromptMode: promptModeOf(s.cfg.PromptMode, s.meta),
-			CanSwitch: s.deps.Setup != nil, CanSwitchPrompt: s.deps.Setup != nil && s.deps.PromptModes != nil},
+			CanSwitch: s.deps.Setup != nil, CanSwitchPrompt: s.deps.Setup != nil && s.deps.PromptModes != nil,
+			Known: llm.KnownModels(os.Getenv, s.cfg.Model)},
 		ProjectRoot: s.cfg.Workspace,
 		Sandbox:     s.deps.Sandbox,
 		MCP:         s.deps.MCP,
+		Hooks:       s.deps.Hooks.All(),
 		Memory:      s.deps.Memory,
 	}
 	if snap.Session.Agent == "" {

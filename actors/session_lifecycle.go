@@ -77,7 +77,7 @@ func (s *session) started(ctx actor.Context) {
 	// Bound, and session.started is out ahead of the start's answer: input sent now is not lost.
 	s.tellSupervisor(ctx, &sessionUp{id: s.cfg.ID})
 	s.become(phaseIdle, s.idle)
-	s.begin(ctx)
+	s.sessionStart(ctx) // its hooks, then begin
 }
 
 // begin takes the session's first step: the task it was started with, or, on resume without a
@@ -149,7 +149,7 @@ func (s *session) loadSession() error {
 
 // finish records the outcome, announces it, and stops the actor. It runs once.
 func (s *session) finish(ctx actor.Context, out *messages.SessionFinishedData) {
-	if s.finished() {
+	if s.finished() || !s.sessionEnd(ctx, out) {
 		return
 	}
 	s.become(phaseFinished, s.finishedPhase)

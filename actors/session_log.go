@@ -37,7 +37,7 @@ func toolResultEntry(call llm.ToolCall, res *messages.ToolResult) (*store.Entry,
 // commitAssistant records a reply stamped with the model that produced it, and counts the turn.
 func (s *session) commitAssistant(r *llm.Reply) error {
 	model := s.deps.Model
-	e := &store.Entry{Kind: store.KindAssistant, Text: r.Text, Reasoning: r.Reasoning, Model: model}
+	e := &store.Entry{Kind: store.KindAssistant, Text: r.Text, Reasoning: r.Reasoning, ReasoningBlocks: r.ReasoningBlocks, Model: model}
 	for _, c := range r.ToolCalls {
 		e.Calls = append(e.Calls, store.Call{ID: c.ID, Name: c.Name, Args: c.Args})
 	}
@@ -49,7 +49,7 @@ func (s *session) commitAssistant(r *llm.Reply) error {
 		return fmt.Errorf("record the model's reply: %w", err)
 	}
 	s.items = append(s.items, projection.Item{Seq: e.Seq, Time: e.Time, Msg: llm.Message{Role: llm.RoleAssistant,
-		Content: r.Text, Reasoning: r.Reasoning, ToolCalls: r.ToolCalls, Model: model}})
+		Content: r.Text, Reasoning: r.Reasoning, ReasoningBlocks: r.ReasoningBlocks, ToolCalls: r.ToolCalls, Model: model}})
 	return nil
 }
 
@@ -97,7 +97,7 @@ func echoReasoning(msgs []llm.Message, stamp, modelName string) []llm.Message {
 		if msgs[i].Model == stamp {
 			msgs[i].Model = modelName
 		} else {
-			msgs[i].Reasoning = ""
+			msgs[i].Reasoning, msgs[i].ReasoningBlocks = "", nil
 		}
 	}
 	return msgs

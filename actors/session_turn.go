@@ -9,6 +9,7 @@ import (
 
 	"github.com/troupe-dev/troupe/llm"
 	"github.com/troupe-dev/troupe/messages"
+	"github.com/troupe-dev/troupe/tools/hooks"
 )
 
 // Messages from the model-call goroutine back to its session. They carry the turn so that a
@@ -47,14 +48,13 @@ func (s *session) routeInput(ctx actor.Context, text string) *messages.InputAck 
 		return &messages.InputAck{Routed: messages.RoutedIgnored}
 	case inputCommand, inputUnknown:
 		return runCommand(sessionHost{s, ctx}, r)
+	case inputShell:
+		return s.runShell(ctx, r.Arg)
 	}
-	if err := s.commit(userEntry(text)); err != nil {
-		s.fail(ctx, messages.FailInternal, err.Error())
-		return &messages.InputAck{Routed: messages.RoutedIgnored, Output: err.Error()}
+	if s.attachMentions(ctx, text) { // the line goes to the model once its files are read
+		return &messages.InputAck{Routed: messages.RoutedModel}
 	}
-	s.cur.newInput()
-	s.lessonTask(text)
-	s.callModel(ctx)
+	s.submitPrompt(ctx, text) // its hooks, then the model
 	return &messages.InputAck{Routed: messages.RoutedModel}
 }
 
@@ -72,6 +72,7 @@ func (s *session) callModel(ctx actor.Context) {
 	}
 	s.turn++
 	s.emit(messages.TurnStartedEvent.Of(&messages.TurnStartedData{Turn: s.turn}))
+	s.observeHooks(ctx, &messages.RunHooks{Event: string(hooks.PreModel), Model: s.deps.Model})
 	// The turn is calling from here: a Cancel while the files are rechecked ends it before the
 	// request goes out.
 	s.become(phaseCalling, s.calling)
@@ -124,6 +125,7 @@ func (s *session) onModelDone(ctx actor.Context, msg *modelDone) {
 		return
 	}
 	if msg.err == nil && s.cur.cancelling == "" {
+		s.observeHooks(ctx, &messages.RunHooks{Event: string(hooks.PostModel), Model: s.deps.Model, Message: msg.reply.Text})
 		s.recordUsage(msg.reply.Usage, msg.bytes)
 		s.budget.observe(msg.reply.Usage.InputTokens, msg.sent)
 	}
@@ -199,6 +201,11 @@ func (s *session) finalAnswer(ctx actor.Context, text string) {
 // acceptFinal takes a verified final answer: an interactive session waits for more input; a
 // headless one ends once its subagents have (their results may change the answer).
 func (s *session) acceptFinal(ctx actor.Context, text string) {
+	s.stopHooks(ctx, text, func() { s.acceptedFinal(ctx, text) })
+}
+
+// acceptedFinal takes a final answer the Stop hooks let stand.
+func (s *session) acceptedFinal(ctx actor.Context, text string) {
 	if s.cfg.Interactive {
 		s.become(phaseIdle, s.idle)
 		return

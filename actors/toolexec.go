@@ -26,6 +26,7 @@ type toolExec struct {
 	perm     *tools.Gate
 	to       sessionTell // the session: every answer goes there
 	gate     *callGate   // the running call's link to its permission check
+	hooks    *hookRunner // nil when no hook runs (toolexec_hooks.go)
 
 	queue   []*messages.ToolRequest
 	running *messages.ToolRequest
@@ -54,9 +55,9 @@ type toolDone struct {
 
 // newToolExec returns the producer of a session's executor. env and perm are the executor's
 // alone: the producer is called again on a restart, and the new incarnation takes them over.
-func newToolExec(registry *tools.Registry, env *tools.Env, perm *tools.Gate) actor.Producer {
+func newToolExec(registry *tools.Registry, env *tools.Env, perm *tools.Gate, hooks *hookRunner) actor.Producer {
 	return func() actor.Actor {
-		return &toolExec{registry: registry, env: env, perm: perm}
+		return &toolExec{registry: registry, env: env, perm: perm, hooks: hooks}
 	}
 }
 
@@ -77,6 +78,8 @@ func (t *toolExec) Receive(ctx actor.Context) {
 		t.recheckFiles(msg)
 	case *messages.RunCheck:
 		t.runCheck(msg)
+	case *messages.RunHooks:
+		t.runHooks(ctx, msg)
 	case *useRegistry: // /prompt or /model, sent while no call runs
 		t.useRegistry(msg)
 	case *useSkill: // /skills NAME
@@ -127,7 +130,11 @@ func (t *toolExec) run(ctx context.Context, req *messages.ToolRequest) (res tool
 			res = tools.Result{IsError: true, Output: fmt.Sprintf("tool %s crashed: %v (the call did not complete)", req.Name, p)}
 		}
 	}()
-	return t.registry.Execute(ctx, t.env, tools.Call{ID: req.CallID, Name: req.Name, Args: req.Args, Inferred: req.Inferred})
+	call := tools.Call{ID: req.CallID, Name: req.Name, Args: req.Args, Inferred: req.Inferred}
+	if t.hooks.aroundCalls() {
+		return t.callWithHooks(ctx, req, call)
+	}
+	return t.registry.Execute(ctx, t.env, call)
 }
 
 func (t *toolExec) finish(ctx actor.Context, done *toolDone) {

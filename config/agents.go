@@ -6,14 +6,15 @@ package config
 import (
 	"errors"
 	"fmt"
-	"github.com/troupe-dev/troupe/internal/nearest"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/troupe-dev/troupe/internal/lazyre"
+	"github.com/troupe-dev/troupe/internal/nearest"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -222,9 +223,9 @@ func StricterMode(a, b string) string {
 var roleKeys = []string{"description", "tools", "model", "mode", "max_turns"}
 
 var (
-	roleNameRE = regexp.MustCompile(`^[a-z0-9_-]+$`)
-	toolNameRE = regexp.MustCompile(`^[A-Za-z0-9_.-]+$`) // built-ins and mcp__server__tool
-	yamlLineRE = regexp.MustCompile(`line (\d+)`)
+	roleNameRE = lazyre.New(`^[a-z0-9_-]+$`)
+	toolNameRE = lazyre.New(`^[A-Za-z0-9_.-]+$`) // built-ins and mcp__server__tool
+	yamlLineRE = lazyre.New(`line (\d+)`)
 )
 
 // maxRoleName keeps names usable as task labels and file names.

@@ -89,6 +89,10 @@ type Config struct {
 	// MCP configures MCP servers ([mcp.servers.NAME]; see MCPServers for which start).
 	MCP MCP `toml:"mcp"`
 
+	// Hooks are commands run at points of the loop ([[hooks.EVENT]], by event; see HookList
+	// for which run). They accumulate across files, the user's first.
+	Hooks map[string][]HookSpec `toml:"hooks"`
+
 	// Warnings are one-line notices for the user: project settings ignored because they
 	// would widen permissions, each saying how to allow it.
 	Warnings []string `toml:"-"`
@@ -140,6 +144,7 @@ func Load(opt LoadOptions) (*Config, error) {
 		}
 		if l != nil {
 			l.markProjectServers(path == opt.ProjectFile)
+			l.markProjectHooks(path == opt.ProjectFile, path)
 			l.applyTo(c, path)
 			c.Sources = append(c.Sources, path)
 		}

@@ -24,7 +24,7 @@ func TestEveryKeyIsInConfigDoc(t *testing.T) {
 
 // The template names every key, and with each '#key = …' line uncommented it is a valid file.
 func TestTemplateSetsEveryKeyAndLoads(t *testing.T) {
-	setting := regexp.MustCompile(`(?m)^#(\[?[a-z])`)
+	setting := regexp.MustCompile(`(?m)^#(\[{0,2}[a-z])`)
 	file := setting.ReplaceAllString(Template, "$1")
 	path := filepath.Join(t.TempDir(), "troupe.toml")
 	if err := os.WriteFile(path, []byte(file), 0o644); err != nil {

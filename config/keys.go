@@ -34,6 +34,11 @@ func knownKeys() []string {
 // (so a key in the right table wins), within an edit distance that still looks like a typo.
 // It returns "" if nothing is close.
 func nearestKey(unknown []string) string {
+	if len(unknown) == 3 && unknown[0] == "hooks" { // [[hooks.EVENT]] tables: their own keys
+		if near := nearest.Best(unknown[2], []string{"command", "matcher", "timeout_s"}, 2); near != "" {
+			return joinKey([]string{"hooks", unknown[1], near})
+		}
+	}
 	want := joinKey(unknown)
 	keys := knownKeys()
 	slices.Sort(keys) // a tie goes to the key that sorts first

@@ -6,11 +6,12 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
+
+	"github.com/troupe-dev/troupe/internal/lazyre"
 )
 
 // layer is one configuration file as written: pointers and nil slices tell "not set" apart
@@ -66,6 +67,8 @@ type layer struct {
 	} `toml:"lessons"`
 
 	MCP MCP `toml:"mcp"`
+
+	Hooks map[string][]HookSpec `toml:"hooks"`
 }
 
 // readLayer reads and strictly decodes the file at path. It returns nil, nil if there is no
@@ -112,7 +115,7 @@ func decodeError(path string, err error) error {
 }
 
 // typeMismatch matches go-toml's type errors, which name Go types rather than TOML ones.
-var typeMismatch = regexp.MustCompile(`^toml: cannot decode TOML (\w+) into (?:struct field .* of type )?(.+)$`)
+var typeMismatch = lazyre.New(`^toml: cannot decode TOML (\w+) into (?:struct field .* of type )?(.+)$`)
 
 // decodeMessage says what went wrong in TOML terms: "agents.max_depth: want an integer, got a
 // TOML string".
@@ -221,6 +224,7 @@ func (l *layer) applyTo(c *Config, path string) {
 		c.accumulate("SandboxDenyRead", &c.SandboxDenyRead, l.Sandbox.DenyRead, path)
 		c.accumulate("SandboxAllowRead", &c.SandboxAllowRead, l.Sandbox.AllowRead, path)
 	}
+	l.applyHooks(c, path)
 	if len(l.Env.Set) > 0 {
 		c.addOrigin("Env.Set", path)
 	}

@@ -3,10 +3,11 @@ package config
 import (
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/troupe-dev/troupe/internal/lazyre"
 )
 
 // MCPServer is one configured MCP server: a command run over stdio, or a URL spoken to over
@@ -50,7 +51,7 @@ const (
 	MCPSSE   = "sse"
 )
 
-var mcpServerName = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,32}$`)
+var mcpServerName = lazyre.New(`^[a-zA-Z0-9_-]{1,32}$`)
 
 // Transport is the server's transport, "stdio" when it names a command and no type.
 func (s MCPServer) Transport() string {

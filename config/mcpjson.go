@@ -8,8 +8,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
+
+	"github.com/troupe-dev/troupe/internal/lazyre"
 )
 
 // MCPJSONFile is the project file other tools (Claude Code, Cursor) write their MCP servers
@@ -81,7 +82,7 @@ func expandMap(m map[string]string, expand func(string) string) map[string]strin
 	return out
 }
 
-var varRef = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)(:-([^}]*))?\}`)
+var varRef = lazyre.New(`\$\{([A-Za-z_][A-Za-z0-9_]*)(:-([^}]*))?\}`)
 
 // expandVars replaces ${VAR} with the variable's value and ${VAR:-default} with the value, or
 // default when the variable is unset or empty, as Claude Code does in .mcp.json.

@@ -70,6 +70,15 @@ const Template = `# troupe.toml: this project's troupe settings (docs/CONFIG.md 
 # The bound, in bytes, of the lessons put into each request.
 #max_bytes = 1600
 
+#[[hooks.PreToolUse]]
+# A command run at a point of the loop, fed JSON on stdin as Claude Code's hooks are (events:
+# SessionStart, UserPromptSubmit, PreModel, PostModel, PreToolUse, PostToolUse, PreCompact, Stop,
+# SubagentStop, SessionEnd). A project's hooks run only in a trusted project.
+# matcher is a regular expression on the tool name (bash, or Claude Code's Bash).
+#matcher = "bash"
+#command = "./scripts/guard.sh"
+#timeout_s = 60
+
 #[mcp.servers.files]
 # An MCP server run over stdio (or url = "https://…" with type = "http" or "sse").
 #command = "npx"

@@ -72,6 +72,7 @@ func (c *Config) Validate() error {
 			}
 		}
 	}
+	errs = append(errs, c.validateHooks()...)
 	for _, name := range c.Env.Pass {
 		if !validEnvName(name) {
 			errs = append(errs, fmt.Errorf("env.pass: %q is not a variable name", name))

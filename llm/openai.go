@@ -143,7 +143,7 @@ func (p *openAIProvider) streamOnce(ctx context.Context, wreq *openai.Request, m
 
 // openAIReply maps an assembled result to a Reply.
 func openAIReply(res *openai.Result, model string) *Reply {
-	r := &Reply{Text: res.Text, Reasoning: res.Reasoning, Model: res.Model}
+	r := &Reply{Text: res.Text, Reasoning: res.Reasoning, ReasoningBlocks: res.ReasoningDetails, Model: res.Model}
 	if r.Model == "" {
 		r.Model = model
 	}

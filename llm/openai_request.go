@@ -62,10 +62,12 @@ func lastUserMessage(msgs []Message) int {
 	return -1
 }
 
-// openAIMessage maps one message. Reasoning is echoed (as reasoning_content) only for the
-// same model and only inside the current tool loop, after the last user message: DeepSeek's
-// thinking mode needs it there for multi-step tool calls and wants it gone from earlier turns,
-// Kimi and Qwen's templates read it the same way, and the rest ignore it.
+// openAIMessage maps one message. Reasoning is echoed (as reasoning_details when the server
+// sent it so, else as reasoning_content) only for the same model and only inside the current
+// tool loop, after the last user message: DeepSeek's thinking mode needs it there for
+// multi-step tool calls and wants it gone from earlier turns, Kimi and Qwen's templates read
+// it the same way, OpenRouter needs its reasoning_details there (Anthropic and OpenAI models
+// behind it check their signed or encrypted reasoning), and the rest ignore it.
 func openAIMessage(m Message, model string, inLoop bool, id func(string) string) openai.Message {
 	switch m.Role {
 	case RoleTool:
@@ -85,7 +87,13 @@ func openAIMessage(m Message, model string, inLoop bool, id func(string) string)
 			a.ToolCalls = append(a.ToolCalls, openai.ToolCall{ID: id(c.ID), Type: "function",
 				Function: openai.FunctionCall{Name: c.Name, Arguments: args}})
 		}
-		if m.Reasoning != "" && m.Model == model && inLoop {
+		switch {
+		case m.Model != model || !inLoop:
+		case len(m.ReasoningBlocks) > 0:
+			// OpenRouter wants its reasoning_details back whole (signatures and encrypted
+			// blocks with them) and reads them in place of the text, which would be a copy.
+			a.ReasoningDetails = m.ReasoningBlocks
+		case m.Reasoning != "":
 			a.ReasoningContent = m.Reasoning
 		}
 		return a

@@ -38,6 +38,10 @@ type Message struct {
 	// Reasoning is the model's reasoning text of an assistant message. Adapters echo it back
 	// only when Model equals the Request's model (reasoning is echoed only to the same model).
 	Reasoning string `json:"reasoning,omitempty"`
+	// ReasoningBlocks is the provider's own structured record of that reasoning (signed or
+	// encrypted blocks), opaque outside its adapter, which sends it back as it came under the
+	// same rule as Reasoning.
+	ReasoningBlocks json.RawMessage `json:"reasoning_blocks,omitempty"`
 	// ToolCalls are the calls of an assistant message, in order.
 	ToolCalls []ToolCall `json:"tool_calls,omitempty"`
 	// ToolCallID and ToolName identify the call a RoleTool message answers.
@@ -112,10 +116,13 @@ const (
 type Reply struct {
 	Text      string
 	Reasoning string
-	ToolCalls []ToolCall
-	Usage     Usage
-	Stop      StopReason
-	Model     string // the model that answered
+	// ReasoningBlocks is the provider's structured record of the reasoning, nil for most
+	// (see Message.ReasoningBlocks).
+	ReasoningBlocks json.RawMessage
+	ToolCalls       []ToolCall
+	Usage           Usage
+	Stop            StopReason
+	Model           string // the model that answered
 	// Quirks names the leniencies the wire needed to read this reply (a server bending its
 	// protocol); empty for a clean reply.
 	Quirks []string

@@ -190,3 +190,54 @@ func TestMistralGetsNineCharacterCallIDs(t *testing.T) {
 		t.Errorf("quirks %v lack mistral_call_ids", r.Quirks)
 	}
 }
+
+// TestReasoningDetailsGoBackWhole: OpenRouter streams reasoning_details in pieces (text, then
+// a signature, then an encrypted block); they are merged into whole blocks and sent back with
+// the assistant message inside the tool loop, in place of reasoning_content, and not for an
+// earlier turn.
+func TestReasoningDetailsGoBackWhole(t *testing.T) {
+	p, srv := replaying(t, "reasoning_details_tool.sse", "usage_never.sse")
+	const model = "anthropic/claude-sonnet-4"
+	first := &Request{Model: model, Messages: []Message{{Role: RoleUser, Content: "read a.go"}}}
+	r, _, err := collect(t, p, first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Reasoning != "Read the file first." || len(r.ToolCalls) != 1 || r.Stop != StopToolCalls {
+		t.Fatalf("reply reasoning %q calls %v stop %s", r.Reasoning, r.ToolCalls, r.Stop)
+	}
+	want := `[{"format":"anthropic-claude-v1","index":0,"signature":"EqQBCkYIBxgCKkD0sig","text":"Read the file first.","type":"reasoning.text"},` +
+		`{"data":"gAAAAABredacted","format":"anthropic-claude-v1","index":1,"type":"reasoning.encrypted"}]`
+	if string(r.ReasoningBlocks) != want {
+		t.Fatalf("merged blocks\n%s\nwant\n%s", r.ReasoningBlocks, want)
+	}
+	second := &Request{Model: model, Messages: []Message{
+		{Role: RoleUser, Content: "before"},
+		{Role: RoleAssistant, Content: "earlier", Reasoning: "old", ReasoningBlocks: json.RawMessage(`[{"type":"reasoning.text","text":"old"}]`), Model: model},
+		{Role: RoleUser, Content: "read a.go"},
+		{Role: RoleAssistant, Reasoning: r.Reasoning, ReasoningBlocks: r.ReasoningBlocks, ToolCalls: r.ToolCalls, Model: model},
+		{Role: RoleTool, ToolCallID: r.ToolCalls[0].ID, Content: "package a"},
+	}}
+	if _, _, err := collect(t, p, second); err != nil {
+		t.Fatal(err)
+	}
+	var body struct {
+		Messages []struct {
+			ReasoningContent string          `json:"reasoning_content"`
+			ReasoningDetails json.RawMessage `json:"reasoning_details"`
+		} `json:"messages"`
+	}
+	if err := json.Unmarshal(srv.Requests()[1].Body, &body); err != nil {
+		t.Fatal(err)
+	}
+	for i, m := range body.Messages {
+		wantDetails := ""
+		if i == 3 {
+			wantDetails = want
+		}
+		if string(m.ReasoningDetails) != wantDetails || m.ReasoningContent != "" {
+			t.Errorf("message %d sent reasoning_details %s reasoning_content %q; want details %q and no content",
+				i, m.ReasoningDetails, m.ReasoningContent, wantDetails)
+		}
+	}
+}

@@ -112,7 +112,15 @@ const (
 	RoutedBusy    Route = "busy"
 	// RoutedExit answers /exit: the client leaves (a chat ends its session, attach detaches).
 	RoutedExit Route = "exit"
+	// RoutedShell answers "!command": the command runs through the session's executor as a
+	// call whose id starts with UserCallPrefix; its tool events show it, and the session is
+	// idle again after its tool.finished.
+	RoutedShell Route = "shell"
 )
+
+// UserCallPrefix starts the call id of a tool call the user made from the chat (!command,
+// an @path mention) rather than the model.
+const UserCallPrefix = "user-"
 
 // Cancel stops what a session (or tool executor) is doing. For a session: the current turn is
 // cut off, and the session finishes as interrupted unless it is interactive.
@@ -286,6 +294,11 @@ type StatusReply struct {
 	Instructions     []InstructionFile `json:"instructions,omitempty"`
 	InstructionBytes int               `json:"instruction_bytes,omitempty"`
 	InstructionCap   int               `json:"instruction_cap,omitempty"`
+	// Skills are the names of the skills the session may load; Warnings say, in plain words,
+	// what went wrong at its start without stopping it (a broken SKILL.md skipped). A client
+	// shows the warnings once.
+	Skills   []string `json:"skills,omitempty"`
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // InstructionFile is one instruction file in force, as /status reports it.

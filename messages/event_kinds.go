@@ -61,6 +61,7 @@ var (
 	LessonStoredEvent     = Event[LessonStoredData]{EventLessonStored}
 	LessonsGivenEvent     = Event[LessonsGivenData]{EventLessonsGiven}
 	LoopSteeredEvent      = Event[LoopSteeredData]{EventLoopSteered}
+	HookFinishedEvent     = Event[HookFinishedData]{EventHookFinished}
 )
 
 // eventKinds lists every typed event; decoding and the golden files are driven by it.
@@ -70,7 +71,7 @@ var eventKinds = []eventKind{
 	ToolFinishedEvent, ModelRetryEvent, UsageEvent, TurnFinishedEvent, SessionFinishedEvent,
 	ErrorEvent, FileChangedEvent, ContextCompactedEvent, ContextPressureEvent, GoalUpdatedEvent,
 	DoneCheckEvent, AgentSpawnedEvent, AgentFinishedEvent, ToolRepairedEvent, AuditFinishedEvent,
-	SessionConfigEvent, WireQuirkEvent, LessonStoredEvent, LessonsGivenEvent, LoopSteeredEvent,
+	SessionConfigEvent, WireQuirkEvent, HookFinishedEvent, LessonStoredEvent, LessonsGivenEvent, LoopSteeredEvent,
 }
 
 // EventTypes lists every event type, in the order of the table.

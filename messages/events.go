@@ -35,6 +35,7 @@ const (
 	EventLessonStored     EventType = "lesson.stored"           // LessonStoredData
 	EventLessonsGiven     EventType = "lessons.given"           // LessonsGivenData
 	EventLoopSteered      EventType = "loop.steered"            // LoopSteeredData
+	EventHookFinished     EventType = "hook.finished"           // HookFinishedData
 )
 
 // SessionStartedData opens a session's stream of events.

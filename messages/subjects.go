@@ -11,8 +11,8 @@ import (
 // cluster; every subject of a project starts with "troupe.<ns>.". Each subject has a publish
 // form (a function that fills it in) and, where it is subscribed with wildcards, a subscribe form.
 const (
-	// troupe.<ns>.evt.<session>.<type>: events, fan-out. Monitors subscribe troupe.<ns>.evt.>
-	eventSubjectFmt      = "troupe.%s.evt.%s.%s"
+	// troupe.<ns>.evt.<session>.<type> (EventSubject): events, fan-out. Monitors subscribe
+	// troupe.<ns>.evt.>
 	sessionEventsSubjFmt = "troupe.%s.evt.%s.>"
 	projectEventsSubjFmt = "troupe.%s.evt.>"
 	// troupe.<ns>.inbox.<actor>: point-to-point actor messages (child results land here).
@@ -27,7 +27,7 @@ const (
 
 // EventSubject is where a session publishes an event of type t.
 func EventSubject(ns, session string, t EventType) string {
-	return fmt.Sprintf(eventSubjectFmt, ns, session, t)
+	return "troupe." + ns + ".evt." + session + "." + string(t) // every event: no Sprintf
 }
 
 // SessionEventsSubject subscribes to every event of one session.

@@ -31,18 +31,20 @@ type Call struct {
 
 // Entry is one record of a session's append-only log.
 type Entry struct {
-	Seq       uint64          `json:"seq"` // assigned by Append: 1, 2, 3, … per session, no gaps
-	Kind      EntryKind       `json:"kind"`
-	Time      time.Time       `json:"time"`                // set by Append when zero
-	Text      string          `json:"text,omitempty"`      // user text, assistant text, tool output, compact summary, system note
-	Reasoning string          `json:"reasoning,omitempty"` // assistant reasoning
-	Model     string          `json:"model,omitempty"`     // assistant: the model that produced it
-	Calls     []Call          `json:"calls,omitempty"`     // assistant: its tool calls, in order
-	CallID    string          `json:"call_id,omitempty"`   // tool_result: the call it answers
-	ToolName  string          `json:"tool_name,omitempty"` // tool_result
-	IsError   bool            `json:"is_error,omitempty"`  // tool_result
-	Event     string          `json:"event,omitempty"`     // system: an event type, e.g. "tool.rejected"
-	Data      json.RawMessage `json:"data,omitempty"`      // system/compact: structured detail
+	Seq       uint64    `json:"seq"` // assigned by Append: 1, 2, 3, … per session, no gaps
+	Kind      EntryKind `json:"kind"`
+	Time      time.Time `json:"time"`                // set by Append when zero
+	Text      string    `json:"text,omitempty"`      // user text, assistant text, tool output, compact summary, system note
+	Reasoning string    `json:"reasoning,omitempty"` // assistant reasoning
+	// assistant: the provider's structured record of the reasoning, sent back as it came
+	ReasoningBlocks json.RawMessage `json:"reasoning_blocks,omitempty"`
+	Model           string          `json:"model,omitempty"`     // assistant: the model that produced it
+	Calls           []Call          `json:"calls,omitempty"`     // assistant: its tool calls, in order
+	CallID          string          `json:"call_id,omitempty"`   // tool_result: the call it answers
+	ToolName        string          `json:"tool_name,omitempty"` // tool_result
+	IsError         bool            `json:"is_error,omitempty"`  // tool_result
+	Event           string          `json:"event,omitempty"`     // system: an event type, e.g. "tool.rejected"
+	Data            json.RawMessage `json:"data,omitempty"`      // system/compact: structured detail
 }
 
 // sessionSeq is the append counter of one session. Its mutex serialises that session's

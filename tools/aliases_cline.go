@@ -3,8 +3,9 @@ package tools
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strings"
+
+	"github.com/troupe-dev/troupe/internal/lazyre"
 )
 
 // The tools of Cline, Roo Code and Kilo Code, as their system prompts teach them (the
@@ -20,11 +21,11 @@ import (
 // Aider write "<<<<<<< SEARCH", "=======", ">>>>>>> REPLACE", Roo with ":start_line:N" and a
 // "-------" line after the opening marker.
 var (
-	searchMarker  = regexp.MustCompile(`^\s*(?:-{3,}|<{3,})\s*SEARCH>?\s*$`)
-	dividerMarker = regexp.MustCompile(`^\s*={3,}\s*$`)
-	replaceMarker = regexp.MustCompile(`^\s*(?:\+{3,}|>{3,})\s*REPLACE<?\s*$`)
-	lineHint      = regexp.MustCompile(`^\s*:(?:start|end)_line:\s*\d*\s*$`)
-	hintEnd       = regexp.MustCompile(`^\s*-{3,}\s*$`)
+	searchMarker  = lazyre.New(`^\s*(?:-{3,}|<{3,})\s*SEARCH>?\s*$`)
+	dividerMarker = lazyre.New(`^\s*={3,}\s*$`)
+	replaceMarker = lazyre.New(`^\s*(?:\+{3,}|>{3,})\s*REPLACE<?\s*$`)
+	lineHint      = lazyre.New(`^\s*:(?:start|end)_line:\s*\d*\s*$`)
+	hintEnd       = lazyre.New(`^\s*-{3,}\s*$`)
 )
 
 // searchReplaceBlock is one SEARCH/REPLACE block.

@@ -6,6 +6,8 @@ import (
 	"path"
 	"regexp"
 	"strings"
+
+	"github.com/troupe-dev/troupe/internal/lazyre"
 )
 
 // The argument translations of other harnesses' tools (see harnessTools). Each rewrites args
@@ -74,7 +76,7 @@ func claudeGrep(args map[string]any) (string, string) {
 	return "", ""
 }
 
-var fileType = regexp.MustCompile(`^[A-Za-z0-9]{1,10}$`)
+var fileType = lazyre.New(`^[A-Za-z0-9]{1,10}$`)
 
 // codexShell maps Codex's shell, whose command is an argv array, to one bash command line.
 func codexShell(args map[string]any) (string, string) {
@@ -135,7 +137,7 @@ func isCommandFlag(flag string) bool {
 	return letters == "c" || letters == "lc" || letters == "cl"
 }
 
-var shellSafe = regexp.MustCompile(`^[A-Za-z0-9_./=:,+@%^-]+$`)
+var shellSafe = lazyre.New(`^[A-Za-z0-9_./=:,+@%^-]+$`)
 
 // shellQuote quotes s for bash unless it is made only of characters bash leaves alone.
 func shellQuote(s string) string {

@@ -4,8 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"path"
-	"regexp"
 	"strings"
+
+	"github.com/troupe-dev/troupe/internal/lazyre"
 )
 
 // Codex's apply_patch format (codex-rs/apply-patch, parser.rs and its Lark grammar):
@@ -270,7 +271,7 @@ func (p *patchReader) hunk(first bool) (patchHunk, string) {
 
 // heredocStart is the first line of a patch fed through a heredoc, with or without the
 // command: "<<'EOF'", "apply_patch <<EOF", "cd sub && apply_patch <<'PATCH'".
-var heredocStart = regexp.MustCompile(`^\s*(?:cd\s+(\S+)\s*&&\s*)?(apply_?patch\s*)?<<-?\s*['"]?(\w+)['"]?\s*$`)
+var heredocStart = lazyre.New(`^\s*(?:cd\s+(\S+)\s*&&\s*)?(apply_?patch\s*)?<<-?\s*['"]?(\w+)['"]?\s*$`)
 
 // unwrapHeredoc strips a heredoc around the patch (Codex accepts "<<'EOF' … EOF" as the
 // argument, gpt-4.1's habit).

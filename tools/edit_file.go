@@ -8,10 +8,11 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"regexp"
 	"strings"
 
 	"github.com/aymanbagabas/go-udiff"
+
+	"github.com/troupe-dev/troupe/internal/lazyre"
 )
 
 // editDiffBudget bounds the diff an edit returns.
@@ -213,7 +214,7 @@ func lineList(text string, offsets []int) string {
 }
 
 // lineNumberPrefix matches read_file's "    12\t" line prefix.
-var lineNumberPrefix = regexp.MustCompile(`(?m)^ *\d+\t`)
+var lineNumberPrefix = lazyre.New(`(?m)^ *\d+\t`)
 
 // notFound explains a failed match and points at the likely cause.
 func notFound(rel, text, old string) string {

@@ -179,6 +179,12 @@ func inferredCall(ctx context.Context) bool {
 	return c.Inferred
 }
 
+// hookPermission is the PreToolUse hooks' permission decision for the call a Check is judging.
+func hookPermission(ctx context.Context) string {
+	c, _ := ctx.Value(callKey{}).(Call)
+	return c.HookPermission
+}
+
 // checkSyntax is the after-write step: each file a successful write changed is parsed, and
 // the first syntax error of each is appended to the output with its line, column and a
 // caret. The write stays and the result is not an error: the model fixes the file. It is part

@@ -6,7 +6,8 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"regexp"
+
+	"github.com/troupe-dev/troupe/internal/lazyre"
 )
 
 // An MCP tool is a tool of an MCP server offered to the model as mcp__<server>__<tool>.
@@ -70,7 +71,7 @@ func (t *mcpTool) Run(ctx context.Context, env *Env, args json.RawMessage) Resul
 	return env.MCP.CallMCP(ctx, t.info.Server, t.info.Tool, args)
 }
 
-var notInName = regexp.MustCompile(`[^a-zA-Z0-9_-]`)
+var notInName = lazyre.New(`[^a-zA-Z0-9_-]`)
 
 // MCPToolName is the name a server's tool is offered under: mcp__<server>__<tool>, with
 // characters providers refuse replaced by _ and, past 64 characters, cut and ended with a

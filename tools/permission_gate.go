@@ -101,6 +101,12 @@ func (g *Gate) Check() Check {
 		policy, allowed := g.policy, slices.Clone(g.sessionAllow)
 		g.mu.Unlock()
 		decision, reason := policy.Decide(spec, args, allowed)
+		switch hook := hookPermission(ctx); {
+		case hook == "allow" && decision == Ask: // a hook's allow never beats a deny
+			decision, reason = Allow, "allowed by a PreToolUse hook"
+		case hook == "ask" && decision == Allow:
+			decision, reason = Ask, "a PreToolUse hook asks for approval"
+		}
 		if decision != Deny && spec.Name == "bash" && env.Sandbox == nil && !strings.HasPrefix(reason, "allowed for this session") {
 			if h, named := namesHidden(env, args); named {
 				decision, reason = Ask, hiddenAsk(h)

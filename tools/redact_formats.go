@@ -2,8 +2,9 @@ package tools
 
 import (
 	"encoding/base64"
-	"regexp"
 	"strings"
+
+	"github.com/troupe-dev/troupe/internal/lazyre"
 )
 
 // Known secret formats are redacted from every tool result beside the configured secrets
@@ -14,26 +15,26 @@ import (
 // weight than these few formats need.
 var secretFormats = []struct {
 	name     string
-	re       *regexp.Regexp
+	re       *lazyre.Regexp
 	keepName bool // the first group names the secret and stays: aws_secret_access_key=[redacted]
 }{
 	// PEM and OpenSSH private keys (RFC 7468), through the END line or to the end of a cut
 	// output.
-	{"private key", regexp.MustCompile(`-----BEGIN[A-Z0-9 ]{0,40} PRIVATE KEY( BLOCK)?-----(?s:.*?)(-----END[A-Z0-9 ]{0,40} PRIVATE KEY( BLOCK)?-----|\z)`), false},
+	{"private key", lazyre.New(`-----BEGIN[A-Z0-9 ]{0,40} PRIVATE KEY( BLOCK)?-----(?s:.*?)(-----END[A-Z0-9 ]{0,40} PRIVATE KEY( BLOCK)?-----|\z)`), false},
 	// AWS access key IDs (IAM "unique identifier" prefixes), and a secret access key where it is
 	// named (40 base64 characters alone are too common to match on their own).
-	{"aws access key id", regexp.MustCompile(`\b(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}\b`), false},
-	{"aws secret access key", regexp.MustCompile(`(?i)(aws_?secret_?access_?key["']?\s*[:=]\s*["']?)[A-Za-z0-9/+]{40}\b`), true},
+	{"aws access key id", lazyre.New(`\b(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}\b`), false},
+	{"aws secret access key", lazyre.New(`(?i)(aws_?secret_?access_?key["']?\s*[:=]\s*["']?)[A-Za-z0-9/+]{40}\b`), true},
 	// GitHub tokens: ghp_ (classic), gho_, ghu_, ghs_, ghr_, and fine-grained github_pat_.
-	{"github token", regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b`), false},
+	{"github token", lazyre.New(`\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b`), false},
 	// GitLab tokens by prefix: personal, deploy, runner, pipeline trigger, feed, CI job and more.
-	{"gitlab token", regexp.MustCompile(`\bgl(?:pat|dt|rt|ptt|ft|imt|agent|soat|cbt|oas|ffct)-[A-Za-z0-9_\-]{20,}`), false},
+	{"gitlab token", lazyre.New(`\bgl(?:pat|dt|rt|ptt|ft|imt|agent|soat|cbt|oas|ffct)-[A-Za-z0-9_\-]{20,}`), false},
 	// Slack bot, user, app-level and configuration tokens, and incoming-webhook URLs.
-	{"slack token", regexp.MustCompile(`\bxox[abeoprs]-[A-Za-z0-9-]{10,}|\bxapp-\d-[A-Za-z0-9-]{10,}`), false},
-	{"slack webhook", regexp.MustCompile(`https://hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9/_-]{20,}`), false},
+	{"slack token", lazyre.New(`\bxox[abeoprs]-[A-Za-z0-9-]{10,}|\bxapp-\d-[A-Za-z0-9-]{10,}`), false},
+	{"slack webhook", lazyre.New(`https://hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9/_-]{20,}`), false},
 	// Anthropic (sk-ant-api03-…, sk-ant-admin01-…) and OpenAI (sk-…, sk-proj-…, sk-svcacct-…)
 	// API keys.
-	{"api key", regexp.MustCompile(`\bsk-(?:ant-|proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}`), false},
+	{"api key", lazyre.New(`\bsk-(?:ant-|proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}`), false},
 }
 
 // redactFormats replaces every known secret format in s.

@@ -4,7 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"regexp"
+
+	"github.com/troupe-dev/troupe/internal/lazyre"
 )
 
 // Check is a lifecycle stage that runs after the path policy and before execution (state
@@ -35,7 +36,7 @@ type entry struct {
 }
 
 // toolName is what every provider accepts as a function name.
-var toolName = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+var toolName = lazyre.New(`^[a-zA-Z0-9_-]{1,64}$`)
 
 // NewRegistry registers ts in order, compiling each schema once. It fails on an invalid or
 // duplicate name, a schema that does not compile, or path arguments the schema does not

@@ -2,14 +2,15 @@ package tools
 
 import (
 	"maps"
-	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/troupe-dev/troupe/internal/lazyre"
 )
 
 // keyTag matches a chat-template tag leaked into an argument name: GLM's serving stack can
 // leave its own </arg_key> inside the key ({"path</arg_key>": "/a"}, vllm#54971).
-var keyTag = regexp.MustCompile(`</?(?:arg_key|arg_value|parameter|param|key|value)>|<\|[a-z_]{1,24}\|>`)
+var keyTag = lazyre.New(`</?(?:arg_key|arg_value|parameter|param|key|value)>|<\|[a-z_]{1,24}\|>`)
 
 // leakedKeyTags renames the argument keys that carry leaked template tags to the key without
 // them, when that is a name the call does not already have. It runs before the aliases, so a

@@ -4,8 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"html"
-	"regexp"
 	"strings"
+
+	"github.com/troupe-dev/troupe/internal/lazyre"
 )
 
 // Shell habits of models trained on other harnesses, repaired for any tool whose schema takes a
@@ -57,7 +58,7 @@ func (s *argsSchema) argvCommand(args map[string]any) []Repair {
 }
 
 // shellEntity is an XML entity a model escaped a shell operator with.
-var shellEntity = regexp.MustCompile(`&(?:amp|lt|gt|quot|#39|apos);`)
+var shellEntity = lazyre.New(`&(?:amp|lt|gt|quot|#39|apos);`)
 
 // escapedCommand decodes a command whose shell operators were written as XML entities
 // ("git status &amp;&amp; git diff", "ls 2&gt;/dev/null": cline#10064, Roo-Code#2114, Grok in

@@ -106,6 +106,9 @@ type Call struct {
 	// call to the one tool they fit. Outside yolo mode the gate asks before such a call does
 	// anything but read (a guess about intent must not write on its own).
 	Inferred bool
+	// HookPermission is a PreToolUse hook's permission decision for the call: "allow" skips
+	// asking (a deny rule still refuses it), "ask" asks even where the rules would allow.
+	HookPermission string
 }
 
 // Sandbox confines the commands tools start. Wrap rewrites cmd before it starts (for example

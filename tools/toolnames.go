@@ -3,10 +3,10 @@ package tools
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
+	"github.com/troupe-dev/troupe/internal/lazyre"
 	"github.com/troupe-dev/troupe/internal/nearest"
 	"github.com/troupe-dev/troupe/tools/textcall"
 )
@@ -108,7 +108,7 @@ func (r *Registry) resolve(name, args string) (resolution, bool) {
 }
 
 // controlToken matches a chat-template control token: <|channel|>, <|constrain|>, <|end|>.
-var controlToken = regexp.MustCompile(`<\|[a-z_]{1,24}\|>`)
+var controlToken = lazyre.New(`<\|[a-z_]{1,24}\|>`)
 
 // leakedTokenPieces splits a name that carries leaked control tokens (gpt-oss:
 // "query_dataset<|channel|>commentary", vllm#32587; "assistant<|channel|>analysis",

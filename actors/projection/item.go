@@ -37,7 +37,7 @@ func FromEntries(entries []*store.Entry) []Item {
 		case store.KindUser:
 			it.Msg = llm.Message{Role: llm.RoleUser, Content: e.Text}
 		case store.KindAssistant:
-			it.Msg = llm.Message{Role: llm.RoleAssistant, Content: e.Text, Reasoning: e.Reasoning, Model: e.Model}
+			it.Msg = llm.Message{Role: llm.RoleAssistant, Content: e.Text, Reasoning: e.Reasoning, ReasoningBlocks: e.ReasoningBlocks, Model: e.Model}
 			if len(e.Calls) > 0 {
 				it.Msg.ToolCalls = make([]llm.ToolCall, len(e.Calls))
 				for i, c := range e.Calls {

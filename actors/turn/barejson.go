@@ -3,9 +3,9 @@ package turn
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strings"
 
+	"github.com/troupe-dev/troupe/internal/lazyre"
 	"github.com/troupe-dev/troupe/llm"
 	"github.com/troupe-dev/troupe/messages"
 	"github.com/troupe-dev/troupe/tools"
@@ -47,10 +47,10 @@ func (c Classifier) bareArguments(text string, turn int) (Decision, bool) {
 
 // harmonyNoRecipient is a gpt-oss harmony commentary message with no to= recipient (the
 // harmony guide's tool call without the tool): its body is only arguments.
-var harmonyNoRecipient = regexp.MustCompile(`^(?:<\|start\|>assistant)?<\|channel\|>commentary(?:\s*(?:<\|constrain\|>)?json)?\s*<\|message\|>([\s\S]*?)(?:<\|call\|>|<\|end\|>)?$`)
+var harmonyNoRecipient = lazyre.New(`^(?:<\|start\|>assistant)?<\|channel\|>commentary(?:\s*(?:<\|constrain\|>)?json)?\s*<\|message\|>([\s\S]*?)(?:<\|call\|>|<\|end\|>)?$`)
 
 // fencedObject is a reply that is one fenced block (```json or bare ```).
-var fencedObject = regexp.MustCompile("^```(?:json|JSON)?\\s*\\n([\\s\\S]*?)\\n?```$")
+var fencedObject = lazyre.New("^```(?:json|JSON)?\\s*\\n([\\s\\S]*?)\\n?```$")
 
 // argumentsOnly strips the framing around a reply that is only an arguments object: a harmony
 // commentary header without a recipient, or one code fence. Other text is returned trimmed.

@@ -36,6 +36,7 @@ func testValues(script string) map[string]any {
 		"Web.AllowHosts":        []string{"127.0.0.1"},
 		"Lessons.Enabled":       false,
 		"Lessons.MaxBytes":      3000,
+		"Hooks":                 map[string][]config.HookSpec{"PreToolUse": {{Matcher: "bash", Command: "./guard.sh"}}},
 	}
 }
 
@@ -63,8 +64,12 @@ func TestEveryConfigFieldReachesTheNodeOrTheSession(t *testing.T) {
 			t.Fatalf("session start: %v", err)
 		}
 		data, _ := json.Marshal(start)
-		return fmt.Sprintf("%q %T%+v %+v %q %q %+v %s %+v %q %+v", opts.Environ, opts.Sandbox, opts.Sandbox, opts.Agents, opts.NATS,
-			opts.UserConfigDir, opts.Retry, data, opts.MCPServers, opts.WebAllowHosts, opts.Lessons)
+		var hooks []string
+		for _, h := range opts.Hooks.All() {
+			hooks = append(hooks, string(h.Event)+" "+h.Matcher+" "+h.Command)
+		}
+		return fmt.Sprintf("%q %T%+v %+v %q %q %+v %s %+v %q %q %+v", opts.Environ, opts.Sandbox, opts.Sandbox, opts.Agents, opts.NATS,
+			opts.UserConfigDir, opts.Retry, data, opts.MCPServers, opts.WebAllowHosts, hooks, opts.Lessons)
 	}
 	base := config.Defaults()
 	base.Model = "scripted:" + script

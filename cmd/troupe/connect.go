@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"time"
 
@@ -9,6 +10,7 @@ import (
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/nodelink"
 	"github.com/troupe-dev/troupe/config"
 	"github.com/troupe-dev/troupe/llm"
+	"github.com/troupe-dev/troupe/tools/hooks"
 )
 
 // link is this process's connection to the project's Node: attached to one running in another
@@ -61,7 +63,27 @@ func (m *Main) nodeOptions(s *settings) (actors.NodeOptions, error) {
 		MCPServers:    mcpcli.Servers(s.root, s.cfg, m.Getenv, m.Stderr),
 		WebAllowHosts: s.cfg.Web.AllowHosts,
 		Lessons:       actors.LessonOptions{Off: !s.cfg.Lessons.Enabled, MaxBytes: s.cfg.Lessons.MaxBytes},
+		Hooks:         m.hooks(s),
 	}, nil
+}
+
+// hooks is the project's hook set, each problem with it a warning line.
+func (m *Main) hooks(s *settings) *hooks.Set {
+	list, warnings := s.cfg.ProjectHooks(s.root, m.Getenv)
+	set, more := hooks.NewSet(list)
+	skipped, why := 0, ""
+	for _, h := range set.All() {
+		if h.Skipped != "" {
+			skipped, why = skipped+1, h.Skipped
+		}
+	}
+	if skipped > 0 {
+		more = append(more, fmt.Sprintf("%d project hook(s) not run: %s (/hooks lists them)", skipped, why))
+	}
+	for _, w := range append(warnings, more...) {
+		fmt.Fprintf(m.Stderr, "troupe: warning: %s\n", w)
+	}
+	return set
 }
 
 // withNode runs fn with a client of the project's Node: the running one, or one started in this

@@ -95,7 +95,7 @@ func (m *Main) loop(ctx context.Context, f *loopFlags) error {
 		fmt.Fprintf(m.Stderr, "troupe: mode %s without --yes: the iterations cannot ask, so writes (the plan file too) are denied unless a [permissions] rule allows them; use --mode auto-edit or --yes\n", tmpl.Mode)
 	}
 	// Ctrl-C and SIGTERM cancel the loop in the Node, which cancels its running iteration.
-	fin := m.waitFinished(ctx, l, v.ID, v.Finished())
+	fin := m.waitFinished(ctx, l, v.ID, v.Finished(), m.Stderr)
 	if fin.Status == messages.StatusDone {
 		v.Done(fin)
 		return nil

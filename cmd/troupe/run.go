@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"time"
@@ -96,10 +97,23 @@ func (m *Main) runSession(ctx context.Context, f *runFlags, start *messages.Star
 	if err := m.sessionStart(s, l.client, &f.commonFlags, start); err != nil {
 		return err
 	}
-	out := ui.NewPrinter(m.Stdout, f.json)
-	fin, err := m.runStarted(ctx, l, out, start, nil, func() {
+	var out eventSink = ui.NewPrinter(m.Stdout, f.json)
+	stderr := m.Stderr
+	if view := m.runView(f); view != nil { // a person at a terminal: progress, and markdown
+		stop := make(chan struct{})
+		ticked := make(chan struct{})
+		go func() { defer close(ticked); view.Run(stop) }()
+		defer func() { close(stop); <-ticked }()
+		out, stderr = view, view.Above(m.Stderr)
+	}
+	fin, err := m.runStarted(ctx, l, out, start, nil, stderr, func() {
 		if !f.json {
-			fmt.Fprintf(m.Stderr, "troupe: session %s (resume with: troupe resume %s)\n", start.ID, start.ID)
+			fmt.Fprintf(stderr, "troupe: session %s (resume with: troupe resume %s)\n", start.ID, start.ID)
+			if st, err := l.client.Status(start.ID); err == nil { // a session that ended already: nothing to add
+				for _, w := range st.Warnings {
+					fmt.Fprintf(stderr, "troupe: warning: %s\n", w)
+				}
+			}
 		}
 	})
 	if err != nil {
@@ -111,7 +125,7 @@ func (m *Main) runSession(ctx context.Context, f *runFlags, start *messages.Star
 // runStarted subscribes to a session's events, starts it, and prints its events through out
 // until it finishes (see waitFinished for Ctrl-C). tap, if set, sees every raw envelope too;
 // started runs once the Node accepted the session.
-func (m *Main) runStarted(ctx context.Context, l *link, out *ui.Printer, start *messages.StartSession, tap func([]byte), started func()) (*messages.SessionFinishedData, error) {
+func (m *Main) runStarted(ctx context.Context, l *link, out eventSink, start *messages.StartSession, tap func([]byte), stderr io.Writer, started func()) (*messages.SessionFinishedData, error) {
 	finished := make(chan *messages.SessionFinishedData, 1)
 	sub, err := l.client.SubscribeRaw(messages.SessionEventsSubject(l.client.NS, start.ID), func(data []byte) {
 		m.trace.Mark(starttrace.Event)
@@ -140,12 +154,38 @@ func (m *Main) runStarted(ctx context.Context, l *link, out *ui.Printer, start *
 	if started != nil {
 		started()
 	}
-	return m.waitFinished(ctx, l, start.ID, finished), nil
+	return m.waitFinished(ctx, l, start.ID, finished, stderr), nil
+}
+
+// eventSink shows a session's events: the Printer, or the RunView on a terminal.
+type eventSink interface {
+	Event(data []byte) *messages.SessionFinishedData
+}
+
+// runView is the progress view of troupe run when a person watches: stdout is a terminal
+// that can draw (not TERM=dumb) and --json is off; the spinner goes to stderr when it is a
+// terminal too. nil otherwise: piped output stays plain.
+func (m *Main) runView(f *runFlags) *ui.RunView {
+	outF, ok := m.Stdout.(*os.File)
+	if f.json || !ok || m.Getenv("TERM") == "dumb" {
+		return nil
+	}
+	width, _, tty := ui.TerminalSize(outF)
+	if !tty {
+		return nil
+	}
+	var status io.Writer
+	if errF, ok := m.Stderr.(*os.File); ok {
+		if _, _, tty := ui.TerminalSize(errF); tty {
+			status = m.Stderr
+		}
+	}
+	return ui.NewRunView(ui.RunViewOptions{Out: m.Stdout, Status: status, Width: width, NoColor: m.Getenv("NO_COLOR") != ""})
 }
 
 // waitFinished waits for the session.finished event, cancelling the session on Ctrl-C or
 // SIGTERM (see ui.WaitFinished).
-func (m *Main) waitFinished(ctx context.Context, l *link, id string, finished <-chan *messages.SessionFinishedData) *messages.SessionFinishedData {
+func (m *Main) waitFinished(ctx context.Context, l *link, id string, finished <-chan *messages.SessionFinishedData, stderr io.Writer) *messages.SessionFinishedData {
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt)
 	defer signal.Stop(sigs)
@@ -155,7 +195,7 @@ func (m *Main) waitFinished(ctx context.Context, l *link, id string, finished <-
 		}
 		return ""
 	}
-	return ui.WaitFinished(ctx, ui.Wait{Session: l.client, ID: id, Finished: finished, Signals: sigs, Gone: gone, Err: m.Stderr})
+	return ui.WaitFinished(ctx, ui.Wait{Session: l.client, ID: id, Finished: finished, Signals: sigs, Gone: gone, Err: stderr})
 }
 
 // newSessionID is sortable by time and safe as a subject token.

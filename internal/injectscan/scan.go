@@ -7,9 +7,10 @@ package injectscan
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 	"unicode"
+
+	"github.com/troupe-dev/troupe/internal/lazyre"
 )
 
 // Kind names the family of a finding.
@@ -36,7 +37,7 @@ func (f Finding) String() string { return fmt.Sprintf("%s: %s", f.Kind, f.Reason
 type rule struct {
 	kind  Kind
 	why   string
-	re    *regexp.Regexp
+	re    *lazyre.Regexp
 	cased bool // matched against the text as written (curl's -F is not its -f)
 }
 
@@ -45,44 +46,44 @@ type rule struct {
 var rules = []rule{
 	// Overriding what the agent was told.
 	{KindInjection, "it tells the agent to ignore or replace its instructions",
-		regexp.MustCompile(`\b(ignore|disregard|forget|override|bypass|drop|abandon)\b( all| any| every| of)?( the| your| my| these| those)? (previous|prior|above|earlier|preceding|former|original|existing|system|safety|initial|old)( \w+)? (instructions?|prompts?|rules|directions|directives|guidelines|guidance|constraints|context|messages?|orders)\b`), false},
+		lazyre.New(`\b(ignore|disregard|forget|override|bypass|drop|abandon)\b( all| any| every| of)?( the| your| my| these| those)? (previous|prior|above|earlier|preceding|former|original|existing|system|safety|initial|old)( \w+)? (instructions?|prompts?|rules|directions|directives|guidelines|guidance|constraints|context|messages?|orders)\b`), false},
 	{KindInjection, "it tells the agent to ignore or replace its instructions",
-		regexp.MustCompile(`\b(ignore|disregard|forget) (everything|all) (you were|you've been|you have been|i) (told|said|instructed|given)\b`), false},
+		lazyre.New(`\b(ignore|disregard|forget) (everything|all) (you were|you've been|you have been|i) (told|said|instructed|given)\b`), false},
 	{KindInjection, "it announces new instructions for the agent",
-		regexp.MustCompile(`\b(new|updated|real|actual|true|hidden|secret) (system )?(instructions|directives|rules|prompt)( are)? ?:`), false},
+		lazyre.New(`\b(new|updated|real|actual|true|hidden|secret) (system )?(instructions|directives|rules|prompt)( are)? ?:`), false},
 	{KindInjection, "it reassigns the agent's identity or role",
-		regexp.MustCompile(`\b(you are now|from now on,? you are|you are no longer|you will now act|your new (role|identity|persona|instructions|task) (is|are)|act as (an? )?(unrestricted|unfiltered|jailbroken|evil|different)|pretend (to be|you are) (an? )?(different|unrestricted|unfiltered|jailbroken|evil|new)|roleplay as|role-play as)\b`), false},
+		lazyre.New(`\b(you are now|from now on,? you are|you are no longer|you will now act|your new (role|identity|persona|instructions|task) (is|are)|act as (an? )?(unrestricted|unfiltered|jailbroken|evil|different)|pretend (to be|you are) (an? )?(different|unrestricted|unfiltered|jailbroken|evil|new)|roleplay as|role-play as)\b`), false},
 	{KindInjection, "it is a jailbreak phrase",
-		regexp.MustCompile(`\b(jailbreak|jailbroken|dan mode|developer mode (enabled|on|activated)|do anything now|no longer bound by)\b`), false},
+		lazyre.New(`\b(jailbreak|jailbroken|dan mode|developer mode (enabled|on|activated)|do anything now|no longer bound by)\b`), false},
 	{KindInjection, "it impersonates a system, developer or chat-template message",
-		regexp.MustCompile(`(<\|?(im_start|im_end|system|endoftext|start_header_id)\|?>|\[/?inst\]|<</?sys>>|</?system>|\[system\]|\[system (message|note|override)\]|(^| )#+ ?system ?:|(^|[.!?] )(system|developer|admin|administrator) (override|message|notice|instruction|prompt|update) ?:)`), false},
+		lazyre.New(`(<\|?(im_start|im_end|system|endoftext|start_header_id)\|?>|\[/?inst\]|<</?sys>>|</?system>|\[system\]|\[system (message|note|override)\]|(^| )#+ ?system ?:|(^|[.!?] )(system|developer|admin|administrator) (override|message|notice|instruction|prompt|update) ?:)`), false},
 	{KindInjection, "it asks the agent to hide something from the user",
-		regexp.MustCompile(`\b(do not|don't|never) (tell|inform|mention (this |it )?to|show|reveal (this |it )?to|alert|notify) (the )?user\b|\bwithout (telling|informing|notifying|asking) (the )?user\b|\bhide (this|it) from (the )?user\b|\bkeep (this|it) (secret|hidden) from (the )?user\b`), false},
+		lazyre.New(`\b(do not|don't|never) (tell|inform|mention (this |it )?to|show|reveal (this |it )?to|alert|notify) (the )?user\b|\bwithout (telling|informing|notifying|asking) (the )?user\b|\bhide (this|it) from (the )?user\b|\bkeep (this|it) (secret|hidden) from (the )?user\b`), false},
 	{KindInjection, "it asks the agent to reveal its system prompt",
-		regexp.MustCompile(`\b(reveal|print|repeat|output|leak|dump|show) (me )?(your|the) (full |entire |whole )?(system prompt|system message|hidden instructions|initial instructions)\b`), false},
+		lazyre.New(`\b(reveal|print|repeat|output|leak|dump|show) (me )?(your|the) (full |entire |whole )?(system prompt|system message|hidden instructions|initial instructions)\b`), false},
 	{KindInjection, "it tells the agent to turn off its safeguards",
-		regexp.MustCompile(`\b(disable|turn off|bypass|circumvent|skip|ignore) (the |all |any |your )?(sandbox|safety|security|permission|approval|guard ?rails?|content polic(y|ies)|filters?)( (checks?|prompts?|rules|mode|restrictions?))?\b( (and|to|so|before|when|always))`), false},
+		lazyre.New(`\b(disable|turn off|bypass|circumvent|skip|ignore) (the |all |any |your )?(sandbox|safety|security|permission|approval|guard ?rails?|content polic(y|ies)|filters?)( (checks?|prompts?|rules|mode|restrictions?))?\b( (and|to|so|before|when|always))`), false},
 
 	// Running fetched code.
 	{KindExfil, "it pipes a download into a shell or interpreter",
-		regexp.MustCompile(`\b(curl|wget|fetch|iwr|invoke-webrequest|irm|invoke-restmethod)\b[^|;&\n]*\| ?(sudo )?(ba|z|k|da|fi)?sh\b|\b(curl|wget|iwr|irm)\b[^|;&\n]*\| ?(sudo )?(python3?|perl|ruby|node|php|iex|invoke-expression)\b`), false},
+		lazyre.New(`\b(curl|wget|fetch|iwr|invoke-webrequest|irm|invoke-restmethod)\b[^|;&\n]*\| ?(sudo )?(ba|z|k|da|fi)?sh\b|\b(curl|wget|iwr|irm)\b[^|;&\n]*\| ?(sudo )?(python3?|perl|ruby|node|php|iex|invoke-expression)\b`), false},
 	{KindExfil, "it runs code fetched from the network",
-		regexp.MustCompile(`\b(ba|z)?sh (-c )?["']?(<\(|\$\() ?(curl|wget)\b|\beval ["']?\$\( ?(curl|wget)\b|\bsource <\( ?(curl|wget)\b|\bpython3? -c ["'][^"']*(urllib|requests|socket)`), false},
+		lazyre.New(`\b(ba|z)?sh (-c )?["']?(<\(|\$\() ?(curl|wget)\b|\beval ["']?\$\( ?(curl|wget)\b|\bsource <\( ?(curl|wget)\b|\bpython3? -c ["'][^"']*(urllib|requests|socket)`), false},
 	{KindExfil, "it decodes and runs hidden code",
-		regexp.MustCompile(`\bbase64 (-d|--decode|-di)\b[^;&\n]*\| ?(sudo )?(ba|z)?sh\b|\b(powershell|pwsh)(\.exe)? [^\n]*-(e|enc|encodedcommand)\b`), false},
+		lazyre.New(`\bbase64 (-d|--decode|-di)\b[^;&\n]*\| ?(sudo )?(ba|z)?sh\b|\b(powershell|pwsh)(\.exe)? [^\n]*-(e|enc|encodedcommand)\b`), false},
 	{KindExfil, "it opens a reverse shell or raw network channel",
-		regexp.MustCompile(`/dev/(tcp|udp)/|\b(nc|ncat|netcat)\b[^\n]* -(e|c)\b|\bsocat\b[^\n]*\bexec:|\bmkfifo\b[^\n]*\b(nc|ncat|netcat)\b`), false},
+		lazyre.New(`/dev/(tcp|udp)/|\b(nc|ncat|netcat)\b[^\n]* -(e|c)\b|\bsocat\b[^\n]*\bexec:|\bmkfifo\b[^\n]*\b(nc|ncat|netcat)\b`), false},
 
 	// Sending data out.
-	{KindExfil, "it uploads a file with a network tool", regexp.MustCompile(`\bcurl\b[^\n|;]*( -F| -T) ?[@"']?[^\n]*(https?://|\b\d{1,3}(\.\d{1,3}){3}\b)`), true},
+	{KindExfil, "it uploads a file with a network tool", lazyre.New(`\bcurl\b[^\n|;]*( -F| -T) ?[@"']?[^\n]*(https?://|\b\d{1,3}(\.\d{1,3}){3}\b)`), true},
 	{KindExfil, "it uploads data with a network tool",
-		regexp.MustCompile(`\b(curl|wget)\b[^\n|;]*( -d| --data(-binary|-raw|-urlencode)?| --form| --upload-file| --post-(data|file)) ?[=@"']?[^\n]*https?://|\b(curl|wget)\b[^\n|;]*https?://[^\s]*[^\n|;]*( -d| --data(-binary|-raw|-urlencode)?| --form| --upload-file| --post-(data|file))\b`), false},
+		lazyre.New(`\b(curl|wget)\b[^\n|;]*( -d| --data(-binary|-raw|-urlencode)?| --form| --upload-file| --post-(data|file)) ?[=@"']?[^\n]*https?://|\b(curl|wget)\b[^\n|;]*https?://[^\s]*[^\n|;]*( -d| --data(-binary|-raw|-urlencode)?| --form| --upload-file| --post-(data|file))\b`), false},
 	{KindExfil, "it sends secrets or credentials somewhere",
-		regexp.MustCompile(`\b(send|post|upload|exfiltrate|forward|transmit|leak|e-?mail|share|copy|paste|submit|report|pipe)\b[^\n]{0,80}\b(api[ _-]?keys?|tokens?|secrets?|passwords?|credentials?|private keys?|ssh keys?|env(ironment)? (vars?|variables)|\.env\b|id_rsa|id_ed25519|cookies?|session ids?)\b[^\n]{0,80}\b(to|into|at|via)\b`), false},
+		lazyre.New(`\b(send|post|upload|exfiltrate|forward|transmit|leak|e-?mail|share|copy|paste|submit|report|pipe)\b[^\n]{0,80}\b(api[ _-]?keys?|tokens?|secrets?|passwords?|credentials?|private keys?|ssh keys?|env(ironment)? (vars?|variables)|\.env\b|id_rsa|id_ed25519|cookies?|session ids?)\b[^\n]{0,80}\b(to|into|at|via)\b`), false},
 	{KindExfil, "it sends data to an outside address",
-		regexp.MustCompile(`\b(send|post|upload|exfiltrate|forward|transmit|leak|e-?mail|submit|beacon|ping back)\b[^\n]{0,80}\b(to|into|at|via)\b[^\n]{0,20}(https?://|webhooks?\b|pastebin|requestbin|ngrok|webhook\.site|burpcollaborator|interact\.sh|[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}|\b\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}\b)`), false},
+		lazyre.New(`\b(send|post|upload|exfiltrate|forward|transmit|leak|e-?mail|submit|beacon|ping back)\b[^\n]{0,80}\b(to|into|at|via)\b[^\n]{0,20}(https?://|webhooks?\b|pastebin|requestbin|ngrok|webhook\.site|burpcollaborator|interact\.sh|[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}|\b\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}\b)`), false},
 	{KindExfil, "it reads credential files into a network command",
-		regexp.MustCompile(`(~/\.ssh|id_rsa|id_ed25519|\.aws/credentials|\.netrc|\.git-credentials|\.npmrc|\.pypirc|/etc/shadow|\benv\b|\bprintenv\b)[^\n]{0,80}\| ?(curl|wget|nc|ncat|netcat|scp|ssh)\b|\b(curl|wget|scp|rsync)\b[^\n]{0,80}(~/\.ssh|id_rsa|id_ed25519|\.aws/credentials|\.netrc|\.git-credentials|/etc/shadow)`), false},
+		lazyre.New(`(~/\.ssh|id_rsa|id_ed25519|\.aws/credentials|\.netrc|\.git-credentials|\.npmrc|\.pypirc|/etc/shadow|\benv\b|\bprintenv\b)[^\n]{0,80}\| ?(curl|wget|nc|ncat|netcat|scp|ssh)\b|\b(curl|wget|scp|rsync)\b[^\n]{0,80}(~/\.ssh|id_rsa|id_ed25519|\.aws/credentials|\.netrc|\.git-credentials|/etc/shadow)`), false},
 }
 
 // Scan returns the first reason to refuse text, or ok=false when it may be stored.

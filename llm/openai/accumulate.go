@@ -21,7 +21,10 @@ type Call struct {
 // Result is a whole reply assembled from its chunks.
 type Result struct {
 	Text, Reasoning string
-	Calls           []Call
+	// ReasoningDetails are the reply's reasoning_details blocks, merged whole (nil when the
+	// server sent none): the provider's own record of the reasoning, to send back as it came.
+	ReasoningDetails json.RawMessage
+	Calls            []Call
 	// Finish is the finish reason, made consistent: "tool_calls" whenever there are calls and
 	// the server said "stop" or nothing.
 	Finish string
@@ -45,6 +48,7 @@ type Accumulator struct {
 	usage           *Usage
 	size            int
 	quirks          Quirks
+	details         detailBlocks
 }
 
 // Add takes in one chunk.
@@ -72,6 +76,14 @@ func (a *Accumulator) Add(c *Chunk) error {
 			a.reasoning = append(a.reasoning, r...)
 			if a.OnReasoning != nil {
 				a.OnReasoning(r)
+			}
+		}
+		if len(d.ReasoningDetails) > 0 {
+			if err := a.grow(len(d.ReasoningDetails)); err != nil {
+				return err
+			}
+			if !a.details.add(d.ReasoningDetails) {
+				a.quirks.Add(QuirkOddFieldType)
 			}
 		}
 		for _, t := range []string{d.Content.Text, d.Refusal} {
@@ -233,8 +245,8 @@ func (a *Accumulator) Finish(done bool) (*Result, error) {
 	if a.finish == "" && !done {
 		return nil, errStreamEnded
 	}
-	r := &Result{Text: string(a.text), Reasoning: string(a.reasoning), Finish: a.finish, Model: a.model,
-		Usage: a.usage, Quirks: a.quirks}
+	r := &Result{Text: string(a.text), Reasoning: string(a.reasoning), ReasoningDetails: a.details.marshal(),
+		Finish: a.finish, Model: a.model, Usage: a.usage, Quirks: a.quirks}
 	for n, c := range a.calls {
 		call := *c
 		if call.ID == "" {

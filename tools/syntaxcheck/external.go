@@ -5,14 +5,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/troupe-dev/troupe/internal/textfmt"
 	"os"
 	"os/exec"
-	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/troupe-dev/troupe/internal/lazyre"
+	"github.com/troupe-dev/troupe/internal/textfmt"
 )
 
 // Runner runs one prepared checker command (for example through a sandbox) and returns its
@@ -20,9 +21,9 @@ import (
 type Runner func(ctx context.Context, cmd *exec.Cmd) ([]byte, error)
 
 var (
-	pythonReport = regexp.MustCompile(`(?m)^(\d+):(\d+):(.*)$`)
-	nodeLocation = regexp.MustCompile(`:(\d+)$`)
-	bashReport   = regexp.MustCompile(`line (\d+): (.*)`)
+	pythonReport = lazyre.New(`(?m)^(\d+):(\d+):(.*)$`)
+	nodeLocation = lazyre.New(`:(\d+)$`)
+	bashReport   = lazyre.New(`line (\d+): (.*)`)
 )
 
 // externalCheck is one checker binary: its arguments for a file and how to read its report.
@@ -86,7 +87,7 @@ var nodeCheck = externalCheck{
 
 // esmSyntax finds an import or export statement at the start of a line: a .js file that has
 // one is an ES module (CommonJS cannot hold those statements).
-var esmSyntax = regexp.MustCompile(`(?m)^[ \t]*(?:import[ \t{*"']|export[ \t{*])`)
+var esmSyntax = lazyre.New(`(?m)^[ \t]*(?:import[ \t{*"']|export[ \t{*])`)
 
 // nodeModuleCheck parses the file as an ES module, fed on stdin (node --check takes no
 // module flag for a file path); its report names [stdin] in place of the path.

@@ -8,12 +8,13 @@ import (
 	"go/scanner"
 	"go/token"
 	"io"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/troupe-dev/troupe/internal/lazyre"
 )
 
 func checkGo(path string, content []byte) *Problem {
@@ -52,7 +53,7 @@ func checkJSON(content []byte) *Problem {
 	return &Problem{Line: line, Col: col, Msg: msg}
 }
 
-var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+var yamlLine = lazyre.New(`^yaml: line (\d+): (.*)$`)
 
 func checkYAML(content []byte) *Problem {
 	dec := yaml.NewDecoder(bytes.NewReader(content))

@@ -2,8 +2,9 @@ package textcall
 
 import (
 	"encoding/json"
-	"regexp"
 	"strings"
+
+	"github.com/troupe-dev/troupe/internal/lazyre"
 )
 
 // Tag-pair, attribute and fused forms (issue 20): a call's name and its arguments in two
@@ -143,7 +144,7 @@ func (w *tagPairWork) at(open int) ([]Call, int, bool) {
 
 // attrCall matches name=N / name="N" then an arguments attribute opening an object, bare or
 // inside quotes.
-var attrCall = regexp.MustCompile(`(?:^|[\s,;(])name\s*=\s*"?([A-Za-z0-9_.:-]{1,128})"?[\s,]+(?:arguments|parameters|args|input)\s*=\s*("?)\{`)
+var attrCall = lazyre.New(`(?:^|[\s,;(])name\s*=\s*"?([A-Za-z0-9_.:-]{1,128})"?[\s,]+(?:arguments|parameters|args|input)\s*=\s*("?)\{`)
 
 func scanAttributes(text string, sc scanCtx) []span {
 	var out []span
@@ -179,10 +180,10 @@ func scanAttributes(text string, sc scanCtx) []span {
 }
 
 // fusedCall matches JSON whose ':' became '=' inside the key's quotes: {"function="N", "k="v"}.
-var fusedCall = regexp.MustCompile(`\{\s*"(?:function|name|tool)="([A-Za-z0-9_.:-]{1,128})"((?:\s*,\s*"[A-Za-z_][A-Za-z0-9_]{0,63}="(?:[^"\\]|\\.)*")*)\s*\}`)
+var fusedCall = lazyre.New(`\{\s*"(?:function|name|tool)="([A-Za-z0-9_.:-]{1,128})"((?:\s*,\s*"[A-Za-z_][A-Za-z0-9_]{0,63}="(?:[^"\\]|\\.)*")*)\s*\}`)
 
 // fusedPair is one "k="v" member of a fused object.
-var fusedPair = regexp.MustCompile(`"([A-Za-z_][A-Za-z0-9_]{0,63})="((?:[^"\\]|\\.)*)"`)
+var fusedPair = lazyre.New(`"([A-Za-z_][A-Za-z0-9_]{0,63})="((?:[^"\\]|\\.)*)"`)
 
 func scanFused(text string, sc scanCtx) []span {
 	var out []span

@@ -11,9 +11,10 @@ package textcall
 
 import (
 	"encoding/json"
-	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/troupe-dev/troupe/internal/lazyre"
 )
 
 // Format names the text convention a call was written in.
@@ -172,7 +173,7 @@ func Parse(text string, opt Options) Result {
 // placeholderToken is a special token a server rendered as its placeholder name
 // (<|reserved_token_12|>, Llama 3's <|reserved_special_token_5|>) around or inside a known
 // call syntax. It carries no text the model meant.
-var placeholderToken = regexp.MustCompile(`<\|reserved_(?:special_)?token_[0-9]{1,6}\|>`)
+var placeholderToken = lazyre.New(`<\|reserved_(?:special_)?token_[0-9]{1,6}\|>`)
 
 // endTokens are chat-template end-of-turn tokens models leak after a call; they go with it.
 var endTokens = []string{"<|im_end|>", "<|eot_id|>", "<|eom_id|>", "<|end|>", "<|endoftext|>", "</s>", "<｜end▁of▁sentence｜>", "<end_of_turn>", "<turn|>"}

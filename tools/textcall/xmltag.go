@@ -3,8 +3,9 @@ package textcall
 import (
 	"encoding/json"
 	"html"
-	"regexp"
 	"strings"
+
+	"github.com/troupe-dev/troupe/internal/lazyre"
 )
 
 // The XML tool-use form of Cline and Roo Code, where the tool's name is the tag and each
@@ -151,7 +152,7 @@ func onlyChildTags(body string) ([]kv, bool) {
 }
 
 // xmlEntity matches the entities an XML writer escapes with.
-var xmlEntity = regexp.MustCompile(`&(?:lt|gt|amp|quot|apos|#[0-9]{1,7}|#x[0-9a-fA-F]{1,6});`)
+var xmlEntity = lazyre.New(`&(?:lt|gt|amp|quot|apos|#[0-9]{1,7}|#x[0-9a-fA-F]{1,6});`)
 
 // unescapeEntities decodes the XML entities in a tag value written as escaped XML text
 // ("cd a &amp;&amp; make", "if a &lt; b"), the way models escape values in Cline's and Roo's

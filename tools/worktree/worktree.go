@@ -13,9 +13,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"sync"
+
+	"github.com/troupe-dev/troupe/internal/lazyre"
 )
 
 // Where troupe keeps worktrees, relative to the project root, and how it names their branches.
@@ -69,7 +70,7 @@ func (e *DirtyError) Error() string {
 	return fmt.Sprintf("worktree: %s has uncommitted changes (%s); %s", e.Dir, list, e.why)
 }
 
-var nameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
+var nameRE = lazyre.New(`^[a-z0-9][a-z0-9_-]*$`)
 
 // CheckName accepts names of lowercase letters, digits, _ and -, starting with a letter or digit,
 // at most 64 bytes: safe as a directory, a branch name and a command-line argument.

@@ -28,6 +28,8 @@ type ChatOptions struct {
 	// conversation the chat shows first.
 	Resumed bool
 	History []messages.LogEntry
+	// Complete is what Tab completes: the commands and their arguments, @paths.
+	Complete Completer
 }
 
 // Chat is troupe chat on a terminal, drawn by the Bubble Tea model in tui_model.go. Events
@@ -85,7 +87,7 @@ func (c *Chat) Run(ctx context.Context) (*messages.SessionFinishedData, error) {
 	defer c.goneSet()
 	o := c.o
 	model := newTUIModel(tuiConfig{session: o.Session, id: o.ID, model: o.Model, mode: o.Mode, noColor: o.NoColor,
-		release: o.Release})
+		release: o.Release, complete: o.Complete})
 	if o.Resumed {
 		model.log.history(o.ID, o.History)
 	}

@@ -77,6 +77,12 @@ func (c *LineChat) Event(data []byte) {
 	if stop, ok := turnStop(data); ok && (stop == "end" || stop == "cancelled") {
 		c.ends <- turnEnd{}
 	}
+	if userCallFinished(data) { // the chat's own call (!command, @path): waitTurn asks if idle
+		select {
+		case c.ends <- turnEnd{}:
+		default: // ends is full of ends already: waitTurn asks anyway
+		}
+	}
 }
 
 // FinishedEarly is the session's outcome if it already finished (a session that failed while
@@ -97,6 +103,11 @@ func (c *LineChat) FinishedEarly() *messages.SessionFinishedData {
 // cancels the turn.
 func (c *LineChat) Run(ctx context.Context, sigs <-chan os.Signal) (*messages.SessionFinishedData, error) {
 	lines := readLines(c.in)
+	if st, err := c.session.Status(c.id); err == nil {
+		for _, w := range st.Warnings { // once, at the start
+			fmt.Fprintf(c.err, "warning: %s\n", w)
+		}
+	}
 	if c.firstTurn {
 		if fin := c.waitTurn(ctx, lines, sigs); fin != nil {
 			return fin, nil
@@ -345,4 +356,9 @@ func approvalSettled(data []byte) (string, bool) {
 		return "", false
 	}
 	return d.CallID, true
+}
+
+// userCallFinished reports whether data is the tool.finished of a call the user made.
+func userCallFinished(data []byte) bool {
+	return strings.Contains(string(data), `"tool.finished"`) && strings.Contains(string(data), `"call_id":"`+messages.UserCallPrefix)
 }

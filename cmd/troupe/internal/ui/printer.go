@@ -4,10 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"regexp"
 	"strings"
 	"sync"
 
+	"github.com/troupe-dev/troupe/internal/lazyre"
 	"github.com/troupe-dev/troupe/internal/textfmt"
 
 	"github.com/troupe-dev/troupe/messages"
@@ -88,6 +88,10 @@ func (p *Printer) human(t messages.EventType, v any) {
 			break
 		}
 		p.endLine()
+		if userShell(d) { // the user's !command: its output, as the event carries it
+			p.shellOutput(d)
+			break
+		}
 		fmt.Fprintf(p.w, "  %s\n", toolOutcome(d))
 	case *messages.ToolRepairedData:
 		p.endLine()
@@ -149,6 +153,11 @@ func (p *Printer) human(t messages.EventType, v any) {
 		}
 	case *messages.TurnFinishedData:
 		p.endLine()
+	case *messages.HookFinishedData:
+		if line := hookLine(d); line != "" {
+			p.endLine()
+			fmt.Fprintf(p.w, "  %s\n", line)
+		}
 	}
 }
 
@@ -174,7 +183,7 @@ func toolOutcome(d *messages.ToolFinishedData) string {
 }
 
 // numberedLine matches the first line of read_file output ("     1\tpackage main").
-var numberedLine = regexp.MustCompile(`^\s*\d+\t`)
+var numberedLine = lazyre.New(`^\s*\d+\t`)
 
 func firstLineOf(s string) string { return textfmt.FirstLine(s) }
 
@@ -202,4 +211,18 @@ func ApprovalLine(s messages.ApprovalSummary) string {
 		out += " $ " + textfmt.ClipLine(s.Command, 120)
 	}
 	return out
+}
+
+// shellOutput prints the output of the user's !command and, if it was cut for the event, how
+// much more the model got.
+func (p *Printer) shellOutput(d *messages.ToolFinishedData) {
+	out := strings.TrimRight(d.Output, "\n")
+	if out != "" {
+		fmt.Fprintln(p.w, out)
+	}
+	mark := "✓"
+	if d.IsError {
+		mark = "✗"
+	}
+	fmt.Fprintf(p.w, "  %s %s, %dms (the output is in the context as your note)\n", mark, textfmt.Count(d.Bytes, "byte"), d.DurationMS)
 }

@@ -156,6 +156,8 @@ func (h *tuiHarness) key(k string) {
 		msg = tea.KeyPressMsg{Code: tea.KeyRight}
 	case "esc":
 		msg = tea.KeyPressMsg{Code: tea.KeyEscape}
+	case "tab":
+		msg = tea.KeyPressMsg{Code: tea.KeyTab}
 	case "ctrl+c", "ctrl+d", "ctrl+o", "ctrl+t":
 		msg = tea.KeyPressMsg{Code: rune(k[len(k)-1]), Mod: tea.ModCtrl}
 	default:

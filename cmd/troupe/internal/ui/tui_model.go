@@ -38,6 +38,8 @@ type tuiConfig struct {
 	now         func() time.Time
 	// release hands memory an idle chat does not use back to the system (nil: nothing to do).
 	release func()
+	// complete is what Tab completes: commands, their arguments, @paths.
+	complete Completer
 }
 
 // tuiModel is the Bubble Tea model of troupe chat on a terminal. Update only routes; the
@@ -65,6 +67,8 @@ type tuiModel struct {
 	leaveArmed    bool      // Ctrl-C on an empty input with nothing running: the next one leaves
 	started       time.Time
 	quitting      bool
+	warned        bool     // the session's start warnings were shown (once)
+	hint          []string // the last Tab's candidates (or why none), shown until the next key
 }
 
 func newTUIModel(cfg tuiConfig) *tuiModel {
@@ -96,6 +100,9 @@ func (m *tuiModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onStatus(msg.st)
 	case ackMsg:
 		return m, m.onAck(msg)
+	case completeMsg:
+		m.onComplete(msg)
+		return m, nil
 	case noteMsg:
 		m.log.note("%s", string(msg))
 		return m, nil
@@ -112,6 +119,7 @@ func (m *tuiModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // onKey handles a key: Ctrl-C first, then the approval dialog, then the keys of the chat,
 // then the input editor.
 func (m *tuiModel) onKey(k tea.KeyPressMsg) tea.Cmd {
+	m.hint = nil // a Tab's candidates show until the next key
 	if k.String() == "ctrl+c" {
 		return m.interrupt()
 	}
@@ -130,6 +138,8 @@ func (m *tuiModel) onKey(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case "enter":
 		return m.send()
+	case "tab":
+		return m.complete()
 	case "ctrl+t":
 		m.showTree = !m.showTree
 		return nil
@@ -226,9 +236,14 @@ func (m *tuiModel) onAck(a ackMsg) tea.Cmd {
 	switch {
 	case a.err != nil:
 		m.log.note("error: %v", a.err)
-	case a.ack.Routed == messages.RoutedModel:
+	case a.ack.Routed == messages.RoutedModel, a.ack.Routed == messages.RoutedShell:
 		if !m.busy { // the spinner speeds up at its next tick
 			m.busy, m.busySince, m.cancelling, m.leaveArmed = true, m.cfg.now(), false, false
+		}
+		if a.ack.Routed == messages.RoutedShell {
+			// A quick command may have finished (and its tool.finished asked for the status)
+			// before this answer came: ask again, so the spinner does not outlive it.
+			return m.statusCmd()
 		}
 	case a.ack.Routed == messages.RoutedExit:
 		return m.leave()
@@ -243,7 +258,7 @@ func (m *tuiModel) onAck(a ackMsg) tea.Cmd {
 
 // onEvent applies an envelope: every one feeds the agent tree, this session's feed the
 // transcript and the approval dialog.
-func (m *tuiModel) onEvent(env *messages.Envelope) tea.Cmd {
+func (m *tuiModel) onEvent(env *messages.Envelope) (cmd tea.Cmd) {
 	m.tree.apply(env)
 	m.tree.forget(maxAgents)
 	if env.Session != m.cfg.id {
@@ -273,6 +288,10 @@ func (m *tuiModel) onEvent(env *messages.Envelope) tea.Cmd {
 		m.cfg.mode = string(d.Mode)
 	case *messages.ConfigData:
 		m.cfg.model = d.Model
+	case *messages.ToolFinishedData:
+		if strings.HasPrefix(d.CallID, messages.UserCallPrefix) {
+			defer func() { cmd = tea.Batch(cmd, m.statusCmd()) }() // the chat's own call: idle again?
+		}
 	}
 	if m.log.apply(env.Type, v) {
 		if m.log.finished != nil {
@@ -291,6 +310,12 @@ func (m *tuiModel) onStatus(st *messages.StatusReply) tea.Cmd {
 		return nil
 	}
 	m.cfg.model, m.cfg.mode = st.Model, string(st.Mode)
+	if !m.warned {
+		m.warned = true
+		for _, w := range st.Warnings {
+			m.log.note("warning: %s", w)
+		}
+	}
 	if st.ContextWindow > 0 {
 		m.log.contextPct = 100 * float64(st.ContextTokens) / float64(st.ContextWindow)
 	}

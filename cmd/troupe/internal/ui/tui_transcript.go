@@ -100,6 +100,10 @@ func (t *transcript) apply(typ messages.EventType, v any) (turnOver bool) {
 		t.contextPct = d.Percent
 	case *messages.ErrorData:
 		t.note("error: %s", d.Message)
+	case *messages.HookFinishedData:
+		if line := hookLine(d); line != "" {
+			t.note("%s", line)
+		}
 	case *messages.ContextCompactedData:
 		t.note("context compacted (%s): %s → %s tokens", d.Reason, fmtTokens(d.TokensBefore), fmtTokens(d.TokensAfter))
 	case *messages.GoalUpdatedData:
@@ -170,6 +174,9 @@ func (t *transcript) toolFinished(d *messages.ToolFinishedData) {
 	e.diff = t.diffs[d.CallID]
 	delete(t.diffs, d.CallID)
 	t.phase = phaseThinking
+	if userShell(d) { // the user's !command: its output is what they asked to see
+		e.expanded, t.phase = true, ""
+	}
 }
 
 // decision marks a refused call; an allowed one needs no line of its own.
@@ -243,4 +250,9 @@ func (e *entry) detail() string {
 		return e.diff
 	}
 	return e.output
+}
+
+// userShell reports whether a finished call is the user's own !command.
+func userShell(d *messages.ToolFinishedData) bool {
+	return strings.HasPrefix(d.CallID, messages.UserCallPrefix) && d.Tool == "bash"
 }

@@ -30,6 +30,9 @@ func (m *tuiModel) View() tea.View {
 	if m.busy {
 		bottom = append(bottom, m.spinnerLine(now))
 	}
+	if len(m.hint) > 0 && len(m.asks) == 0 {
+		bottom = append(bottom, m.hintLine())
+	}
 	if len(m.asks) > 0 {
 		bottom = append(bottom, m.dialogView(m.width, max(m.height*2/3, 8)))
 	} else {

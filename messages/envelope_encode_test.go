@@ -1,0 +1,42 @@
+package messages
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+	"time"
+)
+
+// TestEnvelopeEncodingMatchesMarshal: the hand-written envelope and delta encodings are
+// byte for byte what json.Marshal writes, for plain and awkward strings alike.
+func TestEnvelopeEncodingMatchesMarshal(t *testing.T) {
+	texts := []string{"", "plain text", `quo"te \ back`, "<b>&amp;</b>", "tab\tnew\nline\r\x00\x1f\x7f",
+		"café ✓ 🎉", "\u2028\u2029", "bad \xff utf-8", "</script>"}
+	times := []time.Time{time.Date(2026, 11, 27, 18, 0, 0, 0, time.UTC), time.Date(2026, 1, 2, 3, 4, 5, 123456789, time.UTC),
+		time.Date(2026, 1, 2, 3, 4, 5, 120000000, time.FixedZone("x", 3600)), {}}
+	for i, s := range texts {
+		d := &DeltaData{Turn: i - 2, Text: s}
+		want, _ := json.Marshal(d)
+		if got := appendDelta(nil, d); !bytes.Equal(got, want) {
+			t.Errorf("delta %q:\n got %s\nwant %s", s, got, want)
+		}
+		for _, ts := range times {
+			env := &Envelope{V: Version, Seq: uint64(i) * 1e15, TS: ts, NS: "ns-" + s, Session: s, Agent: s, Parent: s,
+				Type: EventType("text." + s), Data: want, DataRef: s, DataBytes: i * 1000}
+			for _, e := range []*Envelope{env, {V: 1, Seq: 1, TS: ts, NS: "p", Session: "s", Type: EventTextDelta}} {
+				want, err := json.Marshal(e)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := appendEnvelope(nil, e)
+				if err != nil || !bytes.Equal(got, want) {
+					t.Errorf("envelope:\n got %s (%v)\nwant %s", got, err, want)
+				}
+			}
+		}
+	}
+	bad := &Envelope{TS: time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)}
+	if _, err := appendEnvelope(nil, bad); err == nil {
+		t.Error("a year json.Marshal refuses was encoded")
+	}
+}
