@@ -81,8 +81,18 @@ func TestLessonsCarryAFixToTheNextRun(t *testing.T) {
 		t.Errorf("run 2 emitted no lessons.given: %v", types(envs2))
 	}
 
+	srv3 := llmtest.NewOpenAI(func(n int, body map[string]any) llmtest.Reply {
+		raw := requestText(body)
+		return trapModel(raw, n, strings.Contains(raw, "fixtures are missing"))
+	})
+	t.Cleanup(srv3.Close)
+	human := troupe(t, repo, env, "run", "--model", "openai/fake", "--base-url", srv3.URL(), "--mode", "yolo", "run the checks")
+	if out := human.stdout + human.stderr; human.code != 0 || !strings.Contains(out, "1 lesson from earlier sessions given (task): "+stored.ID) {
+		t.Errorf("the printer does not say a lesson was given: exit %d\n%s", human.code, out)
+	}
+
 	list := troupe(t, repo, env, "lessons")
-	if list.code != 0 || !strings.Contains(list.stdout, stored.ID) || !strings.Contains(list.stdout, "helped 1/1") {
+	if list.code != 0 || !strings.Contains(list.stdout, stored.ID) || !strings.Contains(list.stdout, "helped 2/2") {
 		t.Fatalf("troupe lessons: exit %d\n%s%s", list.code, list.stdout, list.stderr)
 	}
 	show := troupe(t, repo, env, "lessons", "show", stored.ID[:4])
