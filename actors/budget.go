@@ -1,6 +1,7 @@
 package actors
 
 import (
+	"fmt"
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/troupe-dev/troupe/actors/projection"
@@ -128,3 +129,13 @@ func pressureLevel(tokens, window int) messages.PressureLevel {
 
 // tokensOf is what req will cost: the provider's last count plus the tail.
 func (b *contextBudget) tokensOf(req *llm.Request) int { return b.tokens(req.Messages) }
+
+// fit sizes the budget to the model's window and the stable prefix, and refuses a window the
+// prefix alone fills: no call could ever succeed.
+func (b *contextBudget) fit(window, prefix int) error {
+	b.window, b.prefix = window, prefix
+	if prefix >= int(float64(window)*compactWatermark) {
+		return fmt.Errorf("the context window (%d tokens) is too small for the stable prefix (system prompt and tool schemas: about %d tokens); use a model with a larger window or raise --context-window", window, prefix)
+	}
+	return nil
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"github.com/troupe-dev/troupe/internal/memory"
 	"log/slog"
+	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 
@@ -64,7 +65,7 @@ type SessionDeps struct {
 	Inherited []llm.Message
 	Worktree  *worktree.Worktree
 	// ReportTo is the parent session's actor: a child's result goes straight to its mailbox,
-	// ahead of the Terminated that follows, so it is never overtaken or lost (see childStopped).
+	// ahead of the Terminated that follows, so it is never overtaken or lost (see children.stopped).
 	// Supervisor is the actor that started a top-level session; it hears of its start and end.
 	ReportTo, Supervisor *actor.PID
 	// Narrowed are the Node's tools this session does not have (for /tools); Setup rebuilds
@@ -126,7 +127,7 @@ func newSession(cfg sessionConfig, deps SessionDeps) actor.Producer {
 			d.Limits = d.Limits.withDefaults()
 			s.kids.delegation = &d
 		}
-		s.cur.newSteer = steeringFor(&s.deps, c.NoRepair)
+		s.cur.newSteer, s.cur.describe = steeringFor(&s.deps, c.NoRepair), callDataFor(&s.deps, c.NoRepair)
 		s.behavior.Become(s.idle)
 		return s
 	}
@@ -148,19 +149,19 @@ func (s *session) Receive(ctx actor.Context) {
 	case *messages.SpawnAgent:
 		s.onSpawnAgent(ctx, msg)
 	case *messages.WaitAgents:
-		s.onWaitAgents(ctx, msg)
+		s.takeKidsStep(ctx, s.kids.waitFor(s.cfg.handle(), ctx.Sender(), msg))
 	case *messages.SendAgent:
 		s.onSendAgent(ctx, msg)
 	case *messages.CancelAgent:
 		s.onCancelAgent(ctx, msg)
 	case *messages.ListAgents:
-		s.onListAgents(ctx)
+		s.respond(ctx, s.kids.list(time.Now()))
 	case *messages.AgentResult:
-		s.onAgentResult(ctx, msg)
+		s.takeKidsStep(ctx, s.kids.result(s.cfg.handle(), msg, time.Now()))
 	case *childGone:
-		s.onChildGone(ctx, msg)
+		s.takeKidsStep(ctx, s.kids.gone(s.cfg.handle(), msg.task, time.Now()))
 	case *waitExpired:
-		s.onWaitExpired(ctx, msg)
+		s.takeKidsStep(ctx, s.kids.expired(s.cfg.handle(), msg.id))
 	case *wallBudgetExpired:
 		s.onWallBudget(ctx)
 	case *lessonStored:
@@ -218,7 +219,7 @@ func (s *session) calling(ctx actor.Context) {
 	case *modelDone:
 		s.onModelDone(ctx, msg)
 	case *messages.FilesRechecked:
-		s.onFilesRechecked(ctx, msg)
+		s.takeTurnStep(ctx, s.cur.rechecked(s.turn, msg))
 	case *recheckExpired:
 		s.onRecheckExpired(ctx, msg)
 	case *messages.Cancel:
@@ -232,13 +233,13 @@ func (s *session) calling(ctx actor.Context) {
 func (s *session) executing(ctx actor.Context) {
 	switch msg := ctx.Message().(type) {
 	case *messages.ToolStarted:
-		s.onToolStarted(msg)
+		s.emit(s.cur.toolStarted(s.turn, msg, time.Now()))
 	case *messages.ToolResult:
 		s.onToolResult(ctx, msg)
 	case *messages.ApprovalNeeded:
-		s.onApprovalNeeded(msg)
+		s.emit(s.cur.approvalNeeded(msg))
 	case *messages.ToolDecision:
-		s.onToolDecision(msg)
+		s.takeTurnStep(ctx, s.cur.decided(s.turn, msg))
 	case *messages.Cancel:
 		s.cancelTurn(ctx, msg)
 	case *messages.UserInput:
@@ -247,7 +248,7 @@ func (s *session) executing(ctx actor.Context) {
 }
 
 // waiting holds the next model call until the subagents it waits for have ended
-// (onAgentResult moves on).
+// (takeKidsStep moves on).
 func (s *session) waiting(ctx actor.Context) {
 	switch msg := ctx.Message().(type) {
 	case *messages.Cancel:

@@ -4,14 +4,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/troupe-dev/troupe/llm"
 	"github.com/troupe-dev/troupe/messages"
-	"github.com/troupe-dev/troupe/tools"
+	"github.com/troupe-dev/troupe/store"
 	"github.com/troupe-dev/troupe/tools/worktree"
 )
 
@@ -97,8 +96,7 @@ func (s *session) startChild(ctx actor.Context, c *childAgent) {
 	deps, err := s.kids.delegation.NewChild(c.start)
 	if err != nil {
 		s.saveChild(c)
-		s.onAgentResult(ctx, &messages.AgentResult{Handle: c.rec.Handle, Session: c.rec.Session, Role: c.rec.Role,
-			Status: messages.AgentFailed, Error: "the agent could not start: " + err.Error()})
+		s.takeKidsStep(ctx, s.kids.result(s.cfg.handle(), failedToStart(c, "the agent could not start: "+err.Error()), time.Now()))
 		return
 	}
 	deps.Inherited, deps.Worktree, deps.ReportTo = c.inherited, c.wt, ctx.Self()
@@ -106,74 +104,40 @@ func (s *session) startChild(ctx actor.Context, c *childAgent) {
 	pid, err := ctx.SpawnNamed(actor.PropsFromProducer(newSession(newSessionConfig(c.start), deps)), "agent-"+c.rec.Task)
 	if err != nil {
 		s.saveChild(c)
-		s.onAgentResult(ctx, &messages.AgentResult{Handle: c.rec.Handle, Session: c.rec.Session, Role: c.rec.Role,
-			Status: messages.AgentFailed, Error: fmt.Sprintf("spawn the agent: %v", err)})
+		s.takeKidsStep(ctx, s.kids.result(s.cfg.handle(), failedToStart(c, fmt.Sprintf("spawn the agent: %v", err)), time.Now()))
 		return
 	}
 	c.pid = pid // no Watch: the parent hears of the child's stop once, as its parent (see started)
 	s.saveChild(c)
 }
 
-// startQueued starts queued children while there are free slots, in spawn order. It counts the
-// running children once, and again only after starting one: counting them for every child in
-// the list made each result cost O(children²) in the parent's actor.
-func (s *session) startQueued(ctx actor.Context) {
-	free := s.kids.delegation.Limits.MaxRunning - s.kids.running()
-	for _, c := range s.kids.inOrder() {
-		if free <= 0 || s.finished() {
-			return
-		}
-		if c.rec.State == messages.AgentQueued {
-			s.startChild(ctx, c)
-			free = s.kids.delegation.Limits.MaxRunning - s.kids.running()
-		}
+// takeKidsStep carries out what the children decided (children_step.go), in its order. When a
+// child ended, queued children start while slots are free, in spawn order, and a turn that
+// waited for them goes on.
+func (s *session) takeKidsStep(ctx actor.Context, st kidsStep) {
+	if st.respond != nil {
+		s.respond(ctx, st.respond)
 	}
-}
-
-// onAgentResult records a child's projected result (it arrives on this session's inbox),
-// announces it, wakes the waits it completes, starts queued children, and lets a turn that
-// waited for it go on.
-func (s *session) onAgentResult(ctx actor.Context, r *messages.AgentResult) {
-	task := r.Handle[strings.LastIndexByte(r.Handle, '/')+1:]
-	c := s.kids.get(task)
-	if c == nil || c.rec.Session != r.Session || messages.AgentFinal(c.rec.State) {
-		return // not ours, or already ended (a late duplicate)
+	for _, c := range st.save {
+		s.saveChild(c)
 	}
-	if r.Usage.DurationMS == 0 && !c.began.IsZero() {
-		r.Usage.DurationMS = time.Since(c.began).Milliseconds()
+	for _, p := range st.emit {
+		s.emit(p)
 	}
-	c.rec.State, c.rec.Result = r.Status, r
-	s.saveChild(c)
-	s.emit(messages.AgentFinishedEvent.Of(r))
-	s.answerWaiters(ctx, false)
-	s.startQueued(ctx)
-	s.afterAgentsChanged(ctx)
-}
-
-// childStopped is a child's actor ending. Terminated is a system message and overtakes the
-// mailbox, but the child's result (sent to this mailbox before it stopped) is already queued:
-// childGone, queued now, comes after it. A child that ended without a result (it crashed for
-// good) gets one written for it, so the parent never hangs; no timer decides that a slow
-// result is lost.
-func (s *session) childStopped(ctx actor.Context, who *actor.PID) bool {
-	c := s.kids.byPID(who)
-	if c == nil {
-		return false
+	for _, a := range st.answers {
+		ctx.Send(a.to, a.reply)
 	}
-	c.pid = nil
-	if !messages.AgentFinal(c.rec.State) {
-		ctx.Send(ctx.Self(), &childGone{task: c.rec.Task})
+	if w := st.arm; w != nil {
+		id, self, root := w.id, ctx.Self(), ctx.ActorSystem().Root
+		w.timer = time.AfterFunc(st.timeout, func() { root.Send(self, &waitExpired{id: id}) })
 	}
-	return true
-}
-
-func (s *session) onChildGone(ctx actor.Context, msg *childGone) {
-	c := s.kids.get(msg.task)
-	if c == nil || messages.AgentFinal(c.rec.State) {
+	if !st.ended {
 		return
 	}
-	s.onAgentResult(ctx, &messages.AgentResult{Handle: c.rec.Handle, Session: c.rec.Session, Role: c.rec.Role,
-		Status: messages.AgentInterrupted, Error: "the agent stopped without reporting a result"})
+	for c := s.kids.nextQueued(); c != nil && !s.finished(); c = s.kids.nextQueued() {
+		s.startChild(ctx, c)
+	}
+	s.afterAgentsChanged(ctx)
 }
 
 // saveChild stores a child's record; a failure is logged (the child still runs and reports).
@@ -183,33 +147,10 @@ func (s *session) saveChild(c *childAgent) {
 	}
 }
 
-// deliverResults puts the results that came in since the last model call into the context, as
-// one note: the projection of each child, never its transcript.
-func (s *session) deliverResults() error {
-	ready := s.kids.undelivered()
-	if len(ready) == 0 {
-		return nil
-	}
-	parts := make([]string, 0, len(ready))
-	for _, c := range ready {
-		parts = append(parts, tools.FormatAgentResult(c.rec.Result))
-	}
-	if err := s.commit(noteEntry("Subagent results:\n\n" + strings.Join(parts, "\n\n"))); err != nil {
-		return err
-	}
-	for _, c := range ready {
-		c.rec.Result.Delivered = true
-		s.saveChild(c)
-	}
-	return nil
-}
-
-// restoreChildren reloads the records of a resumed session's children: finished ones keep
-// their results (delivered at the next call if the model has not seen them); ones that were
-// still running when the session stopped are marked interrupted.
-func (s *session) restoreChildren() error {
+// storedAgentRecords reads the records of a session's children from the store, in spawn order.
+func storedAgentRecords(st *store.Store, session string) ([]agentRecord, error) {
 	var recs []agentRecord
-	err := s.deps.Store.EachAgentRecord(s.cfg.ID, func(raw []byte) error {
+	err := st.EachAgentRecord(session, func(raw []byte) error {
 		var r agentRecord
 		if err := json.Unmarshal(raw, &r); err != nil {
 			return err
@@ -218,18 +159,8 @@ func (s *session) restoreChildren() error {
 		return nil
 	})
 	if err != nil {
-		return fmt.Errorf("restore subagents: %w", err)
+		return nil, fmt.Errorf("restore subagents: %w", err)
 	}
 	slices.SortFunc(recs, func(a, b agentRecord) int { return a.Spawned.Compare(b.Spawned) })
-	for _, r := range recs {
-		c := &childAgent{rec: r}
-		if !messages.AgentFinal(r.State) {
-			c.rec.State = messages.AgentInterrupted
-			c.rec.Result = &messages.AgentResult{Handle: r.Handle, Session: r.Session, Role: r.Role,
-				Status: messages.AgentInterrupted, Error: "the parent session stopped before this agent ended; its log is kept: troupe log " + r.Session}
-			s.saveChild(c)
-		}
-		s.kids.add(c)
-	}
-	return nil
+	return recs, nil
 }

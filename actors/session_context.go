@@ -48,17 +48,6 @@ func (d *SessionDeps) prefixTokens() int {
 	return projection.EstimateTokens(d.System) + projection.EstimateTokens(string(data))
 }
 
-// checkWindow sizes the context budget and refuses a window the stable prefix alone fills: no
-// call could ever succeed.
-func (s *session) checkWindow() error {
-	w, p := s.deps.window(s.cfg.limits.ContextWindow), s.deps.prefixTokens()
-	s.budget.window, s.budget.prefix = w, p
-	if p >= int(float64(w)*compactWatermark) {
-		return fmt.Errorf("the context window (%d tokens) is too small for the stable prefix (system prompt and tool schemas: about %d tokens); use a model with a larger window or raise --context-window", w, p)
-	}
-	return nil
-}
-
 // request projects the model-visible context for the next call.
 func (s *session) request() *llm.Request {
 	msgs := projection.Project(projection.Input{Items: s.items, Now: time.Now(), IdleGap: s.cfg.limits.IdleGap, State: append(stateBlocks(&s.done, s.asChild.trail.changed, s.kids), s.lessonBlocks()...)})

@@ -1,13 +1,11 @@
 package actors
 
 import (
-	"strings"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/troupe-dev/troupe/messages"
-	"github.com/troupe-dev/troupe/tools"
 )
 
 // recheckTimeout bounds the file recheck before a model call; past it the call goes on without.
@@ -34,18 +32,6 @@ func (s *session) recheckFiles(ctx actor.Context) {
 	ctx.Send(s.links.toolexec, &messages.RecheckFiles{Turn: turn})
 }
 
-// onFilesRechecked notes the executor's answer and goes on with the turn's model call.
-func (s *session) onFilesRechecked(ctx actor.Context, msg *messages.FilesRechecked) {
-	if !s.cur.stopRecheck(msg.Turn, s.turn) {
-		return
-	}
-	if err := s.noteFileChanges(msg.Changes); err != nil {
-		s.fail(ctx, messages.FailInternal, err.Error())
-		return
-	}
-	s.prepareCall(ctx)
-}
-
 // onRecheckExpired goes on without the recheck.
 func (s *session) onRecheckExpired(ctx actor.Context, msg *recheckExpired) {
 	if !s.cur.stopRecheck(msg.turn, s.turn) {
@@ -53,17 +39,4 @@ func (s *session) onRecheckExpired(ctx actor.Context, msg *recheckExpired) {
 	}
 	s.deps.Log.Warn("recheck files: no answer from the executor; calling the model without it", "session", s.cfg.ID, "after", recheckTimeout)
 	s.prepareCall(ctx)
-}
-
-// noteFileChanges announces external changes and tells the model before its next call.
-func (s *session) noteFileChanges(changes []messages.FileChange) error {
-	if len(changes) == 0 {
-		return nil
-	}
-	notes := make([]string, 0, len(changes))
-	for _, c := range changes {
-		s.emit(messages.FileChangedEvent.Of(&messages.FileChangedData{Turn: s.turn, Path: c.Path, Kind: c.Kind, Diff: c.Diff}))
-		notes = append(notes, tools.FileChange{Path: c.Path, Kind: c.Kind, Diff: c.Diff}.Note())
-	}
-	return s.commit(noteEntry("Files changed outside this session:\n" + strings.Join(notes, "\n")))
 }

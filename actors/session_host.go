@@ -167,9 +167,9 @@ func (h sessionHost) ApplySetup(setup *SessionSetup, model, promptMode, by strin
 	old := s.deps
 	s.deps.Provider, s.deps.Model, s.deps.ModelName = setup.Provider, setup.Model, setup.ModelName
 	s.deps.Tools, s.deps.System, s.deps.Narrowed = setup.Tools, setup.System, setup.Narrowed
-	if err := s.checkWindow(); err != nil {
+	if err := s.budget.fit(s.deps.window(s.cfg.limits.ContextWindow), s.deps.prefixTokens()); err != nil {
 		s.deps = old
-		_ = s.checkWindow()
+		_ = s.budget.fit(s.deps.window(s.cfg.limits.ContextWindow), s.deps.prefixTokens())
 		return err
 	}
 	s.budget.acct.Reset() // the last provider count was for the old prefix

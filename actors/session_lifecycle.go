@@ -36,7 +36,7 @@ func (s *session) started(ctx actor.Context) {
 		s.fail(ctx, kind, err.Error())
 		return
 	}
-	if err := s.checkWindow(); err != nil {
+	if err := s.budget.fit(s.deps.window(s.cfg.limits.ContextWindow), s.deps.prefixTokens()); err != nil {
 		s.fail(ctx, messages.FailConfig, err.Error())
 		return
 	}
@@ -133,8 +133,12 @@ func (s *session) loadSession() error {
 			s.meta.PromptMode = s.cfg.PromptMode // the resume named one (see sessionPrefixOf)
 		}
 		s.items = projection.FromEntries(view)
-		if err := s.restoreChildren(); err != nil {
+		recs, err := storedAgentRecords(st, s.cfg.ID)
+		if err != nil {
 			return err
+		}
+		for _, c := range s.kids.restore(recs) {
+			s.saveChild(c)
 		}
 		return s.putMeta()
 	}
@@ -165,7 +169,7 @@ func (s *session) completeFinish(ctx actor.Context, out *messages.SessionFinishe
 	out.Turns = s.turn
 	out.Goal = s.done.outcome()
 	s.asChild.stopWall()
-	s.answerWaiters(ctx, true) // a wait_agent still blocked gets what is in
+	s.takeKidsStep(ctx, s.kids.releaseWaits(s.cfg.handle())) // a wait_agent still blocked gets what is in
 	if s.meta != nil {
 		s.meta.Status = string(out.Status)
 		s.meta.Updated = time.Now().UTC()
@@ -213,7 +217,10 @@ func (s *session) stopping(ctx actor.Context) {
 // childTerminated: the tool executor is restarted by supervision on a panic; if it is gone for
 // good, the session cannot go on.
 func (s *session) childTerminated(ctx actor.Context, msg *actor.Terminated) {
-	if s.childStopped(ctx, msg.Who) {
+	if ours, lost := s.kids.stopped(msg.Who); ours {
+		if lost != "" {
+			ctx.Send(ctx.Self(), &childGone{task: lost})
+		}
 		return
 	}
 	if s.finished() || s.links.toolexec == nil || msg.Who.Id != s.links.toolexec.Id {

@@ -14,15 +14,6 @@ import (
 // the session publishes the request and takes the answer from any bus client on its control
 // subject. Every decision is an event and a log entry (the audit trail `troupe log` shows).
 
-// onApprovalNeeded publishes an approval request and remembers it until it is answered.
-func (s *session) onApprovalNeeded(msg *messages.ApprovalNeeded) {
-	ask := &messages.ApprovalRequestedData{Turn: msg.Turn, CallID: msg.CallID, Reason: msg.Reason, Summary: msg.Summary}
-	if s.cur.batch == nil || !s.cur.batch.Await(ask) {
-		return
-	}
-	s.emit(messages.ToolApprovalEvent.Of(ask))
-}
-
 // onApprove takes an answer from a client and hands it to the executor.
 func (s *session) onApprove(ctx actor.Context, msg *messages.Approve) {
 	switch {
@@ -36,20 +27,6 @@ func (s *session) onApprove(ctx actor.Context, msg *messages.Approve) {
 	ctx.Send(s.links.toolexec, &messages.ApprovalAnswer{CallID: msg.CallID, Answer: msg.Answer, By: msg.By})
 	s.cur.batch.Answered(msg.CallID)
 	s.respond(ctx, &messages.ApproveAck{CallID: msg.CallID, Answer: msg.Answer})
-}
-
-// onToolDecision records what the executor decided about a call.
-func (s *session) onToolDecision(msg *messages.ToolDecision) {
-	if msg.Turn != s.turn {
-		return
-	}
-	ev := messages.ToolDecisionEvent
-	if msg.Decision == messages.DecisionRejected || msg.Decision == messages.DecisionDenied {
-		ev = messages.ToolRejectedEvent
-	}
-	p := ev.Of(&messages.DecisionData{Turn: msg.Turn, CallID: msg.CallID, Tool: msg.Tool, Decision: msg.Decision, Reason: msg.Reason})
-	s.emit(p)
-	s.audit(p.EventType(), msg.CallID, msg.Tool, p.Data())
 }
 
 // onSetMode switches the permission mode for the rest of the session.

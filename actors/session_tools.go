@@ -3,7 +3,6 @@ package actors
 import (
 	"encoding/json"
 	"fmt"
-	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 
@@ -21,15 +20,9 @@ func (s *session) dispatch(ctx actor.Context, batch *toolBatch) {
 	s.cur.batch = batch
 	s.become(phaseExecuting, s.executing)
 	for _, c := range batch.Calls() {
-		s.emit(messages.ToolProposedEvent.Of(s.callData(c)))
+		s.emit(messages.ToolProposedEvent.Of(s.cur.callData(s.turn, c)))
 		ctx.Send(s.links.toolexec, &messages.ToolRequest{Turn: s.turn, CallID: c.ID, Name: c.Name, Args: c.Args, ReplyTo: s.links.addr,
 			Inferred: batch.isInferred(c.ID)})
-	}
-}
-
-func (s *session) onToolStarted(msg *messages.ToolStarted) {
-	if c, ok := s.cur.batch.Started(msg.CallID, time.Now()); ok {
-		s.emit(messages.ToolStartedEvent.Of(s.callData(c)))
 	}
 }
 
@@ -47,7 +40,7 @@ func (s *session) onToolResult(ctx actor.Context, msg *messages.ToolResult) {
 		for _, p := range s.cur.observed(s.turn, r.Call, r.Result) {
 			s.emit(p)
 		}
-		ran := s.callData(r.Call)
+		ran := s.cur.callData(s.turn, r.Call)
 		s.emit(messages.ToolFinishedEvent.Of(&messages.ToolFinishedData{Turn: s.turn, CallID: r.Call.ID, Tool: ran.Tool,
 			RequestedTool: ran.RequestedTool,
 			IsError:       r.Result.IsError, Output: preview(r.Result.Output, eventPreviewBytes), Bytes: len(r.Result.Output),
@@ -74,21 +67,25 @@ func (d *SessionDeps) promptBytes() int {
 	return len(d.System) + len(data)
 }
 
-// callSummary is a one-line description of a call for humans: the tool and its main argument.
-// callData names what call c runs as (tools.Registry.Resolved: the tool its name resolves to
-// and its repaired arguments), with the model's own name and arguments beside them when repair
-// changed either. With repair off, or a name that maps to nothing, it is the call as sent.
-func (s *session) callData(c llm.ToolCall) *messages.ToolCallData {
-	d := &messages.ToolCallData{Turn: s.turn, CallID: c.ID, Tool: c.Name, Args: c.Args}
-	if s.deps.Tools != nil && !s.cfg.NoRepair {
-		if tool, args, ok := s.deps.Tools.Resolved(c.Name, c.Args); ok && (tool != c.Name || args != c.Args) {
-			d.Tool, d.Args, d.RequestedTool, d.RequestedArgs = tool, args, c.Name, c.Args
+// callDataFor names what a call runs as with a session's tools (tools.Registry.Resolved: the
+// tool its name resolves to and its repaired arguments), with the model's own name and
+// arguments beside them when repair changed either. With repair off, or a name that maps to
+// nothing, it is the call as sent. The tools are the session's as they are at the call (a
+// /model switch changes them).
+func callDataFor(deps *SessionDeps, noRepair bool) func(n int, c llm.ToolCall) *messages.ToolCallData {
+	return func(n int, c llm.ToolCall) *messages.ToolCallData {
+		d := &messages.ToolCallData{Turn: n, CallID: c.ID, Tool: c.Name, Args: c.Args}
+		if deps.Tools != nil && !noRepair {
+			if tool, args, ok := deps.Tools.Resolved(c.Name, c.Args); ok && (tool != c.Name || args != c.Args) {
+				d.Tool, d.Args, d.RequestedTool, d.RequestedArgs = tool, args, c.Name, c.Args
+			}
 		}
+		d.Summary = callSummary(llm.ToolCall{Name: d.Tool, Args: d.Args})
+		return d
 	}
-	d.Summary = callSummary(llm.ToolCall{Name: d.Tool, Args: d.Args})
-	return d
 }
 
+// callSummary is a one-line description of a call for humans: the tool and its main argument.
 func callSummary(c llm.ToolCall) string {
 	var args map[string]any
 	if json.Unmarshal([]byte(c.Args), &args) != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 
@@ -85,17 +86,18 @@ func (s *session) prepareCall(ctx actor.Context) {
 		s.endCancelledTurn(ctx)
 		return
 	}
-	parentNotes := func() error {
-		if note := s.asChild.takeNotes(); note != "" {
-			return s.commit(noteEntry(note))
+	results, delivered := s.kids.deliver()
+	for _, note := range []string{results, s.asChild.takeNotes()} {
+		if note == "" {
+			continue
 		}
-		return nil
-	}
-	for _, step := range []func() error{s.deliverResults, parentNotes} {
-		if err := step(); err != nil {
+		if err := s.commit(noteEntry(note)); err != nil {
 			s.fail(ctx, messages.FailInternal, err.Error())
 			return
 		}
+	}
+	for _, c := range delivered {
+		s.saveChild(c)
 	}
 	s.budget.newTurn()
 	s.sendRequest(ctx)
@@ -139,6 +141,9 @@ func (s *session) takeTurnStep(ctx actor.Context, st turnStep) {
 	for _, p := range st.emit {
 		s.emit(p)
 	}
+	for _, a := range st.audit {
+		s.audit(a.event, a.callID, a.tool, a.data)
+	}
 	if st.reply != nil {
 		if err := s.commitAssistant(st.reply); err != nil {
 			s.fail(ctx, messages.FailInternal, err.Error())
@@ -159,6 +164,8 @@ func (s *session) takeTurnStep(ctx actor.Context, st turnStep) {
 		}
 	}
 	switch st.next {
+	case turnPrepares:
+		s.prepareCall(ctx)
 	case turnGoesOn:
 		s.continueTurn(ctx)
 	case turnCallsAgain:
@@ -166,8 +173,13 @@ func (s *session) takeTurnStep(ctx actor.Context, st turnStep) {
 	case turnRunsCalls:
 		s.dispatch(ctx, st.batch)
 	case turnAnswers:
-		s.finalAnswer(ctx, st.answer)
-	case turnAsks:
+		s.takeTurnStep(ctx, s.cur.answered(s.turn, st.answer, &s.asChild, &s.done, s.cfg.Interactive))
+	case turnAccepted: // the project's Stop hooks may still refuse it (session_hooks.go)
+		s.stopHooks(ctx, st.answer, func() { s.takeTurnStep(ctx, s.cur.accepted(st.answer, s.cfg.Interactive)) })
+	case turnChecks:
+		ctx.Send(s.links.toolexec, &messages.RunCheck{Turn: s.turn, Command: s.cfg.check.Command, TimeoutS: int(s.cfg.check.Timeout / time.Second)})
+		s.become(phaseChecking, s.checkingPhase)
+	case turnWaitsForUser:
 		s.become(phaseIdle, s.idle)
 	case turnPauses:
 		s.emit(messages.ErrorEvent.Of(&messages.ErrorData{Message: st.reason}))
@@ -183,39 +195,8 @@ func (s *session) takeTurnStep(ctx actor.Context, st turnStep) {
 	}
 }
 
-// finalAnswer accepts a final reply: an interactive session waits for more input, a headless
-// one is done.
-func (s *session) finalAnswer(ctx actor.Context, text string) {
-	s.emit(s.cur.finished(s.turn, messages.StopEnd))
-	s.syncStore()
-	if s.asChild.needsVerdict(text) {
-		s.takeTurnStep(ctx, turnStep{next: turnCallsAgain, note: "Your role must end its final answer with a line `VERDICT: pass` or `VERDICT: fail`, after the evidence (commands run and their outcome). Give your final answer again in that form."})
-		return
-	}
-	if !s.verifyDone(ctx, text) {
-		return
-	}
-	s.acceptFinal(ctx, text)
-}
-
-// acceptFinal takes a verified final answer: an interactive session waits for more input; a
-// headless one ends once its subagents have (their results may change the answer).
-func (s *session) acceptFinal(ctx actor.Context, text string) {
-	s.stopHooks(ctx, text, func() { s.acceptedFinal(ctx, text) })
-}
-
-// acceptedFinal takes a final answer the Stop hooks let stand.
-func (s *session) acceptedFinal(ctx actor.Context, text string) {
-	if s.cfg.Interactive {
-		s.become(phaseIdle, s.idle)
-		return
-	}
-	s.cur.finalPending = &text
-	s.continueTurn(ctx)
-}
-
 // continueTurn makes the next model call, unless subagents must end first: then the session
-// waits (onAgentResult calls afterAgentsChanged). A headless session holding its final answer
+// waits (takeKidsStep calls afterAgentsChanged). A headless session holding its final answer
 // finishes with it if the last results brought nothing new for the model.
 func (s *session) continueTurn(ctx actor.Context) {
 	if s.kids.blocking(s.cur.finalPending != nil) > 0 {

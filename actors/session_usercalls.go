@@ -1,6 +1,8 @@
 package actors
 
 import (
+	"time"
+
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/troupe-dev/troupe/messages"
@@ -49,7 +51,7 @@ func (s *session) startUserCalls(ctx actor.Context, u *userCalls) {
 	s.user.calls, s.cur.batch = u, batch
 	s.become(phaseExecuting, s.userCalling)
 	for _, c := range calls {
-		s.emit(messages.ToolProposedEvent.Of(s.callData(c)))
+		s.emit(messages.ToolProposedEvent.Of(s.cur.callData(s.turn, c)))
 		ctx.Send(s.links.toolexec, &messages.ToolRequest{Turn: s.turn, CallID: c.ID, Name: c.Name, Args: c.Args, ReplyTo: s.links.addr})
 	}
 }
@@ -58,11 +60,11 @@ func (s *session) startUserCalls(ctx actor.Context, u *userCalls) {
 func (s *session) userCalling(ctx actor.Context) {
 	switch msg := ctx.Message().(type) {
 	case *messages.ToolStarted:
-		s.onToolStarted(msg)
+		s.emit(s.cur.toolStarted(s.turn, msg, time.Now()))
 	case *messages.ApprovalNeeded:
-		s.onApprovalNeeded(msg)
+		s.emit(s.cur.approvalNeeded(msg))
 	case *messages.ToolDecision:
-		s.onToolDecision(msg)
+		s.takeTurnStep(ctx, s.cur.decided(s.turn, msg))
 		if msg.Decision == messages.DecisionDenied || msg.Decision == messages.DecisionRejected {
 			s.user.calls.refused = true // the command never ran: nothing to tell the model
 		}

@@ -9,7 +9,6 @@ import (
 	"github.com/troupe-dev/troupe/actors/turn"
 	"github.com/troupe-dev/troupe/llm"
 	"github.com/troupe-dev/troupe/messages"
-	"github.com/troupe-dev/troupe/store"
 	"github.com/troupe-dev/troupe/tools"
 )
 
@@ -37,21 +36,27 @@ type turnState struct {
 	// steer is made on first use by newSteer (the session's tools are known by then).
 	steer    *turn.Steering
 	newSteer func() *turn.Steering
+	// describe names what a call runs as, for its events (session_tools.go, callDataFor).
+	describe func(n int, c llm.ToolCall) *messages.ToolCallData
 }
 
 // turnNext is where a turn goes once a step's events and commits are done.
 type turnNext int
 
 const (
-	turnGoesOn     turnNext = iota // the calls are done: the next call, unless subagents hold it
-	turnCallsAgain                 // the model is called again (after the step's note)
-	turnRunsCalls                  // the step's batch goes to the executor
-	turnAnswers                    // the reply is a final answer, to be verified
-	turnAsks                       // a chat's reply is a question: wait for the user
-	turnPauses                     // a chat is paused on a loop: tell the user (reason), wait
-	turnFails                      // the run fails (fail, reason)
-	turnCancelled                  // the cancelled turn ends
-	turnOverflowed                 // the context overflowed: compact and call again, or fail (fail, reason)
+	turnStays        turnNext = iota // nothing more: the turn waits where it is
+	turnGoesOn                       // the calls are done: the next call, unless subagents hold it
+	turnPrepares                     // the files were rechecked: what arrived goes into the context, then the call
+	turnCallsAgain                   // the model is called again (after the step's note)
+	turnRunsCalls                    // the step's batch goes to the executor
+	turnAnswers                      // the reply is a final answer, to be verified
+	turnWaitsForUser                 // a chat's reply is a question or an accepted answer: wait for the user
+	turnPauses                       // a chat is paused on a loop: tell the user (reason), wait
+	turnChecks                       // the check command runs before the answer (checkFor) is accepted
+	turnAccepted                     // the answer passed the gate: the Stop hooks have the last word, then accepted
+	turnFails                        // the run fails (fail, reason)
+	turnCancelled                    // the cancelled turn ends
+	turnOverflowed                   // the context overflowed: compact and call again, or fail (fail, reason)
 )
 
 // turnStep is what the turn decided, in the order the session carries it out: emit, commit the
@@ -67,6 +72,14 @@ type turnStep struct {
 	answer string     // turnAnswers
 	fail   messages.FailKind
 	reason string
+	audit  []auditRecord // audit-only log entries, written after the events
+}
+
+// auditRecord is an audit-only log entry: the model never sees it; `troupe log` does.
+type auditRecord struct {
+	event        messages.EventType
+	callID, tool string
+	data         any
 }
 
 // steeringFor makes a session's steering from its dependencies as they are when it is first
@@ -179,7 +192,7 @@ func (t *turnState) replied(n int, msg *modelDone, interactive bool) turnStep {
 	// A final answer, or a question to the user (a headless run has nobody to ask: there the
 	// question is the final answer).
 	if d.Class == messages.ReplyQuestion && interactive {
-		return turnStep{reply: r, then: []messages.Payload{t.finished(n, messages.StopEnd)}, sync: true, next: turnAsks}
+		return turnStep{reply: r, then: []messages.Payload{t.finished(n, messages.StopEnd)}, sync: true, next: turnWaitsForUser}
 	}
 	return turnStep{reply: r, next: turnAnswers, answer: r.Text}
 }
@@ -245,55 +258,59 @@ func (t *turnState) failed(n int, err error) turnStep {
 	return step
 }
 
-// observed makes a finished call of turn n feed the steering and returns its repairs as
-// tool.repaired events.
-func (t *turnState) observed(n int, call llm.ToolCall, res *messages.ToolResult) []messages.Payload {
-	steer := t.steering()
-	kinds := steer.Tally.KindsOf(call.ID)
-	var evs []messages.Payload
-	for _, rp := range res.Repairs {
-		evs = append(evs, messages.ToolRepairedEvent.Of(&messages.ToolRepairedData{Turn: n, CallID: call.ID, Tool: call.Name,
-			Kind: rp.Kind, Before: rp.Before, After: rp.After}))
-		kinds = append(kinds, rp.Kind)
+// verdictNote is what a subagent whose role owes a verdict is told when its answer has none.
+const verdictNote = "Your role must end its final answer with a line `VERDICT: pass` or `VERDICT: fail`, after the evidence " +
+	"(commands run and their outcome). Give your final answer again in that form."
+
+// answered decides on turn n's final answer (docs/ARCHITECTURE.md, "The definition of done"):
+// the turn is made durable, then the answer is refused while the role's verdict is missing (child)
+// or the gate refuses it, checked first, or passed on to the Stop hooks (turnAccepted).
+func (t *turnState) answered(n int, text string, child *childState, gate *doneGate, interactive bool) turnStep {
+	step := turnStep{emit: []messages.Payload{t.finished(n, messages.StopEnd)}, sync: true}
+	if child.needsVerdict(text) {
+		step.note, step.next = verdictNote, turnCallsAgain
+		return step
 	}
-	steer.Observe(turn.Observation{Turn: n, Name: call.Name, Args: call.Args, Output: res.Output,
-		IsError: res.IsError, Changed: res.Changed}, kinds)
-	return evs
+	return t.gated(step, gate.judge(n), text, interactive)
 }
 
-// callsDone decides on the end of turn n's tool calls: the turn is made durable and goes on,
-// unless it was cancelled or a loop was found in it — a note, then the evidence; at the last
-// level a chat pauses for the user and a headless run fails (kind loop).
-func (t *turnState) callsDone(n int, interactive bool) turnStep {
-	t.batch = nil
+// checked decides on the check command's result for the answer that waits on it.
+func (t *turnState) checked(n int, res *messages.CheckResult, gate *doneGate, interactive bool) turnStep {
+	text := t.checkFor
+	t.checkFor = ""
 	if t.cancelling != "" {
 		return turnStep{next: turnCancelled}
 	}
-	step := turnStep{emit: []messages.Payload{t.finished(n, messages.StopToolCalls)}, sync: true, next: turnGoesOn}
-	loop := t.steering().EndTurn()
-	if loop != nil {
-		step.emit = append(step.emit, messages.LoopSteeredEvent.Of(&messages.LoopSteeredData{Turn: n, Kind: string(loop.Kind), Level: loop.Level, Evidence: loop.Evidence}))
+	return t.gated(turnStep{}, gate.checked(n, res), text, interactive)
+}
+
+// gated adds the gate's answer about text to step: the check's event, then the refusal told to
+// the model, the run's failure, the check to run, or the answer accepted.
+func (t *turnState) gated(step turnStep, d doneStep, text string, interactive bool) turnStep {
+	if d.event != nil {
+		step.emit = append(step.emit, messages.DoneCheckEvent.Of(d.event))
 	}
-	switch {
-	case loop == nil:
-	case loop.Level < turn.LevelStop:
-		step.note = loop.Note()
-	case !interactive:
-		step.next, step.fail, step.reason = turnFails, messages.FailLoop, loop.Summary()
+	switch r := d.refusal; {
+	case r != nil && r.fail != "":
+		step.next, step.fail, step.reason = turnFails, messages.FailDone, r.fail
+	case r != nil:
+		step.note, step.next = r.note, turnCallsAgain
+	case d.runCheck:
+		t.checkFor, step.next = text, turnChecks
 	default:
-		step.note, step.next = loop.Note(), turnPauses
-		step.reason = "paused: " + loop.Summary() + " — tell it how to go on, or give it a different instruction"
+		step.next, step.answer = turnAccepted, text
 	}
 	return step
 }
 
-// repairsToFlush is the repair counters gathered since the last flush, for the project's
-// per-model counters (false: none).
-func (t *turnState) repairsToFlush(model string) (store.RepairStats, bool) {
-	if t.steer == nil || t.steer.Tally.Pending.Empty() {
-		return store.RepairStats{}, false
+// accepted takes a final answer that passed the gate and the Stop hooks: a chat waits for the
+// user; a headless run holds it until its subagents have ended (their results may change it).
+func (t *turnState) accepted(text string, interactive bool) turnStep {
+	if interactive {
+		return turnStep{next: turnWaitsForUser}
 	}
-	return t.steer.Tally.Flush(model), true
+	t.finalPending = &text
+	return turnStep{next: turnGoesOn}
 }
 
 // stopWork stops the turn's model call, if one runs.

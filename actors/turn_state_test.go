@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/troupe-dev/troupe/llm"
 	"github.com/troupe-dev/troupe/messages"
@@ -71,7 +72,7 @@ func TestTurnReplied(t *testing.T) {
 		{name: "a final answer is verified", replies: []*llm.Reply{{Text: "All done."}},
 			want: stepSummary{next: turnAnswers, committed: true}},
 		{name: "a chat's question waits for the user", replies: []*llm.Reply{{Text: "Which file should I change?"}}, interactive: true,
-			want: stepSummary{next: turnAsks, committed: true, events: []messages.EventType{finished}}},
+			want: stepSummary{next: turnWaitsForUser, committed: true, events: []messages.EventType{finished}}},
 		{name: "a headless question is the answer", replies: []*llm.Reply{{Text: "Which file should I change?"}},
 			want: stepSummary{next: turnAnswers, committed: true}},
 		{name: "a refusal fails the run", replies: []*llm.Reply{{Text: "I can't help with that.", Stop: llm.StopRefusal}},
@@ -191,4 +192,123 @@ func TestTurnStreamed(t *testing.T) {
 	if p := tu.retried(3, &modelRetry{turn: 1}); p.EventType() != "" {
 		t.Fatalf("a late retry made %s", p.EventType())
 	}
+}
+
+func TestTurnAnswered(t *testing.T) {
+	finished, checked := messages.TurnFinishedEvent.Type, messages.DoneCheckEvent.Type
+	active := &Goal{Objective: "ship", Status: messages.GoalActive}
+	cases := []struct {
+		name        string
+		interactive bool
+		verdict     bool // the child's role owes a verdict
+		goal        *Goal
+		check       string
+		want        stepSummary
+		pending     bool // a headless answer is held for the end of the subagents
+	}{
+		{name: "a chat's answer goes to the Stop hooks, then waits for the user", interactive: true, want: stepSummary{next: turnAccepted, events: []messages.EventType{finished}}},
+		{name: "a headless answer goes to the Stop hooks, then is held", want: stepSummary{next: turnAccepted, events: []messages.EventType{finished}}, pending: true},
+		{name: "a missing verdict is asked for", verdict: true, want: stepSummary{next: turnCallsAgain, noted: true, events: []messages.EventType{finished}}},
+		{name: "an open goal refuses the answer", goal: active, want: stepSummary{next: turnCallsAgain, noted: true, events: []messages.EventType{finished, checked}}},
+		{name: "a check runs first", check: "make test", want: stepSummary{next: turnChecks, events: []messages.EventType{finished}}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			tu := turnOf()
+			child := childState{verdict: tc.verdict}
+			gate := doneGate{goal: tc.goal, check: checkConfig{Command: tc.check, MaxRefusals: 3}, chat: tc.interactive}
+			st := tu.answered(4, "It works.", &child, &gate, tc.interactive)
+			if got := summarize(st); !sameSummary(got, tc.want) || !st.sync {
+				t.Fatalf("step %+v (sync %v), want %+v, synced", got, st.sync, tc.want)
+			}
+			if st.next == turnAccepted {
+				if st.answer != "It works." {
+					t.Fatalf("accepted answer %q", st.answer)
+				}
+				want := turnGoesOn
+				if tc.interactive {
+					want = turnWaitsForUser
+				}
+				if next := tu.accepted(st.answer, tc.interactive).next; next != want {
+					t.Fatalf("after the Stop hooks: %v, want %v", next, want)
+				}
+			}
+			if (tu.finalPending != nil) != tc.pending || (tc.pending && *tu.finalPending != "It works.") {
+				t.Fatalf("held answer %v, want held %v", tu.finalPending, tc.pending)
+			}
+			if tc.check != "" && tu.checkFor != "It works." {
+				t.Fatalf("the answer waiting on the check is %q", tu.checkFor)
+			}
+		})
+	}
+}
+
+func TestTurnChecked(t *testing.T) {
+	gate := func() *doneGate { return &doneGate{check: checkConfig{Command: "make test", MaxRefusals: 1}} }
+	t.Run("a passing check accepts the answer", func(t *testing.T) {
+		tu, g := turnOf(), gate()
+		tu.checkFor = "done"
+		st := tu.checked(2, &messages.CheckResult{Turn: 2, Output: "ok"}, g, false)
+		if st.next == turnAccepted {
+			st = tu.accepted(st.answer, false)
+		}
+		if st.next != turnGoesOn || tu.finalPending == nil || *tu.finalPending != "done" || tu.checkFor != "" {
+			t.Fatalf("step %+v, held %v, waiting %q: want the answer held", summarize(st), tu.finalPending, tu.checkFor)
+		}
+	})
+	t.Run("a failing check is told to the model, then fails the run", func(t *testing.T) {
+		tu, g := turnOf(), gate()
+		tu.checkFor = "done"
+		st := tu.checked(2, &messages.CheckResult{Turn: 2, Output: "FAIL", IsError: true}, g, false)
+		if st.next != turnCallsAgain || !strings.Contains(st.note, "FAIL") {
+			t.Fatalf("first failure: %+v", summarize(st))
+		}
+		tu.checkFor = "done"
+		st = tu.checked(3, &messages.CheckResult{Turn: 3, Output: "FAIL", IsError: true}, g, false)
+		if st.next != turnFails || st.fail != messages.FailDone {
+			t.Fatalf("past the limit: %+v", summarize(st))
+		}
+	})
+	t.Run("a cancelled check ends the turn", func(t *testing.T) {
+		tu := turnOf()
+		tu.checkFor = "done"
+		tu.cancel("")
+		if st := tu.checked(2, &messages.CheckResult{Turn: 2, Output: "ok"}, gate(), false); st.next != turnCancelled {
+			t.Fatalf("step %+v, want cancelled", summarize(st))
+		}
+	})
+}
+
+func TestTurnExecutorReports(t *testing.T) {
+	t.Run("a recheck answer for another turn changes nothing", func(t *testing.T) {
+		tu := turnOf()
+		if st := tu.rechecked(2, &messages.FilesRechecked{Turn: 2}); st.next != turnStays {
+			t.Fatalf("no recheck in flight: step %+v, want it to stay", summarize(st))
+		}
+	})
+	t.Run("external changes become events and a note, then the call", func(t *testing.T) {
+		tu := turnOf()
+		tu.recheck = time.AfterFunc(time.Hour, func() {})
+		st := tu.rechecked(2, &messages.FilesRechecked{Turn: 2, Changes: []messages.FileChange{{Path: "a.go", Kind: "modified", Diff: "-x\n+y"}}})
+		if st.next != turnPrepares || len(st.emit) != 1 || st.emit[0].EventType() != messages.FileChangedEvent.Type || !strings.Contains(st.note, "a.go") {
+			t.Fatalf("step %+v note %q", summarize(st), st.note)
+		}
+		if tu.recheck != nil {
+			t.Fatal("the recheck's timer is still armed")
+		}
+	})
+	t.Run("a denied call is a rejection, audited", func(t *testing.T) {
+		st := turnOf().decided(3, &messages.ToolDecision{Turn: 3, CallID: "c1", Tool: "bash", Decision: messages.DecisionDenied})
+		if len(st.emit) != 1 || st.emit[0].EventType() != messages.ToolRejectedEvent.Type || len(st.audit) != 1 || st.audit[0].callID != "c1" {
+			t.Fatalf("step %+v audit %+v", summarize(st), st.audit)
+		}
+		if late := turnOf().decided(4, &messages.ToolDecision{Turn: 3}); len(late.emit) != 0 {
+			t.Fatalf("a late decision made %+v", summarize(late))
+		}
+	})
+	t.Run("an approval with no batch is not asked", func(t *testing.T) {
+		if p := turnOf().approvalNeeded(&messages.ApprovalNeeded{Turn: 1, CallID: "c1"}); p.EventType() != "" {
+			t.Fatalf("made %s", p.EventType())
+		}
+	})
 }

@@ -118,6 +118,11 @@ go run ./bench/repair 2>/dev/null || echo "repair bench: failed (run go run ./be
 echo
 go run ./bench/repair -replay 2>/dev/null | sed -n '1,/^excluded/p' || echo "repair replay: failed (run go run ./bench/repair -replay to see why)"
 
+# Hooks (issue 23): per tool call, no hook against one trivial matching PreToolUse hook and one
+# that does not match, through the binary and the scripted provider.
+echo
+go run ./bench/hooks 2>/dev/null || echo "hooks bench: failed (run go run ./bench/hooks to see why)"
+
 # The store after many one-shot runs: open time, table count and size after N processes that
 # each open, write a short session and exit (go run ./bench/storecycles -h for larger runs).
 echo
