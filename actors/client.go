@@ -28,6 +28,16 @@ func NewNodeClient(nc *nats.Conn, info *NodeInfo) *Client {
 	return &Client{nc: nc, NS: info.NS, Node: info.Node, nodePID: info.PID}
 }
 
+// ConnID is this client's connection id on the Node's bus: the Owner of the sessions it
+// starts and follows (0 if the bus did not say).
+func (c *Client) ConnID() uint64 {
+	id, err := c.nc.GetClientID()
+	if err != nil {
+		return 0
+	}
+	return id
+}
+
 // Close closes the client's connection.
 func (c *Client) Close() {
 	_ = c.nc.Drain()

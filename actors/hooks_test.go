@@ -36,7 +36,9 @@ func startHookNode(t *testing.T, script string, ordered bool, hs ...hooks.Hook) 
 	}
 	tn := &testNode{provider: &recordingProvider{Provider: p}}
 	node, err := StartNode(NodeOptions{Root: root, Hooks: set, Retry: llm.RetryPolicy{MaxAttempts: 1},
-		Provider: func(string, string) (llm.Provider, string, error) { return tn.provider, "scripted", nil }})
+		Provider: func(string, string, func(string) string) (llm.Provider, string, error) {
+			return tn.provider, "scripted", nil
+		}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,9 +22,10 @@ import (
 	"github.com/troupe-dev/troupe/tools/hooks"
 )
 
-// ProviderOpener builds a provider for a model string ("provider/model") and base URL, and
-// returns the model name to ask it for.
-type ProviderOpener func(model, baseURL string) (llm.Provider, string, error)
+// ProviderOpener builds a provider for a model string ("provider/model") and base URL, reading
+// its keys and endpoints through getenv (the asking client's environment), and returns the
+// model name to ask it for.
+type ProviderOpener func(model, baseURL string, getenv func(string) string) (llm.Provider, string, error)
 
 // NodeOptions configure a Node.
 type NodeOptions struct {
@@ -57,6 +58,12 @@ type NodeOptions struct {
 	MCPServers []config.MCPServer
 	// Lessons configure the learning layer ([lessons]).
 	Lessons LessonOptions
+	// Config fingerprints the configuration the options were built from (node.json records it):
+	// a client whose configuration differs has an idle node replaced (nodelink.Connect).
+	Config string
+	// Background marks a node a client started in the background (troupe serve --idle): one
+	// built from another configuration may be replaced; one the user started is never.
+	Background bool
 	// Hooks are the project's hooks (config.HookList), skipped ones included, fixed for the
 	// Node's life; nil: none.
 	Hooks *hooks.Set
@@ -77,6 +84,7 @@ type Node struct {
 	// schemas holds the built-in tools' compiled schemas, shared by every session's registry.
 	schemas tools.SchemaCache
 	mcp     *mcpHub // the MCP server actors; nil without servers
+	owners  sessionOwners
 	// warned holds the skill problems already logged, so each is logged once per node.
 	warned sync.Map
 	// hidden is each workspace's credential list and roles the project's role files, read
@@ -93,12 +101,13 @@ func StartNode(opts NodeOptions) (*Node, error) {
 	if opts.Log == nil {
 		opts.Log = slog.New(slog.DiscardHandler)
 	}
-	if err := ensureStateDir(opts.Root); err != nil {
+	dir, err := EnsureStateDir(opts.Root)
+	if err != nil {
 		return nil, err
 	}
 	n := &Node{ID: fmt.Sprintf("n%d", os.Getpid()), NS: messages.Namespace(opts.Root), Root: opts.Root, opts: opts}
 	n.startMemos()
-	st, err := store.Open(filepath.Join(StateDir(opts.Root), "db"), opts.Log)
+	st, err := store.Open(filepath.Join(dir, "db"), opts.Log)
 	if err != nil {
 		return nil, err
 	}
@@ -144,8 +153,7 @@ func StartNode(opts NodeOptions) (*Node, error) {
 		n.Close()
 		return nil, fmt.Errorf("bind node subject: %w", err)
 	}
-	info := &NodeInfo{URL: n.bus.URL(), Token: n.bus.Token(), PID: os.Getpid(), NS: n.NS, Node: n.ID, Root: n.Root}
-	if err := writeNodeFile(n.Root, info); err != nil {
+	if err := writeNodeFile(n.Root, n.Info()); err != nil {
 		n.Close()
 		return nil, err
 	}
@@ -161,7 +169,7 @@ func (n *Node) phase(name string) {
 
 // Info is what node.json records.
 func (n *Node) Info() *NodeInfo {
-	return &NodeInfo{URL: n.bus.URL(), Token: n.bus.Token(), PID: os.Getpid(), NS: n.NS, Node: n.ID, Root: n.Root}
+	return &NodeInfo{URL: n.bus.URL(), Token: n.bus.Token(), PID: os.Getpid(), NS: n.NS, Node: n.ID, Root: n.Root, Config: n.opts.Config, Background: n.opts.Background}
 }
 
 // Client returns a client on an in-process connection.
@@ -244,7 +252,7 @@ func waitClosed(nc *nats.Conn, d time.Duration) {
 
 // newSessionDeps is the Node's SessionFactory.
 func (n *Node) newSessionDeps(start *messages.StartSession) (SessionDeps, error) {
-	frozen := n.frozenMemory(start) // once: a /model or /prompt rebuild keeps it (docs/ARCHITECTURE.md, "Memory")
+	frozen, notices := n.frozenMemory(start) // once: a /model or /prompt rebuild keeps it (docs/ARCHITECTURE.md, "Memory")
 	setup, err := n.sessionSetup(start, frozen)
 	if err != nil {
 		return SessionDeps{}, err
@@ -267,7 +275,7 @@ func (n *Node) newSessionDeps(start *messages.StartSession) (SessionDeps, error)
 			files: n.fileTracker(start), delegates: setup.Delegation != nil}),
 		System: setup.System, Instructions: setup.Instructions, Delegation: setup.Delegation, Narrowed: setup.Narrowed,
 		Setup: func(st *messages.StartSession) (*SessionSetup, error) { return n.sessionSetup(st, frozen) }, PromptModes: n.promptModes, MCP: n.mcp.statusFunc(), Lessons: n.lessonBook(start),
-		Memory: n.sessionMemory(start), Hooks: n.opts.Hooks,
+		Memory: n.sessionMemory(start), Notices: notices, Hooks: n.opts.Hooks,
 	}, nil
 }
 

@@ -79,8 +79,11 @@ type SessionDeps struct {
 	// Hooks are the project's hooks, fixed for the Node's life: the session reads which events
 	// have one (and /hooks lists them); its executor runs them (session_hooks.go).
 	Hooks *hooks.Set
-	// Memory is the cross-session memory /memory shows and changes (nil: a subagent).
-	Memory *memory.Keeper
+	// Memory is the cross-session memory /memory shows and changes (nil: a subagent);
+	// Notices are lines for the user at the start (a memory left out of the prompt, and why),
+	// emitted as non-fatal error events after session.started.
+	Memory  *memory.Keeper
+	Notices []string
 	// Lessons are the project's lessons for a top-level session; nil: none learnt or given.
 	Lessons *LessonBook
 }

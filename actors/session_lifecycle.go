@@ -74,6 +74,9 @@ func (s *session) started(ctx actor.Context) {
 		Model: s.deps.Model, Mode: s.cfg.Mode, Workspace: s.cfg.Workspace, Task: s.cfg.Task,
 		Resumed: s.cfg.Resume, PromptBytes: s.deps.promptBytes(), Role: s.cfg.role.Name,
 	}))
+	for _, line := range s.deps.Notices {
+		s.emit(messages.ErrorEvent.Of(&messages.ErrorData{Message: line}))
+	}
 	// Bound, and session.started is out ahead of the start's answer: input sent now is not lost.
 	s.tellSupervisor(ctx, &sessionUp{id: s.cfg.ID})
 	s.become(phaseIdle, s.idle)

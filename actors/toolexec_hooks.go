@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -24,17 +25,17 @@ import (
 type hookRunner struct {
 	set        *hooks.Set
 	root       string   // where hooks run (the project root, as a hook's cwd)
-	environ    []string // the user's environment: hooks are the user's own commands
+	environ    []string // the environment of the client that started the session (hookEnviron)
 	sessionID  string
 	transcript *transcriptExport
 }
 
 // newHookRunner returns nil when no hook runs at all, so the executor skips every step.
-func newHookRunner(set *hooks.Set, root, sessionID, tmpDir string, st *store.Store) *hookRunner {
+func newHookRunner(set *hooks.Set, root, sessionID, tmpDir string, st *store.Store, environ []string) *hookRunner {
 	if !anyHookRuns(set) {
 		return nil
 	}
-	env := append(os.Environ(), "CLAUDE_PROJECT_DIR="+root, "TROUPE_PROJECT_DIR="+root)
+	env := append(slices.Clone(environ), "CLAUDE_PROJECT_DIR="+root, "TROUPE_PROJECT_DIR="+root)
 	return &hookRunner{set: set, root: root, environ: env, sessionID: sessionID,
 		transcript: &transcriptExport{path: filepath.Join(tmpDir, "transcript.jsonl"), session: sessionID, store: st}}
 }

@@ -129,3 +129,8 @@ echo
 go run ./bench/storecycles -cycles 10,100 2>/dev/null || echo "storecycles: failed (run go run ./bench/storecycles to see why)"
 
 # Start-up phases, private memory, attach and binary composition (issue 13): bash bench/startup.sh
+
+# Cross-session memory (issue 23): bytes it adds to the stable prefix at the caps, the memory
+# tool's schema, and the cost of reading it at a session start and of a locked write.
+echo
+go run ./bench/memoryprefix 2>/dev/null || echo "memoryprefix: failed (run go run ./bench/memoryprefix to see why)"

@@ -218,7 +218,7 @@ func runSession(root string, t trap, task string, i int, on bool) (sessionResult
 	}
 	model := &trapModel{t: t}
 	node, err := actors.StartNode(actors.NodeOptions{Root: root,
-		Provider: func(string, string) (llm.Provider, string, error) { return model, "trap", nil },
+		Provider: func(string, string, func(string) string) (llm.Provider, string, error) { return model, "trap", nil },
 		Environ:  []string{"PATH=" + os.Getenv("PATH"), "HOME=" + root},
 		Retry:    llm.RetryPolicy{MaxAttempts: 1},
 		Lessons:  actors.LessonOptions{Off: !on}})

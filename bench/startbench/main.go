@@ -131,7 +131,7 @@ func (b *bench) version() error {
 }
 
 // phases are the start-up trace's phases in order; each row is the time from the previous one.
-var phases = []string{"main", "config", "store", "bus", "attached", "event", "request", "finished", "exit"}
+var phases = []string{"main", "config", "spawned", "store", "bus", "attached", "event", "request", "finished", "exit"}
 
 func report(what string, samples []*runSample, n int) {
 	pick := func(f func(*runSample) float64) float64 {

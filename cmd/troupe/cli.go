@@ -35,8 +35,12 @@ type Main struct {
 	// Run): a Node this process owns then leaves its store synced but unclosed (see
 	// actors.Node.CloseForExit), which keeps the exit short.
 	ExitAfterRun bool
-	log          *slog.Logger
-	trace        *starttrace.Trace // nil unless TROUPE_TRACE_START=1
+	// NodeProcess runs the project's Node as a background process of its own, started on first
+	// use and stopped when idle, every CLI process being only its client (the real binary). A
+	// test driving the CLI in-process starts it in-process instead.
+	NodeProcess bool
+	log         *slog.Logger
+	trace       *starttrace.Trace // nil unless TROUPE_TRACE_START=1
 }
 
 // exitError carries an exit code and a one-line message up to Run.
@@ -146,7 +150,7 @@ message. A subcommand's name wins over a prompt word; after --, everything is th
 	root.AddCommand(m.runCommand(), m.chatCommand(), m.resumeCommand(), m.watchCommand(), m.sessionsCommand(), m.statsCommand(),
 		m.logCommand(), m.approveCommand(), m.modeCommand(), m.doctorCommand(), m.versionCommand(), m.sandboxLauncherCommand(),
 		m.agentsCommand(), m.configCommand(), m.worktreeCommand(), m.serveCommand(), m.attachCommand(), m.loopCommand(), m.stopCommand(), m.approvalsCommand(),
-		m.mcpCommand(), m.lessonsCommand())
+		m.mcpCommand(), m.memoryCommand(), m.lessonsCommand())
 	failuresAreNotUsage(root)
 	return root
 }

@@ -32,6 +32,7 @@ func (m *Main) tuiChat(ctx context.Context, f *commonFlags, o chatOpen) error {
 		return err
 	}
 	defer sub.Unsubscribe()
+	start.Owner = l.client.ConnID() // the session ends with this client (ServeUntilIdle)
 	if err := l.client.StartSession(start); err != nil {
 		if fin := chat.FinishedEarly(); fin != nil { // it failed while starting, and said why
 			return clierr.Outcome(fin)
