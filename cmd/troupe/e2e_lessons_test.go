@@ -1,12 +1,15 @@
 package main
 
 import (
+	"errors"
 	"log/slog"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/troupe-dev/troupe/actors"
+	"github.com/troupe-dev/troupe/internal/testwait"
 	"github.com/troupe-dev/troupe/llm/llmtest"
 	"github.com/troupe-dev/troupe/messages"
 	"github.com/troupe-dev/troupe/store"
@@ -103,6 +106,9 @@ func TestLessonsCarryAFixToTheNextRun(t *testing.T) {
 		t.Errorf("lessons show without an id: exit %d, want 2", r.code)
 	}
 
+	if r := troupe(t, repo, env, "stop"); r.code != 0 {
+		t.Fatalf("stop the node: exit %d %s", r.code, r.stderr)
+	}
 	damage(t, repo, "deadbeef", []byte("{not json"))
 	list = troupe(t, repo, env, "lessons")
 	if list.code != 0 || !strings.Contains(list.stdout, stored.ID) || strings.Count(strings.TrimSpace(list.stderr), "\n") != 0 || !strings.Contains(list.stderr, "deadbeef") || !strings.Contains(list.stderr, "skipped") {
@@ -118,10 +124,16 @@ func TestLessonsCarryAFixToTheNextRun(t *testing.T) {
 	}
 }
 
-// damage writes a raw record under a lesson id, as a damaged store would hold it.
+// damage writes a raw record under a lesson id, as a damaged store would hold it, once the
+// stopped node has let go of the store.
 func damage(t *testing.T, repo, id string, data []byte) {
 	t.Helper()
+	deadline := time.Now().Add(testwait.Scale(30 * time.Second))
 	st, err := store.Open(filepath.Join(actors.StateDir(repo), "db"), slog.New(slog.DiscardHandler))
+	for errors.Is(err, store.ErrLocked) && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond) // polling for the node's exit
+		st, err = store.Open(filepath.Join(actors.StateDir(repo), "db"), slog.New(slog.DiscardHandler))
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
