@@ -43,7 +43,7 @@ func newAgentNode(t *testing.T, root, script string, limits AgentLimits) (*testN
 	tn := &testNode{provider: &recordingProvider{Provider: llm.NewScriptedFrom(s)}}
 	node, err := StartNode(NodeOptions{
 		Root: root,
-		Provider: func(model, baseURL string) (llm.Provider, string, error) {
+		Provider: func(model, baseURL string, getenv func(string) string) (llm.Provider, string, error) {
 			if strings.HasPrefix(model, "broken/") {
 				return nil, "", errors.New("no API key for broken: set BROKEN_API_KEY")
 			}

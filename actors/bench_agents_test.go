@@ -122,7 +122,7 @@ func startAgentBenchNode(b *testing.B, script string, limits AgentLimits, hold i
 	}
 	p := &firstRequestProvider{Provider: llm.NewScriptedFrom(s), hold: hold, first: map[string]time.Time{}, released: make(chan struct{})}
 	node, err := StartNode(NodeOptions{Root: root,
-		Provider: func(string, string) (llm.Provider, string, error) { return p, "scripted", nil },
+		Provider: func(string, string, func(string) string) (llm.Provider, string, error) { return p, "scripted", nil },
 		Retry:    llm.RetryPolicy{MaxAttempts: 1},
 		Agents:   limits,
 	})

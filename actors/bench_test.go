@@ -37,7 +37,7 @@ func BenchmarkFirstRequest(b *testing.B) {
 	srv := llmtest.NewOpenAI(func(n int, body map[string]any) llmtest.Reply { return llmtest.Reply{Text: "ok"} })
 	defer srv.Close()
 	root := b.TempDir()
-	node, err := StartNode(NodeOptions{Root: root, Provider: func(model, baseURL string) (llm.Provider, string, error) {
+	node, err := StartNode(NodeOptions{Root: root, Provider: func(model, baseURL string, getenv func(string) string) (llm.Provider, string, error) {
 		return llm.Open("openai/fake", llm.Options{BaseURL: srv.URL(), Getenv: func(string) string { return "sk-x" }})
 	}, Retry: llm.RetryPolicy{MaxAttempts: 1}})
 	if err != nil {
@@ -163,7 +163,9 @@ func startBenchNode(b *testing.B, script string, record bool) *benchNode {
 	}
 	tn := &testNode{provider: &recordingProvider{Provider: llm.NewScriptedFrom(s)}}
 	node, err := StartNode(NodeOptions{Root: root,
-		Provider: func(string, string) (llm.Provider, string, error) { return tn.provider, "scripted", nil },
+		Provider: func(string, string, func(string) string) (llm.Provider, string, error) {
+			return tn.provider, "scripted", nil
+		},
 		Tools: func() (*tools.Registry, error) {
 			return tools.NewRegistry(append(tools.Builtins(), noopTool{})...)
 		},

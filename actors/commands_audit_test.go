@@ -176,7 +176,9 @@ func TestCostCommandPricesCachedInputAtTheCachedRate(t *testing.T) {
 	}
 	tn := &testNode{provider: &recordingProvider{Provider: cachingProvider{llm.NewScriptedFrom(script)}}}
 	node, err := StartNode(NodeOptions{Root: t.TempDir(), Retry: llm.RetryPolicy{MaxAttempts: 1},
-		Provider: func(string, string) (llm.Provider, string, error) { return tn.provider, "scripted", nil }})
+		Provider: func(string, string, func(string) string) (llm.Provider, string, error) {
+			return tn.provider, "scripted", nil
+		}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -42,7 +42,7 @@ func startRouterNode(t *testing.T, script string) *routerNode {
 	rn := &routerNode{testNode: &testNode{provider: &recordingProvider{Provider: llm.NewScriptedFrom(s)}}}
 	node, err := StartNode(NodeOptions{
 		Root: root,
-		Provider: func(model, baseURL string) (llm.Provider, string, error) {
+		Provider: func(model, baseURL string, getenv func(string) string) (llm.Provider, string, error) {
 			if model == "no-such-model" {
 				return nil, "", errors.New("unknown model no-such-model")
 			}

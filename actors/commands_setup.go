@@ -44,7 +44,7 @@ func (n *Node) sessionSetup(start *messages.StartSession, frozenMemory string) (
 	if n.opts.Provider == nil {
 		return nil, fmt.Errorf("this node has no provider configured")
 	}
-	provider, modelName, err := n.opts.Provider(start.Model, start.BaseURL)
+	provider, modelName, err := n.opts.Provider(start.Model, start.BaseURL, providerGetenv(start))
 	if err != nil {
 		return nil, err
 	}

@@ -96,9 +96,11 @@ func startContextNode(tb testing.TB, script string, setup func(root string)) *te
 	}
 	tn := &testNode{provider: &recordingProvider{Provider: &inOrder{Provider: llm.NewScriptedFrom(s)}}}
 	node, err := StartNode(NodeOptions{
-		Root:     root,
-		Provider: func(string, string) (llm.Provider, string, error) { return tn.provider, "scripted", nil },
-		Retry:    llm.RetryPolicy{MaxAttempts: 1},
+		Root: root,
+		Provider: func(string, string, func(string) string) (llm.Provider, string, error) {
+			return tn.provider, "scripted", nil
+		},
+		Retry: llm.RetryPolicy{MaxAttempts: 1},
 	})
 	if err != nil {
 		tb.Fatal(err)

@@ -1,8 +1,11 @@
 package actors
 
 import (
+	"os"
 	"sort"
 	"strings"
+
+	"github.com/troupe-dev/troupe/messages"
 )
 
 // defaultPassEnv are the variables tool commands inherit: what builds and tests need to find
@@ -60,4 +63,32 @@ func CommandEnviron(environ, pass []string, set map[string]string) []string {
 		env = append(env, k+"="+out[k])
 	}
 	return env
+}
+
+// providerGetenv reads the provider variables of the client that started the session, or this
+// process's environment when the client sent none (a node in the client's own process).
+func providerGetenv(start *messages.StartSession) func(string) string {
+	if start.Env == nil {
+		return os.Getenv
+	}
+	return func(k string) string { return start.Env.Provider[k] }
+}
+
+// hookEnviron is the environment hooks run with: the client's, filtered on its side as tool
+// commands' is, or this process's whole environment when the client sent none (a node in the
+// client's own process: hooks are the user's own commands).
+func hookEnviron(start *messages.StartSession) []string {
+	if start.Env == nil {
+		return os.Environ()
+	}
+	return start.Env.Environ
+}
+
+// commandEnviron is the environment of a session's tool commands: the client's, filtered on its
+// side, or the node's own when the client sent none.
+func (n *Node) commandEnviron(start *messages.StartSession) []string {
+	if start.Env == nil {
+		return n.opts.Environ
+	}
+	return start.Env.Environ
 }

@@ -62,7 +62,9 @@ func TestNodeJoinsAnExternalNATSServer(t *testing.T) {
 	}
 	tn := &testNode{provider: &recordingProvider{Provider: llm.NewScriptedFrom(s)}}
 	node, err := StartNode(NodeOptions{Root: root, NATS: url, Retry: llm.RetryPolicy{MaxAttempts: 1},
-		Provider: func(model, baseURL string) (llm.Provider, string, error) { return tn.provider, "scripted", nil }})
+		Provider: func(model, baseURL string, getenv func(string) string) (llm.Provider, string, error) {
+			return tn.provider, "scripted", nil
+		}})
 	if err != nil {
 		t.Fatal(err)
 	}

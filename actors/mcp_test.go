@@ -200,7 +200,9 @@ func TestSessionCallsAnMCPTool(t *testing.T) {
 	}
 	tn := &testNode{provider: &recordingProvider{Provider: llm.NewScriptedFrom(s)}}
 	node, err := StartNode(NodeOptions{Root: root, Retry: llm.RetryPolicy{MaxAttempts: 1},
-		Provider:   func(string, string) (llm.Provider, string, error) { return tn.provider, "scripted", nil },
+		Provider: func(string, string, func(string) string) (llm.Provider, string, error) {
+			return tn.provider, "scripted", nil
+		},
 		MCPServers: []config.MCPServer{testMCPServer(t, "t", 10)}})
 	if err != nil {
 		t.Fatal(err)

@@ -25,13 +25,16 @@ func (n *Node) memoryKeeper() *memory.Keeper {
 
 // frozenMemory is the memory block of a session's stable prefix, read once as the session is
 // built (the supervisor's or the parent's actor reads it with the session's other setup: a small
-// file and one store key). What is left out, and why, goes to the Node's log.
-func (n *Node) frozenMemory(start *messages.StartSession) string {
+// file and one store key). What is left out, and why, goes to the session's user as notices
+// (a subagent's parent has said it already).
+func (n *Node) frozenMemory(start *messages.StartSession) (text string, notices []string) {
 	text, warnings := n.memoryKeeper().Prefix()
-	for _, w := range warnings {
-		n.opts.Log.Warn("memory: "+w, "session", start.ID)
+	if start.Parent == "" {
+		for _, w := range warnings {
+			notices = append(notices, "memory: "+w)
+		}
 	}
-	return text
+	return text, notices
 }
 
 // memoryAnswer does what a MemoryRequest asks (troupe memory, /memory) and shows the memory
@@ -120,4 +123,13 @@ func (n *Node) sessionMemory(start *messages.StartSession) *memory.Keeper {
 		return nil
 	}
 	return n.memoryKeeper()
+}
+
+// Memory asks the Node to show or change the cross-session memory (troupe memory).
+func (c *Client) Memory(req *messages.MemoryRequest) (*messages.MemoryReply, error) {
+	reply, err := c.request(messages.NodeSubject(c.NS, c.Node), req)
+	if err != nil {
+		return nil, err
+	}
+	return reply.(*messages.MemoryReply), nil
 }

@@ -22,9 +22,10 @@ import (
 	"github.com/troupe-dev/troupe/tools/hooks"
 )
 
-// ProviderOpener builds a provider for a model string ("provider/model") and base URL, and
-// returns the model name to ask it for.
-type ProviderOpener func(model, baseURL string) (llm.Provider, string, error)
+// ProviderOpener builds a provider for a model string ("provider/model") and base URL, reading
+// its keys and endpoints through getenv (the asking client's environment), and returns the
+// model name to ask it for.
+type ProviderOpener func(model, baseURL string, getenv func(string) string) (llm.Provider, string, error)
 
 // NodeOptions configure a Node.
 type NodeOptions struct {
@@ -58,6 +59,14 @@ type NodeOptions struct {
 	WebSearch *tools.SearchConfig
 	// MCPServers are the MCP servers whose tools sessions are offered (config.MCPServers).
 	MCPServers []config.MCPServer
+	// Lessons configure the learning layer ([lessons]).
+	Lessons LessonOptions
+	// Config fingerprints the configuration the options were built from (node.json records it):
+	// a client whose configuration differs has an idle node replaced (nodelink.Connect).
+	Config string
+	// Background marks a node a client started in the background (troupe serve --idle): one
+	// built from another configuration may be replaced; one the user started is never.
+	Background bool
 	// Hooks are the project's hooks (config.HookList), skipped ones included, fixed for the
 	// Node's life; nil: none.
 	Hooks *hooks.Set
@@ -78,12 +87,14 @@ type Node struct {
 	// schemas holds the built-in tools' compiled schemas, shared by every session's registry.
 	schemas tools.SchemaCache
 	mcp     *mcpHub // the MCP server actors; nil without servers
+	owners  sessionOwners
 	// warned holds the skill problems already logged, so each is logged once per node.
 	warned sync.Map
 	// hidden is each workspace's credential list and roles the project's role files, read
 	// once and kept fresh off the actors that start sessions (node_memo.go).
-	hidden *diskMemo[[]string]
-	roles  *diskMemo[loadedRoles]
+	hidden  *diskMemo[[]string]
+	roles   *diskMemo[loadedRoles]
+	lessons *lessonKeeper // the project's lessons, written off the actors (lessons_keeper.go)
 }
 
 // StartNode opens the project's store, starts the bus and the actor system, and records
@@ -93,16 +104,18 @@ func StartNode(opts NodeOptions) (*Node, error) {
 	if opts.Log == nil {
 		opts.Log = slog.New(slog.DiscardHandler)
 	}
-	if err := ensureStateDir(opts.Root); err != nil {
+	dir, err := EnsureStateDir(opts.Root)
+	if err != nil {
 		return nil, err
 	}
 	n := &Node{ID: fmt.Sprintf("n%d", os.Getpid()), NS: messages.Namespace(opts.Root), Root: opts.Root, opts: opts}
 	n.startMemos()
-	st, err := store.Open(filepath.Join(StateDir(opts.Root), "db"), opts.Log)
+	st, err := store.Open(filepath.Join(dir, "db"), opts.Log)
 	if err != nil {
 		return nil, err
 	}
 	n.store = st
+	n.lessons = newLessonKeeper(st, opts.Log)
 	n.phase("store")
 	if opts.NATS != "" {
 		n.bus, err = JoinBus(opts.NATS, opts.Log)
@@ -110,11 +123,13 @@ func StartNode(opts NodeOptions) (*Node, error) {
 		n.bus, err = StartBus(opts.Log)
 	}
 	if err != nil {
+		n.lessons.close()
 		st.Close()
 		return nil, err
 	}
 	if n.nc, err = n.bus.Connect("troupe-node"); err != nil {
 		n.bus.Shutdown()
+		n.lessons.close()
 		st.Close()
 		return nil, err
 	}
@@ -141,8 +156,7 @@ func StartNode(opts NodeOptions) (*Node, error) {
 		n.Close()
 		return nil, fmt.Errorf("bind node subject: %w", err)
 	}
-	info := &NodeInfo{URL: n.bus.URL(), Token: n.bus.Token(), PID: os.Getpid(), NS: n.NS, Node: n.ID, Root: n.Root}
-	if err := writeNodeFile(n.Root, info); err != nil {
+	if err := writeNodeFile(n.Root, n.Info()); err != nil {
 		n.Close()
 		return nil, err
 	}
@@ -158,7 +172,7 @@ func (n *Node) phase(name string) {
 
 // Info is what node.json records.
 func (n *Node) Info() *NodeInfo {
-	return &NodeInfo{URL: n.bus.URL(), Token: n.bus.Token(), PID: os.Getpid(), NS: n.NS, Node: n.ID, Root: n.Root}
+	return &NodeInfo{URL: n.bus.URL(), Token: n.bus.Token(), PID: os.Getpid(), NS: n.NS, Node: n.ID, Root: n.Root, Config: n.opts.Config, Background: n.opts.Background}
 }
 
 // Client returns a client on an in-process connection.
@@ -218,6 +232,7 @@ func (n *Node) close(closeStore bool) error {
 	if n.bus != nil {
 		n.bus.Shutdown()
 	}
+	n.lessons.close() // its queued writes land before the store closes
 	if n.store != nil {
 		if err := n.store.Sync(); err != nil {
 			errs = append(errs, err)
@@ -240,7 +255,7 @@ func waitClosed(nc *nats.Conn, d time.Duration) {
 
 // newSessionDeps is the Node's SessionFactory.
 func (n *Node) newSessionDeps(start *messages.StartSession) (SessionDeps, error) {
-	frozen := n.frozenMemory(start) // once: a /model or /prompt rebuild keeps it (docs/ARCHITECTURE.md, "Memory")
+	frozen, notices := n.frozenMemory(start) // once: a /model or /prompt rebuild keeps it (docs/ARCHITECTURE.md, "Memory")
 	setup, err := n.sessionSetup(start, frozen)
 	if err != nil {
 		return SessionDeps{}, err
@@ -262,8 +277,8 @@ func (n *Node) newSessionDeps(start *messages.StartSession) (SessionDeps, error)
 		Executor: n.executorFactory(executorParts{start: start, workspace: workspace, skills: setup.Skills, reg: reg, gate: gate,
 			files: n.fileTracker(start), delegates: setup.Delegation != nil}),
 		System: setup.System, Instructions: setup.Instructions, Delegation: setup.Delegation, Narrowed: setup.Narrowed,
-		Setup: func(st *messages.StartSession) (*SessionSetup, error) { return n.sessionSetup(st, frozen) }, PromptModes: n.promptModes, MCP: n.mcp.statusFunc(), MCPWatch: n.mcp.watchFunc(),
-		Memory: n.sessionMemory(start), Hooks: n.opts.Hooks,
+		Setup: func(st *messages.StartSession) (*SessionSetup, error) { return n.sessionSetup(st, frozen) }, PromptModes: n.promptModes, MCP: n.mcp.statusFunc(), MCPWatch: n.mcp.watchFunc(), Lessons: n.lessonBook(start),
+		Memory: n.sessionMemory(start), Notices: notices, Hooks: n.opts.Hooks,
 	}, nil
 }
 

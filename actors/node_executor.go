@@ -45,9 +45,9 @@ func (n *Node) executorFactory(p executorParts) ExecutorFactory {
 		if err != nil {
 			return nil, fmt.Errorf("session temp dir: %w", err)
 		}
-		env := &tools.Env{Root: p.workspace, TempDir: tmp, Environ: withTmp(n.opts.Environ, tmp), Sandbox: n.opts.Sandbox,
+		env := &tools.Env{Root: p.workspace, TempDir: tmp, Environ: withTmp(n.commandEnviron(start), tmp), Sandbox: n.opts.Sandbox,
 			Files: p.files, Artifacts: n.store, ReadOnlyRoot: start.PlanSafeBash && n.opts.Sandbox != nil,
-			Secrets: tools.SecretRedactor(os.Getenv, llm.KeyVars(), n.bus.Token()), NoRepair: start.NoRepair}
+			Secrets: tools.SecretRedactor(providerGetenv(start), llm.KeyVars(), n.bus.Token()), NoRepair: start.NoRepair}
 		if len(p.skills) > 0 {
 			env.Skills = skillSet(p.skills)
 		}
@@ -59,7 +59,7 @@ func (n *Node) executorFactory(p executorParts) ExecutorFactory {
 		if p.delegates {
 			env.Agents = link
 		}
-		hooks := newHookRunner(n.opts.Hooks, p.workspace, start.ID, tmp, n.store)
+		hooks := newHookRunner(n.opts.Hooks, p.workspace, start.ID, tmp, n.store, hookEnviron(start))
 		return actor.PropsFromProducer(newToolExec(p.reg, env, p.gate, hooks)), nil
 	}
 }

@@ -57,6 +57,7 @@ func (n *Node) answer(m *nats.Msg) {
 // owned by the future (it ends with the answer or the timeout), so a start that waits for a
 // previous run to stop does not hold up the other node queries.
 func (n *Node) answerStart(m *nats.Msg, start *messages.StartSession) {
+	n.owners.set(start)
 	future := n.system.Root.RequestFuture(n.supervisor, start, startTimeout)
 	go func() {
 		res, err := future.Result()
@@ -89,9 +90,12 @@ func (n *Node) query(msg any) any {
 			return &messages.ErrorReply{Error: err.Error()}
 		}
 		markInterrupted(metas, n.Active())
+		attached := n.attached()
 		out := &messages.SessionList{Sessions: make([]messages.SessionInfo, 0, len(metas))}
 		for _, m := range metas {
-			out.Sessions = append(out.Sessions, sessionInfo(m))
+			info := sessionInfo(m)
+			info.Attached = attached[m.ID]
+			out.Sessions = append(out.Sessions, info)
 		}
 		return out
 	case *messages.GetRepairStats:
@@ -104,6 +108,14 @@ func (n *Node) query(msg any) any {
 			out.Models = append(out.Models, messages.RepairCounts(r))
 		}
 		return out
+	case *messages.ListLessons:
+		return n.listLessons()
+	case *messages.ForgetLesson:
+		id, err := n.lessons.forget(q.ID)
+		if err != nil {
+			return &messages.ErrorReply{Error: err.Error()}
+		}
+		return &messages.LessonForgotten{ID: id}
 	case *messages.MemoryRequest:
 		return memoryAnswer(n.memoryKeeper(), q)
 	case *messages.GetLog:

@@ -75,7 +75,7 @@ func startTestNode(t *testing.T, script string, extra ...tools.Tool) *testNode {
 	tn := &testNode{provider: &recordingProvider{Provider: llm.NewScriptedFrom(s)}}
 	node, err := StartNode(NodeOptions{
 		Root: root,
-		Provider: func(model, baseURL string) (llm.Provider, string, error) {
+		Provider: func(model, baseURL string, getenv func(string) string) (llm.Provider, string, error) {
 			return tn.provider, "scripted", nil
 		},
 		Tools: func() (*tools.Registry, error) {

@@ -1,6 +1,9 @@
 package actors
 
 import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -23,29 +26,87 @@ type NodeInfo struct {
 	NS    string `json:"ns"`
 	Node  string `json:"node"`
 	Root  string `json:"root"`
+	// Config is the fingerprint of the configuration the Node runs with (NodeOptions.Config).
+	Config string `json:"config,omitempty"`
+	// Background says a client started the Node in the background (NodeOptions.Background).
+	Background bool `json:"background,omitempty"`
 }
 
 // ErrNoNode means no live Node serves the project.
 var ErrNoNode = errors.New("no troupe node is running for this project")
 
-// StateDir is the project's .troupe directory.
-func StateDir(root string) string { return filepath.Join(root, ".troupe") }
+// StateDir is where the project's node keeps its state (the store, node.json, serve.log): the
+// project's .troupe directory, or, when that cannot be written (a read-only checkout), the
+// user's state directory, $XDG_STATE_HOME/troupe/<hash of the root> (default ~/.local/state).
+// Every process of the project resolves it the same way, so clients find the node's file.
+func StateDir(root string) string {
+	local := filepath.Join(root, ".troupe")
+	if writable(local, root) {
+		return local
+	}
+	if dir := userStateDir(root); dir != "" {
+		return dir
+	}
+	return local
+}
+
+// StateElsewhere says where the state lives when it is not in the project's .troupe ("" when
+// it is there): what troupe doctor reports.
+func StateElsewhere(root string) string {
+	if dir := StateDir(root); dir != filepath.Join(root, ".troupe") {
+		return dir
+	}
+	return ""
+}
+
+// writable reports whether dir can be written, or created in parent when it does not exist.
+func writable(dir, parent string) bool {
+	fi, err := os.Stat(dir)
+	switch {
+	case err == nil && !fi.IsDir():
+		return false // a file in the way: it cannot hold the state
+	case err == nil:
+		return syscall.Access(dir, 2 /* W_OK */) == nil
+	case errors.Is(err, os.ErrNotExist):
+		return syscall.Access(parent, 2) == nil
+	}
+	return false
+}
+
+// userStateDir is the project's state directory under the user's state home ("" when there is
+// no home to put it in).
+func userStateDir(root string) string {
+	base := os.Getenv("XDG_STATE_HOME")
+	if !filepath.IsAbs(base) {
+		home, err := os.UserHomeDir()
+		if err != nil || home == "" {
+			return ""
+		}
+		base = filepath.Join(home, ".local", "state")
+	}
+	sum := sha256.Sum256([]byte(root))
+	return filepath.Join(base, "troupe", hex.EncodeToString(sum[:8]))
+}
 
 func nodeFile(root string) string { return filepath.Join(StateDir(root), "node.json") }
 
-// ensureStateDir creates .troupe with a .gitignore that ignores everything in it.
-func ensureStateDir(root string) error {
+// EnsureStateDir creates the project's state directory and returns it: in .troupe, with a
+// .gitignore that ignores everything in it.
+func EnsureStateDir(root string) (string, error) {
 	dir := StateDir(root)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("create %s: %w", dir, err)
+		return "", fmt.Errorf("create %s: %w", dir, err)
+	}
+	if dir != filepath.Join(root, ".troupe") {
+		return dir, nil
 	}
 	gi := filepath.Join(dir, ".gitignore")
 	if _, err := os.Stat(gi); errors.Is(err, os.ErrNotExist) {
 		if err := os.WriteFile(gi, []byte("*\n"), 0o644); err != nil {
-			return fmt.Errorf("write %s: %w", gi, err)
+			return "", fmt.Errorf("write %s: %w", gi, err)
 		}
 	}
-	return nil
+	return dir, nil
 }
 
 // writeNodeFile writes node.json atomically with mode 0600 (it holds the bus token).
@@ -144,11 +205,22 @@ func loopbackURL(raw string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// ProcessAlive reports whether a process with that pid exists.
+// ProcessAlive reports whether a process with that pid exists and has not exited (a zombie
+// waiting for its parent to reap it has).
 func ProcessAlive(pid int) bool {
 	if pid <= 0 {
 		return false
 	}
-	err := syscall.Kill(pid, 0)
-	return err == nil || errors.Is(err, syscall.EPERM)
+	if err := syscall.Kill(pid, 0); err != nil && !errors.Is(err, syscall.EPERM) {
+		return false
+	}
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return true // no procfs: the signal said it exists
+	}
+	// pid (comm) state …: comm may hold spaces and parentheses, the state follows the last ')'.
+	if i := bytes.LastIndexByte(stat, ')'); i >= 0 && i+2 < len(stat) {
+		return stat[i+2] != 'Z'
+	}
+	return true
 }

@@ -82,8 +82,13 @@ type SessionDeps struct {
 	// Hooks are the project's hooks, fixed for the Node's life: the session reads which events
 	// have one (and /hooks lists them); its executor runs them (session_hooks.go).
 	Hooks *hooks.Set
-	// Memory is the cross-session memory /memory shows and changes (nil: a subagent).
-	Memory *memory.Keeper
+	// Memory is the cross-session memory /memory shows and changes (nil: a subagent);
+	// Notices are lines for the user at the start (a memory left out of the prompt, and why),
+	// emitted as non-fatal error events after session.started.
+	Memory  *memory.Keeper
+	Notices []string
+	// Lessons are the project's lessons for a top-level session; nil: none learnt or given.
+	Lessons *LessonBook
 }
 
 // session is the Session actor: it owns one conversation, runs its turns, and is the only
@@ -107,6 +112,7 @@ type session struct {
 	nested nestedInstructions // nested instruction files handed out (session_instructions.go)
 	mcp    mcpRefresh         // MCP tools changed, taken in between turns (mcp_watch.go)
 	user   userState          // the chat's own calls: !command, @path (session_usercalls.go)
+	learn  *sessionLessons    // the learning layer; nil when off (session_lessons.go)
 }
 
 // newSession returns the producer of a Session actor. The producer is called again when the
@@ -154,7 +160,7 @@ func (s *session) Receive(ctx actor.Context) {
 	case *messages.SendAgent:
 		s.onSendAgent(ctx, msg)
 	case *messages.CancelAgent:
-		s.onCancelAgent(ctx, msg)
+		s.takeKidsStep(ctx, s.kids.cancel(s.cfg.handle(), msg, time.Now()))
 	case *messages.ListAgents:
 		s.respond(ctx, s.kids.list(time.Now()))
 	case *messages.AgentResult:
@@ -165,12 +171,16 @@ func (s *session) Receive(ctx actor.Context) {
 		s.takeKidsStep(ctx, s.kids.expired(s.cfg.handle(), msg.id))
 	case *wallBudgetExpired:
 		s.onWallBudget(ctx)
+	case *lessonStored:
+		s.onLessonStored(msg)
+	case *finishHeld:
+		s.completeFinish(ctx, msg.out)
 	case *messages.GetGoal:
 		s.respond(ctx, &messages.GoalReply{Goal: s.done.goal})
 	case *messages.UpdateGoal:
 		s.onUpdateGoal(ctx, msg)
 	case *messages.Approve:
-		s.onApprove(ctx, msg)
+		s.takeTurnStep(ctx, s.cur.approve(msg, s.cfg.ID))
 	case *messages.SetMode:
 		s.onSetMode(ctx, msg)
 	case *messages.SessionAllowlist:
@@ -201,7 +211,7 @@ func (s *session) idle(ctx actor.Context) {
 	case *messages.Cancel:
 		// Nothing runs: for an interactive session this is the end of the conversation.
 		s.asChild.cancelRequested = true
-		s.cancelChildren(ctx, "the parent session ended")
+		s.takeKidsStep(ctx, s.kids.cancelAll(s.cfg.handle(), "the parent session ended", time.Now()))
 		if ctx.Sender() != nil {
 			ctx.Respond(&messages.InputAck{Routed: messages.RoutedCommand, Output: "session ended"})
 		}
@@ -319,16 +329,20 @@ func formatStatus(st *messages.StatusReply) string {
 		st.InputTokens, st.OutputTokens, st.Turns, goal, st.Agents, repairs) + formatInstructionStatus(st) + formatSkillStatus(st)
 }
 
-// emit publishes one event (none for the zero Payload). One that cannot be published (monitors see a fatal
-// error event under its seq instead) fails the session once the message at hand is handled.
-func (s *session) emit(p messages.Payload) {
-	if s.links.emitter == nil || p.EventType() == "" {
-		return
-	}
-	if _, err := s.links.emitter.Emit(p); err != nil {
-		s.deps.Log.Error("emit event", "session", s.cfg.ID, "type", p.EventType(), "err", err)
-		if s.links.lostEvent == nil {
-			s.links.lostEvent = err
+// emit publishes events in order (none for the zero Payload). One that cannot be published
+// (monitors see a fatal error event under its seq instead) fails the session once the message
+// at hand is handled.
+func (s *session) emit(ps ...messages.Payload) {
+	for _, p := range ps {
+		if s.links.emitter == nil || p.EventType() == "" {
+			continue
 		}
+		if _, err := s.links.emitter.Emit(p); err != nil {
+			s.deps.Log.Error("emit event", "session", s.cfg.ID, "type", p.EventType(), "err", err)
+			if s.links.lostEvent == nil {
+				s.links.lostEvent = err
+			}
+		}
+		s.learnFrom(p)
 	}
 }

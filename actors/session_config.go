@@ -32,6 +32,8 @@ type sessionConfig struct {
 	Yes, NoRepair bool
 	// Allow, Ask and Deny are the configured permission patterns.
 	Allow, Ask, Deny []string
+	// Env is the environment of the client that started the session (its subagents get it too).
+	Env *messages.ClientEnv
 
 	role   roleConfig
 	limits sessionLimits
@@ -82,7 +84,7 @@ func newSessionConfig(st *messages.StartSession) sessionConfig {
 		Model: st.Model, BaseURL: st.BaseURL, PromptMode: st.PromptMode, Mode: st.Mode,
 		Workspace: st.Workspace, Cwd: st.Cwd, Worktree: st.Worktree,
 		Interactive: st.Interactive, Resume: st.Resume, LoopStep: st.LoopStep, Yes: st.Yes, NoRepair: st.NoRepair,
-		Allow: st.Allow, Ask: st.Ask, Deny: st.Deny,
+		Allow: st.Allow, Ask: st.Ask, Deny: st.Deny, Env: st.Env,
 		role: roleConfig{Name: st.Role, Prompt: st.RolePrompt, Tools: st.Tools, Depth: st.Depth, AskUser: st.AskUser,
 			PlanSafeBash: st.PlanSafeBash, Verdict: st.Verdict},
 		limits: sessionLimits{MaxTurns: st.MaxTurns, MaxTokens: st.MaxTokens, MaxWall: time.Duration(st.MaxWallS) * time.Second,
@@ -121,7 +123,7 @@ func (c *sessionConfig) wire() *messages.StartSession {
 		Depth: c.role.Depth, MaxTokens: c.limits.MaxTokens, MaxWallS: int(c.limits.MaxWall / time.Second),
 		AskUser: c.role.AskUser, PlanSafeBash: c.role.PlanSafeBash, Verdict: c.role.Verdict, Worktree: c.Worktree,
 		ContextWindow: c.limits.ContextWindow, IdleGapS: idle, Goal: c.Goal, Check: c.check.Command,
-		CheckS: int(c.check.Timeout / time.Second), MaxRefusals: c.check.MaxRefusals, LoopStep: c.LoopStep}
+		CheckS: int(c.check.Timeout / time.Second), MaxRefusals: c.check.MaxRefusals, LoopStep: c.LoopStep, Env: c.Env}
 }
 
 // handle is the session's agent handle: root, or root/a/b for a subagent.

@@ -29,7 +29,9 @@ func TestSkillsAreIndexedThenLoadedOnDemand(t *testing.T) {
 	}
 	tn := &testNode{provider: &recordingProvider{Provider: llm.NewScriptedFrom(s)}}
 	node, err := StartNode(NodeOptions{Root: root, Retry: llm.RetryPolicy{MaxAttempts: 1},
-		Provider: func(model, baseURL string) (llm.Provider, string, error) { return tn.provider, "scripted", nil }})
+		Provider: func(model, baseURL string, getenv func(string) string) (llm.Provider, string, error) {
+			return tn.provider, "scripted", nil
+		}})
 	if err != nil {
 		t.Fatal(err)
 	}

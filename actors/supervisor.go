@@ -62,6 +62,10 @@ func (s *supervisor) Receive(ctx actor.Context) {
 		s.sessionStopped(ctx, msg)
 	case *activeSessions:
 		ctx.Respond(s.book.active())
+	case *stopSession:
+		if pid := s.book.stopping(msg.id); pid != nil {
+			ctx.Poison(pid) // it records itself as interrupted, as when the node closes
+		}
 	case *actor.Stopping:
 		for _, to := range s.book.waiting() {
 			reply(ctx, to, &messages.ErrorReply{Error: "the troupe node is stopping: start the session again once it is up"})

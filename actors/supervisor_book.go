@@ -116,3 +116,15 @@ func (b *sessionBook) active() []string {
 	}
 	return ids
 }
+
+// stopping: session id is being stopped from outside (its client went away). A start of it
+// that comes meanwhile waits for the stop, as for a run that finishes. It returns the actor to
+// stop (nil if the session does not run).
+func (b *sessionBook) stopping(id string) *actor.PID {
+	r, ok := b.runs[id]
+	if !ok {
+		return nil
+	}
+	r.finishing = true
+	return r.pid
+}

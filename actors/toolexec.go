@@ -27,6 +27,9 @@ type toolExec struct {
 	to       sessionTell // the session: every answer goes there
 	gate     *callGate   // the running call's link to its permission check
 	hooks    *hookRunner // nil when no hook runs (toolexec_hooks.go)
+	// life ends when the executor stops: the session's hooks still running are killed then.
+	life    context.Context
+	endLife context.CancelFunc
 
 	queue   []*messages.ToolRequest
 	running *messages.ToolRequest
@@ -65,6 +68,7 @@ func (t *toolExec) Receive(ctx actor.Context) {
 	switch msg := ctx.Message().(type) {
 	case *actor.Started:
 		t.to = sessionTell{root: ctx.ActorSystem().Root, session: ctx.Parent(), under: ctx.Self()}
+		t.life, t.endLife = context.WithCancel(context.Background())
 		t.tellAllowlist() // a resumed session's gate starts with the list its session kept
 	case *messages.ToolRequest:
 		t.enqueue(ctx, msg)
@@ -88,6 +92,9 @@ func (t *toolExec) Receive(ctx actor.Context) {
 		t.cancelAll(msg.Reason)
 	case *actor.Stopping:
 		t.cancelAll("the session stopped")
+		if t.endLife != nil {
+			t.endLife()
+		}
 	case *actor.Stopped:
 		t.release(ctx)
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -24,17 +25,17 @@ import (
 type hookRunner struct {
 	set        *hooks.Set
 	root       string   // where hooks run (the project root, as a hook's cwd)
-	environ    []string // the user's environment: hooks are the user's own commands
+	environ    []string // the environment of the client that started the session (hookEnviron)
 	sessionID  string
 	transcript *transcriptExport
 }
 
 // newHookRunner returns nil when no hook runs at all, so the executor skips every step.
-func newHookRunner(set *hooks.Set, root, sessionID, tmpDir string, st *store.Store) *hookRunner {
+func newHookRunner(set *hooks.Set, root, sessionID, tmpDir string, st *store.Store, environ []string) *hookRunner {
 	if !anyHookRuns(set) {
 		return nil
 	}
-	env := append(os.Environ(), "CLAUDE_PROJECT_DIR="+root, "TROUPE_PROJECT_DIR="+root)
+	env := append(slices.Clone(environ), "CLAUDE_PROJECT_DIR="+root, "TROUPE_PROJECT_DIR="+root)
 	return &hookRunner{set: set, root: root, environ: env, sessionID: sessionID,
 		transcript: &transcriptExport{path: filepath.Join(tmpDir, "transcript.jsonl"), session: sessionID, store: st}}
 }
@@ -99,6 +100,9 @@ func (t *toolExec) callWithHooks(ctx context.Context, req *messages.ToolRequest,
 	}()
 	pre, fin := h.run(ctx, in, req.Turn, h.set.Matching(hooks.PreToolUse, adm.Name))
 	ran = append(ran, fin...)
+	if pre.Stop {
+		t.stopTurn(pre.StopReason)
+	}
 	if pre.Block || pre.Stop {
 		reason := cmp.Or(pre.Reason, pre.StopReason)
 		t.to.tell(&messages.ToolDecision{Turn: req.Turn, CallID: req.CallID, Tool: adm.Name,
@@ -121,10 +125,19 @@ func (t *toolExec) callWithHooks(ctx context.Context, req *messages.ToolRequest,
 	if out.Block {
 		res.Output += "\n\n[PostToolUse hook] " + out.Reason
 	}
+	if out.Stop {
+		t.stopTurn(out.StopReason)
+	}
 	for _, c := range out.Context {
 		res.Output += "\n\n[PostToolUse hook context] " + c
 	}
 	return res
+}
+
+// stopTurn ends the turn for a hook's "continue": false, as the user's cancel would: the
+// session cancels what is queued and stops (a chat waits for input, a run ends interrupted).
+func (t *toolExec) stopTurn(reason string) {
+	t.to.tell(&messages.Cancel{Reason: "a hook stopped the turn: " + reason})
 }
 
 // runHooks answers a RunHooks from the session: the hooks run in a goroutine the request owns
@@ -144,8 +157,9 @@ func (t *toolExec) runHooks(ctx actor.Context, msg *messages.RunHooks) {
 	in := hooks.Input{Event: event, PermissionMode: msg.PermissionMode, Prompt: msg.Prompt, Source: msg.Source,
 		Reason: msg.Reason, Trigger: msg.Trigger, Focus: msg.Focus, StopHookActive: msg.StopHookActive,
 		Message: msg.Message, Model: msg.Model}
-	go func() {
-		out, fin := h.run(context.Background(), in, msg.Turn, h.set.Matching(event, ""))
+	life := t.life
+	go func() { // ends with the hooks: each is bounded by its timeout, all by the executor's life
+		out, fin := h.run(life, in, msg.Turn, h.set.Matching(event, ""))
 		done.Block, done.Reason, done.Context = out.Block, out.Reason, out.Context
 		done.Stop, done.StopReason, done.Notices, done.Runs = out.Stop, out.StopReason, out.Notices, fin
 		root.Send(replyTo, done)

@@ -118,9 +118,19 @@ go run ./bench/repair 2>/dev/null || echo "repair bench: failed (run go run ./be
 echo
 go run ./bench/repair -replay 2>/dev/null | sed -n '1,/^excluded/p' || echo "repair replay: failed (run go run ./bench/repair -replay to see why)"
 
+# Hooks (issue 23): per tool call, no hook against one trivial matching PreToolUse hook and one
+# that does not match, through the binary and the scripted provider.
+echo
+go run ./bench/hooks 2>/dev/null || echo "hooks bench: failed (run go run ./bench/hooks to see why)"
+
 # The store after many one-shot runs: open time, table count and size after N processes that
 # each open, write a short session and exit (go run ./bench/storecycles -h for larger runs).
 echo
 go run ./bench/storecycles -cycles 10,100 2>/dev/null || echo "storecycles: failed (run go run ./bench/storecycles to see why)"
 
 # Start-up phases, private memory, attach and binary composition (issue 13): bash bench/startup.sh
+
+# Cross-session memory (issue 23): bytes it adds to the stable prefix at the caps, the memory
+# tool's schema, and the cost of reading it at a session start and of a locked write.
+echo
+go run ./bench/memoryprefix 2>/dev/null || echo "memoryprefix: failed (run go run ./bench/memoryprefix to see why)"

@@ -55,9 +55,11 @@ measure() {
   awk '!/total/ && n++ < 3' "$work/init.txt" | while read -r ms pkg; do row "  init $pkg" "$ms ms"; done
 
   # Harness overhead per turn (actors benchmark, scripted provider, 200 turns a run): the median
-  # and mean gap between turns, over TURN_RUNS runs (default 3).
-  if (cd "$2" && go test -run '^$' -bench 'BenchmarkTurnOverhead' -benchtime "${TURN_RUNS:-3}x" ./actors/) >"$work/turn.txt" 2>&1; then
-    awk '/^Benchmark/ { for (i = 5; i < NF; i += 2) printf "%-44s %s\n", "turn overhead: " substr($(i+1), index($(i+1), "/") + 1), $i " µs" }' "$work/turn.txt"
+  # and mean gap between turns of the last of TURN_RUNS runs (default 3), and the rate at which
+  # one watcher over TCP receives 200k text deltas.
+  if (cd "$2" && go test -run '^$' -bench 'BenchmarkTurnOverhead|BenchmarkEventThroughput' -benchtime "${TURN_RUNS:-3}x" ./actors/) >"$work/turn.txt" 2>&1; then
+    awk '/^BenchmarkTurnOverhead/ { for (i = 5; i < NF; i += 2) printf "%-44s %s\n", "turn overhead: " substr($(i+1), index($(i+1), "/") + 1), $i " µs" }
+      /^BenchmarkEventThroughput/ { for (i = 5; i < NF; i += 2) if ($(i+1) == "events/s") printf "%-44s %.0f events/s\n", "events to one watcher", $i }' "$work/turn.txt"
   else
     row "turn overhead" "benchmark failed: $(tail -1 "$work/turn.txt")"
   fi

@@ -25,6 +25,10 @@ func Probe(ctx context.Context, p Provider, model string) (string, error) {
 	return pr.Probe(ctx, model)
 }
 
+// ProviderVars lists every environment variable a provider reads (its keys, and OLLAMA_HOST for
+// a local ollama): what a client hands a node in another process with each session start.
+func ProviderVars() []string { return append(KeyVars(), "OLLAMA_HOST") }
+
 // KeyVars lists the environment variables troupe reads provider keys from, for doctor and for
 // keeping their values out of tool results.
 func KeyVars() []string {

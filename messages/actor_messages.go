@@ -67,6 +67,13 @@ type StartSession struct {
 	CheckS      int    `json:"check_timeout_s,omitempty"`
 	MaxRefusals int    `json:"max_refusals,omitempty"`
 	LoopStep    bool   `json:"loop_step,omitempty"`
+
+	// The client that asked (docs/ARCHITECTURE.md "The node process"): Owner is its connection's
+	// client id on the node's bus, and the node cancels the session when that connection goes
+	// (0: no owner, as for a detached run). Env is its environment, so the node never relies on
+	// the one it was started with.
+	Owner uint64     `json:"owner,omitempty"`
+	Env   *ClientEnv `json:"env,omitempty"`
 }
 
 // SessionAccepted answers StartSession.
@@ -226,6 +233,9 @@ type SessionInfo struct {
 	Turns        int       `json:"turns"`
 	InputTokens  int       `json:"input_tokens"`
 	OutputTokens int       `json:"output_tokens"`
+	// Attached says an interactive client (a chat) follows the session: stopping the node
+	// interrupts someone at a terminal.
+	Attached bool `json:"attached,omitempty"`
 }
 
 // GetLog asks a Node for one page of a session's stored log: the entries after seq After.
@@ -276,6 +286,16 @@ type LogCall struct {
 	ID   string `json:"id"`
 	Name string `json:"name"`
 	Args string `json:"args"`
+}
+
+// ClientEnv is the environment a client hands the node with a session start. Environ is what
+// tool commands and the processes they start get, filtered on the client as tool commands'
+// environment always is (actors.CommandEnviron: no credentials unless passed on purpose);
+// Provider holds the provider variables set there (API keys, endpoints), which only the
+// provider reads. It travels on the bus and is never stored.
+type ClientEnv struct {
+	Environ  []string          `json:"environ"`
+	Provider map[string]string `json:"provider,omitempty"`
 }
 
 // StatusRequest asks a session for its state, answered locally without a model call.

@@ -79,18 +79,31 @@ func (em *Emitter) ContinueAfter(last uint64) {
 // The error is returned either way, for the session to fail on.
 func (em *Emitter) Emit(p Payload) (*Envelope, error) {
 	t := p.EventType()
+	delta, isDelta := p.Data().(*DeltaData)
 	var raw []byte
 	var err error
-	if d, ok := p.Data().(*DeltaData); ok {
-		raw = appendDelta(nil, d)
-	} else if raw, err = json.Marshal(p.Data()); err != nil {
-		raw, _ = json.Marshal(&ErrorData{Message: fmt.Sprintf("encode %s event: %v", t, err)})
-		t = EventError
+	if !isDelta {
+		if raw, err = json.Marshal(p.Data()); err != nil {
+			raw, _ = json.Marshal(&ErrorData{Message: fmt.Sprintf("encode %s event: %v", t, err)})
+			t = EventError
+		}
 	}
 	em.seq++
 	env := &Envelope{V: Version, Seq: em.seq, TS: em.now().UTC(), NS: em.NS, Session: em.Session,
 		Agent: em.Agent, Parent: em.Parent, Type: t, Data: raw}
-	line, err := appendEnvelope(make([]byte, 0, len(raw)+160), env)
+	var line []byte
+	if isDelta { // the payload is written into the line itself, and Data is that part of it
+		line, err = appendEnvelopeHead(make([]byte, 0, len(delta.Text)+192), env)
+		if err == nil {
+			line = append(line, `,"data":`...)
+			start := len(line)
+			line = appendDelta(line, delta)
+			env.Data = line[start:len(line):len(line)]
+			line = appendEnvelopeTail(line, env)
+		}
+	} else {
+		line, err = appendEnvelope(make([]byte, 0, len(raw)+160), env)
+	}
 	if err != nil {
 		return env, fmt.Errorf("encode envelope: %w", err)
 	}

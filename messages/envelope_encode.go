@@ -14,6 +14,19 @@ import (
 // appendEnvelope appends env as json.Marshal would write it. env.Data must be compact JSON with
 // HTML characters escaped, as json.Marshal returns it.
 func appendEnvelope(b []byte, env *Envelope) ([]byte, error) {
+	b, err := appendEnvelopeHead(b, env)
+	if err != nil {
+		return nil, err
+	}
+	if len(env.Data) > 0 {
+		b = append(b, `,"data":`...)
+		b = append(b, env.Data...)
+	}
+	return appendEnvelopeTail(b, env), nil
+}
+
+// appendEnvelopeHead appends env's fields before data, from the opening brace.
+func appendEnvelopeHead(b []byte, env *Envelope) ([]byte, error) {
 	b = append(b, `{"v":`...)
 	b = strconv.AppendInt(b, int64(env.V), 10)
 	b = append(b, `,"seq":`...)
@@ -36,11 +49,11 @@ func appendEnvelope(b []byte, env *Envelope) ([]byte, error) {
 		b = appendString(b, env.Parent)
 	}
 	b = append(b, `,"type":`...)
-	b = appendString(b, string(env.Type))
-	if len(env.Data) > 0 {
-		b = append(b, `,"data":`...)
-		b = append(b, env.Data...)
-	}
+	return appendString(b, string(env.Type)), nil
+}
+
+// appendEnvelopeTail appends env's fields after data, through the closing brace.
+func appendEnvelopeTail(b []byte, env *Envelope) []byte {
 	if env.DataRef != "" {
 		b = append(b, `,"data_ref":`...)
 		b = appendString(b, env.DataRef)
@@ -49,7 +62,7 @@ func appendEnvelope(b []byte, env *Envelope) ([]byte, error) {
 		b = append(b, `,"data_bytes":`...)
 		b = strconv.AppendInt(b, int64(env.DataBytes), 10)
 	}
-	return append(b, '}'), nil
+	return append(b, '}')
 }
 
 // appendTime writes t as time.Time's MarshalJSON does, and fails where it fails.

@@ -40,3 +40,25 @@ func TestEnvelopeEncodingMatchesMarshal(t *testing.T) {
 		t.Error("a year json.Marshal refuses was encoded")
 	}
 }
+
+// TestEmitWritesWhatMarshalWrites: the line Emit publishes is json.Marshal of the envelope it
+// returns, for a delta (written in place) and any other event alike.
+func TestEmitWritesWhatMarshalWrites(t *testing.T) {
+	var got [][]byte
+	em := NewEmitter("p<1>", "s&1", "a", "", 1, func(_ string, data []byte) error {
+		got = append(got, data)
+		return nil
+	})
+	em.now = func() time.Time { return time.Date(2026, 11, 27, 18, 0, 0, 5, time.UTC) }
+	for i, p := range []Payload{TextDeltaEvent.Of(&DeltaData{Turn: 2, Text: "a <b> \"c\"\n"}), ReasoningDeltaEvent.Of(&DeltaData{}),
+		UsageEvent.Of(&UsageData{Turn: 2, InputTokens: 7})} {
+		env, err := em.Emit(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := json.Marshal(env)
+		if !bytes.Equal(got[i], want) {
+			t.Errorf("event %d published\n%s\nwant\n%s", i, got[i], want)
+		}
+	}
+}

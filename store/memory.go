@@ -52,10 +52,13 @@ func projectMemory(txn *badger.Txn) (entries []string, raw []byte, err error) {
 }
 
 // UpdateProjectMemory runs fn on the project facts and stores what it returns, in one
-// transaction, retried when another session's write got in first. A damaged value is kept
-// under mem/project.damaged/<time> (recovered names the key) and fn starts from an empty list.
+// transaction; the sessions of the Node (the only process with the store open) take turns. A
+// damaged value is kept under mem/project.damaged/<time> (recovered names the key) and fn
+// starts from an empty list.
 func (s *Store) UpdateProjectMemory(fn func([]string) ([]string, error)) (recovered string, err error) {
-	for range 20 {
+	s.memoryMu.Lock()
+	defer s.memoryMu.Unlock()
+	for range 5 { // a conflict can only come from a write to the key outside this method
 		recovered = ""
 		err = s.update(func(txn *badger.Txn) error {
 			entries, raw, err := projectMemory(txn)

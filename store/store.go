@@ -53,6 +53,8 @@ type Store struct {
 
 	stampMu   sync.Mutex
 	lastStamp time.Time // last Updated stamp handed out, so stamps strictly increase
+
+	memoryMu sync.Mutex // one project-facts update at a time (store/memory.go)
 }
 
 // Open opens (creating if needed) the store in dir with options sized for a small footprint.

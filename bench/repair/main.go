@@ -219,7 +219,7 @@ func runTask(t Task, repair bool, choose mistakes, maxTurns int, res *modeResult
 	}
 	model := newNoisyModel(t.Steps, root, choose, res.counts)
 	node, err := actors.StartNode(actors.NodeOptions{Root: root,
-		Provider: func(string, string) (llm.Provider, string, error) { return model, "noisy", nil },
+		Provider: func(string, string, func(string) string) (llm.Provider, string, error) { return model, "noisy", nil },
 		Environ:  []string{"PATH=" + os.Getenv("PATH"), "HOME=" + root},
 		Retry:    llm.RetryPolicy{MaxAttempts: 1}})
 	if err != nil {

@@ -40,7 +40,7 @@ func (m *Main) follow(ctx context.Context, id string, asJSON bool) error {
 	if err != nil {
 		return err
 	}
-	l, err := m.connect(s)
+	l, err := m.connect(s, false)
 	if err != nil {
 		return err
 	}
@@ -52,12 +52,19 @@ func (m *Main) follow(ctx context.Context, id string, asJSON bool) error {
 	if id, err = nodelink.SessionByID(l.client, id); err != nil {
 		return err
 	}
-	f := ui.NewFollower(ui.NewPrinter(m.Stdout, asJSON).WithApprovals(), asJSON)
+	p := ui.NewPrinter(m.Stdout, asJSON).WithApprovals()
+	f := ui.NewFollower(p, asJSON)
 	sub, err := l.client.SubscribeRaw(messages.SessionEventsSubject(l.client.NS, id), f.Event)
 	if err != nil {
 		return err
 	}
 	defer sub.Unsubscribe()
+	p.FollowSubagents(id) // their approval requests wait for someone too
+	kids, err := l.client.SubscribeRaw(messages.ProjectEventsSubject(l.client.NS), p.SubagentEvent)
+	if err != nil {
+		return err
+	}
+	defer kids.Unsubscribe()
 	meta, entries, err := l.client.Log(id)
 	if err != nil {
 		return usageErr("attach %s: %v (see 'troupe sessions')", id, err)
@@ -75,7 +82,7 @@ func (m *Main) follow(ctx context.Context, id string, asJSON bool) error {
 	if !asJSON {
 		printed = ui.ReplayLog(m.Stdout, entries)
 		for _, ask := range pending { // asked before we subscribed: still waiting
-			fmt.Fprintln(m.Stdout, ui.ApprovalWaiting(ask))
+			fmt.Fprintln(m.Stdout, ui.ApprovalWaiting(ask, ""))
 		}
 	}
 	f.GoLive(printed)

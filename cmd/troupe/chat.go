@@ -52,7 +52,7 @@ func (m *Main) startChat(ctx context.Context, f *commonFlags, o chatOpen) (s *se
 			return nil, nil, nil, nil, err
 		}
 	}
-	if l, err = m.connect(s); err != nil {
+	if l, err = m.connect(s, true); err != nil {
 		return nil, nil, nil, nil, err
 	}
 	if !o.resuming() {
@@ -89,6 +89,7 @@ func (m *Main) chat(ctx context.Context, f *commonFlags, o chatOpen) error {
 		return err
 	}
 	defer sub.Unsubscribe()
+	start.Owner = l.client.ConnID() // the session ends with this client (ServeUntilIdle)
 	if err := l.client.StartSession(start); err != nil {
 		if fin := lc.FinishedEarly(); fin != nil { // it failed while starting, and said why (see runStarted)
 			return clierr.Outcome(fin)

@@ -37,6 +37,8 @@ func testValues(script string) map[string]any {
 		"Web.SearchProvider":    "tavily",
 		"Web.SearchURL":         "http://127.0.0.1:8888",
 		"Web.SearchKeyEnv":      "MY_SEARCH_KEY",
+		"Lessons.Enabled":       false,
+		"Lessons.MaxBytes":      3000,
 		"Hooks":                 map[string][]config.HookSpec{"PreToolUse": {{Matcher: "bash", Command: "./guard.sh"}}},
 	}
 }
@@ -69,8 +71,8 @@ func TestEveryConfigFieldReachesTheNodeOrTheSession(t *testing.T) {
 		for _, h := range opts.Hooks.All() {
 			hooks = append(hooks, string(h.Event)+" "+h.Matcher+" "+h.Command)
 		}
-		return fmt.Sprintf("%q %T%+v %+v %q %q %+v %s %+v %q %q %+v", opts.Environ, opts.Sandbox, opts.Sandbox, opts.Agents, opts.NATS,
-			opts.UserConfigDir, opts.Retry, data, opts.MCPServers, opts.WebAllowHosts, hooks, opts.WebSearch)
+		return fmt.Sprintf("%q %T%+v %+v %q %q %+v %s %+v %q %q %+v %+v", opts.Environ, opts.Sandbox, opts.Sandbox, opts.Agents, opts.NATS,
+			opts.UserConfigDir, opts.Retry, data, opts.MCPServers, opts.WebAllowHosts, hooks, opts.Lessons, opts.WebSearch)
 	}
 	base := config.Defaults()
 	base.Model = "scripted:" + script

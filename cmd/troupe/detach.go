@@ -32,5 +32,6 @@ func (m *Main) runDetached(f *runFlags, task string) error {
 	// No one is at this terminal, but someone can answer later (troupe approvals, troupe approve,
 	// troupe attach): a call that needs approval waits for it instead of being denied.
 	start.AskUser = !f.yes
-	return background.Submit(s.root, s.cfg.NATS, f.sandbox, m.Stdout, m.Stderr, start)
+	return background.Submit(background.Options{Root: s.root, NATS: s.cfg.NATS, Sandbox: f.sandbox, Idle: background.IdleFrom(m.Getenv)},
+		m.Stdout, m.Stderr, start)
 }

@@ -84,6 +84,10 @@ func TestApproveFromAnotherTerminal(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(repo, "note.txt")); err != nil {
 		t.Fatal("the approved write did not happen")
 	}
+	if r := troupe(t, repo, testEnv(t), "approve", "call_0_0", "allow"); r.code != 1 || !strings.Contains(r.stderr, "no running session has call call_0_0") {
+		t.Errorf("approve once the chat ended: exit %d %s", r.code, r.stderr)
+	}
+	troupe(t, repo, testEnv(t), "stop")
 	if r := troupe(t, repo, testEnv(t), "approve", "call_0_0", "allow"); r.code != 1 || !strings.Contains(r.stderr, "no troupe node") {
 		t.Errorf("approve with no node running: exit %d %s", r.code, r.stderr)
 	}

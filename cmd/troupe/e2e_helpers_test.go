@@ -41,13 +41,15 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// newRepo makes a throwaway git repository with the given files.
+// newRepo makes a throwaway git repository with the given files. The node a command starts
+// there in the background is stopped when the test ends (before the directory goes).
 func newRepo(t *testing.T, files map[string]string) string {
 	t.Helper()
 	dir := t.TempDir()
 	if real, err := filepath.EvalSymlinks(dir); err == nil {
 		dir = real
 	}
+	t.Cleanup(func() { stopBackgroundNode(t, dir) })
 	for name, content := range files {
 		p := filepath.Join(dir, name)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {

@@ -231,7 +231,8 @@ func TestUserPromptSubmitBlockDropsTheTask(t *testing.T) {
 }
 
 // A PreToolUse hook's "ask" makes the gate ask even in yolo mode (headless: refused, with how
-// to allow it); "continue": false refuses the call with its stopReason.
+// to allow it); "continue": false refuses the call and stops the turn, as a cancel would: the
+// run ends interrupted with the stopReason, and the model is not called again.
 func TestPreToolUseAskAndContinueFalse(t *testing.T) {
 	repo := newRepo(t, nil)
 	home, _ := hookHome(t, `
@@ -245,10 +246,14 @@ command = "python3 -c 'import json; print(json.dumps({\"continue\": False, \"sto
 	model := writeScript(t, repo, `{"turns": [
 		{"tool_calls": [{"name": "write_file", "args": {"path": "n.txt", "content": "x"}}]},
 		{"expect": "no one to ask", "tool_calls": [{"name": "bash", "args": {"command": "touch b.txt"}}]},
-		{"expect": "quiet hours: no commands", "text": "stopped"}]}`)
+		{"text": "the model was called after the stop"}]}`)
 	r := troupe(t, repo, testEnv(t, "HOME="+home), "run", "--json", "--model", model, "--mode", "yolo", "--sandbox", "off", "write")
-	if r.code != 0 {
-		t.Fatalf("exit %d\nstderr: %s\nstdout: %s", r.code, r.stderr, r.stdout)
+	fin := finished(t, envelopes(t, r.stdout))
+	if fin.Status != messages.StatusInterrupted || !strings.Contains(fin.Error, "quiet hours: no commands") {
+		t.Errorf("finished %+v (exit %d), want interrupted by the hook's stopReason", fin, r.code)
+	}
+	if strings.Contains(r.stdout, "the model was called after the stop") {
+		t.Errorf("the model was called after the hook stopped the turn")
 	}
 	for _, f := range []string{"n.txt", "b.txt"} {
 		if _, err := os.Stat(filepath.Join(repo, f)); err == nil {

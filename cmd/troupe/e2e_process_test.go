@@ -207,8 +207,9 @@ func TestSecondRunAttachesToTheRunningNode(t *testing.T) {
 	if code := waitExit(t, first, 60*time.Second); code != 0 {
 		t.Errorf("first run exit %d: %s", code, ferr.String())
 	}
-	if _, err := os.Stat(filepath.Join(repo, ".troupe", "node.json")); !os.IsNotExist(err) {
-		t.Errorf("node.json left behind after the node stopped: %v", err)
+	// The node is neither run's: it outlives both, for the next command, until idle.
+	if after, err := os.ReadFile(filepath.Join(repo, ".troupe", "node.json")); err != nil || string(after) != string(info) {
+		t.Errorf("node.json after both runs: %s %v, want the same node as before:\n%s", after, err, info)
 	}
 }
 

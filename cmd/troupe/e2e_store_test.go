@@ -19,6 +19,9 @@ func TestDamagedStoreRefusesAndRepairs(t *testing.T) {
 	if r := troupe(t, repo, env, "run", "--model", model, "What is the marker?"); r.code != 0 {
 		t.Fatalf("run: exit %d: %s", r.code, r.stderr)
 	}
+	if r := troupe(t, repo, env, "stop"); r.code != 0 { // the node holds the store until it stops
+		t.Fatalf("stop: exit %d: %s", r.code, r.stderr)
+	}
 	db := filepath.Join(repo, ".troupe", "db")
 	if err := os.Remove(filepath.Join(db, "MANIFEST")); err != nil {
 		t.Fatal(err)

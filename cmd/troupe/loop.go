@@ -73,7 +73,7 @@ func (m *Main) loop(ctx context.Context, f *loopFlags) error {
 	if err := m.sessionStart(s, nil, &f.commonFlags, &tmpl); err != nil {
 		return err
 	}
-	l, err := m.connect(s)
+	l, err := m.connect(s, true)
 	if err != nil {
 		return err
 	}

@@ -89,7 +89,7 @@ func (m *Main) runSession(ctx context.Context, f *runFlags, start *messages.Star
 	if err != nil {
 		return err
 	}
-	l, err := m.connect(s)
+	l, err := m.connect(s, true)
 	if err != nil {
 		return err
 	}
@@ -141,6 +141,7 @@ func (m *Main) runStarted(ctx context.Context, l *link, out eventSink, start *me
 		return nil, err
 	}
 	defer sub.Unsubscribe()
+	start.Owner = l.client.ConnID() // the session ends with this client (ServeUntilIdle)
 	if err := l.client.StartSession(start); err != nil {
 		select {
 		case fin := <-finished:

@@ -12,11 +12,20 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/troupe-dev/troupe/actors"
+	"github.com/troupe-dev/troupe/cmd/troupe/internal/background"
 	"github.com/troupe-dev/troupe/store"
 )
 
+// serveFlags are serve's own: the sandbox, and how a node started in the background by a client
+// (background.Start) says it is ready and when it stops.
+type serveFlags struct {
+	commonFlags
+	readyFD int           // write background.Ready on this descriptor once node.json is in place
+	idle    time.Duration // stop after this long with nothing running and no client (0: never)
+}
+
 func (m *Main) serveCommand() *cobra.Command {
-	var f commonFlags
+	var f serveFlags
 	c := &cobra.Command{
 		Use:   "serve",
 		Short: "Run this project's node in the foreground: sessions keep running with no terminal attached (Ctrl-C stops it)",
@@ -27,19 +36,29 @@ func (m *Main) serveCommand() *cobra.Command {
 		RunE: func(c *cobra.Command, args []string) error { return m.serve(c.Context(), &f) },
 	}
 	c.Flags().StringVar(&f.sandbox, "sandbox", "", "sandbox for bash: auto, landlock, bwrap, off")
+	c.Flags().StringVar(&f.nats, "nats", "", "join this external NATS server or cluster (nats://host:4222[,…]) instead of starting an embedded one")
+	c.Flags().DurationVar(&f.idle, "idle", 0, "stop after this long with no session running and no client connected (0: run until stopped)")
+	c.Flags().IntVar(&f.readyFD, "ready-fd", 0, "write \"ready\" on this file descriptor once the node is up (for the client that started it)")
+	_ = c.Flags().MarkHidden("ready-fd")
 	return c
 }
 
-// serve runs the project's Node in this process until SIGINT or SIGTERM, then closes it: every
-// session still running records itself as interrupted.
-func (m *Main) serve(ctx context.Context, f *commonFlags) error {
-	s, err := m.resolve(f)
+// serve runs the project's Node in this process until SIGINT or SIGTERM (or, with --idle, until
+// it has been idle that long), then closes it: every session still running records itself as
+// interrupted. Meanwhile a session whose client went away is stopped (ServeUntilIdle).
+func (m *Main) serve(ctx context.Context, f *serveFlags) error {
+	s, err := m.resolve(&f.commonFlags)
 	if err != nil {
 		return err
 	}
-	node, err := m.startOwnNode(s)
+	node, err := m.startOwnNode(s, f.readyFD > 0)
 	if err != nil {
 		return err
+	}
+	if f.readyFD > 0 {
+		ready := os.NewFile(uintptr(f.readyFD), "ready")
+		fmt.Fprintln(ready, background.Ready)
+		ready.Close()
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -52,7 +71,9 @@ func (m *Main) serve(ctx context.Context, f *commonFlags) error {
 	info := node.Info()
 	fmt.Fprintf(m.Stdout, "troupe: serving %s on %s (node %s, pid %d); submit with troupe run --detach \"task\", "+
 		"follow with troupe attach ID or troupe watch; Ctrl-C stops\n", s.root, info.URL, info.Node, info.PID)
-	<-ctx.Done()
+	if node.ServeUntilIdle(ctx, f.idle) {
+		fmt.Fprintf(m.Stdout, "troupe: idle for %v with no client: stopping\n", f.idle)
+	}
 	if n := len(node.Active()); n > 0 {
 		fmt.Fprintf(m.Stderr, "troupe: stopping: %d running session(s) will be recorded as interrupted (troupe resume ID continues them)\n", n)
 	}
@@ -62,9 +83,10 @@ func (m *Main) serve(ctx context.Context, f *commonFlags) error {
 	return nil
 }
 
-// startOwnNode starts the project's Node in this process. If one already runs (or another
-// process is starting one right now), that is a usage error naming its pid.
-func (m *Main) startOwnNode(s *settings) (*actors.Node, error) {
+// startOwnNode starts the project's Node in this process (background: for a client that
+// started it, to stop when idle). If one already runs (or another process is starting one right
+// now), that is a usage error naming its pid.
+func (m *Main) startOwnNode(s *settings, background bool) (*actors.Node, error) {
 	running := func(info *actors.NodeInfo) error {
 		return usageErr("a troupe node already runs for %s (pid %d): submit to it with troupe run --detach, or stop it first",
 			s.root, info.PID)
@@ -76,6 +98,7 @@ func (m *Main) startOwnNode(s *settings) (*actors.Node, error) {
 	if err != nil {
 		return nil, err
 	}
+	opts.Background = background
 	node, err := actors.StartNode(opts)
 	if errors.Is(err, store.ErrLocked) {
 		// Another process holds the store: it is starting its Node. Name it once it is up.

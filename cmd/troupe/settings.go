@@ -7,6 +7,7 @@ import (
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/starttrace"
 	"github.com/troupe-dev/troupe/config"
 	"github.com/troupe-dev/troupe/llm"
+	"github.com/troupe-dev/troupe/tools/hooks"
 )
 
 // commonFlags are the flags shared by the commands that run sessions.
@@ -74,6 +75,10 @@ type settings struct {
 	// wire is the store the providers of a node started here remember endpoints in; set once
 	// the node has opened it (nodeOptions builds the providers' factory before).
 	wire *llm.MemoryRef
+	mcp  []config.MCPServer // the MCP servers, once read (Main.mcpServers)
+	// hooks are the project's hooks, once read (Main.hooks).
+	hooks     *hooks.Set
+	hooksRead bool
 }
 
 // resolve loads the layered configuration and applies the flags on top.

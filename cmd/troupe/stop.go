@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
+	"strings"
 	"syscall"
 	"time"
 
@@ -10,6 +12,7 @@ import (
 
 	"github.com/troupe-dev/troupe/actors"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/nodelink"
+	"github.com/troupe-dev/troupe/cmd/troupe/internal/ui"
 	"github.com/troupe-dev/troupe/internal/textfmt"
 	"github.com/troupe-dev/troupe/messages"
 )
@@ -17,13 +20,15 @@ import (
 // stopWait is how long stop waits for the node to record its sessions and exit.
 const stopWait = 15 * time.Second
 
-// stopCommand stops the project's Node (a background one from run --detach or serve): it asks
-// the process to shut down the way Ctrl-C does, so every session records itself as
-// interrupted and stays resumable, and waits until it is gone.
+// stopCommand stops the project's node and so all background work: it asks the process to shut
+// down the way Ctrl-C does, so every session records itself as interrupted and stays
+// resumable, and waits until it is gone. A chat attached to the node is someone at a terminal:
+// stop asks first (--force does not).
 func (m *Main) stopCommand() *cobra.Command {
-	return &cobra.Command{
+	var force bool
+	c := &cobra.Command{
 		Use:   "stop",
-		Short: "Stop the project's running node (its sessions stay resumable)",
+		Short: "Stop the project's node and its background work (sessions stay resumable); asks first if a chat is attached",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
 			s, err := m.resolve(nil)
@@ -32,23 +37,18 @@ func (m *Main) stopCommand() *cobra.Command {
 			}
 			info, err := actors.FindNode(s.root, s.cfg.NATS)
 			if err != nil {
-				fmt.Fprintf(m.Stdout, "no troupe node is running in %s\n", s.root)
+				fmt.Fprintf(m.Stdout, "nothing to stop: no troupe node is running in %s\n", s.root)
 				return nil
 			}
-			active := 0
-			if client, err := nodelink.Attach(s.root); err == nil {
-				if metas, err := client.Sessions(); err == nil {
-					for _, meta := range metas {
-						if meta.Status == string(messages.StatusRunning) && meta.Parent == "" {
-							active++
-						}
-					}
+			active, chats := m.nodeSessions(s.root)
+			if len(chats) > 0 && !force {
+				if err := m.confirmStop(chats); err != nil {
+					return err
 				}
-				client.Close()
 			}
 			if err := syscall.Kill(info.PID, syscall.SIGTERM); err != nil {
 				if errors.Is(err, syscall.ESRCH) {
-					fmt.Fprintf(m.Stdout, "no troupe node is running in %s\n", s.root)
+					fmt.Fprintf(m.Stdout, "nothing to stop: no troupe node is running in %s\n", s.root)
 					return nil
 				}
 				return &exitError{Code: exitFailed, Msg: fmt.Sprintf("stop the node (pid %d): %v", info.PID, err)}
@@ -65,4 +65,48 @@ func (m *Main) stopCommand() *cobra.Command {
 			return nil
 		},
 	}
+	c.Flags().BoolVarP(&force, "force", "f", false, "stop without asking, even with a chat attached")
+	return c
+}
+
+// nodeSessions counts the top-level sessions running on the node and lists those a chat is
+// attached to.
+func (m *Main) nodeSessions(root string) (active int, chats []string) {
+	client, err := nodelink.Attach(root)
+	if err != nil {
+		return 0, nil
+	}
+	defer client.Close()
+	metas, err := client.Sessions()
+	if err != nil {
+		return 0, nil
+	}
+	for _, meta := range metas {
+		if meta.Status != string(messages.StatusRunning) || meta.Parent != "" {
+			continue
+		}
+		active++
+		if meta.Attached {
+			chats = append(chats, meta.ID)
+		}
+	}
+	return active, chats
+}
+
+// confirmStop asks, at a terminal, before a stop interrupts attached chats; elsewhere it
+// refuses and says how to stop anyway.
+func (m *Main) confirmStop(chats []string) error {
+	what := "a chat is attached to session " + chats[0]
+	if len(chats) > 1 {
+		what = "chats are attached to sessions " + strings.Join(chats, ", ")
+	}
+	if !ui.OnTerminal(m.Stdin, m.Stdout, m.Getenv("TERM")) {
+		return &exitError{Code: exitFailed, Msg: fmt.Sprintf("not stopping: %s; troupe stop --force interrupts it", what)}
+	}
+	fmt.Fprintf(m.Stdout, "%s: stopping interrupts it. Stop anyway? [y/N] ", what)
+	line, _ := bufio.NewReader(m.Stdin).ReadString('\n')
+	if a := strings.ToLower(strings.TrimSpace(line)); a != "y" && a != "yes" {
+		return &exitError{Code: exitFailed, Msg: "not stopped"}
+	}
+	return nil
 }

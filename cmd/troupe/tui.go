@@ -32,6 +32,7 @@ func (m *Main) tuiChat(ctx context.Context, f *commonFlags, o chatOpen) error {
 		return err
 	}
 	defer sub.Unsubscribe()
+	start.Owner = l.client.ConnID() // the session ends with this client (ServeUntilIdle)
 	if err := l.client.StartSession(start); err != nil {
 		if fin := chat.FinishedEarly(); fin != nil { // it failed while starting, and said why
 			return clierr.Outcome(fin)
@@ -57,12 +58,18 @@ func (m *Main) tuiChat(ctx context.Context, f *commonFlags, o chatOpen) error {
 }
 
 // completer is what Tab completes in the chat: the session's commands with their fixed words,
-// the known models after /model, the skills after /skills, and @paths under the project root.
+// the known models after /model, the skills after /skills, the prompt modes after /prompt,
+// and @paths under the project root.
 func (m *Main) completer(s *settings, model string) ui.Completer {
 	skills, _ := config.LoadSkills(config.SkillDirs(s.root, config.UserDir(m.Getenv))) // a broken one: the session warns
 	var names []string
 	for _, sk := range skills {
 		names = append(names, sk.Name)
+	}
+	modes, _ := config.LoadPromptModes(config.PromptModeDirs(s.root, config.UserDir(m.Getenv))...)
+	var modeNames []string
+	for _, pm := range modes {
+		modeNames = append(modeNames, pm.Name)
 	}
 	var cmds []ui.Command
 	for _, c := range actors.Commands() {
@@ -72,6 +79,8 @@ func (m *Main) completer(s *settings, model string) ui.Completer {
 			args = llm.KnownModels(m.Getenv, model)
 		case "skills":
 			args = names
+		case "prompt":
+			args = modeNames
 		}
 		cmds = append(cmds, ui.Command{Name: c.Name, Args: args})
 	}

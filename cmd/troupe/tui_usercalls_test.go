@@ -41,6 +41,11 @@ func TestTUIShellMentionsAndTabUnderTmux(t *testing.T) {
 	tm.waitFor("openai/gpt-4o-mini", 30*time.Second) // the configured provider's models
 	tm.keys(false, "C-c")                            // clears the input and the list
 	gone("openai/gpt-4o-mini")
+	tm.keys(true, "/prompt bra")
+	tm.keys(false, "Tab")
+	tm.waitFor("/prompt brainstorm", 30*time.Second) // a prompt mode
+	tm.keys(false, "C-c")
+	gone("/prompt brainstorm")
 
 	tm.keys(true, "!touch made.txt")
 	tm.keys(false, "Enter")

@@ -1,14 +1,17 @@
-// Package background starts the project's Node as a background process (troupe serve), for
-// run --detach: the session runs on after the submitting process exits.
+// Package background starts the project's Node as a process of its own (troupe serve, in the
+// background): every CLI process is a client of it (docs/ARCHITECTURE.md "The node process"),
+// and sessions run on after the process that started them exits.
 package background
 
 import (
+	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -25,64 +28,97 @@ func (e *SetupError) Error() string { return e.msg }
 // StartTimeout bounds the wait for a background node to come up.
 const StartTimeout = 10 * time.Second
 
-// Start starts `troupe serve` for the project at root as a background process in its own
-// session (no terminal: stdin from /dev/null, output to .troupe/serve.log) and waits for its
-// node.json. If another process's Node comes up first, that one is used. nats is the
-// configured external NATS ("" for the embedded bus), sandbox the --sandbox flag to pass on.
-// A node that does not come up is a *SetupError: what the user must fix is in the log.
-func Start(root, nats, sandbox string, stderr io.Writer) (*actors.NodeInfo, error) {
+// DefaultIdle is how long a node started in the background waits with no session running and
+// no client connected before it stops (TROUPE_NODE_IDLE overrides it: a Go duration).
+const DefaultIdle = 30 * time.Second
+
+// Ready is the line troupe serve writes on its ready pipe once its node.json is in place.
+const Ready = "ready"
+
+// Options say which project's node to start and how.
+type Options struct {
+	Root    string
+	NATS    string        // the configured external NATS ("" for the embedded bus)
+	Sandbox string        // the --sandbox flag to pass on ("" for the configuration's)
+	Idle    time.Duration // 0: DefaultIdle
+}
+
+// Start starts `troupe serve` for the project as a background process in its own session (no
+// terminal: stdin from /dev/null, output to serve.log in the state directory) and waits for it
+// to say it is ready on a pipe: no polling, so a cold start costs what the node's own start
+// costs. If another process's node comes up first, that one is used. A node that does not
+// come up is a *SetupError: what the user must fix is in the log.
+func Start(o Options) (*actors.NodeInfo, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, fmt.Errorf("find the troupe binary: %w", err)
 	}
-	if err := os.MkdirAll(actors.StateDir(root), 0o755); err != nil {
-		return nil, fmt.Errorf("create %s: %w", actors.StateDir(root), err)
+	dir, err := actors.EnsureStateDir(o.Root)
+	if err != nil {
+		return nil, err
 	}
-	logPath := filepath.Join(actors.StateDir(root), "serve.log")
+	logPath := filepath.Join(dir, "serve.log")
 	logf, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", logPath, err)
 	}
 	defer logf.Close() // the child has its own copy
 	offset, _ := logf.Seek(0, 2)
-	args := []string{"serve"}
-	if sandbox != "" {
-		args = append(args, "--sandbox", sandbox)
+	ready, readyW, err := os.Pipe()
+	if err != nil {
+		return nil, fmt.Errorf("ready pipe: %w", err)
+	}
+	defer ready.Close()
+	idle := o.Idle
+	if idle <= 0 {
+		idle = DefaultIdle
+	}
+	args := []string{"serve", "--ready-fd", "3", "--idle", idle.String()}
+	if o.Sandbox != "" {
+		args = append(args, "--sandbox", o.Sandbox)
+	}
+	if o.NATS != "" {
+		args = append(args, "--nats", o.NATS)
 	}
 	cmd := exec.Command(exe, args...)
-	cmd.Dir = root
+	cmd.Dir = o.Root
 	cmd.Stdout, cmd.Stderr = logf, logf // stdin stays nil: /dev/null
+	cmd.ExtraFiles = []*os.File{readyW} // fd 3
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	if err := cmd.Start(); err != nil {
+	err = cmd.Start()
+	readyW.Close() // the child's copy is the only writer: its exit is EOF here
+	if err != nil {
 		return nil, fmt.Errorf("start troupe serve: %w", err)
 	}
-	fmt.Fprintf(stderr, "troupe: started a background node (troupe serve, pid %d, log %s)\n", cmd.Process.Pid, logPath)
-	deadline := time.Now().Add(StartTimeout)
-	for {
-		if info, err := actors.FindNode(root, nats); err == nil {
-			_ = cmd.Process.Release() // it lives on after this process
+	_ = ready.SetReadDeadline(time.Now().Add(StartTimeout))
+	line, readErr := bufio.NewReader(ready).ReadString('\n')
+	if strings.TrimSpace(line) == Ready {
+		if info, err := actors.FindNode(o.Root, o.NATS); err == nil {
+			// It lives on after this process. While this one lives (a chat), it reaps the node
+			// when it exits, so no zombie looks alive to troupe stop; the goroutine ends then.
+			go func() { _ = cmd.Wait() }()
 			return info, nil
 		}
-		if exited(cmd.Process.Pid) {
-			if info, err := actors.FindNode(root, nats); err == nil {
-				return info, nil // another process's node won the race
-			}
-			return nil, &SetupError{fmt.Sprintf("troupe serve stopped before its node came up: %s", logTail(logPath, offset))}
-		}
-		if time.Now().After(deadline) {
-			_ = cmd.Process.Kill()
-			_, _ = cmd.Process.Wait()
-			return nil, &SetupError{fmt.Sprintf("troupe serve did not come up within %v (see %s)", StartTimeout, logPath)}
-		}
-		time.Sleep(50 * time.Millisecond)
 	}
+	if errors.Is(readErr, os.ErrDeadlineExceeded) {
+		_ = cmd.Process.Kill()
+		_, _ = cmd.Process.Wait()
+		return nil, &SetupError{fmt.Sprintf("troupe serve did not come up within %v (see %s)", StartTimeout, logPath)}
+	}
+	_, _ = cmd.Process.Wait() // it closed the pipe without being ready: it exited
+	if info, err := actors.FindNode(o.Root, o.NATS); err == nil {
+		return info, nil // another process's node won the race
+	}
+	return nil, &SetupError{fmt.Sprintf("the troupe node did not start: %s", logTail(logPath, offset))}
 }
 
-// exited reports (and reaps) a child that has ended, without waiting for one that has not.
-func exited(pid int) bool {
-	var ws syscall.WaitStatus
-	got, err := syscall.Wait4(pid, &ws, syscall.WNOHANG, nil)
-	return got == pid || err != nil
+// IdleFrom reads TROUPE_NODE_IDLE (a Go duration) through getenv; 0 when unset or bad.
+func IdleFrom(getenv func(string) string) time.Duration {
+	d, err := time.ParseDuration(getenv("TROUPE_NODE_IDLE"))
+	if err != nil || d < 0 {
+		return 0
+	}
+	return d
 }
 
 // logTail is what the child wrote to the log since offset, as one line.
@@ -95,5 +131,9 @@ func logTail(path string, offset int64) string {
 	if len(tail) == 0 {
 		return "see " + path
 	}
-	return textfmt.ClipLine(string(bytes.ReplaceAll(tail, []byte("\n"), []byte(" | "))), 400)
+	lines := strings.Split(string(tail), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimPrefix(l, "troupe: ") // the caller says troupe once
+	}
+	return textfmt.ClipLine(strings.Join(lines, " | "), 400)
 }

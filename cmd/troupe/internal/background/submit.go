@@ -13,16 +13,17 @@ import (
 // Submit hands start to the project's Node as a headless session and prints its id on stdout:
 // the session runs on after this process exits. With no Node running, one is started in the
 // background first (Start, with the --sandbox flag's value).
-func Submit(root, nats, sandbox string, stdout, stderr io.Writer, start *messages.StartSession) error {
-	info, err := actors.FindNode(root, nats)
+func Submit(o Options, stdout, stderr io.Writer, start *messages.StartSession) error {
+	info, err := actors.FindNode(o.Root, o.NATS)
 	if err != nil {
-		if info, err = Start(root, nats, sandbox, stderr); err != nil {
+		if info, err = Start(o); err != nil {
 			var setup *SetupError
 			if errors.As(err, &setup) {
 				return clierr.Usagef("%v", err)
 			}
 			return err
 		}
+		fmt.Fprintf(stderr, "troupe: started a background node (pid %d); it stops when idle, or with troupe stop\n", info.PID)
 	}
 	nc, err := actors.Dial(info.URL, info.Token, "troupe-detach")
 	if err != nil {

@@ -33,12 +33,18 @@ func Bus() check {
 }
 
 // Store checks the project's store: held by the running node, or whole on disk.
+// A read-only checkout keeps it under the user's state directory, which the line names.
 func Store(root string) check {
-	if info, err := actors.FindNode(root); err == nil {
-		return check{Name: "store", Status: diagnose.OK, Detail: fmt.Sprintf("held by the running node (pid %d), as it should be", info.PID)}
+	c := func() check {
+		if info, err := actors.FindNode(root); err == nil {
+			return check{Name: "store", Status: diagnose.OK, Detail: fmt.Sprintf("held by the running node (pid %d), as it should be", info.PID)}
+		}
+		return diagnose.StoreAt(filepath.Join(actors.StateDir(root), "db"))
+	}()
+	if dir := actors.StateElsewhere(root); dir != "" {
+		c.Detail += fmt.Sprintf("; kept in %s, because %s cannot be written", dir, filepath.Join(root, ".troupe"))
 	}
-	dir := filepath.Join(actors.StateDir(root), "db")
-	return diagnose.StoreAt(dir)
+	return c
 }
 
 // Hidden lists the credential paths hidden from commands in this project (and refused to

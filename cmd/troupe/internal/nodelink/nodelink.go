@@ -14,9 +14,11 @@ import (
 	"time"
 
 	"github.com/troupe-dev/troupe/actors"
+	"github.com/troupe-dev/troupe/cmd/troupe/internal/background"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/clierr"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/starttrace"
 	"github.com/troupe-dev/troupe/config"
+	"github.com/troupe-dev/troupe/messages"
 	"github.com/troupe-dev/troupe/store"
 )
 
@@ -29,11 +31,21 @@ type Options struct {
 	// it runs (its store is open).
 	NodeOptions func() (actors.NodeOptions, error)
 	Started     func(*actors.Node)
+	// Spawn, if set, starts the project's Node as a process of its own (background.Start) and
+	// says where it runs: this process is then only its client. Without it the Node is started
+	// in this process (a test driving the CLI in-process).
+	Spawn func() (*actors.NodeInfo, error)
+	// Config is the fingerprint of this process's node configuration (NodeOptions.Config), for
+	// a command that starts sessions ("" for one that only looks): a node started in the
+	// background with another one is replaced if nothing runs on it, else used as it is with a
+	// line on Stderr saying so. A node the user started (troupe serve) is always used as it is.
+	Config string
+	Stderr io.Writer
 }
 
-// Connect attaches to the project's running Node, or starts one in this process (node is then
-// non-nil). Two processes racing to start one are settled by the store's lock: the loser
-// attaches to the winner.
+// Connect attaches to the project's running Node, or starts one: in a process of its own with
+// Spawn, else in this process (node is then non-nil). Two processes racing to start one are
+// settled by the store's lock: the loser attaches to the winner.
 func Connect(o Options) (client *actors.Client, node *actors.Node, err error) {
 	deadline := time.Now().Add(10 * time.Second)
 	for {
@@ -41,11 +53,35 @@ func Connect(o Options) (client *actors.Client, node *actors.Node, err error) {
 		if errors.Is(err, actors.ErrForeignNode) {
 			return nil, nil, clierr.Usagef("%v", err)
 		}
+		if err == nil && o.Spawn != nil && o.Config != "" && info.Background && info.Config != o.Config && retire(info, o.Stderr) {
+			continue
+		}
+		if err != nil && o.Spawn != nil {
+			info, err = o.Spawn()
+			if err == nil {
+				o.Trace.Mark(starttrace.Spawned)
+			}
+			var setup *background.SetupError
+			if errors.As(err, &setup) {
+				return nil, nil, clierr.Usagef("%v", err)
+			}
+			if err != nil {
+				return nil, nil, err
+			}
+		}
 		if err == nil {
 			nc, err := actors.Dial(info.URL, info.Token, "troupe-cli")
 			if err == nil {
 				o.Trace.Mark(starttrace.Attached)
 				return actors.NewNodeClient(nc, info), nil, nil
+			}
+			if o.Spawn != nil && time.Now().Before(deadline) {
+				o.Log.Debug("attach failed; retrying", "err", err)
+				time.Sleep(10 * time.Millisecond) // it is stopping as we came: start the next one
+				continue
+			}
+			if o.Spawn != nil {
+				return nil, nil, clierr.Failf("attach to the troupe node at %s: %v", info.URL, err)
 			}
 			o.Log.Debug("attach failed", "err", err)
 		}
@@ -69,7 +105,7 @@ func Connect(o Options) (client *actors.Client, node *actors.Node, err error) {
 			return nil, nil, clierr.Usagef("%v: is the server running? check --nats (or nats in your config)", err)
 		}
 		if unwritable(err) { // a setup error (exit 2): the fix is the directory's permissions
-			return nil, nil, clierr.Usagef("start troupe node in %s: %v (troupe keeps its store in .troupe/ there: make it writable)", o.Root, err)
+			return nil, nil, clierr.Usagef("start troupe node in %s: %v (make it writable, or set XDG_STATE_HOME to a writable directory)", o.Root, err)
 		}
 		if !errors.Is(err, store.ErrLocked) || time.Now().After(deadline) {
 			return nil, nil, fmt.Errorf("start troupe node in %s: %w", o.Root, err)
@@ -132,4 +168,33 @@ func Close(client *actors.Client, node *actors.Node, own string, stderr io.Write
 	if err := closeNode(); err != nil {
 		fmt.Fprintf(stderr, "troupe: closing node: %v\n", err)
 	}
+}
+
+// retire stops a node built from another configuration if no session runs on it, and reports
+// whether it did; one that is busy is left alone, with a line saying its configuration stays.
+func retire(info *actors.NodeInfo, stderr io.Writer) bool {
+	nc, err := actors.Dial(info.URL, info.Token, "troupe-cli")
+	if err != nil {
+		return false
+	}
+	client := actors.NewNodeClient(nc, info)
+	metas, err := client.Sessions()
+	client.Close()
+	if err != nil {
+		return false
+	}
+	for _, m := range metas {
+		if m.Status == string(messages.StatusRunning) {
+			fmt.Fprintf(stderr, "troupe: the running node (pid %d) was started with another configuration and keeps it while sessions run on it (troupe stop, then run again, applies yours)\n", info.PID)
+			return false
+		}
+	}
+	if err := syscall.Kill(info.PID, syscall.SIGTERM); err != nil {
+		return false
+	}
+	deadline := time.Now().Add(15 * time.Second)
+	for actors.ProcessAlive(info.PID) && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	return !actors.ProcessAlive(info.PID)
 }

@@ -1,7 +1,9 @@
 package setup
 
 import (
+	"os"
 	"strings"
+	"time"
 
 	"github.com/troupe-dev/troupe/actors"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/clierr"
@@ -35,6 +37,9 @@ func Start(cfg *config.Config, root string, getenv func(string) string, client *
 		meta, _, err := client.Log(id)
 		if err != nil {
 			return clierr.Usagef("resume %s: %v (see 'troupe sessions')", id, err)
+		}
+		if meta.Status == string(messages.StatusRunning) {
+			meta = waitStopped(client, meta)
 		}
 		switch {
 		case f.Model == "" && meta.Model != "":
@@ -70,5 +75,42 @@ func Start(cfg *config.Config, root string, getenv func(string) string, client *
 	if g := strings.TrimSpace(f.Goal); g != "" {
 		start.Goal = g
 	}
+	start.Env = ClientEnv(os.Environ(), getenv, cfg)
 	return nil
+}
+
+// ClientEnv is this process's environment as a node serving it in another process needs it:
+// tool commands' environment, filtered here as it always is, and the provider variables.
+func ClientEnv(environ []string, getenv func(string) string, cfg *config.Config) *messages.ClientEnv {
+	env := &messages.ClientEnv{Environ: actors.CommandEnviron(environ, cfg.Env.Pass, cfg.Env.Set)}
+	for _, k := range llm.ProviderVars() {
+		if v := getenv(k); v != "" {
+			if env.Provider == nil {
+				env.Provider = map[string]string{}
+			}
+			env.Provider[k] = v
+		}
+	}
+	return env
+}
+
+// stoppedWithin bounds the wait for a running session to stop before it is resumed: the node
+// stops one whose client went away (a kill -9) within moments; one still followed by a live
+// client keeps running, and the start says so.
+const stoppedWithin = 3 * time.Second
+
+// waitStopped waits, briefly, for a session stored as running to stop (its control subject
+// no longer answers), and returns its meta as stored then.
+func waitStopped(client *actors.Client, meta *messages.SessionInfo) *messages.SessionInfo {
+	deadline := time.Now().Add(stoppedWithin)
+	for time.Now().Before(deadline) {
+		if _, err := client.Status(meta.ID); err != nil {
+			if m, _, err := client.Log(meta.ID); err == nil {
+				return m
+			}
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return meta
 }

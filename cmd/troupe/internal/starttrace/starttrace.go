@@ -21,7 +21,8 @@ const Env = "TROUPE_TRACE_START"
 const (
 	Main     = "main"     // package initialisation is over, main runs
 	Config   = "config"   // project root found, configuration loaded and validated
-	Store    = "store"    // the store is open
+	Spawned  = "spawned"  // a node started in the background (troupe serve) said it is ready
+	Store    = "store"    // the store is open (only when this process owns the Node)
 	Bus      = "bus"      // the bus and the actor system are up, node.json written
 	Attached = "attached" // a client is connected (to our own Node or to a running one)
 	Request  = "request"  // the first model request leaves (only when this process owns the Node)

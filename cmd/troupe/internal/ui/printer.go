@@ -24,6 +24,9 @@ type Printer struct {
 	// repeats the reason, is left out so each denial is printed once.
 	denied map[string]bool
 	asks   bool // print approval requests (a client that does not answer them itself)
+	// family is the followed session and its subagents known so far (FollowSubagents).
+	family map[string]bool
+	root   string
 }
 
 // NewPrinter prints to w: the envelopes verbatim with json, for people without.
@@ -33,13 +36,43 @@ func NewPrinter(w io.Writer, json bool) *Printer { return &Printer{w: w, json: j
 // that follows a session without answering (troupe attach).
 func (p *Printer) WithApprovals() *Printer { p.asks = true; return p }
 
-// ApprovalWaiting is the line saying a call waits for an answer and how to give it.
-func ApprovalWaiting(a *messages.ApprovalRequestedData) string {
+// ApprovalWaiting is the line saying a call waits for an answer and how to give it; session
+// names a subagent's session ("" for the followed one).
+func ApprovalWaiting(a *messages.ApprovalRequestedData, session string) string {
 	line := fmt.Sprintf("  ? %s waits for approval: %s", a.CallID, ApprovalLine(a.Summary))
 	if a.Reason != "" {
 		line += " (" + firstLineOf(a.Reason) + ")"
 	}
-	return line + "; answer with troupe approve " + a.CallID + " allow|deny|allow-session"
+	how := "troupe approve "
+	if session != "" {
+		how += "--session " + session + " "
+	}
+	return line + "; answer with " + how + a.CallID + " allow|deny|allow-session"
+}
+
+// FollowSubagents makes the printer show the approval requests of root's subagents too, fed
+// the project's envelopes through SubagentEvent.
+func (p *Printer) FollowSubagents(root string) { p.family, p.root = map[string]bool{root: true}, root }
+
+// SubagentEvent takes one envelope of the project: a subagent of the followed session (its
+// parent known) joins the family, and an approval request of one is printed with its handle.
+func (p *Printer) SubagentEvent(data []byte) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var env messages.Envelope
+	if p.family == nil || p.json || json.Unmarshal(data, &env) != nil {
+		return
+	}
+	if env.Parent != "" && p.family[env.Parent] {
+		p.family[env.Session] = true
+	}
+	if env.Type != messages.EventToolApproval || env.Session == p.root || !p.family[env.Session] {
+		return
+	}
+	if v, err := env.DecodeData(); err == nil {
+		p.endLine()
+		fmt.Fprintf(p.w, "%s (%s)\n", ApprovalWaiting(v.(*messages.ApprovalRequestedData), env.Session), env.Agent)
+	}
 }
 
 // Event prints one raw envelope and returns the outcome when it is session.finished.
@@ -108,7 +141,7 @@ func (p *Printer) human(t messages.EventType, v any) {
 	case *messages.ApprovalRequestedData:
 		if p.asks {
 			p.endLine()
-			fmt.Fprintln(p.w, ApprovalWaiting(d))
+			fmt.Fprintln(p.w, ApprovalWaiting(d, ""))
 		}
 	case *messages.DecisionData:
 		if d.Decision == messages.DecisionDenied {
@@ -154,6 +187,12 @@ func (p *Printer) human(t messages.EventType, v any) {
 		} else {
 			fmt.Fprintf(p.w, "  ✓ check passed: %s\n", d.Command)
 		}
+	case *messages.LessonStoredData:
+		p.endLine()
+		fmt.Fprintf(p.w, "  learnt lesson %s: %s — fix: %s\n", d.ID, textfmt.Clip(firstLineOf(d.Failed), 100), textfmt.Clip(firstLineOf(d.Fixed), 100))
+	case *messages.LessonsGivenData:
+		p.endLine()
+		fmt.Fprintf(p.w, "  %s from earlier sessions given (%s): %s\n", textfmt.Count(len(d.IDs), "lesson"), d.Cause, strings.Join(d.IDs, " "))
 	case *messages.TurnFinishedData:
 		p.endLine()
 	case *messages.HookFinishedData:
