@@ -13,7 +13,6 @@ import (
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/buildinfo"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/clierr"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/starttrace"
-	"github.com/troupe-dev/troupe/store"
 )
 
 // Exit codes: the outcome of a run, for scripts.
@@ -94,18 +93,7 @@ func (m *Main) Run(ctx context.Context, args []string) (code int) {
 // permission or network error is not fixed by reading --help.
 func failuresAreNotUsage(c *cobra.Command) {
 	if run := c.RunE; run != nil {
-		c.RunE = func(c *cobra.Command, args []string) error {
-			err := run(c, args)
-			var damaged *store.DamageError
-			if errors.As(err, &damaged) { // one line and exit 2: the fix is doctor --repair
-				return &exitError{Code: exitUsage, Msg: damaged.Error()}
-			}
-			var ee *exitError
-			if err != nil && !errors.As(err, &ee) {
-				return &exitError{Code: exitFailed, Msg: err.Error()}
-			}
-			return err
-		}
+		c.RunE = func(c *cobra.Command, args []string) error { return clierr.Failure(run(c, args)) }
 	}
 	for _, sub := range c.Commands() {
 		failuresAreNotUsage(sub)
