@@ -66,6 +66,7 @@ func (p *Project) Options(log *slog.Logger, trace *starttrace.Trace, wire *llm.M
 		AllowRead:     p.Cfg.SandboxAllowRead,
 		MCPServers:    p.MCPServers(),
 		WebAllowHosts: p.Cfg.Web.AllowHosts,
+		Lessons:       actors.LessonOptions{Off: !p.Cfg.Lessons.Enabled, MaxBytes: p.Cfg.Lessons.MaxBytes},
 		Hooks:         p.Hooks(),
 		Config:        p.Fingerprint(),
 	}, nil
