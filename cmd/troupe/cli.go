@@ -12,6 +12,7 @@ import (
 
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/buildinfo"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/clierr"
+	"github.com/troupe-dev/troupe/cmd/troupe/internal/setup"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/starttrace"
 	"github.com/troupe-dev/troupe/internal/nearest"
 )
@@ -62,7 +63,7 @@ func (m *Main) Run(ctx context.Context, args []string) (code int) {
 	m.trace = starttrace.New(m.Stderr, m.Getenv)
 	m.trace.Mark(starttrace.Main)
 	defer m.trace.Mark(starttrace.Exit)
-	m.log = newLogger(m.Stderr, m.Getenv("TROUPE_LOG"))
+	m.log = setup.Logger(m.Stderr, m.Getenv("TROUPE_LOG"))
 	root := m.rootCommand()
 	root.SetArgs(args)
 	root.SetIn(m.Stdin)
@@ -155,20 +156,3 @@ func (m *Main) notATypo(root *cobra.Command, word string) error {
 	}
 	return nil
 }
-
-func newLogger(w io.Writer, level string) *slog.Logger {
-	var l slog.Level
-	switch strings.ToLower(level) {
-	case "debug":
-		l = slog.LevelDebug
-	case "info":
-		l = slog.LevelInfo
-	case "error":
-		l = slog.LevelError
-	default:
-		l = slog.LevelWarn
-	}
-	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: l}))
-}
-
-func discardLogger() *slog.Logger { return slog.New(slog.DiscardHandler) }
