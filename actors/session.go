@@ -336,6 +336,6 @@ func (s *session) emit(ps ...messages.Payload) {
 				s.links.lostEvent = err
 			}
 		}
+		s.learnFrom(p)
 	}
-	s.learnFrom(p)
 }
