@@ -15,17 +15,93 @@ import (
 // a kidsStep; the session carries it out (takeKidsStep, session_agents.go). own is the
 // session's handle, the prefix of its children's handles.
 
-// kidsStep is what the children decided, in the order the session carries it out: answer the
-// request at hand, store the records, emit the events, answer the waits, arm the timer of a new
-// wait; then, when a child ended, start queued children and let a turn waiting on them go on.
+// kidsStep is what the children decided, in the order the session carries it out: store the
+// records, emit the events, answer the request at hand, answer the waits, arm the timer of a new
+// wait, start a child, tell running children to stop; then, when a child ended, start queued
+// children and let a turn waiting on them go on.
 type kidsStep struct {
-	respond any // the answer to the request at hand (nil: none)
 	save    []*childAgent
 	emit    []messages.Payload
+	respond any // the answer to the request at hand (nil: none)
 	answers []waitAnswer
 	arm     *agentWaiter // a wait_agent not answered yet: its timeout is armed
 	timeout time.Duration
+	start   *childAgent   // admitted with a free slot: its setup is built and it is spawned
+	stop    []*childAgent // running children told to stop (reason); their results end them
+	reason  string
 	ended   bool
+}
+
+// and appends the effects of o to st (st's answer to the request stands).
+func (st *kidsStep) and(o kidsStep) {
+	st.save, st.emit, st.answers = append(st.save, o.save...), append(st.emit, o.emit...), append(st.answers, o.answers...)
+	st.ended = st.ended || o.ended
+}
+
+// admit records a prepared child and answers its spawn: it starts now if a slot is free, or
+// waits in the queue. closed refuses it (the session finished, or the turn was cancelled, while
+// it was prepared).
+func (k *children) admit(c *childAgent, req *messages.SpawnAgent, notes []string, closed bool) kidsStep {
+	if closed {
+		return kidsStep{respond: &messages.ErrorReply{Error: "the turn was cancelled before the agent could start"}}
+	}
+	k.add(c)
+	state := messages.AgentQueued
+	if k.running() < k.delegation.Limits.MaxRunning {
+		state = messages.AgentRunning
+	}
+	step := kidsStep{emit: []messages.Payload{messages.AgentSpawnedEvent.Of(&messages.AgentSpawnedData{Handle: c.rec.Handle, Session: c.rec.Session,
+		Role: c.rec.Role, Context: contextMode(req.Context), Model: c.start.Model, State: state,
+		Background: c.rec.Background, Worktree: c.rec.Worktree, Tools: c.start.Tools, Task: preview(req.Message, 200)})},
+		respond: &messages.SpawnAccepted{Handle: c.rec.Handle, Session: c.rec.Session, State: state,
+			Tools: c.start.Tools, Model: c.start.Model, Notes: notes}}
+	if state == messages.AgentRunning {
+		step.start = c
+	} else {
+		step.save = []*childAgent{c}
+	}
+	return step
+}
+
+// cancel is cancel_agent: stopping a child stops every agent under it (they are its actor
+// children), and each records itself as cancelled or interrupted.
+func (k *children) cancel(own string, req *messages.CancelAgent, now time.Time) kidsStep {
+	c := k.byHandle(own, req.Handle)
+	switch {
+	case c == nil:
+		return kidsStep{respond: &messages.ErrorReply{Error: fmt.Sprintf("unknown handle %s; your agents: %s", req.Handle, k.handleList())}}
+	case messages.AgentFinal(c.rec.State):
+		return kidsStep{respond: &messages.AgentAck{Handle: c.rec.Handle, State: c.rec.State, Note: "it had already ended"}}
+	}
+	reason := req.Reason
+	if reason == "" {
+		reason = "cancelled by its parent"
+	}
+	step := k.stopping(own, []*childAgent{c}, reason, now)
+	step.respond = &messages.AgentAck{Handle: c.rec.Handle, State: messages.AgentCancelled}
+	return step
+}
+
+// cancelAll cancels every child that has not ended (the parent's turn was cancelled, or the
+// session ended).
+func (k *children) cancelAll(own, reason string, now time.Time) kidsStep {
+	return k.stopping(own, k.unended(), reason, now)
+}
+
+// stopping ends the queued ones of cs at once, as cancelled before they started, and tells the
+// running ones to stop.
+func (k *children) stopping(own string, cs []*childAgent, reason string, now time.Time) kidsStep {
+	step := kidsStep{reason: reason}
+	for _, c := range cs {
+		if c.rec.State != messages.AgentQueued {
+			step.stop = append(step.stop, c)
+			continue
+		}
+		c.rec.State = messages.AgentRunning // so the result below is taken
+		step.and(k.result(own, &messages.AgentResult{Handle: c.rec.Handle, Session: c.rec.Session, Role: c.rec.Role,
+			Status: messages.AgentCancelled, Error: reason + " (before it started)"}, now))
+	}
+	return step
 }
 
 // waitAnswer is the reply to one wait_agent call.

@@ -151,3 +151,44 @@ func TestChildrenDeliverAndList(t *testing.T) {
 		t.Fatalf("list %+v", list.Agents)
 	}
 }
+
+func TestChildrenAdmitAndCancel(t *testing.T) {
+	spawn := &messages.SpawnAgent{TaskName: "x", Message: "look"}
+	prepared := func(task string) *childAgent {
+		c := child(task, "", false)
+		c.rec.Session, c.start = "s-"+task, &messages.StartSession{}
+		return c
+	}
+	k := kidsOf(1)
+	if st := k.admit(prepared("a"), spawn, nil, true); st.start != nil || len(k.order) != 0 {
+		t.Fatalf("a closed session admitted a child: %+v", st)
+	} else if _, ok := st.respond.(*messages.ErrorReply); !ok {
+		t.Fatalf("refusal %+v", st.respond)
+	}
+	a := prepared("a")
+	st := k.admit(a, spawn, []string{"a note"}, false)
+	if st.start != a || len(st.emit) != 1 || st.respond.(*messages.SpawnAccepted).State != messages.AgentRunning {
+		t.Fatalf("the first child does not start: %+v", st)
+	}
+	a.rec.State = messages.AgentRunning // as startChild does
+	b := prepared("b")
+	st = k.admit(b, spawn, nil, false)
+	if st.start != nil || len(st.save) != 1 || st.respond.(*messages.SpawnAccepted).State != messages.AgentQueued {
+		t.Fatalf("the second child is not queued behind the one slot: %+v", st)
+	}
+	b.rec.State = messages.AgentQueued
+
+	if st := k.cancel("root", &messages.CancelAgent{Handle: "nope"}, time.Now()); st.respond == nil || len(st.stop) != 0 {
+		t.Fatalf("an unknown handle: %+v", st)
+	}
+	st = k.cancelAll("root", "the turn was cancelled", time.Now())
+	if len(st.stop) != 1 || st.stop[0] != a || st.reason != "the turn was cancelled" {
+		t.Fatalf("the running child is not told to stop: %+v", st.stop)
+	}
+	if b.rec.State != messages.AgentCancelled || !strings.Contains(b.rec.Result.Error, "before it started") || !st.ended {
+		t.Fatalf("the queued child: state %s, result %+v", b.rec.State, b.rec.Result)
+	}
+	if st := k.cancel("root", &messages.CancelAgent{Handle: "b"}, time.Now()); len(st.stop) != 0 || st.respond.(*messages.AgentAck).Note != "it had already ended" {
+		t.Fatalf("cancelling an ended child: %+v", st)
+	}
+}

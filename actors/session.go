@@ -153,7 +153,7 @@ func (s *session) Receive(ctx actor.Context) {
 	case *messages.SendAgent:
 		s.onSendAgent(ctx, msg)
 	case *messages.CancelAgent:
-		s.onCancelAgent(ctx, msg)
+		s.takeKidsStep(ctx, s.kids.cancel(s.cfg.handle(), msg, time.Now()))
 	case *messages.ListAgents:
 		s.respond(ctx, s.kids.list(time.Now()))
 	case *messages.AgentResult:
@@ -169,7 +169,7 @@ func (s *session) Receive(ctx actor.Context) {
 	case *messages.UpdateGoal:
 		s.onUpdateGoal(ctx, msg)
 	case *messages.Approve:
-		s.onApprove(ctx, msg)
+		s.takeTurnStep(ctx, s.cur.approve(msg, s.cfg.ID))
 	case *messages.SetMode:
 		s.onSetMode(ctx, msg)
 	case *messages.SessionAllowlist:
@@ -197,7 +197,7 @@ func (s *session) idle(ctx actor.Context) {
 	case *messages.Cancel:
 		// Nothing runs: for an interactive session this is the end of the conversation.
 		s.asChild.cancelRequested = true
-		s.cancelChildren(ctx, "the parent session ended")
+		s.takeKidsStep(ctx, s.kids.cancelAll(s.cfg.handle(), "the parent session ended", time.Now()))
 		if ctx.Sender() != nil {
 			ctx.Respond(&messages.InputAck{Routed: messages.RoutedCommand, Output: "session ended"})
 		}
@@ -315,16 +315,19 @@ func formatStatus(st *messages.StatusReply) string {
 		st.InputTokens, st.OutputTokens, st.Turns, goal, st.Agents, repairs) + formatInstructionStatus(st) + formatSkillStatus(st)
 }
 
-// emit publishes one event (none for the zero Payload). One that cannot be published (monitors see a fatal
-// error event under its seq instead) fails the session once the message at hand is handled.
-func (s *session) emit(p messages.Payload) {
-	if s.links.emitter == nil || p.EventType() == "" {
-		return
-	}
-	if _, err := s.links.emitter.Emit(p); err != nil {
-		s.deps.Log.Error("emit event", "session", s.cfg.ID, "type", p.EventType(), "err", err)
-		if s.links.lostEvent == nil {
-			s.links.lostEvent = err
+// emit publishes events in order (none for the zero Payload). One that cannot be published
+// (monitors see a fatal error event under its seq instead) fails the session once the message
+// at hand is handled.
+func (s *session) emit(ps ...messages.Payload) {
+	for _, p := range ps {
+		if s.links.emitter == nil || p.EventType() == "" {
+			continue
+		}
+		if _, err := s.links.emitter.Emit(p); err != nil {
+			s.deps.Log.Error("emit event", "session", s.cfg.ID, "type", p.EventType(), "err", err)
+			if s.links.lostEvent == nil {
+				s.links.lostEvent = err
+			}
 		}
 	}
 }

@@ -2,7 +2,6 @@ package actors
 
 import (
 	"fmt"
-	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 
@@ -35,44 +34,5 @@ func (s *session) onSendAgent(ctx actor.Context, req *messages.SendAgent) {
 			return
 		}
 		s.respond(ctx, &messages.AgentAck{Handle: c.rec.Handle, State: c.rec.State})
-	}
-}
-
-// onCancelAgent stops a child; stopping it stops every agent under it (they are its actor
-// children), and each records itself as cancelled or interrupted.
-func (s *session) onCancelAgent(ctx actor.Context, req *messages.CancelAgent) {
-	c := s.kids.byHandle(s.cfg.handle(), req.Handle)
-	if c == nil {
-		s.respond(ctx, &messages.ErrorReply{Error: fmt.Sprintf("unknown handle %s; your agents: %s", req.Handle, s.kids.handleList())})
-		return
-	}
-	if messages.AgentFinal(c.rec.State) {
-		s.respond(ctx, &messages.AgentAck{Handle: c.rec.Handle, State: c.rec.State, Note: "it had already ended"})
-		return
-	}
-	reason := req.Reason
-	if reason == "" {
-		reason = "cancelled by its parent"
-	}
-	s.cancelChild(ctx, c, reason)
-	s.respond(ctx, &messages.AgentAck{Handle: c.rec.Handle, State: messages.AgentCancelled})
-}
-
-func (s *session) cancelChild(ctx actor.Context, c *childAgent, reason string) {
-	if c.rec.State == messages.AgentQueued {
-		c.rec.State = messages.AgentRunning // so the result below is taken
-		s.takeKidsStep(ctx, s.kids.result(s.cfg.handle(), &messages.AgentResult{Handle: c.rec.Handle, Session: c.rec.Session, Role: c.rec.Role,
-			Status: messages.AgentCancelled, Error: reason + " (before it started)"}, time.Now()))
-		return
-	}
-	if err := s.deps.Bridge.Send(c.rec.Session, &messages.Cancel{Reason: reason}); err != nil && c.pid != nil {
-		ctx.Stop(c.pid)
-	}
-}
-
-// cancelChildren cancels every child that has not ended (the parent's turn was cancelled).
-func (s *session) cancelChildren(ctx actor.Context, reason string) {
-	for _, c := range s.kids.unended() {
-		s.cancelChild(ctx, c, reason)
 	}
 }

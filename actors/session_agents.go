@@ -36,7 +36,7 @@ func (s *session) onSpawnAgent(ctx actor.Context, req *messages.SpawnAgent) {
 		return
 	}
 	if !req.Worktree {
-		s.admitChild(ctx, req, c, notes)
+		s.takeKidsStep(ctx, s.kids.admit(c, req, notes, s.finished() || s.cur.cancelling != ""))
 		return
 	}
 	root, task := s.kids.delegation.ProjectRoot, c.rec.Task
@@ -54,31 +54,8 @@ func (s *session) onSpawnAgent(ctx actor.Context, req *messages.SpawnAgent) {
 				return
 			}
 			c.wt, c.rec.Worktree, c.start.Workspace, c.start.Worktree = m.wt, m.wt.Branch, m.wt.Path, m.wt.Name
-			s.admitChild(ctx, req, c, notes)
+			s.takeKidsStep(ctx, s.kids.admit(c, req, notes, s.finished() || s.cur.cancelling != ""))
 		})
-}
-
-// admitChild records a prepared child, announces it, answers the spawn and starts or queues it.
-func (s *session) admitChild(ctx actor.Context, req *messages.SpawnAgent, c *childAgent, notes []string) {
-	if s.finished() || s.cur.cancelling != "" {
-		s.respond(ctx, &messages.ErrorReply{Error: "the turn was cancelled before the agent could start"})
-		return
-	}
-	s.kids.add(c)
-	state := messages.AgentQueued
-	if s.kids.running() < s.kids.delegation.Limits.MaxRunning {
-		state = messages.AgentRunning
-	}
-	s.emit(messages.AgentSpawnedEvent.Of(&messages.AgentSpawnedData{Handle: c.rec.Handle, Session: c.rec.Session,
-		Role: c.rec.Role, Context: contextMode(req.Context), Model: c.start.Model, State: state,
-		Background: c.rec.Background, Worktree: c.rec.Worktree, Tools: c.start.Tools, Task: preview(req.Message, 200)}))
-	s.respond(ctx, &messages.SpawnAccepted{Handle: c.rec.Handle, Session: c.rec.Session, State: state,
-		Tools: c.start.Tools, Model: c.start.Model, Notes: notes})
-	if state == messages.AgentRunning {
-		s.startChild(ctx, c)
-	} else {
-		s.saveChild(c)
-	}
 }
 
 func contextMode(m messages.ContextMode) messages.ContextMode {
@@ -115,14 +92,12 @@ func (s *session) startChild(ctx actor.Context, c *childAgent) {
 // child ended, queued children start while slots are free, in spawn order, and a turn that
 // waited for them goes on.
 func (s *session) takeKidsStep(ctx actor.Context, st kidsStep) {
-	if st.respond != nil {
-		s.respond(ctx, st.respond)
-	}
 	for _, c := range st.save {
 		s.saveChild(c)
 	}
-	for _, p := range st.emit {
-		s.emit(p)
+	s.emit(st.emit...)
+	if st.respond != nil {
+		s.respond(ctx, st.respond)
 	}
 	for _, a := range st.answers {
 		ctx.Send(a.to, a.reply)
@@ -130,6 +105,14 @@ func (s *session) takeKidsStep(ctx actor.Context, st kidsStep) {
 	if w := st.arm; w != nil {
 		id, self, root := w.id, ctx.Self(), ctx.ActorSystem().Root
 		w.timer = time.AfterFunc(st.timeout, func() { root.Send(self, &waitExpired{id: id}) })
+	}
+	if st.start != nil {
+		s.startChild(ctx, st.start)
+	}
+	for _, c := range st.stop {
+		if err := s.deps.Bridge.Send(c.rec.Session, &messages.Cancel{Reason: st.reason}); err != nil && c.pid != nil {
+			ctx.Stop(c.pid)
+		}
 	}
 	if !st.ended {
 		return

@@ -41,7 +41,7 @@ func (s *session) withHooks(ctx actor.Context, msg *messages.RunHooks, next func
 			done = &messages.HooksDone{Turn: msg.Turn, Event: msg.Event,
 				Notices: []string{fmt.Sprintf("the %s hooks did not answer (%v); going on without them", msg.Event, err)}}
 		}
-		s.emitHookRuns(done.Runs)
+		s.emit(hookRunEvents(done.Runs)...)
 		if s.finished() {
 			return // the session ended while its hooks ran
 		}
@@ -62,17 +62,19 @@ func (s *session) observeHooks(ctx actor.Context, msg *messages.RunHooks) {
 	s.withHooks(ctx, msg, func(*messages.HooksDone) {})
 }
 
-// emitHookRuns emits one hook.finished per run.
-func (s *session) emitHookRuns(runs []messages.HookFinishedData) {
+// hookRunEvents is one hook.finished event per run.
+func hookRunEvents(runs []messages.HookFinishedData) []messages.Payload {
+	evs := make([]messages.Payload, len(runs))
 	for i := range runs {
-		s.emit(messages.HookFinishedEvent.Of(&runs[i]))
+		evs[i] = messages.HookFinishedEvent.Of(&runs[i])
 	}
+	return evs
 }
 
 // onHooksRan emits the runs of the hooks around a tool call, told by the executor.
 func (s *session) onHooksRan(ctx actor.Context, msg *messages.HooksRan) {
 	if s.fromExecutor(ctx) {
-		s.emitHookRuns(msg.Runs)
+		s.emit(hookRunEvents(msg.Runs)...)
 	}
 }
 

@@ -14,21 +14,6 @@ import (
 // the session publishes the request and takes the answer from any bus client on its control
 // subject. Every decision is an event and a log entry (the audit trail `troupe log` shows).
 
-// onApprove takes an answer from a client and hands it to the executor.
-func (s *session) onApprove(ctx actor.Context, msg *messages.Approve) {
-	switch {
-	case !s.cur.batch.Awaiting(msg.CallID):
-		s.respond(ctx, &messages.ErrorReply{Error: fmt.Sprintf("no approval is pending for call %q in session %s", msg.CallID, s.cfg.ID)})
-		return
-	case msg.Answer != messages.AnswerAllow && msg.Answer != messages.AnswerDeny && msg.Answer != messages.AnswerAllowSession:
-		s.respond(ctx, &messages.ErrorReply{Error: fmt.Sprintf("answer %q: use allow, deny or allow-session", msg.Answer)})
-		return
-	}
-	ctx.Send(s.links.toolexec, &messages.ApprovalAnswer{CallID: msg.CallID, Answer: msg.Answer, By: msg.By})
-	s.cur.batch.Answered(msg.CallID)
-	s.respond(ctx, &messages.ApproveAck{CallID: msg.CallID, Answer: msg.Answer})
-}
-
 // onSetMode switches the permission mode for the rest of the session.
 func (s *session) onSetMode(ctx actor.Context, msg *messages.SetMode) {
 	if err := s.switchMode(ctx, msg); err != nil {

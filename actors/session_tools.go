@@ -37,9 +37,7 @@ func (s *session) onToolResult(ctx actor.Context, msg *messages.ToolResult) {
 		s.asChild.trail.track(r.Call, r.Result)
 		s.instructions() // the copy is made on first use
 		s.nested.touch(s.deps.Workspace, r.Call, r.Result)
-		for _, p := range s.cur.observed(s.turn, r.Call, r.Result) {
-			s.emit(p)
-		}
+		s.emit(s.cur.observed(s.turn, r.Call, r.Result)...)
 		ran := s.cur.callData(s.turn, r.Call)
 		s.emit(messages.ToolFinishedEvent.Of(&messages.ToolFinishedData{Turn: s.turn, CallID: r.Call.ID, Tool: ran.Tool,
 			RequestedTool: ran.RequestedTool,

@@ -134,13 +134,18 @@ func (s *session) onModelDone(ctx actor.Context, msg *modelDone) {
 	s.takeTurnStep(ctx, s.cur.replied(s.turn, msg, s.cfg.Interactive))
 }
 
-// takeTurnStep carries out a step the turn decided (turn_state.go), in its order: the events,
+// takeTurnStep carries out a step the turn decided (turn_state.go), in its order: what goes to
+// the executor, the answer to the request at hand, the events,
 // the reply recorded, the events that follow it, the turn made durable, the note to the model,
 // then where the turn goes.
 func (s *session) takeTurnStep(ctx actor.Context, st turnStep) {
-	for _, p := range st.emit {
-		s.emit(p)
+	if st.tell != nil {
+		ctx.Send(s.links.toolexec, st.tell)
 	}
+	if st.respond != nil {
+		s.respond(ctx, st.respond)
+	}
+	s.emit(st.emit...)
 	for _, a := range st.audit {
 		s.audit(a.event, a.callID, a.tool, a.data)
 	}
@@ -150,9 +155,7 @@ func (s *session) takeTurnStep(ctx actor.Context, st turnStep) {
 			return
 		}
 	}
-	for _, p := range st.then {
-		s.emit(p)
-	}
+	s.emit(st.then...)
 	if st.sync {
 		s.flushRepairs()
 		s.syncStore()
@@ -232,7 +235,7 @@ func (s *session) cancelTurn(ctx actor.Context, msg *messages.Cancel) {
 	}
 	s.cur.cancel(msg.Reason)
 	s.asChild.cancelRequested = true
-	s.cancelChildren(ctx, s.cur.cancelling)
+	s.takeKidsStep(ctx, s.kids.cancelAll(s.cfg.handle(), s.cur.cancelling, time.Now()))
 	switch s.phase {
 	case phaseWaiting:
 		s.cur.finalPending = nil

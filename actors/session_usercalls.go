@@ -23,13 +23,22 @@ type userState struct {
 	lines int
 }
 
+// begin takes the calls of the next line that makes some, in turn, as a batch: the batch's
+// unique ids become the calls' (the executor and the log see those).
+func (us *userState) begin(u *userCalls, turn int) *toolBatch {
+	us.lines++
+	batch, calls := newToolBatch(turn, u.calls)
+	u.calls = calls
+	us.calls = u
+	return batch
+}
+
 // runShell is "!command".
 func (s *session) runShell(ctx actor.Context, command string) *messages.InputAck {
 	if command == "" {
 		return commandOutput("! needs a command after it: !git status runs git status under the session's permissions")
 	}
-	s.user.lines++
-	s.startUserCalls(ctx, shellCalls(s.user.lines, command))
+	s.startUserCalls(ctx, shellCalls(s.user.lines+1, command))
 	return &messages.InputAck{Routed: messages.RoutedShell}
 }
 
@@ -39,18 +48,15 @@ func (s *session) attachMentions(ctx actor.Context, text string) bool {
 	if u == nil {
 		return false
 	}
-	s.user.lines++
 	s.startUserCalls(ctx, u)
 	return true
 }
 
 // startUserCalls sends a line's calls to the executor, in order.
 func (s *session) startUserCalls(ctx actor.Context, u *userCalls) {
-	batch, calls := newToolBatch(s.turn, u.calls)
-	u.calls = calls
-	s.user.calls, s.cur.batch = u, batch
+	s.cur.batch = s.user.begin(u, s.turn)
 	s.become(phaseExecuting, s.userCalling)
-	for _, c := range calls {
+	for _, c := range u.calls {
 		s.emit(messages.ToolProposedEvent.Of(s.cur.callData(s.turn, c)))
 		ctx.Send(s.links.toolexec, &messages.ToolRequest{Turn: s.turn, CallID: c.ID, Name: c.Name, Args: c.Args, ReplyTo: s.links.addr})
 	}

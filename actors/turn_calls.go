@@ -1,6 +1,7 @@
 package actors
 
 import (
+	"fmt"
 	"strings"
 	"time"
 
@@ -31,6 +32,20 @@ func (t *turnState) approvalNeeded(msg *messages.ApprovalNeeded) messages.Payloa
 		return messages.Payload{}
 	}
 	return messages.ToolApprovalEvent.Of(ask)
+}
+
+// approve takes a client's answer to an approval request of the batch (session is the
+// session's id, for the refusal): it goes to the executor, which applies it.
+func (t *turnState) approve(msg *messages.Approve, session string) turnStep {
+	switch {
+	case !t.batch.Awaiting(msg.CallID):
+		return turnStep{respond: &messages.ErrorReply{Error: fmt.Sprintf("no approval is pending for call %q in session %s", msg.CallID, session)}}
+	case msg.Answer != messages.AnswerAllow && msg.Answer != messages.AnswerDeny && msg.Answer != messages.AnswerAllowSession:
+		return turnStep{respond: &messages.ErrorReply{Error: fmt.Sprintf("answer %q: use allow, deny or allow-session", msg.Answer)}}
+	}
+	t.batch.Answered(msg.CallID)
+	return turnStep{tell: &messages.ApprovalAnswer{CallID: msg.CallID, Answer: msg.Answer, By: msg.By},
+		respond: &messages.ApproveAck{CallID: msg.CallID, Answer: msg.Answer}}
 }
 
 // decided records what the executor decided about a call of turn n: an event and an audit entry.

@@ -73,6 +73,8 @@ type turnStep struct {
 	fail   messages.FailKind
 	reason string
 	audit  []auditRecord // audit-only log entries, written after the events
+	// tell goes to the executor and respond answers the request at hand, before the turn moves.
+	tell, respond any
 }
 
 // auditRecord is an audit-only log entry: the model never sees it; `troupe log` does.

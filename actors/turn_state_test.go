@@ -312,3 +312,25 @@ func TestTurnExecutorReports(t *testing.T) {
 		}
 	})
 }
+
+func TestTurnApprove(t *testing.T) {
+	tu := turnOf()
+	if st := tu.approve(&messages.Approve{CallID: "c1", Answer: messages.AnswerAllow}, "s1"); st.tell != nil || st.respond == nil {
+		t.Fatalf("no batch: %+v", st)
+	}
+	batch, calls := newToolBatch(1, []llm.ToolCall{{ID: "c1", Name: "bash", Args: `{"command":"make"}`}})
+	tu.batch = batch
+	if p := tu.approvalNeeded(&messages.ApprovalNeeded{Turn: 1, CallID: calls[0].ID}); p.EventType() != messages.ToolApprovalEvent.Type {
+		t.Fatalf("the request made %q", p.EventType())
+	}
+	if st := tu.approve(&messages.Approve{CallID: calls[0].ID, Answer: "maybe"}, "s1"); st.tell != nil {
+		t.Fatalf("a bad answer went to the executor: %+v", st)
+	}
+	st := tu.approve(&messages.Approve{CallID: calls[0].ID, Answer: messages.AnswerAllow, By: "cli"}, "s1")
+	if a, ok := st.tell.(*messages.ApprovalAnswer); !ok || a.Answer != messages.AnswerAllow || a.By != "cli" {
+		t.Fatalf("to the executor: %+v", st.tell)
+	}
+	if again := tu.approve(&messages.Approve{CallID: calls[0].ID, Answer: messages.AnswerDeny}, "s1"); again.tell != nil {
+		t.Fatal("a call was answered twice")
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"unicode"
 
 	"github.com/troupe-dev/troupe/internal/lazyre"
+	"github.com/troupe-dev/troupe/internal/textfmt"
 )
 
 // Kind names the family of a finding.
@@ -107,7 +108,7 @@ func Scan(text string) (Finding, bool) {
 		}
 		if loc := r.re.FindStringIndex(in); loc != nil {
 			m := strings.TrimSpace(in[loc[0]:loc[1]])
-			return Finding{Kind: r.kind, Reason: fmt.Sprintf("%s (%q)", r.why, clip(m, 80)), Match: m}, true
+			return Finding{Kind: r.kind, Reason: fmt.Sprintf("%s (%q)", r.why, textfmt.ClipRunes(m, 81)), Match: m}, true
 		}
 	}
 	return Finding{}, false
@@ -117,14 +118,6 @@ func Scan(text string) (Finding, bool) {
 // break or a double space does not split a phrase.
 func normalize(text string) string {
 	return strings.Join(strings.Fields(text), " ")
-}
-
-func clip(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n]) + "…"
 }
 
 // hidden finds a character a reader would not see that changes what the text says: format
