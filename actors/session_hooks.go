@@ -123,6 +123,7 @@ func (s *session) submitPrompt(ctx actor.Context, text string) {
 			return
 		}
 		s.cur.newInput()
+		s.lessonTask(text)
 		s.callModel(ctx)
 	})
 }
