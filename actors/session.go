@@ -99,6 +99,7 @@ type session struct {
 	items   []projection.Item // the log as the model may see it: messages and compact boundaries
 	turn    int               // turns of this run; meta.Turns counts all runs
 	cur     turnState         // the turn in flight and its steering (turn_state.go)
+	hooks   hookGate          // the project's hooks at the session's moments (hook_gate.go)
 	budget  contextBudget     // the context window (budget.go)
 	done    doneGate          // the goal and the definition of done (session_goal.go, session_done.go)
 	kids    *children         // subagents this session started (session_agents.go)

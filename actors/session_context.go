@@ -82,7 +82,7 @@ func (s *session) startCompaction(ctx actor.Context, reason, focus string, mecha
 	span := append([]projection.Item(nil), s.items[from:to]...)
 	c := s.budget.begin(span, reason, s.budget.tokensOf(s.request()), then)
 	s.become(phaseCompacting, s.compactingPhase)
-	s.observeHooks(ctx, &messages.RunHooks{Event: string(hooks.PreCompact), Trigger: compactTrigger(reason), Focus: focus})
+	s.withHooks(ctx, &messages.RunHooks{Event: string(hooks.PreCompact), Trigger: compactTrigger(reason), Focus: focus})
 	if mechanical {
 		b := projection.Mechanical(span, reason)
 		b.Reason = reason

@@ -11,6 +11,7 @@ import (
 	"github.com/troupe-dev/troupe/llm"
 	"github.com/troupe-dev/troupe/messages"
 	"github.com/troupe-dev/troupe/store"
+	"github.com/troupe-dev/troupe/tools/hooks"
 )
 
 // started loads (or creates) the session, binds its inbox and control subjects, spawns its tool
@@ -79,7 +80,7 @@ func (s *session) started(ctx actor.Context) {
 	// Bound, and session.started is out ahead of the start's answer: input sent now is not lost.
 	s.tellSupervisor(ctx, &sessionUp{id: s.cfg.ID})
 	s.become(phaseIdle, s.idle)
-	s.sessionStart(ctx) // its hooks, then begin
+	s.withHooks(ctx, s.hooks.start(s.cfg.Resume)) // its hooks, then begin
 }
 
 // begin takes the session's first step: the task it was started with, or, on resume without a
@@ -155,7 +156,11 @@ func (s *session) loadSession() error {
 
 // finish records the outcome, announces it, and stops the actor. It runs once.
 func (s *session) finish(ctx actor.Context, out *messages.SessionFinishedData) {
-	if s.finished() || !s.sessionEnd(ctx, out) {
+	if s.finished() {
+		return
+	}
+	if ask := s.hooks.end(out, s.deps.Hooks.Wants(hooks.SessionEnd), s.cfg.Parent != ""); ask != nil {
+		s.withHooks(ctx, ask) // the finish follows once they answered
 		return
 	}
 	s.become(phaseFinished, s.finishedPhase)
