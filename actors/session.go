@@ -163,8 +163,9 @@ func (s *session) Receive(ctx actor.Context) {
 		s.takeKidsStep(ctx, s.kids.gone(s.cfg.handle(), msg.task, time.Now()))
 	case *waitExpired:
 		s.takeKidsStep(ctx, s.kids.expired(s.cfg.handle(), msg.id))
-	case *wallBudgetExpired:
-		s.onWallBudget(ctx)
+	case *wallBudgetExpired: // the model call stops at once: SessionEnd hooks may hold the finish
+		s.cur.stopWork()
+		s.takeTurnStep(ctx, s.asChild.wallSpent(s.finished()))
 	case *messages.GetGoal:
 		s.respond(ctx, &messages.GoalReply{Goal: s.done.goal})
 	case *messages.UpdateGoal:

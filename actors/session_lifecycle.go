@@ -41,7 +41,8 @@ func (s *session) started(ctx actor.Context) {
 		s.fail(ctx, messages.FailConfig, err.Error())
 		return
 	}
-	s.armWallBudget(ctx)
+	self, root := ctx.Self(), ctx.ActorSystem().Root
+	s.asChild.armWall(s.cfg.limits.MaxWall, func() { root.Send(self, &wallBudgetExpired{}) })
 	for _, bind := range []func() error{
 		func() error { sub, err := s.deps.Bridge.Bind(s.links.addr, ctx.Self()); s.links.keep(sub); return err },
 		func() error {
