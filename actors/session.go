@@ -172,8 +172,10 @@ func (s *session) Receive(ctx actor.Context) {
 		s.onUpdateGoal(ctx, msg)
 	case *messages.Approve:
 		s.takeTurnStep(ctx, s.cur.approve(msg, s.cfg.ID))
-	case *messages.SetMode:
-		s.onSetMode(ctx, msg)
+	case *messages.SetMode: // the answer is the status after the switch
+		st, err := s.cfg.switchMode(msg)
+		st.respond = replyTo(err, s.status())
+		s.takeTurnStep(ctx, st)
 	case *messages.SessionAllowlist:
 		s.onSessionAllowlist(ctx, msg)
 	case *messages.HooksRan:
