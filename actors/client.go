@@ -221,3 +221,22 @@ func (c *Client) Alive() bool {
 
 // NodePID is the Node's process id when it runs in another process, else 0.
 func (c *Client) NodePID() int { return c.nodePID }
+
+// Lessons returns the project's lessons, best first, and a line per record that could not be
+// read.
+func (c *Client) Lessons() (*messages.LessonList, error) {
+	reply, err := c.request(messages.NodeSubject(c.NS, c.Node), &messages.ListLessons{})
+	if err != nil {
+		return nil, err
+	}
+	return reply.(*messages.LessonList), nil
+}
+
+// ForgetLesson deletes the lesson whose id is (or starts with) id, and returns its whole id.
+func (c *Client) ForgetLesson(id string) (string, error) {
+	reply, err := c.request(messages.NodeSubject(c.NS, c.Node), &messages.ForgetLesson{ID: id})
+	if err != nil {
+		return "", err
+	}
+	return reply.(*messages.LessonForgotten).ID, nil
+}

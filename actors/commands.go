@@ -50,6 +50,7 @@ func commandTable() []sessionCommand {
 		{Name: "audit", Family: "diagnostics", Usage: "/audit", Help: "check the session's invariants (pairing, file truth, registry, goal, store, bus); no model call", Run: runAudit},
 		{Name: "doctor", Family: "diagnostics", Usage: "/doctor", Help: "the session's sandbox and its holes, store, bus and tools (troupe doctor --probe asks the provider)", Run: runDoctor},
 		{Name: "cost", Family: "diagnostics", Usage: "/cost", Help: "tokens and dollars by model, for the session and its subagents", Run: runCost},
+		{Name: "lessons", Family: "context", Usage: "/lessons", Help: "what troupe learnt in this project from failures and their fixes (troupe lessons to show or forget one)", Run: runLessons},
 		// The session's own settings and state (commands_session.go, commands_tools.go, commands_reconfig.go).
 		{Name: "session", Family: "session", Usage: "/session", Help: "the session's id, workspace, start, turns, log and how to resume or attach it", Run: view(sessionView)},
 		{Name: "model", Family: "session", Usage: "/model [NAME]   (or: troupe resume ID --model NAME)", Help: "show the model, endpoint, window and price; /model NAME switches for the next turns", Run: runModel},

@@ -175,7 +175,7 @@ func TestReadOnlyCommandsAreFunctionsOfTheSnapshot(t *testing.T) {
 		{name: "cost", input: "/cost", want: []string{"session root", "openai/gpt-4o-mini", "1000 in, 100 out", "total $"}, not: []string{"with subagents"}},
 		{name: "help", input: "/help", want: []string{"commands (/help NAME for one):", " session", "  /status", " diagnostics", "  /audit"}},
 		{name: "help of one", input: "/help /skills", want: []string{"usage: /skills [NAME]"}},
-		{name: "unknown", input: "/sesion", want: []string{"unknown command /sesion — did you mean /session?"}},
+		{name: "unknown", input: "/sesion", want: []string{"unknown command /sesion — did you mean /session"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -56,6 +56,8 @@ type NodeOptions struct {
 	WebAllowHosts []string
 	// MCPServers are the MCP servers whose tools sessions are offered (config.MCPServers).
 	MCPServers []config.MCPServer
+	// Lessons configure the learning layer ([lessons]).
+	Lessons LessonOptions
 	// Config fingerprints the configuration the options were built from (node.json records it):
 	// a client whose configuration differs has an idle node replaced (nodelink.Connect).
 	Config string
@@ -87,8 +89,9 @@ type Node struct {
 	warned sync.Map
 	// hidden is each workspace's credential list and roles the project's role files, read
 	// once and kept fresh off the actors that start sessions (node_memo.go).
-	hidden *diskMemo[[]string]
-	roles  *diskMemo[loadedRoles]
+	hidden  *diskMemo[[]string]
+	roles   *diskMemo[loadedRoles]
+	lessons *lessonKeeper // the project's lessons, written off the actors (lessons_keeper.go)
 }
 
 // StartNode opens the project's store, starts the bus and the actor system, and records
@@ -109,6 +112,7 @@ func StartNode(opts NodeOptions) (*Node, error) {
 		return nil, err
 	}
 	n.store = st
+	n.lessons = newLessonKeeper(st, opts.Log)
 	n.phase("store")
 	if opts.NATS != "" {
 		n.bus, err = JoinBus(opts.NATS, opts.Log)
@@ -116,11 +120,13 @@ func StartNode(opts NodeOptions) (*Node, error) {
 		n.bus, err = StartBus(opts.Log)
 	}
 	if err != nil {
+		n.lessons.close()
 		st.Close()
 		return nil, err
 	}
 	if n.nc, err = n.bus.Connect("troupe-node"); err != nil {
 		n.bus.Shutdown()
+		n.lessons.close()
 		st.Close()
 		return nil, err
 	}
@@ -223,6 +229,7 @@ func (n *Node) close(closeStore bool) error {
 	if n.bus != nil {
 		n.bus.Shutdown()
 	}
+	n.lessons.close() // its queued writes land before the store closes
 	if n.store != nil {
 		if err := n.store.Sync(); err != nil {
 			errs = append(errs, err)
@@ -267,7 +274,7 @@ func (n *Node) newSessionDeps(start *messages.StartSession) (SessionDeps, error)
 		Executor: n.executorFactory(executorParts{start: start, workspace: workspace, skills: setup.Skills, reg: reg, gate: gate,
 			files: n.fileTracker(start), delegates: setup.Delegation != nil}),
 		System: setup.System, Instructions: setup.Instructions, Delegation: setup.Delegation, Narrowed: setup.Narrowed,
-		Setup: func(st *messages.StartSession) (*SessionSetup, error) { return n.sessionSetup(st, frozen) }, PromptModes: n.promptModes, MCP: n.mcp.statusFunc(),
+		Setup: func(st *messages.StartSession) (*SessionSetup, error) { return n.sessionSetup(st, frozen) }, PromptModes: n.promptModes, MCP: n.mcp.statusFunc(), Lessons: n.lessonBook(start),
 		Memory: n.sessionMemory(start), Notices: notices, Hooks: n.opts.Hooks,
 	}, nil
 }

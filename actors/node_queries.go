@@ -108,6 +108,14 @@ func (n *Node) query(msg any) any {
 			out.Models = append(out.Models, messages.RepairCounts(r))
 		}
 		return out
+	case *messages.ListLessons:
+		return n.listLessons()
+	case *messages.ForgetLesson:
+		id, err := n.lessons.forget(q.ID)
+		if err != nil {
+			return &messages.ErrorReply{Error: err.Error()}
+		}
+		return &messages.LessonForgotten{ID: id}
 	case *messages.MemoryRequest:
 		return memoryAnswer(n.memoryKeeper(), q)
 	case *messages.GetLog:

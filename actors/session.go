@@ -84,6 +84,8 @@ type SessionDeps struct {
 	// emitted as non-fatal error events after session.started.
 	Memory  *memory.Keeper
 	Notices []string
+	// Lessons are the project's lessons for a top-level session; nil: none learnt or given.
+	Lessons *LessonBook
 }
 
 // session is the Session actor: it owns one conversation, runs its turns, and is the only
@@ -107,6 +109,7 @@ type session struct {
 
 	nested nestedInstructions // nested instruction files handed out (session_instructions.go)
 	user   userState          // the chat's own calls: !command, @path (session_usercalls.go)
+	learn  *sessionLessons    // the learning layer; nil when off (session_lessons.go)
 }
 
 // newSession returns the producer of a Session actor. The producer is called again when the
@@ -166,6 +169,10 @@ func (s *session) Receive(ctx actor.Context) {
 	case *wallBudgetExpired: // the model call stops at once: SessionEnd hooks may hold the finish
 		s.cur.stopWork()
 		s.takeTurnStep(ctx, s.asChild.wallSpent(s.finished()))
+	case *lessonStored:
+		s.onLessonStored(msg)
+	case *finishHeld:
+		s.completeFinish(ctx, msg.out)
 	case *messages.GetGoal:
 		s.respond(ctx, &messages.GoalReply{Goal: s.done.goal})
 	case *messages.UpdateGoal:
@@ -333,5 +340,6 @@ func (s *session) emit(ps ...messages.Payload) {
 				s.links.lostEvent = err
 			}
 		}
+		s.learnFrom(p)
 	}
 }

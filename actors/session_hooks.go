@@ -69,6 +69,7 @@ func (s *session) takeHookStep(ctx actor.Context, st hookStep) {
 		s.begin(ctx)
 	case hookCallsModel:
 		s.cur.newInput()
+		s.lessonTask(st.prompt)
 		s.callModel(ctx)
 	case hookAccepts:
 		s.takeTurnStep(ctx, s.cur.accepted(st.answer, s.cfg.Interactive))

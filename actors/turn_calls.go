@@ -115,6 +115,9 @@ func (t *turnState) callsDone(n int, interactive bool) turnStep {
 	}
 	step := turnStep{emit: []messages.Payload{t.finished(n, messages.StopToolCalls)}, sync: true, next: turnGoesOn}
 	loop := t.steering().EndTurn()
+	if loop != nil {
+		step.emit = append(step.emit, messages.LoopSteeredEvent.Of(&messages.LoopSteeredData{Turn: n, Kind: string(loop.Kind), Level: loop.Level, Evidence: loop.Evidence}))
+	}
 	switch {
 	case loop == nil:
 	case loop.Level < turn.LevelStop:

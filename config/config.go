@@ -80,6 +80,12 @@ type Config struct {
 		AllowHosts []string `toml:"allow_hosts"`
 	} `toml:"web"`
 
+	// Lessons is the learning layer (docs/ARCHITECTURE.md, "The learning layer").
+	Lessons struct {
+		Enabled  bool `toml:"enabled"`   // learn lessons and hand them to sessions
+		MaxBytes int  `toml:"max_bytes"` // the bound of the lessons' state block in a request
+	} `toml:"lessons"`
+
 	// MCP configures MCP servers ([mcp.servers.NAME]; see MCPServers for which start).
 	MCP MCP `toml:"mcp"`
 
@@ -104,6 +110,7 @@ func Defaults() *Config {
 	c.Done.MaxRefusals = 3
 	c.Agents.MaxDepth = 3
 	c.Agents.MaxRunning = 8
+	c.Lessons.Enabled, c.Lessons.MaxBytes = true, 1600
 	return c
 }
 

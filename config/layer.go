@@ -61,6 +61,11 @@ type layer struct {
 		AllowHosts []string `toml:"allow_hosts"`
 	} `toml:"web"`
 
+	Lessons struct {
+		Enabled  *bool `toml:"enabled"`
+		MaxBytes *int  `toml:"max_bytes"`
+	} `toml:"lessons"`
+
 	MCP MCP `toml:"mcp"`
 
 	Hooks map[string][]HookSpec `toml:"hooks"`
@@ -180,11 +185,16 @@ func (l *layer) applyTo(c *Config, path string) {
 		{"Provider.IdleTimeoutS", l.Provider.IdleTimeoutS, &c.Provider.IdleTimeoutS},
 		{"Agents.MaxDepth", l.Agents.MaxDepth, &c.Agents.MaxDepth},
 		{"Agents.MaxRunning", l.Agents.MaxRunning, &c.Agents.MaxRunning},
+		{"Lessons.MaxBytes", l.Lessons.MaxBytes, &c.Lessons.MaxBytes},
 	} {
 		if n.from != nil {
 			*n.to = *n.from
 			c.setOrigin(n.field, path)
 		}
+	}
+	if l.Lessons.Enabled != nil {
+		c.Lessons.Enabled = *l.Lessons.Enabled
+		c.setOrigin("Lessons.Enabled", path)
 	}
 	if len(l.MCP.Servers) > 0 {
 		c.addOrigin("MCP.Servers", path)

@@ -63,6 +63,13 @@ const Template = `# troupe.toml: this project's troupe settings (docs/CONFIG.md 
 # (your user config only, or a trusted project).
 #allow_hosts = ["127.0.0.1"]
 
+#[lessons]
+# Learn a lesson when a failure is followed by its fix, and hand the relevant ones to later
+# sessions of this project (troupe lessons lists them).
+#enabled = true
+# The bound, in bytes, of the lessons put into each request.
+#max_bytes = 1600
+
 #[[hooks.PreToolUse]]
 # A command run at a point of the loop, fed JSON on stdin as Claude Code's hooks are (events:
 # SessionStart, UserPromptSubmit, PreModel, PostModel, PreToolUse, PostToolUse, PreCompact, Stop,

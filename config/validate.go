@@ -56,6 +56,9 @@ func (c *Config) Validate() error {
 	if c.Agents.MaxDepth < 0 {
 		bad("Agents.MaxDepth", "%d is negative; use 0 to forbid subagents", c.Agents.MaxDepth)
 	}
+	if c.Lessons.MaxBytes < 200 || c.Lessons.MaxBytes > 16384 {
+		bad("Lessons.MaxBytes", "%d: between 200 and 16384 bytes (to give no lessons, set enabled = false)", c.Lessons.MaxBytes)
+	}
 	if c.Agents.MaxRunning < 1 {
 		bad("Agents.MaxRunning", "%d: at least one agent must be able to run", c.Agents.MaxRunning)
 	}
@@ -136,6 +139,8 @@ func fieldKey(field string) string {
 		return "agents.max_depth"
 	case "Agents.MaxRunning":
 		return "agents.max_running"
+	case "Lessons.MaxBytes":
+		return "lessons.max_bytes"
 	}
 	return strings.ToLower(field)
 }

@@ -58,6 +58,9 @@ var (
 	ToolRepairedEvent     = Event[ToolRepairedData]{EventToolRepaired}
 	AuditFinishedEvent    = Event[AuditData]{EventAuditFinished}
 	WireQuirkEvent        = Event[WireQuirkData]{EventWireQuirk}
+	LessonStoredEvent     = Event[LessonStoredData]{EventLessonStored}
+	LessonsGivenEvent     = Event[LessonsGivenData]{EventLessonsGiven}
+	LoopSteeredEvent      = Event[LoopSteeredData]{EventLoopSteered}
 	HookFinishedEvent     = Event[HookFinishedData]{EventHookFinished}
 )
 
@@ -68,7 +71,7 @@ var eventKinds = []eventKind{
 	ToolFinishedEvent, ModelRetryEvent, UsageEvent, TurnFinishedEvent, SessionFinishedEvent,
 	ErrorEvent, FileChangedEvent, ContextCompactedEvent, ContextPressureEvent, GoalUpdatedEvent,
 	DoneCheckEvent, AgentSpawnedEvent, AgentFinishedEvent, ToolRepairedEvent, AuditFinishedEvent,
-	SessionConfigEvent, WireQuirkEvent, HookFinishedEvent,
+	SessionConfigEvent, WireQuirkEvent, HookFinishedEvent, LessonStoredEvent, LessonsGivenEvent, LoopSteeredEvent,
 }
 
 // EventTypes lists every event type, in the order of the table.

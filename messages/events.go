@@ -32,6 +32,9 @@ const (
 	EventToolRepaired     EventType = "tool.repaired"           // ToolRepairedData
 	EventAuditFinished    EventType = "audit.finished"          // AuditData
 	EventWireQuirk        EventType = "wire.quirk"              // WireQuirkData
+	EventLessonStored     EventType = "lesson.stored"           // LessonStoredData
+	EventLessonsGiven     EventType = "lessons.given"           // LessonsGivenData
+	EventLoopSteered      EventType = "loop.steered"            // LoopSteeredData
 	EventHookFinished     EventType = "hook.finished"           // HookFinishedData
 )
 

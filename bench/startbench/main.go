@@ -72,6 +72,9 @@ func (b *bench) all(peer string) error {
 	}
 	var samples []*runSample
 	for range b.runs {
+		if err := b.stopNode(oneShot); err != nil {
+			return err
+		}
 		s, err := b.runOnce(oneShot, script, "")
 		if err != nil {
 			return err
@@ -83,6 +86,9 @@ func (b *bench) all(peer string) error {
 	// start (no Node running; the Node's start is included) with a real HTTP call in it.
 	var loop []*runSample
 	for range b.runs {
+		if err := b.stopNode(oneShot); err != nil {
+			return err
+		}
 		s, err := b.runOnce(oneShot, script, b.loopback)
 		if err != nil {
 			return err
@@ -94,6 +100,9 @@ func (b *bench) all(peer string) error {
 	// holds the store's write stamp, so they overlap, and an open that finds four level-0
 	// tables merges them first (store/compaction.go): the count stays at a handful.
 	// bench/storecycles measures open time against the number of runs.
+	if err := b.stopNode(oneShot); err != nil {
+		return err
+	}
 	tables, _ := filepath.Glob(filepath.Join(oneShot, ".troupe", "db", "*.sst"))
 	row(fmt.Sprintf("store tables after %d one-shots", b.runs), fmt.Sprintf("%d", len(tables)))
 	if peer != "" {

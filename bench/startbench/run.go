@@ -143,6 +143,9 @@ func (b *bench) idleChat(script string) error {
 	threads := statusKiB(filepath.Join("/proc", strconv.Itoa(cmd.Process.Pid), "status"), "Threads")["Threads"]
 	stdin.Close()
 	_ = cmd.Wait()
+	if err := b.stopNode(dir); err != nil {
+		return err
+	}
 	row("chat idle after 4 s: RSS / RssAnon", fmt.Sprintf("%.1f / %.1f MiB (%d threads)", float64(m.rss)/1024, float64(m.rssAnon)/1024, threads))
 	row("chat idle after 4 s: PSS of the process tree", fmt.Sprintf("%.1f MiB", float64(m.pss)/1024))
 	return nil

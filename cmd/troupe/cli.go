@@ -13,6 +13,7 @@ import (
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/buildinfo"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/clierr"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/starttrace"
+	"github.com/troupe-dev/troupe/internal/nearest"
 	"github.com/troupe-dev/troupe/store"
 )
 
@@ -149,7 +150,7 @@ message. A subcommand's name wins over a prompt word; after --, everything is th
 	root.AddCommand(m.runCommand(), m.chatCommand(), m.resumeCommand(), m.watchCommand(), m.sessionsCommand(), m.statsCommand(),
 		m.logCommand(), m.approveCommand(), m.modeCommand(), m.doctorCommand(), m.versionCommand(), m.sandboxLauncherCommand(),
 		m.agentsCommand(), m.configCommand(), m.worktreeCommand(), m.serveCommand(), m.attachCommand(), m.loopCommand(), m.stopCommand(), m.approvalsCommand(),
-		m.mcpCommand(), m.memoryCommand())
+		m.mcpCommand(), m.memoryCommand(), m.lessonsCommand())
 	failuresAreNotUsage(root)
 	return root
 }
@@ -161,7 +162,8 @@ func (m *Main) notATypo(root *cobra.Command, word string) error {
 		return nil
 	}
 	if s := root.SuggestionsFor(word); len(s) > 0 {
-		return usageErr("unknown command %q; did you mean '%s'? (to send it as a prompt: troupe -- %s)", word, s[0], word)
+		meant := nearest.Best(word, s, len(word)+len(s[0])) // cobra lists them by name, not nearness
+		return usageErr("unknown command %q; did you mean '%s'? (to send it as a prompt: troupe -- %s)", word, meant, word)
 	}
 	return nil
 }

@@ -34,6 +34,8 @@ func testValues(script string) map[string]any {
 		"Provider.IdleTimeoutS": 30,
 		"MCP.Servers":           map[string]config.MCPServer{"t": {Command: "mcp-test"}},
 		"Web.AllowHosts":        []string{"127.0.0.1"},
+		"Lessons.Enabled":       false,
+		"Lessons.MaxBytes":      3000,
 		"Hooks":                 map[string][]config.HookSpec{"PreToolUse": {{Matcher: "bash", Command: "./guard.sh"}}},
 	}
 }
@@ -66,8 +68,8 @@ func TestEveryConfigFieldReachesTheNodeOrTheSession(t *testing.T) {
 		for _, h := range opts.Hooks.All() {
 			hooks = append(hooks, string(h.Event)+" "+h.Matcher+" "+h.Command)
 		}
-		return fmt.Sprintf("%q %T%+v %+v %q %q %+v %s %+v %q %q", opts.Environ, opts.Sandbox, opts.Sandbox, opts.Agents, opts.NATS,
-			opts.UserConfigDir, opts.Retry, data, opts.MCPServers, opts.WebAllowHosts, hooks)
+		return fmt.Sprintf("%q %T%+v %+v %q %q %+v %s %+v %q %q %+v", opts.Environ, opts.Sandbox, opts.Sandbox, opts.Agents, opts.NATS,
+			opts.UserConfigDir, opts.Retry, data, opts.MCPServers, opts.WebAllowHosts, hooks, opts.Lessons)
 	}
 	base := config.Defaults()
 	base.Model = "scripted:" + script

@@ -78,6 +78,7 @@ func (m *Main) nodeOptions(s *settings) (actors.NodeOptions, error) {
 		AllowRead:     s.cfg.SandboxAllowRead,
 		MCPServers:    m.mcpServers(s),
 		WebAllowHosts: s.cfg.Web.AllowHosts,
+		Lessons:       actors.LessonOptions{Off: !s.cfg.Lessons.Enabled, MaxBytes: s.cfg.Lessons.MaxBytes},
 		Hooks:         m.hooks(s),
 		Config:        m.nodeConfig(s),
 	}, nil

@@ -184,6 +184,12 @@ func (p *Printer) human(t messages.EventType, v any) {
 		} else {
 			fmt.Fprintf(p.w, "  ✓ check passed: %s\n", d.Command)
 		}
+	case *messages.LessonStoredData:
+		p.endLine()
+		fmt.Fprintf(p.w, "  learnt lesson %s: %s — fix: %s\n", d.ID, textfmt.Clip(firstLineOf(d.Failed), 100), textfmt.Clip(firstLineOf(d.Fixed), 100))
+	case *messages.LessonsGivenData:
+		p.endLine()
+		fmt.Fprintf(p.w, "  %s from earlier sessions given (%s): %s\n", textfmt.Count(len(d.IDs), "lesson"), d.Cause, strings.Join(d.IDs, " "))
 	case *messages.TurnFinishedData:
 		p.endLine()
 	case *messages.HookFinishedData:
