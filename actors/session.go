@@ -170,7 +170,7 @@ func (s *session) Receive(ctx actor.Context) {
 		s.cur.stopWork()
 		s.takeTurnStep(ctx, s.asChild.wallSpent(s.finished()))
 	case *lessonStored:
-		s.onLessonStored(msg)
+		s.emit(s.learn.stored(msg, s.finished()))
 	case *finishHeld:
 		s.completeFinish(ctx, msg.out)
 	case *messages.GetGoal:
@@ -340,6 +340,6 @@ func (s *session) emit(ps ...messages.Payload) {
 				s.links.lostEvent = err
 			}
 		}
-		s.learnFrom(p)
+		s.emit(s.learn.observe(p, s.turn)...)
 	}
 }

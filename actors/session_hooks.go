@@ -69,7 +69,7 @@ func (s *session) takeHookStep(ctx actor.Context, st hookStep) {
 		s.begin(ctx)
 	case hookCallsModel:
 		s.cur.newInput()
-		s.lessonTask(st.prompt)
+		s.emit(s.learn.task(st.prompt, s.turn+1))
 		s.callModel(ctx)
 	case hookAccepts:
 		s.takeTurnStep(ctx, s.cur.accepted(st.answer, s.cfg.Interactive))

@@ -71,7 +71,7 @@ func (s *session) started(ctx actor.Context) {
 	// next session of the same id (a resume), whose executor has the same name.
 	s.links.toolexec = pid
 
-	s.startLessons(ctx)
+	s.learn = newSessionLessons(s.deps.Lessons, s.deps.Model, s.cfg.ID, ctx.ActorSystem().Root, ctx.Self())
 	s.emit(messages.SessionStartedEvent.Of(&messages.SessionStartedData{
 		Model: s.deps.Model, Mode: s.cfg.Mode, Workspace: s.cfg.Workspace, Task: s.cfg.Task,
 		Resumed: s.cfg.Resume, PromptBytes: s.deps.promptBytes(), Role: s.cfg.role.Name,
@@ -166,15 +166,18 @@ func (s *session) finish(ctx actor.Context, out *messages.SessionFinishedData) {
 		return
 	}
 	s.become(phaseFinished, s.finishedPhase)
-	if s.holdForLessons(ctx, out) {
-		return // finishHeld completes it once the lessons learnt are stored
+	if barrier := s.learn.hold(); barrier != nil { // finishHeld completes it once the lessons learnt are stored
+		offActor(ctx, lessonHold, func() struct{} { <-barrier; return struct{}{} }, func(struct{}, error) {
+			ctx.Send(ctx.Self(), &finishHeld{out: out}) // a user message: after the keeper's answers
+		})
+		return
 	}
 	s.completeFinish(ctx, out)
 }
 
 // completeFinish records the outcome, emits session.finished and stops the actor.
 func (s *session) completeFinish(ctx actor.Context, out *messages.SessionFinishedData) {
-	s.scoreLessons()
+	s.learn.score()
 	out.Turns = s.turn
 	out.Goal = s.done.outcome()
 	s.asChild.stopWall()
