@@ -103,7 +103,7 @@ func (g *hookGate) answered(asked *messages.RunHooks, done *messages.HooksDone, 
 			}
 			return hookStep{fail: messages.FailConfig, reason: "a UserPromptSubmit hook dropped the task: " + cmpOr(done.Reason, done.StopReason)}
 		}
-		g.stopRefusals = 0 // the user spoke
+		g.newInput()
 		return hookStep{prompt: asked.Prompt, context: hookNote(done), next: hookCallsModel}
 	case hooks.Stop, hooks.SubagentStop:
 		if cancelling {
@@ -122,6 +122,9 @@ func (g *hookGate) answered(asked *messages.RunHooks, done *messages.HooksDone, 
 	}
 	return hookStep{next: hookGoesOn}
 }
+
+// newInput starts the Stop refusals in a row over: the user spoke.
+func (g *hookGate) newInput() { g.stopRefusals = 0 }
 
 // hookNote is what the hooks added, as a note to the model ("" when nothing).
 func hookNote(done *messages.HooksDone) string {
