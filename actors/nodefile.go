@@ -205,8 +205,10 @@ func loopbackURL(raw string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// ProcessAlive reports whether a process with that pid exists and has not exited (a zombie
-// waiting for its parent to reap it has).
+// ProcessAlive reports whether a process with that pid exists and has not exited: a zombie
+// waiting for its parent to reap it has exited (its files, the store's lock among them, are
+// closed) once its last thread is gone; a leader that shows as a zombie while its other threads
+// still tear down has not.
 func ProcessAlive(pid int) bool {
 	if pid <= 0 {
 		return false
@@ -214,13 +216,9 @@ func ProcessAlive(pid int) bool {
 	if err := syscall.Kill(pid, 0); err != nil && !errors.Is(err, syscall.EPERM) {
 		return false
 	}
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
 		return true // no procfs: the signal said it exists
 	}
-	// pid (comm) state …: comm may hold spaces and parentheses, the state follows the last ')'.
-	if i := bytes.LastIndexByte(stat, ')'); i >= 0 && i+2 < len(stat) {
-		return stat[i+2] != 'Z'
-	}
-	return true
+	return !(bytes.Contains(status, []byte("\nState:\tZ")) && bytes.Contains(status, []byte("\nThreads:\t1\n")))
 }

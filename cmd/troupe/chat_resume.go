@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"slices"
 	"time"
 
 	"github.com/troupe-dev/troupe/actors"
@@ -28,33 +27,17 @@ const pickerSentinel = "\x00pick"
 // errNotPicked says the person left the picker without choosing: nothing to open.
 var errNotPicked = &exitError{Code: exitDone, Msg: "no session picked"}
 
-// chooseSession finds the session a resuming chat opens. Subagents' sessions are not offered:
-// their parent is the conversation.
+// chooseSession finds the session a resuming chat opens (nodelink.ChooseSession); --resume
+// alone opens the picker on a terminal.
 func (m *Main) chooseSession(ctx context.Context, client *actors.Client, o chatOpen) (string, error) {
-	if o.resume != "" {
-		return nodelink.SessionByID(client, o.resume)
-	}
-	metas, err := client.Sessions()
-	if err != nil {
-		return "", err
-	}
-	metas = slices.DeleteFunc(metas, func(s messages.SessionInfo) bool { return s.Parent != "" })
-	slices.SortStableFunc(metas, func(a, b messages.SessionInfo) int { return b.Updated.Compare(a.Updated) })
-	if len(metas) == 0 {
-		return "", usageErr("no session to resume in this project yet: start one with troupe chat (troupe sessions lists them)")
-	}
-	if o.continueLast {
-		return metas[0].ID, nil
-	}
-	if !m.onTerminal() {
-		return "", usageErr("--resume without an ID needs a terminal for its picker: give the ID (troupe sessions lists them)")
-	}
-	id, err := ui.PickSession(ctx, m.Stdin, m.Stdout, m.Getenv("NO_COLOR") != "", metas, time.Now())
-	if err != nil {
-		return "", err
-	}
-	if id == "" {
-		return "", errNotPicked
-	}
-	return id, nil
+	return nodelink.ChooseSession(client, o.resume, o.continueLast, func(metas []messages.SessionInfo) (string, error) {
+		if !m.onTerminal() {
+			return "", usageErr("--resume without an ID needs a terminal for its picker: give the ID (troupe sessions lists them)")
+		}
+		id, err := ui.PickSession(ctx, m.Stdin, m.Stdout, m.Getenv("NO_COLOR") != "", metas, time.Now())
+		if err == nil && id == "" {
+			return "", errNotPicked
+		}
+		return id, err
+	})
 }

@@ -12,9 +12,9 @@ import (
 
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/buildinfo"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/clierr"
+	"github.com/troupe-dev/troupe/cmd/troupe/internal/setup"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/starttrace"
 	"github.com/troupe-dev/troupe/internal/nearest"
-	"github.com/troupe-dev/troupe/store"
 )
 
 // Exit codes: the outcome of a run, for scripts.
@@ -63,7 +63,7 @@ func (m *Main) Run(ctx context.Context, args []string) (code int) {
 	m.trace = starttrace.New(m.Stderr, m.Getenv)
 	m.trace.Mark(starttrace.Main)
 	defer m.trace.Mark(starttrace.Exit)
-	m.log = newLogger(m.Stderr, m.Getenv("TROUPE_LOG"))
+	m.log = setup.Logger(m.Stderr, m.Getenv("TROUPE_LOG"))
 	root := m.rootCommand()
 	root.SetArgs(args)
 	root.SetIn(m.Stdin)
@@ -95,18 +95,7 @@ func (m *Main) Run(ctx context.Context, args []string) (code int) {
 // permission or network error is not fixed by reading --help.
 func failuresAreNotUsage(c *cobra.Command) {
 	if run := c.RunE; run != nil {
-		c.RunE = func(c *cobra.Command, args []string) error {
-			err := run(c, args)
-			var damaged *store.DamageError
-			if errors.As(err, &damaged) { // one line and exit 2: the fix is doctor --repair
-				return &exitError{Code: exitUsage, Msg: damaged.Error()}
-			}
-			var ee *exitError
-			if err != nil && !errors.As(err, &ee) {
-				return &exitError{Code: exitFailed, Msg: err.Error()}
-			}
-			return err
-		}
+		c.RunE = func(c *cobra.Command, args []string) error { return clierr.Failure(run(c, args)) }
 	}
 	for _, sub := range c.Commands() {
 		failuresAreNotUsage(sub)
@@ -167,20 +156,3 @@ func (m *Main) notATypo(root *cobra.Command, word string) error {
 	}
 	return nil
 }
-
-func newLogger(w io.Writer, level string) *slog.Logger {
-	var l slog.Level
-	switch strings.ToLower(level) {
-	case "debug":
-		l = slog.LevelDebug
-	case "info":
-		l = slog.LevelInfo
-	case "error":
-		l = slog.LevelError
-	default:
-		l = slog.LevelWarn
-	}
-	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: l}))
-}
-
-func discardLogger() *slog.Logger { return slog.New(slog.DiscardHandler) }

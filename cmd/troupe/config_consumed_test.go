@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -51,7 +52,7 @@ func TestEveryConfigFieldReachesTheNodeOrTheSession(t *testing.T) {
 	script := filepath.Join(root, "script.json")
 	os.WriteFile(script, []byte(`{"turns": [{"text": "ok"}]}`), 0o644)
 	values := testValues(script)
-	m := &Main{Getenv: func(string) string { return "" }, log: discardLogger(), Stderr: os.Stderr}
+	m := &Main{Getenv: func(string) string { return "" }, log: slog.New(slog.DiscardHandler), Stderr: os.Stderr}
 	fingerprint := func(cfg *config.Config) string {
 		t.Helper()
 		s := &settings{root: root, cfg: cfg}

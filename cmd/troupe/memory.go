@@ -1,12 +1,10 @@
 package main
 
 import (
-	"strings"
-
 	"github.com/spf13/cobra"
 
 	"github.com/troupe-dev/troupe/actors"
-	"github.com/troupe-dev/troupe/cmd/troupe/internal/ui"
+	"github.com/troupe-dev/troupe/cmd/troupe/internal/memorycli"
 	"github.com/troupe-dev/troupe/messages"
 )
 
@@ -22,43 +20,19 @@ func (m *Main) memoryCommand() *cobra.Command {
 	}
 	c.PersistentFlags().BoolVar(&user, "user", false, "the user profile (your config dir, shared by every project)")
 	c.PersistentFlags().BoolVar(&project, "project", false, "this project's facts (the project's store)")
-	target := func(need bool) (string, error) {
-		switch {
-		case user && project && need:
-			return "", usageErr("say --user or --project, not both")
-		case user && !project:
-			return "user", nil
-		case project && !user:
-			return "project", nil
-		case need:
-			return "", usageErr("say which memory: --user (your profile) or --project (this project's facts)")
-		}
-		return "", nil
-	}
 	run := func(req *messages.MemoryRequest, failIfRefused bool) error {
 		return m.withNode(func(client *actors.Client) error {
 			reply, err := client.Memory(req)
 			if err != nil {
 				return err
 			}
-			if err := ui.Memory(m.Stdout, m.Stderr, reply, asJSON); err != nil {
-				return err
-			}
-			if reply.Refused && failIfRefused {
-				return exitCode(1)
-			}
-			for _, b := range reply.Books {
-				if b.Error != "" {
-					return exitCode(1) // a damaged or unavailable memory: ui.Memory said so
-				}
-			}
-			return nil
+			return memorycli.Show(m.Stdout, m.Stderr, reply, asJSON, failIfRefused)
 		})
 	}
 	list := &cobra.Command{
 		Use: "list", Short: "Show the memory, entry by entry with sizes (both, or --user / --project)", Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
-			t, err := target(false)
+			t, err := memorycli.Target(user, project, false)
 			if err != nil {
 				return err
 			}
@@ -72,21 +46,13 @@ func (m *Main) memoryCommand() *cobra.Command {
 		return &cobra.Command{
 			Use: use, Short: short, Args: cobra.ExactArgs(nargs),
 			RunE: func(_ *cobra.Command, args []string) error {
-				t, err := target(true)
+				t, err := memorycli.Target(user, project, true)
 				if err != nil {
 					return err
 				}
-				req := &messages.MemoryRequest{Action: action, Target: t}
-				switch action {
-				case "add":
-					req.Content = args[0]
-				case "remove":
-					req.OldText = args[0]
-				case "replace":
-					req.OldText, req.Content = args[0], args[1]
-				}
-				if strings.TrimSpace(req.Content+req.OldText) == "" && action != "clear" {
-					return usageErr("memory %s: the text is empty", use)
+				req, err := memorycli.Request(use, action, t, args)
+				if err != nil {
+					return err
 				}
 				return run(req, true)
 			},

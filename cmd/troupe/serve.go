@@ -77,7 +77,13 @@ func (m *Main) serve(ctx context.Context, f *serveFlags) error {
 	if n := len(node.Active()); n > 0 {
 		fmt.Fprintf(m.Stderr, "troupe: stopping: %d running session(s) will be recorded as interrupted (troupe resume ID continues them)\n", n)
 	}
-	if err := node.Close(); err != nil {
+	closeNode := node.Close
+	if m.ExitAfterRun {
+		// The process exits next: sync the store rather than close it (no memtable flush on
+		// the way out, which also never hangs on a project directory removed under the node).
+		closeNode = node.CloseForExit
+	}
+	if err := closeNode(); err != nil {
 		return &exitError{Code: exitFailed, Msg: fmt.Sprintf("closing node: %v", err)}
 	}
 	return nil

@@ -3,11 +3,11 @@ package main
 import (
 	"github.com/spf13/cobra"
 
+	"github.com/troupe-dev/troupe/cmd/troupe/internal/nodeconf"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/setup"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/starttrace"
 	"github.com/troupe-dev/troupe/config"
 	"github.com/troupe-dev/troupe/llm"
-	"github.com/troupe-dev/troupe/tools/hooks"
 )
 
 // commonFlags are the flags shared by the commands that run sessions.
@@ -75,10 +75,7 @@ type settings struct {
 	// wire is the store the providers of a node started here remember endpoints in; set once
 	// the node has opened it (nodeOptions builds the providers' factory before).
 	wire *llm.MemoryRef
-	mcp  []config.MCPServer // the MCP servers, once read (Main.mcpServers)
-	// hooks are the project's hooks, once read (Main.hooks).
-	hooks     *hooks.Set
-	hooksRead bool
+	node *nodeconf.Project // what a node is built from, once built (Main.project)
 }
 
 // resolve loads the layered configuration and applies the flags on top.

@@ -4,11 +4,9 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/troupe-dev/troupe/actors"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/clierr"
+	"github.com/troupe-dev/troupe/cmd/troupe/internal/setup"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/ui"
-	"github.com/troupe-dev/troupe/config"
-	"github.com/troupe-dev/troupe/llm"
 	"github.com/troupe-dev/troupe/messages"
 )
 
@@ -26,7 +24,7 @@ func (m *Main) tuiChat(ctx context.Context, f *commonFlags, o chatOpen) error {
 	defer l.close(m, id)
 	chat := ui.NewChat(ui.ChatOptions{Session: l.client, ID: id, Model: start.Model, Mode: s.cfg.Mode,
 		In: m.Stdin, Out: m.Stdout, NoColor: m.Getenv("NO_COLOR") != "", Release: releaseIdleMemory,
-		Resumed: start.Resume, History: history, Complete: m.completer(s, start.Model)})
+		Resumed: start.Resume, History: history, Complete: setup.Completer(s.root, m.Getenv, start.Model)})
 	sub, err := l.client.SubscribeRaw(messages.ProjectEventsSubject(l.client.NS), chat.Event)
 	if err != nil {
 		return err
@@ -55,34 +53,4 @@ func (m *Main) tuiChat(ctx context.Context, f *commonFlags, o chatOpen) error {
 		return fmt.Errorf("terminal UI: %w", runErr)
 	}
 	return nil
-}
-
-// completer is what Tab completes in the chat: the session's commands with their fixed words,
-// the known models after /model, the skills after /skills, the prompt modes after /prompt,
-// and @paths under the project root.
-func (m *Main) completer(s *settings, model string) ui.Completer {
-	skills, _ := config.LoadSkills(config.SkillDirs(s.root, config.UserDir(m.Getenv))) // a broken one: the session warns
-	var names []string
-	for _, sk := range skills {
-		names = append(names, sk.Name)
-	}
-	modes, _ := config.LoadPromptModes(config.PromptModeDirs(s.root, config.UserDir(m.Getenv))...)
-	var modeNames []string
-	for _, pm := range modes {
-		modeNames = append(modeNames, pm.Name)
-	}
-	var cmds []ui.Command
-	for _, c := range actors.Commands() {
-		args := c.Args
-		switch c.Name {
-		case "model":
-			args = llm.KnownModels(m.Getenv, model)
-		case "skills":
-			args = names
-		case "prompt":
-			args = modeNames
-		}
-		cmds = append(cmds, ui.Command{Name: c.Name, Args: args})
-	}
-	return ui.Completer{Commands: cmds, Root: s.root}
 }

@@ -4,9 +4,11 @@
 package clierr
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/troupe-dev/troupe/messages"
+	"github.com/troupe-dev/troupe/store"
 )
 
 // Exit codes: the outcome of a run, for scripts.
@@ -51,4 +53,19 @@ func Outcome(fin *messages.SessionFinishedData) error {
 			" — troupe doctor checks the store; please report it if it happens again"}
 	}
 	return &Error{Code: Failed, Msg: "failed: " + fin.Error}
+}
+
+// Failure is a command's own error as the CLI reports it: an *Error as it is, a damaged store
+// one line with exit 2 (the fix is doctor --repair), anything else an ordinary failure (exit 1)
+// — a permission or network error is not fixed by reading --help.
+func Failure(err error) error {
+	var damaged *store.DamageError
+	if errors.As(err, &damaged) {
+		return &Error{Code: Usage, Msg: damaged.Error()}
+	}
+	var ee *Error
+	if err != nil && !errors.As(err, &ee) {
+		return &Error{Code: Failed, Msg: err.Error()}
+	}
+	return err
 }

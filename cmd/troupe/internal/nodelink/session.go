@@ -3,6 +3,7 @@ package nodelink
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/troupe-dev/troupe/actors"
@@ -114,4 +115,26 @@ func Gone(c *actors.Client, id string) string {
 		node = fmt.Sprintf("the troupe node (pid %d)", pid)
 	}
 	return fmt.Sprintf("%s is gone; troupe resume %s continues the session", node, id)
+}
+
+// ChooseSession finds the session a resuming chat opens: resume (an id or a unique part of
+// one), else the latest (continueLast), else the one pick chooses from the newest first.
+// Subagents' sessions are not offered: their parent is the conversation.
+func ChooseSession(c *actors.Client, resume string, continueLast bool, pick func([]messages.SessionInfo) (string, error)) (string, error) {
+	if resume != "" {
+		return SessionByID(c, resume)
+	}
+	metas, err := c.Sessions()
+	if err != nil {
+		return "", err
+	}
+	metas = slices.DeleteFunc(metas, func(s messages.SessionInfo) bool { return s.Parent != "" })
+	slices.SortStableFunc(metas, func(a, b messages.SessionInfo) int { return b.Updated.Compare(a.Updated) })
+	if len(metas) == 0 {
+		return "", clierr.Usagef("no session to resume in this project yet: start one with troupe chat (troupe sessions lists them)")
+	}
+	if continueLast {
+		return metas[0].ID, nil
+	}
+	return pick(metas)
 }

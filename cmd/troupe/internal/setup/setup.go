@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -108,4 +109,21 @@ func CheckModel(model, baseURL string, getenv func(string) string) (string, erro
 		return "", clierr.Usagef("%v", err)
 	}
 	return model, nil
+}
+
+// Logger is troupe's log on w at the level TROUPE_LOG names (debug, info, error; warn
+// otherwise).
+func Logger(w io.Writer, level string) *slog.Logger {
+	var l slog.Level
+	switch strings.ToLower(level) {
+	case "debug":
+		l = slog.LevelDebug
+	case "info":
+		l = slog.LevelInfo
+	case "error":
+		l = slog.LevelError
+	default:
+		l = slog.LevelWarn
+	}
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: l}))
 }

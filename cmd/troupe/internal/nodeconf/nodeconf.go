@@ -1,0 +1,125 @@
+// Package nodeconf builds what the project's Node is started with from the resolved
+// configuration: its options (providers, sandbox, environment, limits, MCP servers, hooks) and
+// the fingerprint that tells a running node built from another configuration.
+package nodeconf
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"time"
+
+	"github.com/troupe-dev/troupe/actors"
+	"github.com/troupe-dev/troupe/cmd/troupe/internal/mcpcli"
+	"github.com/troupe-dev/troupe/cmd/troupe/internal/nodelink"
+	"github.com/troupe-dev/troupe/cmd/troupe/internal/starttrace"
+	"github.com/troupe-dev/troupe/config"
+	"github.com/troupe-dev/troupe/llm"
+	"github.com/troupe-dev/troupe/tools/hooks"
+)
+
+// Project is one project's node configuration. The MCP servers and hooks are read once per
+// process: their configuration's mistakes are one warning line each on Warn.
+type Project struct {
+	Root   string
+	Cfg    *config.Config
+	Getenv func(string) string
+	Warn   io.Writer
+
+	mcp   []config.MCPServer
+	hooks *hooks.Set
+}
+
+// Options are the node options of the project. Providers remember endpoints in wire (set once
+// the node has opened its store); trace times the start (nil: not traced).
+func (p *Project) Options(log *slog.Logger, trace *starttrace.Trace, wire *llm.MemoryRef) (actors.NodeOptions, error) {
+	sb, _, err := Sandbox(p.Cfg.Sandbox)
+	if err != nil {
+		return actors.NodeOptions{}, err
+	}
+	retry := llm.DefaultRetryPolicy()
+	if p.Cfg.Provider.IdleTimeoutS > 0 {
+		retry.IdleTimeout = time.Duration(p.Cfg.Provider.IdleTimeoutS) * time.Second
+	}
+	return actors.NodeOptions{
+		Root: p.Root,
+		Log:  log,
+		Provider: func(model, baseURL string, getenv func(string) string) (llm.Provider, string, error) {
+			prov, name, err := llm.Open(model, llm.Options{BaseURL: baseURL, Getenv: getenv, Memory: wire})
+			if err != nil {
+				return nil, "", err
+			}
+			return trace.Provider(prov), name, nil
+		},
+		OnPhase:       trace.PhaseFunc(),
+		Environ:       actors.CommandEnviron(os.Environ(), p.Cfg.Env.Pass, p.Cfg.Env.Set),
+		Sandbox:       sb,
+		Retry:         retry,
+		Agents:        nodelink.AgentLimits(p.Cfg),
+		NATS:          p.Cfg.NATS,
+		UserConfigDir: config.UserDir(p.Getenv),
+		DenyRead:      p.Cfg.SandboxDenyRead,
+		AllowRead:     p.Cfg.SandboxAllowRead,
+		MCPServers:    p.MCPServers(),
+		WebAllowHosts: p.Cfg.Web.AllowHosts,
+		Lessons:       actors.LessonOptions{Off: !p.Cfg.Lessons.Enabled, MaxBytes: p.Cfg.Lessons.MaxBytes},
+		Hooks:         p.Hooks(),
+		Config:        p.Fingerprint(),
+	}, nil
+}
+
+// Hooks is the project's hook set, each problem with it a warning line.
+func (p *Project) Hooks() *hooks.Set {
+	if p.hooks != nil {
+		return p.hooks
+	}
+	list, warnings := p.Cfg.ProjectHooks(p.Root, p.Getenv)
+	set, more := hooks.NewSet(list)
+	skipped, why := 0, ""
+	for _, h := range set.All() {
+		if h.Skipped != "" {
+			skipped, why = skipped+1, h.Skipped
+		}
+	}
+	if skipped > 0 {
+		more = append(more, fmt.Sprintf("%d project hook(s) not run: %s (/hooks lists them)", skipped, why))
+	}
+	for _, w := range append(warnings, more...) {
+		fmt.Fprintf(p.Warn, "troupe: warning: %s\n", w)
+	}
+	p.hooks = set
+	return set
+}
+
+// MCPServers are the MCP servers the project's node runs.
+func (p *Project) MCPServers() []config.MCPServer {
+	if p.mcp == nil {
+		p.mcp = mcpcli.Servers(p.Root, p.Cfg, p.Getenv, p.Warn)
+		if p.mcp == nil {
+			p.mcp = []config.MCPServer{}
+		}
+	}
+	return p.mcp
+}
+
+// Fingerprint sums what a node is built from beyond each session's own start (the sandbox,
+// subagent limits, the bus, hidden paths, MCP servers, hooks, web hosts, the provider's idle
+// timeout): a running node built from another configuration is replaced when idle.
+func (p *Project) Fingerprint() string {
+	data, _ := json.Marshal(struct {
+		Sandbox, NATS, UserDir string
+		Agents                 actors.AgentLimits
+		DenyRead, AllowRead    []string
+		MCP                    []config.MCPServer
+		Hooks                  []hooks.Hook
+		Web                    []string
+		IdleTimeoutS           int
+	}{p.Cfg.Sandbox, p.Cfg.NATS, config.UserDir(p.Getenv), nodelink.AgentLimits(p.Cfg), p.Cfg.SandboxDenyRead, p.Cfg.SandboxAllowRead,
+		p.MCPServers(), p.Hooks().All(), p.Cfg.Web.AllowHosts, p.Cfg.Provider.IdleTimeoutS})
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:8])
+}
