@@ -2,6 +2,7 @@ package actors
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -22,8 +23,9 @@ type childState struct {
 	trail              childTrail
 	parentNotes        []string // messages from the parent, delivered before the next model call
 	verdictNudges      int
-	cancelRequested    bool // the parent (or a client) asked it to stop: its outcome is "cancelled"
-	reported           bool // its result went to the parent: it is reported once
+	cancelRequested    bool          // the parent (or a client) asked it to stop: its outcome is "cancelled"
+	reported           bool          // its result went to the parent: it is reported once
+	wall               time.Duration // the wall-time budget (0: none)
 	wallTimer          *time.Timer
 }
 
@@ -149,6 +151,23 @@ func (c *childState) takeNotes() string {
 	text := "Message from your parent:\n" + strings.Join(c.parentNotes, "\n\n")
 	c.parentNotes = nil
 	return text
+}
+
+// armWall starts the wall-time budget: expire runs (on the timer's goroutine: it must only
+// send) once it is spent.
+func (c *childState) armWall(budget time.Duration, expire func()) {
+	c.wall = budget
+	if budget > 0 {
+		c.wallTimer = time.AfterFunc(budget, expire)
+	}
+}
+
+// wallSpent decides on the wall-time budget's end: the run fails, unless it already finished.
+func (c *childState) wallSpent(finished bool) turnStep {
+	if finished {
+		return turnStep{next: turnStays}
+	}
+	return turnStep{next: turnFails, fail: messages.FailBudget, reason: fmt.Sprintf("wall-time budget exhausted: %ds", int(c.wall/time.Second))}
 }
 
 // stopWall stops the wall-time budget's timer.

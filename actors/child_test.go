@@ -3,6 +3,7 @@ package actors
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/troupe-dev/troupe/llm"
 	"github.com/troupe-dev/troupe/messages"
@@ -72,5 +73,37 @@ func TestChildStateVerdictNudgesAndNotes(t *testing.T) {
 	c.note("and c.go")
 	if n := c.takeNotes(); n != "Message from your parent:\nlook at b.go\n\nand c.go" || c.takeNotes() != "" {
 		t.Fatalf("notes %q", n)
+	}
+}
+
+func TestChildStateWallBudget(t *testing.T) {
+	tests := []struct {
+		name     string
+		budget   time.Duration
+		finished bool
+		next     turnNext
+		reason   string
+	}{
+		{name: "spent fails the run", budget: 90 * time.Second, next: turnFails, reason: "wall-time budget exhausted: 90s"},
+		{name: "spent after the finish changes nothing", budget: 90 * time.Second, finished: true, next: turnStays},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c := &childState{}
+			c.armWall(tc.budget, func() {})
+			defer c.stopWall()
+			st := c.wallSpent(tc.finished)
+			if st.next != tc.next || st.reason != tc.reason {
+				t.Fatalf("step = next %d reason %q, want next %d reason %q", st.next, st.reason, tc.next, tc.reason)
+			}
+			if tc.next == turnFails && st.fail != messages.FailBudget {
+				t.Fatalf("fail kind = %q, want budget", st.fail)
+			}
+		})
+	}
+	c := &childState{}
+	c.armWall(0, func() { t.Error("a session without a wall budget expired") })
+	if c.wallTimer != nil {
+		t.Fatal("a timer runs without a wall budget")
 	}
 }

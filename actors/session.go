@@ -104,6 +104,7 @@ type session struct {
 	items   []projection.Item // the log as the model may see it: messages and compact boundaries
 	turn    int               // turns of this run; meta.Turns counts all runs
 	cur     turnState         // the turn in flight and its steering (turn_state.go)
+	hooks   hookGate          // the project's hooks at the session's moments (hook_gate.go)
 	budget  contextBudget     // the context window (budget.go)
 	done    doneGate          // the goal and the definition of done (session_goal.go, session_done.go)
 	kids    *children         // subagents this session started (session_agents.go)
@@ -169,10 +170,11 @@ func (s *session) Receive(ctx actor.Context) {
 		s.takeKidsStep(ctx, s.kids.gone(s.cfg.handle(), msg.task, time.Now()))
 	case *waitExpired:
 		s.takeKidsStep(ctx, s.kids.expired(s.cfg.handle(), msg.id))
-	case *wallBudgetExpired:
-		s.onWallBudget(ctx)
+	case *wallBudgetExpired: // the model call stops at once: SessionEnd hooks may hold the finish
+		s.cur.stopWork()
+		s.takeTurnStep(ctx, s.asChild.wallSpent(s.finished()))
 	case *lessonStored:
-		s.onLessonStored(msg)
+		s.emit(s.learn.stored(msg, s.finished()))
 	case *finishHeld:
 		s.completeFinish(ctx, msg.out)
 	case *messages.GetGoal:
@@ -181,8 +183,10 @@ func (s *session) Receive(ctx actor.Context) {
 		s.onUpdateGoal(ctx, msg)
 	case *messages.Approve:
 		s.takeTurnStep(ctx, s.cur.approve(msg, s.cfg.ID))
-	case *messages.SetMode:
-		s.onSetMode(ctx, msg)
+	case *messages.SetMode: // the answer is the status after the switch
+		st, err := s.cfg.switchMode(msg)
+		st.respond = replyTo(err, s.status())
+		s.takeTurnStep(ctx, st)
 	case *messages.SessionAllowlist:
 		s.onSessionAllowlist(ctx, msg)
 	case *messages.MCPToolsChanged:
@@ -343,6 +347,6 @@ func (s *session) emit(ps ...messages.Payload) {
 				s.links.lostEvent = err
 			}
 		}
-		s.learnFrom(p)
+		s.emit(s.learn.observe(p, s.turn)...)
 	}
 }

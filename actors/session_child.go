@@ -47,23 +47,6 @@ func (s *session) reportToParent(ctx actor.Context, out *messages.SessionFinishe
 	}
 }
 
-// armWallBudget starts the child's wall-time budget.
-func (s *session) armWallBudget(ctx actor.Context) {
-	if s.cfg.limits.MaxWall <= 0 {
-		return
-	}
-	self, root := ctx.Self(), ctx.ActorSystem().Root
-	s.asChild.wallTimer = time.AfterFunc(s.cfg.limits.MaxWall, func() { root.Send(self, &wallBudgetExpired{}) })
-}
-
-func (s *session) onWallBudget(ctx actor.Context) {
-	if s.finished() {
-		return
-	}
-	s.cur.stopWork()
-	s.fail(ctx, messages.FailBudget, fmt.Sprintf("wall-time budget exhausted: %ds", int(s.cfg.limits.MaxWall/time.Second)))
-}
-
 // commitInherited writes the context slice a child inherits at the head of its new log, so
 // resume and `troupe log` see what it saw.
 func (s *session) commitInherited() error {

@@ -134,7 +134,7 @@ func (c *sessionConfig) handle() string {
 	return c.Agent
 }
 
-// mode is the session's permission mode now, ask when none was named: a switch (onSetMode)
+// mode is the session's permission mode now, ask when none was named: a switch (switchMode)
 // updates Mode as it hands the new mode to the executor's gate.
 func (c *sessionConfig) mode() messages.Mode {
 	if c.Mode == "" {

@@ -50,7 +50,7 @@ func (d *SessionDeps) prefixTokens() int {
 
 // request projects the model-visible context for the next call.
 func (s *session) request() *llm.Request {
-	msgs := projection.Project(projection.Input{Items: s.items, Now: time.Now(), IdleGap: s.cfg.limits.IdleGap, State: append(stateBlocks(&s.done, s.asChild.trail.changed, s.kids), s.lessonBlocks()...)})
+	msgs := projection.Project(projection.Input{Items: s.items, Now: time.Now(), IdleGap: s.cfg.limits.IdleGap, State: append(stateBlocks(&s.done, s.asChild.trail.changed, s.kids), s.learn.blocks()...)})
 	return &llm.Request{
 		Model:    s.deps.ModelName,
 		System:   s.deps.System,
@@ -82,7 +82,7 @@ func (s *session) startCompaction(ctx actor.Context, reason, focus string, mecha
 	span := append([]projection.Item(nil), s.items[from:to]...)
 	c := s.budget.begin(span, reason, s.budget.tokensOf(s.request()), then)
 	s.become(phaseCompacting, s.compactingPhase)
-	s.observeHooks(ctx, &messages.RunHooks{Event: string(hooks.PreCompact), Trigger: compactTrigger(reason), Focus: focus})
+	s.withHooks(ctx, &messages.RunHooks{Event: string(hooks.PreCompact), Trigger: compactTrigger(reason), Focus: focus})
 	if mechanical {
 		b := projection.Mechanical(span, reason)
 		b.Reason = reason

@@ -113,7 +113,11 @@ func (h sessionHost) Goal(arg string) string {
 func (h sessionHost) Compact(focus string) string { return h.s.compactNow(h.ctx, focus) }
 
 func (h sessionHost) SwitchMode(mode messages.Mode, by string) error {
-	return h.s.switchMode(h.ctx, &messages.SetMode{Mode: mode, By: by})
+	st, err := h.s.cfg.switchMode(&messages.SetMode{Mode: mode, By: by})
+	if err == nil {
+		h.s.takeTurnStep(h.ctx, st)
+	}
+	return err
 }
 
 func (h sessionHost) ResetContext(keepGoal bool) (projection.Boundary, bool, error) {

@@ -20,7 +20,9 @@ type LessonBook struct {
 }
 
 // sessionLessons is the session's side of the learning layer: the decisions are the Tracker's
-// (actors/lessons); here they are acted on — stored, emitted, shown in the request.
+// (actors/lessons); it hands what is learnt to the keeper and returns the events to emit, and
+// the session emits them and shows the block in the request. A nil one (no book: subagents,
+// tests) learns nothing.
 type sessionLessons struct {
 	tracker *lessons.Tracker
 	keeper  *lessonKeeper
@@ -37,88 +39,90 @@ type finishHeld struct{ out *messages.SessionFinishedData }
 // lessonHold bounds how long a finish waits for its lessons to be stored.
 const lessonHold = 2 * time.Second
 
-// holdForLessons holds a finishing session until the lessons it handed the keeper are stored,
-// so their lesson.stored events come before session.finished. It reports whether it holds;
-// finishHeld follows, queued behind the keeper's answers.
-func (s *session) holdForLessons(ctx actor.Context, out *messages.SessionFinishedData) bool {
-	if s.learn == nil || s.learn.pending == 0 || s.learn.holding {
-		return false
-	}
-	s.learn.holding = true
-	barrier := s.learn.keeper.barrier()
-	offActor(ctx, lessonHold, func() struct{} { <-barrier; return struct{}{} }, func(struct{}, error) {
-		ctx.Send(ctx.Self(), &finishHeld{out: out}) // a user message: after the keeper's answers
-	})
-	return true
-}
-
-// startLessons makes the session's tracker (none without a book: subagents, tests).
-func (s *session) startLessons(ctx actor.Context) {
-	b := s.deps.Lessons
+// newSessionLessons makes a session's tracker from its book (nil without one); the keeper
+// answers self through root.
+func newSessionLessons(b *LessonBook, model, id string, root *actor.RootContext, self *actor.PID) *sessionLessons {
 	if b == nil || b.keeper == nil {
-		return
+		return nil
 	}
-	t := lessons.NewTracker(s.deps.Model, s.cfg.ID, b.Known, b.Epoch)
+	t := lessons.NewTracker(model, id, b.Known, b.Epoch)
 	if b.MaxBytes > 0 {
 		t.Book.MaxBytes = b.MaxBytes
 	}
-	s.learn = &sessionLessons{tracker: t, keeper: b.keeper, root: ctx.ActorSystem().Root, self: ctx.Self()}
+	return &sessionLessons{tracker: t, keeper: b.keeper, root: root, self: self}
 }
 
-// learnFrom feeds an emitted event to the tracker: a lesson learnt is handed to the keeper, and
-// lessons brought in by a failure are announced.
-func (s *session) learnFrom(p messages.Payload) {
-	if s.learn == nil {
-		return
-	}
-	learnt, given := s.learn.tracker.Observe(p.EventType(), p.Data())
-	for _, l := range learnt {
-		if s.learn.keeper.learn(s.learn.root, s.learn.self, s.turn, l) {
-			s.learn.pending++
-		}
-	}
-	if given != nil {
-		s.emit(messages.LessonsGivenEvent.Of(given))
-	}
-}
-
-// lessonTask looks up the lessons for a new task.
-func (s *session) lessonTask(text string) {
-	if s.learn == nil {
-		return
-	}
-	if given := s.learn.tracker.Task(text); given != nil {
-		given.Turn = s.turn + 1 // given to the turn about to start
-		s.emit(messages.LessonsGivenEvent.Of(given))
-	}
-}
-
-// lessonBlocks is the state block of lessons, when there are any to give.
-func (s *session) lessonBlocks() []projection.StateBlock {
-	if s.learn == nil {
+// hold holds a finishing session until the lessons it handed the keeper are stored, so their
+// lesson.stored events come before session.finished: the barrier to wait on off the actor, nil
+// when nothing is to wait for.
+func (l *sessionLessons) hold() <-chan struct{} {
+	if l == nil || l.pending == 0 || l.holding {
 		return nil
 	}
-	if body := s.learn.tracker.Book.Block(); body != "" {
+	l.holding = true
+	return l.keeper.barrier()
+}
+
+// observe feeds an emitted event of turn to the tracker: a lesson learnt is handed to the
+// keeper; lessons brought in by a failure are the event returned.
+func (l *sessionLessons) observe(p messages.Payload, turn int) []messages.Payload {
+	if l == nil {
+		return nil
+	}
+	learnt, given := l.tracker.Observe(p.EventType(), p.Data())
+	for _, ls := range learnt {
+		if l.keeper.learn(l.root, l.self, turn, ls) {
+			l.pending++
+		}
+	}
+	if given == nil {
+		return nil
+	}
+	return []messages.Payload{messages.LessonsGivenEvent.Of(given)}
+}
+
+// task looks up the lessons for a new task, given to the turn about to start (the zero
+// Payload when there are none).
+func (l *sessionLessons) task(text string, next int) messages.Payload {
+	if l == nil {
+		return messages.Payload{}
+	}
+	given := l.tracker.Task(text)
+	if given == nil {
+		return messages.Payload{}
+	}
+	given.Turn = next
+	return messages.LessonsGivenEvent.Of(given)
+}
+
+// blocks is the state block of lessons, when there are any to give.
+func (l *sessionLessons) blocks() []projection.StateBlock {
+	if l == nil {
+		return nil
+	}
+	if body := l.tracker.Book.Block(); body != "" {
 		return []projection.StateBlock{{Title: lessons.BlockTitle, Body: body}}
 	}
 	return nil
 }
 
-// onLessonStored emits lesson.stored once the keeper has written the lesson.
-func (s *session) onLessonStored(m *lessonStored) {
-	if s.learn != nil {
-		s.learn.pending--
+// stored is the lesson.stored event once the keeper has written the lesson; the zero Payload
+// when the session finished without waiting for it.
+func (l *sessionLessons) stored(m *lessonStored, finished bool) messages.Payload {
+	if l != nil {
+		l.pending--
 	}
-	if !s.finished() || s.learn != nil && s.learn.holding {
-		s.emit(messages.LessonStoredEvent.Of(&m.data))
+	if !finished || l != nil && l.holding {
+		return messages.LessonStoredEvent.Of(&m.data)
 	}
+	return messages.Payload{}
 }
 
-// scoreLessons hands the session's outcomes to the keeper, once, when it finishes.
-func (s *session) scoreLessons() {
-	if s.learn == nil || s.learn.scored || s.learn.tracker.Book.Len() == 0 {
+// score hands the session's outcomes to the keeper, once, when it finishes.
+func (l *sessionLessons) score() {
+	if l == nil || l.scored || l.tracker.Book.Len() == 0 {
 		return
 	}
-	s.learn.scored = true
-	s.learn.keeper.score(s.learn.tracker.Book.Outcomes())
+	l.scored = true
+	l.keeper.score(l.tracker.Book.Outcomes())
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/troupe-dev/troupe/llm"
 	"github.com/troupe-dev/troupe/messages"
 	"github.com/troupe-dev/troupe/store"
+	"github.com/troupe-dev/troupe/tools/hooks"
 )
 
 // started loads (or creates) the session, binds its inbox and control subjects, spawns its tool
@@ -40,7 +41,8 @@ func (s *session) started(ctx actor.Context) {
 		s.fail(ctx, messages.FailConfig, err.Error())
 		return
 	}
-	s.armWallBudget(ctx)
+	self, root := ctx.Self(), ctx.ActorSystem().Root
+	s.asChild.armWall(s.cfg.limits.MaxWall, func() { root.Send(self, &wallBudgetExpired{}) })
 	if s.deps.MCPWatch != nil {
 		s.deps.MCPWatch(ctx.Self())
 	}
@@ -72,7 +74,7 @@ func (s *session) started(ctx actor.Context) {
 	// next session of the same id (a resume), whose executor has the same name.
 	s.links.toolexec = pid
 
-	s.startLessons(ctx)
+	s.learn = newSessionLessons(s.deps.Lessons, s.deps.Model, s.cfg.ID, ctx.ActorSystem().Root, ctx.Self())
 	s.emit(messages.SessionStartedEvent.Of(&messages.SessionStartedData{
 		Model: s.deps.Model, Mode: s.cfg.Mode, Workspace: s.cfg.Workspace, Task: s.cfg.Task,
 		Resumed: s.cfg.Resume, PromptBytes: s.deps.promptBytes(), Role: s.cfg.role.Name,
@@ -83,7 +85,7 @@ func (s *session) started(ctx actor.Context) {
 	// Bound, and session.started is out ahead of the start's answer: input sent now is not lost.
 	s.tellSupervisor(ctx, &sessionUp{id: s.cfg.ID})
 	s.become(phaseIdle, s.idle)
-	s.sessionStart(ctx) // its hooks, then begin
+	s.withHooks(ctx, s.hooks.start(s.cfg.Resume)) // its hooks, then begin
 }
 
 // begin takes the session's first step: the task it was started with, or, on resume without a
@@ -159,19 +161,26 @@ func (s *session) loadSession() error {
 
 // finish records the outcome, announces it, and stops the actor. It runs once.
 func (s *session) finish(ctx actor.Context, out *messages.SessionFinishedData) {
-	if s.finished() || !s.sessionEnd(ctx, out) {
+	if s.finished() {
+		return
+	}
+	if ask := s.hooks.end(out, s.deps.Hooks.Wants(hooks.SessionEnd), s.cfg.Parent != ""); ask != nil {
+		s.withHooks(ctx, ask) // the finish follows once they answered
 		return
 	}
 	s.become(phaseFinished, s.finishedPhase)
-	if s.holdForLessons(ctx, out) {
-		return // finishHeld completes it once the lessons learnt are stored
+	if barrier := s.learn.hold(); barrier != nil { // finishHeld completes it once the lessons learnt are stored
+		offActor(ctx, lessonHold, func() struct{} { <-barrier; return struct{}{} }, func(struct{}, error) {
+			ctx.Send(ctx.Self(), &finishHeld{out: out}) // a user message: after the keeper's answers
+		})
+		return
 	}
 	s.completeFinish(ctx, out)
 }
 
 // completeFinish records the outcome, emits session.finished and stops the actor.
 func (s *session) completeFinish(ctx actor.Context, out *messages.SessionFinishedData) {
-	s.scoreLessons()
+	s.learn.score()
 	out.Turns = s.turn
 	out.Goal = s.done.outcome()
 	s.asChild.stopWall()

@@ -14,27 +14,24 @@ import (
 // the session publishes the request and takes the answer from any bus client on its control
 // subject. Every decision is an event and a log entry (the audit trail `troupe log` shows).
 
-// onSetMode switches the permission mode for the rest of the session.
-func (s *session) onSetMode(ctx actor.Context, msg *messages.SetMode) {
-	if err := s.switchMode(ctx, msg); err != nil {
-		s.respond(ctx, &messages.ErrorReply{Error: err.Error()})
-		return
+// switchMode decides a switch of the permission mode for the rest of the session: the new mode
+// goes to the executor (the only one that applies it), and who switched is an event and an
+// audit entry. A mode that does not exist changes nothing.
+func (c *sessionConfig) switchMode(msg *messages.SetMode) (turnStep, error) {
+	if !validMode(msg.Mode) {
+		return turnStep{next: turnStays}, fmt.Errorf("mode %q: use plan, ask, auto-edit or yolo", msg.Mode)
 	}
-	s.respond(ctx, s.status())
+	c.Mode = msg.Mode
+	p := messages.SessionModeEvent.Of(&messages.ModeData{Mode: msg.Mode, By: msg.By})
+	return turnStep{tell: msg, emit: []messages.Payload{p}, audit: []auditRecord{{event: p.EventType(), data: p.Data()}}, next: turnStays}, nil
 }
 
-// switchMode hands the new mode to the executor (the only one that applies it) and records who
-// switched, as an event and in the log.
-func (s *session) switchMode(ctx actor.Context, msg *messages.SetMode) error {
-	if !validMode(msg.Mode) {
-		return fmt.Errorf("mode %q: use plan, ask, auto-edit or yolo", msg.Mode)
+// replyTo is the answer to a request that changed the session: its error, or ok.
+func replyTo(err error, ok any) any {
+	if err != nil {
+		return &messages.ErrorReply{Error: err.Error()}
 	}
-	ctx.Send(s.links.toolexec, msg)
-	s.cfg.Mode = msg.Mode
-	p := messages.SessionModeEvent.Of(&messages.ModeData{Mode: msg.Mode, By: msg.By})
-	s.emit(p)
-	s.audit(p.EventType(), "", "", p.Data())
-	return nil
+	return ok
 }
 
 // audit appends an audit-only entry: the model never sees it; `troupe log` does.

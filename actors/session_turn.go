@@ -55,7 +55,7 @@ func (s *session) routeInput(ctx actor.Context, text string) *messages.InputAck 
 	if s.attachMentions(ctx, text) { // the line goes to the model once its files are read
 		return &messages.InputAck{Routed: messages.RoutedModel}
 	}
-	s.submitPrompt(ctx, text) // its hooks, then the model
+	s.withHooks(ctx, s.hooks.prompt(text)) // its hooks, then the model
 	return &messages.InputAck{Routed: messages.RoutedModel}
 }
 
@@ -73,7 +73,7 @@ func (s *session) callModel(ctx actor.Context) {
 	}
 	s.turn++
 	s.emit(messages.TurnStartedEvent.Of(&messages.TurnStartedData{Turn: s.turn}))
-	s.observeHooks(ctx, &messages.RunHooks{Event: string(hooks.PreModel), Model: s.deps.Model})
+	s.withHooks(ctx, &messages.RunHooks{Event: string(hooks.PreModel), Model: s.deps.Model})
 	// The turn is calling from here: a Cancel while the files are rechecked ends it before the
 	// request goes out.
 	s.become(phaseCalling, s.calling)
@@ -131,7 +131,7 @@ func (s *session) onModelDone(ctx actor.Context, msg *modelDone) {
 		return
 	}
 	if msg.err == nil && s.cur.cancelling == "" {
-		s.observeHooks(ctx, &messages.RunHooks{Event: string(hooks.PostModel), Model: s.deps.Model, Message: msg.reply.Text})
+		s.withHooks(ctx, &messages.RunHooks{Event: string(hooks.PostModel), Model: s.deps.Model, Message: msg.reply.Text})
 		s.recordUsage(msg.reply.Usage, msg.bytes)
 		s.budget.observe(msg.reply.Usage.InputTokens, msg.sent)
 	}
@@ -182,7 +182,7 @@ func (s *session) takeTurnStep(ctx actor.Context, st turnStep) {
 	case turnAnswers:
 		s.takeTurnStep(ctx, s.cur.answered(s.turn, st.answer, &s.asChild, &s.done, s.cfg.Interactive))
 	case turnAccepted: // the project's Stop hooks may still refuse it (session_hooks.go)
-		s.stopHooks(ctx, st.answer, func() { s.takeTurnStep(ctx, s.cur.accepted(st.answer, s.cfg.Interactive)) })
+		s.withHooks(ctx, s.hooks.stop(st.answer, s.cfg.Parent != ""))
 	case turnChecks:
 		ctx.Send(s.links.toolexec, &messages.RunCheck{Turn: s.turn, Command: s.cfg.check.Command, TimeoutS: int(s.cfg.check.Timeout / time.Second)})
 		s.become(phaseChecking, s.checkingPhase)

@@ -130,6 +130,7 @@ func (s *session) onUserResult(ctx actor.Context, msg *messages.ToolResult) {
 	s.syncStore()
 	if u.shell == "" {
 		s.cur.newInput()
+		s.hooks.newInput()
 		s.callModel(ctx)
 	}
 }

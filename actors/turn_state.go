@@ -28,10 +28,6 @@ type turnState struct {
 	// How often the model replied with nothing, or was cut off, in a row (nudges, then a failure).
 	emptyReplies, lengthContinues int
 	finalPending                  *string // a headless session's final answer, held while its children finish
-	// stopHookRefusals counts final answers Stop hooks refused in a row; endHooks says the
-	// SessionEnd hooks were asked (session_hooks.go).
-	stopHookRefusals int
-	endHooks         bool
 
 	// steer is made on first use by newSteer (the session's tools are known by then).
 	steer    *turn.Steering
@@ -334,7 +330,7 @@ func (t *turnState) stopRecheck(turn, now int) bool {
 }
 
 // newInput starts the counts of replies in a row over: the user spoke.
-func (t *turnState) newInput() { t.emptyReplies, t.lengthContinues, t.stopHookRefusals = 0, 0, 0 }
+func (t *turnState) newInput() { t.emptyReplies, t.lengthContinues = 0, 0 }
 
 // emptyReply counts an empty reply; past maxEmptyReplies in a row it returns the failure.
 func (t *turnState) emptyReply() string {
