@@ -16,6 +16,7 @@ import (
 
 	"github.com/troupe-dev/troupe/config"
 	"github.com/troupe-dev/troupe/internal/mcptest"
+	"github.com/troupe-dev/troupe/internal/testwait"
 	"github.com/troupe-dev/troupe/llm"
 	"github.com/troupe-dev/troupe/messages"
 	"github.com/troupe-dev/troupe/tools"
@@ -84,7 +85,9 @@ func status(t *testing.T, hub *mcpHub, server string) *messages.MCPServerStatus 
 // error result, not a stuck turn; a 50 MB result is bounded with the whole kept as an artifact;
 // a server that dies is restarted with a backoff and answers again.
 func TestMCPServerActor(t *testing.T) {
-	hub := startTestHub(t, testMCPServer(t, "t", 120), testMCPServer(t, "slow", 1))
+	// The 50 MB result crosses stdio as JSON; under -race on a loaded machine that took over
+	// two minutes, so its server's timeout is generous and scaled like every test deadline.
+	hub := startTestHub(t, testMCPServer(t, "t", int(testwait.Scale(10*time.Minute)/time.Second)), testMCPServer(t, "slow", 1))
 	if st := status(t, hub, "t"); st.State != messages.MCPStopped {
 		t.Fatalf("a lazy server before first use: %s", st.State)
 	}
