@@ -4,21 +4,21 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"regexp"
 	"strings"
 
+	"github.com/troupe-dev/troupe/internal/lazyre"
 	"github.com/troupe-dev/troupe/internal/textfmt"
 )
 
 // errorWords mark the line of a failed output that names the error.
-var errorWords = regexp.MustCompile(`(?i)\b(error|errors|fail|failed|failure|cannot|can't|not found|no such|undefined|missing|denied|invalid|unexpected|panic|exception|traceback|must|refused|unknown|expected|mismatch|timed out)\b`)
+var errorWords = lazyre.New(`(?i)\b(error|errors|fail|failed|failure|cannot|can't|not found|no such|undefined|missing|denied|invalid|unexpected|panic|exception|traceback|must|refused|unknown|expected|mismatch|timed out)\b`)
 
 // runnerLine is a test runner's or a build tool's summary of a failure, which names no error:
 // it is taken only when no other line does.
-var runnerLine = regexp.MustCompile(`^(--- FAIL|FAIL\b|=== |make(\[\d+\])?: \*\*\*|npm ERR! (code|errno|A complete log)|exit status|error: command failed|Process completed with exit)`)
+var runnerLine = lazyre.New(`^(--- FAIL|FAIL\b|=== |make(\[\d+\])?: \*\*\*|npm ERR! (code|errno|A complete log)|exit status|error: command failed|Process completed with exit)`)
 
 // exitLine is the bash tool's last line ("[exit code 1]").
-var exitLine = regexp.MustCompile(`^\[exit code -?\d+\]$`)
+var exitLine = lazyre.New(`^\[exit code -?\d+\]$`)
 
 // errorLine is the line of a failed output that names the error: the first one with an error
 // word, else the last line with anything on it.
@@ -50,9 +50,9 @@ func errorLine(out string) string {
 }
 
 var (
-	digits = regexp.MustCompile(`[0-9]+`)
-	spaces = regexp.MustCompile(`\s+`)
-	hexIDs = regexp.MustCompile(`\b[0-9a-f]{7,}\b`)
+	digits = lazyre.New(`[0-9]+`)
+	spaces = lazyre.New(`\s+`)
+	hexIDs = lazyre.New(`\b[0-9a-f]{7,}\b`)
 )
 
 // normalize makes an error line comparable across sessions: lower case, numbers and ids
@@ -66,7 +66,7 @@ func normalize(s string) string {
 }
 
 // envAssign is a leading VAR=value word of a command line.
-var envAssign = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*=`)
+var envAssign = lazyre.New(`^[A-Za-z_][A-Za-z0-9_]*=`)
 
 // commandHead is what makes two command lines the same command for a lesson: the program and
 // its first argument, without a leading `cd dir &&` or environment assignments, so that
