@@ -88,7 +88,9 @@ func (h *mcpHub) watchFunc() func(*actor.PID) {
 	return h.watch
 }
 
-// mcpRefresh is a session's pending take-in of changed MCP tools.
+// mcpRefresh is a session's pending take-in of changed MCP tools: it decides when a rebuild
+// starts (one at a time, one more if news arrives meanwhile) and when a built setup may be
+// swapped in (only while the session is idle, so the stable prefix changes between turns).
 type mcpRefresh struct {
 	changed []*messages.MCPToolsChanged // what arrived since the last rebuild
 	ready   *SessionSetup               // built, waiting for the session to be idle
@@ -96,58 +98,36 @@ type mcpRefresh struct {
 	busy    bool // a rebuild is running off the actor
 }
 
-// mcpSetupTimeout bounds rebuilding a session's setup (it may wait for a server to list).
-const mcpSetupTimeout = mcpListWait + 10*time.Second
+// note records a change; start says whether a rebuild should begin now, and marks it running.
+func (m *mcpRefresh) note(msg *messages.MCPToolsChanged) { m.changed = append(m.changed, msg) }
 
-// onMCPToolsChanged starts a rebuild of the session's setup off the actor; one at a time, and
-// one more if news arrives meanwhile.
-func (s *session) onMCPToolsChanged(ctx actor.Context, msg *messages.MCPToolsChanged) {
-	if s.deps.Setup == nil || s.finished() {
-		return
+func (m *mcpRefresh) start() bool {
+	if m.busy || len(m.changed) == 0 {
+		return false
 	}
-	s.mcp.changed = append(s.mcp.changed, msg)
-	s.rebuildForMCP(ctx)
+	m.busy = true
+	return true
 }
 
-func (s *session) rebuildForMCP(ctx actor.Context) {
-	if s.mcp.busy || len(s.mcp.changed) == 0 {
-		return
-	}
-	s.mcp.busy = true
-	st := *s.cfg.wire()
-	setupFor := s.deps.Setup
-	offActor(ctx, mcpSetupTimeout, func() mcpBuilt {
-		setup, err := setupFor(&st)
-		return mcpBuilt{setup, err}
-	}, func(b mcpBuilt, err error) {
-		s.mcp.busy = false
-		if err == nil {
-			err = b.err
-		}
-		s.mcp.ready, s.mcp.err = b.setup, err
-		s.applyMCPRefresh(ctx)
-	})
+// built takes a finished rebuild's outcome.
+func (m *mcpRefresh) built(setup *SessionSetup, err error) {
+	m.busy = false
+	m.ready, m.err = setup, err
 }
 
-type mcpBuilt struct {
-	setup *SessionSetup
-	err   error
+// take hands over a built outcome when the session is idle and none is still building, and
+// starts afresh; ok is false when there is nothing to swap in yet.
+func (m *mcpRefresh) take(idle bool) (taken mcpRefresh, ok bool) {
+	if !idle || m.busy || (m.ready == nil && m.err == nil) {
+		return mcpRefresh{}, false
+	}
+	taken, *m = *m, mcpRefresh{}
+	return taken, true
 }
 
-// applyMCPRefresh swaps a built setup in when the session is idle (called again when it
-// becomes idle) and says what changed.
-func (s *session) applyMCPRefresh(ctx actor.Context) {
-	if s.phase != phaseIdle || s.mcp.busy || (s.mcp.ready == nil && s.mcp.err == nil) {
-		return
-	}
-	changed, setup, err := s.mcp.changed, s.mcp.ready, s.mcp.err
-	s.mcp = mcpRefresh{}
-	before := registryNames(s.deps.Tools)
-	if err == nil {
-		err = sessionHost{s: s, ctx: ctx}.ApplySetup(setup, s.cfg.Model, s.cfg.PromptMode, "mcp list_changed")
-	}
-	after := registryNames(s.deps.Tools)
-	last := changed[len(changed)-1]
+// report says what the swap changed: the tools before and after, and why it failed if it did.
+func (m mcpRefresh) report(before, after []string, err error) *messages.MCPToolsChangedData {
+	last := m.changed[len(m.changed)-1]
 	d := &messages.MCPToolsChangedData{Server: last.Server, Version: last.Version, Tools: len(after)}
 	for _, n := range after {
 		if !slices.Contains(before, n) {
@@ -162,7 +142,58 @@ func (s *session) applyMCPRefresh(ctx actor.Context) {
 	if err != nil {
 		d.Error = fmt.Sprintf("the new tools were not taken in: %v", err)
 	}
-	s.emit(messages.MCPToolsChangedEvent.Of(d))
+	return d
+}
+
+// mcpSetupTimeout bounds rebuilding a session's setup (it may wait for a server to list).
+const mcpSetupTimeout = mcpListWait + 10*time.Second
+
+// onMCPToolsChanged starts a rebuild of the session's setup off the actor; one at a time, and
+// one more if news arrives meanwhile.
+func (s *session) onMCPToolsChanged(ctx actor.Context, msg *messages.MCPToolsChanged) {
+	if s.deps.Setup == nil || s.finished() {
+		return
+	}
+	s.mcp.note(msg)
+	s.rebuildForMCP(ctx)
+}
+
+func (s *session) rebuildForMCP(ctx actor.Context) {
+	if !s.mcp.start() {
+		return
+	}
+	st := *s.cfg.wire()
+	setupFor := s.deps.Setup
+	offActor(ctx, mcpSetupTimeout, func() mcpBuilt {
+		setup, err := setupFor(&st)
+		return mcpBuilt{setup, err}
+	}, func(b mcpBuilt, err error) {
+		if err == nil {
+			err = b.err
+		}
+		s.mcp.built(b.setup, err)
+		s.applyMCPRefresh(ctx)
+	})
+}
+
+type mcpBuilt struct {
+	setup *SessionSetup
+	err   error
+}
+
+// applyMCPRefresh swaps a built setup in when the session is idle (called again when it
+// becomes idle) and says what changed.
+func (s *session) applyMCPRefresh(ctx actor.Context) {
+	taken, ok := s.mcp.take(s.phase == phaseIdle)
+	if !ok {
+		return
+	}
+	before := registryNames(s.deps.Tools)
+	err := taken.err
+	if err == nil {
+		err = sessionHost{s: s, ctx: ctx}.ApplySetup(taken.ready, s.cfg.Model, s.cfg.PromptMode, "mcp list_changed")
+	}
+	s.emit(messages.MCPToolsChangedEvent.Of(taken.report(before, registryNames(s.deps.Tools), err)))
 }
 
 func registryNames(r *tools.Registry) []string {
