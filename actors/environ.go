@@ -67,11 +67,14 @@ func CommandEnviron(environ, pass []string, set map[string]string) []string {
 
 // providerGetenv reads the provider variables of the client that started the session, or this
 // process's environment when the client sent none (a node in the client's own process).
-func providerGetenv(start *messages.StartSession) func(string) string {
-	if start.Env == nil {
+func providerGetenv(start *messages.StartSession) func(string) string { return clientGetenv(start.Env) }
+
+// clientGetenv reads a client's provider variables (this process's when env is nil).
+func clientGetenv(env *messages.ClientEnv) func(string) string {
+	if env == nil {
 		return os.Getenv
 	}
-	return func(k string) string { return start.Env.Provider[k] }
+	return func(k string) string { return env.Provider[k] }
 }
 
 // hookEnviron is the environment hooks run with: the client's, filtered on its side as tool

@@ -3,7 +3,6 @@ package actors
 import (
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"time"
 
@@ -52,7 +51,7 @@ func (h sessionHost) Snapshot() commandSnapshot {
 		Model: modelFacts{Model: s.deps.Model, Name: s.deps.ModelName, Wire: s.cfg.Model, BaseURL: s.cfg.BaseURL,
 			Window: s.deps.window(s.cfg.limits.ContextWindow), PromptMode: promptModeOf(s.cfg.PromptMode, s.meta),
 			CanSwitch: s.deps.Setup != nil, CanSwitchPrompt: s.deps.Setup != nil && s.deps.PromptModes != nil,
-			Known: llm.KnownModels(os.Getenv, s.cfg.Model)},
+			Known: llm.KnownModels(clientGetenv(s.cfg.Env), s.cfg.Model)},
 		ProjectRoot: s.cfg.Workspace,
 		Sandbox:     s.deps.Sandbox,
 		MCP:         s.deps.MCP,
