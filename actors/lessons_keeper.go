@@ -3,6 +3,7 @@ package actors
 import (
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -226,7 +227,7 @@ func (n *Node) lessonBook(start *messages.StartSession) *LessonBook {
 	for _, line := range snap.skipped {
 		n.opts.Log.Warn(line)
 	}
-	return &LessonBook{Known: snap.known, Epoch: snap.epoch, MaxBytes: n.opts.Lessons.MaxBytes, keeper: n.lessons}
+	return &LessonBook{Known: slices.Clone(snap.known), Epoch: snap.epoch, MaxBytes: n.opts.Lessons.MaxBytes, keeper: n.lessons}
 }
 
 // LessonOptions configure the learning layer of a Node.
