@@ -1,0 +1,235 @@
+package gitship
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// PrepareOptions say how a task's code leaves the parent.
+type PrepareOptions struct {
+	// URL is a remote the workers can reach that already holds the base commit (config or
+	// flag); "" sends the base as a bundle through the object store.
+	URL string
+}
+
+// Prepare captures the parent's checkout at root for task: HEAD as the base, the uncommitted
+// changes (tracked and untracked-not-ignored, binary-safe) as patch/<task>, and, without a
+// shared remote, a bundle holding the base as bundle/<base>. The user's index, branches and
+// files are not touched.
+func Prepare(ctx context.Context, root, task string, objs *Objects, opt PrepareOptions) (*Source, error) {
+	if err := checkTask(task); err != nil {
+		return nil, err
+	}
+	top, err := run(ctx, root, "rev-parse", "--show-toplevel")
+	if err != nil {
+		return nil, fmt.Errorf("gitship: %s is not in a git repository (run git init, or keep the child local): %w", root, err)
+	}
+	base, err := run(ctx, top, "rev-parse", "--verify", "-q", "HEAD^{commit}")
+	if err != nil || base == "" {
+		return nil, errors.New("gitship: the repository has no commits yet, so there is nothing to send a worker; make a first commit, or keep the child local")
+	}
+	src := &Source{URL: opt.URL, Base: base}
+	patch, err := uncommitted(ctx, top, base)
+	if err != nil {
+		return nil, fmt.Errorf("gitship: capture uncommitted changes: %w", err)
+	}
+	if len(patch) > 0 {
+		src.Patch, src.PatchBytes = "patch/"+task, int64(len(patch))
+		if _, err := objs.os.PutBytes(ctx, src.Patch, patch); err != nil {
+			return nil, fmt.Errorf("gitship: store the uncommitted changes: %w", err)
+		}
+	}
+	if opt.URL == "" {
+		if src.Bundle, src.BundleBytes, err = publish(ctx, top, base, objs); err != nil {
+			return nil, fmt.Errorf("gitship: publish base %s: %w", short(base), err)
+		}
+	}
+	return src, nil
+}
+
+// uncommitted returns `git diff --binary` from base to the working tree as git add -A would
+// stage it, built in a copy of the index so the user's own index is never written.
+func uncommitted(ctx context.Context, top, base string) ([]byte, error) {
+	tmp, err := os.CreateTemp("", "troupe-index-*")
+	if err != nil {
+		return nil, err
+	}
+	tmp.Close()
+	defer os.Remove(tmp.Name())
+	env := []string{"GIT_INDEX_FILE=" + tmp.Name()}
+	// Starting from a copy of the real index keeps its stat cache: only changed files are hashed.
+	if idx, err := run(ctx, top, "rev-parse", "--path-format=absolute", "--git-path", "index"); err == nil {
+		if err := copyFile(idx, tmp.Name()); err != nil {
+			os.Remove(tmp.Name()) // no index yet: start from HEAD's tree below
+		}
+	}
+	if _, err := os.Stat(tmp.Name()); err != nil {
+		if _, err := (gitCmd{dir: top, env: env, args: []string{"read-tree", base}}).run(ctx); err != nil {
+			return nil, err
+		}
+	}
+	if _, err := (gitCmd{dir: top, env: env, args: []string{"add", "-A"}}).run(ctx); err != nil {
+		return nil, err
+	}
+	tree, err := gitCmd{dir: top, env: env, args: []string{"write-tree"}}.run(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out, err := gitCmd{dir: top, args: []string{"diff", "--binary", "--full-index", "--no-renames", "--no-ext-diff", "--no-textconv", base, strings.TrimSpace(tree)}, timeout: moveTimeout}.run(ctx)
+	return []byte(out), err
+}
+
+func copyFile(from, to string) error {
+	in, err := os.Open(from)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.Create(to)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}
+
+// maxBasis bounds how many published bundles Prepare considers as the basis of a new one.
+const maxBasis = 32
+
+// publish makes sure bundle/<base> is in the object store and returns its name and the bytes
+// uploaded. A new bundle leaves out what earlier bundles already carry (their tips that are
+// ancestors of base become its prerequisites), so a worker that has them fetches only the
+// difference, and one that has not fetches the chain (Cache.ensure).
+func publish(ctx context.Context, top, base string, objs *Objects) (string, int64, error) {
+	name := "bundle/" + base
+	if ok, err := objs.has(ctx, name); err != nil || ok {
+		return name, 0, err
+	}
+	infos, err := objs.os.List(ctx)
+	if err != nil && !isNoObjects(err) {
+		return "", 0, fmt.Errorf("list published bundles: %w", err)
+	}
+	var basis []string
+	for i := len(infos) - 1; i >= 0 && len(basis) < maxBasis; i-- { // newest first
+		tip, ok := strings.CutPrefix(infos[i].Name, "bundle/")
+		if !ok || tip == base || !hasCommit(ctx, top, tip) {
+			continue
+		}
+		if _, err := run(ctx, top, "merge-base", "--is-ancestor", tip, base); err == nil {
+			basis = append(basis, "^"+tip)
+		}
+	}
+	ref, err := tempRef(ctx, top, base)
+	if err != nil {
+		return "", 0, err
+	}
+	defer run(context.WithoutCancel(ctx), top, "update-ref", "-d", ref) //nolint:errcheck // a leftover temp ref is harmless
+	file, err := tempPath("troupe-bundle-*.bundle")
+	if err != nil {
+		return "", 0, err
+	}
+	defer os.Remove(file)
+	if err := move(ctx, top, append([]string{"bundle", "create", "-q", file, ref}, basis...)...); err != nil {
+		return "", 0, err
+	}
+	n, err := objs.putFile(ctx, name, file)
+	return name, n, err
+}
+
+// isNoObjects is List's answer for an empty bucket.
+func isNoObjects(err error) bool { return errors.Is(err, jetstream.ErrNoObjectsFound) }
+
+// tempRef points a throwaway ref at commit, since git bundle carries refs, not bare commits.
+func tempRef(ctx context.Context, dir, commit string) (string, error) {
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	ref := "refs/troupe/ship/" + hex.EncodeToString(b[:])
+	_, err := run(ctx, dir, "update-ref", ref, commit)
+	return ref, err
+}
+
+// tempPath names a fresh temporary file (created empty; git bundle create overwrites it).
+func tempPath(pattern string) (string, error) {
+	f, err := os.CreateTemp("", pattern)
+	if err != nil {
+		return "", err
+	}
+	f.Close()
+	return f.Name(), nil
+}
+
+func short(sha string) string { return sha[:min(len(sha), 12)] }
+
+// Import brings a writing child's returned branch into the parent's checkout at root as branch
+// troupe/<name> with its worktree in .troupe/worktrees/<name>, exactly where a local child's
+// work would be, so `troupe worktree list|merge|drop <name>` treat it the same. Importing the
+// same result twice is harmless; a different branch already under that name is refused.
+func Import(ctx context.Context, root, name string, res *Result, objs *Objects, url string) error {
+	if err := checkTask(name); err != nil {
+		return err
+	}
+	if res == nil || res.Branch == "" {
+		return nil // the child changed nothing
+	}
+	top, err := run(ctx, root, "rev-parse", "--show-toplevel")
+	if err != nil {
+		return fmt.Errorf("gitship: import %s: %s is not in a git repository: %w", name, root, err)
+	}
+	if real, err := filepath.EvalSymlinks(top); err == nil {
+		top = real
+	}
+	branch := Branch(name)
+	if cur, err := run(ctx, top, "rev-parse", "-q", "--verify", "refs/heads/"+branch); err == nil {
+		if cur == res.Commit {
+			return nil
+		}
+		return fmt.Errorf("gitship: import %s: branch %s already exists at another commit; merge or drop it first (troupe worktree drop %s)", name, branch, name)
+	}
+	refspec := "refs/heads/" + res.Branch + ":refs/heads/" + branch
+	switch {
+	case res.Bundle != "":
+		file, err := tempPath("troupe-result-*.bundle")
+		if err != nil {
+			return err
+		}
+		defer os.Remove(file)
+		if _, err := objs.getFile(ctx, res.Bundle, file); err != nil {
+			return fmt.Errorf("gitship: import %s: %w", name, err)
+		}
+		if err := move(ctx, top, "fetch", "-q", "--no-tags", file, refspec); err != nil {
+			return fmt.Errorf("gitship: import %s from its bundle: %w", name, err)
+		}
+	case res.Pushed && url != "":
+		if err := move(ctx, top, "fetch", "-q", "--no-tags", url, refspec); err != nil {
+			return fmt.Errorf("gitship: import %s from %s: %w", name, url, err)
+		}
+	default:
+		return fmt.Errorf("gitship: import %s: the result names neither a bundle nor a pushed branch", name)
+	}
+	if res.Base != "" {
+		if _, err := run(ctx, top, "config", "branch."+branch+".troupebase", res.Base); err != nil {
+			return fmt.Errorf("gitship: import %s: record its base: %w", name, err)
+		}
+	}
+	if err := ensureIgnored(top); err != nil {
+		return fmt.Errorf("gitship: import %s: %w", name, err)
+	}
+	wt := filepath.Join(top, ".troupe", "worktrees", name)
+	_, _ = run(ctx, top, "worktree", "prune")
+	if _, err := run(ctx, top, "worktree", "add", "-q", wt, branch); err != nil {
+		return fmt.Errorf("gitship: import %s: check out its worktree: %w", name, err)
+	}
+	return ensureIgnored(wt)
+}
