@@ -75,6 +75,7 @@ func hostileReplies() map[string]string {
 		"fused objects":          `<tool_call>{"name": "bash"` + repeatTo(`, "arguments="{"a": {`, megabyte) + "</tool_call>",
 		"fused closers":          repeatTo(`{"name="bash", "x="} }`, megabyte),
 		"fused far closers":      repeatTo(`{"name="bash", "k="`+strings.Repeat("v", 100)+`}`, megabyte),
+		"glm lost closers":       repeatTo("bash\n<arg_key>command</arg_key><arg_value>ls<arg_value>", megabyte),
 		"escaped attributes":     repeatTo(`<tool_call name="bash" arguments="{\"command\": \"ls`, megabyte),
 		"entity attributes":      repeatTo(`<f name='bash' parameters='{&quot;command&quot;: `, megabyte),
 	}
