@@ -30,6 +30,14 @@ func glmBody(body string, known func(string) bool) ([]Call, bool) {
 	if n, key, ok := unglue(name, rest, known); ok {
 		name, rest = n, glmKeyOpen+key+rest
 	}
+	if p := strings.TrimSpace(rest); strings.HasPrefix(p, qwenParamOpen) && plausibleName(name) {
+		// GLM's bare name with Qwen3-Coder's parameters: <tool_call>read_file<parameter=path>a.go</parameter>
+		call, complete := qwenFunction(qwenFunctionOpen + name + ">" + p)
+		if call == nil || call.Args == nil {
+			return nil, complete
+		}
+		return []Call{*call}, complete
+	}
 	if !plausibleName(name) || strings.TrimSpace(rest) != "" && !strings.Contains(rest, glmKeyOpen) {
 		return nil, true
 	}
