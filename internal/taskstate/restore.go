@@ -54,11 +54,14 @@ func (s *State) Restore(ctx context.Context, st *store.Store, task string) (Rest
 		}
 		break
 	}
-	if len(add) > 0 {
-		if err := st.Append(task, add...); err != nil {
+	// In batches: one Badger transaction holds only so much.
+	for len(add) > 0 {
+		n := batchLen(add)
+		if err := st.Append(task, add[:n]...); err != nil {
 			return r, fmt.Errorf("taskstate: restore %s: %w", task, err)
 		}
-		r.Added, r.LastSeq = len(add), add[len(add)-1].Seq
+		r.Added, r.LastSeq = r.Added+n, add[n-1].Seq
+		add = add[n:]
 	}
 	if meta == nil {
 		_, err := st.Meta(task)
@@ -117,4 +120,20 @@ func (s *State) load(ctx context.Context, task string) (*store.SessionMeta, []*s
 	}
 	slices.SortFunc(entries, func(a, b *store.Entry) int { return cmp.Compare(a.Seq, b.Seq) })
 	return meta, entries, nil
+}
+
+// batchBytes bounds the text of one restore batch, well inside a Badger transaction.
+const batchBytes = 1 << 20
+
+// batchLen is how many of entries go in the next batch: at least one, at most 100, and no more
+// than about batchBytes of text.
+func batchLen(entries []*store.Entry) int {
+	size := 0
+	for i, e := range entries {
+		size += len(e.Text) + len(e.Reasoning) + len(e.Data) + len(e.ReasoningBlocks) + 256
+		if i > 0 && (i == 100 || size > batchBytes) {
+			return i
+		}
+	}
+	return len(entries)
 }
