@@ -20,7 +20,7 @@ func TestResolveByMeaning(t *testing.T) {
 		{"run_shell_command_tool", `{"command":"ls"}`, "bash"},
 		// a bare command line as the arguments (Cursor's run_terminal_cmd)
 		{"run_terminal_cmd", `git status`, "bash"},
-		{"run_terminal_cmd", "git status\ngit log", ""}, // several lines are not one value
+		{"run_terminal_cmd", "git status\ngit log", ""},         // several lines are not one value
 		{"execute_command_line", `{"command":"ls"}`, ""},        // "line" is not in the table
 		{"fetch_file_content", `{"url":"https://x.dev/a"}`, ""}, // read_file needs a path
 		{"get_weather", `{"city":"Oslo"}`, ""},
