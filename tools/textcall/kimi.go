@@ -74,7 +74,7 @@ func scanKimiIDs(text string, sc scanCtx) []span {
 		}
 		if e := skipSpace(text, end); strings.HasPrefix(text[e:], kimiCallEnd) {
 			end = e + len(kimiCallEnd)
-		} else if !lineEndsAt(text, end) {
+		} else if !lineEndsAt(text, end) && !strings.HasPrefix(text[e:], kimiWrapTokens[1]) {
 			continue // a sentence goes on after the object: prose quoting an id
 		}
 		out = append(out, span{start: at, end: end, calls: []Call{call}})
