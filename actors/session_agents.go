@@ -65,27 +65,36 @@ func contextMode(m messages.ContextMode) messages.ContextMode {
 	return m
 }
 
-// startChild builds the child's dependencies and spawns it under this session. A child that
-// cannot start ends at once with a failed result: the parent never hangs on it.
+// startChild builds the child's setup off the actor (setup_built.go) and spawns it under this
+// session when it comes back. A child that cannot start ends at once with a failed result: the
+// parent never hangs on it.
 func (s *session) startChild(ctx actor.Context, c *childAgent) {
 	c.rec.State = messages.AgentRunning
 	c.began = time.Now()
-	deps, err := s.kids.delegation.NewChild(c.start)
-	if err != nil {
+	c.building = true
+	factory, start := s.kids.delegation.NewChild, c.start
+	offActor(ctx, setupTimeout, func() builtSetup { return factory.build(start) }, func(b builtSetup, timeout error) {
+		c.building = false
+		act, why := childBuilt(s.finished(), messages.AgentFinal(c.rec.State), b.err, timeout)
+		if act == setupDrop {
+			return
+		}
+		var pid *actor.PID
+		if act == setupSpawn {
+			deps := b.deps
+			deps.Inherited, deps.Worktree, deps.ReportTo = c.inherited, c.wt, ctx.Self()
+			c.inherited = nil
+			var err error
+			if pid, err = ctx.SpawnNamed(actor.PropsFromProducer(newSession(newSessionConfig(c.start), deps)), "agent-"+c.rec.Task); err != nil {
+				why = fmt.Sprintf("spawn the agent: %v", err)
+			}
+		}
+		c.pid = pid // no Watch: the parent hears of the child's stop once, as its parent (see started)
 		s.saveChild(c)
-		s.takeKidsStep(ctx, s.kids.result(s.cfg.handle(), failedToStart(c, "the agent could not start: "+err.Error()), time.Now()))
-		return
-	}
-	deps.Inherited, deps.Worktree, deps.ReportTo = c.inherited, c.wt, ctx.Self()
-	c.inherited = nil
-	pid, err := ctx.SpawnNamed(actor.PropsFromProducer(newSession(newSessionConfig(c.start), deps)), "agent-"+c.rec.Task)
-	if err != nil {
-		s.saveChild(c)
-		s.takeKidsStep(ctx, s.kids.result(s.cfg.handle(), failedToStart(c, fmt.Sprintf("spawn the agent: %v", err)), time.Now()))
-		return
-	}
-	c.pid = pid // no Watch: the parent hears of the child's stop once, as its parent (see started)
-	s.saveChild(c)
+		if pid == nil {
+			s.takeKidsStep(ctx, s.kids.result(s.cfg.handle(), failedToStart(c, why), time.Now()))
+		}
+	})
 }
 
 // takeKidsStep carries out what the children decided (children_step.go), in its order. When a
