@@ -131,7 +131,7 @@ func (c *Client) Status(session string) (*messages.StatusReply, error) {
 
 // Sessions lists the stored sessions, most recently touched first.
 func (c *Client) Sessions() ([]messages.SessionInfo, error) {
-	reply, err := c.request(messages.NodeSubject(c.NS, c.Node), &messages.ListSessions{})
+	reply, err := c.request(messages.NodeQuerySubject(c.NS, c.Node), &messages.ListSessions{})
 	if err != nil {
 		return nil, err
 	}
@@ -140,7 +140,7 @@ func (c *Client) Sessions() ([]messages.SessionInfo, error) {
 
 // RepairStats returns the project's per-model repair counters.
 func (c *Client) RepairStats() ([]messages.RepairCounts, error) {
-	reply, err := c.request(messages.NodeSubject(c.NS, c.Node), &messages.GetRepairStats{})
+	reply, err := c.request(messages.NodeQuerySubject(c.NS, c.Node), &messages.GetRepairStats{})
 	if err != nil {
 		return nil, err
 	}
@@ -163,7 +163,7 @@ func (c *Client) Log(session string) (*messages.SessionInfo, []messages.LogEntry
 func (c *Client) LogPages(session string, fn func(*messages.SessionInfo, []messages.LogEntry) error) error {
 	var after uint64
 	for {
-		reply, err := c.request(messages.NodeSubject(c.NS, c.Node), &messages.GetLog{Session: session, After: after})
+		reply, err := c.request(messages.NodeQuerySubject(c.NS, c.Node), &messages.GetLog{Session: session, After: after})
 		if err != nil {
 			return err
 		}
@@ -225,7 +225,7 @@ func (c *Client) NodePID() int { return c.nodePID }
 // Lessons returns the project's lessons, best first, and a line per record that could not be
 // read.
 func (c *Client) Lessons() (*messages.LessonList, error) {
-	reply, err := c.request(messages.NodeSubject(c.NS, c.Node), &messages.ListLessons{})
+	reply, err := c.request(messages.NodeQuerySubject(c.NS, c.Node), &messages.ListLessons{})
 	if err != nil {
 		return nil, err
 	}

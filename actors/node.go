@@ -44,8 +44,12 @@ type NodeOptions struct {
 	// and the actor system are up): the start-up trace.
 	OnPhase func(phase string)
 	// NATS joins an external NATS server or cluster (comma-separated URLs) instead of starting
-	// an embedded one; "" means embedded.
-	NATS string
+	// an embedded one; "" means embedded. BusCredentials authenticate to it ([bus]).
+	NATS           string
+	BusCredentials BusCredentials
+	// Project is the project id, the subjects' <ns> ([project] id); "" derives it from the
+	// repository (ProjectID).
+	Project string
 	// UserConfigDir is the user's troupe config directory (their AGENTS.md and skills); ""
 	// means none.
 	UserConfigDir string
@@ -84,6 +88,7 @@ type Node struct {
 	bridge     *Bridge
 	supervisor *actor.PID
 	nodeSub    *nats.Subscription
+	querySub   *nats.Subscription // read-only queries, open to watchers (bus_queries.go)
 	// schemas holds the built-in tools' compiled schemas, shared by every session's registry.
 	schemas tools.SchemaCache
 	mcp     *mcpHub // the MCP server actors; nil without servers
@@ -108,7 +113,11 @@ func StartNode(opts NodeOptions) (*Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	n := &Node{ID: fmt.Sprintf("n%d", os.Getpid()), NS: messages.Namespace(opts.Root), Root: opts.Root, opts: opts}
+	ns := opts.Project
+	if ns == "" {
+		ns = ProjectID(opts.Root, dir).ID
+	}
+	n := &Node{ID: nodeID(), NS: ns, Root: opts.Root, opts: opts}
 	n.startMemos()
 	st, err := store.Open(filepath.Join(dir, "db"), opts.Log)
 	if err != nil {
@@ -118,9 +127,9 @@ func StartNode(opts NodeOptions) (*Node, error) {
 	n.lessons = newLessonKeeper(st, opts.Log)
 	n.phase("store")
 	if opts.NATS != "" {
-		n.bus, err = JoinBus(opts.NATS, opts.Log)
+		n.bus, err = JoinBus(opts.NATS, opts.BusCredentials, opts.Log)
 	} else {
-		n.bus, err = StartBus(opts.Log)
+		n.bus, err = StartBus(opts.Log, n.NS, BusKeyDir(dir))
 	}
 	if err != nil {
 		n.lessons.close()
@@ -150,6 +159,10 @@ func StartNode(opts NodeOptions) (*Node, error) {
 		n.Close()
 		return nil, fmt.Errorf("bind node subject: %w", err)
 	}
+	if n.querySub, err = n.nc.Subscribe(messages.NodeQuerySubject(n.NS, n.ID), n.answerReadOnly); err != nil {
+		n.Close()
+		return nil, fmt.Errorf("bind node query subject: %w", err)
+	}
 	// The subscription must reach the server before node.json announces us: a client's first
 	// request could otherwise find no responder.
 	if err := n.nc.Flush(); err != nil {
@@ -172,7 +185,7 @@ func (n *Node) phase(name string) {
 
 // Info is what node.json records.
 func (n *Node) Info() *NodeInfo {
-	return &NodeInfo{URL: n.bus.URL(), Token: n.bus.Token(), PID: os.Getpid(), NS: n.NS, Node: n.ID, Root: n.Root, Config: n.opts.Config, Background: n.opts.Background}
+	return &NodeInfo{URL: n.bus.URL(), Creds: n.bus.KeyDir(), PID: os.Getpid(), NS: n.NS, Node: n.ID, Root: n.Root, Config: n.opts.Config, Background: n.opts.Background}
 }
 
 // Client returns a client on an in-process connection.
@@ -210,8 +223,10 @@ func (n *Node) CloseForExit() error { return n.close(false) }
 
 func (n *Node) close(closeStore bool) error {
 	removeNodeFile(n.Root, os.Getpid())
-	if n.nodeSub != nil {
-		_ = n.nodeSub.Unsubscribe()
+	for _, sub := range []*nats.Subscription{n.nodeSub, n.querySub} {
+		if sub != nil {
+			_ = sub.Unsubscribe()
+		}
 	}
 	if n.supervisor != nil {
 		_ = n.system.Root.PoisonFuture(n.supervisor).Wait()
