@@ -50,7 +50,8 @@ type Grant struct {
 // consumers' info, creating its durable consumer, pulling, acknowledging (with in-progress
 // heartbeats), the object store and key-value buckets (reads and writes of their subjects and
 // direct gets), creating a stream that is missing, and the flow control of ordered
-// consumers. Deleting, purging or updating a stream is the Node's.
+// consumers. Deleting, purging or updating a stream is the Node's, except on the project's
+// code object store and task-state bucket (jsOwn), where a checkpoint replaces the last one.
 var jsConsume = []string{
 	"$JS.API.INFO",
 	"$JS.API.STREAM.INFO.*",
@@ -70,6 +71,23 @@ var jsConsume = []string{
 	"$O.>",
 }
 
+// Stream names of a project's JetStream state (internal/taskqueue, internal/gitship,
+// internal/taskstate spell them; bus_perms_test.go checks they agree).
+func tasksStream(ns string) string { return "troupe_" + ns + "_tasks" }
+func codeStream(ns string) string  { return "OBJ_troupe_code_" + ns }
+func stateStream(ns string) string { return "KV_troupe_state_" + ns }
+
+// jsOwn is what a worker may do to the project's code and task-state streams beyond jsConsume:
+// purge an object's old chunks when it is replaced, and delete the ordered consumers it reads
+// them with.
+func jsOwn(ns string) []string {
+	var out []string
+	for _, s := range []string{codeStream(ns), stateStream(ns)} {
+		out = append(out, "$JS.API.STREAM.PURGE."+s, "$JS.API.CONSUMER.DELETE."+s+".*")
+	}
+	return out
+}
+
 // GrantFor is kind's grant in project ns.
 func GrantFor(kind CredKind, ns string) Grant {
 	p := "troupe." + ns + "."
@@ -83,7 +101,7 @@ func GrantFor(kind CredKind, ns string) Grant {
 		}
 	case KindWorker:
 		return Grant{
-			Publish:        append([]string{p + "evt.>", p + "wrk.>", p + "dead"}, jsConsume...),
+			Publish:        append(append([]string{p + "evt.>", p + "wrk.>", p + "dead"}, jsConsume...), jsOwn(ns)...),
 			Subscribe:      []string{p + "evt.>", p + "wrk.>", p + "ctl.*", "_INBOX.>", "$JS.EVENT.ADVISORY.>"},
 			AllowResponses: true,
 		}
@@ -104,9 +122,9 @@ func (g Grant) Describe() (publish, subscribe string) {
 	var pubs []string
 	js := false
 	for _, s := range g.Publish {
-		if slices.Contains(jsConsume, s) {
+		if slices.Contains(jsConsume, s) || strings.HasPrefix(s, "$JS.API.STREAM.PURGE.") || strings.HasPrefix(s, "$JS.API.CONSUMER.DELETE.") {
 			if !js {
-				pubs = append(pubs, "the JetStream API to consume and store (no delete, purge or update)")
+				pubs = append(pubs, "the JetStream API to consume tasks and keep code and task state (no delete, purge or update of the task queue)")
 			}
 			js = true
 			continue

@@ -120,8 +120,9 @@ func (c *Client) SetMode(session, mode string) (*messages.StatusReply, error) {
 }
 
 // Status asks a session for its state.
+// It asks through the Node's read-only query subject, which every credential kind may use.
 func (c *Client) Status(session string) (*messages.StatusReply, error) {
-	reply, err := c.request(messages.ControlSubject(c.NS, session), &messages.StatusRequest{})
+	reply, err := c.request(messages.NodeQuerySubject(c.NS, c.Node), &messages.StatusRequest{Session: session})
 	if err != nil {
 		return nil, err
 	}
