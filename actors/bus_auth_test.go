@@ -10,6 +10,8 @@ import (
 
 	"github.com/nats-io/nats.go"
 
+	"github.com/troupe-dev/troupe/internal/gitship"
+	"github.com/troupe-dev/troupe/internal/taskstate"
 	"github.com/troupe-dev/troupe/internal/testwait"
 	"github.com/troupe-dev/troupe/messages"
 )
@@ -219,5 +221,18 @@ func TestGrantTable(t *testing.T) {
 	}
 	if _, err := ParseCredKind("root"); err == nil {
 		t.Error("ParseCredKind accepted root")
+	}
+}
+
+// The worker's grant names the project's code and task-state streams as the packages that
+// make them spell them.
+func TestGrantStreamNamesAgree(t *testing.T) {
+	for _, ns := range []string{"p1", "916cc5e752e9", "my-service_2"} {
+		if got, want := codeStream(ns), "OBJ_"+gitship.BucketName(ns); got != want {
+			t.Errorf("code stream %q, gitship makes %q", got, want)
+		}
+		if got, want := stateStream(ns), "KV_"+taskstate.BucketName(ns); got != want {
+			t.Errorf("state stream %q, taskstate makes %q", got, want)
+		}
 	}
 }
