@@ -113,11 +113,7 @@ func StartNode(opts NodeOptions) (*Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	ns := opts.Project
-	if ns == "" {
-		ns = ProjectID(opts.Root, dir).ID
-	}
-	n := &Node{ID: nodeID(), NS: ns, Root: opts.Root, opts: opts}
+	n := &Node{ID: nodeID(), NS: ProjectNamespace(opts.Root, opts.Project), Root: opts.Root, opts: opts}
 	n.startMemos()
 	st, err := store.Open(filepath.Join(dir, "db"), opts.Log)
 	if err != nil {

@@ -64,6 +64,15 @@ func ProjectID(root, stateDir string) Project {
 	return Project{ID: id, From: "git remote " + remote + " and root commit " + short(first)}
 }
 
+// ProjectNamespace is the <ns> of the project at root: configured ([project] id) when set,
+// else derived (ProjectID). A Node, its workers and its clients all resolve it so.
+func ProjectNamespace(root, configured string) string {
+	if configured != "" {
+		return configured
+	}
+	return ProjectID(root, StateDir(root)).ID
+}
+
 func short(c string) string {
 	if len(c) > 12 {
 		return c[:12]

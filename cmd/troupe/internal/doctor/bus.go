@@ -32,10 +32,7 @@ func ProjectCheck(root string, cfg *config.Config) check {
 // what it may publish and subscribe to. An external one (nats): it is joined with the [bus]
 // credentials.
 func Bus(root string, cfg *config.Config) []check {
-	ns := cfg.Project.ID
-	if ns == "" {
-		ns = actors.ProjectID(root, actors.StateDir(root)).ID
-	}
+	ns := actors.ProjectNamespace(root, cfg.Project.ID)
 	var out []check
 	if cfg.NATS != "" {
 		creds := nodelink.BusCredentials(cfg)
