@@ -110,23 +110,27 @@ func StartNode(opts NodeOptions) (*Node, error) {
 	}
 	n := &Node{ID: fmt.Sprintf("n%d", os.Getpid()), NS: messages.Namespace(opts.Root), Root: opts.Root, opts: opts}
 	n.startMemos()
+	// The bus starts while the store opens: neither needs the other, and together they are
+	// most of a node's start (bench/startup.sh).
+	bus := make(chan busStart, 1)
+	go func() { bus <- startBus(opts) }() // ends once the bus is up or failed
 	st, err := store.Open(filepath.Join(dir, "db"), opts.Log)
+	b := <-bus
 	if err != nil {
+		if b.err == nil {
+			b.bus.Shutdown()
+		}
 		return nil, err
 	}
 	n.store = st
 	n.lessons = newLessonKeeper(st, opts.Log)
 	n.phase("store")
-	if opts.NATS != "" {
-		n.bus, err = JoinBus(opts.NATS, opts.Log)
-	} else {
-		n.bus, err = StartBus(opts.Log)
-	}
-	if err != nil {
+	if b.err != nil {
 		n.lessons.close()
 		st.Close()
-		return nil, err
+		return nil, b.err
 	}
+	n.bus = b.bus
 	if n.nc, err = n.bus.Connect("troupe-node"); err != nil {
 		n.bus.Shutdown()
 		n.lessons.close()
@@ -162,6 +166,23 @@ func StartNode(opts NodeOptions) (*Node, error) {
 	}
 	n.phase("bus")
 	return n, nil
+}
+
+// busStart is the bus StartNode starts beside the store's open, or why it failed.
+type busStart struct {
+	bus *Bus
+	err error
+}
+
+// startBus joins the external NATS server opts names, or starts the embedded one.
+func startBus(opts NodeOptions) busStart {
+	var b busStart
+	if opts.NATS != "" {
+		b.bus, b.err = JoinBus(opts.NATS, opts.Log)
+	} else {
+		b.bus, b.err = StartBus(opts.Log)
+	}
+	return b
 }
 
 func (n *Node) phase(name string) {
