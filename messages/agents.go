@@ -111,6 +111,7 @@ type AgentInfo struct {
 	State      AgentState `json:"state"`
 	Background bool       `json:"background,omitempty"`
 	Worktree   string     `json:"worktree,omitempty"`
+	Worker     string     `json:"worker,omitempty"` // empty when local
 	Turns      int        `json:"turns"`
 	ElapsedMS  int64      `json:"elapsed_ms"`
 }
@@ -145,10 +146,15 @@ type AgentResult struct {
 	Evidence     []Evidence `json:"evidence,omitempty"`
 	FilesChanged []string   `json:"files_changed,omitempty"`
 	Usage        AgentUsage `json:"usage"`
-	// Branch and DiffStat describe a child that ran in its own worktree.
-	Branch   string `json:"branch,omitempty"`
-	DiffStat string `json:"diff_stat,omitempty"`
-	Error    string `json:"error,omitempty"`
+	// Branch and DiffStat describe a child that ran in its own worktree. A writing child that
+	// ran on a worker also returns its branch as a git bundle in the object store (Bundle),
+	// unless it pushed it to the shared remote.
+	Branch   string     `json:"branch,omitempty"`
+	DiffStat string     `json:"diff_stat,omitempty"`
+	Bundle   *ObjectRef `json:"bundle,omitempty"`
+	Error    string     `json:"error,omitempty"`
+	// Worker names the worker the child ran on; empty for a child of the parent's own Node.
+	Worker string `json:"worker,omitempty"`
 	// Delivered is set by the parent once its model has seen the result.
 	Delivered bool `json:"delivered,omitempty"`
 }
@@ -165,4 +171,6 @@ type AgentSpawnedData struct {
 	Worktree   string      `json:"worktree,omitempty"`
 	Tools      []string    `json:"tools,omitempty"`
 	Task       string      `json:"task"` // a bounded preview of the message
+	// Worker names the worker the child was sent to; empty when it runs on the parent's Node.
+	Worker string `json:"worker,omitempty"`
 }

@@ -21,8 +21,21 @@ const (
 	controlSubjectFmt = "troupe.%s.ctl.%s"
 	// troupe.<ns>.node.<node>: node presence and request/reply for store queries.
 	nodeSubjectFmt = "troupe.%s.node.%s"
-	// troupe.<ns>.tasks: spawn requests for remote workers.
+	// troupe.<ns>.tasks: spawn requests for remote workers (SpawnTask), the subject of the
+	// project's JetStream work-queue stream. Only a Node publishes here; workers consume.
 	tasksSubjectFmt = "troupe.%s.tasks"
+	// troupe.<ns>.dead: spawn tasks that exhausted their deliveries (fed from the server's
+	// max-deliveries advisory); the dispatching Node fails the child with a clear result.
+	deadTasksSubjectFmt = "troupe.%s.dead"
+	// troupe.<ns>.wrk.<worker>.inbox.<addr>: the inboxes of the sessions a worker runs. The
+	// worker publishes here (its own actors' traffic); the dispatching Node publishes cancels,
+	// notes and approval decisions for its remote children.
+	workerInboxSubjectFmt = "troupe.%s.wrk.%s.inbox.%s"
+	workerInboxesSubjFmt  = "troupe.%s.wrk.%s.inbox.>"
+	// troupe.<ns>.wrk.<worker>.results: what a worker sends back to dispatching Nodes: its
+	// children's projected results and lease heartbeats. A Node accepts only tasks it dispatched.
+	workerResultsSubjectFmt = "troupe.%s.wrk.%s.results"
+	allWorkerResultsSubjFmt = "troupe.%s.wrk.*.results"
 )
 
 // EventSubject is where a session publishes an event of type t.
@@ -50,6 +63,23 @@ func NodeSubject(ns, node string) string { return fmt.Sprintf(nodeSubjectFmt, ns
 
 // TasksSubject is the work queue of spawn requests for remote workers.
 func TasksSubject(ns string) string { return fmt.Sprintf(tasksSubjectFmt, ns) }
+
+// DeadTasksSubject is where a spawn task goes when no worker could finish it.
+func DeadTasksSubject(ns string) string { return fmt.Sprintf(deadTasksSubjectFmt, ns) }
+
+// WorkerInboxSubject is the inbox of the actor at addr on worker w.
+func WorkerInboxSubject(ns, w, addr string) string {
+	return fmt.Sprintf(workerInboxSubjectFmt, ns, w, addr)
+}
+
+// WorkerInboxesSubject subscribes to every inbox on worker w.
+func WorkerInboxesSubject(ns, w string) string { return fmt.Sprintf(workerInboxesSubjFmt, ns, w) }
+
+// WorkerResultsSubject is where worker w publishes results and leases for dispatching Nodes.
+func WorkerResultsSubject(ns, w string) string { return fmt.Sprintf(workerResultsSubjectFmt, ns, w) }
+
+// AllWorkerResultsSubject subscribes to every worker's results subject of a project.
+func AllWorkerResultsSubject(ns string) string { return fmt.Sprintf(allWorkerResultsSubjFmt, ns) }
 
 // Namespace is the short hash of a project root used as <ns>.
 func Namespace(projectRoot string) string {
@@ -79,6 +109,10 @@ func Describe(subject string) string {
 		return "agent " + parts[3]
 	case parts[2] == "tasks":
 		return "the task queue"
+	case parts[2] == "dead":
+		return "the dead-task queue"
+	case parts[2] == "wrk" && len(parts) == 4:
+		return "worker " + strings.SplitN(parts[3], ".", 2)[0]
 	}
 	return "troupe"
 }
