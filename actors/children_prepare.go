@@ -76,7 +76,7 @@ func (k *children) prepare(req *messages.SpawnAgent, parent childParent) (*child
 		Allow: append(slices.Clone(cfg.Allow), k.sessionAllowlist()...), Ask: cfg.Ask, Deny: cfg.Deny,
 		Yes: cfg.Yes, AskUser: cfg.Interactive || cfg.role.AskUser, NoRepair: cfg.NoRepair,
 		PlanSafeBash: role.PlanSafeBash, Verdict: role.Verdict,
-		MaxTurns: d.Limits.MaxTurns, Env: cfg.Env,
+		MaxTurns: d.Limits.MaxTurns, Env: cfg.Env, Placement: cfg.Placement,
 	}
 	if role.Model != "" {
 		start.Model, start.BaseURL = role.Model, llm.EndpointFor(start.Model, start.BaseURL, role.Model)

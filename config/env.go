@@ -14,6 +14,7 @@ func overridable() []stringSetting {
 		{"Mode", "TROUPE_MODE", "--mode", func(c *Config) *string { return &c.Mode }},
 		{"Sandbox", "TROUPE_SANDBOX", "--sandbox", func(c *Config) *string { return &c.Sandbox }},
 		{"NATS", "TROUPE_NATS", "--nats", func(c *Config) *string { return &c.NATS }},
+		{"Agents.Placement", "TROUPE_PLACEMENT", "--placement", func(c *Config) *string { return &c.Agents.Placement }},
 	}
 }
 
@@ -31,6 +32,8 @@ func (c *Config) applyEnv(getenv func(string) string) {
 // "not given".
 type Overrides struct {
 	Model, BaseURL, Mode, Sandbox, NATS string
+	// Placement (--placement) replaces [agents] placement.
+	Placement string
 	// Check replaces [done] check when non-nil: --check "" turns a configured check off.
 	Check *string
 	// ContextWindow (--context-window) and MaxRefusals (--max-refusals) replace [context]
@@ -40,7 +43,7 @@ type Overrides struct {
 
 // Apply applies the flags that were given: the top layer. Call Validate afterwards.
 func (c *Config) Apply(o Overrides) {
-	given := map[string]string{"Model": o.Model, "BaseURL": o.BaseURL, "Mode": o.Mode, "Sandbox": o.Sandbox, "NATS": o.NATS}
+	given := map[string]string{"Model": o.Model, "BaseURL": o.BaseURL, "Mode": o.Mode, "Sandbox": o.Sandbox, "NATS": o.NATS, "Agents.Placement": o.Placement}
 	for _, s := range overridable() {
 		if val := given[s.field]; val != "" {
 			c.setString(s.field, s.ptr(c), val, "flag "+s.flag)

@@ -105,4 +105,6 @@ const Template = `# troupe.toml: this project's troupe settings (docs/CONFIG.md 
 #max_depth = 3
 # Subagents of one session running at once; more wait their turn.
 #max_running = 8
+# Where subagents run: local, workers (troupe worker processes), or auto.
+#placement = "local"
 `
