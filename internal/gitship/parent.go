@@ -1,0 +1,265 @@
+package gitship
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/troupe-dev/troupe/messages"
+)
+
+// PrepareOptions say how a task's code leaves the parent.
+type PrepareOptions struct {
+	// URL is a remote the workers can reach that already holds the base commit (config or
+	// flag); "" sends the base as a bundle through the object store.
+	URL string
+}
+
+// Prepare captures the parent's checkout at root for task: HEAD as the base, the uncommitted
+// changes (tracked and untracked-not-ignored, binary-safe) as a patch (inline when small, else
+// patch/<task>), and, without a shared remote, a bundle holding the base (bundle/<base>). It
+// returns what the SpawnTask carries and the bytes it uploaded. The user's index, branches and
+// files are not touched.
+func Prepare(ctx context.Context, root, task string, objs *Objects, opt PrepareOptions) (*messages.TaskRepo, int64, error) {
+	if err := checkTask(task); err != nil {
+		return nil, 0, err
+	}
+	top, err := run(ctx, root, "rev-parse", "--show-toplevel")
+	if err != nil {
+		return nil, 0, fmt.Errorf("gitship: %s is not in a git repository (run git init, or keep the child local): %w", root, err)
+	}
+	base, err := run(ctx, top, "rev-parse", "--verify", "-q", "HEAD^{commit}")
+	if err != nil || base == "" {
+		return nil, 0, errors.New("gitship: the repository has no commits yet, so there is nothing to send a worker; make a first commit, or keep the child local")
+	}
+	repo := &messages.TaskRepo{URL: opt.URL, Base: base}
+	var sent int64
+	patch, err := uncommitted(ctx, top, base)
+	if err != nil {
+		return nil, 0, fmt.Errorf("gitship: capture uncommitted changes: %w", err)
+	}
+	switch {
+	case len(patch) == 0:
+	case len(patch) <= maxInlinePatch:
+		repo.Patch = &messages.Blob{Inline: patch}
+	default:
+		ref, err := objs.PutBytes(ctx, "patch/"+task, patch)
+		if err != nil {
+			return nil, 0, fmt.Errorf("gitship: store the uncommitted changes: %w", err)
+		}
+		repo.Patch, sent = &messages.Blob{Ref: ref}, ref.Bytes
+	}
+	if opt.URL == "" {
+		ref, n, err := publish(ctx, top, base, objs)
+		if err != nil {
+			return nil, 0, fmt.Errorf("gitship: publish base %s: %w", short(base), err)
+		}
+		repo.Bundle, sent = ref, sent+n
+	}
+	return repo, sent, nil
+}
+
+// uncommitted returns `git diff --binary` from base to the working tree as git add -A would
+// stage it, built in a copy of the index so the user's own index is never written.
+func uncommitted(ctx context.Context, top, base string) ([]byte, error) {
+	tmp, err := os.CreateTemp("", "troupe-index-*")
+	if err != nil {
+		return nil, err
+	}
+	tmp.Close()
+	defer os.Remove(tmp.Name())
+	env := []string{"GIT_INDEX_FILE=" + tmp.Name()}
+	// Starting from a copy of the real index keeps its stat cache: only changed files are hashed.
+	if idx, err := run(ctx, top, "rev-parse", "--path-format=absolute", "--git-path", "index"); err == nil {
+		if err := copyFile(idx, tmp.Name()); err != nil {
+			os.Remove(tmp.Name()) // no index yet: start from HEAD's tree below
+		}
+	}
+	if _, err := os.Stat(tmp.Name()); err != nil {
+		if _, err := (gitCmd{dir: top, env: env, args: []string{"read-tree", base}}).run(ctx); err != nil {
+			return nil, err
+		}
+	}
+	if _, err := (gitCmd{dir: top, env: env, args: []string{"add", "-A"}}).run(ctx); err != nil {
+		return nil, err
+	}
+	tree, err := gitCmd{dir: top, env: env, args: []string{"write-tree"}}.run(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out, err := gitCmd{dir: top, args: []string{"diff", "--binary", "--full-index", "--no-renames", "--no-ext-diff", "--no-textconv", base, strings.TrimSpace(tree)}, timeout: moveTimeout}.run(ctx)
+	return []byte(out), err
+}
+
+func copyFile(from, to string) error {
+	in, err := os.Open(from)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.Create(to)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}
+
+// maxBasis bounds how many published bundles Prepare considers as the basis of a new one.
+const maxBasis = 32
+
+// publish makes sure bundle/<base> is in the object store and returns its name and the bytes
+// uploaded. A new bundle leaves out what earlier bundles already carry (their tips that are
+// ancestors of base become its prerequisites), so a worker that has them fetches only the
+// difference, and one that has not fetches the chain (Cache.ensure).
+func publish(ctx context.Context, top, base string, objs *Objects) (*messages.ObjectRef, int64, error) {
+	name := "bundle/" + base
+	if info, err := objs.os.GetInfo(ctx, name); err == nil {
+		return objs.ref(info), 0, nil
+	} else if !errors.Is(err, jetstream.ErrObjectNotFound) {
+		return nil, 0, err
+	}
+	infos, err := objs.os.List(ctx)
+	if err != nil && !isNoObjects(err) {
+		return nil, 0, fmt.Errorf("list published bundles: %w", err)
+	}
+	var basis []string
+	for i := len(infos) - 1; i >= 0 && len(basis) < maxBasis; i-- { // newest first
+		tip, ok := strings.CutPrefix(infos[i].Name, "bundle/")
+		if !ok || tip == base || !hasCommit(ctx, top, tip) {
+			continue
+		}
+		if _, err := run(ctx, top, "merge-base", "--is-ancestor", tip, base); err == nil {
+			basis = append(basis, "^"+tip)
+		}
+	}
+	tmp, err := tempRef(ctx, top, base)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer run(context.WithoutCancel(ctx), top, "update-ref", "-d", tmp) //nolint:errcheck // a leftover temp ref is harmless
+	file, err := tempPath("troupe-bundle-*.bundle")
+	if err != nil {
+		return nil, 0, err
+	}
+	defer os.Remove(file)
+	if err := move(ctx, top, append([]string{"bundle", "create", "-q", file, tmp}, basis...)...); err != nil {
+		return nil, 0, err
+	}
+	ref, err := objs.PutFile(ctx, name, file)
+	if err != nil {
+		return nil, 0, err
+	}
+	return ref, ref.Bytes, nil
+}
+
+// isNoObjects is List's answer for an empty bucket.
+func isNoObjects(err error) bool { return errors.Is(err, jetstream.ErrNoObjectsFound) }
+
+// tempRef points a throwaway ref at commit, since git bundle carries refs, not bare commits.
+func tempRef(ctx context.Context, dir, commit string) (string, error) {
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	ref := "refs/troupe/ship/" + hex.EncodeToString(b[:])
+	_, err := run(ctx, dir, "update-ref", ref, commit)
+	return ref, err
+}
+
+// tempPath names a fresh temporary file (created empty; git bundle create overwrites it).
+func tempPath(pattern string) (string, error) {
+	f, err := os.CreateTemp("", pattern)
+	if err != nil {
+		return "", err
+	}
+	f.Close()
+	return f.Name(), nil
+}
+
+func short(sha string) string { return sha[:min(len(sha), 12)] }
+
+// Import brings a writing child's returned branch (res.Branch, from res.Bundle, or from the
+// shared remote url when it was pushed) into the parent's checkout at root as branch
+// troupe/<name> with its worktree in .troupe/worktrees/<name>, exactly where a local child's
+// work would be, so `troupe worktree list|merge|drop <name>` treat it the same; base is the
+// commit the parent sent. Importing the same result twice is harmless; a different branch
+// already under that name is refused.
+func Import(ctx context.Context, root, name, base string, res *messages.AgentResult, objs *Objects, url string) error {
+	if err := checkTask(name); err != nil {
+		return err
+	}
+	if res == nil || res.Branch == "" {
+		return nil // the child changed nothing
+	}
+	top, err := run(ctx, root, "rev-parse", "--show-toplevel")
+	if err != nil {
+		return fmt.Errorf("gitship: import %s: %s is not in a git repository: %w", name, root, err)
+	}
+	if real, err := filepath.EvalSymlinks(top); err == nil {
+		top = real
+	}
+	incoming := "refs/troupe/import/" + name
+	refspec := "+refs/heads/" + res.Branch + ":" + incoming
+	switch {
+	case res.Bundle != nil:
+		if err := objs.check(res.Bundle); err != nil {
+			return fmt.Errorf("gitship: import %s: %w", name, err)
+		}
+		file, err := tempPath("troupe-result-*.bundle")
+		if err != nil {
+			return err
+		}
+		defer os.Remove(file)
+		if _, err := objs.GetFile(ctx, res.Bundle.Name, file); err != nil {
+			return fmt.Errorf("gitship: import %s: %w", name, err)
+		}
+		if err := move(ctx, top, "fetch", "-q", "--no-tags", file, refspec); err != nil {
+			return fmt.Errorf("gitship: import %s from its bundle: %w", name, err)
+		}
+	case url != "":
+		if err := move(ctx, top, "fetch", "-q", "--no-tags", url, refspec); err != nil {
+			return fmt.Errorf("gitship: import %s from %s: %w", name, url, err)
+		}
+	default:
+		return fmt.Errorf("gitship: import %s: the result names no bundle and there is no shared remote to fetch %s from", name, res.Branch)
+	}
+	defer run(context.WithoutCancel(ctx), top, "update-ref", "-d", incoming) //nolint:errcheck // a leftover ref is harmless
+	tip, err := run(ctx, top, "rev-parse", incoming)
+	if err != nil {
+		return fmt.Errorf("gitship: import %s: %w", name, err)
+	}
+	branch := Branch(name)
+	if cur, err := run(ctx, top, "rev-parse", "-q", "--verify", "refs/heads/"+branch); err == nil {
+		if cur == tip {
+			return nil
+		}
+		return fmt.Errorf("gitship: import %s: branch %s already exists at another commit; merge or drop it first (troupe worktree drop %s)", name, branch, name)
+	}
+	if _, err := run(ctx, top, "update-ref", "refs/heads/"+branch, tip, ""); err != nil {
+		return fmt.Errorf("gitship: import %s: %w", name, err)
+	}
+	if base != "" {
+		if _, err := run(ctx, top, "config", "branch."+branch+".troupebase", base); err != nil {
+			return fmt.Errorf("gitship: import %s: record its base: %w", name, err)
+		}
+	}
+	if err := ensureIgnored(top); err != nil {
+		return fmt.Errorf("gitship: import %s: %w", name, err)
+	}
+	wt := filepath.Join(top, ".troupe", "worktrees", name)
+	_, _ = run(ctx, top, "worktree", "prune")
+	if _, err := run(ctx, top, "worktree", "add", "-q", wt, branch); err != nil {
+		return fmt.Errorf("gitship: import %s: check out its worktree: %w", name, err)
+	}
+	return ensureIgnored(wt)
+}
