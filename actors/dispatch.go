@@ -2,6 +2,7 @@ package actors
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -25,6 +26,9 @@ type TaskQueue interface {
 	Publish(ctx context.Context, task *messages.SpawnTask) error
 	// Waiting reports whether a worker is waiting for a task right now.
 	Waiting(ctx context.Context) (bool, error)
+	// Import brings a writing remote child's returned branch into the parent's checkout
+	// (base is the commit the task was sent with).
+	Import(ctx context.Context, base string, r *messages.AgentResult) error
 }
 
 // TaskQueueOpener opens the project's task queue over the Node's connection.
@@ -39,6 +43,9 @@ const (
 	attachedHorizon = time.Minute
 	dispatchTick    = time.Second
 	queueTimeout    = 10 * time.Second
+	// Shipping a task's code (a bundle of the repository) and bringing a branch back.
+	publishTimeout = 5 * time.Minute
+	importTimeout  = 5 * time.Minute
 	// A finished task is remembered this long, so a late lease for it is recognised.
 	finishedMemory = 10 * time.Minute
 	// After the queue failed to open, dispatches are refused this long before trying again.
@@ -263,8 +270,8 @@ func (d *dispatcher) publish(ctx actor.Context, msg *dispatchTask) {
 	task := msg.task
 	d.table.add(task, time.Now())
 	d.parents[task.ID] = msg.parent
-	offActor(ctx, 2*queueTimeout, func() string {
-		c, cancel := context.WithTimeout(context.Background(), queueTimeout)
+	offActor(ctx, publishTimeout+time.Second, func() string {
+		c, cancel := context.WithTimeout(context.Background(), publishTimeout)
 		defer cancel()
 		if !known {
 			ok, err := q.Waiting(c)
@@ -289,6 +296,7 @@ func (d *dispatcher) publish(ctx actor.Context, msg *dispatchTask) {
 			d.refuse(ctx, msg, why)
 			return
 		}
+		d.table.sentWith(task.ID, task.Repo.Base)
 		ctx.Send(msg.parent, &dispatchOutcome{task: task.ID})
 	})
 }
@@ -317,9 +325,25 @@ func (d *dispatcher) onWorker(ctx actor.Context, m *fromWorker) {
 			}
 		}
 	case *messages.AgentResult:
-		if parent, ok := d.table.result(m.worker, msg); ok {
-			d.deliver(ctx, parent, msg)
+		parent, base, ok := d.table.result(m.worker, msg)
+		if !ok {
+			return
 		}
+		if msg.Branch == "" || d.queue == nil {
+			d.deliver(ctx, parent, msg)
+			return
+		}
+		q := d.queue
+		offActor(ctx, importTimeout, func() error {
+			c, cancel := context.WithTimeout(context.Background(), importTimeout)
+			defer cancel()
+			return q.Import(c, base, msg)
+		}, func(err, timeout error) {
+			if err = errors.Join(err, timeout); err != nil {
+				msg.Error = strings.TrimSpace(msg.Error + "; " + err.Error())
+			}
+			d.deliver(ctx, parent, msg)
+		})
 	}
 }
 

@@ -33,6 +33,7 @@ type dispatched struct {
 	attempt                    int       // the delivery the last lease was for
 	until                      time.Time // the lease; zero until leased
 	deadline                   time.Time // the task's own deadline; zero: none
+	base                       string    // the commit its code was sent at
 	sent                       time.Time
 	done                       bool  // its result went to the parent (or was made for it)
 	held                       []any // messages for the child that wait for a worker to take it
@@ -96,17 +97,24 @@ func (t *dispatchTable) lease(l *messages.TaskLease, now time.Time) leaseStep {
 
 // result takes a child's result from worker: it goes to the parent only for a task this Node
 // dispatched and has not finished (exactly once), stamped with the worker. ok false: drop it.
-func (t *dispatchTable) result(worker string, r *messages.AgentResult) (parent string, ok bool) {
+func (t *dispatchTable) result(worker string, r *messages.AgentResult) (parent, base string, ok bool) {
 	d := t.tasks[r.Session]
 	if d == nil || d.done {
-		return "", false
+		return "", "", false
 	}
 	d.done = true
 	r.Worker = worker
 	if d.worker == "" {
 		d.worker = worker
 	}
-	return d.parent, true
+	return d.parent, d.base, true
+}
+
+// sentWith records the commit a queued task's code was sent at.
+func (t *dispatchTable) sentWith(task, base string) {
+	if d := t.tasks[task]; d != nil {
+		d.base = base
+	}
 }
 
 // dead takes a dead letter: the task exhausted its deliveries; its child fails.

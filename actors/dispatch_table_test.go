@@ -18,7 +18,7 @@ func TestDispatchTableResultsExactlyOnce(t *testing.T) {
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	tb := newDispatchTable(time.Minute)
 	tb.add(spawnTask("a"), now)
-	if _, ok := tb.result("w1", &messages.AgentResult{Session: "stranger"}); ok {
+	if _, _, ok := tb.result("w1", &messages.AgentResult{Session: "stranger"}); ok {
 		t.Fatal("a result for a task this node did not dispatch was taken")
 	}
 	if w, held := tb.route("a", &messages.SendAgent{Message: "hi"}); w != "" || !held {
@@ -38,11 +38,11 @@ func TestDispatchTableResultsExactlyOnce(t *testing.T) {
 		t.Fatalf("route = %q, want w2", w)
 	}
 	r := &messages.AgentResult{Session: "a", Status: messages.AgentDone}
-	parent, ok := tb.result("w2", r)
+	parent, _, ok := tb.result("w2", r)
 	if !ok || parent != "p1" || r.Worker != "w2" {
 		t.Fatalf("result = %q, %v, worker %q", parent, ok, r.Worker)
 	}
-	if _, ok := tb.result("w1", &messages.AgentResult{Session: "a"}); ok {
+	if _, _, ok := tb.result("w1", &messages.AgentResult{Session: "a"}); ok {
 		t.Fatal("a second result for one task was forwarded")
 	}
 	if st := tb.lease(&messages.TaskLease{Task: "a", Worker: "w1", Until: now.Add(time.Hour)}, now); !st.stale {
@@ -102,7 +102,7 @@ func TestDispatchTableFailures(t *testing.T) {
 	if !st.stale {
 		t.Fatal("a worker that took a cancelled task is not told to stop it")
 	}
-	if _, ok := tb.result("w1", &messages.AgentResult{Session: "fine"}); !ok {
+	if _, _, ok := tb.result("w1", &messages.AgentResult{Session: "fine"}); !ok {
 		t.Fatal("the result of a leased task was dropped")
 	}
 	adoptAt := now.Add(10 * time.Minute)
