@@ -46,6 +46,7 @@ type Checkout struct {
 	Start  string // Base, or the commit of the parent's uncommitted changes on top of it
 	// Fetched is the bytes this checkout downloaded from the object store (bundles, patch).
 	Fetched int64
+	saved   string // "<head> <tree>" of the last checkpoint (checkpoint.go)
 }
 
 // lock takes the process mutex and the directory's file lock; the returned func releases both.
@@ -125,7 +126,9 @@ func (c *Cache) Checkout(ctx context.Context, project, task string, src *message
 		if _, err := (gitCmd{dir: co.Path, args: []string{"apply", "--binary", "--whitespace=nowarn", "-"}, stdin: bytes.NewReader(patch)}).run(ctx); err != nil {
 			return nil, fmt.Errorf("gitship: apply the parent's uncommitted changes: %w", err)
 		}
-		if co.Start, _, err = commitAll(ctx, co.Path, "troupe: the parent's uncommitted changes"); err != nil {
+		// Dated like the base, so every delivery of the task makes the same commit: a restored
+		// checkpoint (internal/taskstate) builds on it.
+		if co.Start, _, err = commitAll(ctx, co.Path, "troupe: the parent's uncommitted changes", datedAs(ctx, co.Path, src.Base)...); err != nil {
 			return nil, fmt.Errorf("gitship: commit the parent's uncommitted changes: %w", err)
 		}
 	}
