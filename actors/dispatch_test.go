@@ -211,4 +211,3 @@ func TestRemoteChildWhoseLeaseLapsesFails(t *testing.T) {
 		t.Errorf("error = %q", r.Error)
 	}
 }
-
