@@ -76,8 +76,9 @@ type childAgent struct {
 	began     time.Time
 	// remote marks a child sent to the workers (its record says so too); place is what its
 	// placement was decided from.
-	remote bool
-	place  placeInput
+	remote   bool
+	place    placeInput
+	roleMode string // the role's mode, which a parent's mode change never loosens
 }
 
 // agentRecord is what the parent stores of a child at s/<parent>/agents/<task>, so a resumed

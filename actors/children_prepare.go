@@ -87,7 +87,7 @@ func (k *children) prepare(req *messages.SpawnAgent, parent childParent) (*child
 	start.Task = brief(handle, role.Name, cfg.handle(), req, len(inherited) > 0)
 	c := &childAgent{start: start, inherited: inherited, rec: agentRecord{Task: task, Handle: handle, Session: start.ID,
 		Role: role.Name, State: messages.AgentQueued, Background: req.Background, Spawned: time.Now().UTC()},
-		place: placeInput{configured: cfg.Placement, pinned: role.Placement, writes: childWrites(mode, role.PlanSafeBash),
+		roleMode: role.Mode, place: placeInput{configured: cfg.Placement, pinned: role.Placement, writes: childWrites(mode, role.PlanSafeBash),
 			long: req.Background || req.Worktree}}
 	return c, notes, nil
 }

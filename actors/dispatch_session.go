@@ -3,10 +3,12 @@ package actors
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/troupe-dev/troupe/config"
 	"github.com/troupe-dev/troupe/messages"
 )
 
@@ -126,5 +128,29 @@ func (s *session) adoptRemoteChildren(ctx actor.Context) {
 	for _, c := range adopt {
 		ctx.Send(s.kids.delegation.Dispatcher, &dispatchAdopt{task: c.rec.Session, handle: c.rec.Handle, role: c.rec.Role,
 			worker: c.rec.Worker, parent: ctx.Self(), parentID: s.cfg.ID})
+	}
+}
+
+// remoteModeChanged passes the parent's new mode to its remote children, each within its role's
+// mode (a local child keeps the mode it started with, as before).
+func (s *session) remoteModeChanged(ctx actor.Context) {
+	for _, c := range s.kids.unended() {
+		if c.remote && c.start != nil {
+			mode := messages.Mode(config.StricterMode(string(s.cfg.Mode), c.roleMode))
+			ctx.Send(s.kids.delegation.Dispatcher, &dispatchRoute{task: c.rec.Session, msg: &messages.SetMode{Mode: mode, By: "parent " + s.cfg.handle()}})
+		}
+	}
+}
+
+// remoteAllowlistGrew passes the patterns this session's allowlist gained to its remote
+// children (a local child's gate is built with the list when it starts).
+func (s *session) remoteAllowlistGrew(ctx actor.Context, patterns []string) {
+	if len(patterns) <= len(s.kids.allowlist) || s.kids.delegation == nil || s.kids.delegation.Dispatcher == nil {
+		return
+	}
+	for _, c := range s.kids.unended() {
+		if c.remote {
+			ctx.Send(s.kids.delegation.Dispatcher, &dispatchRoute{task: c.rec.Session, msg: &messages.SessionAllowlist{Patterns: slices.Clone(patterns)}})
+		}
 	}
 }

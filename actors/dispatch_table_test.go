@@ -1,9 +1,12 @@
 package actors
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/troupe-dev/troupe/messages"
 )
@@ -115,5 +118,50 @@ func TestDispatchTableFailures(t *testing.T) {
 	}
 	if workerOfSubject(messages.WorkerResultsSubject("ns1", "w9")) != "w9" || workerOfSubject("troupe.ns1.evt.x.y") != "" {
 		t.Fatal("workerOfSubject")
+	}
+}
+
+// A resumed parent keeps a remote child that was running for the dispatcher to follow again
+// (when this Node dispatches); a local one, or any without a dispatcher, is interrupted.
+func TestRestoreAdoptsRemoteChildren(t *testing.T) {
+	recs := []agentRecord{
+		{Task: "near", Handle: "root/near", Session: "p-near", State: messages.AgentRunning},
+		{Task: "far", Handle: "root/far", Session: "p-far", State: messages.AgentRunning, Remote: true, Worker: "w1"},
+		{Task: "done", Handle: "root/done", Session: "p-done", State: messages.AgentDone, Remote: true,
+			Result: &messages.AgentResult{Status: messages.AgentDone}},
+	}
+	for _, tt := range []struct {
+		name       string
+		dispatcher bool
+		changed    []string
+		adopt      []string
+	}{
+		{"with a dispatcher", true, []string{"near"}, []string{"far"}},
+		{"without one", false, []string{"near", "far"}, nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			k := newChildren()
+			k.delegation = &Delegation{}
+			if tt.dispatcher {
+				k.delegation.Dispatcher = actor.NewPID("nonhost", "dispatcher")
+			}
+			changed, adopt := k.restore(recs)
+			names := func(cs []*childAgent) []string {
+				var out []string
+				for _, c := range cs {
+					out = append(out, c.rec.Task)
+				}
+				return out
+			}
+			if got := names(changed); !slices.Equal(got, tt.changed) {
+				t.Errorf("interrupted = %v, want %v", got, tt.changed)
+			}
+			if got := names(adopt); !slices.Equal(got, tt.adopt) {
+				t.Errorf("adopted = %v, want %v", got, tt.adopt)
+			}
+			if far := k.get("far"); tt.dispatcher && (far.rec.State != messages.AgentRunning || !far.remote || k.running() != 0) {
+				t.Errorf("far = %+v (a remote child takes no local slot)", far.rec)
+			}
+		})
 	}
 }

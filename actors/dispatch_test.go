@@ -2,6 +2,7 @@ package actors
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -23,6 +24,18 @@ import (
 func startDispatchNode(t *testing.T, script string, grace time.Duration) (*testNode, *natstest.Cluster) {
 	t.Helper()
 	cluster := natstest.Start(t, natstest.Options{})
+	tn := &testNode{}
+	node, err := StartNode(dispatchNodeOptions(t, gitRoot(t), cluster.URL(), script, grace, tn))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tn.attach(t, node)
+	return tn, cluster
+}
+
+// gitRoot is a project root that is a git repository with one commit.
+func gitRoot(t *testing.T) string {
+	t.Helper()
 	root := t.TempDir()
 	if real, err := filepath.EvalSymlinks(root); err == nil {
 		root = real
@@ -33,25 +46,27 @@ func startDispatchNode(t *testing.T, script string, grace time.Duration) (*testN
 			t.Fatalf("git %v: %v\n%s", args, err, out)
 		}
 	}
+	return root
+}
+
+// dispatchNodeOptions are a Node's options on the scripted provider (kept in tn), joining url
+// and dispatching to its workers.
+func dispatchNodeOptions(t *testing.T, root, url, script string, grace time.Duration, tn *testNode) NodeOptions {
+	t.Helper()
 	s, err := llm.ParseScript("test", []byte(script))
 	if err != nil {
 		t.Fatal(err)
 	}
-	tn := &testNode{provider: &recordingProvider{Provider: llm.NewScriptedFrom(s)}}
-	node, err := StartNode(NodeOptions{
+	tn.provider = &recordingProvider{Provider: llm.NewScriptedFrom(s)}
+	return NodeOptions{
 		Root: root,
 		Provider: func(model, baseURL string, getenv func(string) string) (llm.Provider, string, error) {
 			return tn.provider, "scripted", nil
 		},
 		Retry:    llm.RetryPolicy{MaxAttempts: 1},
-		NATS:     cluster.URL(),
+		NATS:     url,
 		Dispatch: DispatchOptions{Open: JetStreamQueue(root, ""), LeaseGrace: grace},
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
-	tn.attach(t, node)
-	return tn, cluster
 }
 
 // fakeWorker consumes the project's task queue as a worker would and answers each task with
@@ -210,4 +225,172 @@ func TestRemoteChildWhoseLeaseLapsesFails(t *testing.T) {
 	if !strings.Contains(r.Error, "w2 stopped renewing its lease") {
 		t.Errorf("error = %q", r.Error)
 	}
+}
+
+// What a parent says to a remote child after it started reaches the worker's inbox for that
+// child: send_agent, the parent's mode change (within the child's role), cancel_agent.
+func TestMessagesForARemoteChildReachItsWorker(t *testing.T) {
+	tn, cluster := startDispatchNode(t, `{"turns": [
+		{"tool_calls": [{"name": "spawn_agent", "args": {"task_name": "far", "agent_type": "worker", "message": "build", "background": true}}]},
+		{"text": "spawned"},
+		{"tool_calls": [{"name": "send_agent", "args": {"handle": "root/far", "message": "also b"}}]},
+		{"text": "noted"},
+		{"tool_calls": [{"name": "cancel_agent", "args": {"handle": "root/far"}}]},
+		{"text": "stopped"}]}`, time.Minute)
+	inbox := make(chan any, 16)
+	fakeWorker(t, cluster.URL(), tn.NS, "w1", func(nc *nats.Conn, task *messages.SpawnTask) {
+		results := messages.WorkerResultsSubject(tn.NS, "w1")
+		sub, err := nc.Subscribe(messages.WorkerInboxSubject(tn.NS, "w1", task.ID), func(m *nats.Msg) {
+			msg, err := messages.Decode(m.Data)
+			if err != nil {
+				t.Errorf("undecodable message for the child: %v", err)
+				return
+			}
+			inbox <- msg
+			if _, ok := msg.(*messages.Cancel); ok {
+				publishTo(t, nc, results, &messages.AgentResult{Handle: task.Start.Agent, Session: task.ID, Role: task.Start.Role,
+					Status: messages.AgentCancelled, Worker: "w1", Error: "cancelled by its parent"})
+			}
+		})
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		t.Cleanup(func() { _ = sub.Unsubscribe() })
+		publishTo(t, nc, results, &messages.TaskLease{Task: task.ID, Worker: "w1", Until: time.Now().Add(time.Minute), Attempt: task.Attempt})
+	})
+	id := tn.startInteractive(t, messages.StartSession{ID: "p1", Task: "go", Placement: "workers"})
+	checkFor(t, 30*time.Second, func() error {
+		for _, v := range tn.eventsOfType(id, messages.EventAgentSpawned) {
+			if v.(*messages.AgentSpawnedData).Worker == "w1" {
+				return nil
+			}
+		}
+		return fmt.Errorf("no worker took the child yet")
+	})
+	next := func(want string) any {
+		t.Helper()
+		select {
+		case m := <-inbox:
+			if fmt.Sprintf("%T", m) != want {
+				t.Fatalf("the child got %T %+v, want %s", m, m, want)
+			}
+			return m
+		case <-time.After(testwait.Scale(30 * time.Second)):
+			t.Fatalf("the child never got a %s", want)
+		}
+		return nil
+	}
+	if _, err := tn.client.Input(id, "tell it"); err != nil {
+		t.Fatal(err)
+	}
+	if m := next("*messages.SendAgent").(*messages.SendAgent); m.Message != "also b" || m.Handle != "root/far" {
+		t.Errorf("note = %+v", m)
+	}
+	tn.waitIdleText(t, id, "noted")
+	if _, err := tn.client.SetMode(id, "auto-edit"); err != nil {
+		t.Fatal(err)
+	}
+	if m := next("*messages.SetMode").(*messages.SetMode); m.Mode != messages.ModeAutoEdit {
+		t.Errorf("mode change = %+v", m)
+	}
+	if _, err := tn.client.Input(id, "stop it"); err != nil {
+		t.Fatal(err)
+	}
+	next("*messages.Cancel")
+	checkFor(t, 30*time.Second, func() error {
+		r := tn.agentResults(id)["root/far"]
+		if r == nil {
+			return fmt.Errorf("no result yet")
+		}
+		if r.Status != messages.AgentCancelled || r.Worker != "w1" {
+			t.Fatalf("result = %+v", r)
+		}
+		return nil
+	})
+}
+
+// waitIdleText waits until the session's model said text (a turn ended with it).
+func (tn *testNode) waitIdleText(t *testing.T, id, text string) {
+	t.Helper()
+	checkFor(t, 30*time.Second, func() error {
+		for _, v := range tn.eventsOfType(id, messages.EventTextDelta) {
+			if d, ok := v.(*messages.DeltaData); ok && strings.Contains(d.Text, text) {
+				return nil
+			}
+		}
+		return fmt.Errorf("the model has not said %q yet", text)
+	})
+}
+
+// A parent whose node stops while its child runs on a worker collects the child's result when
+// it is resumed on a new node: the child is adopted, not marked interrupted.
+func TestResumedParentCollectsItsRemoteChildsResult(t *testing.T) {
+	script := `{"turns": [
+		{"tool_calls": [{"name": "spawn_agent", "args": {"task_name": "far", "agent_type": "worker", "message": "build", "background": true}}]},
+		{"text": "spawned"}]}`
+	cluster := natstest.Start(t, natstest.Options{})
+	root := gitRoot(t)
+	first, err := StartNode(dispatchNodeOptions(t, root, cluster.URL(), script, time.Minute, &testNode{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	client, err := first.Client()
+	if err != nil {
+		t.Fatal(err)
+	}
+	taken, finish := make(chan *messages.SpawnTask, 1), make(chan struct{})
+	fakeWorker(t, cluster.URL(), first.NS, "w1", func(nc *nats.Conn, task *messages.SpawnTask) {
+		results := messages.WorkerResultsSubject(first.NS, "w1")
+		publishTo(t, nc, results, &messages.TaskLease{Task: task.ID, Worker: "w1", Until: time.Now().Add(time.Minute), Attempt: task.Attempt})
+		taken <- task
+		<-finish // the child runs on while its parent's node goes away and comes back
+		publishTo(t, nc, results, &messages.TaskLease{Task: task.ID, Worker: "w1", Until: time.Now().Add(time.Minute), Attempt: task.Attempt})
+		publishTo(t, nc, results, &messages.AgentResult{Handle: task.Start.Agent, Session: task.ID, Role: task.Start.Role,
+			Status: messages.AgentDone, Worker: "w1", Summary: "built while you were away"})
+	})
+	if err := client.StartSession(&messages.StartSession{ID: "p1", Task: "go", Model: "scripted", Mode: messages.ModeYolo,
+		Workspace: root, Interactive: true, Placement: "workers"}); err != nil {
+		t.Fatal(err)
+	}
+	var task *messages.SpawnTask
+	select {
+	case task = <-taken:
+	case <-time.After(testwait.Scale(30 * time.Second)):
+		t.Fatal("no worker took the child")
+	}
+	checkFor(t, 30*time.Second, func() error {
+		recs, err := storedAgentRecords(first.Store(), "p1")
+		if err != nil || len(recs) != 1 || recs[0].Worker != "w1" {
+			return fmt.Errorf("records %+v, %v", recs, err)
+		}
+		return nil
+	})
+	client.Close()
+	if err := first.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	tn := &testNode{}
+	second, err := StartNode(dispatchNodeOptions(t, root, cluster.URL(), script, time.Minute, tn))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tn.attach(t, second)
+	if err := tn.client.StartSession(&messages.StartSession{ID: "p1", Resume: true, Model: "scripted", Mode: messages.ModeYolo,
+		Workspace: root, Interactive: true, Placement: "workers"}); err != nil {
+		t.Fatal(err)
+	}
+	checkFor(t, 30*time.Second, func() error { _, err := tn.client.Status("p1"); return err })
+	close(finish)
+	checkFor(t, 30*time.Second, func() error {
+		r := tn.agentResults("p1")["root/far"]
+		if r == nil {
+			return fmt.Errorf("no result yet")
+		}
+		if r.Status != messages.AgentDone || r.Summary != "built while you were away" || r.Session != task.ID || r.Worker != "w1" {
+			t.Fatalf("result = %+v", r)
+		}
+		return nil
+	})
 }

@@ -189,6 +189,9 @@ func (s *session) Receive(ctx actor.Context) {
 		st, err := s.cfg.switchMode(msg)
 		st.respond = replyTo(err, s.status())
 		s.takeTurnStep(ctx, st)
+		if err == nil {
+			s.remoteModeChanged(ctx)
+		}
 	case *messages.SessionAllowlist:
 		s.onSessionAllowlist(ctx, msg)
 	case *messages.MCPToolsChanged:
