@@ -29,6 +29,8 @@ type TaskQueue interface {
 	// Import brings a writing remote child's returned branch into the parent's checkout
 	// (base is the commit the task was sent with).
 	Import(ctx context.Context, base string, r *messages.AgentResult) error
+	// Close lets go of what the queue runs (its dead-letter republisher).
+	Close()
 }
 
 // TaskQueueOpener opens the project's task queue over the Node's connection.
@@ -204,6 +206,9 @@ func (d *dispatcher) started(ctx actor.Context) {
 func (d *dispatcher) stopping() {
 	for _, s := range d.subs {
 		_ = s.Unsubscribe()
+	}
+	if d.queue != nil {
+		d.queue.Close()
 	}
 	if d.stop != nil {
 		close(d.stop)

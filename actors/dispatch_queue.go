@@ -23,6 +23,7 @@ type jetQueue struct {
 	objs      *gitship.Objects
 	ns, root  string
 	remoteURL string
+	stopDead  func()
 }
 
 // JetStreamQueue opens the project's task queue and code bucket for a Node at root; url is a
@@ -41,7 +42,13 @@ func JetStreamQueue(root, url string) TaskQueueOpener {
 		if err != nil {
 			return nil, err
 		}
-		return &jetQueue{q: q, js: js, objs: objs, ns: ns, root: root, remoteURL: url}, nil
+		// The Node also turns exhausted tasks into dead letters (one republisher per advisory,
+		// however many run): a dispatched child fails even if no worker runs one.
+		stopDead, err := q.DeadLetters(nil)
+		if err != nil {
+			return nil, err
+		}
+		return &jetQueue{q: q, js: js, objs: objs, ns: ns, root: root, remoteURL: url, stopDead: stopDead}, nil
 	}
 }
 
@@ -54,6 +61,9 @@ func (j *jetQueue) Publish(ctx context.Context, task *messages.SpawnTask) error 
 	task.Repo = *repo
 	return j.q.Publish(ctx, task)
 }
+
+// Close stops the dead-letter republisher.
+func (j *jetQueue) Close() { j.stopDead() }
 
 // Waiting reports whether a worker has a pull waiting on the shared consumer.
 func (j *jetQueue) Waiting(ctx context.Context) (bool, error) {

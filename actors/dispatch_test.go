@@ -73,6 +73,13 @@ func dispatchNodeOptions(t *testing.T, root, url, script string, grace time.Dura
 // answer (which publishes on the worker's results subject), until the test ends.
 func fakeWorker(t *testing.T, url, ns, name string, answer func(nc *nats.Conn, task *messages.SpawnTask)) {
 	t.Helper()
+	fakeWorkerAcking(t, url, ns, answer, true)
+}
+
+// fakeWorkerAcking is fakeWorker; with ack false it hands every task back (Nak) after answer,
+// as a worker that cannot run it would.
+func fakeWorkerAcking(t *testing.T, url, ns string, answer func(nc *nats.Conn, task *messages.SpawnTask), ack bool) {
+	t.Helper()
 	nc, err := nats.Connect(url)
 	if err != nil {
 		t.Fatal(err)
@@ -97,6 +104,10 @@ func fakeWorker(t *testing.T, url, ns, name string, answer func(nc *nats.Conn, t
 				continue
 			}
 			answer(nc, &d.Task)
+			if !ack {
+				_ = d.Nak()
+				continue
+			}
 			ackCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			_ = d.Ack(ackCtx)
 			cancel()
@@ -393,4 +404,22 @@ func TestResumedParentCollectsItsRemoteChildsResult(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// A task no worker can finish exhausts its deliveries; its dead letter fails the child.
+func TestRemoteChildWhoseTaskWentDeadFails(t *testing.T) {
+	tn, cluster := startDispatchNode(t, `{"turns": [
+		{"tool_calls": [{"name": "spawn_agent", "args": {"task_name": "poison", "agent_type": "worker", "message": "crash"}}]},
+		{"expect": "the task was given up", "text": "it went dead"}]}`, time.Minute)
+	tries := make(chan int, 16)
+	fakeWorkerAcking(t, cluster.URL(), tn.NS, func(nc *nats.Conn, task *messages.SpawnTask) { tries <- task.Attempt }, false)
+	id := tn.startWith(t, messages.StartSession{ID: "p1", Task: "go", Mode: messages.ModeYolo, Placement: "workers"})
+	fin := tn.waitFinished(t, id)
+	r := tn.agentResults(id)["root/poison"]
+	if fin.Status != messages.StatusDone || r == nil || r.Status != messages.AgentFailed || !strings.Contains(r.Error, "deliveries") {
+		t.Fatalf("parent %+v, child %+v", fin, r)
+	}
+	if n := len(tries); n != taskqueue.DefaultMaxDeliver {
+		t.Errorf("the task was tried %d times, want %d", n, taskqueue.DefaultMaxDeliver)
+	}
 }
