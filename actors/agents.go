@@ -74,6 +74,7 @@ type childAgent struct {
 	wt        *worktree.Worktree
 	pid       *actor.PID
 	began     time.Time
+	building  bool // its setup is being built off the parent's actor (startChild): no actor yet
 	// remote marks a child sent to the workers (its record says so too); place is what its
 	// placement was decided from.
 	remote   bool

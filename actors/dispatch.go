@@ -219,6 +219,9 @@ func (d *dispatcher) stopping() {
 // onTask publishes a task once the queue is open and a worker is attached; otherwise it
 // refuses, and the parent starts the child locally.
 func (d *dispatcher) onTask(ctx actor.Context, msg *dispatchTask) {
+	// Booked at once, so a cancel that comes while the queue opens finds the task.
+	d.table.add(msg.task, time.Now())
+	d.parents[msg.task.ID] = msg.parent
 	switch {
 	case d.opts.Open == nil:
 		d.refuse(ctx, msg, "this node dispatches to no workers")
@@ -273,8 +276,9 @@ func (d *dispatcher) onOpened(ctx actor.Context, o *queueOpened) {
 func (d *dispatcher) publish(ctx actor.Context, msg *dispatchTask) {
 	q, known := d.queue, d.table.attached(time.Now(), attachedHorizon)
 	task := msg.task
-	d.table.add(task, time.Now())
-	d.parents[task.ID] = msg.parent
+	if d.table.ended(task.ID) {
+		return // cancelled before it was queued: its result went to the parent already
+	}
 	offActor(ctx, publishTimeout+time.Second, func() string {
 		c, cancel := context.WithTimeout(context.Background(), publishTimeout)
 		defer cancel()
@@ -296,8 +300,6 @@ func (d *dispatcher) publish(ctx actor.Context, msg *dispatchTask) {
 			why = "queue the task: " + err.Error()
 		}
 		if why != "" {
-			d.table.drop(task.ID)
-			delete(d.parents, task.ID)
 			d.refuse(ctx, msg, why)
 			return
 		}
@@ -307,6 +309,8 @@ func (d *dispatcher) publish(ctx actor.Context, msg *dispatchTask) {
 }
 
 func (d *dispatcher) refuse(ctx actor.Context, msg *dispatchTask, why string) {
+	d.table.drop(msg.task.ID)
+	delete(d.parents, msg.task.ID)
 	ctx.Send(msg.parent, &dispatchOutcome{task: msg.task.ID, refused: why})
 }
 

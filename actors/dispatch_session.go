@@ -83,7 +83,7 @@ func (s *session) runHere(ctx actor.Context, c *childAgent, why string) {
 		s.saveChild(c)
 		return
 	}
-	s.startChild(ctx, c)
+	s.startChild(ctx, c, nil)
 }
 
 // onDispatched takes the dispatcher's news of a remote child: refused (it runs here), or

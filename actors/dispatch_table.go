@@ -52,6 +52,12 @@ func (t *dispatchTable) add(task *messages.SpawnTask, now time.Time) {
 		deadline: task.Deadline, sent: now}
 }
 
+// ended reports whether a task's child has ended (its result went to the parent).
+func (t *dispatchTable) ended(task string) bool {
+	d := t.tasks[task]
+	return d != nil && d.done
+}
+
 // drop forgets a task that could not be queued.
 func (t *dispatchTable) drop(task string) { delete(t.tasks, task) }
 
