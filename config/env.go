@@ -26,6 +26,7 @@ func (c *Config) applyEnv(getenv func(string) string) {
 			c.Sources = append(c.Sources, "env "+s.env)
 		}
 	}
+	c.applyBusEnv(getenv)
 }
 
 // Overrides are the command-line flags that override configuration; empty (zero, nil) means
@@ -34,6 +35,8 @@ type Overrides struct {
 	Model, BaseURL, Mode, Sandbox, NATS string
 	// Placement (--placement) replaces [agents] placement.
 	Placement string
+	// NATSCreds (--nats-creds) replaces [bus] creds when non-empty.
+	NATSCreds string
 	// Check replaces [done] check when non-nil: --check "" turns a configured check off.
 	Check *string
 	// ContextWindow (--context-window) and MaxRefusals (--max-refusals) replace [context]
@@ -49,6 +52,10 @@ func (c *Config) Apply(o Overrides) {
 			c.setString(s.field, s.ptr(c), val, "flag "+s.flag)
 			c.Sources = append(c.Sources, "flag "+s.flag)
 		}
+	}
+	if o.NATSCreds != "" {
+		c.setString("Bus.Creds", &c.Bus.Creds, o.NATSCreds, "flag --nats-creds")
+		c.Sources = append(c.Sources, "flag --nats-creds")
 	}
 	if o.Check != nil {
 		c.setString("Done.Check", &c.Done.Check, *o.Check, "flag --check")

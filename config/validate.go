@@ -85,6 +85,7 @@ func (c *Config) Validate() error {
 			}
 		}
 	}
+	c.validateBus(bad)
 	errs = append(errs, c.validateHooks()...)
 	for _, name := range c.Env.Pass {
 		if !validEnvName(name) {
@@ -131,6 +132,9 @@ func validEnvName(name string) bool {
 
 // fieldKey names a Config field as users write it in a file.
 func fieldKey(field string) string {
+	if k := busFieldKey(field); k != "" {
+		return k
+	}
 	switch field {
 	case "BaseURL":
 		return "base_url"
