@@ -114,6 +114,8 @@ type session struct {
 	mcp    mcpRefresh         // MCP tools changed, taken in between turns (mcp_watch.go)
 	user   userState          // the chat's own calls: !command, @path (session_usercalls.go)
 	learn  *sessionLessons    // the learning layer; nil when off (session_lessons.go)
+
+	view projection.Projector // items as the next model call sees them, kept between calls
 }
 
 // newSession returns the producer of a Session actor. The producer is called again when the
@@ -166,6 +168,8 @@ func (s *session) Receive(ctx actor.Context) {
 		s.respond(ctx, s.kids.list(time.Now()))
 	case *messages.AgentResult:
 		s.takeKidsStep(ctx, s.kids.result(s.cfg.handle(), msg, time.Now()))
+	case *dispatchOutcome, *childPlaced:
+		s.onDispatched(ctx, msg)
 	case *childGone:
 		s.takeKidsStep(ctx, s.kids.gone(s.cfg.handle(), msg.task, time.Now()))
 	case *waitExpired:
@@ -187,6 +191,9 @@ func (s *session) Receive(ctx actor.Context) {
 		st, err := s.cfg.switchMode(msg)
 		st.respond = replyTo(err, s.status())
 		s.takeTurnStep(ctx, st)
+		if err == nil {
+			s.remoteModeChanged(ctx)
+		}
 	case *messages.SessionAllowlist:
 		s.onSessionAllowlist(ctx, msg)
 	case *messages.MCPToolsChanged:
