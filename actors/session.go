@@ -68,6 +68,11 @@ type SessionDeps struct {
 	// ahead of the Terminated that follows, so it is never overtaken or lost (see children.stopped).
 	// Supervisor is the actor that started a top-level session; it hears of its start and end.
 	ReportTo, Supervisor *actor.PID
+	// RemoteParent marks a child run on a worker for a parent on another Node: what its parent
+	// says after the start (allowlist growth) arrives over the bus, on the worker's inbox for
+	// it, which only the dispatching Node may publish (docs/ARCHITECTURE.md "Subagents on
+	// workers").
+	RemoteParent bool
 	// Narrowed are the Node's tools this session does not have (for /tools); Setup rebuilds
 	// the provider, tools and prefix when /model or /prompt switches (nil: they only show).
 	Narrowed    []NarrowedTool
@@ -168,6 +173,8 @@ func (s *session) Receive(ctx actor.Context) {
 		s.respond(ctx, s.kids.list(time.Now()))
 	case *messages.AgentResult:
 		s.takeKidsStep(ctx, s.kids.result(s.cfg.handle(), msg, time.Now()))
+	case *dispatchOutcome, *childPlaced:
+		s.onDispatched(ctx, msg)
 	case *childGone:
 		s.takeKidsStep(ctx, s.kids.gone(s.cfg.handle(), msg.task, time.Now()))
 	case *waitExpired:
@@ -189,6 +196,9 @@ func (s *session) Receive(ctx actor.Context) {
 		st, err := s.cfg.switchMode(msg)
 		st.respond = replyTo(err, s.status())
 		s.takeTurnStep(ctx, st)
+		if err == nil {
+			s.remoteModeChanged(ctx)
+		}
 	case *messages.SessionAllowlist:
 		s.onSessionAllowlist(ctx, msg)
 	case *messages.MCPToolsChanged:
