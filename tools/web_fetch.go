@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -20,10 +21,11 @@ import (
 
 // web_fetch contract:
 //   - Fetches one http(s) URL and returns it as text the model reads: HTML as markdown (a
-//     maintained converter, html-to-markdown), JSON indented, other text as it is; anything
-//     else is one line giving its type and size.
+//     maintained converter, html-to-markdown), JSON indented, a PDF's text with a marker
+//     per page (web_fetch_pdf.go), other text as it is; anything else is one line giving its
+//     type and size.
 //   - Bounded: at most webFetchMaxBytes of body are read (the rest is dropped and the result
-//     says so), webFetchTimeout for the whole fetch, webFetchMaxRedirects redirects, each
+//     says so; a PDF may be up to webFetchMaxPDFBytes, as its index is at its end), webFetchTimeout for the whole fetch, webFetchMaxRedirects redirects, each
 //     checked again. The lifecycle bounds the text and keeps the whole as an artifact.
 //   - Never reaches the machine's own network by accident: every address a host resolves to
 //     is checked when the connection is dialled (so a DNS answer cannot change between check
@@ -34,6 +36,7 @@ import (
 
 const (
 	webFetchMaxBytes     = 5 << 20
+	webFetchMaxPDFBytes  = 20 << 20
 	webFetchTimeout      = 30 * time.Second
 	webFetchMaxRedirects = 5
 )
@@ -75,7 +78,7 @@ func WebFetch(allowHosts []string) Tool {
 func (w *webFetch) Spec() Spec {
 	return Spec{
 		Name: "web_fetch",
-		Description: "Fetch a web page or file over http(s) and read it as markdown (HTML), indented JSON or text. " +
+		Description: "Fetch a web page or file over http(s) and read it as markdown (HTML), indented JSON, a PDF's text or plain text. " +
 			"Large pages are cut; the whole is kept for read_artifact. Addresses on this machine's own network are refused.",
 		Schema: json.RawMessage(`{"type":"object","properties":{` +
 			`"url":{"type":"string","description":"the http or https URL to fetch"}},` +
@@ -105,24 +108,28 @@ func (w *webFetch) Run(ctx context.Context, env *Env, raw json.RawMessage) Resul
 		return errorResult(fmt.Sprintf("web_fetch %s: %v", a.URL, err))
 	}
 	req.Header.Set("User-Agent", "troupe-web-fetch/1")
-	req.Header.Set("Accept", "text/html, text/markdown, text/plain, application/json;q=0.9, */*;q=0.5")
+	req.Header.Set("Accept", "text/html, text/markdown, text/plain, application/json;q=0.9, application/pdf;q=0.8, */*;q=0.5")
 	resp, err := w.client.Do(req)
 	if err != nil {
 		return errorResult(fmt.Sprintf("web_fetch %s: %v", a.URL, w.fetchError(err)))
 	}
 	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, int64(w.maxBytes)+1))
-	cut := len(body) > w.maxBytes
+	limit := w.maxBytes
+	if isPDF(resp.Header.Get("Content-Type")) {
+		limit = max(limit, webFetchMaxPDFBytes)
+	}
+	body, err := io.ReadAll(io.LimitReader(resp.Body, int64(limit)+1))
+	cut := len(body) > limit
 	if cut {
-		body = body[:w.maxBytes]
+		body = body[:limit]
 	}
 	if err != nil && !cut {
 		return errorResult(fmt.Sprintf("web_fetch %s: reading the body (%d bytes so far): %v", a.URL, len(body), w.fetchError(err)))
 	}
-	text, kind := readable(resp.Header.Get("Content-Type"), body, resp.Request.URL)
+	text, kind := readable(ctx, resp.Header.Get("Content-Type"), body, resp.Request.URL, cut)
 	head := fmt.Sprintf("%s %s (%s, %d bytes", resp.Request.URL, resp.Status, kind, len(body))
 	if cut {
-		head += fmt.Sprintf("; cut at %d bytes", w.maxBytes)
+		head += fmt.Sprintf("; cut at %d bytes", limit)
 	}
 	head += ")\n\n"
 	return Result{Output: head + text, IsError: resp.StatusCode >= 400}
@@ -140,14 +147,26 @@ func (w *webFetch) fetchError(err error) error {
 	return err
 }
 
-// readable turns a body into text by its content type, saying which kind it was.
-func readable(contentType string, body []byte, page *url.URL) (text, kind string) {
+// isPDF says whether a Content-Type header names a PDF.
+func isPDF(contentType string) bool {
+	mt, _, _ := mime.ParseMediaType(contentType)
+	return mt == "application/pdf" || mt == "application/x-pdf"
+}
+
+// readable turns a body into text by its content type, saying which kind it was; cut says
+// the body is only the start of what was sent.
+func readable(ctx context.Context, contentType string, body []byte, page *url.URL, cut bool) (text, kind string) {
 	mt, _, _ := mime.ParseMediaType(contentType)
 	if mt == "" {
 		mt = http.DetectContentType(body)
 		mt, _, _ = mime.ParseMediaType(mt)
 	}
+	if mt == "application/octet-stream" && bytes.HasPrefix(body, []byte("%PDF-")) {
+		mt = "application/pdf" // a server that does not name what it serves
+	}
 	switch {
+	case mt == "application/pdf" || mt == "application/x-pdf":
+		return pdfText(ctx, body, cut)
 	case mt == "text/html" || mt == "application/xhtml+xml":
 		md, err := htmltomarkdown.ConvertString(string(body), converter.WithDomain(page.Scheme+"://"+page.Host))
 		if err != nil {
