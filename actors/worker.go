@@ -23,10 +23,6 @@ import (
 // provider keys of the worker's own environment), and reports the child's projected result on
 // its results subject. Its sessions' inboxes live under troupe.<ns>.wrk.<name>.inbox.
 
-// WorkspaceFunc prepares the directory a task's child works in (a checkout of the task's
-// commit) and returns it with a release called once the task is over. It runs off the actors.
-type WorkspaceFunc func(ctx context.Context, task *messages.SpawnTask) (dir string, release func(), err error)
-
 // WorkerOptions configure a worker.
 type WorkerOptions struct {
 	// Node is what each child is built from, as a Node's sessions are: provider, tools,
@@ -43,9 +39,8 @@ type WorkerOptions struct {
 	Queue taskqueue.Config
 	// Grace is how long a stopping worker lets running tasks finish before it hands them back.
 	Grace time.Duration
-	// Workspace prepares a task's checkout; nil runs a task in the workspace its start names
-	// (a parent on the same machine, or a shared file system).
-	Workspace WorkspaceFunc
+	// RepoCache holds the checkouts of the tasks' code (internal/gitship).
+	RepoCache string
 }
 
 // Worker runs spawn tasks from a project's queue. Run owns the consuming loop; each task has
@@ -55,6 +50,7 @@ type Worker struct {
 	opts  WorkerOptions
 	node  *Node
 	queue *taskqueue.Queue
+	code  *workerCode
 	dead  func() // stops the dead-letter republisher
 	slots chan struct{}
 	tasks sync.WaitGroup
@@ -89,7 +85,12 @@ func StartWorker(opts WorkerOptions) (*Worker, error) {
 		return nil, err
 	}
 	log := opts.Node.Log
+	if w.code, err = openWorkerCode(ctx, node.nc, opts.NS, opts.RepoCache, w.queue.Replicas(), node.store, log); err != nil {
+		node.Close()
+		return nil, fmt.Errorf("worker code and state: %w", err)
+	}
 	if w.dead, err = w.queue.DeadLetters(func(err error) { log.Warn("dead letter", "err", err) }); err != nil {
+		w.code.close()
 		node.Close()
 		return nil, err
 	}
@@ -190,5 +191,6 @@ func (w *Worker) Running() int { return len(w.slots) }
 // Close stops the dead-letter republisher and the worker's runtime. Call it after Run returned.
 func (w *Worker) Close() error {
 	w.dead()
+	w.code.close()
 	return w.node.Close()
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -19,8 +18,8 @@ import (
 // final ack or nak, all network calls), and a taskHost actor owns the child session as a
 // parent session owns a local child, receiving its projected result by ReportTo.
 
-// handBackTimeout bounds stopping a child that is handed back and acking a published result.
-const handBackTimeout = 10 * time.Second
+// publishTimeout bounds waiting for the server to have a published result.
+const publishTimeout = 10 * time.Second
 
 // runTask runs one delivered task to its end. It holds one slot until it returns.
 func (w *Worker) runTask(d *taskqueue.Delivery) {
@@ -35,11 +34,16 @@ func (w *Worker) runTask(d *taskqueue.Delivery) {
 	out := make(chan *messages.AgentResult, 1)
 	var res *messages.AgentResult
 	abandoned := false
-	pid, release, err := w.startTask(t, out)
+	prepCtx, cancelPrep := context.WithTimeout(context.Background(), worktreeTimeout)
+	prep, err := w.code.prepare(prepCtx, t)
+	cancelPrep()
+	var pid *actor.PID
+	if err == nil {
+		pid, err = w.startTask(t, prep, out)
+	}
 	if err != nil {
-		res = failedTask(t, err.Error())
+		res = failedTask(t, fmt.Sprintf("the agent could not start on worker %s: %v", w.Name, err))
 	} else {
-		defer release()
 		select {
 		case res = <-out:
 		case <-w.abandon:
@@ -52,14 +56,16 @@ func (w *Worker) runTask(d *taskqueue.Delivery) {
 		}
 	}
 	final, handBack := decideTaskEnd(t, w.Name, res, abandoned)
-	ctx, cancel := context.WithTimeout(context.Background(), handBackTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), worktreeTimeout)
 	defer cancel()
 	if handBack {
+		w.code.abandon(t)
 		if err := d.Nak(); err != nil {
 			log.Warn("hand a task back", "err", err) // it comes back after AckWait instead
 		}
 		return
 	}
+	w.code.settle(ctx, t, prep, final)
 	if err := w.publishResult(final); err != nil {
 		log.Warn("publish a task's result", "err", err)
 		_ = d.Nak() // unreported: let it run again rather than lose it
@@ -67,44 +73,38 @@ func (w *Worker) runTask(d *taskqueue.Delivery) {
 	}
 	if err := d.Ack(ctx); err != nil {
 		log.Warn("ack a reported task", "err", err) // redelivered: the Node drops the repeat result
+		return
+	}
+	if err := w.code.forget(ctx, t, prep); err != nil {
+		log.Warn("clean up a finished task", "err", err)
 	}
 }
 
-// startTask prepares the task's workspace and dependencies (off the actors: disk and git) and
-// spawns its taskHost, which starts the child.
-func (w *Worker) startTask(t *messages.SpawnTask, out chan<- *messages.AgentResult) (*actor.PID, func(), error) {
+// startTask builds the child's dependencies (off the actors: they read the disk) and spawns
+// its taskHost, which starts the child: fresh from the task, or resuming its restored log.
+func (w *Worker) startTask(t *messages.SpawnTask, prep taskPrep, out chan<- *messages.AgentResult) (*actor.PID, error) {
 	start := t.Start
-	start.ID, start.Resume, start.Owner = t.ID, false, 0
+	start.ID, start.Workspace, start.Resume, start.Owner = t.ID, prep.dir, prep.resume, 0
 	start.Env = nil // the worker's own environment: its provider keys, its tools' variables
 	if start.Parent == "" {
 		start.Parent = t.Parent
 	}
-	release := func() {}
-	if w.opts.Workspace != nil {
-		ctx, cancel := context.WithTimeout(context.Background(), worktreeTimeout)
-		dir, rel, err := w.opts.Workspace(ctx, t)
-		cancel()
-		if err != nil {
-			return nil, nil, fmt.Errorf("prepare the workspace on worker %s: %w", w.Name, err)
-		}
-		start.Workspace, release = dir, rel
-	} else if fi, err := os.Stat(start.Workspace); err != nil || !fi.IsDir() {
-		return nil, nil, fmt.Errorf("worker %s has no checkout of the task's workspace %q", w.Name, start.Workspace)
-	}
-	inherited, err := inheritedOf(t)
-	if err == nil {
-		var deps SessionDeps
-		if deps, err = w.node.newSessionDeps(&start); err == nil {
-			deps.Inherited = inherited
-			props := actor.PropsFromProducer(func() actor.Actor { return &taskHost{start: &start, deps: deps, out: out} })
-			var pid *actor.PID
-			if pid, err = w.node.system.Root.SpawnNamed(props, "task-"+t.ID); err == nil {
-				return pid, release, nil
-			}
+	var inherited []llm.Message
+	if prep.resume {
+		start.Task = "" // the restored log holds it; the session continues where it stopped
+	} else {
+		var err error
+		if inherited, err = inheritedOf(t); err != nil {
+			return nil, err
 		}
 	}
-	release()
-	return nil, nil, fmt.Errorf("the agent could not start on worker %s: %w", w.Name, err)
+	deps, err := w.node.newSessionDeps(&start)
+	if err != nil {
+		return nil, err
+	}
+	deps.Inherited = inherited
+	props := actor.PropsFromProducer(func() actor.Actor { return &taskHost{start: &start, deps: deps, out: out} })
+	return w.node.system.Root.SpawnNamed(props, "task-"+t.ID)
 }
 
 // inheritedOf decodes the context a fork or partial child inherits.
@@ -143,7 +143,7 @@ func (w *Worker) publishResult(r *messages.AgentResult) error {
 	if err := w.node.nc.Publish(messages.WorkerResultsSubject(w.opts.NS, w.Name), data); err != nil {
 		return err
 	}
-	return w.node.nc.FlushTimeout(handBackTimeout)
+	return w.node.nc.FlushTimeout(publishTimeout)
 }
 
 // taskHost is the parent, on the worker, of one task's child session: it spawns the child

@@ -4,13 +4,16 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/nats-io/nats.go"
 
+	"github.com/troupe-dev/troupe/internal/gitship"
 	"github.com/troupe-dev/troupe/internal/natstest"
 	"github.com/troupe-dev/troupe/internal/taskqueue"
 	"github.com/troupe-dev/troupe/internal/testwait"
@@ -69,7 +72,7 @@ func startWorkerBench(t *testing.T, script string, ackWait time.Duration) (*work
 	}
 	t.Cleanup(func() { sub.Unsubscribe() })
 	w, err := StartWorker(WorkerOptions{
-		Name: "w1", NS: workerNS, Slots: 2, StateDir: t.TempDir(),
+		Name: "w1", NS: workerNS, Slots: 2, StateDir: t.TempDir(), RepoCache: t.TempDir(),
 		Queue: taskqueue.Config{AckWait: ackWait},
 		Node: NodeOptions{Root: b.root, NATS: b.url, Retry: llm.RetryPolicy{MaxAttempts: 1},
 			Provider: func(string, string, func(string) string) (llm.Provider, string, error) {
@@ -221,5 +224,51 @@ func TestDecideTaskEnd(t *testing.T) {
 	}
 	if done.Worker != "" {
 		t.Fatal("decideTaskEnd changed the child's result in place")
+	}
+}
+
+// A writing task ships its code as git: the worker checks out the parent's commit (from the
+// bundle in the object store) with the parent's uncommitted change applied, the child edits a
+// file there, and its branch comes back as a bundle the parent imports like a local worktree.
+func TestWorkerShipsCodeAndReturnsAWritingChildsBranch(t *testing.T) {
+	b, w := startWorkerBench(t, `{"turns": [{"text": "parent"}], "agents": {"*": {"turns": [
+		{"tool_calls": [{"name": "read_file", "args": {"path": "b.txt"}}]},
+		{"expect": "uncommitted", "tool_calls": [{"name": "write_file", "args": {"path": "c.txt", "content": "made on the worker\n"}}]},
+		{"text": "wrote c.txt"}]}}}`, 5*time.Second)
+	parent := t.TempDir()
+	gitIn(t, parent, "init", "-q")
+	os.WriteFile(filepath.Join(parent, "a.txt"), []byte("alpha\n"), 0o644)
+	gitIn(t, parent, "add", "-A")
+	gitIn(t, parent, "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "init")
+	os.WriteFile(filepath.Join(parent, "b.txt"), []byte("uncommitted\n"), 0o644)
+	ctx := context.Background()
+	repo, _, err := gitship.Prepare(ctx, parent, "t4", w.code.objs, gitship.PrepareOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = b.pub.Publish(ctx, &messages.SpawnTask{ID: "t4", Project: workerNS, Parent: "p1", Repo: *repo, Writes: true,
+		Start: messages.StartSession{ID: "t4", Task: "write c.txt", Model: "scripted", Mode: "yolo", Workspace: "/parent/only/path",
+			Agent: "root/t4", Parent: "p1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	testwait.Until(t, 60*time.Second, func() bool { return len(b.resultsFor("t4")) > 0 }, "the writing task's result")
+	r := b.resultsFor("t4")[0]
+	if r.Status != messages.AgentDone || r.Branch != "troupe/t4" || r.Bundle == nil || !strings.Contains(r.DiffStat, "c.txt") {
+		t.Fatalf("result = %+v", r)
+	}
+	if err := gitship.Import(ctx, parent, "t4", repo.Base, r, w.code.objs, ""); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command("git", "-C", parent, "show", "troupe/t4:c.txt").Output()
+	if err != nil || string(out) != "made on the worker\n" {
+		t.Fatalf("c.txt on troupe/t4 = %q, %v", out, err)
+	}
+}
+
+func gitIn(t *testing.T, dir string, args ...string) {
+	t.Helper()
+	if out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).CombinedOutput(); err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
 	}
 }

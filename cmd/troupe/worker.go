@@ -78,7 +78,7 @@ func (m *Main) worker(ctx context.Context, f *workerFlags) error {
 	}
 	opts.NATS = s.cfg.NATS
 	w, err := actors.StartWorker(actors.WorkerOptions{Node: opts, Name: name, NS: messages.Namespace(s.root), Slots: slots,
-		StateDir: workercli.StateDir(cache, name), Grace: f.grace,
+		StateDir: workercli.StateDir(cache, name), RepoCache: cache, Grace: f.grace,
 		Queue: taskqueue.Config{AckWait: f.ackWait, MaxDeliver: f.maxDeliver}})
 	if err != nil {
 		return workercli.StartError(s.cfg.NATS, err)

@@ -211,6 +211,9 @@ func (q *Queue) Publish(ctx context.Context, task *messages.SpawnTask) error {
 	return nil
 }
 
+// Replicas is how many servers hold the stream: what the project's other buckets use too.
+func (q *Queue) Replicas() int { return max(q.stream.CachedInfo().Config.Replicas, 1) }
+
 // Pending reports how many tasks wait in the stream (queued or delivered and not yet acked).
 func (q *Queue) Pending(ctx context.Context) (uint64, error) {
 	info, err := q.stream.Info(ctx)
