@@ -207,6 +207,8 @@ func TestDecideTaskEnd(t *testing.T) {
 		{"result reported", done, false, messages.AgentDone, false},
 		{"result reported even when stopping", done, true, messages.AgentDone, false},
 		{"no result, stopping: hand back", nil, true, "", true},
+		{"interrupted by the stop: hand back", &messages.AgentResult{Status: messages.AgentInterrupted}, true, "", true},
+		{"interrupted on its own: reported", &messages.AgentResult{Status: messages.AgentInterrupted}, false, messages.AgentInterrupted, false},
 		{"no result, running: failed here", nil, false, messages.AgentFailed, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

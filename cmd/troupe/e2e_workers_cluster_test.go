@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os/exec"
 	"strings"
@@ -220,5 +221,92 @@ func TestScenarioWorkersOnStockCluster(t *testing.T) {
 	r := troupe(t, repo, env, "worker", "--nats", sc.c.URL(), "--name", "w3")
 	if r.code != 2 || strings.Count(strings.TrimSpace(r.stderr), "\n") != 0 || !strings.Contains(r.stderr, "Authorization Violation") {
 		t.Fatalf("worker without credentials: exit %d\n%s", r.code, r.stderr)
+	}
+}
+
+// SIGTERM stops a worker taking tasks; the one it runs goes back to the queue when the grace
+// is over (an AckWait of ten minutes proves it is handed back, not timed out), the worker
+// exits 0, and the next worker resumes the child from its mirrored log instead of starting over.
+func TestWorkerSIGTERMHandsItsTaskBack(t *testing.T) {
+	repo := newRepo(t, map[string]string{"a.txt": "alpha\n"})
+	ns := messages.Namespace(repo)
+	c := natstest.Start(t, natstest.Options{})
+	env := testEnv(t)
+	model := writeScript(t, repo, `{"turns": [{"text": "parent"}],
+		"agents": {"*": {"turns": [
+			{"tool_calls": [{"name": "read_file", "args": {"path": "a.txt"}}]},
+			{"delay_ms": 600000, "text": "first worker's answer"},
+			{"text": "never"}]}}}`)
+	nc, err := nats.Connect(c.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	tr := &taskResults{results: map[string][]*messages.AgentResult{}, leases: map[string][]*messages.TaskLease{}}
+	if _, err := nc.Subscribe(messages.AllWorkerResultsSubject(ns), tr.take); err != nil {
+		t.Fatal(err)
+	}
+	started := make(chan *nats.Msg, 4)
+	if _, err := nc.ChanSubscribe(messages.EventSubject(ns, "task-x", messages.EventSessionStarted), started); err != nil {
+		t.Fatal(err)
+	}
+	cache := t.TempDir()
+	w1, out1, _ := startTroupe(t, repo, env, "worker", "--nats", c.URL(), "--name", "w1", "--ack-wait", "10m",
+		"--grace", "100ms", "--repo-cache", cache, "--sandbox", "off")
+	out1.waitFor(t, "serving", 60*time.Second)
+	q, err := taskqueue.OpenPublisher(context.Background(), nc, taskqueue.Config{Namespace: ns})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = q.Publish(context.Background(), &messages.SpawnTask{ID: "task-x", Project: ns, Parent: "parent-1",
+		Start: messages.StartSession{ID: "task-x", Task: "report", Model: model, Mode: "yolo", Workspace: repo,
+			Agent: "root/task-x", Parent: "parent-1", Role: "explorer", Depth: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := startedData(t, started)
+	if first.Resumed {
+		t.Fatal("the first delivery resumed")
+	}
+	testwait.Until(t, 30*time.Second, func() bool { return len(tr.heldBy("w1")) == 1 }, "w1's lease")
+	if err := w1.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if code := waitExit(t, w1, 60*time.Second); code != 0 {
+		t.Fatalf("worker exit %d after SIGTERM", code)
+	}
+	_, out2, _ := startTroupe(t, repo, env, "worker", "--nats", c.URL(), "--name", "w2", "--ack-wait", "10m",
+		"--repo-cache", t.TempDir(), "--sandbox", "off")
+	out2.waitFor(t, "serving", 60*time.Second)
+	testwait.Until(t, 60*time.Second, func() bool { return len(tr.heldBy("w2")) == 1 }, "the task handed back to w2")
+	tr.mu.Lock()
+	last := tr.leases["task-x"][len(tr.leases["task-x"])-1]
+	tr.mu.Unlock()
+	if last.Attempt != 2 {
+		t.Fatalf("w2's lease: %+v", last)
+	}
+	for {
+		if d := startedData(t, started); d.Resumed {
+			break
+		}
+	}
+}
+
+func startedData(t *testing.T, ch chan *nats.Msg) *messages.SessionStartedData {
+	t.Helper()
+	select {
+	case m := <-ch:
+		var e messages.Envelope
+		if err := json.Unmarshal(m.Data, &e); err != nil {
+			t.Fatal(err)
+		}
+		v, err := e.DecodeData()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v.(*messages.SessionStartedData)
+	case <-time.After(testwait.Scale(60 * time.Second)):
+		t.Fatal("no session.started")
+		return nil
 	}
 }
