@@ -39,6 +39,11 @@ func (s *State) Restore(ctx context.Context, st *store.Store, task string) (Rest
 	if err != nil {
 		return r, fmt.Errorf("taskstate: restore %s: %w", task, err)
 	}
+	if meta == nil {
+		if _, err := st.Meta(task); err != nil {
+			return r, nil // no session to resume: write nothing, the task starts fresh
+		}
+	}
 	var add []*store.Entry
 	next := r.LastSeq + 1
 	for _, e := range entries {

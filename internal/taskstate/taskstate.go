@@ -86,8 +86,9 @@ const objPrefix = "@obj:"
 // 1 MiB for the whole message, headers included.
 const maxValue = 900 << 10
 
-// Forget removes a task's transcript and checkpoint, once its result is delivered (or before a
-// fresh start, so an old attempt's state is never resumed).
+// Forget removes a task's transcript, its oversized entries and its worktree checkpoint: before
+// a fresh start (so an old attempt's state is never resumed), and once the task's result is
+// acked. The patch and the returned branch stay for the parent (gitship.Objects.Forget).
 func (s *State) Forget(ctx context.Context, task string) error {
 	var errs []error
 	keys, err := s.kv.ListKeysFiltered(ctx, task+".>")
@@ -102,7 +103,7 @@ func (s *State) Forget(ctx context.Context, task string) error {
 			errs = append(errs, err)
 		}
 	}
-	if err := s.objs.Forget(ctx, task); err != nil {
+	if err := s.objs.Store().Delete(ctx, "ckpt/"+task); err != nil && !errors.Is(err, jetstream.ErrObjectNotFound) {
 		errs = append(errs, err)
 	}
 	if err := errors.Join(errs...); err != nil {
