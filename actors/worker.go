@@ -11,8 +11,10 @@ import (
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
+	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/troupe-dev/troupe/internal/taskqueue"
+	"github.com/troupe-dev/troupe/internal/taskstate"
 	"github.com/troupe-dev/troupe/messages"
 	"github.com/troupe-dev/troupe/store"
 )
@@ -50,8 +52,8 @@ type Worker struct {
 	opts  WorkerOptions
 	node  *Node
 	queue *taskqueue.Queue
-	code  *workerCode
-	dead  func() // stops the dead-letter republisher
+	code  *taskstate.Host // the tasks' code and state (internal/gitship, internal/taskstate)
+	dead  func()          // stops the dead-letter republisher
 	slots chan struct{}
 	tasks sync.WaitGroup
 	// abandon is closed when a stopping worker's grace is over: running tasks hand back.
@@ -85,12 +87,17 @@ func StartWorker(opts WorkerOptions) (*Worker, error) {
 		return nil, err
 	}
 	log := opts.Node.Log
-	if w.code, err = openWorkerCode(ctx, node.nc, opts.NS, opts.RepoCache, w.queue.Replicas(), node.store, log); err != nil {
+	js, err := jetstream.New(node.nc)
+	if err == nil {
+		w.code, err = taskstate.NewHost(ctx, js, opts.NS, opts.RepoCache, node.store, w.queue.Replicas(),
+			func(err error) { log.Warn("mirror a task's state", "worker", opts.Name, "err", err) })
+	}
+	if err != nil {
 		node.Close()
 		return nil, fmt.Errorf("worker code and state: %w", err)
 	}
 	if w.dead, err = w.queue.DeadLetters(func(err error) { log.Warn("dead letter", "err", err) }); err != nil {
-		w.code.close()
+		w.code.Close()
 		node.Close()
 		return nil, err
 	}
@@ -191,6 +198,6 @@ func (w *Worker) Running() int { return len(w.slots) }
 // Close stops the dead-letter republisher and the worker's runtime. Call it after Run returned.
 func (w *Worker) Close() error {
 	w.dead()
-	w.code.close()
+	w.code.Close()
 	return w.node.Close()
 }

@@ -5,11 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/troupe-dev/troupe/internal/taskqueue"
+	"github.com/troupe-dev/troupe/internal/taskstate"
 	"github.com/troupe-dev/troupe/llm"
 	"github.com/troupe-dev/troupe/messages"
 )
@@ -35,11 +37,11 @@ func (w *Worker) runTask(d *taskqueue.Delivery) {
 	var res *messages.AgentResult
 	abandoned := false
 	prepCtx, cancelPrep := context.WithTimeout(context.Background(), worktreeTimeout)
-	prep, err := w.code.prepare(prepCtx, t)
+	run, err := w.code.Begin(prepCtx, t)
 	cancelPrep()
 	var pid *actor.PID
 	if err == nil {
-		pid, err = w.startTask(t, prep, out)
+		pid, err = w.startTask(run, out)
 	}
 	if err != nil {
 		res = failedTask(t, fmt.Sprintf("the agent could not start on worker %s: %v", w.Name, err))
@@ -58,14 +60,22 @@ func (w *Worker) runTask(d *taskqueue.Delivery) {
 	final, handBack := decideTaskEnd(t, w.Name, res, abandoned)
 	ctx, cancel := context.WithTimeout(context.Background(), worktreeTimeout)
 	defer cancel()
+	if run != nil {
+		defer func() {
+			if err := w.code.Release(ctx, run); err != nil {
+				log.Warn("remove a task's worktree", "err", err)
+			}
+		}()
+	}
 	if handBack {
-		w.code.abandon(t)
 		if err := d.Nak(); err != nil {
 			log.Warn("hand a task back", "err", err) // it comes back after AckWait instead
 		}
 		return
 	}
-	w.code.settle(ctx, t, prep, final)
+	if run != nil {
+		w.code.Finish(ctx, run, final)
+	}
 	if err := w.publishResult(final); err != nil {
 		log.Warn("publish a task's result", "err", err)
 		_ = d.Nak() // unreported: let it run again rather than lose it
@@ -75,22 +85,32 @@ func (w *Worker) runTask(d *taskqueue.Delivery) {
 		log.Warn("ack a reported task", "err", err) // redelivered: the Node drops the repeat result
 		return
 	}
-	if err := w.code.forget(ctx, t, prep); err != nil {
-		log.Warn("clean up a finished task", "err", err)
+	if run != nil {
+		if err := w.code.Done(ctx, run); err != nil {
+			log.Warn("forget a finished task's state", "err", err)
+		}
 	}
 }
 
 // startTask builds the child's dependencies (off the actors: they read the disk) and spawns
 // its taskHost, which starts the child: fresh from the task, or resuming its restored log.
-func (w *Worker) startTask(t *messages.SpawnTask, prep taskPrep, out chan<- *messages.AgentResult) (*actor.PID, error) {
+func (w *Worker) startTask(run *taskstate.Run, out chan<- *messages.AgentResult) (*actor.PID, error) {
+	t := run.Task
 	start := t.Start
-	start.ID, start.Workspace, start.Resume, start.Owner = t.ID, prep.dir, prep.resume, 0
+	resume := run.Plan == taskstate.Resume
+	start.ID, start.Resume, start.Owner = t.ID, resume, 0
+	if run.Dir != "" {
+		start.Workspace = run.Dir
+	} else if fi, err := os.Stat(start.Workspace); err != nil || !fi.IsDir() {
+		// No code shipped: only a parent on this machine (or a shared file system) works.
+		return nil, fmt.Errorf("the task ships no code and its workspace %q is not on this machine", start.Workspace)
+	}
 	start.Env = nil // the worker's own environment: its provider keys, its tools' variables
 	if start.Parent == "" {
 		start.Parent = t.Parent
 	}
 	var inherited []llm.Message
-	if prep.resume {
+	if resume {
 		start.Task = "" // the restored log holds it; the session continues where it stopped
 	} else {
 		var err error

@@ -244,7 +244,7 @@ func TestWorkerShipsCodeAndReturnsAWritingChildsBranch(t *testing.T) {
 	gitIn(t, parent, "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "init")
 	os.WriteFile(filepath.Join(parent, "b.txt"), []byte("uncommitted\n"), 0o644)
 	ctx := context.Background()
-	repo, _, err := gitship.Prepare(ctx, parent, "t4", w.code.objs, gitship.PrepareOptions{})
+	repo, _, err := gitship.Prepare(ctx, parent, "t4", w.code.Objects, gitship.PrepareOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -259,7 +259,7 @@ func TestWorkerShipsCodeAndReturnsAWritingChildsBranch(t *testing.T) {
 	if r.Status != messages.AgentDone || r.Branch != "troupe/t4" || r.Bundle == nil || !strings.Contains(r.DiffStat, "c.txt") {
 		t.Fatalf("result = %+v", r)
 	}
-	if err := gitship.Import(ctx, parent, "t4", repo.Base, r, w.code.objs, ""); err != nil {
+	if err := gitship.Import(ctx, parent, "t4", repo.Base, r, w.code.Objects, ""); err != nil {
 		t.Fatal(err)
 	}
 	out, err := exec.Command("git", "-C", parent, "show", "troupe/t4:c.txt").Output()
