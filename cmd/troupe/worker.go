@@ -18,9 +18,9 @@ import (
 
 // workerFlags are troupe worker's.
 type workerFlags struct {
-	nats, creds, name, repoCache, sandbox string
-	slots, maxDeliver                     int
-	ackWait, grace                        time.Duration
+	nats, name, repoCache, sandbox string
+	slots, maxDeliver              int
+	ackWait, grace                 time.Duration
 }
 
 func (m *Main) workerCommand() *cobra.Command {
@@ -37,7 +37,6 @@ func (m *Main) workerCommand() *cobra.Command {
 		RunE: func(c *cobra.Command, args []string) error { return m.worker(c.Context(), &f) },
 	}
 	c.Flags().StringVar(&f.nats, "nats", "", "the NATS server or cluster to join (nats://host:4222[,…]; or nats in the config, TROUPE_NATS)")
-	c.Flags().StringVar(&f.creds, "creds", "", "a .creds file (user JWT and seed) to authenticate with (overrides [bus] creds)")
 	c.Flags().StringVar(&f.name, "name", "", "this worker's name among the project's workers (default: the host name)")
 	c.Flags().IntVar(&f.slots, "slots", workercli.DefaultSlots, "tasks run at once")
 	c.Flags().StringVar(&f.repoCache, "repo-cache", "", "where checkouts of the project and the worker's state live (default ~/.cache/troupe/workers)")
