@@ -31,9 +31,10 @@ type scenarioCluster struct {
 func scenarioAccounts(ns string) string {
 	p := "troupe." + ns + "."
 	q := func(ss ...string) string { return `["` + strings.Join(ss, `", "`) + `"]` }
-	js := []string{"$JS.API.INFO", "$JS.API.STREAM.INFO.*", "$JS.API.STREAM.CREATE.*", "$JS.API.STREAM.MSG.GET.*",
-		"$JS.API.STREAM.MSG.DELETE." + taskqueue.StreamName(ns), "$JS.API.CONSUMER.INFO.*.*", "$JS.API.CONSUMER.CREATE.*.>",
-		"$JS.API.CONSUMER.DURABLE.CREATE.*.*", "$JS.API.CONSUMER.MSG.NEXT.*.*", "$JS.ACK.>"}
+	js := []string{"$JS.API.INFO", "$JS.API.STREAM.INFO.*", "$JS.API.STREAM.CREATE.*", "$JS.API.STREAM.NAMES", "$JS.API.STREAM.LIST",
+		"$JS.API.STREAM.MSG.GET.*", "$JS.API.STREAM.MSG.DELETE." + taskqueue.StreamName(ns), "$JS.API.DIRECT.GET.>",
+		"$JS.API.CONSUMER.INFO.*.*", "$JS.API.CONSUMER.CREATE.*", "$JS.API.CONSUMER.CREATE.*.>", "$JS.API.CONSUMER.DURABLE.CREATE.*.*",
+		"$JS.API.CONSUMER.DELETE.*.*", "$JS.API.CONSUMER.MSG.NEXT.*.*", "$JS.ACK.>", "$JS.FC.>", "$KV.>", "$O.>"}
 	worker := func(name string) string {
 		return fmt.Sprintf(`{user: %s, password: %s-secret, permissions: {publish: {allow: %s}, subscribe: {allow: %s}, allow_responses: true}}`,
 			name, name, q(append([]string{p + "evt.>", p + "wrk." + name + ".>", p + "dead"}, js...)...),

@@ -64,12 +64,12 @@ func checkOncePerAgent(t *testing.T, results map[string][]*messages.AgentResult,
 	}
 }
 
-// sessionsIn counts the distinct sessions among envelope lines.
-func sessionsIn(lines []string) map[string]bool {
+// treeIn counts the distinct sessions among envelope lines that are root or its children.
+func treeIn(lines []string, root string) map[string]bool {
 	seen := map[string]bool{}
 	for _, l := range lines {
 		var e messages.Envelope
-		if json.Unmarshal([]byte(l), &e) == nil && e.Session != "" {
+		if json.Unmarshal([]byte(l), &e) == nil && (e.Session == root || e.Parent == root) {
 			seen[e.Session] = true
 		}
 	}
@@ -82,7 +82,15 @@ func TestScenarioLocalPlacementOnEmbeddedServer(t *testing.T) {
 	repo := newRepo(t, map[string]string{"a.txt": "alpha\n"})
 	env := testEnv(t)
 	model := writeScript(t, repo, spawnManyScript(scenarioAgents))
+	_, sout, _ := startTroupe(t, repo, env, "serve", "--sandbox", "off")
+	sout.waitFor(t, "troupe: serving", 60*time.Second)
 	_, wout, _ := startTroupe(t, repo, env, "watch", "--json")
+	// Once the watcher shows a first run, it follows the node and misses nothing of the next.
+	warm := troupe(t, repo, env, "run", "--json", "--model", writeScript(t, repo, `{"turns": [{"text": "warm"}]}`), "warm up")
+	if warm.code != 0 {
+		t.Fatalf("warm-up run: exit %d\n%s", warm.code, warm.stderr)
+	}
+	wout.waitFor(t, envelopes(t, warm.stdout)[0].Session, 60*time.Second)
 	r := troupe(t, repo, env, "run", "--json", "--mode", "yolo", "--sandbox", "off", "--model", model, "spawn the agents")
 	if r.code != 0 {
 		t.Fatalf("run: exit %d\n%s", r.code, r.stderr)
@@ -92,16 +100,16 @@ func TestScenarioLocalPlacementOnEmbeddedServer(t *testing.T) {
 		t.Fatalf("final = %q", fin.Final)
 	}
 	checkOncePerAgent(t, agentResults(t, envs), scenarioAgents)
-	waitSessions(t, wout, scenarioAgents+1)
+	waitSessions(t, wout, envs[0].Session, scenarioAgents+1)
 }
 
-// waitSessions waits until a watch --json has printed events of n distinct sessions (and no
-// more).
-func waitSessions(t *testing.T, w *lineWatcher, n int) {
+// waitSessions waits until a watch --json has printed events of n distinct sessions of root's
+// tree (and no more).
+func waitSessions(t *testing.T, w *lineWatcher, root string, n int) {
 	t.Helper()
 	testwait.For(t, 60*time.Second, func() error {
 		w.mu.Lock()
-		got := len(sessionsIn(w.lines))
+		got := len(treeIn(w.lines, root))
 		w.mu.Unlock()
 		if got > n {
 			t.Fatalf("watch saw %d sessions, want %d", got, n)
