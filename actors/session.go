@@ -114,6 +114,8 @@ type session struct {
 	mcp    mcpRefresh         // MCP tools changed, taken in between turns (mcp_watch.go)
 	user   userState          // the chat's own calls: !command, @path (session_usercalls.go)
 	learn  *sessionLessons    // the learning layer; nil when off (session_lessons.go)
+
+	view projection.Projector // items as the next model call sees them, kept between calls
 }
 
 // newSession returns the producer of a Session actor. The producer is called again when the

@@ -25,12 +25,15 @@ func (c *Config) applyEnv(getenv func(string) string) {
 			c.Sources = append(c.Sources, "env "+s.env)
 		}
 	}
+	c.applyBusEnv(getenv)
 }
 
 // Overrides are the command-line flags that override configuration; empty (zero, nil) means
 // "not given".
 type Overrides struct {
 	Model, BaseURL, Mode, Sandbox, NATS string
+	// NATSCreds (--nats-creds) replaces [bus] creds when non-empty.
+	NATSCreds string
 	// Check replaces [done] check when non-nil: --check "" turns a configured check off.
 	Check *string
 	// ContextWindow (--context-window) and MaxRefusals (--max-refusals) replace [context]
@@ -46,6 +49,10 @@ func (c *Config) Apply(o Overrides) {
 			c.setString(s.field, s.ptr(c), val, "flag "+s.flag)
 			c.Sources = append(c.Sources, "flag "+s.flag)
 		}
+	}
+	if o.NATSCreds != "" {
+		c.setString("Bus.Creds", &c.Bus.Creds, o.NATSCreds, "flag --nats-creds")
+		c.Sources = append(c.Sources, "flag --nats-creds")
 	}
 	if o.Check != nil {
 		c.setString("Done.Check", &c.Done.Check, *o.Check, "flag --check")

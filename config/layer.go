@@ -69,6 +69,9 @@ type layer struct {
 		MaxBytes *int  `toml:"max_bytes"`
 	} `toml:"lessons"`
 
+	Bus     busLayer     `toml:"bus"`
+	Project projectLayer `toml:"project"`
+
 	MCP MCP `toml:"mcp"`
 
 	Hooks map[string][]HookSpec `toml:"hooks"`
@@ -231,6 +234,7 @@ func (l *layer) applyTo(c *Config, path string) {
 		c.accumulate("SandboxAllowRead", &c.SandboxAllowRead, l.Sandbox.AllowRead, path)
 	}
 	l.applyHooks(c, path)
+	l.applyBus(c, path)
 	if len(l.Env.Set) > 0 {
 		c.addOrigin("Env.Set", path)
 	}

@@ -82,6 +82,7 @@ func (c *Config) Validate() error {
 			}
 		}
 	}
+	c.validateBus(bad)
 	errs = append(errs, c.validateHooks()...)
 	for _, name := range c.Env.Pass {
 		if !validEnvName(name) {
@@ -128,6 +129,9 @@ func validEnvName(name string) bool {
 
 // fieldKey names a Config field as users write it in a file.
 func fieldKey(field string) string {
+	if k := busFieldKey(field); k != "" {
+		return k
+	}
 	switch field {
 	case "BaseURL":
 		return "base_url"

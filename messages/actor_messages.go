@@ -298,8 +298,12 @@ type ClientEnv struct {
 	Provider map[string]string `json:"provider,omitempty"`
 }
 
-// StatusRequest asks a session for its state, answered locally without a model call.
-type StatusRequest struct{}
+// StatusRequest asks a session for its state, answered locally without a model call. Sent to a
+// Node's read-only query subject it names the session (Session), and the Node asks it: a
+// watcher, which may not publish to control subjects, learns a session's state so.
+type StatusRequest struct {
+	Session string `json:"session,omitempty"`
+}
 
 // StatusReply answers StatusRequest.
 type StatusReply struct {

@@ -37,6 +37,7 @@ func (m *Main) serveCommand() *cobra.Command {
 	}
 	c.Flags().StringVar(&f.sandbox, "sandbox", "", "sandbox for bash: auto, landlock, bwrap, off")
 	c.Flags().StringVar(&f.nats, "nats", "", "join this external NATS server or cluster (nats://host:4222[,…]) instead of starting an embedded one")
+	c.Flags().StringVar(&f.natsCreds, "nats-creds", "", "a .creds file (user JWT and seed) to authenticate to the --nats server (overrides [bus] creds)")
 	c.Flags().DurationVar(&f.idle, "idle", 0, "stop after this long with no session running and no client connected (0: run until stopped)")
 	c.Flags().IntVar(&f.readyFD, "ready-fd", 0, "write \"ready\" on this file descriptor once the node is up (for the client that started it)")
 	_ = c.Flags().MarkHidden("ready-fd")
