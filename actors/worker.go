@@ -32,7 +32,7 @@ type WorkerOptions struct {
 	// Node.Root is the worker's own checkout of the project (roles, instructions).
 	Node NodeOptions
 	Name string // the worker's name: a subject token, unique among the project's workers
-	NS   string // the project id the worker serves
+	NS   string // the project id the worker serves; "": Node.Project, else derived from Node.Root
 	// Slots bounds the tasks run at once (0: 1).
 	Slots int
 	// StateDir holds the worker's store (its children's logs).
@@ -73,6 +73,9 @@ func StartWorker(opts WorkerOptions) (*Worker, error) {
 	}
 	if opts.Node.Log == nil {
 		opts.Node.Log = slog.New(slog.DiscardHandler)
+	}
+	if opts.NS == "" {
+		opts.NS = ProjectNamespace(opts.Node.Root, opts.Node.Project)
 	}
 	opts.Queue.Namespace = opts.NS
 	node, err := startWorkerNode(opts)
@@ -121,7 +124,7 @@ func startWorkerNode(opts WorkerOptions) (*Node, error) {
 	}
 	n.store = st
 	n.lessons = newLessonKeeper(st, nopts.Log)
-	if n.bus, err = JoinBus(nopts.NATS, nopts.Log); err != nil {
+	if n.bus, err = JoinBus(nopts.NATS, nopts.BusCredentials, nopts.Log); err != nil {
 		n.Close()
 		return nil, err
 	}

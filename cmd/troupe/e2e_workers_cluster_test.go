@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -12,6 +13,8 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
+
+	"github.com/troupe-dev/troupe/actors"
 
 	"github.com/troupe-dev/troupe/internal/natstest"
 	"github.com/troupe-dev/troupe/internal/taskqueue"
@@ -26,25 +29,30 @@ type scenarioCluster struct {
 	ns string
 }
 
-// grants are the permissions of each test user: a Node may do everything, a worker its own
-// wrk.<name> subjects, events and the JetStream API to consume, a watcher only read events.
+// scenarioAccounts is one account with a user per test client, each given its kind's grant
+// (actors.GrantFor, what docs/WORKERS.md's example server configuration says): the Node may do
+// everything, each worker its own wrk.<name> subjects, events and the JetStream API to consume,
+// the watcher only read events.
 func scenarioAccounts(ns string) string {
-	p := "troupe." + ns + "."
-	q := func(ss ...string) string { return `["` + strings.Join(ss, `", "`) + `"]` }
-	js := []string{"$JS.API.INFO", "$JS.API.STREAM.INFO.*", "$JS.API.STREAM.CREATE.*", "$JS.API.STREAM.NAMES", "$JS.API.STREAM.LIST",
-		"$JS.API.STREAM.MSG.GET.*", "$JS.API.STREAM.MSG.DELETE." + taskqueue.StreamName(ns), "$JS.API.DIRECT.GET.>",
-		"$JS.API.CONSUMER.INFO.*.*", "$JS.API.CONSUMER.CREATE.*", "$JS.API.CONSUMER.CREATE.*.>", "$JS.API.CONSUMER.DURABLE.CREATE.*.*",
-		"$JS.API.CONSUMER.DELETE.*.*", "$JS.API.CONSUMER.MSG.NEXT.*.*", "$JS.ACK.>", "$JS.FC.>", "$KV.>", "$O.>"}
-	worker := func(name string) string {
-		return fmt.Sprintf(`{user: %s, password: %s-secret, permissions: {publish: {allow: %s}, subscribe: {allow: %s}, allow_responses: true}}`,
-			name, name, q(append([]string{p + "evt.>", p + "wrk." + name + ".>", p + "dead"}, js...)...),
-			q(p+"wrk."+name+".>", p+"ctl.*", "_INBOX.>", "$JS.EVENT.ADVISORY.>"))
+	q := func(ss []string) string { return `["` + strings.Join(ss, `", "`) + `"]` }
+	user := func(name string, kind actors.CredKind) string {
+		g := actors.GrantFor(kind, ns)
+		if g.All {
+			return fmt.Sprintf(`{user: %s, password: %s-secret}`, name, name)
+		}
+		pub := g.Publish
+		if kind == actors.KindWorker { // narrowed to its own name, as docs/WORKERS.md suggests
+			pub = slices.DeleteFunc(slices.Clone(pub), func(s string) bool { return s == "troupe."+ns+".wrk.>" })
+			pub = append(pub, "troupe."+ns+".wrk."+name+".>")
+		}
+		return fmt.Sprintf(`{user: %s, password: %s-secret, permissions: {publish: {allow: %s}, subscribe: {allow: %s}, allow_responses: %v}}`,
+			name, name, q(pub), q(g.Subscribe), g.AllowResponses)
 	}
 	return `accounts { T: { jetstream: enabled, users: [
-		{user: node, password: node-secret}
-		` + worker("w1") + `
-		` + worker("w2") + `
-		{user: watch, password: watch-secret, permissions: {publish: {allow: ` + q(p+"node.*.q") + `}, subscribe: {allow: ` + q(p+"evt.>", "_INBOX.>") + `}}}
+		` + user("node", actors.KindNode) + `
+		` + user("w1", actors.KindWorker) + `
+		` + user("w2", actors.KindWorker) + `
+		` + user("watch", actors.KindWatcher) + `
 	] } }`
 }
 
@@ -108,7 +116,7 @@ func (tr *taskResults) count() int {
 // forge a result, and a client without credentials is refused.
 func TestScenarioWorkersOnStockCluster(t *testing.T) {
 	repo := newRepo(t, map[string]string{"a.txt": "alpha\n"})
-	ns := messages.Namespace(repo)
+	ns := actors.ProjectNamespace(repo, "")
 	sc := startScenarioCluster(t, ns)
 	env := testEnv(t)
 	model := writeScript(t, repo, `{"turns": [{"text": "parent"}],
@@ -230,7 +238,7 @@ func TestScenarioWorkersOnStockCluster(t *testing.T) {
 // exits 0, and the next worker resumes the child from its mirrored log instead of starting over.
 func TestWorkerSIGTERMHandsItsTaskBack(t *testing.T) {
 	repo := newRepo(t, map[string]string{"a.txt": "alpha\n"})
-	ns := messages.Namespace(repo)
+	ns := actors.ProjectNamespace(repo, "")
 	c := natstest.Start(t, natstest.Options{})
 	env := testEnv(t)
 	model := writeScript(t, repo, `{"turns": [{"text": "parent"}],

@@ -13,14 +13,13 @@ import (
 	"github.com/troupe-dev/troupe/actors"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/workercli"
 	"github.com/troupe-dev/troupe/internal/taskqueue"
-	"github.com/troupe-dev/troupe/messages"
 )
 
 // workerFlags are troupe worker's.
 type workerFlags struct {
-	nats, name, repoCache, sandbox string
-	slots, maxDeliver              int
-	ackWait, grace                 time.Duration
+	nats, creds, name, repoCache, sandbox string
+	slots, maxDeliver                     int
+	ackWait, grace                        time.Duration
 }
 
 func (m *Main) workerCommand() *cobra.Command {
@@ -37,6 +36,7 @@ func (m *Main) workerCommand() *cobra.Command {
 		RunE: func(c *cobra.Command, args []string) error { return m.worker(c.Context(), &f) },
 	}
 	c.Flags().StringVar(&f.nats, "nats", "", "the NATS server or cluster to join (nats://host:4222[,…]; or nats in the config, TROUPE_NATS)")
+	c.Flags().StringVar(&f.creds, "creds", "", "a .creds file (user JWT and seed) to authenticate with (overrides [bus] creds; or user:password in the URL)")
 	c.Flags().StringVar(&f.name, "name", "", "this worker's name among the project's workers (default: the host name)")
 	c.Flags().IntVar(&f.slots, "slots", workercli.DefaultSlots, "tasks run at once")
 	c.Flags().StringVar(&f.repoCache, "repo-cache", "", "where checkouts of the project and the worker's state live (default ~/.cache/troupe/workers)")
@@ -61,22 +61,27 @@ func (m *Main) worker(ctx context.Context, f *workerFlags) error {
 	if err != nil {
 		return err
 	}
-	s, err := m.resolve(&commonFlags{nats: f.nats, sandbox: f.sandbox})
+	s, err := m.resolve(&commonFlags{nats: f.nats, natsCreds: f.creds, sandbox: f.sandbox})
 	if err != nil {
 		return err
 	}
 	if s.cfg.NATS == "" {
 		return usageErr("troupe worker joins a NATS cluster: give --nats nats://host:4222 (or nats in the config, TROUPE_NATS)")
 	}
-	if _, err := os.Stat(s.root + "/.git"); err != nil {
-		return usageErr("no project here: run troupe worker inside a git checkout of the project its nodes serve")
+	ns := s.cfg.Project.ID
+	if ns == "" {
+		p := actors.ProjectID(s.root, actors.StateDir(s.root))
+		if p.PathOnly {
+			return usageErr("no project here: run troupe worker inside a git checkout of the project its nodes serve (or set [project] id)")
+		}
+		ns = p.ID
 	}
 	opts, err := m.nodeOptions(s)
 	if err != nil {
 		return err
 	}
 	opts.NATS = s.cfg.NATS
-	w, err := actors.StartWorker(actors.WorkerOptions{Node: opts, Name: name, NS: messages.Namespace(s.root), Slots: slots,
+	w, err := actors.StartWorker(actors.WorkerOptions{Node: opts, Name: name, NS: ns, Slots: slots,
 		StateDir: workercli.StateDir(cache, name), RepoCache: cache, Grace: f.grace,
 		Queue: taskqueue.Config{AckWait: f.ackWait, MaxDeliver: f.maxDeliver}})
 	if err != nil {
