@@ -76,7 +76,7 @@ func (k *children) prepare(req *messages.SpawnAgent, parent childParent) (*child
 		Allow: append(slices.Clone(cfg.Allow), k.sessionAllowlist()...), Ask: cfg.Ask, Deny: cfg.Deny,
 		Yes: cfg.Yes, AskUser: cfg.Interactive || cfg.role.AskUser, NoRepair: cfg.NoRepair,
 		PlanSafeBash: role.PlanSafeBash, Verdict: role.Verdict,
-		MaxTurns: d.Limits.MaxTurns, Env: cfg.Env,
+		MaxTurns: d.Limits.MaxTurns, Env: cfg.Env, Placement: cfg.Placement,
 	}
 	if role.Model != "" {
 		start.Model, start.BaseURL = role.Model, llm.EndpointFor(start.Model, start.BaseURL, role.Model)
@@ -86,7 +86,9 @@ func (k *children) prepare(req *messages.SpawnAgent, parent childParent) (*child
 	}
 	start.Task = brief(handle, role.Name, cfg.handle(), req, len(inherited) > 0)
 	c := &childAgent{start: start, inherited: inherited, rec: agentRecord{Task: task, Handle: handle, Session: start.ID,
-		Role: role.Name, State: messages.AgentQueued, Background: req.Background, Spawned: time.Now().UTC()}}
+		Role: role.Name, State: messages.AgentQueued, Background: req.Background, Spawned: time.Now().UTC()},
+		roleMode: role.Mode, place: placeInput{configured: cfg.Placement, pinned: role.Placement, writes: childWrites(mode, role.PlanSafeBash),
+			long: req.Background || req.Worktree}}
 	return c, notes, nil
 }
 

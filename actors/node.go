@@ -74,6 +74,9 @@ type NodeOptions struct {
 	// Hooks are the project's hooks (config.HookList), skipped ones included, fixed for the
 	// Node's life; nil: none.
 	Hooks *hooks.Set
+	// Dispatch lets sessions send subagents to workers ([agents] placement); a nil Open
+	// keeps every subagent on this Node.
+	Dispatch DispatchOptions
 }
 
 // Node is one troupe process serving one project: the bus, the store, the actor system.
@@ -87,6 +90,7 @@ type Node struct {
 	system     *actor.ActorSystem
 	bridge     *Bridge
 	supervisor *actor.PID
+	dispatcher *actor.PID // nil: no workers
 	nodeSub    *nats.Subscription
 	querySub   *nats.Subscription // read-only queries, open to watchers (bus_queries.go)
 	// schemas holds the built-in tools' compiled schemas, shared by every session's registry.
@@ -156,6 +160,12 @@ func StartNode(opts NodeOptions) (*Node, error) {
 	if n.mcp, err = startMCP(n.system, opts); err != nil {
 		n.Close()
 		return nil, err
+	}
+	if opts.Dispatch.Open != nil {
+		if n.dispatcher, err = n.system.Root.SpawnNamed(actor.PropsFromProducer(newDispatcher(n.bridge, opts.Dispatch)), "dispatcher"); err != nil {
+			n.Close()
+			return nil, fmt.Errorf("spawn dispatcher: %w", err)
+		}
 	}
 	props := actor.PropsFromProducer(newSupervisor(n.newSessionDeps), actor.WithSupervisor(sessionSupervision))
 	if n.supervisor, err = n.system.Root.SpawnNamed(props, "supervisor"); err != nil {
@@ -255,6 +265,9 @@ func (n *Node) close(closeStore bool) error {
 	}
 	if n.supervisor != nil {
 		_ = n.system.Root.PoisonFuture(n.supervisor).Wait()
+	}
+	if n.dispatcher != nil {
+		_ = n.system.Root.PoisonFuture(n.dispatcher).Wait()
 	}
 	n.mcp.close()
 	n.hidden.close()
@@ -359,6 +372,8 @@ func (n *Node) delegation(reg *tools.Registry) *Delegation {
 		Roles:       func() ([]config.Role, error) { r := n.roles.get(n.Root); return r.roles, r.err },
 		ProjectRoot: n.Root,
 		Limits:      n.opts.Agents,
+		Dispatcher:  n.dispatcher,
+		Node:        n.ID,
 	}
 }
 

@@ -168,6 +168,8 @@ func (s *session) Receive(ctx actor.Context) {
 		s.respond(ctx, s.kids.list(time.Now()))
 	case *messages.AgentResult:
 		s.takeKidsStep(ctx, s.kids.result(s.cfg.handle(), msg, time.Now()))
+	case *dispatchOutcome, *childPlaced:
+		s.onDispatched(ctx, msg)
 	case *childGone:
 		s.takeKidsStep(ctx, s.kids.gone(s.cfg.handle(), msg.task, time.Now()))
 	case *waitExpired:
@@ -189,6 +191,9 @@ func (s *session) Receive(ctx actor.Context) {
 		st, err := s.cfg.switchMode(msg)
 		st.respond = replyTo(err, s.status())
 		s.takeTurnStep(ctx, st)
+		if err == nil {
+			s.remoteModeChanged(ctx)
+		}
 	case *messages.SessionAllowlist:
 		s.onSessionAllowlist(ctx, msg)
 	case *messages.MCPToolsChanged:

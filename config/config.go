@@ -72,6 +72,8 @@ type Config struct {
 	Agents struct {
 		MaxDepth   int `toml:"max_depth"`   // how deep subagents may nest
 		MaxRunning int `toml:"max_running"` // subagents of one session running at once; more queue
+		// Placement is where subagents run: local, workers or auto (Placements).
+		Placement string `toml:"placement"`
 	} `toml:"agents"`
 
 	// Web configures web_fetch and web_search.
@@ -124,6 +126,7 @@ func Defaults() *Config {
 	c.Done.MaxRefusals = 3
 	c.Agents.MaxDepth = 3
 	c.Agents.MaxRunning = 8
+	c.Agents.Placement = PlacementLocal
 	c.Lessons.Enabled, c.Lessons.MaxBytes = true, 1600
 	return c
 }

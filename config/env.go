@@ -14,6 +14,7 @@ func overridable() []stringSetting {
 		{"Mode", "TROUPE_MODE", "--mode", func(c *Config) *string { return &c.Mode }},
 		{"Sandbox", "TROUPE_SANDBOX", "--sandbox", func(c *Config) *string { return &c.Sandbox }},
 		{"NATS", "TROUPE_NATS", "--nats", func(c *Config) *string { return &c.NATS }},
+		{"Agents.Placement", "TROUPE_PLACEMENT", "--placement", func(c *Config) *string { return &c.Agents.Placement }},
 	}
 }
 
@@ -32,6 +33,8 @@ func (c *Config) applyEnv(getenv func(string) string) {
 // "not given".
 type Overrides struct {
 	Model, BaseURL, Mode, Sandbox, NATS string
+	// Placement (--placement) replaces [agents] placement.
+	Placement string
 	// NATSCreds (--nats-creds) replaces [bus] creds when non-empty.
 	NATSCreds string
 	// Check replaces [done] check when non-nil: --check "" turns a configured check off.
@@ -43,7 +46,7 @@ type Overrides struct {
 
 // Apply applies the flags that were given: the top layer. Call Validate afterwards.
 func (c *Config) Apply(o Overrides) {
-	given := map[string]string{"Model": o.Model, "BaseURL": o.BaseURL, "Mode": o.Mode, "Sandbox": o.Sandbox, "NATS": o.NATS}
+	given := map[string]string{"Model": o.Model, "BaseURL": o.BaseURL, "Mode": o.Mode, "Sandbox": o.Sandbox, "NATS": o.NATS, "Agents.Placement": o.Placement}
 	for _, s := range overridable() {
 		if val := given[s.field]; val != "" {
 			c.setString(s.field, s.ptr(c), val, "flag "+s.flag)

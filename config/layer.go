@@ -53,8 +53,9 @@ type layer struct {
 	} `toml:"env"`
 
 	Agents struct {
-		MaxDepth   *int `toml:"max_depth"`
-		MaxRunning *int `toml:"max_running"`
+		MaxDepth   *int    `toml:"max_depth"`
+		MaxRunning *int    `toml:"max_running"`
+		Placement  *string `toml:"placement"`
 	} `toml:"agents"`
 
 	Web struct {
@@ -175,6 +176,7 @@ func (l *layer) applyTo(c *Config, path string) {
 		{"NATS", l.NATS, &c.NATS},
 		{"Done.Check", l.Done.Check, &c.Done.Check},
 		{"Context.IdleGap", l.Context.IdleGap, &c.Context.IdleGap},
+		{"Agents.Placement", l.Agents.Placement, &c.Agents.Placement},
 		{"Web.SearchProvider", l.Web.SearchProvider, &c.Web.SearchProvider},
 		{"Web.SearchURL", l.Web.SearchURL, &c.Web.SearchURL},
 		{"Web.SearchKeyEnv", l.Web.SearchKeyEnv, &c.Web.SearchKeyEnv},

@@ -105,6 +105,8 @@ const Template = `# troupe.toml: this project's troupe settings (docs/CONFIG.md 
 #max_depth = 3
 # Subagents of one session running at once; more wait their turn.
 #max_running = 8
+# Where subagents run: local, workers (troupe worker processes), or auto.
+#placement = "local"
 
 #[project]
 # Names this project's subjects on the bus: Nodes and workers with one id meet (default: derived

@@ -52,6 +52,9 @@ type StartSession struct {
 	Verdict      bool     `json:"verdict,omitempty"`
 	// Worktree names the git worktree the child runs in (its Workspace is the worktree's path).
 	Worktree string `json:"worktree,omitempty"`
+	// Placement is where this session's subagents run ([agents] placement: local, workers,
+	// auto; "" is local). Children inherit it.
+	Placement string `json:"placement,omitempty"`
 
 	// Long horizon (docs/DESIGN-NOTES.md "Context"): ContextWindow overrides the model's window
 	// (tokens); IdleGapS is the idle gap after which old outputs become previews (0: 30 min, <0:

@@ -32,6 +32,7 @@ func testValues(script string) map[string]any {
 		"Env.Set":               map[string]string{"TROUPE_TEST_SET": "1"},
 		"Agents.MaxDepth":       1,
 		"Agents.MaxRunning":     2,
+		"Agents.Placement":      "workers",
 		"Provider.IdleTimeoutS": 30,
 		"MCP.Servers":           map[string]config.MCPServer{"t": {Command: "mcp-test"}},
 		"Web.AllowHosts":        []string{"127.0.0.1"},

@@ -74,6 +74,8 @@ func (p *Project) Options(log *slog.Logger, trace *starttrace.Trace, wire *llm.M
 		Lessons:        actors.LessonOptions{Off: !p.Cfg.Lessons.Enabled, MaxBytes: p.Cfg.Lessons.MaxBytes},
 		Hooks:          p.Hooks(),
 		Config:         p.Fingerprint(),
+		// Subagents go to workers only where [agents] placement asks; the queue opens then.
+		Dispatch: actors.DispatchOptions{Open: actors.JetStreamQueue(p.Root, "")},
 	}, nil
 }
 
