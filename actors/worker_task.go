@@ -20,8 +20,8 @@ import (
 // final ack or nak, all network calls), and a taskHost actor owns the child session as a
 // parent session owns a local child, receiving its projected result by ReportTo.
 
-// publishTimeout bounds waiting for the server to have a published result.
-const publishTimeout = 10 * time.Second
+// resultFlushTimeout bounds waiting for the server to have a published result.
+const resultFlushTimeout = 10 * time.Second
 
 // runTask runs one delivered task to its end. It holds one slot until it returns.
 func (w *Worker) runTask(d *taskqueue.Delivery) {
@@ -163,7 +163,7 @@ func (w *Worker) publishResult(r *messages.AgentResult) error {
 	if err := w.node.nc.Publish(messages.WorkerResultsSubject(w.opts.NS, w.Name), data); err != nil {
 		return err
 	}
-	return w.node.nc.FlushTimeout(publishTimeout)
+	return w.node.nc.FlushTimeout(resultFlushTimeout)
 }
 
 // taskHost is the parent, on the worker, of one task's child session: it spawns the child
