@@ -85,12 +85,17 @@ func TestScenarioLocalPlacementOnEmbeddedServer(t *testing.T) {
 	_, sout, _ := startTroupe(t, repo, env, "serve", "--sandbox", "off")
 	sout.waitFor(t, "troupe: serving", 60*time.Second)
 	_, wout, _ := startTroupe(t, repo, env, "watch", "--json")
-	// Once the watcher shows a first run, it follows the node and misses nothing of the next.
-	warm := troupe(t, repo, env, "run", "--json", "--model", writeScript(t, repo, `{"turns": [{"text": "warm"}]}`), "warm up")
-	if warm.code != 0 {
-		t.Fatalf("warm-up run: exit %d\n%s", warm.code, warm.stderr)
-	}
-	wout.waitFor(t, envelopes(t, warm.stdout)[0].Session, 60*time.Second)
+	// The watcher subscribes some time after it starts: short runs go until it shows one, so it
+	// misses nothing of the scenario's run.
+	warmModel := writeScript(t, repo, `{"turns": [{"text": "warm"}]}`)
+	testwait.For(t, 60*time.Second, func() error {
+		warm := troupe(t, repo, env, "run", "--json", "--model", warmModel, "warm up")
+		if warm.code != 0 {
+			t.Fatalf("warm-up run: exit %d\n%s", warm.code, warm.stderr)
+		}
+		id := envelopes(t, warm.stdout)[0].Session
+		return waitLine(wout, id, time.Second)
+	})
 	r := troupe(t, repo, env, "run", "--json", "--mode", "yolo", "--sandbox", "off", "--model", model, "spawn the agents")
 	if r.code != 0 {
 		t.Fatalf("run: exit %d\n%s", r.code, r.stderr)
@@ -119,4 +124,23 @@ func waitSessions(t *testing.T, w *lineWatcher, root string, n int) {
 		}
 		return nil
 	})
+}
+
+// waitLine reports whether w shows a line containing s within d (no test failure: a poll).
+func waitLine(w *lineWatcher, s string, d time.Duration) error {
+	deadline := time.Now().Add(d)
+	for {
+		w.mu.Lock()
+		for _, l := range w.lines {
+			if strings.Contains(l, s) {
+				w.mu.Unlock()
+				return nil
+			}
+		}
+		w.mu.Unlock()
+		if time.Now().After(deadline) {
+			return fmt.Errorf("the watcher has not shown %s", s)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
