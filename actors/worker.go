@@ -99,11 +99,8 @@ func StartWorker(opts WorkerOptions) (*Worker, error) {
 		node.Close()
 		return nil, fmt.Errorf("worker code and state: %w", err)
 	}
-	if w.dead, err = w.queue.DeadLetters(func(err error) { log.Warn("dead letter", "err", err) }); err != nil {
-		w.code.Close()
-		node.Close()
-		return nil, err
-	}
+	// No dead-letter republisher here: the project's Nodes run it (actors/dispatch_queue.go),
+	// with the right to delete an exhausted task that a worker's credentials do not carry.
 	return w, nil
 }
 
@@ -198,9 +195,8 @@ func (w *Worker) drain() {
 // Running is how many tasks run now.
 func (w *Worker) Running() int { return len(w.slots) }
 
-// Close stops the dead-letter republisher and the worker's runtime. Call it after Run returned.
+// Close stops mirroring and the worker's runtime. Call it after Run returned.
 func (w *Worker) Close() error {
-	w.dead()
 	w.code.Close()
 	return w.node.Close()
 }
