@@ -68,7 +68,10 @@ type Delegation struct {
 
 // childAgent is one subagent as its parent session knows it. Only the parent's actor touches it.
 type childAgent struct {
-	rec       agentRecord
+	rec agentRecord
+	// task is the child's SpawnTask; start is its Start (nil for a child restored from the
+	// store, which is not started again).
+	task      *messages.SpawnTask
 	start     *messages.StartSession
 	inherited []llm.Message
 	wt        *worktree.Worktree

@@ -85,7 +85,11 @@ func (k *children) prepare(req *messages.SpawnAgent, parent childParent) (*child
 		start.MaxTurns = role.MaxTurns
 	}
 	start.Task = brief(handle, role.Name, cfg.handle(), req, len(inherited) > 0)
-	c := &childAgent{start: start, inherited: inherited, rec: agentRecord{Task: task, Handle: handle, Session: start.ID,
+	// The child's start is a SpawnTask wherever it runs (docs/ARCHITECTURE.md "Subagents on
+	// workers"): a local child starts from its Start, a remote one is sent as it is.
+	st := &messages.SpawnTask{ID: start.ID, ParentNode: d.Node, Parent: cfg.ID, Start: *start,
+		Writes: childWrites(mode, role.PlanSafeBash)}
+	c := &childAgent{task: st, start: &st.Start, inherited: inherited, rec: agentRecord{Task: task, Handle: handle, Session: start.ID,
 		Role: role.Name, State: messages.AgentQueued, Background: req.Background, Spawned: time.Now().UTC()},
 		roleMode: role.Mode, place: placeInput{configured: cfg.Placement, pinned: role.Placement, writes: childWrites(mode, role.PlanSafeBash),
 			long: req.Background || req.Worktree}}

@@ -44,10 +44,8 @@ func (s *session) warnLocal(c *childAgent, why string) {
 // spawnTask is the child's start as it crosses the bus: its start request (the environment
 // stays here: a worker uses its own) and the context slice it inherits.
 func (s *session) spawnTask(c *childAgent) (*messages.SpawnTask, error) {
-	start := *c.start
-	start.Env = nil
-	t := &messages.SpawnTask{ID: c.start.ID, Project: s.deps.Bridge.NS(), ParentNode: s.kids.delegation.Node,
-		Parent: s.cfg.ID, Start: start, Writes: c.place.writes}
+	t := *c.task // its Start is c.start, follow-ups and worktree included
+	t.Project, t.Start.Env = s.deps.Bridge.NS(), nil
 	if len(c.inherited) > 0 {
 		data, err := json.Marshal(c.inherited)
 		if err != nil {
@@ -58,7 +56,7 @@ func (s *session) spawnTask(c *childAgent) (*messages.SpawnTask, error) {
 		}
 		t.Inherited = &messages.Blob{Inline: data}
 	}
-	return t, nil
+	return &t, nil
 }
 
 // dispatchChild sends a remote child to the dispatcher; it answers with a dispatchOutcome.

@@ -68,6 +68,11 @@ type SessionDeps struct {
 	// ahead of the Terminated that follows, so it is never overtaken or lost (see children.stopped).
 	// Supervisor is the actor that started a top-level session; it hears of its start and end.
 	ReportTo, Supervisor *actor.PID
+	// RemoteParent marks a child run on a worker for a parent on another Node: what its parent
+	// says after the start (allowlist growth) arrives over the bus, on the worker's inbox for
+	// it, which only the dispatching Node may publish (docs/ARCHITECTURE.md "Subagents on
+	// workers").
+	RemoteParent bool
 	// Narrowed are the Node's tools this session does not have (for /tools); Setup rebuilds
 	// the provider, tools and prefix when /model or /prompt switches (nil: they only show).
 	Narrowed    []NarrowedTool

@@ -36,10 +36,9 @@ func (s *session) fromExecutor(ctx actor.Context) bool {
 // the session starts (sessionAllowlist) and, in its meta, for a resume.
 func (s *session) onSessionAllowlist(ctx actor.Context, msg *messages.SessionAllowlist) {
 	if !s.fromExecutor(ctx) {
-		// A remote child (one with no parent actor in its process) hears its parent's
-		// allowlist grow through its worker's inbox, which only the dispatching Node may
-		// publish (docs/ARCHITECTURE.md "Subagents on workers"): its gate takes the patterns.
-		if s.cfg.Parent != "" && s.deps.ReportTo == nil && ctx.Sender() == nil && s.links.toolexec != nil {
+		// A child on a worker hears its parent's allowlist grow through the worker's inbox
+		// for it (SessionDeps.RemoteParent): its gate takes the patterns.
+		if s.deps.RemoteParent && ctx.Sender() == nil && s.links.toolexec != nil {
 			ctx.Send(s.links.toolexec, msg)
 		}
 		return

@@ -15,7 +15,9 @@ const (
 	kimiArgBegin  = "<|tool_call_argument_begin|>"
 )
 
-var kimiWrapTokens = []string{"<|tool_calls_section_begin|>", "<|tool_calls_section_end|>"}
+// kimiWrapTokens are the section markers, plural as the template writes them and singular as
+// vLLM's parser also accepts them (llama.cpp#17376, thinking-machines-lab/tinker-cookbook#248).
+var kimiWrapTokens = []string{"<|tool_calls_section_begin|>", "<|tool_calls_section_end|>", "<|tool_call_section_begin|>", "<|tool_call_section_end|>"}
 
 func scanKimi(text string, sc scanCtx) []span {
 	calls := scanTagged(text, kimiCallBegin, kimiCallEnd, kimiBody)
@@ -74,7 +76,7 @@ func scanKimiIDs(text string, sc scanCtx) []span {
 		}
 		if e := skipSpace(text, end); strings.HasPrefix(text[e:], kimiCallEnd) {
 			end = e + len(kimiCallEnd)
-		} else if !lineEndsAt(text, end) && !strings.HasPrefix(text[e:], kimiWrapTokens[1]) {
+		} else if !lineEndsAt(text, end) && !strings.HasPrefix(text[e:], kimiWrapTokens[1]) && !strings.HasPrefix(text[e:], kimiWrapTokens[3]) {
 			continue // a sentence goes on after the object: prose quoting an id
 		}
 		out = append(out, span{start: at, end: end, calls: []Call{call}})
