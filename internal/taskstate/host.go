@@ -78,7 +78,7 @@ func (h *Host) Begin(ctx context.Context, t *messages.SpawnTask) (*Run, error) {
 		}
 		r.Plan = PlanFor(t.Attempt, r.Restored)
 	}
-	if r.Plan == Fresh {
+	if r.Plan == Fresh && h.State.mirrored(ctx, t.ID) {
 		if err := h.State.Forget(ctx, t.ID); err != nil {
 			return nil, err
 		}

@@ -105,3 +105,27 @@ func TestHostRedelivery(t *testing.T) {
 	}
 	must(t, hostB.Release(r.ctx, run))
 }
+
+// TestFirstDeliveryForgetsOldState: state an earlier dispatch left under the same id is never
+// resumed: a first delivery clears it.
+func TestFirstDeliveryForgetsOldState(t *testing.T) {
+	r := newRig(t)
+	if _, err := r.state.kv.Put(r.ctx, metaKey("old-1"), []byte(`{"id":"old-1"}`)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.state.kv.Put(r.ctx, entryKey("old-1", 1), []byte(`{"seq":1,"kind":"user","text":"stale"}`)); err != nil {
+		t.Fatal(err)
+	}
+	host, err := NewHost(r.ctx, r.js, "p1", t.TempDir(), openStore(t), 1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer host.Close()
+	run, err := host.Begin(r.ctx, &messages.SpawnTask{ID: "old-1", Project: "p1", Attempt: 1})
+	if err != nil || run.Plan != Fresh {
+		t.Fatalf("first delivery: %+v, %v", run, err)
+	}
+	if got, err := r.state.Restore(r.ctx, openStore(t), "old-1"); err != nil || got.Meta || got.LastSeq != 0 {
+		t.Fatalf("old state after a first delivery: %+v, %v", got, err)
+	}
+}

@@ -112,6 +112,17 @@ func (s *State) Forget(ctx context.Context, task string) error {
 	return nil
 }
 
+// mirrored reports whether anything of task may be in the buckets: its meta (the first thing a
+// mirrored session writes) or a checkpoint. One direct look-up each, so a first delivery does
+// not pay Forget's key listing, which grows with the bucket.
+func (s *State) mirrored(ctx context.Context, task string) bool {
+	if _, err := s.kv.Get(ctx, metaKey(task)); !errors.Is(err, jetstream.ErrKeyNotFound) {
+		return true // there, or unknown: forget to be safe
+	}
+	_, err := s.objs.Store().GetInfo(ctx, "ckpt/"+task)
+	return !errors.Is(err, jetstream.ErrObjectNotFound)
+}
+
 // Plan is how a delivered task starts.
 type Plan int
 
