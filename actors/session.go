@@ -173,8 +173,10 @@ func (s *session) Receive(ctx actor.Context) {
 		s.respond(ctx, s.kids.list(time.Now()))
 	case *messages.AgentResult:
 		s.takeKidsStep(ctx, s.kids.result(s.cfg.handle(), msg, time.Now()))
-	case *dispatchOutcome, *childPlaced:
-		s.onDispatched(ctx, msg)
+	case *dispatchOutcome:
+		s.takeKidsStep(ctx, s.kids.refused(msg, s.cfg.handle(), s.finished(), time.Now()))
+	case *childPlaced:
+		s.takeKidsStep(ctx, s.kids.placed(msg))
 	case *childGone:
 		s.takeKidsStep(ctx, s.kids.gone(s.cfg.handle(), msg.task, time.Now()))
 	case *waitExpired:
@@ -197,7 +199,7 @@ func (s *session) Receive(ctx actor.Context) {
 		st.respond = replyTo(err, s.status())
 		s.takeTurnStep(ctx, st)
 		if err == nil {
-			s.remoteModeChanged(ctx)
+			s.takeKidsStep(ctx, s.kids.modeChanged(s.cfg.Mode, s.cfg.handle()))
 		}
 	case *messages.SessionAllowlist:
 		s.onSessionAllowlist(ctx, msg)

@@ -115,7 +115,7 @@ func (h sessionHost) SwitchMode(mode messages.Mode, by string) error {
 	st, err := h.s.cfg.switchMode(&messages.SetMode{Mode: mode, By: by})
 	if err == nil {
 		h.s.takeTurnStep(h.ctx, st)
-		h.s.remoteModeChanged(h.ctx)
+		h.s.takeKidsStep(h.ctx, h.s.kids.modeChanged(h.s.cfg.Mode, h.s.cfg.handle()))
 	}
 	return err
 }
