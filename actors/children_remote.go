@@ -58,9 +58,10 @@ func (k *children) dispatch(c *childAgent, ns string, parent *actor.PID, now tim
 // runHere starts a child meant for the workers on this node, or queues it for a local slot.
 func (k *children) runHere(c *childAgent, why string) kidsStep {
 	st := kidsStep{emit: k.warnLocal(c, why)}
-	c.remote, c.rec.Remote = false, false
+	// Queued until it starts, so it does not count against the slot it asks for (a dispatched
+	// child is already running).
+	c.remote, c.rec.Remote, c.rec.State = false, false, messages.AgentQueued
 	if k.running() >= k.delegation.Limits.MaxRunning {
-		c.rec.State = messages.AgentQueued
 		st.save = []*childAgent{c}
 		return st
 	}
