@@ -62,7 +62,7 @@ func benchE2E(bin string, srv *server, work string, agents, slots int) error {
 	if err != nil {
 		return err
 	}
-	local, err := e2eRun(bin, repo, env, append(run, "--placement", "local", "spawn the agents"), nil)
+	local, err := e2eRun(bin, repo, env, append(run, "--placement", "local", "spawn the agents"))
 	serveRSS := peakKiB(serve.cmd.Process.Pid)
 	serve.stop()
 	if err != nil {
@@ -82,8 +82,8 @@ func benchE2E(bin string, srv *server, work string, agents, slots int) error {
 		defer w.stop()
 		workers = append(workers, w)
 	}
-	remote, err := e2eRun(bin, repo, env, append(run, "--placement", "workers", "--nats", srv.url, "spawn the agents"),
-		[]string{"--nats", srv.url})
+	// watch takes the bus from TROUPE_NATS (it has no --nats flag of its own).
+	remote, err := e2eRun(bin, repo, append(env, "TROUPE_NATS="+srv.url), append(run, "--placement", "workers", "--nats", srv.url, "spawn the agents"))
 	if err != nil {
 		return err
 	}
@@ -125,10 +125,10 @@ func pct(ds []time.Duration, p int) time.Duration {
 	return ds[min(len(ds)-1, len(ds)*p/100)]
 }
 
-// e2eRun starts a watcher (watchArgs point it at the bus), runs the parent, and reads the
+// e2eRun starts a watcher (env points it at the bus), runs the parent, and reads the
 // watcher's lines until the run's whole tree has finished.
-func e2eRun(bin, repo string, env, args, watchArgs []string) (*e2eResult, error) {
-	watch, lines, err := startProc(bin, repo, env, "", append([]string{"watch", "--json"}, watchArgs...)...)
+func e2eRun(bin, repo string, env, args []string) (*e2eResult, error) {
+	watch, lines, err := startProc(bin, repo, env, "", "watch", "--json")
 	if err != nil {
 		return nil, err
 	}
