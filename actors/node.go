@@ -297,7 +297,7 @@ func (n *Node) sessionTools(start *messages.StartSession, withSkills bool, pm *c
 	}
 	all := append(append(tools.Builtins(), tools.ReadArtifact()), tools.GoalTools()...)
 	all = append(all, tools.WebFetch(n.opts.WebAllowHosts))
-	if n.opts.WebSearch != nil {
+	if n.opts.WebSearch != nil && !n.opts.WebSearch.ViaMCP() { // through MCP: the hub builds it
 		if search, err := tools.WebSearch(*n.opts.WebSearch); err == nil {
 			all = append(all, search)
 		}
@@ -305,7 +305,7 @@ func (n *Node) sessionTools(start *messages.StartSession, withSkills bool, pm *c
 	if start.Parent == "" {
 		all = append(all, tools.MemoryTool()) // a subagent reads the memory but leaves it to the session the user talks to
 	}
-	all = append(all, n.mcp.tools()...)
+	all = append(all, n.mcp.tools(n.opts.WebSearch)...)
 	if n.opts.Agents.MaxDepth != NoSubagents {
 		all = append(all, tools.AgentTools()...)
 	}

@@ -9,6 +9,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"os"
 	"strings"
 	"time"
@@ -80,6 +81,19 @@ func NewServer() *mcp.Server {
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}},
 		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return text("echo: " + arg[string](req, "msg")), nil
+		})
+	s.AddTool(&mcp.Tool{Name: "search", Description: "Search the test web: max_results numbered hits for query.",
+		InputSchema: obj("query:string,max_results:integer", "query"), Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}},
+		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			q, n := arg[string](req, "query"), int(arg[float64](req, "max_results"))
+			if n == 0 {
+				n = 3
+			}
+			var b strings.Builder
+			for i := range n {
+				fmt.Fprintf(&b, "%d. %s, hit %d\n   https://example.org/%d?q=%s\n", i+1, q, i+1, i+1, url.QueryEscape(q))
+			}
+			return text(b.String()), nil
 		})
 	s.AddTool(&mcp.Tool{Name: "sleep", Description: "Answer after ms milliseconds, whatever happens.", InputSchema: obj("ms:number", "ms")},
 		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
