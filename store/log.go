@@ -146,6 +146,7 @@ func (s *Store) appendTxn(session string, entries []*Entry, meta *SessionMeta) e
 		return err
 	}
 	counter.last += uint64(len(entries))
+	s.committed(session, entries, meta)
 	return nil
 }
 

@@ -71,6 +71,7 @@ func (s *Store) PutMeta(m *SessionMeta) error {
 		restore()
 		return fmt.Errorf("put session %s meta: %w", m.ID, err)
 	}
+	s.committed(m.ID, nil, m)
 	return nil
 }
 

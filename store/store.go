@@ -55,6 +55,8 @@ type Store struct {
 	lastStamp time.Time // last Updated stamp handed out, so stamps strictly increase
 
 	memoryMu sync.Mutex // one project-facts update at a time (store/memory.go)
+
+	hook atomic.Pointer[CommitHook] // told of each committed append and meta (store/hook.go)
 }
 
 // Open opens (creating if needed) the store in dir with options sized for a small footprint.

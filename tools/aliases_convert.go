@@ -108,21 +108,70 @@ func codexShell(args map[string]any) (string, string) {
 	if _, refusal := millisecondsTimeout("timeout_ms")(args); refusal != "" {
 		return "", refusal
 	}
-	delete(args, "with_escalated_permissions")
-	delete(args, "justification")
+	for _, k := range codexShellOnly {
+		delete(args, k)
+	}
 	return inDirectory("workdir")(args)
 }
 
-// commandLine joins argv for bash -c; ["bash","-lc",script] is script itself.
+// codexShellOnly are the arguments of Codex's shell tools with no effect here: sandbox
+// escalation and its reason, the unified exec's session, output and shell controls (the
+// command runs to completion in bash either way).
+var codexShellOnly = []string{"with_escalated_permissions", "sandbox_permissions", "justification", "prefix_rule",
+	"yield_time_ms", "max_output_tokens", "login", "shell", "tty"}
+
+// codexExec maps Codex's unified exec_command (cmd, a command line) like its shell tool.
+func codexExec(args map[string]any) (string, string) {
+	if _, ok := args["command"]; !ok {
+		if cmd, ok := args["cmd"]; ok {
+			args["command"] = cmd
+			delete(args, "cmd")
+		}
+	}
+	return codexShell(args)
+}
+
+// commandLine joins argv for bash -c; a shell running one script is the script itself:
+// ["bash","-lc",script], ["/bin/bash","-l","-c",script], ["sh","--login","-c",script].
 func commandLine(argv []string) string {
-	if len(argv) == 3 && (argv[0] == "bash" || argv[0] == "sh" || argv[0] == "zsh") && isCommandFlag(argv[1]) {
-		return argv[2]
+	if script, ok := shellScript(argv); ok {
+		return script
 	}
 	quoted := make([]string, len(argv))
 	for i, w := range argv {
 		quoted[i] = shellQuote(w)
 	}
 	return strings.Join(quoted, " ")
+}
+
+// shellScript reads argv as a shell (bash, sh, zsh, dash, by path or not) given login or
+// startup flags, then -c, then exactly one script.
+func shellScript(argv []string) (string, bool) {
+	if len(argv) < 3 || len(argv) > 5 {
+		return "", false
+	}
+	switch path.Base(argv[0]) {
+	case "bash", "sh", "zsh", "dash":
+	default:
+		return "", false
+	}
+	last := len(argv) - 2
+	for _, flag := range argv[1:last] {
+		if !isStartupFlag(flag) {
+			return "", false
+		}
+	}
+	return argv[len(argv)-1], isCommandFlag(argv[last])
+}
+
+// isStartupFlag is a shell flag that changes nothing the script sees here: a login shell,
+// no profile or rc file, exit on error.
+func isStartupFlag(flag string) bool {
+	switch flag {
+	case "-l", "--login", "--noprofile", "--norc", "-e", "-i":
+		return true
+	}
+	return false
 }
 
 // isCommandFlag reads bash's -c, with -l beside it or not, as models mangle it: "-lc", "lc",

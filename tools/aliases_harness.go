@@ -62,11 +62,14 @@ var harnessTools = map[string]harnessTool{
 	"FileRead":  {target: "read_file"},
 	"FileWrite": {target: "write_file"},
 	"FileEdit":  {target: "edit_file"},
-	// Codex (exec_command takes cmd, an alias of command) and OpenClaw's exec
-	"shell":        {target: "bash", convert: codexShell},
-	"exec_command": {target: "bash"},
-	"exec":         {target: "bash"},
-	"apply_patch":  {target: "edit_file", convert: applyPatch, textArg: "input", isText: isPatchText},
+	// Codex: shell (an argv), shell_command (a command line), the unified exec_command (cmd,
+	// codex-rs/core/src/tools/spec.rs), the Responses API's local_shell; OpenClaw's exec
+	"shell":         {target: "bash", convert: codexShell},
+	"shell_command": {target: "bash", convert: codexShell},
+	"local_shell":   {target: "bash", convert: codexShell},
+	"exec_command":  {target: "bash", convert: codexExec},
+	"exec":          {target: "bash"},
+	"apply_patch":   {target: "edit_file", convert: applyPatch, textArg: "input", isText: isPatchText},
 	// Gemini CLI (read_file, write_file and glob share our names)
 	"replace":             {target: "edit_file", convert: geminiReplace},
 	"run_shell_command":   {target: "bash", convert: inDirectory("directory"), drop: []string{"description"}},

@@ -21,6 +21,13 @@ func TestShellFormRepairs(t *testing.T) {
 		{`{"command":"ls","timeout":120001}`, `{"command":"ls","timeout_s":121}`, true},
 		{`{"command":"ls","timeout":30}`, `{"command":"ls","timeout_s":30}`, false}, // seconds: an alias only
 		{`{"command":"ls","timeout_s":30}`, `{"command":"ls","timeout_s":30}`, false},
+		// a login flag apart from -c, a shell by its path (Codex's argv as models vary it)
+		{`{"command":["bash","-l","-c","ls -1a"]}`, `{"command":"ls -1a"}`, true},
+		{`{"command":["/bin/bash","--login","-c","ls -1a"]}`, `{"command":"ls -1a"}`, true},
+		{`{"command":["/usr/bin/zsh","-lc","ls"]}`, `{"command":"ls"}`, true},
+		// not one script: quoted as words
+		{`{"command":["bash","-c","echo $0","x"]}`, `{"command":"bash -c 'echo $0' x"}`, true},
+		{`{"command":["bash","-x","-c","ls"]}`, `{"command":"bash -x -c ls"}`, true},
 		{`{"command":["ls", 3]}`, "", false}, // not an argv
 	}
 	for _, tc := range cases {

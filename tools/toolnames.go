@@ -72,12 +72,16 @@ func (r *Registry) resolve(name, args string) (resolution, bool) {
 	if h, ok := harnessTools[bare]; ok {
 		return r.translate(name, h, args)
 	}
+	if half, ok := doubledName(bare); ok {
+		if res, found := r.resolve(half, args); found {
+			return res.renamedFrom(name), true
+		}
+	}
+
 	if tool, ok := r.namespacedTool(bare); ok && tool != bare {
 		res, found := r.resolve(tool, args)
-		if found && len(res.repairs) > 0 && res.repairs[0].Kind == RepairToolName {
-			res.repairs[0] = newRepair(RepairToolName, name, res.name)
-		} else if found {
-			res.repairs = append([]Repair{newRepair(RepairToolName, name, res.name)}, res.repairs...)
+		if found {
+			res = res.renamedFrom(name)
 		}
 		return res, found
 	}
@@ -181,6 +185,16 @@ func callInName(name, args string) (inner, innerArgs string, ok bool) {
 		return "", "", false
 	}
 	return found.Calls[0].Name, string(found.Calls[0].Args), true
+}
+
+// renamedFrom is res reached from the name the model wrote: its tool_name repair starts there.
+func (res resolution) renamedFrom(name string) resolution {
+	if len(res.repairs) > 0 && res.repairs[0].Kind == RepairToolName {
+		res.repairs[0] = newRepair(RepairToolName, name, res.name)
+	} else {
+		res.repairs = append([]Repair{newRepair(RepairToolName, name, res.name)}, res.repairs...)
+	}
+	return res
 }
 
 func (r *Registry) renamed(from, to, args string) resolution {

@@ -63,3 +63,15 @@ func validNamespace(ns string) bool {
 	}
 	return ns != ""
 }
+
+// doubledName reads a name written twice over, as a client that appends every streamed
+// delta of the name makes it when the server repeats the name (exec_commandexec_command:
+// openai/codex#31665; web_searchweb_search: bytedance/deer-flow#654; open-webui#22235,
+// brainlid/langchain#174): the name once.
+func doubledName(name string) (string, bool) {
+	n := len(name)
+	if n < 4 || n%2 != 0 || name[:n/2] != name[n/2:] {
+		return "", false
+	}
+	return name[:n/2], true
+}

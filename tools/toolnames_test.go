@@ -42,6 +42,11 @@ func TestResolveNames(t *testing.T) {
 		{"workspace.Grep", "grep"},
 		{"a.b/list_dir", "list_dir"},
 		{"claude_code---Bash", "bash"},
+		// a name written twice over by a client that appended a repeated streamed name
+		{"read_fileread_file", "read_file"},
+		{"exec_commandexec_command", "bash"},
+		{"exec_command.exec_command", "bash"},
+		{"functions.bashbash", "bash"},
 	}
 	for _, tc := range tests {
 		got, args, ok := reg.Resolve(tc.name, `{"x":1}`)
@@ -53,7 +58,7 @@ func TestResolveNames(t *testing.T) {
 		}
 	}
 	for _, name := range []string{"", "teleport", "mcp__fs__read_file", "rad_fil", "writ", "file", "edit_fiel_x",
-		"mcp__fs__bash", "ns---teleport", "ns:reed_fil", "x/", "a b:read_file"} {
+		"mcp__fs__bash", "ns---teleport", "ns:reed_fil", "x/", "a b:read_file", "teleportteleport", "mcp__fs__bashmcp__fs__bash"} {
 		if got, _, ok := reg.Resolve(name, `{}`); ok {
 			t.Errorf("Resolve(%q) = %q, want no mapping", name, got)
 		}
@@ -121,7 +126,12 @@ func TestResolveHarnessTools(t *testing.T) {
 		{"hermes", "search_files", `{"pattern":"*.md","target":"files"}`, "glob", `{"pattern":"*.md"}`},
 		{"hermes", "search_files", `{"pattern":"func main"}`, "grep", `{"pattern":"func main"}`},
 		{"openclaw", "exec", `{"command":"ls"}`, "bash", `{"command":"ls"}`},
-		{"codex", "exec_command", `{"cmd":"ls"}`, "bash", `{"cmd":"ls"}`},
+		{"codex", "exec_command", `{"cmd":"ls"}`, "bash", `{"command":"ls"}`},
+		{"codex", "exec_command", `{"cmd":"go test ./...","workdir":"sub","yield_time_ms":10000,"max_output_tokens":4000,"login":true,"shell":"/bin/bash","sandbox_permissions":"use_default"}`,
+			"bash", `{"command":"cd sub && go test ./..."}`},
+		{"codex", "exec_command", `{"cmd":"apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: n.txt\n+hi\n*** End Patch\nEOF\n"}`, "write_file", `{"path":"n.txt","content":"hi\n"}`},
+		{"codex", "shell_command", `{"command":"ls","workdir":"sub","timeout_ms":2000,"justification":"x"}`, "bash", `{"command":"cd sub && ls","timeout_s":2}`},
+		{"codex", "local_shell", `{"command":["bash","-l","-c","ls"]}`, "bash", `{"command":"ls"}`},
 		{"swe-agent", "cat", `{"file":"a"}`, "read_file", `{"file":"a"}`},
 		{"swe-agent", "view", `{"path":"a","view_range":[3,-1]}`, "read_file", `{"path":"a","offset":3}`},
 		{"crush", "view", `{"file_path":"./Cargo.toml"}`, "read_file", `{"path":"./Cargo.toml"}`},

@@ -41,6 +41,10 @@ func TestBareArgumentsFittingOneToolAreAnInferredCall(t *testing.T) {
 		{"harmony with start and constrain", "<|start|>assistant<|channel|>commentary <|constrain|>json<|message|>{\"command\":\"make\"}", "bash", `{"command":"make"}`, ""},
 		{"harmony below the margin is steered", "<|channel|>commentary<|message|>{\"command\": \"make\", \"os\": \"linux\", \"arch\": \"amd64\"}<|end|>", "", "",
 			"only the arguments for bash (command), without a tool name"},
+		// Codex's shell arguments in a commentary message without a recipient: the tool's name
+		// in the argv does not make the reply an unreadable call
+		{"harmony commentary holding an argv", "<|start|>assistant<|channel|>commentary json<|message|>{\"command\":[\"bash\",\"-lc\",\"ls -la\"]}<|call|>",
+			"bash", `{"command":["bash","-lc","ls -la"]}`, ""},
 		{"a fenced object", "```json\n{\"command\":\"make\"}\n```", "bash", `{"command":"make"}`, ""},
 		{"harmony analysis is not arguments", "<|channel|>analysis<|message|>{\"command\":\"make\"}<|end|>", "", "", ""},
 	}

@@ -67,11 +67,18 @@ func (c Classifier) Classify(r *llm.Reply, turn int) Decision {
 		return c.split(d, turn)
 	}
 	if c.Parse != nil {
-		if found, ok := c.textCalls(r, turn); ok {
+		found, ok := c.textCalls(r, turn)
+		if ok && len(found.Calls) > 0 {
 			return c.split(found, turn)
 		}
-		if bare, ok := c.bareArguments(r.Text, turn); ok {
+		// A reply that is only an arguments object goes to bareArguments even when a tool's
+		// name in its values made it look like an attempted call ({"command": ["bash", …]}
+		// in a harmony commentary message without a recipient).
+		if bare, isBare := c.bareArguments(r.Text, turn); isBare {
 			return bare
+		}
+		if ok {
+			return found
 		}
 	}
 	switch {

@@ -70,16 +70,20 @@ func main() {
 	replay := flag.Bool("replay", false, "replay the corpus of real malformed calls instead of running the tasks")
 	corpus := flag.String("corpus", "bench/repair/corpus", "the replay's development set")
 	heldout := flag.String("heldout", "bench/repair/heldout", "the replay's held-out set (frozen by its SHA256SUMS)")
+	devOnly := flag.Bool("dev-only", false, "with -replay, replay the development set only, never reading the held-out set (what whoever writes parsers runs)")
 	showHeldout := flag.Bool("show-heldout", false, "name the held-out set's misses (never while writing parsers: see bench/repair/heldout/README.md)")
 	flag.Usage = usage
 	flag.Parse()
 	if *replay {
 		dev, err := loadCorpus(*corpus)
 		var held []Case
-		if err == nil {
+		if err == nil && !*devOnly {
 			held, err = loadHeldout(*heldout)
 		}
-		if err == nil {
+		switch {
+		case err == nil && *devOnly:
+			err = replayDevOnly(os.Stdout, dev, *corpus)
+		case err == nil:
 			err = replayReport(os.Stdout, dev, held, *corpus, *heldout, *showHeldout)
 		}
 		if err != nil {
@@ -153,7 +157,8 @@ The i.i.d. model draws a family (and variant) per call at -rate; a persona has e
 
 -replay instead replays real malformed calls through the session's classifier and admission:
 the development set (-corpus) with every miss named, and the held-out set (-heldout, frozen
-by its SHA256SUMS) as aggregates only (see bench/repair/heldout/README.md).
+by its SHA256SUMS) as aggregates only (see bench/repair/heldout/README.md). With -dev-only
+the held-out set is not read at all: parsers are written against the development set alone.
 
 Flags:
 `, strings.Join(families, ", "), strings.Join(textFormats, ", "), strings.Join(argDefects, ", "), strings.Join(harnesses, ", "))

@@ -247,6 +247,18 @@ func replayReport(w io.Writer, dev, heldout []Case, devDir, heldoutDir string, s
 	return nil
 }
 
+// replayDevOnly replays the development set alone, every miss named; the held-out set is not
+// read, so whoever writes parsers can measure without seeing it.
+func replayDevOnly(w io.Writer, dev []Case, devDir string) error {
+	d, err := replaySet(dev)
+	if err != nil {
+		return err
+	}
+	printSummary(w, "development set ("+devDir+")", d, true)
+	fmt.Fprintln(w, "\nheld-out set: not read (-dev-only)")
+	return nil
+}
+
 func names(calls []llm.ToolCall) string {
 	out := make([]string, len(calls))
 	for i, c := range calls {

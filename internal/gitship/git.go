@@ -125,13 +125,13 @@ func hasCommit(ctx context.Context, dir, sha string) bool {
 // commitAll stages everything in the worktree and commits it as troupe (hooks skipped: this is
 // a checkpoint of a child's work, the user's hooks run when they merge it). It returns the new
 // HEAD and whether a commit was made.
-func commitAll(ctx context.Context, dir, message string) (string, bool, error) {
+func commitAll(ctx context.Context, dir, message string, env ...string) (string, bool, error) {
 	if _, err := run(ctx, dir, "add", "-A"); err != nil {
 		return "", false, err
 	}
 	made := false
 	if _, err := run(ctx, dir, "diff", "--cached", "--quiet"); err != nil {
-		if _, err := (gitCmd{dir: dir, env: troupeIdentity, args: []string{"commit", "-q", "--no-verify", "-m", message}}).run(ctx); err != nil {
+		if _, err := (gitCmd{dir: dir, env: append(env, troupeIdentity...), args: []string{"commit", "-q", "--no-verify", "-m", message}}).run(ctx); err != nil {
 			return "", false, err
 		}
 		made = true
@@ -152,4 +152,15 @@ func ensureIgnored(dir string) error {
 		return nil
 	}
 	return os.WriteFile(gi, []byte("*\n"), 0o644)
+}
+
+// datedAs returns the environment that dates a commit like commit's own committer date, so a
+// commit troupe makes from the same tree on the same parent is the same commit on every worker
+// and every delivery.
+func datedAs(ctx context.Context, dir, commit string) []string {
+	ct, err := run(ctx, dir, "show", "-s", "--format=%ct", commit)
+	if err != nil || ct == "" {
+		return nil
+	}
+	return []string{"GIT_AUTHOR_DATE=@" + ct + " +0000", "GIT_COMMITTER_DATE=@" + ct + " +0000"}
 }

@@ -16,30 +16,23 @@ package gitship
 import (
 	"errors"
 	"fmt"
+
+	"github.com/troupe-dev/troupe/messages"
 )
 
-// Source says where a task's code comes from: what a SpawnTask carries in Repo.
-type Source struct {
-	URL    string `json:"url,omitempty"`    // a shared remote the worker fetches from; "" when none
-	Base   string `json:"base"`             // the parent's HEAD commit
-	Bundle string `json:"bundle,omitempty"` // object name of a bundle holding Base (when URL is "")
-	Patch  string `json:"patch,omitempty"`  // object name of the uncommitted changes; "" when clean
-	// PatchBytes is the size of the patch, and BundleBytes what this Prepare uploaded (0 when
-	// the bundle was already there): what the task cost in bytes moved.
-	PatchBytes  int64 `json:"-"`
-	BundleBytes int64 `json:"-"`
+// Result is what Return sends back for a writing child; the worker copies Branch, DiffStat and
+// Bundle into its AgentResult.
+type Result struct {
+	Branch   string              // troupe/<task>; "" when the child changed nothing
+	Commit   string              // the branch's tip
+	Bundle   *messages.ObjectRef // the branch's bundle; nil when pushed or unchanged
+	Pushed   bool                // the branch was pushed to the shared remote
+	DiffStat string              // git diff --stat of the child's own work
 }
 
-// Result is what a writing child returns: its branch, as a bundle or pushed.
-type Result struct {
-	Branch   string `json:"branch,omitempty"` // troupe/<task>; "" when the child changed nothing
-	Base     string `json:"base,omitempty"`   // the commit the parent sent (the bundle's prerequisite)
-	Commit   string `json:"commit,omitempty"` // the branch's tip
-	Bundle   string `json:"bundle,omitempty"` // object name of the branch's bundle ("" when pushed)
-	Pushed   bool   `json:"pushed,omitempty"` // the branch was pushed to the shared remote
-	DiffStat string `json:"diffstat,omitempty"`
-	Bytes    int64  `json:"-"` // bundle size
-}
+// maxInlinePatch is the largest patch that travels inside the SpawnTask; a larger one goes to
+// the object store (the server's default max payload is 1 MiB for the whole message).
+const maxInlinePatch = 32 << 10
 
 // ErrMissing is wrapped when an object the code needs is not in the object store.
 var ErrMissing = errors.New("not in the object store")

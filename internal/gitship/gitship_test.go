@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/troupe-dev/troupe/messages"
 	"github.com/troupe-dev/troupe/tools/worktree"
 )
 
@@ -29,14 +30,19 @@ func TestBundleRoundTrip(t *testing.T) {
 	if err := os.Remove(filepath.Join(parent, "gone.txt")); err != nil {
 		t.Fatal(err)
 	}
+	big := fmt.Sprintf("%x", sha256.Sum256([]byte("x")))
+	write(t, parent, "large.txt", strings.Repeat(big+"\n", 2000)) // a patch too big to travel inline
 	indexBefore := git(t, parent, "status", "--porcelain")
 
-	src, err := Prepare(ctx, parent, "task-1", objs, PrepareOptions{})
+	src, sent, err := Prepare(ctx, parent, "task-1", objs, PrepareOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if src.Base != git(t, parent, "rev-parse", "HEAD") || src.Bundle == "" || src.Patch == "" || src.BundleBytes == 0 {
+	if src.Base != git(t, parent, "rev-parse", "HEAD") || src.Bundle == nil || src.Patch.Ref == nil || sent == 0 {
 		t.Fatalf("source = %+v", src)
+	}
+	if src.Bundle.Bucket != objs.Bucket() || src.Bundle.Bytes == 0 || !strings.HasPrefix(src.Bundle.Digest, "SHA-256=") {
+		t.Fatalf("bundle ref = %+v", src.Bundle)
 	}
 	if got := git(t, parent, "status", "--porcelain"); got != indexBefore {
 		t.Fatalf("Prepare changed the user's index: %q, was %q", got, indexBefore)
@@ -73,17 +79,18 @@ func TestBundleRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Branch != "troupe/task-1" || res.Bundle == "" || !strings.Contains(res.DiffStat, "child.txt") {
+	if res.Branch != "troupe/task-1" || res.Bundle == nil || !strings.Contains(res.DiffStat, "child.txt") {
 		t.Fatalf("result = %+v", res)
 	}
 
 	// The parent commits its own changes, imports the branch and merges it as a local result.
 	git(t, parent, "add", "-A")
 	git(t, parent, "commit", "-q", "-m", "the parent's work")
-	if err := Import(ctx, parent, "task-1", res, objs, ""); err != nil {
+	ar := &messages.AgentResult{Branch: res.Branch, Bundle: res.Bundle, DiffStat: res.DiffStat}
+	if err := Import(ctx, parent, "task-1", src.Base, ar, objs, ""); err != nil {
 		t.Fatal(err)
 	}
-	if err := Import(ctx, parent, "task-1", res, objs, ""); err != nil {
+	if err := Import(ctx, parent, "task-1", src.Base, ar, objs, ""); err != nil {
 		t.Fatalf("a second import of the same result: %v", err)
 	}
 	list, err := worktree.List(parent)
@@ -119,13 +126,13 @@ func TestIncrementalBundles(t *testing.T) {
 	write(t, parent, "big.txt", big.String())
 	git(t, parent, "add", "-A")
 	git(t, parent, "commit", "-q", "-m", "big")
-	first, err := Prepare(ctx, parent, "t1", objs, PrepareOptions{})
+	first, firstSent, err := Prepare(ctx, parent, "t1", objs, PrepareOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	again, err := Prepare(ctx, parent, "t2", objs, PrepareOptions{})
-	if err != nil || again.BundleBytes != 0 || again.Bundle != first.Bundle {
-		t.Fatalf("the same base again uploaded %d bytes (%+v, %v)", again.BundleBytes, again, err)
+	again, sent, err := Prepare(ctx, parent, "t2", objs, PrepareOptions{})
+	if err != nil || sent != 0 || *again.Bundle != *first.Bundle {
+		t.Fatalf("the same base again uploaded %d bytes (%+v, %v)", sent, again, err)
 	}
 	warm, _ := NewCache(t.TempDir())
 	if _, err := warm.Checkout(ctx, "proj-2", "t1", first, objs); err != nil {
@@ -135,17 +142,20 @@ func TestIncrementalBundles(t *testing.T) {
 	write(t, parent, "small.txt", "a little change\n")
 	git(t, parent, "add", "-A")
 	git(t, parent, "commit", "-q", "-m", "small")
-	second, err := Prepare(ctx, parent, "t3", objs, PrepareOptions{})
+	second, secondSent, err := Prepare(ctx, parent, "t3", objs, PrepareOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if second.BundleBytes == 0 || second.BundleBytes*10 > first.BundleBytes {
-		t.Fatalf("second bundle %d bytes, first %d: not incremental", second.BundleBytes, first.BundleBytes)
+	if secondSent == 0 || secondSent*10 > firstSent {
+		t.Fatalf("second bundle %d bytes, first %d: not incremental", secondSent, firstSent)
 	}
 	for name, c := range map[string]*Cache{"warm": warm, "cold": must(NewCache(t.TempDir()))} {
 		co, err := c.Checkout(ctx, "proj-2", "t3", second, objs)
 		if err != nil {
 			t.Fatalf("%s worker: %v", name, err)
+		}
+		if name == "warm" && co.Fetched != secondSent || name == "cold" && co.Fetched != firstSent+secondSent {
+			t.Errorf("%s worker fetched %d bytes (bundles: %d, %d)", name, co.Fetched, firstSent, secondSent)
 		}
 		if read(t, co.Path, "small.txt") != "a little change\n" || !exists(co.Path, "big.txt") {
 			t.Fatalf("%s worker's checkout is wrong", name)
@@ -166,10 +176,12 @@ func TestSharedRemote(t *testing.T) {
 	git(t, remote, "init", "-q", "--bare")
 	parent := newRepo(t)
 	git(t, parent, "push", "-q", remote, "main")
-	src, err := Prepare(ctx, parent, "t1", objs, PrepareOptions{URL: remote})
-	if err != nil || src.Bundle != "" || src.Patch != "" {
+	write(t, parent, "gone.txt", "kept, edited\n")
+	src, sent, err := Prepare(ctx, parent, "t1", objs, PrepareOptions{URL: remote})
+	if err != nil || src.Bundle != nil || len(src.Patch.Inline) == 0 || sent != 0 {
 		t.Fatalf("source = %+v, %v", src, err)
 	}
+	git(t, parent, "commit", "-qam", "the parent's edit")
 	cache, _ := NewCache(t.TempDir())
 	co, err := cache.Checkout(ctx, "proj-3", "t1", src, objs)
 	if err != nil {
@@ -183,10 +195,10 @@ func TestSharedRemote(t *testing.T) {
 	}
 	write(t, co.Path, "a.txt", "changed by the child\n")
 	res, err := cache.Return(ctx, co, objs, ReturnOptions{PushURL: remote})
-	if err != nil || !res.Pushed || res.Bundle != "" {
+	if err != nil || !res.Pushed || res.Bundle != nil {
 		t.Fatalf("result = %+v, %v", res, err)
 	}
-	if err := Import(ctx, parent, "t1", res, objs, remote); err != nil {
+	if err := Import(ctx, parent, "t1", src.Base, &messages.AgentResult{Branch: res.Branch}, objs, remote); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := worktree.Merge(parent, "t1"); err != nil {
@@ -209,18 +221,18 @@ func TestPlainErrors(t *testing.T) {
 	objs, _ := OpenObjects(ctx, js, "proj-4", 1)
 	empty := t.TempDir()
 	git(t, empty, "init", "-q")
-	_, err := Prepare(ctx, empty, "t1", objs, PrepareOptions{})
+	_, _, err := Prepare(ctx, empty, "t1", objs, PrepareOptions{})
 	if err == nil || !strings.Contains(err.Error(), "no commits") {
 		t.Fatalf("no commits: %v", err)
 	}
-	if _, err := Prepare(ctx, t.TempDir(), "t1", objs, PrepareOptions{}); err == nil || !strings.Contains(err.Error(), "not in a git repository") {
+	if _, _, err := Prepare(ctx, t.TempDir(), "t1", objs, PrepareOptions{}); err == nil || !strings.Contains(err.Error(), "not in a git repository") {
 		t.Fatalf("not a repository: %v", err)
 	}
-	if _, err := Prepare(ctx, empty, "../x", objs, PrepareOptions{}); err == nil {
+	if _, _, err := Prepare(ctx, empty, "../x", objs, PrepareOptions{}); err == nil {
 		t.Fatal("a task name with a path in it was accepted")
 	}
 	cache, _ := NewCache(t.TempDir())
-	_, err = cache.Checkout(ctx, "proj-4", "t1", &Source{Base: strings.Repeat("ab", 20), Bundle: "bundle/" + strings.Repeat("ab", 20)}, objs)
+	_, err = cache.Checkout(ctx, "proj-4", "t1", &messages.TaskRepo{Base: strings.Repeat("ab", 20), Bundle: &messages.ObjectRef{Name: "bundle/" + strings.Repeat("ab", 20)}}, objs)
 	if !errors.Is(err, ErrMissing) || strings.Contains(err.Error(), "\n") {
 		t.Fatalf("missing bundle: %v", err)
 	}

@@ -2,8 +2,6 @@ package gitship
 
 import (
 	"context"
-	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,45 +12,24 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/troupe-dev/troupe/internal/natstest"
 	"github.com/troupe-dev/troupe/internal/testwait"
 )
 
-// startJS runs Debian's stock nats-server with JetStream in a temporary directory and returns
-// a JetStream handle on it.
+// startJS runs Debian's stock nats-server with JetStream (internal/natstest) and returns a
+// JetStream handle on it.
 func startJS(t *testing.T) jetstream.JetStream {
 	t.Helper()
-	bin, err := exec.LookPath("nats-server")
-	if err != nil {
-		if _, err := os.Stat("/usr/sbin/nats-server"); err != nil {
-			t.Skip("no nats-server binary (install Debian's nats-server package)")
-		}
-		bin = "/usr/sbin/nats-server"
-	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	c := natstest.Start(t, natstest.Options{})
+	nc, err := nats.Connect(c.URL())
 	if err != nil {
 		t.Fatal(err)
 	}
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
-	cmd := exec.Command(bin, "-a", "127.0.0.1", "-p", fmt.Sprint(port), "-js", "-sd", t.TempDir())
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	var nc *nats.Conn
-	testwait.For(t, 20*time.Second, func() error {
-		nc, err = nats.Connect(fmt.Sprintf("nats://127.0.0.1:%d", port))
-		return err
-	})
 	t.Cleanup(nc.Close)
 	js, err := jetstream.New(nc)
 	if err != nil {
 		t.Fatal(err)
 	}
-	testwait.For(t, 20*time.Second, func() error {
-		_, err := js.AccountInfo(context.Background())
-		return err
-	})
 	return js
 }
 

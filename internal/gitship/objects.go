@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/troupe-dev/troupe/messages"
 )
 
 // Objects is a project's JetStream object store bucket, where code travels between a parent
@@ -23,7 +25,8 @@ import (
 //	result/<task>     a git bundle of a writing child's branch troupe/<task>
 //	ckpt/<task>       a git bundle of a child's last worktree checkpoint
 type Objects struct {
-	os jetstream.ObjectStore
+	os     jetstream.ObjectStore
+	bucket string
 }
 
 // BucketName is the object store bucket of a project: one per project, so a worker serving
@@ -61,28 +64,69 @@ func OpenObjects(ctx context.Context, js jetstream.JetStream, project string, re
 	if err != nil {
 		return nil, fmt.Errorf("gitship: open object store %s: %w", name, err)
 	}
-	return &Objects{os: st}, nil
+	return &Objects{os: st, bucket: name}, nil
 }
 
 // Store is the bucket itself, for callers that keep other objects beside the code.
 func (o *Objects) Store() jetstream.ObjectStore { return o.os }
 
-// putFile stores the file at path under name and returns its size.
-func (o *Objects) putFile(ctx context.Context, name, path string) (int64, error) {
+// Bucket is the bucket's name.
+func (o *Objects) Bucket() string { return o.bucket }
+
+// ref is the reference a message carries for a stored object.
+func (o *Objects) ref(info *jetstream.ObjectInfo) *messages.ObjectRef {
+	return &messages.ObjectRef{Bucket: o.bucket, Name: info.Name, Bytes: int64(info.Size), Digest: info.Digest}
+}
+
+// check refuses a reference into another bucket: a worker serving two projects must not
+// mix their code.
+func (o *Objects) check(ref *messages.ObjectRef) error {
+	if ref == nil || ref.Name == "" {
+		return errors.New("an empty object reference")
+	}
+	if ref.Bucket != "" && ref.Bucket != o.bucket {
+		return fmt.Errorf("object %s is in bucket %s, not this project's %s", ref.Name, ref.Bucket, o.bucket)
+	}
+	return nil
+}
+
+// PutFile stores the file at path under name.
+func (o *Objects) PutFile(ctx context.Context, name, path string) (*messages.ObjectRef, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	defer f.Close()
 	info, err := o.os.Put(ctx, jetstream.ObjectMeta{Name: name}, f)
 	if err != nil {
-		return 0, fmt.Errorf("put %s in the object store: %w", name, err)
+		return nil, fmt.Errorf("put %s in the object store: %w", name, err)
 	}
-	return int64(info.Size), nil
+	return o.ref(info), nil
 }
 
-// getFile writes object name to path; a missing object is ErrMissing.
-func (o *Objects) getFile(ctx context.Context, name, path string) (int64, error) {
+// PutBytes stores data under name.
+func (o *Objects) PutBytes(ctx context.Context, name string, data []byte) (*messages.ObjectRef, error) {
+	info, err := o.os.PutBytes(ctx, name, data)
+	if err != nil {
+		return nil, fmt.Errorf("put %s in the object store: %w", name, err)
+	}
+	return o.ref(info), nil
+}
+
+// GetBytes reads object name; a missing object is ErrMissing.
+func (o *Objects) GetBytes(ctx context.Context, name string) ([]byte, error) {
+	b, err := o.os.GetBytes(ctx, name)
+	if errors.Is(err, jetstream.ErrObjectNotFound) {
+		return nil, fmt.Errorf("%w: %s", ErrMissing, name)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("get %s from the object store: %w", name, err)
+	}
+	return b, nil
+}
+
+// GetFile writes object name to path and returns its size; a missing object is ErrMissing.
+func (o *Objects) GetFile(ctx context.Context, name, path string) (int64, error) {
 	res, err := o.os.Get(ctx, name)
 	if errors.Is(err, jetstream.ErrObjectNotFound) {
 		return 0, fmt.Errorf("%w: %s", ErrMissing, name)
@@ -103,15 +147,6 @@ func (o *Objects) getFile(ctx context.Context, name, path string) (int64, error)
 		return n, fmt.Errorf("get %s from the object store: %w", name, err)
 	}
 	return n, nil
-}
-
-// has reports whether object name is stored.
-func (o *Objects) has(ctx context.Context, name string) (bool, error) {
-	_, err := o.os.GetInfo(ctx, name)
-	if errors.Is(err, jetstream.ErrObjectNotFound) {
-		return false, nil
-	}
-	return err == nil, err
 }
 
 // Forget deletes what a finished task left in the bucket (its patch, result and checkpoint);

@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/troupe-dev/troupe/messages"
 )
 
 // PrepareOptions say how a task's code leaves the parent.
@@ -22,38 +24,47 @@ type PrepareOptions struct {
 }
 
 // Prepare captures the parent's checkout at root for task: HEAD as the base, the uncommitted
-// changes (tracked and untracked-not-ignored, binary-safe) as patch/<task>, and, without a
-// shared remote, a bundle holding the base as bundle/<base>. The user's index, branches and
+// changes (tracked and untracked-not-ignored, binary-safe) as a patch (inline when small, else
+// patch/<task>), and, without a shared remote, a bundle holding the base (bundle/<base>). It
+// returns what the SpawnTask carries and the bytes it uploaded. The user's index, branches and
 // files are not touched.
-func Prepare(ctx context.Context, root, task string, objs *Objects, opt PrepareOptions) (*Source, error) {
+func Prepare(ctx context.Context, root, task string, objs *Objects, opt PrepareOptions) (*messages.TaskRepo, int64, error) {
 	if err := checkTask(task); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	top, err := run(ctx, root, "rev-parse", "--show-toplevel")
 	if err != nil {
-		return nil, fmt.Errorf("gitship: %s is not in a git repository (run git init, or keep the child local): %w", root, err)
+		return nil, 0, fmt.Errorf("gitship: %s is not in a git repository (run git init, or keep the child local): %w", root, err)
 	}
 	base, err := run(ctx, top, "rev-parse", "--verify", "-q", "HEAD^{commit}")
 	if err != nil || base == "" {
-		return nil, errors.New("gitship: the repository has no commits yet, so there is nothing to send a worker; make a first commit, or keep the child local")
+		return nil, 0, errors.New("gitship: the repository has no commits yet, so there is nothing to send a worker; make a first commit, or keep the child local")
 	}
-	src := &Source{URL: opt.URL, Base: base}
+	repo := &messages.TaskRepo{URL: opt.URL, Base: base}
+	var sent int64
 	patch, err := uncommitted(ctx, top, base)
 	if err != nil {
-		return nil, fmt.Errorf("gitship: capture uncommitted changes: %w", err)
+		return nil, 0, fmt.Errorf("gitship: capture uncommitted changes: %w", err)
 	}
-	if len(patch) > 0 {
-		src.Patch, src.PatchBytes = "patch/"+task, int64(len(patch))
-		if _, err := objs.os.PutBytes(ctx, src.Patch, patch); err != nil {
-			return nil, fmt.Errorf("gitship: store the uncommitted changes: %w", err)
+	switch {
+	case len(patch) == 0:
+	case len(patch) <= maxInlinePatch:
+		repo.Patch = &messages.Blob{Inline: patch}
+	default:
+		ref, err := objs.PutBytes(ctx, "patch/"+task, patch)
+		if err != nil {
+			return nil, 0, fmt.Errorf("gitship: store the uncommitted changes: %w", err)
 		}
+		repo.Patch, sent = &messages.Blob{Ref: ref}, ref.Bytes
 	}
 	if opt.URL == "" {
-		if src.Bundle, src.BundleBytes, err = publish(ctx, top, base, objs); err != nil {
-			return nil, fmt.Errorf("gitship: publish base %s: %w", short(base), err)
+		ref, n, err := publish(ctx, top, base, objs)
+		if err != nil {
+			return nil, 0, fmt.Errorf("gitship: publish base %s: %w", short(base), err)
 		}
+		repo.Bundle, sent = ref, sent+n
 	}
-	return src, nil
+	return repo, sent, nil
 }
 
 // uncommitted returns `git diff --binary` from base to the working tree as git add -A would
@@ -112,14 +123,16 @@ const maxBasis = 32
 // uploaded. A new bundle leaves out what earlier bundles already carry (their tips that are
 // ancestors of base become its prerequisites), so a worker that has them fetches only the
 // difference, and one that has not fetches the chain (Cache.ensure).
-func publish(ctx context.Context, top, base string, objs *Objects) (string, int64, error) {
+func publish(ctx context.Context, top, base string, objs *Objects) (*messages.ObjectRef, int64, error) {
 	name := "bundle/" + base
-	if ok, err := objs.has(ctx, name); err != nil || ok {
-		return name, 0, err
+	if info, err := objs.os.GetInfo(ctx, name); err == nil {
+		return objs.ref(info), 0, nil
+	} else if !errors.Is(err, jetstream.ErrObjectNotFound) {
+		return nil, 0, err
 	}
 	infos, err := objs.os.List(ctx)
 	if err != nil && !isNoObjects(err) {
-		return "", 0, fmt.Errorf("list published bundles: %w", err)
+		return nil, 0, fmt.Errorf("list published bundles: %w", err)
 	}
 	var basis []string
 	for i := len(infos) - 1; i >= 0 && len(basis) < maxBasis; i-- { // newest first
@@ -131,21 +144,24 @@ func publish(ctx context.Context, top, base string, objs *Objects) (string, int6
 			basis = append(basis, "^"+tip)
 		}
 	}
-	ref, err := tempRef(ctx, top, base)
+	tmp, err := tempRef(ctx, top, base)
 	if err != nil {
-		return "", 0, err
+		return nil, 0, err
 	}
-	defer run(context.WithoutCancel(ctx), top, "update-ref", "-d", ref) //nolint:errcheck // a leftover temp ref is harmless
+	defer run(context.WithoutCancel(ctx), top, "update-ref", "-d", tmp) //nolint:errcheck // a leftover temp ref is harmless
 	file, err := tempPath("troupe-bundle-*.bundle")
 	if err != nil {
-		return "", 0, err
+		return nil, 0, err
 	}
 	defer os.Remove(file)
-	if err := move(ctx, top, append([]string{"bundle", "create", "-q", file, ref}, basis...)...); err != nil {
-		return "", 0, err
+	if err := move(ctx, top, append([]string{"bundle", "create", "-q", file, tmp}, basis...)...); err != nil {
+		return nil, 0, err
 	}
-	n, err := objs.putFile(ctx, name, file)
-	return name, n, err
+	ref, err := objs.PutFile(ctx, name, file)
+	if err != nil {
+		return nil, 0, err
+	}
+	return ref, ref.Bytes, nil
 }
 
 // isNoObjects is List's answer for an empty bucket.
@@ -172,11 +188,13 @@ func tempPath(pattern string) (string, error) {
 
 func short(sha string) string { return sha[:min(len(sha), 12)] }
 
-// Import brings a writing child's returned branch into the parent's checkout at root as branch
+// Import brings a writing child's returned branch (res.Branch, from res.Bundle, or from the
+// shared remote url when it was pushed) into the parent's checkout at root as branch
 // troupe/<name> with its worktree in .troupe/worktrees/<name>, exactly where a local child's
-// work would be, so `troupe worktree list|merge|drop <name>` treat it the same. Importing the
-// same result twice is harmless; a different branch already under that name is refused.
-func Import(ctx context.Context, root, name string, res *Result, objs *Objects, url string) error {
+// work would be, so `troupe worktree list|merge|drop <name>` treat it the same; base is the
+// commit the parent sent. Importing the same result twice is harmless; a different branch
+// already under that name is refused.
+func Import(ctx context.Context, root, name, base string, res *messages.AgentResult, objs *Objects, url string) error {
 	if err := checkTask(name); err != nil {
 		return err
 	}
@@ -190,36 +208,48 @@ func Import(ctx context.Context, root, name string, res *Result, objs *Objects, 
 	if real, err := filepath.EvalSymlinks(top); err == nil {
 		top = real
 	}
-	branch := Branch(name)
-	if cur, err := run(ctx, top, "rev-parse", "-q", "--verify", "refs/heads/"+branch); err == nil {
-		if cur == res.Commit {
-			return nil
-		}
-		return fmt.Errorf("gitship: import %s: branch %s already exists at another commit; merge or drop it first (troupe worktree drop %s)", name, branch, name)
-	}
-	refspec := "refs/heads/" + res.Branch + ":refs/heads/" + branch
+	incoming := "refs/troupe/import/" + name
+	refspec := "+refs/heads/" + res.Branch + ":" + incoming
 	switch {
-	case res.Bundle != "":
+	case res.Bundle != nil:
+		if err := objs.check(res.Bundle); err != nil {
+			return fmt.Errorf("gitship: import %s: %w", name, err)
+		}
 		file, err := tempPath("troupe-result-*.bundle")
 		if err != nil {
 			return err
 		}
 		defer os.Remove(file)
-		if _, err := objs.getFile(ctx, res.Bundle, file); err != nil {
+		if _, err := objs.GetFile(ctx, res.Bundle.Name, file); err != nil {
 			return fmt.Errorf("gitship: import %s: %w", name, err)
 		}
 		if err := move(ctx, top, "fetch", "-q", "--no-tags", file, refspec); err != nil {
 			return fmt.Errorf("gitship: import %s from its bundle: %w", name, err)
 		}
-	case res.Pushed && url != "":
+	case url != "":
 		if err := move(ctx, top, "fetch", "-q", "--no-tags", url, refspec); err != nil {
 			return fmt.Errorf("gitship: import %s from %s: %w", name, url, err)
 		}
 	default:
-		return fmt.Errorf("gitship: import %s: the result names neither a bundle nor a pushed branch", name)
+		return fmt.Errorf("gitship: import %s: the result names no bundle and there is no shared remote to fetch %s from", name, res.Branch)
 	}
-	if res.Base != "" {
-		if _, err := run(ctx, top, "config", "branch."+branch+".troupebase", res.Base); err != nil {
+	defer run(context.WithoutCancel(ctx), top, "update-ref", "-d", incoming) //nolint:errcheck // a leftover ref is harmless
+	tip, err := run(ctx, top, "rev-parse", incoming)
+	if err != nil {
+		return fmt.Errorf("gitship: import %s: %w", name, err)
+	}
+	branch := Branch(name)
+	if cur, err := run(ctx, top, "rev-parse", "-q", "--verify", "refs/heads/"+branch); err == nil {
+		if cur == tip {
+			return nil
+		}
+		return fmt.Errorf("gitship: import %s: branch %s already exists at another commit; merge or drop it first (troupe worktree drop %s)", name, branch, name)
+	}
+	if _, err := run(ctx, top, "update-ref", "refs/heads/"+branch, tip, ""); err != nil {
+		return fmt.Errorf("gitship: import %s: %w", name, err)
+	}
+	if base != "" {
+		if _, err := run(ctx, top, "config", "branch."+branch+".troupebase", base); err != nil {
 			return fmt.Errorf("gitship: import %s: record its base: %w", name, err)
 		}
 	}

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+
+	"github.com/troupe-dev/troupe/messages"
 )
 
 // Cache is a worker's repository cache (--repo-cache DIR): one bare repository per project,
@@ -42,6 +44,9 @@ type Checkout struct {
 	Branch string // troupe/<task>
 	Base   string // the parent's HEAD
 	Start  string // Base, or the commit of the parent's uncommitted changes on top of it
+	// Fetched is the bytes this checkout downloaded from the object store (bundles, patch).
+	Fetched int64
+	saved   string // "<head> <tree>" of the last checkpoint (checkpoint.go)
 }
 
 // lock takes the process mutex and the directory's file lock; the returned func releases both.
@@ -76,7 +81,7 @@ func (c *Cache) repo(ctx context.Context, project string) (string, error) {
 // chain in the object store), makes the worktree of task on branch troupe/<task> at the base,
 // and applies the parent's uncommitted changes as one commit on top (so the child's own work
 // stays apart from them). A worktree left by an earlier delivery of the task is replaced.
-func (c *Cache) Checkout(ctx context.Context, project, task string, src *Source, objs *Objects) (*Checkout, error) {
+func (c *Cache) Checkout(ctx context.Context, project, task string, src *messages.TaskRepo, objs *Objects) (*Checkout, error) {
 	if err := checkTask(task); err != nil {
 		return nil, err
 	}
@@ -89,11 +94,15 @@ func (c *Cache) Checkout(ctx context.Context, project, task string, src *Source,
 	if err != nil {
 		return nil, fmt.Errorf("gitship: repository cache for %s: %w", project, err)
 	}
-	if err := c.ensure(ctx, repo, src, objs); err != nil {
+	if src.Base == "" {
+		return nil, errors.New("gitship: the task names no base commit")
+	}
+	fetched, err := c.ensure(ctx, repo, src, objs)
+	if err != nil {
 		return nil, fmt.Errorf("gitship: fetch base %s: %w", short(src.Base), err)
 	}
 	co := &Checkout{Task: task, Repo: repo, Path: filepath.Join(c.dir, "work", bucketSafe(project), task),
-		Branch: Branch(task), Base: src.Base, Start: src.Base}
+		Branch: Branch(task), Base: src.Base, Start: src.Base, Fetched: fetched}
 	if err := co.remove(ctx); err != nil {
 		return nil, err
 	}
@@ -103,15 +112,23 @@ func (c *Cache) Checkout(ctx context.Context, project, task string, src *Source,
 	if err := ensureIgnored(co.Path); err != nil {
 		return nil, fmt.Errorf("gitship: check out %s: %w", task, err)
 	}
-	if src.Patch != "" {
-		patch, err := objs.os.GetBytes(ctx, src.Patch)
-		if err != nil {
-			return nil, fmt.Errorf("gitship: get the parent's uncommitted changes (%s): %w", src.Patch, err)
+	if !src.Patch.Empty() {
+		patch := src.Patch.Inline
+		if src.Patch.Ref != nil {
+			if err := objs.check(src.Patch.Ref); err != nil {
+				return nil, fmt.Errorf("gitship: get the parent's uncommitted changes: %w", err)
+			}
+			if patch, err = objs.GetBytes(ctx, src.Patch.Ref.Name); err != nil {
+				return nil, fmt.Errorf("gitship: get the parent's uncommitted changes: %w", err)
+			}
+			co.Fetched += int64(len(patch))
 		}
 		if _, err := (gitCmd{dir: co.Path, args: []string{"apply", "--binary", "--whitespace=nowarn", "-"}, stdin: bytes.NewReader(patch)}).run(ctx); err != nil {
 			return nil, fmt.Errorf("gitship: apply the parent's uncommitted changes: %w", err)
 		}
-		if co.Start, _, err = commitAll(ctx, co.Path, "troupe: the parent's uncommitted changes"); err != nil {
+		// Dated like the base, so every delivery of the task makes the same commit: a restored
+		// checkpoint (internal/taskstate) builds on it.
+		if co.Start, _, err = commitAll(ctx, co.Path, "troupe: the parent's uncommitted changes", datedAs(ctx, co.Path, src.Base)...); err != nil {
 			return nil, fmt.Errorf("gitship: commit the parent's uncommitted changes: %w", err)
 		}
 	}
@@ -145,18 +162,24 @@ func (c *Cache) Remove(ctx context.Context, co *Checkout) error {
 	return nil
 }
 
-// ensure makes the base commit present in repo.
-func (c *Cache) ensure(ctx context.Context, repo string, src *Source, objs *Objects) error {
+// ensure makes the base commit present in repo, and returns the bytes it downloaded from the
+// object store.
+func (c *Cache) ensure(ctx context.Context, repo string, src *messages.TaskRepo, objs *Objects) (int64, error) {
 	if hasCommit(ctx, repo, src.Base) {
-		return nil
+		return 0, nil
 	}
 	if src.URL != "" {
-		return fetchRemote(ctx, repo, src.URL, src.Base)
+		return 0, fetchRemote(ctx, repo, src.URL, src.Base)
 	}
-	if objs == nil {
-		return errors.New("no shared remote and no object store to fetch it from")
+	if objs == nil || src.Bundle == nil {
+		return 0, errors.New("no shared remote, and no bundle in the object store to fetch it from")
 	}
-	return fetchBundle(ctx, repo, strings.TrimPrefix(src.Bundle, "bundle/"), objs, map[string]bool{})
+	if err := objs.check(src.Bundle); err != nil {
+		return 0, err
+	}
+	var n int64
+	err := fetchBundle(ctx, repo, src.Base, objs, map[string]bool{}, &n)
+	return n, err
 }
 
 // fetchRemote fetches commit from url: by its id (protocol v2 serves any reachable commit),
@@ -181,7 +204,7 @@ const maxChain = 1000
 
 // fetchBundle fetches bundle/<commit> into repo, first fetching the bundles of whichever of its
 // prerequisites repo lacks.
-func fetchBundle(ctx context.Context, repo, commit string, objs *Objects, seen map[string]bool) error {
+func fetchBundle(ctx context.Context, repo, commit string, objs *Objects, seen map[string]bool, fetched *int64) error {
 	if seen[commit] || len(seen) > maxChain {
 		return fmt.Errorf("the bundles of %s form a loop or too long a chain", short(commit))
 	}
@@ -191,16 +214,18 @@ func fetchBundle(ctx context.Context, repo, commit string, objs *Objects, seen m
 		return err
 	}
 	defer os.Remove(file)
-	if _, err := objs.getFile(ctx, "bundle/"+commit, file); err != nil {
+	n, err := objs.GetFile(ctx, "bundle/"+commit, file)
+	if err != nil {
 		return err
 	}
+	*fetched += n
 	prereqs, refs, err := bundleHeader(file)
 	if err != nil {
 		return err
 	}
 	for _, p := range prereqs {
 		if !hasCommit(ctx, repo, p) {
-			if err := fetchBundle(ctx, repo, p, objs, seen); err != nil {
+			if err := fetchBundle(ctx, repo, p, objs, seen, fetched); err != nil {
 				return err
 			}
 		}
@@ -265,7 +290,7 @@ func (c *Cache) Return(ctx context.Context, co *Checkout, objs *Objects, opt Ret
 	if err != nil {
 		return nil, fmt.Errorf("gitship: commit the work of %s: %w", co.Task, err)
 	}
-	res := &Result{Base: co.Base, Commit: tip}
+	res := &Result{Commit: tip}
 	if tip == co.Start {
 		return res, nil
 	}
@@ -288,8 +313,7 @@ func (c *Cache) Return(ctx context.Context, co *Checkout, objs *Objects, opt Ret
 	if err := move(ctx, co.Path, "bundle", "create", "-q", file, "refs/heads/"+co.Branch, "^"+co.Base); err != nil {
 		return nil, fmt.Errorf("gitship: bundle %s: %w", co.Branch, err)
 	}
-	res.Bundle = "result/" + co.Task
-	if res.Bytes, err = objs.putFile(ctx, res.Bundle, file); err != nil {
+	if res.Bundle, err = objs.PutFile(ctx, "result/"+co.Task, file); err != nil {
 		return nil, fmt.Errorf("gitship: send %s back: %w", co.Branch, err)
 	}
 	return res, nil

@@ -71,6 +71,7 @@ func hostileReplies() map[string]string {
 		"xml tags mangled":       repeatTo("<read_file><path>a/path>", megabyte),
 		"tool_call as closers":   repeatTo(`<tool_call>{"name": "bash"}`, megabyte),
 		"stray token objects":    repeatTo("bash ▁ {\"command\": \"ls\"} x\n", megabyte),
+		"mistral stray opens":    repeatTo("[TOOL_CALLS]bash<unk> ▁ ", megabyte),
 	}
 }
 

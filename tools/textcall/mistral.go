@@ -10,7 +10,12 @@ import "strings"
 //
 //	[TOOL_CALLS]read_file[ARGS]{"path": "a.go"}
 //
-// optionally with [CALL_ID]id before [ARGS]; [ARGS] itself is sometimes left out.
+// optionally with [CALL_ID]id before [ARGS]; [ARGS] itself is sometimes left out. The
+// tokenizer artifact of namedjson.go (a few stray tokens between the name and its object,
+// each with no ASCII letter outside brackets: "▁", "<unk>", "ассистент") is read here too,
+// on the call's own line:
+//
+//	[TOOL_CALLS]read_file<unk>{"path": "a.go"}      [TOOL_CALLS]bash ▁▁ {"command": "ls"}
 
 const (
 	mistralToken  = "[TOOL_CALLS]"
@@ -75,7 +80,10 @@ func mistralCall(text string, start int) (span, bool) {
 		sp.end, sp.partial = j, true
 		return sp, false
 	}
-	if text[j] != '{' || !plausibleName(name) {
+	if text[j] != '{' {
+		j = afterStrayTokens(text, j)
+	}
+	if j == len(text) || text[j] != '{' || !plausibleName(name) {
 		sp.end = nameEnd
 		return sp, false
 	}
@@ -87,4 +95,30 @@ func mistralCall(text string, start int) (span, bool) {
 	}
 	sp.calls = []Call{newCall(name, text[j:end], FormatMistral)}
 	return sp, true
+}
+
+// strayTokensMax is how many stray tokens may stand between a name and its object.
+const strayTokensMax = 3
+
+// afterStrayTokens skips one to strayTokensMax stray tokens (strayToken) on the line at i and
+// returns where the object that follows them opens; i itself when anything else stands there.
+func afterStrayTokens(text string, i int) int {
+	end := min(len(text), i+strayLineMax)
+	if nl := strings.IndexByte(text[i:end], '\n'); nl >= 0 {
+		end = i + nl
+	}
+	open := strings.IndexByte(text[i:end], '{')
+	if open < 0 {
+		return i
+	}
+	fields := strings.Fields(text[i : i+open])
+	if len(fields) == 0 || len(fields) > strayTokensMax {
+		return i
+	}
+	for _, tok := range fields {
+		if !strayToken(tok) {
+			return i
+		}
+	}
+	return i + open
 }

@@ -16,7 +16,8 @@ import "strings"
 // a cut-off call.
 //
 // A tokenizer artifact seen on Mistral models puts a few stray tokens between the name and
-// the object: read_file ▁▁ {"path": "a.go"}, bash [ARGS] {"command": "ls"}. The name must then
+// the object: read_file ▁▁ {"path": "a.go"}, bash [ARGS] {"command": "ls"}, read_file<unk>{…}
+// (a special token may be glued to the name). The name must then
 // open its line and each of at most three stray tokens must hold no ASCII letter outside
 // brackets (non-ASCII pieces, punctuation, [SPECIAL] or <special> tokens), so that a sentence
 // whose words stand between a tool's name and an object stays prose.
@@ -85,7 +86,13 @@ func nameBeforeStray(text string, open, floor int) (start int, name string, ok b
 	}
 	line := text[lineStart:open]
 	fields := strings.Fields(line)
-	if len(fields) < 2 || len(fields) > 4 || !plausibleName(fields[0]) {
+	if len(fields) > 0 && !plausibleName(fields[0]) {
+		// a special token glued to the name: read_file<unk> {…}, bash[ARGS]{…}
+		if cut := strings.IndexAny(fields[0], "<["); cut > 0 {
+			fields = append([]string{fields[0][:cut], fields[0][cut:]}, fields[1:]...)
+		}
+	}
+	if len(fields) < 2 || len(fields) > 1+strayTokensMax || !plausibleName(fields[0]) {
 		return 0, "", false
 	}
 	for _, tok := range fields[1:] {

@@ -1,0 +1,107 @@
+// Command workers measures what running subagents on workers costs, and prints it (nothing is
+// asserted). Against Debian's stock nats-server (2.9, JetStream on, one node, started here) and
+// real git repositories in a temporary directory:
+//
+//   - code: bytes moved per task for a generated repository of -repo-mb MB, through the object
+//     store (bundles) and through a shared remote, cold and warm worker, with uncommitted
+//     changes, a returned branch; and how long each step takes (internal/gitship);
+//   - queue: tasks per second through the project's work queue (internal/taskqueue), two
+//     consumers, and the time until a task held by a worker that died is redelivered;
+//   - state: a child's transcript mirrored to the key-value bucket (entries per second), its
+//     worktree checkpointed and restored on another worker (internal/taskstate).
+//
+// Times are medians over -runs repetitions. Spawn → first model request (remote vs local) and
+// 10,000 scripted agents across a Node and two workers need the dispatcher and the worker Node
+// end to end; this command says so instead of printing a number it did not take.
+//
+// Usage: go run ./bench/workers [-part all|code|queue|state] [-repo-mb 50] [-runs 3]
+// [-tasks 500] [-ackwait 5s]
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"slices"
+	"time"
+)
+
+func main() {
+	part := flag.String("part", "all", "what to measure: all, code, queue or state")
+	repoMB := flag.Int("repo-mb", 50, "size of the generated repository's files, in MB")
+	runs := flag.Int("runs", 3, "repetitions of each timed step (medians are printed)")
+	tasks := flag.Int("tasks", 500, "tasks pushed through the queue per run")
+	ackWait := flag.Duration("ackwait", 5*time.Second, "the queue's AckWait (redelivery waits for it)")
+	flag.Parse()
+	work, err := os.MkdirTemp("", "bench-workers-")
+	if err != nil {
+		fail(err)
+	}
+	defer os.RemoveAll(work)
+	srv, err := startServer(work)
+	if err != nil {
+		fail(err)
+	}
+	defer srv.stop()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Hour)
+	defer cancel()
+	fmt.Printf("nats-server %s (JetStream, one node), git %s, %d run(s)\n\n", srv.version, gitVersion(), *runs)
+	if *part == "all" || *part == "code" {
+		must(benchCode(ctx, srv, work, *repoMB, *runs))
+	}
+	if *part == "all" || *part == "queue" {
+		must(benchQueue(ctx, srv, *tasks, *runs, *ackWait))
+	}
+	if *part == "all" || *part == "state" {
+		must(benchState(ctx, srv, work, *repoMB, *runs))
+	}
+	fmt.Println("\nnot measured here: spawn → first model request (remote vs local) and 10,000 scripted")
+	fmt.Println("agents across 1 Node + 2 workers (peak memory per process, events/s to one watcher):")
+	fmt.Println("they need the dispatcher (spawn) and the worker Node (worker) end to end.")
+}
+
+// median of durations (the slice is sorted in place).
+func median(ds []time.Duration) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
+	slices.Sort(ds)
+	return ds[len(ds)/2]
+}
+
+// timeIt runs f runs times and returns the median duration.
+func timeIt(runs int, f func(i int) error) (time.Duration, error) {
+	var ds []time.Duration
+	for i := range runs {
+		start := time.Now()
+		if err := f(i); err != nil {
+			return 0, err
+		}
+		ds = append(ds, time.Since(start))
+	}
+	return median(ds), nil
+}
+
+func kib(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.0f ms", float64(d)/float64(time.Millisecond)) }
+
+func must(err error) {
+	if err != nil {
+		fail(err)
+	}
+}
+
+func fail(err error) {
+	fmt.Fprintln(os.Stderr, "bench/workers:", err)
+	os.Exit(1)
+}

@@ -1,0 +1,142 @@
+// Package taskstate keeps a remote child's state where another worker can find it, so a task
+// redelivered after its worker died resumes instead of starting over (docs/WORKERS.md "When a
+// worker dies"):
+//
+//   - the child's transcript, mirrored entry by entry from the worker's store (its commit
+//     hook) to the project's JetStream key-value bucket, keyed by task id;
+//   - its worktree, checkpointed to the project's object store after each tool result
+//     (internal/gitship), before that result is mirrored, so a resumed transcript never claims
+//     a write the worktree lacks.
+//
+// On a later delivery the worker restores both, and the session resumes from its log through
+// the ordinary resume path, which answers a tool call cut off mid-way with an interrupted
+// result (store.Heal) instead of running it again. The parent's own record stays in its store.
+package taskstate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/troupe-dev/troupe/internal/gitship"
+)
+
+// State is a project's bucket of children's transcripts, beside its code bucket.
+//
+// Keys (one place for them):
+//
+//	<task>.meta         the session's store.SessionMeta (JSON)
+//	<task>.e.<seq>      one store.Entry (JSON), seq as 16 hex digits; or "@obj:<name>", an
+//	                    entry too large for a key-value message, kept as object tlog/<task>/<seq>
+type State struct {
+	kv   jetstream.KeyValue
+	objs *gitship.Objects
+}
+
+// BucketName is the key-value bucket of a project's task state.
+func BucketName(project string) string {
+	return "troupe_state_" + strings.TrimPrefix(gitship.BucketName(project), "troupe_code_")
+}
+
+// Open opens (creating when missing) the project's state bucket; objs is its code bucket, for
+// checkpoints and oversized entries. Nothing newer than nats-server 2.9 is asked for.
+func Open(ctx context.Context, js jetstream.JetStream, project string, objs *gitship.Objects, replicas int) (*State, error) {
+	name := BucketName(project)
+	kv, err := js.KeyValue(ctx, name)
+	if errors.Is(err, jetstream.ErrBucketNotFound) {
+		kv, err = js.CreateKeyValue(ctx, jetstream.KeyValueConfig{
+			Bucket: name, Description: "troupe: remote children's transcripts (docs/WORKERS.md)",
+			History: 1, Storage: jetstream.FileStorage, Replicas: max(replicas, 1),
+		})
+		if errors.Is(err, jetstream.ErrBucketExists) || errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) {
+			kv, err = js.KeyValue(ctx, name)
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("taskstate: open key-value bucket %s: %w", name, err)
+	}
+	return &State{kv: kv, objs: objs}, nil
+}
+
+func metaKey(task string) string { return task + ".meta" }
+
+func entryKey(task string, seq uint64) string { return fmt.Sprintf("%s.e.%016x", task, seq) }
+
+// seqOfKey reads the seq of an entry key; ok is false for other keys.
+func seqOfKey(task, key string) (uint64, bool) {
+	hex, ok := strings.CutPrefix(key, task+".e.")
+	if !ok {
+		return 0, false
+	}
+	seq, err := strconv.ParseUint(hex, 16, 64)
+	return seq, err == nil
+}
+
+// bigEntryName is the object an oversized entry is kept in.
+func bigEntryName(task string, seq uint64) string { return fmt.Sprintf("tlog/%s/%016x", task, seq) }
+
+// objPrefix marks a value that points at an object instead of holding the entry.
+const objPrefix = "@obj:"
+
+// maxValue is the largest entry kept in the bucket itself: nats-server's default max payload is
+// 1 MiB for the whole message, headers included.
+const maxValue = 900 << 10
+
+// Forget removes a task's transcript, its oversized entries and its worktree checkpoint: before
+// a fresh start (so an old attempt's state is never resumed), and once the task's result is
+// acked. The patch and the returned branch stay for the parent (gitship.Objects.Forget).
+func (s *State) Forget(ctx context.Context, task string) error {
+	var errs []error
+	keys, err := s.kv.ListKeysFiltered(ctx, task+".>")
+	if err != nil {
+		return fmt.Errorf("taskstate: forget %s: %w", task, err)
+	}
+	for key := range keys.Keys() {
+		if seq, ok := seqOfKey(task, key); ok {
+			_ = s.objs.Store().Delete(ctx, bigEntryName(task, seq)) // usually there is none
+		}
+		if err := s.kv.Purge(ctx, key); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if err := s.objs.Store().Delete(ctx, "ckpt/"+task); err != nil && !errors.Is(err, jetstream.ErrObjectNotFound) {
+		errs = append(errs, err)
+	}
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("taskstate: forget %s: %w", task, err)
+	}
+	return nil
+}
+
+// Plan is how a delivered task starts.
+type Plan int
+
+const (
+	// Fresh starts the child from its task: the first delivery, or a later one with nothing
+	// worth resuming.
+	Fresh Plan = iota
+	// Resume starts the child from its restored transcript and worktree.
+	Resume
+)
+
+func (p Plan) String() string {
+	if p == Resume {
+		return "resume"
+	}
+	return "fresh"
+}
+
+// PlanFor decides from the delivery attempt (1 for the first) and what Restore found. A first
+// delivery never resumes: any state under its id is an earlier dispatch's, not this one's.
+// A later one resumes when the session's meta and at least one entry were mirrored: without the
+// meta there is no session to resume, and without entries the child had not begun.
+func PlanFor(attempt int, r Restored) Plan {
+	if attempt > 1 && r.Meta && r.LastSeq > 0 {
+		return Resume
+	}
+	return Fresh
+}
