@@ -267,3 +267,34 @@ func TestMCPServesWebSearch(t *testing.T) {
 		t.Errorf("a tool the server lacks: %+v", res)
 	}
 }
+
+// TestMCPServerPrompts: a server's prompts are in its status once it starts, a prompt is
+// filled with its arguments through the server's actor, and a prompt the server adds later
+// (notifications/prompts/list_changed) is listed without a restart.
+func TestMCPServerPrompts(t *testing.T) {
+	hub := startTestHub(t, testMCPServer(t, "t", 10))
+	p := hub.prompter("s1")
+	sts := p.Statuses([]string{"t"})
+	if len(sts) != 1 || sts[0].State != messages.MCPReady || len(sts[0].Prompts) != 1 || sts[0].Prompts[0].Name != "review" ||
+		len(sts[0].Prompts[0].Arguments) != 2 || !sts[0].Prompts[0].Arguments[0].Required {
+		t.Fatalf("statuses: %+v", sts[0])
+	}
+	res := p.Get(context.Background(), "t", "review", map[string]string{"code": "x := 1", "language": "Go"})
+	if res.IsError || res.Output != "Please review this Go code:\nx := 1\n\nSay what could break." || res.Session != "s1" {
+		t.Errorf("the filled prompt: %+v", res)
+	}
+	if res := p.Get(context.Background(), "t", "review", nil); !res.IsError || !strings.Contains(res.Output, "review needs code") {
+		t.Errorf("the server's own refusal: %+v", res)
+	}
+	if res := hub.caller("s1").CallMCP(context.Background(), "t", "grow", nil); res.IsError {
+		t.Fatalf("grow: %+v", res)
+	}
+	testwait.For(t, 30*time.Second, func() error {
+		for _, pr := range p.Statuses(nil)[0].Prompts {
+			if pr.Name == "grown" {
+				return nil
+			}
+		}
+		return fmt.Errorf("no prompt grown yet")
+	})
+}

@@ -116,11 +116,27 @@ func NewServer() *mcp.Server {
 		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return text("unreachable"), nil
 		})
-	s.AddTool(&mcp.Tool{Name: "grow", Description: "Add the tool grown (the list changes).", InputSchema: obj("")},
+	s.AddTool(&mcp.Tool{Name: "grow", Description: "Add the tool and the prompt grown (both lists change).", InputSchema: obj("")},
 		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			s.AddTool(&mcp.Tool{Name: "grown", Description: "Added by grow.", InputSchema: obj("")},
 				func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return text("grown"), nil })
+			s.AddPrompt(&mcp.Prompt{Name: "grown", Description: "Added by grow."},
+				func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+					return &mcp.GetPromptResult{Messages: []*mcp.PromptMessage{{Role: "user", Content: &mcp.TextContent{Text: "GROWN-PROMPT"}}}}, nil
+				})
 			return text("grew"), nil
+		})
+	s.AddPrompt(&mcp.Prompt{Name: "review", Description: "Review a piece of code.",
+		Arguments: []*mcp.PromptArgument{{Name: "code", Required: true}, {Name: "language"}}},
+		func(_ context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+			code, lang := req.Params.Arguments["code"], req.Params.Arguments["language"]
+			if code == "" {
+				return nil, fmt.Errorf("review needs code")
+			}
+			return &mcp.GetPromptResult{Messages: []*mcp.PromptMessage{
+				{Role: "user", Content: &mcp.TextContent{Text: "Please review this " + lang + " code:\n" + code}},
+				{Role: "user", Content: &mcp.TextContent{Text: "Say what could break."}},
+			}}, nil
 		})
 	return s
 }
