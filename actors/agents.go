@@ -70,6 +70,7 @@ type childAgent struct {
 	wt        *worktree.Worktree
 	pid       *actor.PID
 	began     time.Time
+	building  bool // its setup is being built off the parent's actor (startChild): no actor yet
 }
 
 // agentRecord is what the parent stores of a child at s/<parent>/agents/<task>, so a resumed

@@ -88,12 +88,12 @@ func (k *children) cancelAll(own, reason string, now time.Time) kidsStep {
 	return k.stopping(own, k.unended(), reason, now)
 }
 
-// stopping ends the queued ones of cs at once, as cancelled before they started, and tells the
-// running ones to stop.
+// stopping ends the queued ones of cs at once, as cancelled before they started (so does one
+// whose setup is being built: it is never spawned), and tells the running ones to stop.
 func (k *children) stopping(own string, cs []*childAgent, reason string, now time.Time) kidsStep {
 	step := kidsStep{reason: reason}
 	for _, c := range cs {
-		if c.rec.State != messages.AgentQueued {
+		if c.rec.State != messages.AgentQueued && !c.building {
 			step.stop = append(step.stop, c)
 			continue
 		}

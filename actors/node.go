@@ -110,23 +110,34 @@ func StartNode(opts NodeOptions) (*Node, error) {
 	}
 	n := &Node{ID: fmt.Sprintf("n%d", os.Getpid()), NS: messages.Namespace(opts.Root), Root: opts.Root, opts: opts}
 	n.startMemos()
+	// The bus starts and the tools' schemas compile while the store opens: none needs the
+	// others, and together they are most of a node's start and its first session's
+	// (bench/startup.sh).
+	bus := make(chan busStart, 1)
+	go func() { bus <- startBus(opts) }() // ends once the bus is up or failed
+	schemas := make(chan struct{})
+	go func() { // ends once the built-in tools' schemas are compiled
+		defer close(schemas)
+		n.compileToolSchemas()
+	}()
 	st, err := store.Open(filepath.Join(dir, "db"), opts.Log)
+	b := <-bus
+	<-schemas
 	if err != nil {
+		if b.err == nil {
+			b.bus.Shutdown()
+		}
 		return nil, err
 	}
 	n.store = st
 	n.lessons = newLessonKeeper(st, opts.Log)
 	n.phase("store")
-	if opts.NATS != "" {
-		n.bus, err = JoinBus(opts.NATS, opts.Log)
-	} else {
-		n.bus, err = StartBus(opts.Log)
-	}
-	if err != nil {
+	if b.err != nil {
 		n.lessons.close()
 		st.Close()
-		return nil, err
+		return nil, b.err
 	}
+	n.bus = b.bus
 	if n.nc, err = n.bus.Connect("troupe-node"); err != nil {
 		n.bus.Shutdown()
 		n.lessons.close()
@@ -162,6 +173,23 @@ func StartNode(opts NodeOptions) (*Node, error) {
 	}
 	n.phase("bus")
 	return n, nil
+}
+
+// busStart is the bus StartNode starts beside the store's open, or why it failed.
+type busStart struct {
+	bus *Bus
+	err error
+}
+
+// startBus joins the external NATS server opts names, or starts the embedded one.
+func startBus(opts NodeOptions) busStart {
+	var b busStart
+	if opts.NATS != "" {
+		b.bus, b.err = JoinBus(opts.NATS, opts.Log)
+	} else {
+		b.bus, b.err = StartBus(opts.Log)
+	}
+	return b
 }
 
 func (n *Node) phase(name string) {
@@ -295,23 +323,7 @@ func (n *Node) sessionTools(start *messages.StartSession, withSkills bool, pm *c
 		}
 		return nil, nil, fmt.Errorf("build tools: a custom tool set cannot be narrowed for subagent %s", start.Agent)
 	}
-	all := append(append(tools.Builtins(), tools.ReadArtifact()), tools.GoalTools()...)
-	all = append(all, tools.WebFetch(n.opts.WebAllowHosts))
-	if n.opts.WebSearch != nil && !n.opts.WebSearch.ViaMCP() { // through MCP: the hub builds it
-		if search, err := tools.WebSearch(*n.opts.WebSearch); err == nil {
-			all = append(all, search)
-		}
-	}
-	if start.Parent == "" {
-		all = append(all, tools.MemoryTool()) // a subagent reads the memory but leaves it to the session the user talks to
-	}
-	all = append(all, n.mcp.tools(n.opts.WebSearch)...)
-	if n.opts.Agents.MaxDepth != NoSubagents {
-		all = append(all, tools.AgentTools()...)
-	}
-	if withSkills {
-		all = append(all, tools.LoadSkillTool())
-	}
+	all := n.nodeTools(start.Parent == "", withSkills, n.mcp)
 	kept, narrowed := narrowTools(all, start.Role, start.Tools, pm)
 	reg, err := tools.NewRegistryWith(&n.schemas, kept...)
 	if err != nil {

@@ -65,27 +65,41 @@ func contextMode(m messages.ContextMode) messages.ContextMode {
 	return m
 }
 
-// startChild builds the child's dependencies and spawns it under this session. A child that
-// cannot start ends at once with a failed result: the parent never hangs on it.
-func (s *session) startChild(ctx actor.Context, c *childAgent) {
+// startChild builds the child's setup off the actor (setup_built.go) and spawns it under this
+// session when it comes back; answer (the spawn's, if any) goes then, so a burst of spawns is
+// paced by the setups as when they were built on the actor (each child's first request came
+// 35% later without). A child that cannot start ends at once with a failed result: the parent
+// never hangs on it.
+func (s *session) startChild(ctx actor.Context, c *childAgent, answer any) {
 	c.rec.State = messages.AgentRunning
 	c.began = time.Now()
-	deps, err := s.kids.delegation.NewChild(c.start)
-	if err != nil {
+	c.building = true
+	factory, start := s.kids.delegation.NewChild, c.start
+	offActor(ctx, setupTimeout, func() builtSetup { return factory.build(start) }, func(b builtSetup, timeout error) {
+		c.building = false
+		if answer != nil {
+			s.respond(ctx, answer) // ctx is the spawn's again (ReenterAfter)
+		}
+		act, why := childBuilt(s.finished(), messages.AgentFinal(c.rec.State), b.err, timeout)
+		if act == setupDrop {
+			return
+		}
+		var pid *actor.PID
+		if act == setupSpawn {
+			deps := b.deps
+			deps.Inherited, deps.Worktree, deps.ReportTo = c.inherited, c.wt, ctx.Self()
+			c.inherited = nil
+			var err error
+			if pid, err = ctx.SpawnNamed(actor.PropsFromProducer(newSession(newSessionConfig(c.start), deps)), "agent-"+c.rec.Task); err != nil {
+				why = fmt.Sprintf("spawn the agent: %v", err)
+			}
+		}
+		c.pid = pid // no Watch: the parent hears of the child's stop once, as its parent (see started)
 		s.saveChild(c)
-		s.takeKidsStep(ctx, s.kids.result(s.cfg.handle(), failedToStart(c, "the agent could not start: "+err.Error()), time.Now()))
-		return
-	}
-	deps.Inherited, deps.Worktree, deps.ReportTo = c.inherited, c.wt, ctx.Self()
-	c.inherited = nil
-	pid, err := ctx.SpawnNamed(actor.PropsFromProducer(newSession(newSessionConfig(c.start), deps)), "agent-"+c.rec.Task)
-	if err != nil {
-		s.saveChild(c)
-		s.takeKidsStep(ctx, s.kids.result(s.cfg.handle(), failedToStart(c, fmt.Sprintf("spawn the agent: %v", err)), time.Now()))
-		return
-	}
-	c.pid = pid // no Watch: the parent hears of the child's stop once, as its parent (see started)
-	s.saveChild(c)
+		if pid == nil {
+			s.takeKidsStep(ctx, s.kids.result(s.cfg.handle(), failedToStart(c, why), time.Now()))
+		}
+	})
 }
 
 // takeKidsStep carries out what the children decided (children_step.go), in its order. When a
@@ -96,7 +110,7 @@ func (s *session) takeKidsStep(ctx actor.Context, st kidsStep) {
 		s.saveChild(c)
 	}
 	s.emit(st.emit...)
-	if st.respond != nil {
+	if st.respond != nil && st.start == nil {
 		s.respond(ctx, st.respond)
 	}
 	for _, a := range st.answers {
@@ -107,7 +121,7 @@ func (s *session) takeKidsStep(ctx actor.Context, st kidsStep) {
 		w.timer = time.AfterFunc(st.timeout, func() { root.Send(self, &waitExpired{id: id}) })
 	}
 	if st.start != nil {
-		s.startChild(ctx, st.start)
+		s.startChild(ctx, st.start, st.respond)
 	}
 	for _, c := range st.stop {
 		if err := s.deps.Bridge.Send(c.rec.Session, &messages.Cancel{Reason: st.reason}); err != nil && c.pid != nil {
@@ -118,7 +132,7 @@ func (s *session) takeKidsStep(ctx actor.Context, st kidsStep) {
 		return
 	}
 	for c := s.kids.nextQueued(); c != nil && !s.finished(); c = s.kids.nextQueued() {
-		s.startChild(ctx, c)
+		s.startChild(ctx, c, nil)
 	}
 	s.afterAgentsChanged(ctx)
 }

@@ -73,7 +73,8 @@ func (s *supervisor) Receive(ctx actor.Context) {
 	}
 }
 
-// startSession spawns the session; the answer comes when the session reports (see Receive).
+// startSession builds the session's setup off the actor (setup_built.go), then spawns it; the
+// answer comes when the session reports (see Receive), or at once when it could not start.
 func (s *supervisor) startSession(ctx actor.Context, q queuedStart) {
 	start := q.start
 	if !messages.ValidToken(start.ID) {
@@ -87,19 +88,33 @@ func (s *supervisor) startSession(ctx actor.Context, q queuedStart) {
 		reply(ctx, q.replyTo, &messages.ErrorReply{Error: fmt.Sprintf("session %s is already running on this node", start.ID)})
 		return
 	}
-	deps, err := s.factory(start)
-	if err != nil {
-		reply(ctx, q.replyTo, &messages.ErrorReply{Error: err.Error()})
-		return
-	}
-	deps.Supervisor = ctx.Self()
-	// No Watch: the supervisor is the session's parent and hears of its stop once as such.
-	pid, err := ctx.SpawnNamed(actor.PropsFromProducer(newSession(newSessionConfig(start), deps)), start.ID)
-	if err != nil {
-		reply(ctx, q.replyTo, &messages.ErrorReply{Error: fmt.Sprintf("spawn session %s: %v", start.ID, err)})
-		return
-	}
-	s.book.launched(start.ID, pid, q.replyTo)
+	r := s.book.building(q)
+	factory := s.factory
+	offActor(ctx, setupTimeout, func() builtSetup { return factory.build(start) }, func(b builtSetup, timeout error) {
+		failure := ""
+		switch {
+		case timeout != nil:
+			failure = fmt.Sprintf("session %s did not start: its setup took longer than %v", start.ID, setupTimeout)
+		case b.err != nil:
+			failure = b.err.Error()
+		}
+		step := s.book.built(start.ID, r, failure)
+		if step.act == setupSpawn {
+			deps := b.deps
+			deps.Supervisor = ctx.Self()
+			// No Watch: the supervisor is the session's parent and hears of its stop once as such.
+			pid, err := ctx.SpawnNamed(actor.PropsFromProducer(newSession(newSessionConfig(start), deps)), start.ID)
+			if err == nil {
+				s.book.launched(start.ID, pid, q.replyTo)
+				return
+			}
+			step = s.book.built(start.ID, r, fmt.Sprintf("spawn session %s: %v", start.ID, err))
+		}
+		reply(ctx, step.starter, &messages.ErrorReply{Error: step.why})
+		for _, n := range step.next {
+			s.startSession(ctx, n)
+		}
+	})
 }
 
 func (s *supervisor) sessionStopped(ctx actor.Context, msg *sessionStopped) {

@@ -10,13 +10,15 @@ import (
 // waits for the answer to a start, and which starts wait for an earlier run of the same
 // session to stop. It makes the supervisor's decisions; the supervisor only routes.
 type sessionBook struct {
-	runs map[string]*sessionRun // by session id
+	runs   map[string]*sessionRun // by session id
+	closed bool                   // the node is stopping: nothing more is spawned
 }
 
-// sessionRun is one running incarnation of a session.
+// sessionRun is one running incarnation of a session. Its pid is nil while its setup is being
+// built off the supervisor's actor (building, then built).
 type sessionRun struct {
 	pid       *actor.PID
-	finishing bool          // it said it is finishing: its actor is about to stop
+	finishing bool          // it said it is finishing, or was asked to stop: its actor is about to stop
 	starter   *actor.PID    // who waits for the start's answer; nil once answered
 	next      []queuedStart // starts of the same session waiting for this run to stop
 }
@@ -51,8 +53,49 @@ func (b *sessionBook) admit(q queuedStart) admission {
 	return refuseRunning
 }
 
-// launched records a started actor and who waits for the start's answer.
+// building records an admitted start whose setup is being built: a start of the same session
+// meanwhile is refused (or queued, once it is asked to stop), as for a running one.
+func (b *sessionBook) building(q queuedStart) *sessionRun {
+	r := &sessionRun{starter: q.replyTo}
+	b.runs[q.start.ID] = r
+	return r
+}
+
+// builtStep is what the supervisor does with a setup that came back: spawn the session (then
+// launched), or answer the starter with why it did not start and take the starts that waited.
+type builtStep struct {
+	act     setupAction
+	starter *actor.PID
+	why     string
+	next    []queuedStart
+}
+
+// built decides on run r of session id, whose setup came back: failure says why it could not be
+// built ("" if it was). A run asked to stop meanwhile is not spawned and its starter told so; a
+// closed book (the node is stopping, its starters answered) spawns nothing. A failed spawn comes
+// back here with its failure.
+func (b *sessionBook) built(id string, r *sessionRun, failure string) builtStep {
+	switch {
+	case b.closed || b.runs[id] != r:
+		return builtStep{act: setupDrop}
+	case r.finishing:
+		failure = "session " + id + " was stopped before it started"
+	case failure == "":
+		return builtStep{act: setupSpawn}
+	}
+	delete(b.runs, id)
+	step := builtStep{act: setupFail, starter: r.starter, why: failure, next: r.next}
+	r.starter, r.next = nil, nil
+	return step
+}
+
+// launched records a started actor and who waits for the start's answer (the starts queued
+// behind its setup stay queued).
 func (b *sessionBook) launched(id string, pid *actor.PID, replyTo *actor.PID) {
+	if r, ok := b.runs[id]; ok && r.pid == nil {
+		r.pid, r.starter = pid, replyTo
+		return
+	}
 	b.runs[id] = &sessionRun{pid: pid, starter: replyTo}
 }
 
@@ -84,7 +127,7 @@ func (b *sessionBook) finishing(id string) *actor.PID {
 // for its start's answer, and the starts that waited for it to stop, in arrival order.
 func (b *sessionBook) stopped(pidID string) (id string, starter *actor.PID, next []queuedStart) {
 	for sid, r := range b.runs {
-		if r.pid.Id == pidID {
+		if r.pid != nil && r.pid.Id == pidID {
 			delete(b.runs, sid)
 			return sid, r.starter, r.next
 		}
@@ -93,8 +136,9 @@ func (b *sessionBook) stopped(pidID string) (id string, starter *actor.PID, next
 }
 
 // waiting returns everyone still waiting for a start's answer (the node is stopping), and
-// forgets them.
+// forgets them; the book is closed: a setup still being built is not spawned.
 func (b *sessionBook) waiting() []*actor.PID {
+	b.closed = true
 	var out []*actor.PID
 	for _, r := range b.runs {
 		if r.starter != nil {
@@ -119,7 +163,7 @@ func (b *sessionBook) active() []string {
 
 // stopping: session id is being stopped from outside (its client went away). A start of it
 // that comes meanwhile waits for the stop, as for a run that finishes. It returns the actor to
-// stop (nil if the session does not run).
+// stop (nil if the session does not run, or has no actor yet: built will not spawn it).
 func (b *sessionBook) stopping(id string) *actor.PID {
 	r, ok := b.runs[id]
 	if !ok {

@@ -95,14 +95,24 @@ func Open(dir string, logger *slog.Logger) (*Store, error) {
 // defaults zero an 83 MiB memtable arena at open and hold ~85 MiB of heap; these hold a few.
 // Constraints Badger enforces: ValueThreshold ≤ 15% of MemTableSize, NumCompactors ≠ 1, and a
 // zero BlockCacheSize only without compression (Snappy with no cache panics).
+//
+// The memtable is small because every node start pays for it (bench/startup.sh): Badger
+// allocates its arena (MemTableSize plus 30 %) once for the write-ahead log it replays and once
+// for a fresh memtable, and reads in the first pages of a write-ahead file twice its size. At
+// 4 MiB an open cost 15-20 ms of CPU and the idle node held a 5.3 MiB arena; at 1 MiB, 6-10 ms
+// and 1.3 MiB. A transaction is bounded by 15 % of it (157 KB, else ErrTxnTooBig), counting a
+// value over ValueThreshold as a pointer into the value log: at 1 KB, a forked child's
+// inherited context of 48 tool results of 24 KB fits in one Append (the largest transaction
+// the store makes; at the old 32 KB it failed past ~600 KB), store/options_test.go. ValueLogFileSize also caps one value: messages over the bus
+// limit (8 MiB) are stored as artifacts, so it stays at 16 MiB.
 func smallOptions(dir string, logger *slog.Logger) badger.Options {
 	return badger.DefaultOptions(dir).
-		WithMemTableSize(4 << 20).
+		WithMemTableSize(1 << 20).
 		WithNumMemtables(2).
 		WithNumLevelZeroTables(2).
 		WithNumLevelZeroTablesStall(4).
 		WithBaseTableSize(1 << 20).
-		WithValueThreshold(32 << 10).
+		WithValueThreshold(1 << 10).
 		WithValueLogFileSize(16 << 20).
 		WithNumCompactors(2).
 		WithCompression(options.None).

@@ -35,6 +35,9 @@ func (r *Registry) Split(name, raw string) (pieces []Piece, ok bool) {
 	if piece, ok := r.nestedCall(name, raw); ok {
 		return []Piece{piece}, true
 	}
+	if pieces, ok := r.concatenatedCalls(name, raw); ok {
+		return pieces, true
+	}
 	key, target := r.splitTool(name)
 	if key == "" {
 		return nil, false

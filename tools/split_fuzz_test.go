@@ -21,6 +21,8 @@ func FuzzSplit(f *testing.F) {
 		{"replace_in_file", `{"path": "a", "diff": "------- SEARCH\nx\n=======\ny\n+++++++ REPLACE\n<<<<<<< SEARCH\n:start_line:2\n-------\nz\n=======\n>>>>>>> REPLACE"}`},
 		{"edit_file", `{"path": "a", "edits": [{"oldText": "a", "newText": "b"}]}`},
 		{"ns---read_file", `{"paths": []}`},
+		{"Bash", `{"command": "ls"} {"command": "pwd"}`},
+		{"bash", `{"command": "ls"}{"command": "ls"}`},
 	} {
 		f.Add(seed[0], seed[1])
 	}
@@ -61,6 +63,9 @@ func TestSplitHostileMegabyte(t *testing.T) {
 		"hunks":              {"apply_patch", "*** Begin Patch\n*** Update File: a\n" + strings.Repeat("@@\n-x\n+y\n", mb/10) + "*** End Patch"},
 		"namespaces":         {strings.Repeat("a:", mb/2) + "read_file", `{"paths": ["a"]}`},
 		"escapes":            {"Read", strings.Repeat(`\n`, mb/2)},
+		"concatenated":       {"Bash", strings.Repeat(`{"command": "ls"}`, mb/17)},
+		"concatenated lists": {"Read", strings.Repeat(`{"paths": [`+strings.Repeat(`"a",`, 4096)+`"b"]}`, 16)},
+		"doubled name":       {strings.Repeat("read_file", 2*(mb/18)), `{"path": "a"}{"path": "b"}`},
 	}
 	for name, call := range hostile {
 		t.Run(name, func(t *testing.T) {

@@ -34,6 +34,16 @@ func TestSplitListShapedCalls(t *testing.T) {
 			[]string{`edit_file {"path":"a.go","old_string":"x := 1","new_string":"x := 2"}`, `edit_file {"path":"a.go","old_string":"y := 1","new_string":"y := 2"}`}},
 		{"apply_diff", `{"path": "a.go", "diff": "<<<<<<< SEARCH\n:start_line:3\n-------\nx := 1\n=======\nx := 2\n>>>>>>> REPLACE"}`,
 			[]string{`edit_file {"path":"a.go","old_string":"x := 1","new_string":"x := 2"}`}},
+		// arguments sent as concatenated objects (a client appending repeated streamed deltas):
+		// the same object twice is one call, different objects one call each
+		{"bash", `{"command": "ls"}{"command": "ls"}`, []string{`bash {"command":"ls"}`}},
+		{"Bash", `{"command":"ls"} {"command":"pwd"}`, []string{`bash {"command":"ls"}`, `bash {"command":"pwd"}`}},
+		{"Read", `{"file_path":"a.go"}{"file_path":"a.go"}`, []string{`read_file {"path":"a.go"}`}},
+		{"Read", `{"paths":["a.go","b.go"]}{"file_path":"c.go"}`, []string{`read_file {"path":"a.go"}`, `read_file {"path":"b.go"}`, `read_file {"path":"c.go"}`}},
+		{"teleport", `{"x": 1}{"x": 2}`, nil},
+		{"mcp__fs__read_file", `{"path": "a"}{"path": "b"}`, nil},
+		{"bash", `{"command": "ls"}{"command": `, nil},
+		{"bash", `{"command": "ls"}["pwd"]`, nil},
 		// not list-shaped, or not all of it mappable: left to the usual mapping
 		{"read_file", `{"path": "a.go"}`, nil},
 		{"Bash", `{"command": "ls"}`, nil},

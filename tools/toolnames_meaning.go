@@ -70,14 +70,16 @@ func (r *Registry) byMeaning(name, args string) (resolution, bool) {
 }
 
 // takesArgs says whether tool takes args as an object: every required argument present, under
-// its own name or an alias.
+// its own name or an alias; or as the bare value of its one required string argument (git
+// status as the arguments of run_terminal_cmd).
 func (r *Registry) takesArgs(tool, args string) bool {
+	e := r.byName[tool]
 	parsed, _, err := parseArgs(args)
 	var decoded map[string]any
 	if err != nil || decodeNumbers(string(parsed), &decoded) != nil {
-		return false
+		_, _, ok := e.schema.wrapScalar(args)
+		return ok
 	}
-	e := r.byName[tool]
 	if inner, _, ok := e.schema.unwrap(decoded); ok {
 		decoded = inner
 	}

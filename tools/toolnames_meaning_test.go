@@ -18,6 +18,9 @@ func TestResolveByMeaning(t *testing.T) {
 		{"modify_file", `{"path":"a.go","old_string":"a","new_string":"b"}`, "edit_file"},
 		{"list_files", `{"path":"."}`, "list_dir"},
 		{"run_shell_command_tool", `{"command":"ls"}`, "bash"},
+		// a bare command line as the arguments (Cursor's run_terminal_cmd)
+		{"run_terminal_cmd", `git status`, "bash"},
+		{"run_terminal_cmd", "git status\ngit log", ""},         // several lines are not one value
 		{"execute_command_line", `{"command":"ls"}`, ""},        // "line" is not in the table
 		{"fetch_file_content", `{"url":"https://x.dev/a"}`, ""}, // read_file needs a path
 		{"get_weather", `{"city":"Oslo"}`, ""},

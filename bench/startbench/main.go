@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"syscall"
 	"time"
 
 	"github.com/troupe-dev/troupe/llm/llmtest"
@@ -127,20 +128,29 @@ func (b *bench) project(name string) (string, error) {
 }
 
 func (b *bench) version() error {
-	var ms []float64
+	var ms, cpu []float64
 	for range b.runs * 2 {
 		start := time.Now()
-		if err := exec.Command(b.bin, "version").Run(); err != nil {
+		cmd := exec.Command(b.bin, "version")
+		if err := cmd.Run(); err != nil {
 			return fmt.Errorf("troupe version: %w", err)
 		}
 		ms = append(ms, sinceMS(start))
+		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+			cpu = append(cpu, float64(ru.Utime.Nano()+ru.Stime.Nano())/1e6)
+		}
 	}
 	row(fmt.Sprintf("troupe version wall (median of %d)", len(ms)), fmt.Sprintf("%.1f ms", median(ms)))
+	row("troupe version CPU time (median)", fmt.Sprintf("%.1f ms", median(cpu)))
 	return nil
 }
 
 // phases are the start-up trace's phases in order; each row is the time from the previous one.
-var phases = []string{"main", "config", "spawned", "store", "bus", "attached", "event", "request", "finished", "exit"}
+// "node …" are those of the node a cold run starts in the background (troupe serve): its
+// exec and package initialisation (→ node main), its store and bus (→ node store, → node
+// bus: started together), and the first model request it makes.
+var phases = []string{"main", "config", "node main", "node config", "node store", "node bus", "spawned", "store", "bus",
+	"attached", "node request", "request", "event", "finished", "exit"}
 
 func report(what string, samples []*runSample, n int) {
 	pick := func(f func(*runSample) float64) float64 {
@@ -177,6 +187,11 @@ func report(what string, samples []*runSample, n int) {
 		row("  phase "+label, fmt.Sprintf("%.2f ms", d))
 		prev = p
 	}
+	cpu := fmt.Sprintf("%.1f ms", pick(func(s *runSample) float64 { return s.cpuMS }))
+	if node := pick(func(s *runSample) float64 { return s.nodeCPUMS }); node >= 0 {
+		cpu += fmt.Sprintf(" / %.1f ms (node it started, up to the run's exit)", node)
+	}
+	row(fmt.Sprintf("%s: CPU time", what), cpu)
 	row(fmt.Sprintf("%s: peak RSS (VmHWM) / peak RssAnon", what), fmt.Sprintf("%.1f / %.1f MiB",
 		pick(func(s *runSample) float64 { return float64(s.maxRSSKiB) / 1024 }), pick(func(s *runSample) float64 { return float64(s.peakAnonKiB) / 1024 })))
 	row(fmt.Sprintf("%s: peak RssFile (binary + store mappings)", what), fmt.Sprintf("%.1f MiB",

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -16,10 +17,12 @@ import (
 // runSample is one measured troupe process. Times are milliseconds after exec; -1 when unseen.
 type runSample struct {
 	exitMS, firstOutMS      float64
-	phases                  map[string]float64
-	maxRSSKiB               int // VmHWM, exact, from wait4's rusage
-	peakAnonKiB, peakPSSKiB int // polled every few milliseconds: close to the peak, not exact
-	peakFileKiB             int // file-backed pages mapped (the binary's text and data, Badger's files)
+	phases                  map[string]float64 // the trace's phases; the background node's as "node PHASE"
+	startNS                 int64              // when the process was started (Unix ns): the phases' zero
+	cpuMS, nodeCPUMS        float64            // CPU time of the process (rusage) and of the node it started (-1: none)
+	maxRSSKiB               int                // VmHWM, exact, from wait4's rusage
+	peakAnonKiB, peakPSSKiB int                // polled every few milliseconds: close to the peak, not exact
+	peakFileKiB             int                // file-backed pages mapped (the binary's text and data, Badger's files)
 }
 
 func (s *runSample) phase(p string) float64 {
@@ -44,7 +47,77 @@ func (b *bench) runOnce(dir, script string, loopback string) (*runSample, error)
 	cmd := exec.Command(b.bin, args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "TROUPE_TRACE_START=1", "OPENAI_API_KEY=sk-bench")
-	return measure(cmd)
+	// A node the run starts in the background (troupe serve) inherits the trace and writes it
+	// to its log: its phases are read from there, on the same clock, as "node PHASE".
+	serveLog := filepath.Join(dir, ".troupe", "serve.log")
+	var offset int64
+	if fi, err := os.Stat(serveLog); err == nil {
+		offset = fi.Size()
+	}
+	s, err := measure(cmd)
+	if err != nil {
+		return nil, err
+	}
+	if s.nodePhases(serveLog, offset) {
+		s.nodeCPUMS = nodeCPU(dir)
+	}
+	return s, nil
+}
+
+// nodeCPU is the CPU time the project's node process has used so far, in milliseconds (the
+// sum of its threads' time on a CPU, /proc/PID/task/*/schedstat), or -1.
+func nodeCPU(dir string) float64 {
+	raw, err := os.ReadFile(filepath.Join(dir, ".troupe", "node.json"))
+	if err != nil {
+		return -1
+	}
+	var info struct {
+		PID int `json:"pid"`
+	}
+	if json.Unmarshal(raw, &info) != nil || info.PID <= 0 {
+		return -1
+	}
+	tasks, _ := filepath.Glob(filepath.Join("/proc", strconv.Itoa(info.PID), "task", "*", "schedstat"))
+	var ns int64
+	for _, t := range tasks {
+		b, err := os.ReadFile(t)
+		if err != nil {
+			continue
+		}
+		if f := strings.Fields(string(b)); len(f) > 0 {
+			v, _ := strconv.ParseInt(f[0], 10, 64)
+			ns += v
+		}
+	}
+	if len(tasks) == 0 {
+		return -1
+	}
+	return float64(ns) / 1e6
+}
+
+// nodePhases adds the start-up trace lines the background node wrote to its log after offset,
+// and reports whether there were any (this run started the node).
+func (s *runSample) nodePhases(serveLog string, offset int64) bool {
+	f, err := os.Open(serveLog)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	if _, err := f.Seek(offset, io.SeekStart); err != nil {
+		return false
+	}
+	found := false
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		fields := strings.Fields(sc.Text())
+		if len(fields) == 3 && fields[0] == "troupe-start" {
+			if ns, err := strconv.ParseInt(fields[2], 10, 64); err == nil {
+				s.phases["node "+fields[1]] = float64(ns-s.startNS) / 1e6
+				found = true
+			}
+		}
+	}
+	return found
 }
 
 func measure(cmd *exec.Cmd) (*runSample, error) {
@@ -56,8 +129,9 @@ func measure(cmd *exec.Cmd) (*runSample, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &runSample{exitMS: -1, firstOutMS: -1, phases: map[string]float64{}}
+	s := &runSample{exitMS: -1, firstOutMS: -1, nodeCPUMS: -1, phases: map[string]float64{}}
 	start := time.Now()
+	s.startNS = start.UnixNano()
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start %s: %w", cmd.Path, err)
 	}
@@ -116,6 +190,7 @@ func measure(cmd *exec.Cmd) (*runSample, error) {
 	s.peakAnonKiB, s.peakPSSKiB, s.peakFileKiB = peak.rssAnon, peak.pss, peak.rssFile
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		s.maxRSSKiB = int(ru.Maxrss)
+		s.cpuMS = float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e6
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w\n%s", strings.Join(cmd.Args, " "), err, tail.String())
@@ -140,13 +215,16 @@ func (b *bench) idleChat(script string) error {
 	}
 	time.Sleep(4 * time.Second) // the measure itself: memory after four idle seconds
 	m := treeMemory(cmd.Process.Pid)
-	threads := statusKiB(filepath.Join("/proc", strconv.Itoa(cmd.Process.Pid), "status"), "Threads")["Threads"]
+	status := filepath.Join("/proc", strconv.Itoa(cmd.Process.Pid), "status")
+	threads := statusKiB(status, "Threads")["Threads"]
+	client := statusKiB(status, "RssAnon")["RssAnon"]
 	stdin.Close()
 	_ = cmd.Wait()
 	if err := b.stopNode(dir); err != nil {
 		return err
 	}
 	row("chat idle after 4 s: RSS / RssAnon", fmt.Sprintf("%.1f / %.1f MiB (%d threads)", float64(m.rss)/1024, float64(m.rssAnon)/1024, threads))
+	row("chat idle after 4 s: RssAnon client / node", fmt.Sprintf("%.1f / %.1f MiB", float64(client)/1024, float64(m.rssAnon-client)/1024))
 	row("chat idle after 4 s: PSS of the process tree", fmt.Sprintf("%.1f MiB", float64(m.pss)/1024))
 	return nil
 }

@@ -5,6 +5,8 @@
 //   - code: bytes moved per task for a generated repository of -repo-mb MB, through the object
 //     store (bundles) and through a shared remote, cold and warm worker, with uncommitted
 //     changes, a returned branch; and how long each step takes (internal/gitship);
+//   - spawn: what placing a writing child costs before its session starts, local (its own
+//     worktree) against remote (code shipped, task queued and taken, checkout and state ready);
 //   - queue: tasks per second through the project's work queue (internal/taskqueue), two
 //     consumers, and the time until a task held by a worker that died is redelivered;
 //   - state: a child's transcript mirrored to the key-value bucket (entries per second), its
@@ -14,7 +16,7 @@
 // 10,000 scripted agents across a Node and two workers need the dispatcher and the worker Node
 // end to end; this command says so instead of printing a number it did not take.
 //
-// Usage: go run ./bench/workers [-part all|code|queue|state] [-repo-mb 50] [-runs 3]
+// Usage: go run ./bench/workers [-part all|code|spawn|queue|state] [-repo-mb 50] [-runs 3]
 // [-tasks 500] [-ackwait 5s]
 package main
 
@@ -28,7 +30,7 @@ import (
 )
 
 func main() {
-	part := flag.String("part", "all", "what to measure: all, code, queue or state")
+	part := flag.String("part", "all", "what to measure: all, code, spawn, queue or state")
 	repoMB := flag.Int("repo-mb", 50, "size of the generated repository's files, in MB")
 	runs := flag.Int("runs", 3, "repetitions of each timed step (medians are printed)")
 	tasks := flag.Int("tasks", 500, "tasks pushed through the queue per run")
@@ -50,13 +52,16 @@ func main() {
 	if *part == "all" || *part == "code" {
 		must(benchCode(ctx, srv, work, *repoMB, *runs))
 	}
+	if *part == "all" || *part == "spawn" {
+		must(benchSpawn(ctx, srv, work, *repoMB, *runs))
+	}
 	if *part == "all" || *part == "queue" {
 		must(benchQueue(ctx, srv, *tasks, *runs, *ackWait))
 	}
 	if *part == "all" || *part == "state" {
 		must(benchState(ctx, srv, work, *repoMB, *runs))
 	}
-	fmt.Println("\nnot measured here: spawn → first model request (remote vs local) and 10,000 scripted")
+	fmt.Println("\nnot measured here: spawn → first model request end to end (remote vs local) and 10,000 scripted")
 	fmt.Println("agents across 1 Node + 2 workers (peak memory per process, events/s to one watcher):")
 	fmt.Println("they need the dispatcher (spawn) and the worker Node (worker) end to end.")
 }

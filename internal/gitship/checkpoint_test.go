@@ -87,3 +87,35 @@ func TestCheckpointRestore(t *testing.T) {
 		t.Fatalf("a task never checkpointed restored: %v, %v", ok, err)
 	}
 }
+
+// TestConcurrentCheckouts: a worker with several slots checks tasks out at the same moment
+// from one cache, cold, and every one gets its worktree.
+func TestConcurrentCheckouts(t *testing.T) {
+	ctx := ctxT(t)
+	js := startJS(t)
+	objs, err := OpenObjects(ctx, js, "proj-6", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	parent := newRepo(t)
+	src, _, err := Prepare(ctx, parent, "t0", objs, PrepareOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cache, _ := NewCache(t.TempDir())
+	errs := make(chan error, 4)
+	for i := range 4 {
+		go func() {
+			co, err := cache.Checkout(ctx, "proj-6", "slot"+string(rune('a'+i)), src, objs)
+			if err == nil && !exists(co.Path, "a.txt") {
+				err = os.ErrNotExist
+			}
+			errs <- err
+		}()
+	}
+	for range 4 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+}

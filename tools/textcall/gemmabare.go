@@ -9,7 +9,9 @@ import "strings"
 //
 // or one of the pair survives (an orphan <tool_call|> after the body). Without a marker the
 // body counts only when its name is Known, "call:" starts a word, and the object is complete
-// under Gemma's grammar (relaxedToJSON); the orphan closing token goes with the call.
+// under Gemma's grammar (relaxedToJSON); the orphan closing token goes with the call. Inside a
+// sentence (text before or after it on its line) it must also hold Gemma's quote token, which
+// prose never writes: "use call:write_file{path:a.txt} to save" stays prose.
 
 const gemmaCallPrefix = "call:"
 
@@ -54,8 +56,18 @@ func scanGemmaBare(text string, sc scanCtx) []span {
 				break
 			}
 		}
+		if !ownLine(text, start, end) && !strings.Contains(call.Raw, quote) {
+			pos = j + 1 // inside a sentence and without Gemma's own quote token: prose
+			continue
+		}
 		out = append(out, span{start: start, end: end, calls: []Call{call}})
 		pos = end
 	}
 	return out
+}
+
+// ownLine reports whether text[start:end] stands alone on its line(s): only white space
+// before it since the last line break, and after it up to the next.
+func ownLine(text string, start, end int) bool {
+	return strings.TrimSpace(text[strings.LastIndexByte(text[:start], '\n')+1:start]) == "" && lineEndsAt(text, end)
 }

@@ -10,7 +10,8 @@ import "strings"
 //	</tool_call>
 //
 // The block is scanned by the Hermes scanner (same tag); this reads its body. A missing
-// </arg_value> ends at the next <arg_key>.
+// </arg_value> ends at the next <arg_key>; a closer with its '<' or its '/' lost
+// (a.go/arg_value>, a.go<arg_value>) closes the value.
 
 const (
 	glmKeyOpen    = "<arg_key>"
@@ -28,6 +29,14 @@ func glmBody(body string, known func(string) bool) ([]Call, bool) {
 	rest := body[nameEnd:]
 	if n, key, ok := unglue(name, rest, known); ok {
 		name, rest = n, glmKeyOpen+key+rest
+	}
+	if p := strings.TrimSpace(rest); strings.HasPrefix(p, qwenParamOpen) && plausibleName(name) {
+		// GLM's bare name with Qwen3-Coder's parameters: <tool_call>read_file<parameter=path>a.go</parameter>
+		call, complete := qwenFunction(qwenFunctionOpen + name + ">" + p)
+		if call == nil || call.Args == nil {
+			return nil, complete
+		}
+		return []Call{*call}, complete
 	}
 	if !plausibleName(name) || strings.TrimSpace(rest) != "" && !strings.Contains(rest, glmKeyOpen) {
 		return nil, true
@@ -47,8 +56,10 @@ func glmBody(body string, known func(string) bool) ([]Call, bool) {
 		}
 		if v, _, ok := strings.Cut(value, glmValueClose); ok {
 			value, complete = v, true
-		} else { // the closer with its '<' lost: a.go/arg_value>
-			value, _, complete = strings.Cut(value, glmValueClose[1:])
+		} else if v, _, ok := strings.Cut(value, glmValueClose[1:]); ok { // the closer with its '<' lost: a.go/arg_value>
+			value, complete = v, true
+		} else { // the closer with its '/' lost: a.go<arg_value>
+			value, _, complete = strings.Cut(value, glmValueOpen)
 		}
 		pairs = append(pairs, kv{strings.TrimSpace(key), tagValue(value)})
 	}
@@ -66,6 +77,7 @@ func glmBody(body string, known func(string) bool) ([]Call, bool) {
 // key/value pairs and a trailing </tool_call>. Calls with their <tool_call> are read by the
 // Hermes scanner, which runs first.
 func scanGLMOrphans(text string, sc scanCtx) []span {
+	f := newGLMFinders(text)
 	keys := newFinder(text, glmKeyOpen)
 	var out []span
 	for pos := 0; ; {
@@ -74,7 +86,7 @@ func scanGLMOrphans(text string, sc scanCtx) []span {
 			return out
 		}
 		start, nameEnd := nameBefore(text, k, pos)
-		end, complete := glmPairsEnd(text, k)
+		end, complete := glmPairsEnd(text, k, f)
 		if !complete {
 			return append(out, span{start: start, end: len(text), partial: true})
 		}
@@ -90,17 +102,38 @@ func scanGLMOrphans(text string, sc scanCtx) []span {
 }
 
 // glmPairsEnd returns where the run of <arg_key>…</arg_value> pairs starting at k ends;
-// complete is false when the text ends inside a pair.
-func glmPairsEnd(text string, k int) (end int, complete bool) {
+// complete is false when the text ends inside a pair. A value ends at its closer, at a closer
+// with its '<' or '/' lost, or, with no closer, at the next <arg_key>.
+func glmPairsEnd(text string, k int, f glmFinders) (end int, complete bool) {
 	for strings.HasPrefix(text[k:], glmKeyOpen) {
-		v := strings.Index(text[k:], glmValueClose)
+		v := f.values.at(k)
 		if v < 0 {
 			return len(text), false
 		}
-		end = k + v + len(glmValueClose)
+		body := v + len(glmValueOpen)
+		next := f.keys.at(body)
+		c := firstOf(body, f.closes, f.lostLt, f.values)
+		switch {
+		case c >= 0 && (next < 0 || c < next):
+			end = c + len(glmValueOpen)
+			if strings.HasPrefix(text[c:], glmValueClose) {
+				end = c + len(glmValueClose)
+			}
+		case next >= 0:
+			end = next
+		default:
+			return len(text), false
+		}
 		k = skipSpace(text, end)
 	}
 	return end, true
+}
+
+// glmFinders search the text once for each GLM tag (finder).
+type glmFinders struct{ keys, values, closes, lostLt *finder }
+
+func newGLMFinders(text string) glmFinders {
+	return glmFinders{newFinder(text, glmKeyOpen), newFinder(text, glmValueOpen), newFinder(text, glmValueClose), newFinder(text, glmValueClose[1:])}
 }
 
 // unglue splits a name glued to the first argument key, as GLM drops the <arg_key> between

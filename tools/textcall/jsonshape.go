@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/troupe-dev/troupe/internal/jsonfix"
+	"github.com/troupe-dev/troupe/internal/lazyre"
 )
 
 // argKeys are the keys models use for a call's arguments, in the order they are tried.
@@ -45,6 +46,9 @@ func looseValue(text string) (json.RawMessage, bool) {
 		}
 		if q := asciiQuotes(text); q != text { // “typographic” quotes for JSON's own
 			return looseValue(q)
+		}
+		if u := unfuseJSON(text); u != text && json.Valid([]byte(u)) {
+			return json.RawMessage(u), true
 		}
 		fixed, ok := repairText(text)
 		if !ok {
@@ -222,5 +226,40 @@ func escapeRawControls(text string) string {
 		}
 		b.WriteByte(c)
 	}
+	return b.String()
+}
+
+// fusedKey is a member whose key's closing quote and colon became "=": {"name="bash", …}.
+var fusedKey = lazyre.New(`([{,]\s*)"([A-Za-z_][A-Za-z0-9_]{0,63})="`)
+
+// unfuseJSON rewrites the fused members of an object (tagpair.go) as JSON: "k="v" becomes
+// "k": "v", and "arguments="{…}" with a raw object inside becomes "arguments": {…}. Text
+// without a fused member is returned as it is.
+func unfuseJSON(text string) string {
+	if !strings.Contains(text, `="`) {
+		return text
+	}
+	var b strings.Builder
+	at, objects := 0, true // objects: no raw object has failed to close (one failed scan, not one per member)
+	for _, m := range fusedKey.FindAllStringSubmatchIndex(text, -1) {
+		if m[0] < at {
+			continue
+		}
+		b.WriteString(text[at:m[0]])
+		b.WriteString(text[m[2]:m[3]])
+		b.WriteString(`"` + text[m[4]:m[5]] + `": `)
+		at = m[1]
+		if objects && at < len(text) && text[at] == '{' {
+			end, ok := matchJSON(text, at)
+			if ok && end < len(text) && text[end] == '"' {
+				b.WriteString(text[at:end])
+				at = end + 1
+				continue
+			}
+			objects = ok
+		}
+		b.WriteByte('"')
+	}
+	b.WriteString(text[at:])
 	return b.String()
 }

@@ -72,6 +72,12 @@ func hostileReplies() map[string]string {
 		"tool_call as closers":   repeatTo(`<tool_call>{"name": "bash"}`, megabyte),
 		"stray token objects":    repeatTo("bash ▁ {\"command\": \"ls\"} x\n", megabyte),
 		"mistral stray opens":    repeatTo("[TOOL_CALLS]bash<unk> ▁ ", megabyte),
+		"fused objects":          `<tool_call>{"name": "bash"` + repeatTo(`, "arguments="{"a": {`, megabyte) + "</tool_call>",
+		"fused closers":          repeatTo(`{"name="bash", "x="} }`, megabyte),
+		"fused far closers":      repeatTo(`{"name="bash", "k="`+strings.Repeat("v", 100)+`}`, megabyte),
+		"glm lost closers":       repeatTo("bash\n<arg_key>command</arg_key><arg_value>ls<arg_value>", megabyte),
+		"escaped attributes":     repeatTo(`<tool_call name="bash" arguments="{\"command\": \"ls`, megabyte),
+		"entity attributes":      repeatTo(`<f name='bash' parameters='{&quot;command&quot;: `, megabyte),
 	}
 }
 

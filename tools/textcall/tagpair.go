@@ -2,6 +2,8 @@ package textcall
 
 import (
 	"encoding/json"
+	"html"
+	"slices"
 	"strings"
 
 	"github.com/troupe-dev/troupe/internal/lazyre"
@@ -14,6 +16,7 @@ import (
 //	<tool>read_file</tool><args>{"path": "a.go"}</args>
 //	<tool_call><name>read_file</name><parameter=path>a.go</parameter></tool_call>
 //	name="read_file" parameters="{"path": "a.go"}"      name=read_file arguments={"path": "a.go"}
+//	<tool_call name="read_file" arguments='{"path": "a.go"}'/>   parameters="{\"path\": \"a.go\"}"
 //	{"function="read_file", "path="a.go"}               {"name="bash", "arguments="{"command": "ls"}"}
 //
 // None carries a call token, so each counts only when its name is Known and its arguments are
@@ -144,7 +147,7 @@ func (w *tagPairWork) at(open int) ([]Call, int, bool) {
 
 // attrCall matches name=N / name="N" then an arguments attribute opening an object, bare or
 // inside quotes.
-var attrCall = lazyre.New(`(?:^|[\s,;(])name\s*=\s*"?([A-Za-z0-9_.:-]{1,128})"?[\s,]+(?:arguments|parameters|args|input)\s*=\s*("?)\{`)
+var attrCall = lazyre.New(`(?:^|[\s,;(])name\s*=\s*["']?([A-Za-z0-9_.:-]{1,128})["']?[\s,]+(?:arguments|parameters|args|input)\s*=\s*(["']?)\{`)
 
 func scanAttributes(text string, sc scanCtx) []span {
 	var out []span
@@ -158,60 +161,165 @@ func scanAttributes(text string, sc scanCtx) []span {
 		if text[start] != 'n' {
 			start++ // the separator before name= is not the call's
 		}
-		name, quoted := text[pos+m[2]:pos+m[3]], m[5] > m[4]
+		name, quote := text[pos+m[2]:pos+m[3]], text[pos+m[4]:pos+m[5]]
 		end, closed := matchJSON(text, brace)
 		budget -= end - brace
 		var args json.RawMessage
 		if closed {
 			args = argsFromText(text[brace:end])
 		}
+		if quote != "" && (args == nil || end == len(text) || text[end] != quote[0] || escapedText(text[brace:end])) {
+			// an attribute value escaped as XML or JSON text: parameters="{\"k\": \"v\"}",
+			// parameters="{&quot;k&quot;: …}"
+			end, args = escapedAttribute(text, brace, quote[0])
+			budget -= end - brace
+			closed = args != nil
+		}
 		if !closed || args == nil || !sc.accepts(name) {
 			pos = brace + 1
 			continue
 		}
 		raw := text[brace:end]
-		if quoted && end < len(text) && text[end] == '"' {
+		if quote != "" && end < len(text) && text[end] == quote[0] {
 			end++
 		}
+		start, end = enclosingTag(text, start, end)
 		out = append(out, span{start: start, end: end, calls: []Call{{Name: name, Args: args, Raw: raw, Format: FormatTagPair}}})
 		pos = end
 	}
 	return out
 }
 
-// fusedCall matches JSON whose ':' became '=' inside the key's quotes: {"function="N", "k="v"}.
-var fusedCall = lazyre.New(`\{\s*"(?:function|name|tool)="([A-Za-z0-9_.:-]{1,128})"((?:\s*,\s*"[A-Za-z_][A-Za-z0-9_]{0,63}="(?:[^"\\]|\\.)*")*)\s*\}`)
+// fusedOpen is an object whose name member is fused: its ':' became '=' inside the key's
+// quotes, {"function="N", … (the other members fused or not).
+var fusedOpen = lazyre.New(`\{\s*"(?:function|name|tool)="([A-Za-z0-9_.:-]{1,128})"`)
 
-// fusedPair is one "k="v" member of a fused object.
-var fusedPair = lazyre.New(`"([A-Za-z_][A-Za-z0-9_]{0,63})="((?:[^"\\]|\\.)*)"`)
-
+// scanFused reads each object opening with a fused name member, whole (unfuseJSON): its
+// arguments member, or else its other members, are the call's arguments.
 func scanFused(text string, sc scanCtx) []span {
 	var out []span
-	for _, m := range fusedCall.FindAllStringSubmatchIndex(text, -1) {
-		name := text[m[2]:m[3]]
+	budget := workBudget(text)
+	for pos := 0; pos < len(text) && budget > 0; {
+		m := fusedOpen.FindStringSubmatchIndex(text[pos:])
+		if m == nil {
+			break
+		}
+		start, name := pos+m[0], text[pos+m[2]:pos+m[3]]
 		if !sc.accepts(name) {
+			pos += m[1]
 			continue
 		}
-		var pairs []kv
-		for _, p := range fusedPair.FindAllStringSubmatch(text[m[4]:m[5]], -1) {
-			var value string
-			if json.Unmarshal([]byte(`"`+p[2]+`"`), &value) != nil {
-				value = p[2]
+		end, obj, cost := fusedObject(text, start)
+		budget -= cost
+		if obj == nil {
+			pos += m[1]
+			continue
+		}
+		var args json.RawMessage
+		for _, k := range argKeys {
+			if v, ok := obj[k]; ok {
+				args = argsFromValue(v)
+				break
 			}
-			if p[1] == "arguments" || p[1] == "parameters" {
-				if inner := argsFromInnerText(value); inner != nil {
-					var obj map[string]json.RawMessage
-					if json.Unmarshal(inner, &obj) == nil {
-						for k, v := range obj {
-							pairs = append(pairs, kv{k, v})
-						}
-						continue
-					}
+		}
+		if args == nil {
+			var pairs []kv
+			for k, v := range obj {
+				if k != "function" && k != "name" && k != "tool" {
+					pairs = append(pairs, kv{k, v})
 				}
 			}
-			pairs = append(pairs, kv{p[1], tagValue(value)})
+			slices.SortFunc(pairs, func(a, b kv) int { return strings.Compare(a.key, b.key) })
+			args = objectOf(pairs)
 		}
-		out = append(out, span{start: m[0], end: m[1], calls: []Call{{Name: name, Args: objectOf(pairs), Raw: text[m[0]:m[1]], Format: FormatTagPair}}})
+		out = append(out, span{start: start, end: end, calls: []Call{{Name: name, Args: args, Raw: text[start:end], Format: FormatTagPair}}})
+		pos = end
 	}
 	return out
+}
+
+// fusedWindow bounds a fused object, and fusedCloses the closing braces tried as its end: its
+// quotes do not pair as JSON's, so the end is the first '}' up to which it reads once unfused.
+const (
+	fusedWindow = 4 << 10
+	fusedCloses = 32
+)
+
+// fusedObject reads the fused object at start: where it ends, its members, and the bytes read.
+func fusedObject(text string, start int) (end int, obj map[string]json.RawMessage, cost int) {
+	limit := min(len(text), start+fusedWindow)
+	for at, tries := start, 0; tries < fusedCloses; tries++ {
+		c := strings.IndexByte(text[at:limit], '}')
+		if c < 0 {
+			break
+		}
+		end = at + c + 1
+		cost += end - start
+		if json.Unmarshal([]byte(unfuseJSON(text[start:end])), &obj) == nil {
+			return end, obj, cost
+		}
+		obj, at = nil, end
+	}
+	return 0, nil, cost + 1
+}
+
+// escapedAttribute reads the quoted attribute value that opens at brace and runs to the first
+// unescaped quote, its object written with \" or XML entities; args is nil when it is not one.
+func escapedAttribute(text string, brace int, quote byte) (end int, args json.RawMessage) {
+	end = brace
+	for end < len(text) && text[end] != quote {
+		if text[end] == '\\' {
+			end++
+		}
+		end++
+	}
+	if end >= len(text) {
+		return len(text), nil
+	}
+	value := text[brace:end]
+	if strings.Contains(value, "&") {
+		value = html.UnescapeString(value)
+	} else if strings.Contains(value, `\"`) || strings.Contains(value, `\'`) {
+		var s string
+		if json.Unmarshal([]byte(`"`+strings.ReplaceAll(value, `\'`, "'")+`"`), &s) != nil {
+			return end, nil
+		}
+		value = s
+	}
+	return end, argsFromText(value)
+}
+
+// escapedText says whether an attribute's object is written as escaped text.
+func escapedText(value string) bool {
+	return strings.Contains(value, "&quot;") || strings.Contains(value, "&#34;") || strings.Contains(value, `\"`)
+}
+
+// attrTagMax bounds the tag name an attribute call may sit in.
+const attrTagMax = 32
+
+// enclosingTag widens an attribute call to the tag it is written in, when it fills one:
+// <tool_call name=… arguments=…/>, <function name=… parameters=…></function>.
+func enclosingTag(text string, start, end int) (int, int) {
+	b := backOver(text, start, " \t")
+	lt := strings.LastIndexByte(text[max(0, b-attrTagMax-1):b], '<')
+	if lt < 0 {
+		return start, end
+	}
+	lt += max(0, b-attrTagMax-1)
+	tag := text[lt+1 : b]
+	if !plausibleName(tag) || strings.ContainsAny(tag, " \t\n") {
+		return start, end
+	}
+	a := skipSpace(text, end)
+	switch {
+	case strings.HasPrefix(text[a:], "/>"):
+		return lt, a + 2
+	case strings.HasPrefix(text[a:], ">"):
+		a++
+		if c := skipSpace(text, a); strings.HasPrefix(text[c:], "</"+tag+">") {
+			a = c + len(tag) + 3
+		}
+		return lt, a
+	}
+	return start, end
 }
