@@ -60,17 +60,29 @@ type Delegation struct {
 	Roles       func() ([]config.Role, error)
 	ProjectRoot string
 	Limits      AgentLimits
+	// Dispatcher is the Node's dispatcher (dispatch.go), which sends children to workers; nil:
+	// every child runs on this Node. Node is this Node's id, for the tasks it dispatches.
+	Dispatcher *actor.PID
+	Node       string
 }
 
 // childAgent is one subagent as its parent session knows it. Only the parent's actor touches it.
 type childAgent struct {
-	rec       agentRecord
+	rec agentRecord
+	// task is the child's SpawnTask; start is its Start (nil for a child restored from the
+	// store, which is not started again).
+	task      *messages.SpawnTask
 	start     *messages.StartSession
 	inherited []llm.Message
 	wt        *worktree.Worktree
 	pid       *actor.PID
 	began     time.Time
 	building  bool // its setup is being built off the parent's actor (startChild): no actor yet
+	// remote marks a child sent to the workers (its record says so too); place is what its
+	// placement was decided from.
+	remote   bool
+	place    placeInput
+	roleMode string // the role's mode, which a parent's mode change never loosens
 }
 
 // agentRecord is what the parent stores of a child at s/<parent>/agents/<task>, so a resumed
@@ -83,6 +95,8 @@ type agentRecord struct {
 	State      messages.AgentState   `json:"state"`
 	Background bool                  `json:"background,omitempty"`
 	Worktree   string                `json:"worktree,omitempty"`
+	Remote     bool                  `json:"remote,omitempty"` // sent to the workers' task queue
+	Worker     string                `json:"worker,omitempty"` // the worker that took it
 	Spawned    time.Time             `json:"spawned"`
 	Result     *messages.AgentResult `json:"result,omitempty"`
 }

@@ -234,7 +234,7 @@ func TestScanLogReadsBackAStoredLogInPages(t *testing.T) {
 }
 
 func TestProbeBusPingsAndSeesAClosedConnection(t *testing.T) {
-	bus, err := StartBus(slog.New(slog.DiscardHandler))
+	bus, err := StartBus(slog.New(slog.DiscardHandler), "test", t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}

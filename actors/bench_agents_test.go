@@ -135,7 +135,7 @@ func startAgentBenchNode(b *testing.B, script string, limits AgentLimits, hold i
 		b.Fatal(err)
 	}
 	info := node.Info()
-	if bn.watch, err = watchAgents(info.URL, info.Token, info.NS); err != nil {
+	if bn.watch, err = watchAgents(info); err != nil {
 		bn.close()
 		b.Fatal(err)
 	}
@@ -187,8 +187,9 @@ type agentBenchWatcher struct {
 	done     map[string]chan struct{} // session id -> closed at its session.finished
 }
 
-func watchAgents(url, token, ns string) (*agentBenchWatcher, error) {
-	nc, err := Dial(url, token, "bench-agents-watch")
+func watchAgents(info *NodeInfo) (*agentBenchWatcher, error) {
+	ns := info.NS
+	nc, err := Dial(info, KindWatcher, BusCredentials{}, "bench-agents-watch")
 	if err != nil {
 		return nil, err
 	}

@@ -115,7 +115,7 @@ func BenchmarkEventThroughput(b *testing.B) {
 	const n = 200_000
 	tn := startBenchNode(b, `{"turns": [{"text": "x"}]}`, false)
 	defer tn.close()
-	nc, err := Dial(tn.bus.URL(), tn.bus.Token(), "bench-watch")
+	nc, err := Dial(tn.Info(), KindWatcher, BusCredentials{}, "bench-watch")
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -2,8 +2,6 @@ package actors
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -14,13 +12,15 @@ import (
 	"github.com/nats-io/nats.go"
 )
 
-// Bus is the Node's embedded NATS server. Its own clients connect in-process (no socket); other
-// troupe processes connect over 127.0.0.1 with a random token.
+// Bus is the Node's embedded NATS server, or the external one it joined. On the embedded one
+// the Node's own clients connect in-process (no socket) and other troupe processes over
+// 127.0.0.1, each kind with its own NKey and permissions (bus_auth.go, bus_perms.go).
 type Bus struct {
 	server *server.Server // nil when the Node joined an external server (JoinBus)
-	token  string
-	url    string       // the external server's URL(s), for JoinBus
-	log    *slog.Logger // where its connections' asynchronous errors go (nil: nowhere)
+	keys   *busKeys       // the embedded server's per-kind credentials
+	creds  BusCredentials // how to authenticate to the external server
+	url    string         // the external server's URL(s), for JoinBus
+	log    *slog.Logger   // where its connections' asynchronous errors go (nil: nowhere)
 }
 
 // JoinError is a NATS server given with --nats that could not be joined: a setup mistake.
@@ -34,32 +34,42 @@ func (e *JoinError) Error() string {
 }
 func (e *JoinError) Unwrap() error { return e.Err }
 
-// JoinBus uses an external NATS server or cluster (--nats URL, with any credentials in the
-// URL) instead of an embedded one, so Nodes and workers on several machines share one bus. The
-// connection is checked at once: a wrong URL fails the start, not the first message.
-func JoinBus(urls string, logger *slog.Logger) (*Bus, error) {
-	nc, err := nats.Connect(urls, nats.Name("troupe-probe"), nats.Timeout(5*time.Second))
+// JoinBus uses an external NATS server or cluster (--nats URL, authenticated with creds or
+// credentials in the URL) instead of an embedded one, so Nodes and workers on several machines
+// share one bus. The connection is checked at once: a wrong URL or credential fails the start,
+// not the first message.
+func JoinBus(urls string, creds BusCredentials, logger *slog.Logger) (*Bus, error) {
+	auth, err := creds.options()
+	if err != nil {
+		return nil, &JoinError{URL: urls, Err: err}
+	}
+	nc, err := nats.Connect(urls, append(auth, nats.Name("troupe-probe"), nats.Timeout(5*time.Second))...)
 	if err != nil {
 		return nil, &JoinError{URL: urls, Err: err}
 	}
 	nc.Close()
-	return &Bus{url: urls, log: logger}, nil
+	return &Bus{url: urls, creds: creds, log: logger}, nil
 }
 
-// StartBus starts an embedded NATS server on 127.0.0.1 at a free port with token auth.
-func StartBus(logger *slog.Logger) (*Bus, error) {
-	token, err := randomToken()
+// StartBus starts an embedded NATS server on 127.0.0.1 at a free port for project ns. Every
+// connection authenticates with its kind's NKey, whose seeds live in keyDir (BusKeyDir).
+func StartBus(logger *slog.Logger, ns, keyDir string) (*Bus, error) {
+	keys, err := loadBusKeys(keyDir)
 	if err != nil {
 		return nil, err
 	}
+	users, err := keys.users(ns)
+	if err != nil {
+		return nil, fmt.Errorf("start bus: %w", err)
+	}
 	opts := &server.Options{
-		ServerName:    "troupe",
-		Host:          "127.0.0.1",
-		Port:          server.RANDOM_PORT,
-		Authorization: token,
-		NoSigs:        true,
-		MaxPayload:    8 << 20, // tool results and logs travel as single messages
-		MaxPending:    64 << 20,
+		ServerName: "troupe",
+		Host:       "127.0.0.1",
+		Port:       server.RANDOM_PORT,
+		Nkeys:      users,
+		NoSigs:     true,
+		MaxPayload: 8 << 20, // tool results and logs travel as single messages
+		MaxPending: 64 << 20,
 	}
 	srv, err := server.NewServer(opts)
 	if err != nil {
@@ -74,7 +84,7 @@ func StartBus(logger *slog.Logger) (*Bus, error) {
 		srv.Shutdown()
 		return nil, fmt.Errorf("start bus: the embedded NATS server did not become ready in 10s")
 	}
-	return &Bus{server: srv, token: token, log: logger}, nil
+	return &Bus{server: srv, keys: keys, log: logger}, nil
 }
 
 // URL is the address other processes connect to.
@@ -85,19 +95,42 @@ func (b *Bus) URL() string {
 	return b.server.ClientURL()
 }
 
-// Token authenticates connections from other processes.
-func (b *Bus) Token() string { return b.token }
+// KeyDir is where the embedded bus's per-kind seed files are ("" for an external server).
+func (b *Bus) KeyDir() string {
+	if b.keys == nil {
+		return ""
+	}
+	return b.keys.dir
+}
 
-// Connect opens an in-process client connection.
+// Secrets are the credential values tool output must never show: the external server's token
+// or password, the embedded bus's seeds.
+func (b *Bus) Secrets() []string {
+	s := b.creds.Secrets()
+	if b.keys != nil {
+		for _, kp := range b.keys.keys {
+			if seed, err := kp.Seed(); err == nil {
+				s = append(s, string(seed))
+			}
+		}
+	}
+	return s
+}
+
+// Connect opens a connection with the Node's own rights: in-process on the embedded server.
 func (b *Bus) Connect(name string) (*nats.Conn, error) {
 	if b.server == nil {
-		nc, err := nats.Connect(b.url, nats.Name(name), nats.MaxReconnects(-1), asyncErrors(b.log))
+		auth, err := b.creds.options()
+		if err != nil {
+			return nil, err
+		}
+		nc, err := nats.Connect(b.url, append(auth, nats.Name(name), nats.MaxReconnects(-1), asyncErrors(b.log))...)
 		if err != nil {
 			return nil, fmt.Errorf("connect to the NATS server at %s: %w", b.url, err)
 		}
 		return nc, nil
 	}
-	nc, err := nats.Connect(b.URL(), nats.InProcessServer(b.server), nats.Token(b.token), nats.Name(name),
+	nc, err := nats.Connect(b.URL(), nats.InProcessServer(b.server), b.keys.nodeOption(), nats.Name(name),
 		nats.MaxReconnects(-1), asyncErrors(b.log))
 	if err != nil {
 		return nil, fmt.Errorf("connect in-process to bus: %w", err)
@@ -114,17 +147,12 @@ func (b *Bus) Shutdown() {
 	b.server.WaitForShutdown()
 }
 
-// Dial connects to a running Node's bus from another process. A Node that restarts listens on
-// a new port with a new token, so a dropped connection is not retried (the client notices at
-// once) and a hung Node is found by pings within a few seconds.
-func Dial(url, token, name string) (*nats.Conn, error) {
-	nc, err := nats.Connect(url, nats.Token(token), nats.Name(name), nats.Timeout(3*time.Second),
-		nats.NoReconnect(), nats.PingInterval(2*time.Second), nats.MaxPingsOutstanding(2), asyncErrors(nil))
-	if err != nil {
-		return nil, fmt.Errorf("connect to troupe bus at %s: %w", url, err)
-	}
-	return nc, nil
-}
+// dialTimeout and dialPing bound a connection from another process: a hung Node is found by
+// pings within a few seconds.
+const (
+	dialTimeout = 3 * time.Second
+	dialPing    = 2 * time.Second
+)
 
 // asyncErrors sends a connection's asynchronous errors to logger (nil: drops them) instead of
 // nats.go's default, which writes them raw to stderr: "io: read/write on closed pipe on
@@ -145,14 +173,6 @@ func asyncErrors(logger *slog.Logger) nats.Option {
 		}
 		logger.Log(context.Background(), level, "bus connection error", attrs...)
 	})
-}
-
-func randomToken() (string, error) {
-	var b [24]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		return "", fmt.Errorf("random token: %w", err)
-	}
-	return hex.EncodeToString(b[:]), nil
 }
 
 // natsLogger forwards the NATS server's log to slog: notices at debug (they are routine),

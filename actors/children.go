@@ -23,6 +23,10 @@ type children struct {
 	order     []string // task names in spawn order
 	waiters   []*agentWaiter
 	waitSeq   int
+	// adopting are the remote children a resumed session hands back to the dispatcher.
+	adopting []*childAgent
+	// warnedLocal is set once the session said that a child meant for the workers runs here.
+	warnedLocal bool
 }
 
 func newChildren() *children { return &children{byTask: map[string]*childAgent{}} }
@@ -56,6 +60,16 @@ func (k *children) unended() []*childAgent {
 	return out
 }
 
+// bySession is the child whose session id is id, or nil.
+func (k *children) bySession(id string) *childAgent {
+	for _, c := range k.byTask {
+		if c.rec.Session == id {
+			return c
+		}
+	}
+	return nil
+}
+
 // byPID is the child whose actor is pid, or nil.
 func (k *children) byPID(pid *actor.PID) *childAgent {
 	for _, c := range k.byTask {
@@ -66,11 +80,12 @@ func (k *children) byPID(pid *actor.PID) *childAgent {
 	return nil
 }
 
-// running counts the children that have started and not ended.
+// running counts the children that have started here and not ended (a remote child takes no
+// local slot).
 func (k *children) running() int {
 	n := 0
 	for _, c := range k.byTask {
-		if c.rec.State == messages.AgentRunning {
+		if c.rec.State == messages.AgentRunning && !c.remote {
 			n++
 		}
 	}

@@ -76,7 +76,7 @@ func (k *children) prepare(req *messages.SpawnAgent, parent childParent) (*child
 		Allow: append(slices.Clone(cfg.Allow), k.sessionAllowlist()...), Ask: cfg.Ask, Deny: cfg.Deny,
 		Yes: cfg.Yes, AskUser: cfg.Interactive || cfg.role.AskUser, NoRepair: cfg.NoRepair,
 		PlanSafeBash: role.PlanSafeBash, Verdict: role.Verdict,
-		MaxTurns: d.Limits.MaxTurns, Env: cfg.Env,
+		MaxTurns: d.Limits.MaxTurns, Env: cfg.Env, Placement: cfg.Placement,
 	}
 	if role.Model != "" {
 		start.Model, start.BaseURL = role.Model, llm.EndpointFor(start.Model, start.BaseURL, role.Model)
@@ -85,8 +85,14 @@ func (k *children) prepare(req *messages.SpawnAgent, parent childParent) (*child
 		start.MaxTurns = role.MaxTurns
 	}
 	start.Task = brief(handle, role.Name, cfg.handle(), req, len(inherited) > 0)
-	c := &childAgent{start: start, inherited: inherited, rec: agentRecord{Task: task, Handle: handle, Session: start.ID,
-		Role: role.Name, State: messages.AgentQueued, Background: req.Background, Spawned: time.Now().UTC()}}
+	// The child's start is a SpawnTask wherever it runs (docs/ARCHITECTURE.md "Subagents on
+	// workers"): a local child starts from its Start, a remote one is sent as it is.
+	st := &messages.SpawnTask{ID: start.ID, ParentNode: d.Node, Parent: cfg.ID, Start: *start,
+		Writes: childWrites(mode, role.PlanSafeBash)}
+	c := &childAgent{task: st, start: &st.Start, inherited: inherited, rec: agentRecord{Task: task, Handle: handle, Session: start.ID,
+		Role: role.Name, State: messages.AgentQueued, Background: req.Background, Spawned: time.Now().UTC()},
+		roleMode: role.Mode, place: placeInput{configured: cfg.Placement, pinned: role.Placement, writes: childWrites(mode, role.PlanSafeBash),
+			long: req.Background || req.Worktree}}
 	return c, notes, nil
 }
 

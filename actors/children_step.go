@@ -47,13 +47,17 @@ func (k *children) admit(c *childAgent, req *messages.SpawnAgent, notes []string
 	}
 	k.add(c)
 	state := messages.AgentQueued
-	if k.running() < k.delegation.Limits.MaxRunning {
+	if c.remote || k.running() < k.delegation.Limits.MaxRunning {
 		state = messages.AgentRunning
 	}
+	shown := state // a remote child shows as queued until a worker takes it (childPlaced)
+	if c.remote {
+		shown, notes = messages.AgentQueued, append(notes, "sent to the workers' task queue; it runs when a worker takes it")
+	}
 	step := kidsStep{emit: []messages.Payload{messages.AgentSpawnedEvent.Of(&messages.AgentSpawnedData{Handle: c.rec.Handle, Session: c.rec.Session,
-		Role: c.rec.Role, Context: contextMode(req.Context), Model: c.start.Model, State: state,
+		Role: c.rec.Role, Context: contextMode(req.Context), Model: c.start.Model, State: shown,
 		Background: c.rec.Background, Worktree: c.rec.Worktree, Tools: c.start.Tools, Task: preview(req.Message, 200)})},
-		respond: &messages.SpawnAccepted{Handle: c.rec.Handle, Session: c.rec.Session, State: state,
+		respond: &messages.SpawnAccepted{Handle: c.rec.Handle, Session: c.rec.Session, State: shown,
 			Tools: c.start.Tools, Model: c.start.Model, Notes: notes}}
 	if state == messages.AgentRunning {
 		step.start = c
@@ -266,7 +270,7 @@ func (k *children) list(now time.Time) *messages.AgentList {
 	list := &messages.AgentList{Agents: make([]*messages.AgentInfo, 0, len(k.order))}
 	for _, c := range k.inOrder() {
 		info := &messages.AgentInfo{Handle: c.rec.Handle, Session: c.rec.Session, Role: c.rec.Role, State: c.rec.State,
-			Background: c.rec.Background, Worktree: c.rec.Worktree}
+			Background: c.rec.Background, Worktree: c.rec.Worktree, Worker: c.rec.Worker}
 		if c.rec.Result != nil {
 			info.Turns, info.ElapsedMS = c.rec.Result.Usage.Turns, c.rec.Result.Usage.DurationMS
 		} else if !c.began.IsZero() {
@@ -279,11 +283,16 @@ func (k *children) list(now time.Time) *messages.AgentList {
 
 // restore takes back the records of a resumed session's children: finished ones keep their
 // results (delivered at the next call if the model has not seen them); ones that were still
-// running when the session stopped are marked interrupted, and returned to be stored so.
-func (k *children) restore(recs []agentRecord) (changed []*childAgent) {
+// running when the session stopped are marked interrupted, and returned to be stored so —
+// except children sent to the workers, which may still run there: with a dispatcher they are
+// returned as adopt, for the dispatcher to follow again (their lease, their result).
+func (k *children) restore(recs []agentRecord) (changed, adopt []*childAgent) {
+	canAdopt := k.delegation != nil && k.delegation.Dispatcher != nil
 	for _, r := range recs {
-		c := &childAgent{rec: r}
-		if !messages.AgentFinal(r.State) {
+		c := &childAgent{rec: r, remote: r.Remote}
+		if r.Remote && canAdopt && r.State == messages.AgentRunning {
+			adopt = append(adopt, c)
+		} else if !messages.AgentFinal(r.State) {
 			c.rec.State = messages.AgentInterrupted
 			c.rec.Result = &messages.AgentResult{Handle: r.Handle, Session: r.Session, Role: r.Role,
 				Status: messages.AgentInterrupted, Error: "the parent session stopped before this agent ended; its log is kept: troupe log " + r.Session}
@@ -291,5 +300,5 @@ func (k *children) restore(recs []agentRecord) (changed []*childAgent) {
 		}
 		k.add(c)
 	}
-	return changed
+	return changed, adopt
 }

@@ -120,8 +120,9 @@ func (c *Client) SetMode(session, mode string) (*messages.StatusReply, error) {
 }
 
 // Status asks a session for its state.
+// It asks through the Node's read-only query subject, which every credential kind may use.
 func (c *Client) Status(session string) (*messages.StatusReply, error) {
-	reply, err := c.request(messages.ControlSubject(c.NS, session), &messages.StatusRequest{})
+	reply, err := c.request(messages.NodeQuerySubject(c.NS, c.Node), &messages.StatusRequest{Session: session})
 	if err != nil {
 		return nil, err
 	}
@@ -131,7 +132,7 @@ func (c *Client) Status(session string) (*messages.StatusReply, error) {
 
 // Sessions lists the stored sessions, most recently touched first.
 func (c *Client) Sessions() ([]messages.SessionInfo, error) {
-	reply, err := c.request(messages.NodeSubject(c.NS, c.Node), &messages.ListSessions{})
+	reply, err := c.request(messages.NodeQuerySubject(c.NS, c.Node), &messages.ListSessions{})
 	if err != nil {
 		return nil, err
 	}
@@ -140,7 +141,7 @@ func (c *Client) Sessions() ([]messages.SessionInfo, error) {
 
 // RepairStats returns the project's per-model repair counters.
 func (c *Client) RepairStats() ([]messages.RepairCounts, error) {
-	reply, err := c.request(messages.NodeSubject(c.NS, c.Node), &messages.GetRepairStats{})
+	reply, err := c.request(messages.NodeQuerySubject(c.NS, c.Node), &messages.GetRepairStats{})
 	if err != nil {
 		return nil, err
 	}
@@ -163,7 +164,7 @@ func (c *Client) Log(session string) (*messages.SessionInfo, []messages.LogEntry
 func (c *Client) LogPages(session string, fn func(*messages.SessionInfo, []messages.LogEntry) error) error {
 	var after uint64
 	for {
-		reply, err := c.request(messages.NodeSubject(c.NS, c.Node), &messages.GetLog{Session: session, After: after})
+		reply, err := c.request(messages.NodeQuerySubject(c.NS, c.Node), &messages.GetLog{Session: session, After: after})
 		if err != nil {
 			return err
 		}
@@ -225,7 +226,7 @@ func (c *Client) NodePID() int { return c.nodePID }
 // Lessons returns the project's lessons, best first, and a line per record that could not be
 // read.
 func (c *Client) Lessons() (*messages.LessonList, error) {
-	reply, err := c.request(messages.NodeSubject(c.NS, c.Node), &messages.ListLessons{})
+	reply, err := c.request(messages.NodeQuerySubject(c.NS, c.Node), &messages.ListLessons{})
 	if err != nil {
 		return nil, err
 	}

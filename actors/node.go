@@ -44,8 +44,12 @@ type NodeOptions struct {
 	// and the actor system are up): the start-up trace.
 	OnPhase func(phase string)
 	// NATS joins an external NATS server or cluster (comma-separated URLs) instead of starting
-	// an embedded one; "" means embedded.
-	NATS string
+	// an embedded one; "" means embedded. BusCredentials authenticate to it ([bus]).
+	NATS           string
+	BusCredentials BusCredentials
+	// Project is the project id, the subjects' <ns> ([project] id); "" derives it from the
+	// repository (ProjectID).
+	Project string
 	// UserConfigDir is the user's troupe config directory (their AGENTS.md and skills); ""
 	// means none.
 	UserConfigDir string
@@ -70,6 +74,9 @@ type NodeOptions struct {
 	// Hooks are the project's hooks (config.HookList), skipped ones included, fixed for the
 	// Node's life; nil: none.
 	Hooks *hooks.Set
+	// Dispatch lets sessions send subagents to workers ([agents] placement); a nil Open
+	// keeps every subagent on this Node.
+	Dispatch DispatchOptions
 }
 
 // Node is one troupe process serving one project: the bus, the store, the actor system.
@@ -83,7 +90,9 @@ type Node struct {
 	system     *actor.ActorSystem
 	bridge     *Bridge
 	supervisor *actor.PID
+	dispatcher *actor.PID // nil: no workers
 	nodeSub    *nats.Subscription
+	querySub   *nats.Subscription // read-only queries, open to watchers (bus_queries.go)
 	// schemas holds the built-in tools' compiled schemas, shared by every session's registry.
 	schemas tools.SchemaCache
 	mcp     *mcpHub // the MCP server actors; nil without servers
@@ -108,13 +117,13 @@ func StartNode(opts NodeOptions) (*Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	n := &Node{ID: fmt.Sprintf("n%d", os.Getpid()), NS: messages.Namespace(opts.Root), Root: opts.Root, opts: opts}
+	n := &Node{ID: nodeID(), NS: ProjectNamespace(opts.Root, opts.Project), Root: opts.Root, opts: opts}
 	n.startMemos()
 	// The bus starts and the tools' schemas compile while the store opens: none needs the
 	// others, and together they are most of a node's start and its first session's
 	// (bench/startup.sh).
 	bus := make(chan busStart, 1)
-	go func() { bus <- startBus(opts) }() // ends once the bus is up or failed
+	go func() { bus <- startBus(opts, n.NS, BusKeyDir(dir)) }() // ends once the bus is up or failed
 	schemas := make(chan struct{})
 	go func() { // ends once the built-in tools' schemas are compiled
 		defer close(schemas)
@@ -152,6 +161,12 @@ func StartNode(opts NodeOptions) (*Node, error) {
 		n.Close()
 		return nil, err
 	}
+	if opts.Dispatch.Open != nil {
+		if n.dispatcher, err = n.system.Root.SpawnNamed(actor.PropsFromProducer(newDispatcher(n.bridge, opts.Dispatch)), "dispatcher"); err != nil {
+			n.Close()
+			return nil, fmt.Errorf("spawn dispatcher: %w", err)
+		}
+	}
 	props := actor.PropsFromProducer(newSupervisor(n.newSessionDeps), actor.WithSupervisor(sessionSupervision))
 	if n.supervisor, err = n.system.Root.SpawnNamed(props, "supervisor"); err != nil {
 		n.Close()
@@ -160,6 +175,10 @@ func StartNode(opts NodeOptions) (*Node, error) {
 	if n.nodeSub, err = n.nc.Subscribe(messages.NodeSubject(n.NS, n.ID), n.answer); err != nil {
 		n.Close()
 		return nil, fmt.Errorf("bind node subject: %w", err)
+	}
+	if n.querySub, err = n.nc.Subscribe(messages.NodeQuerySubject(n.NS, n.ID), n.answerReadOnly); err != nil {
+		n.Close()
+		return nil, fmt.Errorf("bind node query subject: %w", err)
 	}
 	// The subscription must reach the server before node.json announces us: a client's first
 	// request could otherwise find no responder.
@@ -181,13 +200,14 @@ type busStart struct {
 	err error
 }
 
-// startBus joins the external NATS server opts names, or starts the embedded one.
-func startBus(opts NodeOptions) busStart {
+// startBus joins the external NATS server opts names with its credentials, or starts the
+// embedded one for project ns with the per-kind seeds in keyDir.
+func startBus(opts NodeOptions, ns, keyDir string) busStart {
 	var b busStart
 	if opts.NATS != "" {
-		b.bus, b.err = JoinBus(opts.NATS, opts.Log)
+		b.bus, b.err = JoinBus(opts.NATS, opts.BusCredentials, opts.Log)
 	} else {
-		b.bus, b.err = StartBus(opts.Log)
+		b.bus, b.err = StartBus(opts.Log, ns, keyDir)
 	}
 	return b
 }
@@ -200,7 +220,7 @@ func (n *Node) phase(name string) {
 
 // Info is what node.json records.
 func (n *Node) Info() *NodeInfo {
-	return &NodeInfo{URL: n.bus.URL(), Token: n.bus.Token(), PID: os.Getpid(), NS: n.NS, Node: n.ID, Root: n.Root, Config: n.opts.Config, Background: n.opts.Background}
+	return &NodeInfo{URL: n.bus.URL(), Creds: n.bus.KeyDir(), PID: os.Getpid(), NS: n.NS, Node: n.ID, Root: n.Root, Config: n.opts.Config, Background: n.opts.Background}
 }
 
 // Client returns a client on an in-process connection.
@@ -238,11 +258,16 @@ func (n *Node) CloseForExit() error { return n.close(false) }
 
 func (n *Node) close(closeStore bool) error {
 	removeNodeFile(n.Root, os.Getpid())
-	if n.nodeSub != nil {
-		_ = n.nodeSub.Unsubscribe()
+	for _, sub := range []*nats.Subscription{n.nodeSub, n.querySub} {
+		if sub != nil {
+			_ = sub.Unsubscribe()
+		}
 	}
 	if n.supervisor != nil {
 		_ = n.system.Root.PoisonFuture(n.supervisor).Wait()
+	}
+	if n.dispatcher != nil {
+		_ = n.system.Root.PoisonFuture(n.dispatcher).Wait()
 	}
 	n.mcp.close()
 	n.hidden.close()
@@ -347,6 +372,8 @@ func (n *Node) delegation(reg *tools.Registry) *Delegation {
 		Roles:       func() ([]config.Role, error) { r := n.roles.get(n.Root); return r.roles, r.err },
 		ProjectRoot: n.Root,
 		Limits:      n.opts.Agents,
+		Dispatcher:  n.dispatcher,
+		Node:        n.ID,
 	}
 }
 

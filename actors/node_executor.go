@@ -47,7 +47,7 @@ func (n *Node) executorFactory(p executorParts) ExecutorFactory {
 		}
 		env := &tools.Env{Root: p.workspace, TempDir: tmp, Environ: withTmp(n.commandEnviron(start), tmp), Sandbox: n.opts.Sandbox,
 			Files: p.files, Artifacts: n.store, ReadOnlyRoot: start.PlanSafeBash && n.opts.Sandbox != nil,
-			Secrets: tools.SecretRedactor(providerGetenv(start), llm.KeyVars(), n.bus.Token()), NoRepair: start.NoRepair}
+			Secrets: tools.SecretRedactor(providerGetenv(start), llm.KeyVars(), n.bus.Secrets()...), NoRepair: start.NoRepair}
 		if len(p.skills) > 0 {
 			env.Skills = skillSet(p.skills)
 		}

@@ -20,8 +20,12 @@ import (
 // NodeInfo is what .troupe/node.json records so other troupe processes of the same project
 // attach to the running Node instead of opening the store.
 type NodeInfo struct {
-	URL   string `json:"url"`
-	Token string `json:"token"`
+	URL string `json:"url"`
+	// Creds is the directory of the embedded bus's per-kind seed files (BusKeyFile); "" for an
+	// external server, where each process brings its own [bus] credentials.
+	Creds string `json:"creds,omitempty"`
+	// Token is a bus token (older nodes; none now).
+	Token string `json:"token,omitempty"`
 	PID   int    `json:"pid"`
 	NS    string `json:"ns"`
 	Node  string `json:"node"`
@@ -109,7 +113,7 @@ func EnsureStateDir(root string) (string, error) {
 	return dir, nil
 }
 
-// writeNodeFile writes node.json atomically with mode 0600 (it holds the bus token).
+// writeNodeFile writes node.json atomically with mode 0600 (it says where the bus credentials are).
 func writeNodeFile(root string, info *NodeInfo) error {
 	data, err := json.MarshalIndent(info, "", "  ")
 	if err != nil {
@@ -177,7 +181,9 @@ func FindNode(root string, allowedURLs ...string) (*NodeInfo, error) {
 // fits checks that info describes a Node of the project at root, reachable on this machine.
 func (info *NodeInfo) fits(root string, allowedURLs []string) error {
 	file := nodeFile(root)
-	if info.Root != root || info.NS != messages.Namespace(root) {
+	// The project id is derived from the repository (or configured), not from the path, so
+	// the root is what ties the file to this checkout; the id must only name a subject.
+	if info.Root != root || !messages.ValidToken(info.NS) {
 		return fmt.Errorf("%w: %s names the node of another project (root %q), probably copied from it; remove the file and run again",
 			ErrForeignNode, file, info.Root)
 	}

@@ -48,7 +48,8 @@ func TestFindNodeTrustsOnlyThisProjectsLocalNode(t *testing.T) {
 		{"this project, loopback", func(*NodeInfo) {}, nil, true},
 		{"ipv6 loopback", func(i *NodeInfo) { i.URL = "nats://[::1]:4222" }, nil, true},
 		{"copied from another project", func(i *NodeInfo) { i.Root = "/other"; i.NS = messages.Namespace("/other") }, nil, false},
-		{"namespace of another project", func(i *NodeInfo) { i.NS = messages.Namespace("/other") }, nil, false},
+		{"a project id of this checkout's repository", func(i *NodeInfo) { i.NS = "3f2a9c01be7d" }, nil, true},
+		{"a namespace that cannot name a subject", func(i *NodeInfo) { i.NS = "a.b" }, nil, false},
 		{"remote address", func(i *NodeInfo) { i.URL = "nats://203.0.113.7:4222" }, nil, false},
 		{"remote address the user configured", func(i *NodeInfo) { i.URL = "nats://203.0.113.7:4222" }, []string{"nats://203.0.113.7:4222"}, true},
 	} {

@@ -68,6 +68,11 @@ type SessionDeps struct {
 	// ahead of the Terminated that follows, so it is never overtaken or lost (see children.stopped).
 	// Supervisor is the actor that started a top-level session; it hears of its start and end.
 	ReportTo, Supervisor *actor.PID
+	// RemoteParent marks a child run on a worker for a parent on another Node: what its parent
+	// says after the start (allowlist growth) arrives over the bus, on the worker's inbox for
+	// it, which only the dispatching Node may publish (docs/ARCHITECTURE.md "Subagents on
+	// workers").
+	RemoteParent bool
 	// Narrowed are the Node's tools this session does not have (for /tools); Setup rebuilds
 	// the provider, tools and prefix when /model or /prompt switches (nil: they only show).
 	Narrowed    []NarrowedTool
@@ -117,6 +122,8 @@ type session struct {
 	mcp    mcpRefresh         // MCP tools changed, taken in between turns (mcp_watch.go)
 	user   userState          // the chat's own calls: !command, @path (session_usercalls.go)
 	learn  *sessionLessons    // the learning layer; nil when off (session_lessons.go)
+
+	view projection.Projector // items as the next model call sees them, kept between calls
 }
 
 // newSession returns the producer of a Session actor. The producer is called again when the
@@ -169,6 +176,8 @@ func (s *session) Receive(ctx actor.Context) {
 		s.respond(ctx, s.kids.list(time.Now()))
 	case *messages.AgentResult:
 		s.takeKidsStep(ctx, s.kids.result(s.cfg.handle(), msg, time.Now()))
+	case *dispatchOutcome, *childPlaced:
+		s.onDispatched(ctx, msg)
 	case *childGone:
 		s.takeKidsStep(ctx, s.kids.gone(s.cfg.handle(), msg.task, time.Now()))
 	case *waitExpired:
@@ -190,6 +199,9 @@ func (s *session) Receive(ctx actor.Context) {
 		st, err := s.cfg.switchMode(msg)
 		st.respond = replyTo(err, s.status())
 		s.takeTurnStep(ctx, st)
+		if err == nil {
+			s.remoteModeChanged(ctx)
+		}
 	case *messages.SessionAllowlist:
 		s.onSessionAllowlist(ctx, msg)
 	case *messages.MCPToolsChanged:

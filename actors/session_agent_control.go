@@ -28,6 +28,9 @@ func (s *session) onSendAgent(ctx actor.Context, req *messages.SendAgent) {
 	case c.rec.State == messages.AgentQueued:
 		c.start.Task += "\n\nFollow-up from your parent:\n" + req.Message
 		s.respond(ctx, &messages.AgentAck{Handle: c.rec.Handle, State: c.rec.State, Note: "added to its task: it has not started yet"})
+	case c.remote:
+		ctx.Send(s.kids.delegation.Dispatcher, &dispatchRoute{task: c.rec.Session, msg: &messages.SendAgent{Handle: c.rec.Handle, Message: req.Message}})
+		s.respond(ctx, &messages.AgentAck{Handle: c.rec.Handle, State: c.rec.State, Note: "sent to it on its worker"})
 	default:
 		if err := s.deps.Bridge.Send(c.rec.Session, &messages.SendAgent{Handle: c.rec.Handle, Message: req.Message}); err != nil {
 			s.respond(ctx, &messages.ErrorReply{Error: err.Error()})

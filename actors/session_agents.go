@@ -35,7 +35,8 @@ func (s *session) onSpawnAgent(ctx actor.Context, req *messages.SpawnAgent) {
 		s.respond(ctx, &messages.ErrorReply{Error: err.Error()})
 		return
 	}
-	if !req.Worktree {
+	s.place(c, req)
+	if !req.Worktree || c.remote { // a worker makes a remote child's worktree
 		s.takeKidsStep(ctx, s.kids.admit(c, req, notes, s.finished() || s.cur.cancelling != ""))
 		return
 	}
@@ -71,6 +72,13 @@ func contextMode(m messages.ContextMode) messages.ContextMode {
 // 35% later without). A child that cannot start ends at once with a failed result: the parent
 // never hangs on it.
 func (s *session) startChild(ctx actor.Context, c *childAgent, answer any) {
+	if c.remote { // a remote child's start is its SpawnTask, sent to the dispatcher
+		if answer != nil {
+			s.respond(ctx, answer)
+		}
+		s.dispatchChild(ctx, c)
+		return
+	}
 	c.rec.State = messages.AgentRunning
 	c.began = time.Now()
 	c.building = true
@@ -124,6 +132,10 @@ func (s *session) takeKidsStep(ctx actor.Context, st kidsStep) {
 		s.startChild(ctx, st.start, st.respond)
 	}
 	for _, c := range st.stop {
+		if c.remote {
+			ctx.Send(s.kids.delegation.Dispatcher, &dispatchRoute{task: c.rec.Session, msg: &messages.Cancel{Reason: st.reason}})
+			continue
+		}
 		if err := s.deps.Bridge.Send(c.rec.Session, &messages.Cancel{Reason: st.reason}); err != nil && c.pid != nil {
 			ctx.Stop(c.pid)
 		}

@@ -34,6 +34,8 @@ type sessionConfig struct {
 	Allow, Ask, Deny []string
 	// Env is the environment of the client that started the session (its subagents get it too).
 	Env *messages.ClientEnv
+	// Placement is where this session's subagents run ([agents] placement).
+	Placement string
 
 	role   roleConfig
 	limits sessionLimits
@@ -84,7 +86,7 @@ func newSessionConfig(st *messages.StartSession) sessionConfig {
 		Model: st.Model, BaseURL: st.BaseURL, PromptMode: st.PromptMode, Mode: st.Mode,
 		Workspace: st.Workspace, Cwd: st.Cwd, Worktree: st.Worktree,
 		Interactive: st.Interactive, Resume: st.Resume, LoopStep: st.LoopStep, Yes: st.Yes, NoRepair: st.NoRepair,
-		Allow: st.Allow, Ask: st.Ask, Deny: st.Deny, Env: st.Env,
+		Allow: st.Allow, Ask: st.Ask, Deny: st.Deny, Env: st.Env, Placement: st.Placement,
 		role: roleConfig{Name: st.Role, Prompt: st.RolePrompt, Tools: st.Tools, Depth: st.Depth, AskUser: st.AskUser,
 			PlanSafeBash: st.PlanSafeBash, Verdict: st.Verdict},
 		limits: sessionLimits{MaxTurns: st.MaxTurns, MaxTokens: st.MaxTokens, MaxWall: time.Duration(st.MaxWallS) * time.Second,
@@ -123,7 +125,8 @@ func (c *sessionConfig) wire() *messages.StartSession {
 		Depth: c.role.Depth, MaxTokens: c.limits.MaxTokens, MaxWallS: int(c.limits.MaxWall / time.Second),
 		AskUser: c.role.AskUser, PlanSafeBash: c.role.PlanSafeBash, Verdict: c.role.Verdict, Worktree: c.Worktree,
 		ContextWindow: c.limits.ContextWindow, IdleGapS: idle, Goal: c.Goal, Check: c.check.Command,
-		CheckS: int(c.check.Timeout / time.Second), MaxRefusals: c.check.MaxRefusals, LoopStep: c.LoopStep, Env: c.Env}
+		CheckS: int(c.check.Timeout / time.Second), MaxRefusals: c.check.MaxRefusals, LoopStep: c.LoopStep, Env: c.Env,
+		Placement: c.Placement}
 }
 
 // handle is the session's agent handle: root, or root/a/b for a subagent.

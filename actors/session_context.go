@@ -50,7 +50,7 @@ func (d *SessionDeps) prefixTokens() int {
 
 // request projects the model-visible context for the next call.
 func (s *session) request() *llm.Request {
-	msgs := projection.Project(projection.Input{Items: s.items, Now: time.Now(), IdleGap: s.cfg.limits.IdleGap, State: append(stateBlocks(&s.done, s.asChild.trail.changed, s.kids), s.learn.blocks()...)})
+	msgs := s.view.Project(projection.Input{Items: s.items, Now: time.Now(), IdleGap: s.cfg.limits.IdleGap, State: append(stateBlocks(&s.done, s.asChild.trail.changed, s.kids), s.learn.blocks()...)})
 	return &llm.Request{
 		Model:    s.deps.ModelName,
 		System:   s.deps.System,

@@ -36,8 +36,14 @@ func (s *session) fromExecutor(ctx actor.Context) bool {
 // the session starts (sessionAllowlist) and, in its meta, for a resume.
 func (s *session) onSessionAllowlist(ctx actor.Context, msg *messages.SessionAllowlist) {
 	if !s.fromExecutor(ctx) {
+		// A child on a worker hears its parent's allowlist grow through the worker's inbox
+		// for it (SessionDeps.RemoteParent): its gate takes the patterns.
+		if s.deps.RemoteParent && ctx.Sender() == nil && s.links.toolexec != nil {
+			ctx.Send(s.links.toolexec, msg)
+		}
 		return
 	}
+	s.remoteAllowlistGrew(ctx, msg.Patterns)
 	s.kids.allowlist = msg.Patterns
 	if s.meta != nil && !slices.Equal(s.meta.Allowlist, msg.Patterns) {
 		s.meta.Allowlist = slices.Clone(msg.Patterns)

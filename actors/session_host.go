@@ -133,6 +133,7 @@ func (h sessionHost) SwitchMode(mode messages.Mode, by string) error {
 	st, err := h.s.cfg.switchMode(&messages.SetMode{Mode: mode, By: by})
 	if err == nil {
 		h.s.takeTurnStep(h.ctx, st)
+		h.s.remoteModeChanged(h.ctx)
 	}
 	return err
 }

@@ -41,6 +41,7 @@ func (s *session) started(ctx actor.Context) {
 		s.fail(ctx, messages.FailConfig, err.Error())
 		return
 	}
+	s.adoptRemoteChildren(ctx)
 	self, root := ctx.Self(), ctx.ActorSystem().Root
 	s.asChild.armWall(s.cfg.limits.MaxWall, func() { root.Send(self, &wallBudgetExpired{}) })
 	if s.deps.MCPWatch != nil {
@@ -145,9 +146,11 @@ func (s *session) loadSession() error {
 		if err != nil {
 			return err
 		}
-		for _, c := range s.kids.restore(recs) {
+		changed, adopt := s.kids.restore(recs)
+		for _, c := range changed {
 			s.saveChild(c)
 		}
+		s.kids.adopting = adopt
 		return s.putMeta()
 	}
 	now := time.Now().UTC()

@@ -78,6 +78,13 @@ func (t *toolExec) Receive(ctx actor.Context) {
 		t.answer(msg)
 	case *messages.SetMode:
 		t.perm.SetMode(msg.Mode)
+	case *messages.SessionAllowlist: // the parent's grew (a remote child): the gate takes it
+		if t.perm != nil {
+			for _, p := range msg.Patterns {
+				t.perm.AllowForSession(p)
+			}
+			t.tellAllowlist()
+		}
 	case *messages.RecheckFiles:
 		t.recheckFiles(msg)
 	case *messages.RunCheck:

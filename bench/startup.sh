@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Prints how troupe starts and what it holds (issue 13): a one-shot `troupe run` against the
-# scripted model, exec → exit and exec → first event, each start-up phase (TROUPE_TRACE_START=1),
-# peak RSS, RssFile, private memory and PSS, `troupe version`, an idle `troupe chat`, a run
+# scripted model, exec → exit and exec → first event, each start-up phase (TROUPE_TRACE_START=1;
+# "node …" rows are the background node's own, from its serve.log), the CPU time of the client
+# and of the node it started (what a loaded machine does not inflate), peak RSS, RssFile,
+# private memory and PSS, `troupe version`, an idle `troupe chat` (client and node), a run
 # attaching to `troupe serve`, the binary's size and what each module adds to it (bench/SIZES.md
 # explains the big ones), and the harness overhead per turn. Medians over RUNS runs (default 11)
 # in one invocation; nothing is asserted.

@@ -34,9 +34,24 @@ type Role struct {
 	Verdict bool
 	// PlanSafeBash allows bash only in its plan-safe (read-only) form; the caller enforces it.
 	PlanSafeBash bool
+	// Placement pins where the role's children run (local, workers, auto); "" follows
+	// [agents] placement.
+	Placement string
 
 	Source string // "builtin", or the path of the role's file
 }
+
+// Where subagents run ([agents] placement, docs/CONFIG.md): on the parent's Node, on workers
+// consuming the project's task queue, or chosen per child (read-only children stay local while
+// local slots are free; writing or long ones go to workers).
+const (
+	PlacementLocal   = "local"
+	PlacementWorkers = "workers"
+	PlacementAuto    = "auto"
+)
+
+// Placements returns the placement choices.
+func Placements() []string { return []string{PlacementLocal, PlacementWorkers, PlacementAuto} }
 
 // SourceBuiltin is the Source of the built-in roles.
 const SourceBuiltin = "builtin"
@@ -220,7 +235,7 @@ func StricterMode(a, b string) string {
 }
 
 // roleKeys are the front-matter keys a role file may set, in the order the error lists them.
-var roleKeys = []string{"description", "tools", "model", "mode", "max_turns"}
+var roleKeys = []string{"description", "tools", "model", "mode", "max_turns", "placement"}
 
 var (
 	roleNameRE = lazyre.New(`^[a-z0-9_-]+$`)
@@ -305,6 +320,15 @@ func ParseRole(name, path string, data []byte) (Role, error) {
 				return bad("line %d: max_turns is %d; it must be 0 (the default budget) or more", line, n)
 			}
 			r.MaxTurns = n
+		case "placement":
+			s, err := scalarString(v)
+			if err != nil {
+				return bad("line %d: placement %v", line, err)
+			}
+			if s != "" && !slices.Contains(Placements(), s) {
+				return bad("line %d: placement %q is not a placement; want one of %s", line, s, strings.Join(Placements(), ", "))
+			}
+			r.Placement = s
 		default:
 			hint := ""
 			if near := nearest.Best(k.Value, roleKeys, max(1, len(k.Value)/3)); near != "" {

@@ -98,6 +98,12 @@ func TestRoleParse(t *testing.T) {
 		},
 		{name: "swapped letters suggest the right key", file: "f", content: "---\nmodle: a/b\n---\n", wantErr: `"modle" (did you mean model?)`},
 		{name: "bad mode", file: "f", content: "---\nmode: careful\n---\n", wantErr: `line 2: mode "careful" is not a mode|plan, ask, auto-edit, yolo`},
+		{
+			name: "placement pins the role", file: "far",
+			content: "---\nplacement: workers\n---\nbody",
+			want:    Role{Name: "far", Placement: "workers", Prompt: "body", Source: path},
+		},
+		{name: "bad placement", file: "f", content: "---\nplacement: cloud\n---\n", wantErr: `line 2: placement "cloud" is not a placement|local, workers, auto`},
 		{name: "negative max_turns", file: "f", content: "---\nmax_turns: -1\n---\n", wantErr: "line 2: max_turns is -1"},
 		{name: "max_turns not a number", file: "f", content: "---\nmax_turns: lots\n---\n", wantErr: `max_turns must be a whole number, not "lots"`},
 		{name: "bad name", file: "Bad Name", content: "---\n---\n", wantErr: `role name "Bad Name"|a-z, 0-9, _ and -`},

@@ -4,7 +4,8 @@
 //
 // The user file is $XDG_CONFIG_HOME/troupe/config.toml (or ~/.config/troupe/config.toml), the
 // project file is troupe.toml at the project root, the environment is TROUPE_MODEL,
-// TROUPE_BASE_URL, TROUPE_MODE, TROUPE_SANDBOX and TROUPE_NATS, and the CLI applies its flags
+// TROUPE_BASE_URL, TROUPE_MODE, TROUPE_SANDBOX, TROUPE_NATS (and TROUPE_NATS_* for [bus],
+// TROUPE_PROJECT), and the CLI applies its flags
 // with Apply. A field a layer does not set keeps the value from below. Lists of rules
 // ([permissions], env.pass) accumulate across files instead, like settings in Claude Code: a
 // project adds rules to the user's, and a deny rule always wins over an allow, so nothing
@@ -71,6 +72,8 @@ type Config struct {
 	Agents struct {
 		MaxDepth   int `toml:"max_depth"`   // how deep subagents may nest
 		MaxRunning int `toml:"max_running"` // subagents of one session running at once; more queue
+		// Placement is where subagents run: local, workers or auto (Placements).
+		Placement string `toml:"placement"`
 	} `toml:"agents"`
 
 	// Web configures web_fetch and web_search.
@@ -99,6 +102,11 @@ type Config struct {
 		MaxBytes int  `toml:"max_bytes"` // the bound of the lessons' state block in a request
 	} `toml:"lessons"`
 
+	// Bus authenticates to an external NATS server (config/nats.go); Project names the
+	// project's subjects.
+	Bus     Bus     `toml:"bus"`
+	Project Project `toml:"project"`
+
 	// MCP configures MCP servers ([mcp.servers.NAME]; see MCPServers for which start).
 	MCP MCP `toml:"mcp"`
 
@@ -123,6 +131,7 @@ func Defaults() *Config {
 	c.Done.MaxRefusals = 3
 	c.Agents.MaxDepth = 3
 	c.Agents.MaxRunning = 8
+	c.Agents.Placement = PlacementLocal
 	c.Lessons.Enabled, c.Lessons.MaxBytes = true, 1600
 	return c
 }

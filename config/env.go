@@ -14,6 +14,7 @@ func overridable() []stringSetting {
 		{"Mode", "TROUPE_MODE", "--mode", func(c *Config) *string { return &c.Mode }},
 		{"Sandbox", "TROUPE_SANDBOX", "--sandbox", func(c *Config) *string { return &c.Sandbox }},
 		{"NATS", "TROUPE_NATS", "--nats", func(c *Config) *string { return &c.NATS }},
+		{"Agents.Placement", "TROUPE_PLACEMENT", "--placement", func(c *Config) *string { return &c.Agents.Placement }},
 	}
 }
 
@@ -25,12 +26,17 @@ func (c *Config) applyEnv(getenv func(string) string) {
 			c.Sources = append(c.Sources, "env "+s.env)
 		}
 	}
+	c.applyBusEnv(getenv)
 }
 
 // Overrides are the command-line flags that override configuration; empty (zero, nil) means
 // "not given".
 type Overrides struct {
 	Model, BaseURL, Mode, Sandbox, NATS string
+	// Placement (--placement) replaces [agents] placement.
+	Placement string
+	// NATSCreds (--nats-creds) replaces [bus] creds when non-empty.
+	NATSCreds string
 	// Check replaces [done] check when non-nil: --check "" turns a configured check off.
 	Check *string
 	// ContextWindow (--context-window) and MaxRefusals (--max-refusals) replace [context]
@@ -40,12 +46,16 @@ type Overrides struct {
 
 // Apply applies the flags that were given: the top layer. Call Validate afterwards.
 func (c *Config) Apply(o Overrides) {
-	given := map[string]string{"Model": o.Model, "BaseURL": o.BaseURL, "Mode": o.Mode, "Sandbox": o.Sandbox, "NATS": o.NATS}
+	given := map[string]string{"Model": o.Model, "BaseURL": o.BaseURL, "Mode": o.Mode, "Sandbox": o.Sandbox, "NATS": o.NATS, "Agents.Placement": o.Placement}
 	for _, s := range overridable() {
 		if val := given[s.field]; val != "" {
 			c.setString(s.field, s.ptr(c), val, "flag "+s.flag)
 			c.Sources = append(c.Sources, "flag "+s.flag)
 		}
+	}
+	if o.NATSCreds != "" {
+		c.setString("Bus.Creds", &c.Bus.Creds, o.NATSCreds, "flag --nats-creds")
+		c.Sources = append(c.Sources, "flag --nats-creds")
 	}
 	if o.Check != nil {
 		c.setString("Done.Check", &c.Done.Check, *o.Check, "flag --check")

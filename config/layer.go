@@ -53,8 +53,9 @@ type layer struct {
 	} `toml:"env"`
 
 	Agents struct {
-		MaxDepth   *int `toml:"max_depth"`
-		MaxRunning *int `toml:"max_running"`
+		MaxDepth   *int    `toml:"max_depth"`
+		MaxRunning *int    `toml:"max_running"`
+		Placement  *string `toml:"placement"`
 	} `toml:"agents"`
 
 	Web struct {
@@ -70,6 +71,9 @@ type layer struct {
 		Enabled  *bool `toml:"enabled"`
 		MaxBytes *int  `toml:"max_bytes"`
 	} `toml:"lessons"`
+
+	Bus     busLayer     `toml:"bus"`
+	Project projectLayer `toml:"project"`
 
 	MCP MCP `toml:"mcp"`
 
@@ -174,6 +178,7 @@ func (l *layer) applyTo(c *Config, path string) {
 		{"NATS", l.NATS, &c.NATS},
 		{"Done.Check", l.Done.Check, &c.Done.Check},
 		{"Context.IdleGap", l.Context.IdleGap, &c.Context.IdleGap},
+		{"Agents.Placement", l.Agents.Placement, &c.Agents.Placement},
 		{"Web.SearchProvider", l.Web.SearchProvider, &c.Web.SearchProvider},
 		{"Web.SearchURL", l.Web.SearchURL, &c.Web.SearchURL},
 		{"Web.SearchKeyEnv", l.Web.SearchKeyEnv, &c.Web.SearchKeyEnv},
@@ -235,6 +240,7 @@ func (l *layer) applyTo(c *Config, path string) {
 		c.accumulate("SandboxAllowRead", &c.SandboxAllowRead, l.Sandbox.AllowRead, path)
 	}
 	l.applyHooks(c, path)
+	l.applyBus(c, path)
 	if len(l.Env.Set) > 0 {
 		c.addOrigin("Env.Set", path)
 	}

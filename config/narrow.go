@@ -68,6 +68,9 @@ func (l *layer) narrowProject(c *Config, projectFile string) []string {
 		ignore(fmt.Sprintf("web.allow_hosts = %q (web_fetch could reach this machine's network)", l.Web.AllowHosts), "")
 		l.Web.AllowHosts = nil
 	}
+	for _, what := range l.narrowBus() {
+		ignore(what, "")
+	}
 	if len(l.TrustedProjects) > 0 {
 		warnings = append(warnings, fmt.Sprintf("%s: ignored trusted_projects: only your user config may trust projects", projectFile))
 		l.TrustedProjects = nil

@@ -43,7 +43,11 @@ func (c *Config) Entries() []Entry {
 				walk(v.Field(i), name+".", path+".")
 				continue
 			}
-			out = append(out, Entry{Key: name, Value: tomlValue(v.Field(i)), Source: c.Origin(path)})
+			value := tomlValue(v.Field(i))
+			if f.Tag.Get("secret") != "" && !v.Field(i).IsZero() {
+				value = `"(set)"` // a credential is never printed
+			}
+			out = append(out, Entry{Key: name, Value: value, Source: c.Origin(path)})
 		}
 	}
 	walk(reflect.ValueOf(c).Elem(), "", "")

@@ -108,4 +108,24 @@ const Template = `# troupe.toml: this project's troupe settings (docs/CONFIG.md 
 #max_depth = 3
 # Subagents of one session running at once; more wait their turn.
 #max_running = 8
+# Where subagents run: local, workers (troupe worker processes), or auto.
+#placement = "local"
+
+#[project]
+# Names this project's subjects on the bus: Nodes and workers with one id meet (default: derived
+# from the git remote and the root commit, so every checkout of the repository agrees).
+#id = "my-service"
+
+#[bus]
+# How to authenticate to the NATS server 'nats' names (your user config, TROUPE_NATS_* or
+# --nats-creds only; docs/WORKERS.md). One of token, user/password, nkey (a seed file) or creds
+# (a JWT .creds file), plus TLS.
+#token = ""
+#user = ""
+#password = ""
+#nkey = ""
+#creds = ""
+#tls_ca = ""
+#tls_cert = ""
+#tls_key = ""
 `

@@ -72,6 +72,9 @@ func (c *Config) Validate() error {
 	if c.Lessons.MaxBytes < 200 || c.Lessons.MaxBytes > 16384 {
 		bad("Lessons.MaxBytes", "%d: between 200 and 16384 bytes (to give no lessons, set enabled = false)", c.Lessons.MaxBytes)
 	}
+	if !slices.Contains(Placements(), c.Agents.Placement) {
+		bad("Agents.Placement", "%q is not a placement; want one of %s", c.Agents.Placement, strings.Join(Placements(), ", "))
+	}
 	if c.Agents.MaxRunning < 1 {
 		bad("Agents.MaxRunning", "%d: at least one agent must be able to run", c.Agents.MaxRunning)
 	}
@@ -85,6 +88,7 @@ func (c *Config) Validate() error {
 			}
 		}
 	}
+	c.validateBus(bad)
 	errs = append(errs, c.validateHooks()...)
 	for _, name := range c.Env.Pass {
 		if !validEnvName(name) {
@@ -131,6 +135,9 @@ func validEnvName(name string) bool {
 
 // fieldKey names a Config field as users write it in a file.
 func fieldKey(field string) string {
+	if k := busFieldKey(field); k != "" {
+		return k
+	}
 	switch field {
 	case "BaseURL":
 		return "base_url"
@@ -152,6 +159,8 @@ func fieldKey(field string) string {
 		return "agents.max_depth"
 	case "Agents.MaxRunning":
 		return "agents.max_running"
+	case "Agents.Placement":
+		return "agents.placement"
 	case "Web.SearchProvider":
 		return "web.search_provider"
 	case "Web.SearchURL":

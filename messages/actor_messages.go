@@ -52,6 +52,9 @@ type StartSession struct {
 	Verdict      bool     `json:"verdict,omitempty"`
 	// Worktree names the git worktree the child runs in (its Workspace is the worktree's path).
 	Worktree string `json:"worktree,omitempty"`
+	// Placement is where this session's subagents run ([agents] placement: local, workers,
+	// auto; "" is local). Children inherit it.
+	Placement string `json:"placement,omitempty"`
 
 	// Long horizon (docs/DESIGN-NOTES.md "Context"): ContextWindow overrides the model's window
 	// (tokens); IdleGapS is the idle gap after which old outputs become previews (0: 30 min, <0:
@@ -298,8 +301,12 @@ type ClientEnv struct {
 	Provider map[string]string `json:"provider,omitempty"`
 }
 
-// StatusRequest asks a session for its state, answered locally without a model call.
-type StatusRequest struct{}
+// StatusRequest asks a session for its state, answered locally without a model call. Sent to a
+// Node's read-only query subject it names the session (Session), and the Node asks it: a
+// watcher, which may not publish to control subjects, learns a session's state so.
+type StatusRequest struct {
+	Session string `json:"session,omitempty"`
+}
 
 // StatusReply answers StatusRequest.
 type StatusReply struct {

@@ -7,8 +7,8 @@ import (
 	"strings"
 )
 
-// Subjects. <ns> is a short hash of the project root, so many projects can share one NATS
-// cluster; every subject of a project starts with "troupe.<ns>.". Each subject has a publish
+// Subjects. <ns> is the project id (configured, or derived from the git remote and root
+// commit), so many projects can share one NATS cluster and checkouts of one project meet; every subject of a project starts with "troupe.<ns>.". Each subject has a publish
 // form (a function that fills it in) and, where it is subscribed with wildcards, a subscribe form.
 const (
 	// troupe.<ns>.evt.<session>.<type> (EventSubject): events, fan-out. Monitors subscribe
@@ -21,6 +21,9 @@ const (
 	controlSubjectFmt = "troupe.%s.ctl.%s"
 	// troupe.<ns>.node.<node>: node presence and request/reply for store queries.
 	nodeSubjectFmt = "troupe.%s.node.%s"
+	// troupe.<ns>.node.<node>.q: the Node's read-only queries (list, log, lessons, repair
+	// stats), the only node subject a watcher's credential may publish to.
+	nodeQuerySubjectFmt = "troupe.%s.node.%s.q"
 	// troupe.<ns>.tasks: spawn requests for remote workers (SpawnTask), the subject of the
 	// project's JetStream work-queue stream. Only a Node publishes here; workers consume.
 	tasksSubjectFmt = "troupe.%s.tasks"
@@ -61,6 +64,9 @@ func ControlSubject(ns, session string) string { return fmt.Sprintf(controlSubje
 // NodeSubject takes request/reply queries for a Node.
 func NodeSubject(ns, node string) string { return fmt.Sprintf(nodeSubjectFmt, ns, node) }
 
+// NodeQuerySubject takes a Node's read-only queries (what a watcher may ask).
+func NodeQuerySubject(ns, node string) string { return fmt.Sprintf(nodeQuerySubjectFmt, ns, node) }
+
 // TasksSubject is the work queue of spawn requests for remote workers.
 func TasksSubject(ns string) string { return fmt.Sprintf(tasksSubjectFmt, ns) }
 
@@ -81,7 +87,8 @@ func WorkerResultsSubject(ns, w string) string { return fmt.Sprintf(workerResult
 // AllWorkerResultsSubject subscribes to every worker's results subject of a project.
 func AllWorkerResultsSubject(ns string) string { return fmt.Sprintf(allWorkerResultsSubjFmt, ns) }
 
-// Namespace is the short hash of a project root used as <ns>.
+// Namespace is the short hash of a project root: the project id (<ns>) of a checkout outside
+// git, where no remote or root commit names the project (actors.ProjectID).
 func Namespace(projectRoot string) string {
 	sum := sha256.Sum256([]byte(projectRoot))
 	return hex.EncodeToString(sum[:])[:10]

@@ -13,7 +13,8 @@ import (
 // execute_command (command, requires_approval; Roo's cwd), read_file (path), write_to_file
 // (path, content; Roo's line_count), replace_in_file (Cline: path, diff) and apply_diff (Roo,
 // Kilo: path, diff), search_files (path, regex, file_pattern), list_files (path, recursive),
-// search_and_replace (Roo: path, search, replace, use_regex). The diff is one or more
+// search_and_replace (Roo: path, search, replace, use_regex), use_mcp_tool (server_name,
+// tool_name, arguments: that MCP server's tool). The diff is one or more
 // SEARCH/REPLACE blocks; one block is one edit_file, several are split into one edit_file
 // each, in order (split.go). Their entries are in harnessTools (aliases_harness.go).
 
@@ -146,4 +147,32 @@ func rooSearchAndReplace(args map[string]any) (string, string) {
 	}
 	args["replace_all"] = true
 	return "", ""
+}
+
+// clineMCPTool maps use_mcp_tool (server_name, tool_name, arguments: a JSON object, or the
+// JSON text of one as the XML form writes it) to that server's tool as this session offers it
+// (MCPToolName); a server or tool the session does not have is refused by retarget.
+func clineMCPTool(args map[string]any) (string, string) {
+	server, _ := args["server_name"].(string)
+	tool, _ := args["tool_name"].(string)
+	if strings.TrimSpace(server) == "" || strings.TrimSpace(tool) == "" {
+		return "", "use_mcp_tool needs server_name and tool_name"
+	}
+	inner := map[string]any{}
+	switch v := args["arguments"].(type) {
+	case map[string]any:
+		inner = v
+	case string:
+		if strings.TrimSpace(v) != "" && decodeNumbers(v, &inner) != nil {
+			return "", "its arguments are not a JSON object"
+		}
+	case nil:
+	default:
+		return "", "its arguments are not a JSON object"
+	}
+	clear(args)
+	for k, v := range inner {
+		args[k] = v
+	}
+	return MCPToolName(strings.TrimSpace(server), strings.TrimSpace(tool)), ""
 }

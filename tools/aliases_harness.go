@@ -85,6 +85,7 @@ var harnessTools = map[string]harnessTool{
 	"apply_diff":         {target: "edit_file", convert: searchReplaceDiff},
 	"list_files":         {target: "list_dir", convert: listFiles},
 	"search_and_replace": {target: "edit_file", convert: rooSearchAndReplace},
+	"use_mcp_tool":       {convert: clineMCPTool},
 	// Continue (core/tools/builtIn.ts; read_file shares our name, its filepath is an alias)
 	"create_new_file":         {target: "write_file"},
 	"single_find_and_replace": {target: "edit_file"},

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/troupe-dev/troupe/llm"
 )
 
 // BenchmarkProject500Turns projects a 500-turn session: each turn a request, a batch of two
@@ -27,6 +29,43 @@ func BenchmarkProject500Turns(b *testing.B) {
 			for b.Loop() {
 				Project(in)
 			}
+		})
+	}
+}
+
+// BenchmarkProjectorGrown is the same 500-turn unbounded history projected as a session does:
+// one Projector, called after each turn's items are appended (ns/op is per call, averaged over
+// the 500 calls); "whole" projects the whole log at each of those calls, as before Projector.
+func BenchmarkProjectorGrown(b *testing.B) {
+	items := benchHistory(b, false)
+	var ends []int // the log's length after each turn
+	for i, it := range items {
+		if it.Msg.Role == llm.RoleAssistant && it.Msg.Content != "" {
+			ends = append(ends, i+1)
+		}
+	}
+	state := []StateBlock{{Title: "Goal", Body: "finish"}}
+	for _, whole := range []bool{false, true} {
+		name := "projector"
+		if whole {
+			name = "whole"
+		}
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			calls := 0
+			for b.Loop() {
+				var p Projector
+				for _, n := range ends {
+					in := Input{Items: items[:n], Now: items[n-1].Time, State: state}
+					if whole {
+						Project(in)
+					} else {
+						p.Project(in)
+					}
+					calls++
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(calls), "ns/call")
 		})
 	}
 }

@@ -1,9 +1,10 @@
 // Package projection builds the model-visible context of a session from its durable log
 // (docs/DESIGN-NOTES.md "Context").
 //
-// The log keeps everything; the context sent to the model is a bounded view of it, rebuilt
-// before every call by Project, a pure function of the log, the clock and the app state. The
-// view is what keeps a session that runs for hours inside its model's window:
+// The log keeps everything; the context sent to the model is a bounded view of it, built
+// before every call by Project, a pure function of the log, the clock and the app state (a
+// session keeps a Projector, which gives the same answer taking in only what was appended since
+// its last call). The view is what keeps a session that runs for hours inside its model's window:
 //
 //   - the last compact boundary stands in for everything it replaced (Boundary.Render);
 //   - recent entries are verbatim;

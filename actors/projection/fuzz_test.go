@@ -90,6 +90,7 @@ func checkProjection(t *testing.T, h *hist, now time.Duration, keep, previewByte
 	if !reflect.DeepEqual(h.items, before) {
 		t.Fatal("Project modified its input")
 	}
+	checkGrown(t, h, now, keep, previewBytes)
 	if from, to, ok := SelectSpan(h.items, 200, 1); ok {
 		if from >= to || SafeCut(h.items, to) != to {
 			t.Fatalf("SelectSpan = %d, %d: not a safe, non-empty span", from, to)

@@ -7,8 +7,6 @@ import (
 
 	"github.com/troupe-dev/troupe/internal/textfmt"
 	"github.com/troupe-dev/troupe/store"
-
-	"github.com/troupe-dev/troupe/llm"
 )
 
 // Idle-gap microcompact. After a long idle (lunch, a night) the provider's prompt cache has
@@ -17,43 +15,12 @@ import (
 // ones stay whole. The gap is measured between entries that are in the log, so the choice is
 // the same on every call until the next gap: the rewritten prefix caches again.
 
-// idleGapAt returns the index of the first item after the latest idle gap in items (len(items)
-// when the gap is between the last item and now), or 0 when there is none. A zero time is
-// unknown and makes no gap.
-func idleGapAt(items []Item, now time.Time, gap time.Duration) int {
-	if n := len(items); n > 0 && elapsed(items[n-1].Time, now) >= gap {
-		return n
-	}
-	for i := len(items) - 1; i > 0; i-- {
-		if elapsed(items[i-1].Time, items[i].Time) >= gap {
-			return i
-		}
-	}
-	return 0
-}
-
 // elapsed is b - a, or 0 when either is unknown (a clock stepping back gives ≤ 0 too).
 func elapsed(a, b time.Time) time.Duration {
 	if a.IsZero() || b.IsZero() {
 		return 0
 	}
 	return b.Sub(a)
-}
-
-// keepFrom returns the index of the keep-th last tool result in items: results from there on
-// stay whole. With fewer results, all of them stay (0).
-func keepFrom(items []Item, keep int) int {
-	if keep <= 0 {
-		return len(items)
-	}
-	for i := len(items) - 1; i >= 0; i-- {
-		if items[i].Msg.Role == llm.RoleTool {
-			if keep--; keep == 0 {
-				return i
-			}
-		}
-	}
-	return 0
 }
 
 // preview keeps the head of an output within n bytes — at a line end when one is in its

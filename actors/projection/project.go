@@ -1,7 +1,6 @@
 package projection
 
 import (
-	"fmt"
 	"strings"
 	"time"
 
@@ -50,49 +49,8 @@ const StateHeader = "[troupe state]"
 // their ToolCalls arrays with the items (capped, so appending to one copies) and must not be
 // modified in place. If the items' messages pass Violations, so do the returned ones.
 func Project(in Input) []llm.Message {
-	gap := in.IdleGap
-	if gap == 0 {
-		gap = DefaultIdleGap
-	}
-	keep := in.KeepOutputs
-	if keep == 0 {
-		keep = DefaultKeepOutputs
-	}
-	previewBytes := in.PreviewBytes
-	if previewBytes <= 0 {
-		previewBytes = DefaultPreviewBytes
-	}
-
-	b := lastBoundary(in.Items)
-	view := inView(in.Items, b)
-	out := make([]llm.Message, 0, len(view)+2)
-	if b >= 0 {
-		out = append(out, llm.Message{Role: llm.RoleUser, Content: in.Items[b].Boundary.Render()})
-	}
-	elideBefore := 0
-	if gap > 0 {
-		elideBefore = min(idleGapAt(view, in.Now, gap), keepFrom(view, keep))
-	}
-	for i, it := range view {
-		m := it.Msg
-		m.ToolCalls = m.ToolCalls[:len(m.ToolCalls):len(m.ToolCalls)]
-		if m.Role == llm.RoleTool && i < elideBefore && len(m.Content) > previewBytes {
-			// An output barely over the bound is kept whole: its preview would be no shorter.
-			if p := preview(m.Content, previewBytes); len(p) < len(m.Content) {
-				m.Content = p
-			}
-		}
-		if m.Role == llm.RoleTool && i < elideBefore && len(m.Images) > 0 {
-			// Old images cost as much as ever and matter less: the text says what they were.
-			m.Content += fmt.Sprintf("\n[%d image(s) no longer shown; read the file again to see it]", len(m.Images))
-			m.Images = nil
-		}
-		out = append(out, m)
-	}
-	if len(in.State) > 0 {
-		out = append(out, llm.Message{Role: llm.RoleUser, Content: renderState(in.State)})
-	}
-	return out
+	var p Projector
+	return p.Project(in)
 }
 
 // renderState renders blocks as "## Title\nBody" sections under StateHeader.

@@ -23,11 +23,17 @@ func (c Classifier) bareArguments(text string, turn int) (Decision, bool) {
 	if c.FitArgs == nil {
 		return Decision{}, false
 	}
-	t := argumentsOnly(text)
+	t, commentary := argumentsOnly(text)
 	if !strings.HasPrefix(t, "{") || !strings.HasSuffix(t, "}") || !json.Valid([]byte(t)) {
 		return Decision{}, false
 	}
 	fit, ok := c.FitArgs(t)
+	if !ok && commentary {
+		// harmony's commentary channel is where calls go: arguments there that fit no one
+		// tool are a call without its tool, not an answer
+		return Decision{Class: messages.ReplyMalformed, Text: text, Note: "Your last reply is a tool call without a tool name " +
+			"(a commentary message with no recipient). Call the tool you meant by name, with these arguments; otherwise give your answer in words."}, true
+	}
 	if !ok {
 		return Decision{}, false
 	}
@@ -53,14 +59,15 @@ var harmonyNoRecipient = lazyre.New(`^(?:<\|start\|>assistant)?<\|channel\|>comm
 var fencedObject = lazyre.New("^```(?:json|JSON)?\\s*\\n([\\s\\S]*?)\\n?```$")
 
 // argumentsOnly strips the framing around a reply that is only an arguments object: a harmony
-// commentary header without a recipient, or one code fence. Other text is returned trimmed.
-func argumentsOnly(text string) string {
-	t := strings.TrimSpace(text)
+// commentary header without a recipient (commentary is then true), or one code fence. Other
+// text is returned trimmed.
+func argumentsOnly(text string) (t string, commentary bool) {
+	t = strings.TrimSpace(text)
 	if m := harmonyNoRecipient.FindStringSubmatch(t); m != nil {
-		t = strings.TrimSpace(m[1])
+		t, commentary = strings.TrimSpace(m[1]), true
 	}
 	if m := fencedObject.FindStringSubmatch(t); m != nil {
 		t = strings.TrimSpace(m[1])
 	}
-	return t
+	return t, commentary
 }

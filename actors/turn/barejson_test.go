@@ -45,6 +45,8 @@ func TestBareArgumentsFittingOneToolAreAnInferredCall(t *testing.T) {
 		// in the argv does not make the reply an unreadable call
 		{"harmony commentary holding an argv", "<|start|>assistant<|channel|>commentary json<|message|>{\"command\":[\"bash\",\"-lc\",\"ls -la\"]}<|call|>",
 			"bash", `{"command":["bash","-lc","ls -la"]}`, ""},
+		{"harmony commentary that fits several tools is steered", "<|channel|>commentary<|message|>{\"path\": \"a.go\"}<|call|>", "", "",
+			"a tool call without a tool name (a commentary message with no recipient)"},
 		{"a fenced object", "```json\n{\"command\":\"make\"}\n```", "bash", `{"command":"make"}`, ""},
 		{"harmony analysis is not arguments", "<|channel|>analysis<|message|>{\"command\":\"make\"}<|end|>", "", "", ""},
 	}

@@ -34,7 +34,7 @@ func (m *Main) approveCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			client, err := nodelink.Attach(s.root)
+			client, err := nodelink.Attach(s.root, s.cfg)
 			if err != nil {
 				return clierr.Failf("no troupe node is running in %s, so no session waits for approval (troupe sessions lists the ended ones)", s.root)
 			}
@@ -69,7 +69,7 @@ func (m *Main) attachHere() (*actors.Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	return nodelink.Attach(s.root)
+	return nodelink.Attach(s.root, s.cfg)
 }
 
 // modeCommand switches the permission mode of a running session over the bus.

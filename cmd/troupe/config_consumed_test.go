@@ -32,6 +32,7 @@ func testValues(script string) map[string]any {
 		"Env.Set":               map[string]string{"TROUPE_TEST_SET": "1"},
 		"Agents.MaxDepth":       1,
 		"Agents.MaxRunning":     2,
+		"Agents.Placement":      "workers",
 		"Provider.IdleTimeoutS": 30,
 		"MCP.Servers":           map[string]config.MCPServer{"t": {Command: "mcp-test"}},
 		"Web.AllowHosts":        []string{"127.0.0.1"},
@@ -43,7 +44,23 @@ func testValues(script string) map[string]any {
 		"Lessons.Enabled":       false,
 		"Lessons.MaxBytes":      3000,
 		"Hooks":                 map[string][]config.HookSpec{"PreToolUse": {{Matcher: "bash", Command: "./guard.sh"}}},
+		"Bus.Token":             "t0ken",
+		"Bus.User":              "troupe-node",
+		"Bus.Password":          "secret",
+		"Bus.NKey":              script, // any file that exists
+		"Bus.Creds":             script,
+		"Bus.TLSCA":             script,
+		"Bus.TLSCert":           script,
+		"Bus.TLSKey":            script,
+		"Project.ID":            "my-project",
 	}
+}
+
+// companions are the fields a test value needs beside it to be valid.
+var companions = map[string]map[string]any{
+	"Bus.Password": {"Bus.User": "troupe-node"},
+	"Bus.TLSCert":  {"Bus.TLSKey": "KEY"},
+	"Bus.TLSKey":   {"Bus.TLSCert": "KEY"},
 }
 
 // consumedByLoad are the keys config.Load itself acts on while layering the files (their tests
@@ -74,8 +91,9 @@ func TestEveryConfigFieldReachesTheNodeOrTheSession(t *testing.T) {
 		for _, h := range opts.Hooks.All() {
 			hooks = append(hooks, string(h.Event)+" "+h.Matcher+" "+h.Command)
 		}
-		return fmt.Sprintf("%q %T%+v %+v %q %q %+v %s %+v %q %q %+v %+v", opts.Environ, opts.Sandbox, opts.Sandbox, opts.Agents, opts.NATS,
-			opts.UserConfigDir, opts.Retry, data, opts.MCPServers, opts.WebAllowHosts, hooks, opts.Lessons, opts.WebSearch)
+		return fmt.Sprintf("%q %T%+v %+v %q %q %+v %s %+v %q %q %+v %+v %+v %q", opts.Environ, opts.Sandbox, opts.Sandbox, opts.Agents, opts.NATS,
+			opts.UserConfigDir, opts.Retry, data, opts.MCPServers, opts.WebAllowHosts, hooks, opts.Lessons, opts.WebSearch,
+			opts.BusCredentials, opts.Project)
 	}
 	base := config.Defaults()
 	base.Model = "scripted:" + script
@@ -92,6 +110,12 @@ func TestEveryConfigFieldReachesTheNodeOrTheSession(t *testing.T) {
 		cfg := config.Defaults()
 		cfg.Model = "scripted:" + script
 		setField(reflect.ValueOf(cfg).Elem(), path, v)
+		for other, ov := range companions[path] {
+			if ov == "KEY" {
+				ov = script
+			}
+			setField(reflect.ValueOf(cfg).Elem(), other, ov)
+		}
 		if err := cfg.Validate(); err != nil {
 			t.Fatalf("%s = %v is not valid: %v", path, v, err)
 		}

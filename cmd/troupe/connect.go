@@ -20,7 +20,7 @@ type link struct {
 // starts says the command starts sessions: then a background node built from another
 // configuration is replaced when idle (nodelink.Options.Config).
 func (m *Main) connect(s *settings, starts bool) (*link, error) {
-	o := nodelink.Options{Root: s.root, NATS: s.cfg.NATS, Log: m.log, Trace: m.trace, Stderr: m.Stderr,
+	o := nodelink.Options{Root: s.root, NATS: s.cfg.NATS, Creds: nodelink.BusCredentials(s.cfg), Log: m.log, Trace: m.trace, Stderr: m.Stderr,
 		NodeOptions: func() (actors.NodeOptions, error) { return m.nodeOptions(s) },
 		Started:     func(n *actors.Node) { s.wire.Set(n.Store()) }}
 	if m.NodeProcess && starts {
@@ -28,7 +28,7 @@ func (m *Main) connect(s *settings, starts bool) (*link, error) {
 	}
 	if m.NodeProcess {
 		o.Spawn = func() (*actors.NodeInfo, error) {
-			return background.Start(background.Options{Root: s.root, NATS: s.cfg.NATS, Sandbox: s.cfg.Sandbox, Idle: background.IdleFrom(m.Getenv)})
+			return background.Start(background.Options{Root: s.root, NATS: s.cfg.NATS, NATSCreds: s.cfg.Bus.Creds, Sandbox: s.cfg.Sandbox, Idle: background.IdleFrom(m.Getenv)})
 		}
 	}
 	client, node, err := nodelink.Connect(o)

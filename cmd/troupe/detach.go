@@ -3,6 +3,7 @@ package main
 import (
 	"github.com/troupe-dev/troupe/actors"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/background"
+	"github.com/troupe-dev/troupe/cmd/troupe/internal/nodelink"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/setup"
 	"github.com/troupe-dev/troupe/messages"
 )
@@ -32,6 +33,6 @@ func (m *Main) runDetached(f *runFlags, task string) error {
 	// No one is at this terminal, but someone can answer later (troupe approvals, troupe approve,
 	// troupe attach): a call that needs approval waits for it instead of being denied.
 	start.AskUser = !f.yes
-	return background.Submit(background.Options{Root: s.root, NATS: s.cfg.NATS, Sandbox: f.sandbox, Idle: background.IdleFrom(m.Getenv)},
+	return background.Submit(background.Options{Root: s.root, NATS: s.cfg.NATS, NATSCreds: s.cfg.Bus.Creds, Creds: nodelink.BusCredentials(s.cfg), Sandbox: f.sandbox, Idle: background.IdleFrom(m.Getenv)},
 		m.Stdout, m.Stderr, start)
 }

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/troupe-dev/troupe/internal/testwait"
-	"github.com/troupe-dev/troupe/messages"
 )
 
 // TestAttachNoticesAKilledNode: kill -9 the node an attached client follows; the client says
@@ -64,9 +63,9 @@ func TestCopiedNodeFileIsNotTrusted(t *testing.T) {
 	if _, err := os.Stat(copied); err != nil {
 		t.Fatalf("the node file of a live process was deleted: %v", err)
 	}
-	var info struct{ NS string }
+	var info struct{ Root string }
 	json.Unmarshal(data, &info)
-	if info.NS != messages.Namespace(other) {
-		t.Fatalf("node.json ns %q is not the other project's", info.NS)
+	if info.Root != other {
+		t.Fatalf("node.json root %q is not the other project's", info.Root)
 	}
 }

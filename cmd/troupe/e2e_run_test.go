@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/troupe-dev/troupe/actors"
 	"github.com/troupe-dev/troupe/messages"
 )
 
@@ -191,5 +192,17 @@ func TestVersionAndDoctor(t *testing.T) {
 		if !strings.Contains(d.stdout, want) {
 			t.Errorf("doctor lacks %q:\n%s", want, d.stdout)
 		}
+	}
+	// Who may do what: the project id (from git, not the path), the embedded bus refusing a
+	// watcher's forged publish, and one line per credential kind.
+	ns := actors.ProjectNamespace(repo, "")
+	for _, want := range []string{"project    id " + ns + " (from git root commit", "a watcher's forged publish is refused",
+		"bus watcher publish: troupe." + ns + ".node.*.q · subscribe: troupe." + ns + ".evt.> _INBOX.>", "bus node   publish: everything"} {
+		if !strings.Contains(d.stdout, want) {
+			t.Errorf("doctor lacks %q:\n%s", want, d.stdout)
+		}
+	}
+	if d := troupe(t, repo, testEnv(t, "TROUPE_NATS=nats://127.0.0.1:1"), "doctor"); d.code != 1 || !strings.Contains(d.stdout, "join the NATS server") {
+		t.Errorf("doctor with an unreachable TROUPE_NATS: exit %d\n%s", d.code, d.stdout)
 	}
 }

@@ -67,11 +67,16 @@ func tapBus(t *testing.T, repo string) *busTap {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var info struct{ URL, Token, NS string }
+	var info struct{ URL, Creds, NS string }
 	if err := json.Unmarshal(data, &info); err != nil {
 		t.Fatalf("node.json: %v\n%s", err, data)
 	}
-	nc, err := nats.Connect(info.URL, nats.Token(info.Token))
+	// The tap reads and publishes events, as a worker may (docs/WORKERS.md).
+	auth, err := nats.NkeyOptionFromSeed(filepath.Join(info.Creds, "worker.nk"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	nc, err := nats.Connect(info.URL, auth)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,7 +15,7 @@ func TestSecretsNeverReachTheModel(t *testing.T) {
 	repo := newRepo(t, map[string]string{"notes.txt": "the key is " + key + "\n"})
 	model := writeScript(t, repo, `{"turns": [
 		{"tool_calls": [{"name": "read_file", "args": {"path": ".troupe/node.json"}}]},
-		{"expect": "not readable by tools", "tool_calls": [{"name": "bash", "args": {"command": "cat .troupe/node.json"}}]},
+		{"expect": "not readable by tools", "tool_calls": [{"name": "bash", "args": {"command": "cat .troupe/bus/client.nk"}}]},
 		{"expect": "[redacted]", "tool_calls": [{"name": "read_file", "args": {"path": "notes.txt"}}]},
 		{"expect": "the key is [redacted]", "text": "done"}]}`)
 	r := troupe(t, repo, testEnv(t, "OPENAI_API_KEY="+key), "run", "--json", "--model", model, "--mode", "yolo", "--sandbox", "off", "look around")
@@ -29,8 +29,8 @@ func TestSecretsNeverReachTheModel(t *testing.T) {
 	if len(results) != 3 {
 		t.Fatalf("%d tool results, want 3", len(results))
 	}
-	if cat := results[1].Output; !strings.Contains(cat, `"token": "[redacted]"`) {
-		t.Errorf("cat .troupe/node.json = %q; want the token redacted", cat)
+	if cat := results[1].Output; !strings.Contains(cat, "[redacted]") || strings.Contains(cat, "SU") {
+		t.Errorf("cat .troupe/bus/client.nk = %q; want the bus seed redacted", cat)
 	}
 }
 

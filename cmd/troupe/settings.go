@@ -13,7 +13,8 @@ import (
 // commonFlags are the flags shared by the commands that run sessions.
 type commonFlags struct {
 	model, baseURL, mode, sandbox string
-	promptMode, nats              string
+	promptMode, nats, natsCreds   string
+	placement                     string
 	maxTurns                      int
 	noRepair                      bool
 
@@ -47,6 +48,8 @@ func (f *commonFlags) register(c *cobra.Command) {
 	c.Flags().IntVar(&f.maxTurns, "max-turns", 0, "stop after this many model turns (default 100)")
 	c.Flags().BoolVar(&f.noRepair, "no-repair", false, "switch turn repair off: calls written as text are not run, loops are not steered (for measuring)")
 	c.Flags().StringVar(&f.nats, "nats", "", "join this external NATS server or cluster (nats://host:4222[,…]) instead of starting an embedded one")
+	c.Flags().StringVar(&f.placement, "placement", "", "where subagents run: local, workers (troupe worker processes) or auto")
+	c.Flags().StringVar(&f.natsCreds, "nats-creds", "", "a .creds file (user JWT and seed) to authenticate to the --nats server (overrides [bus] creds)")
 	c.Flags().StringVar(&f.promptMode, "prompt-mode", "", "prompt mode: code (default), plan, review, debug, ask, brainstorm, frontend-design, review-security, simplify, or one from .troupe/prompts")
 }
 
@@ -87,7 +90,7 @@ func (m *Main) resolve(f *commonFlags) (*settings, error) {
 	var flags *setup.Flags
 	if f != nil {
 		flags = &setup.Flags{MaxTurns: f.maxTurns, Overrides: config.Overrides{Model: f.model, BaseURL: f.baseURL, Mode: f.mode,
-			Sandbox: f.sandbox, NATS: f.nats, Check: f.check.ptr(), ContextWindow: f.contextWindow, MaxRefusals: f.maxRefusals}}
+			Sandbox: f.sandbox, NATS: f.nats, NATSCreds: f.natsCreds, Placement: f.placement, Check: f.check.ptr(), ContextWindow: f.contextWindow, MaxRefusals: f.maxRefusals}}
 	}
 	cfg, err := setup.Load(root, m.Getenv, m.Stderr, flags)
 	if err != nil {

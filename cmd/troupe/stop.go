@@ -13,6 +13,7 @@ import (
 	"github.com/troupe-dev/troupe/actors"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/nodelink"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/ui"
+	"github.com/troupe-dev/troupe/config"
 	"github.com/troupe-dev/troupe/internal/textfmt"
 	"github.com/troupe-dev/troupe/messages"
 )
@@ -40,7 +41,7 @@ func (m *Main) stopCommand() *cobra.Command {
 				fmt.Fprintf(m.Stdout, "nothing to stop: no troupe node is running in %s\n", s.root)
 				return nil
 			}
-			active, chats := m.nodeSessions(s.root)
+			active, chats := m.nodeSessions(s.root, s.cfg)
 			if len(chats) > 0 && !force {
 				if err := m.confirmStop(chats); err != nil {
 					return err
@@ -71,8 +72,8 @@ func (m *Main) stopCommand() *cobra.Command {
 
 // nodeSessions counts the top-level sessions running on the node and lists those a chat is
 // attached to.
-func (m *Main) nodeSessions(root string) (active int, chats []string) {
-	client, err := nodelink.Attach(root)
+func (m *Main) nodeSessions(root string, cfg *config.Config) (active int, chats []string) {
+	client, err := nodelink.Attach(root, cfg)
 	if err != nil {
 		return 0, nil
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/troupe-dev/troupe/cmd/troupe/internal/nodelink"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/nodewatch"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/ui"
 )
@@ -45,5 +46,5 @@ func (m *Main) watch(ctx context.Context, session string, asJSON bool) error {
 		go func() { defer close(drawn); w.DrawLoop(ctx) }()
 		defer func() { stop(); <-drawn }()
 	}
-	return nodewatch.Run(ctx, w, s.root, s.cfg.NATS, func(msg string) { w.Say(m.Stderr, msg) })
+	return nodewatch.Run(ctx, w, s.root, s.cfg.NATS, nodelink.BusCredentials(s.cfg), func(msg string) { w.Say(m.Stderr, msg) })
 }

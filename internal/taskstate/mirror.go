@@ -16,10 +16,11 @@ import (
 // queues, so no actor ever waits on the network. A task with a worktree is checkpointed before
 // each tool result is mirrored.
 type Mirror struct {
-	st       *State
-	cache    *gitship.Cache
-	report   func(error)
-	putRetry time.Duration // pause before retrying a failed write
+	st           *State
+	cache        *gitship.Cache
+	report       func(error)
+	putRetry     time.Duration // pause before retrying a failed write
+	writeTimeout time.Duration // one write's deadline (writeTimeout)
 
 	mu     sync.Mutex
 	tasks  map[string]*gitship.Checkout // tracked tasks → their worktree (nil: none)
@@ -46,7 +47,7 @@ func (s *State) NewMirror(cache *gitship.Cache, report func(error)) *Mirror {
 	if report == nil {
 		report = func(error) {}
 	}
-	m := &Mirror{st: s, cache: cache, report: report, putRetry: 200 * time.Millisecond,
+	m := &Mirror{st: s, cache: cache, report: report, putRetry: 200 * time.Millisecond, writeTimeout: writeTimeout,
 		tasks: map[string]*gitship.Checkout{}, wake: make(chan struct{}, 1),
 		stop: make(chan struct{}), done: make(chan struct{})}
 	go m.loop()
@@ -148,36 +149,53 @@ func (m *Mirror) loop() {
 	defer close(m.done)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
+	var drain context.Context // once stopping: one budget for all that is left
 	for {
 		m.mu.Lock()
 		jobs := m.queue
 		m.queue = nil
 		m.mu.Unlock()
+		stopping := m.stopping()
+		if stopping && drain == nil {
+			var cancelDrain context.CancelFunc
+			drain, cancelDrain = context.WithTimeout(ctx, m.writeTimeout)
+			defer cancelDrain()
+		}
 		for _, j := range jobs {
-			m.do(ctx, j)
+			if stopping {
+				m.do(drain, j, 1) // so Close is bounded when the bus is down
+			} else {
+				m.do(ctx, j, 3)
+			}
 		}
 		if len(jobs) > 0 {
 			continue
 		}
+		if stopping {
+			return
+		}
 		select {
 		case <-m.wake:
 		case <-m.stop:
-			m.mu.Lock()
-			rest := m.queue
-			m.queue = nil
-			m.mu.Unlock()
-			for _, j := range rest {
-				m.do(ctx, j)
-			}
-			return
 		}
 	}
 }
 
-// writeTimeout bounds one write to the bucket.
-const writeTimeout = 30 * time.Second
+func (m *Mirror) stopping() bool {
+	select {
+	case <-m.stop:
+		return true
+	default:
+		return false
+	}
+}
 
-func (m *Mirror) do(ctx context.Context, j job) {
+// writeTimeout bounds one write to the bucket, and all the writes Close still makes.
+const writeTimeout = 10 * time.Second
+
+// do carries out one job; a write is tried up to tries times. A write that fails for good
+// leaves a gap, and a restore stops before it: the task resumes from earlier, never wrongly.
+func (m *Mirror) do(ctx context.Context, j job, tries int) {
 	switch {
 	case j.flushed != nil:
 		close(j.flushed)
@@ -189,13 +207,17 @@ func (m *Mirror) do(ctx context.Context, j job) {
 		}
 	default:
 		var err error
-		for try := 0; try < 3; try++ {
+		for try := 0; try < tries; try++ {
 			if err = m.put(ctx, j); err == nil {
 				return
+			}
+			if try == tries-1 {
+				break
 			}
 			select {
 			case <-time.After(m.putRetry << try):
 			case <-m.stop:
+				tries = try + 1 // stopping: no more retries
 			}
 		}
 		m.report(fmt.Errorf("taskstate: mirror %s of %s: %w", j.key, j.task, err))
@@ -203,7 +225,7 @@ func (m *Mirror) do(ctx context.Context, j job) {
 }
 
 func (m *Mirror) put(ctx context.Context, j job) error {
-	ctx, cancel := context.WithTimeout(ctx, writeTimeout)
+	ctx, cancel := context.WithTimeout(ctx, m.writeTimeout)
 	defer cancel()
 	value := j.value
 	if len(value) > maxValue {

@@ -3,6 +3,7 @@ package taskstate
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -241,5 +242,64 @@ func must(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestMirrorWithTheBusDown: writes that cannot reach the server are reported, Flush is bounded
+// by its context, and Close returns.
+func TestMirrorWithTheBusDown(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), testwait.Scale(2*time.Minute))
+	defer cancel()
+	c := natstest.Start(t, natstest.Options{})
+	nc, err := nats.Connect(c.URL(), nats.MaxReconnects(-1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	js, _ := jetstream.New(nc)
+	objs, err := gitship.OpenObjects(ctx, js, "p2", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	state, err := Open(ctx, js, "p2", objs, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	failed := make(chan error, 16)
+	m := state.NewMirror(nil, func(err error) {
+		select {
+		case failed <- err:
+		default:
+		}
+	})
+	m.putRetry, m.writeTimeout = time.Millisecond, 300*time.Millisecond
+	st := openStore(t)
+	st.SetCommitHook(m.Hook())
+	m.Track("t", nil)
+	c.Kill(0)
+	must(t, st.Append("t", &store.Entry{Kind: store.KindUser, Text: "lost while the bus is down"}))
+	select {
+	case err := <-failed:
+		if !strings.Contains(err.Error(), "mirror t.e.") {
+			t.Fatalf("failure report: %v", err)
+		}
+	case <-time.After(testwait.Scale(time.Minute)):
+		t.Fatal("a write that could not reach the server was never reported")
+	}
+	short, cancelShort := context.WithTimeout(ctx, 50*time.Millisecond)
+	defer cancelShort()
+	must(t, st.Append("t", &store.Entry{Kind: store.KindUser, Text: "queued"}))
+	if err := m.Flush(short); err == nil {
+		t.Log("flush finished within 50ms") // possible only if the write failed fast
+	}
+	for i := range 20 {
+		must(t, st.Append("t", &store.Entry{Kind: store.KindUser, Text: fmt.Sprint("queued ", i)}))
+	}
+	closed := make(chan struct{})
+	go func() { m.Close(); close(closed) }()
+	select {
+	case <-closed:
+	case <-time.After(testwait.Scale(30 * time.Second)):
+		t.Fatal("Close hung with the bus down and writes queued")
 	}
 }

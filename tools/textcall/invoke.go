@@ -17,7 +17,9 @@ import (
 // string="false" marks a JSON value; otherwise values stay strings except obvious JSON
 // arrays and objects. Variants seen in reports: MiniMax-M3 writes each argument as its own
 // tag (<path>a.go</path>) with its boundary token ]<]minimax[>[ leaking between the tags
-// (MiniMax-M3#31); Gemini 3 writes <call_record tool="read"> (oh-my-pi#92).
+// (MiniMax-M3#31); Gemini 3 writes <call_record tool="read"> (oh-my-pi#92). Step-3 prefixes
+// the tags with steptml: (<steptml:invoke name="N"><steptml:parameter name="k">, vLLM's
+// step3 tool parser) inside its own call tokens.
 
 // invokeForm is one spelling of the form: its tag, the prefix of its tag names, and the
 // attribute that names the tool.
@@ -29,7 +31,7 @@ var dsmlPrefixes = []string{"｜DSML｜", "｜｜DSML｜｜ ", "｜｜DSML｜｜
 
 // invokeForms is built once and only read afterwards.
 var invokeForms = func() []invokeForm {
-	forms := []invokeForm{{"invoke", "", "name"}, {"call_record", "", "tool"}}
+	forms := []invokeForm{{"invoke", "", "name"}, {"call_record", "", "tool"}, {"invoke", "steptml:", "name"}}
 	for _, p := range dsmlPrefixes {
 		forms = append(forms, invokeForm{"invoke", p, "name"})
 	}
@@ -52,6 +54,7 @@ func scanInvoke(text string, sc scanCtx) []span {
 			wrappers = append(wrappers, tokenSpans(text, "<"+p+w+">", "</"+p+w+">")...)
 		}
 	}
+	wrappers = append(wrappers, tokenSpans(text, "<｜tool_calls_begin｜>", "<｜tool_calls_end｜>", "<｜tool_call_begin｜>", "<｜tool_call_end｜>", "function<｜tool_sep｜>")...)
 	wrappers = append(wrappers, tokenSpans(text, "<minimax:tool_call>", "</minimax:tool_call>", hermesOpen, hermesClose, "<｜end▁of▁sentence｜>", minimaxBoundary)...)
 	return callsOrNothing(calls, wrappers)
 }

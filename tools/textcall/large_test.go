@@ -76,6 +76,8 @@ func hostileReplies() map[string]string {
 		"fused closers":          repeatTo(`{"name="bash", "x="} }`, megabyte),
 		"fused far closers":      repeatTo(`{"name="bash", "k="`+strings.Repeat("v", 100)+`}`, megabyte),
 		"glm lost closers":       repeatTo("bash\n<arg_key>command</arg_key><arg_value>ls<arg_value>", megabyte),
+		"kimi ids":               repeatTo(`functions.bash:0 {"command": "`, megabyte),
+		"kimi ids closed":        repeatTo(`functions.bash:0{"command": "ls"} x `, megabyte),
 		"escaped attributes":     repeatTo(`<tool_call name="bash" arguments="{\"command\": \"ls`, megabyte),
 		"entity attributes":      repeatTo(`<f name='bash' parameters='{&quot;command&quot;: `, megabyte),
 	}

@@ -37,10 +37,14 @@ const Ready = "ready"
 
 // Options say which project's node to start and how.
 type Options struct {
-	Root    string
-	NATS    string        // the configured external NATS ("" for the embedded bus)
-	Sandbox string        // the --sandbox flag to pass on ("" for the configuration's)
-	Idle    time.Duration // 0: DefaultIdle
+	Root string
+	NATS string // the configured external NATS ("" for the embedded bus)
+	// NATSCreds is [bus] creds, passed on as --nats-creds (the node reads the rest of [bus]
+	// from the same config and environment); Creds are what a client dials the bus with.
+	NATSCreds string
+	Creds     actors.BusCredentials
+	Sandbox   string        // the --sandbox flag to pass on ("" for the configuration's)
+	Idle      time.Duration // 0: DefaultIdle
 }
 
 // Start starts `troupe serve` for the project as a background process in its own session (no
@@ -79,6 +83,9 @@ func Start(o Options) (*actors.NodeInfo, error) {
 	}
 	if o.NATS != "" {
 		args = append(args, "--nats", o.NATS)
+	}
+	if o.NATSCreds != "" {
+		args = append(args, "--nats-creds", o.NATSCreds)
 	}
 	cmd := exec.Command(exe, args...)
 	cmd.Dir = o.Root

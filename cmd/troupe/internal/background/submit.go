@@ -25,7 +25,7 @@ func Submit(o Options, stdout, stderr io.Writer, start *messages.StartSession) e
 		}
 		fmt.Fprintf(stderr, "troupe: started a background node (pid %d); it stops when idle, or with troupe stop\n", info.PID)
 	}
-	nc, err := actors.Dial(info.URL, info.Token, "troupe-detach")
+	nc, err := actors.Dial(info, actors.KindClient, o.Creds, "troupe-detach")
 	if err != nil {
 		return clierr.Failf("attach to the troupe node at %s: %v", info.URL, err)
 	}

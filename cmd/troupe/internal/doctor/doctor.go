@@ -4,7 +4,6 @@ package doctor
 
 import (
 	"fmt"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,21 +15,6 @@ import (
 )
 
 type check = diagnose.Check
-
-// Bus checks that the embedded NATS server starts and takes a connection.
-func Bus() check {
-	bus, err := actors.StartBus(slog.New(slog.DiscardHandler))
-	if err != nil {
-		return check{Name: "bus", Status: diagnose.Fail, Detail: err.Error(), Fix: "troupe needs a free port on 127.0.0.1"}
-	}
-	defer bus.Shutdown()
-	nc, err := bus.Connect("troupe-doctor")
-	if err != nil {
-		return check{Name: "bus", Status: diagnose.Fail, Detail: err.Error()}
-	}
-	nc.Close()
-	return check{Name: "bus", Status: diagnose.OK, Detail: "embedded NATS starts on 127.0.0.1 with token auth"}
-}
 
 // Store checks the project's store: held by the running node, or whole on disk.
 // A read-only checkout keeps it under the user's state directory, which the line names.

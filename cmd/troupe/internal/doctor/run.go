@@ -18,7 +18,9 @@ import (
 // Run is `troupe doctor`: every check, each a line with its fix, on w; probe also asks the
 // model's endpoint for its model list. Any failed check makes it a failure (exit 1).
 func Run(w io.Writer, root string, cfg *config.Config, getenv func(string) string, probe bool) error {
-	checks := []check{Config(cfg), Bus(), Store(root)}
+	checks := []check{Config(cfg), ProjectCheck(root, cfg)}
+	checks = append(checks, Bus(root, cfg)...)
+	checks = append(checks, Store(root))
 	checks = append(checks, diagnose.Provider(cfg.Model, cfg.BaseURL, getenv, probe)...)
 	checks = append(checks, Sandbox(cfg.Sandbox)...)
 	checks = append(checks, Hidden(root, config.UserDir(getenv), cfg))

@@ -58,21 +58,25 @@ func (p *Project) Options(log *slog.Logger, trace *starttrace.Trace, wire *llm.M
 			}
 			return trace.Provider(prov), name, nil
 		},
-		OnPhase:       trace.PhaseFunc(),
-		Environ:       actors.CommandEnviron(os.Environ(), p.Cfg.Env.Pass, p.Cfg.Env.Set),
-		Sandbox:       sb,
-		Retry:         retry,
-		Agents:        nodelink.AgentLimits(p.Cfg),
-		NATS:          p.Cfg.NATS,
-		UserConfigDir: config.UserDir(p.Getenv),
-		DenyRead:      p.Cfg.SandboxDenyRead,
-		AllowRead:     p.Cfg.SandboxAllowRead,
-		MCPServers:    p.MCPServers(),
-		WebAllowHosts: p.Cfg.Web.AllowHosts,
-		WebSearch:     p.WebSearch(),
-		Lessons:       actors.LessonOptions{Off: !p.Cfg.Lessons.Enabled, MaxBytes: p.Cfg.Lessons.MaxBytes},
-		Hooks:         p.Hooks(),
-		Config:        p.Fingerprint(),
+		OnPhase:        trace.PhaseFunc(),
+		Environ:        actors.CommandEnviron(os.Environ(), p.Cfg.Env.Pass, p.Cfg.Env.Set),
+		Sandbox:        sb,
+		Retry:          retry,
+		Agents:         nodelink.AgentLimits(p.Cfg),
+		NATS:           p.Cfg.NATS,
+		BusCredentials: nodelink.BusCredentials(p.Cfg),
+		Project:        p.Cfg.Project.ID,
+		UserConfigDir:  config.UserDir(p.Getenv),
+		DenyRead:       p.Cfg.SandboxDenyRead,
+		AllowRead:      p.Cfg.SandboxAllowRead,
+		MCPServers:     p.MCPServers(),
+		WebAllowHosts:  p.Cfg.Web.AllowHosts,
+		WebSearch:      p.WebSearch(),
+		Lessons:        actors.LessonOptions{Off: !p.Cfg.Lessons.Enabled, MaxBytes: p.Cfg.Lessons.MaxBytes},
+		Hooks:          p.Hooks(),
+		Config:         p.Fingerprint(),
+		// Subagents go to workers only where [agents] placement asks; the queue opens then.
+		Dispatch: actors.DispatchOptions{Open: actors.JetStreamQueue(p.Root, "")},
 	}, nil
 }
 
@@ -152,9 +156,11 @@ func (p *Project) Fingerprint() string {
 		Web                    []string
 		IdleTimeoutS           int
 		Search                 []string
+		Bus                    []string
 	}{p.Cfg.Sandbox, p.Cfg.NATS, config.UserDir(p.Getenv), nodelink.AgentLimits(p.Cfg), p.Cfg.SandboxDenyRead, p.Cfg.SandboxAllowRead,
 		p.MCPServers(), p.Hooks().All(), p.Cfg.Web.AllowHosts, p.Cfg.Provider.IdleTimeoutS,
-		[]string{p.Cfg.Web.SearchProvider, p.Cfg.Web.SearchURL, p.Cfg.Web.SearchKeyEnv, p.Cfg.Web.SearchServer, p.Cfg.Web.SearchTool}})
+		[]string{p.Cfg.Web.SearchProvider, p.Cfg.Web.SearchURL, p.Cfg.Web.SearchKeyEnv, p.Cfg.Web.SearchServer, p.Cfg.Web.SearchTool},
+		[]string{p.Cfg.Project.ID, p.Cfg.BusSummary()}})
 	sum := sha256.Sum256(data)
 	return hex.EncodeToString(sum[:8])
 }

@@ -25,8 +25,10 @@ import (
 // Options say which project's Node to connect to and how to start one.
 type Options struct {
 	Root, NATS string
-	Log        *slog.Logger
-	Trace      *starttrace.Trace
+	// Creds authenticate to the external NATS server NATS names (BusCredentials).
+	Creds actors.BusCredentials
+	Log   *slog.Logger
+	Trace *starttrace.Trace
 	// NodeOptions builds what a Node started here runs with; Started is told of the Node once
 	// it runs (its store is open).
 	NodeOptions func() (actors.NodeOptions, error)
@@ -53,7 +55,7 @@ func Connect(o Options) (client *actors.Client, node *actors.Node, err error) {
 		if errors.Is(err, actors.ErrForeignNode) {
 			return nil, nil, clierr.Usagef("%v", err)
 		}
-		if err == nil && o.Spawn != nil && o.Config != "" && info.Background && info.Config != o.Config && retire(info, o.Stderr) {
+		if err == nil && o.Spawn != nil && o.Config != "" && info.Background && info.Config != o.Config && retire(info, o.Creds, o.Stderr) {
 			continue
 		}
 		if err != nil && o.Spawn != nil {
@@ -70,7 +72,7 @@ func Connect(o Options) (client *actors.Client, node *actors.Node, err error) {
 			}
 		}
 		if err == nil {
-			nc, err := actors.Dial(info.URL, info.Token, "troupe-cli")
+			nc, err := actors.Dial(info, actors.KindClient, o.Creds, "troupe-cli")
 			if err == nil {
 				o.Trace.Mark(starttrace.Attached)
 				return actors.NewNodeClient(nc, info), nil, nil
@@ -172,8 +174,8 @@ func Close(client *actors.Client, node *actors.Node, own string, stderr io.Write
 
 // retire stops a node built from another configuration if no session runs on it, and reports
 // whether it did; one that is busy is left alone, with a line saying its configuration stays.
-func retire(info *actors.NodeInfo, stderr io.Writer) bool {
-	nc, err := actors.Dial(info.URL, info.Token, "troupe-cli")
+func retire(info *actors.NodeInfo, creds actors.BusCredentials, stderr io.Writer) bool {
+	nc, err := actors.Dial(info, actors.KindClient, creds, "troupe-cli")
 	if err != nil {
 		return false
 	}
@@ -197,4 +199,12 @@ func retire(info *actors.NodeInfo, stderr io.Writer) bool {
 		time.Sleep(5 * time.Millisecond)
 	}
 	return !actors.ProcessAlive(info.PID)
+}
+
+// BusCredentials are the [bus] settings of cfg as the bus takes them (~/ expanded).
+func BusCredentials(cfg *config.Config) actors.BusCredentials {
+	b := cfg.Bus
+	return actors.BusCredentials{Token: b.Token, User: b.User, Password: b.Password,
+		NKeyFile: config.ExpandHome(b.NKey), CredsFile: config.ExpandHome(b.Creds),
+		CAFile: config.ExpandHome(b.TLSCA), CertFile: config.ExpandHome(b.TLSCert), KeyFile: config.ExpandHome(b.TLSKey)}
 }

@@ -8,17 +8,18 @@ import (
 
 	"github.com/troupe-dev/troupe/actors"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/clierr"
+	"github.com/troupe-dev/troupe/config"
 	"github.com/troupe-dev/troupe/messages"
 )
 
 // Attach connects to the project's running Node without starting one: answering or steering a
-// session only makes sense while it runs.
-func Attach(root string) (*actors.Client, error) {
-	info, err := actors.FindNode(root)
+// session only makes sense while it runs. It connects with the client credential.
+func Attach(root string, cfg *config.Config) (*actors.Client, error) {
+	info, err := actors.FindNode(root, cfg.NATS)
 	if err != nil {
 		return nil, clierr.Failf("no troupe node is running in %s: start a session with troupe run or troupe chat", root)
 	}
-	nc, err := actors.Dial(info.URL, info.Token, "troupe-cli")
+	nc, err := actors.Dial(info, actors.KindClient, BusCredentials(cfg), "troupe-cli")
 	if err != nil {
 		return nil, clierr.Failf("attach to the troupe node at %s: %v", info.URL, err)
 	}

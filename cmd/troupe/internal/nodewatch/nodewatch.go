@@ -15,7 +15,8 @@ import (
 
 // Run shows the events of the Nodes of the project at root (or on the NATS server nats) on w
 // until ctx ends; say tells the user about waiting and following.
-func Run(ctx context.Context, w *ui.Watcher, root, nats string, say func(string)) error {
+// It connects with the watcher credential: it may read events and ask read-only queries.
+func Run(ctx context.Context, w *ui.Watcher, root, nats string, creds actors.BusCredentials, say func(string)) error {
 	waiting := false
 	for ctx.Err() == nil {
 		info, err := actors.FindNode(root, nats)
@@ -28,7 +29,7 @@ func Run(ctx context.Context, w *ui.Watcher, root, nats string, say func(string)
 			continue
 		}
 		waiting = false
-		if err := followNode(ctx, w, info, say); err != nil {
+		if err := followNode(ctx, w, info, creds, say); err != nil {
 			return err
 		}
 	}
@@ -36,8 +37,8 @@ func Run(ctx context.Context, w *ui.Watcher, root, nats string, say func(string)
 }
 
 // followNode shows the events of one Node until it goes away or ctx ends.
-func followNode(ctx context.Context, w *ui.Watcher, info *actors.NodeInfo, say func(string)) error {
-	nc, err := actors.Dial(info.URL, info.Token, "troupe-watch")
+func followNode(ctx context.Context, w *ui.Watcher, info *actors.NodeInfo, creds actors.BusCredentials, say func(string)) error {
+	nc, err := actors.Dial(info, actors.KindWatcher, creds, "troupe-watch")
 	if err != nil {
 		sleepCtx(ctx, 200*time.Millisecond) // it may be going away: look again
 		return nil

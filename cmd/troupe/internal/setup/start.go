@@ -67,7 +67,7 @@ func Start(cfg *config.Config, root string, getenv func(string) string, client *
 		start.PromptMode = f.PromptMode
 	}
 	start.Model, start.BaseURL, start.Mode, start.Workspace, start.MaxTurns = model, cfg.BaseURL, messages.Mode(cfg.Mode), root, f.MaxTurns
-	start.NoRepair = f.NoRepair
+	start.NoRepair, start.Placement = f.NoRepair, cfg.Agents.Placement
 	start.Cwd = WorkingDirIn(root)
 	start.Allow, start.Ask, start.Deny = cfg.Permissions.Allow, cfg.Permissions.Ask, cfg.Permissions.Deny
 	start.ContextWindow, start.IdleGapS = cfg.Context.Window, idleGap

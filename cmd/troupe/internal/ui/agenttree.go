@@ -21,6 +21,7 @@ type agentTree struct {
 type agent struct {
 	Session, Parent, Handle string
 	Role, Task, Model, Mode string
+	Worker                  string // the worker a subagent runs on; "" on its parent's node
 	Turns                   int
 	InTokens, OutTokens     int
 	Start, End              time.Time // Start is zero if watch joined after the agent started
@@ -176,8 +177,15 @@ func (t *agentTree) spawned(env *messages.Envelope, d *messages.AgentSpawnedData
 	if c.Start.IsZero() {
 		c.Start = env.TS
 	}
-	if d.State == messages.AgentQueued && c.outcome == "" {
+	if d.Worker != "" {
+		c.Worker = d.Worker
+	}
+	switch {
+	case c.outcome != "":
+	case d.State == messages.AgentQueued:
 		c.phase = string(messages.AgentQueued)
+	case c.phase == string(messages.AgentQueued): // a worker took a queued remote child
+		c.phase = phaseStarted
 	}
 	return c
 }
@@ -194,6 +202,9 @@ func (t *agentTree) childFinished(env *messages.Envelope, d *messages.AgentResul
 	}
 	if d.Role != "" {
 		c.Role = d.Role
+	}
+	if d.Worker != "" {
+		c.Worker = d.Worker
 	}
 	c.outcome, c.final, c.tools, c.asks = string(d.Status), true, nil, nil
 	c.detail = firstLineOf(d.Error)

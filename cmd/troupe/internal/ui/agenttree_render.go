@@ -106,7 +106,7 @@ func tableLines(rows []treeRow, now time.Time) []string {
 			detail = r.detail
 		}
 		cells = append(cells, []string{
-			treePrefix(r.last) + r.Handle,
+			treePrefix(r.last) + r.where(),
 			ShortID(r.Session),
 			orDash(r.Role),
 			textfmt.ClipRunes(r.State(), 48),
@@ -140,6 +140,14 @@ func tableLines(rows []treeRow, now time.Time) []string {
 	return lines
 }
 
+// where is the agent's handle, with "@worker" for one that runs on a worker.
+func (a *agent) where() string {
+	if a.Worker == "" {
+		return a.Handle
+	}
+	return a.Handle + "@" + a.Worker
+}
+
 // treePrefix draws the branches in front of an agent: last[i] tells whether the agent (or its
 // ancestor) at depth i+1 is the last child of its parent.
 func treePrefix(last []bool) string {
@@ -166,7 +174,7 @@ func treePrefix(last []bool) string {
 // "12:01:02 3f9a1c root/verify_retries verifier tool bash go test ./...". The short id is the
 // top-level session's, so every line of one tree carries the same one.
 func agentLine(t *agentTree, a *agent, ts time.Time, loc *time.Location) string {
-	line := fmt.Sprintf("%s %s %s %s %s", ts.In(loc).Format("15:04:05"), ShortID(t.rootOf(a).Session), a.Handle,
+	line := fmt.Sprintf("%s %s %s %s %s", ts.In(loc).Format("15:04:05"), ShortID(t.rootOf(a).Session), a.where(),
 		orDash(a.Role), a.State())
 	if d := lineDetail(a, ts); d != "" {
 		line += " · " + d

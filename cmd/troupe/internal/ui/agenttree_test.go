@@ -393,3 +393,32 @@ func golden(t *testing.T, name, got string) {
 		t.Errorf("%s differs (go test -run %s -update rewrites it)\ngot:\n%s\nwant:\n%s", path, t.Name(), got, want)
 	}
 }
+
+// A subagent on a worker shows queued until a worker takes it, then under its parent with the
+// worker's name, its own events (published by the worker's node) joining the same row.
+func TestAgentTreeShowsTheWorker(t *testing.T) {
+	e := newEvs().
+		at(0, "p1", messages.EventSessionStarted, &messages.SessionStartedData{Model: "m"}).
+		at(1, "p1", messages.EventAgentSpawned, &messages.AgentSpawnedData{Handle: "root/far", Session: "p1-far", Role: "worker", State: messages.AgentQueued, Task: "build"}).
+		at(1.5, "p1", messages.EventAgentSpawned, &messages.AgentSpawnedData{Handle: "root/near", Session: "p1-near", Role: "explorer", State: messages.AgentRunning, Task: "look"})
+	tr := e.tree()
+	if got := states(tr, ""); strings.Join(got, "|") != "root - started|  root/far worker queued|  root/near explorer started" {
+		t.Fatalf("before a worker took it: %q", got)
+	}
+	e.at(2, "p1", messages.EventAgentSpawned, &messages.AgentSpawnedData{Handle: "root/far", Session: "p1-far", Role: "worker", State: messages.AgentRunning, Worker: "w1"}).
+		at(3, "p1-far root/far p1", messages.EventTurnStarted, &messages.TurnStartedData{Turn: 1})
+	tr = e.tree()
+	lines := tableLines(tr.rows(""), t0.Add(4*time.Second))
+	if !strings.Contains(strings.Join(lines, "\n"), "root/far@w1") || strings.Contains(strings.Join(lines, "\n"), "root/near@") {
+		t.Fatalf("frame:\n%s", strings.Join(lines, "\n"))
+	}
+	far := tr.agents["p1-far"]
+	if far.State() != phaseThinking || far.Worker != "w1" {
+		t.Errorf("far: %s on %q", far.State(), far.Worker)
+	}
+	e.at(5, "p1", messages.EventAgentFinished, &messages.AgentResult{Handle: "root/far", Session: "p1-far", Status: messages.AgentDone, Worker: "w1"})
+	tr = e.tree()
+	if l := agentLine(tr, tr.agents["p1-far"], t0.Add(5*time.Second), time.UTC); !strings.Contains(l, " root/far@w1 worker done") {
+		t.Errorf("line = %q", l)
+	}
+}

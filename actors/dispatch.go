@@ -1,0 +1,404 @@
+package actors
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+	"github.com/nats-io/nats.go"
+
+	"github.com/troupe-dev/troupe/messages"
+)
+
+// The dispatcher (docs/ARCHITECTURE.md "Subagents on workers") is the Node's one actor that
+// sends children to workers: it publishes their SpawnTasks to the project's task queue, keeps
+// the book of what it dispatched (dispatchTable), hears the workers' results and leases on
+// troupe.<ns>.wrk.*.results and the dead letters on troupe.<ns>.dead, and forwards each child's
+// result to its parent session exactly once. Messages for a remote child (cancel, notes, mode
+// changes, allowlist growth) go through it to the worker's inbox for that child.
+
+// TaskQueue is the project's task queue as the dispatcher uses it (internal/taskqueue).
+type TaskQueue interface {
+	// Publish queues a task (a re-published id is not queued twice).
+	Publish(ctx context.Context, task *messages.SpawnTask) error
+	// Waiting reports whether a worker is waiting for a task right now.
+	Waiting(ctx context.Context) (bool, error)
+	// Import brings a writing remote child's returned branch into the parent's checkout
+	// (base is the commit the task was sent with).
+	Import(ctx context.Context, base string, r *messages.AgentResult) error
+	// Close lets go of what the queue runs (its dead-letter republisher).
+	Close()
+}
+
+// TaskQueueOpener opens the project's task queue over the Node's connection.
+type TaskQueueOpener func(ctx context.Context, nc *nats.Conn, ns string) (TaskQueue, error)
+
+// Dispatch timings; DispatchOptions zero values take these.
+const (
+	// A lease that ran out this long ago with no renewal and no redelivery fails the child:
+	// long enough for the queue to hand the task to another worker after its AckWait.
+	defaultLeaseGrace = 2 * time.Minute
+	// How long a worker heard from (a lease) counts as attached.
+	attachedHorizon = time.Minute
+	dispatchTick    = time.Second
+	queueTimeout    = 10 * time.Second
+	// Shipping a task's code (a bundle of the repository) and bringing a branch back.
+	publishTimeout = 5 * time.Minute
+	importTimeout  = 5 * time.Minute
+	// A finished task is remembered this long, so a late lease for it is recognised.
+	finishedMemory = 10 * time.Minute
+	// After the queue failed to open, dispatches are refused this long before trying again.
+	reopenAfter = 30 * time.Second
+)
+
+// DispatchOptions configure the Node's dispatcher. A nil Open dispatches nothing: every child
+// runs locally.
+type DispatchOptions struct {
+	Open       TaskQueueOpener
+	LeaseGrace time.Duration
+}
+
+// Messages between sessions and the dispatcher (in-process: a session and its Node's dispatcher
+// are in one process; what crosses the bus is the SpawnTask, the lease and the result).
+type (
+	// dispatchTask asks to send a child to the workers; the answer is a dispatchOutcome.
+	dispatchTask struct {
+		task   *messages.SpawnTask
+		parent *actor.PID
+	}
+	// dispatchOutcome answers dispatchTask: refused says why the child must run locally.
+	dispatchOutcome struct {
+		task    string
+		refused string
+	}
+	// childPlaced tells the parent a worker took its child (or took it again, after a
+	// redelivery).
+	childPlaced struct {
+		task, worker string
+		attempt      int
+	}
+	// dispatchRoute passes msg to a remote child (held until a worker takes it).
+	dispatchRoute struct {
+		task string
+		msg  any
+	}
+	// dispatchAdopt makes a resumed parent's unfinished remote child known again.
+	dispatchAdopt struct {
+		task, handle, role, worker string
+		parent                     *actor.PID
+		parentID                   string
+	}
+	// fromWorker is a message heard on a worker's results subject, with the worker the subject
+	// names (a worker may publish only its own subject, so that name is trusted).
+	fromWorker struct {
+		worker string
+		msg    any
+	}
+	queueOpened struct {
+		queue TaskQueue
+		err   error
+	}
+	dispatchTickMsg struct{}
+)
+
+type dispatcher struct {
+	bridge *Bridge
+	opts   DispatchOptions
+	table  *dispatchTable
+	// parents maps a task to the PID of its parent session on this Node.
+	parents map[string]*actor.PID
+
+	queue    TaskQueue
+	opening  bool
+	openErr  error
+	failedAt time.Time
+	waiting  []*dispatchTask // asked while the queue was opening
+
+	subs []*nats.Subscription
+	stop chan struct{}
+}
+
+func newDispatcher(bridge *Bridge, opts DispatchOptions) actor.Producer {
+	if opts.LeaseGrace <= 0 {
+		opts.LeaseGrace = defaultLeaseGrace
+	}
+	return func() actor.Actor {
+		return &dispatcher{bridge: bridge, opts: opts, table: newDispatchTable(opts.LeaseGrace), parents: map[string]*actor.PID{}}
+	}
+}
+
+// Receive only routes: the decisions are the table's.
+func (d *dispatcher) Receive(ctx actor.Context) {
+	switch msg := ctx.Message().(type) {
+	case *actor.Started:
+		d.started(ctx)
+	case *actor.Stopping:
+		d.stopping()
+	case *dispatchTask:
+		d.onTask(ctx, msg)
+	case *queueOpened:
+		d.onOpened(ctx, msg)
+	case *fromWorker:
+		d.onWorker(ctx, msg)
+	case *messages.DeadTask:
+		if parent, r := d.table.dead(msg); r != nil {
+			d.deliver(ctx, parent, r)
+		}
+	case *dispatchRoute:
+		d.onRoute(ctx, msg)
+	case *dispatchAdopt:
+		d.table.adopt(msg.task, msg.parentID, msg.handle, msg.role, msg.worker, time.Now())
+		d.parents[msg.task] = msg.parent
+	case *dispatchTickMsg:
+		now := time.Now()
+		for _, f := range d.table.lapsed(now) {
+			d.deliver(ctx, f.parent, f.result)
+		}
+		d.table.forget(now, finishedMemory)
+	}
+}
+
+// started subscribes to the workers' results and the dead letters and starts the lease clock.
+func (d *dispatcher) started(ctx actor.Context) {
+	self, root, ns := ctx.Self(), ctx.ActorSystem().Root, d.bridge.NS()
+	results, err := d.bridge.nc.Subscribe(messages.AllWorkerResultsSubject(ns), func(m *nats.Msg) {
+		msg, err := d.bridge.decode(m.Data)
+		if err != nil {
+			return
+		}
+		root.Send(self, &fromWorker{worker: workerOfSubject(m.Subject), msg: msg})
+	})
+	if err == nil {
+		d.subs = append(d.subs, results)
+		results.SetPendingLimits(1<<20, 512<<20)
+	}
+	dead, err2 := d.bridge.nc.Subscribe(messages.DeadTasksSubject(ns), func(m *nats.Msg) {
+		if msg, err := messages.Decode(m.Data); err == nil {
+			if dt, ok := msg.(*messages.DeadTask); ok {
+				root.Send(self, dt)
+			}
+		}
+	})
+	if err2 == nil {
+		d.subs = append(d.subs, dead)
+	}
+	if err != nil || err2 != nil {
+		d.bridge.log.Warn("dispatcher: subscribe to workers", "err", fmt.Errorf("%w; %w", err, err2))
+	}
+	d.stop = make(chan struct{})
+	go func(stop <-chan struct{}) {
+		t := time.NewTicker(dispatchTick)
+		defer t.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-t.C:
+				root.Send(self, &dispatchTickMsg{})
+			}
+		}
+	}(d.stop)
+}
+
+func (d *dispatcher) stopping() {
+	for _, s := range d.subs {
+		_ = s.Unsubscribe()
+	}
+	if d.queue != nil {
+		d.queue.Close()
+	}
+	if d.stop != nil {
+		close(d.stop)
+		d.stop = nil
+	}
+}
+
+// onTask publishes a task once the queue is open and a worker is attached; otherwise it
+// refuses, and the parent starts the child locally.
+func (d *dispatcher) onTask(ctx actor.Context, msg *dispatchTask) {
+	// Booked at once, so a cancel that comes while the queue opens finds the task.
+	d.table.add(msg.task, time.Now())
+	d.parents[msg.task.ID] = msg.parent
+	switch {
+	case d.opts.Open == nil:
+		d.refuse(ctx, msg, "this node dispatches to no workers")
+		return
+	case d.queue == nil && !d.opening && d.openErr != nil && time.Since(d.failedAt) < reopenAfter:
+		d.refuse(ctx, msg, "the task queue is not available: "+d.openErr.Error())
+		return
+	case d.queue == nil:
+		d.waiting = append(d.waiting, msg)
+		if !d.opening {
+			d.opening = true
+			open, nc, ns := d.opts.Open, d.bridge.nc, d.bridge.NS()
+			offActor(ctx, queueTimeout+time.Second, func() *queueOpened {
+				c, cancel := context.WithTimeout(context.Background(), queueTimeout)
+				defer cancel()
+				q, err := open(c, nc, ns)
+				return &queueOpened{queue: q, err: err}
+			}, func(o *queueOpened, err error) {
+				if err == nil && o != nil {
+					err = o.err
+				}
+				d.onOpened(ctx, &queueOpened{queue: o.queue, err: err})
+			})
+		}
+		return
+	}
+	d.publish(ctx, msg)
+}
+
+func (d *dispatcher) onOpened(ctx actor.Context, o *queueOpened) {
+	d.opening = false
+	waiting := d.waiting
+	d.waiting = nil
+	if o.err != nil || o.queue == nil {
+		d.openErr, d.failedAt = o.err, time.Now()
+		if d.openErr == nil {
+			d.openErr = fmt.Errorf("no queue")
+		}
+		for _, m := range waiting {
+			d.refuse(ctx, m, "the task queue is not available: "+d.openErr.Error())
+		}
+		return
+	}
+	d.queue, d.openErr = o.queue, nil
+	for _, m := range waiting {
+		d.publish(ctx, m)
+	}
+}
+
+// publish checks that a worker is attached (one heard from recently, or one waiting on the
+// queue), then queues the task, both off the actor.
+func (d *dispatcher) publish(ctx actor.Context, msg *dispatchTask) {
+	q, known := d.queue, d.table.attached(time.Now(), attachedHorizon)
+	task := msg.task
+	if d.table.ended(task.ID) {
+		return // cancelled before it was queued: its result went to the parent already
+	}
+	offActor(ctx, publishTimeout+time.Second, func() string {
+		c, cancel := context.WithTimeout(context.Background(), publishTimeout)
+		defer cancel()
+		if !known {
+			ok, err := q.Waiting(c)
+			if err != nil {
+				return "cannot tell whether a worker is attached: " + err.Error()
+			}
+			if !ok {
+				return "no worker is attached"
+			}
+		}
+		if err := q.Publish(c, task); err != nil {
+			return "queue the task: " + err.Error()
+		}
+		return ""
+	}, func(why string, err error) {
+		if err != nil {
+			why = "queue the task: " + err.Error()
+		}
+		if why != "" {
+			d.refuse(ctx, msg, why)
+			return
+		}
+		d.table.sentWith(task.ID, task.Repo.Base)
+		ctx.Send(msg.parent, &dispatchOutcome{task: task.ID})
+	})
+}
+
+func (d *dispatcher) refuse(ctx actor.Context, msg *dispatchTask, why string) {
+	d.table.drop(msg.task.ID)
+	delete(d.parents, msg.task.ID)
+	ctx.Send(msg.parent, &dispatchOutcome{task: msg.task.ID, refused: why})
+}
+
+// onWorker takes a lease or a result from a worker's results subject.
+func (d *dispatcher) onWorker(ctx actor.Context, m *fromWorker) {
+	switch msg := m.msg.(type) {
+	case *messages.TaskLease:
+		if msg.Worker != m.worker {
+			return // a lease must come from the worker that holds the task
+		}
+		st := d.table.lease(msg, time.Now())
+		switch {
+		case st.stale:
+			d.toWorker(m.worker, msg.Task, &messages.Cancel{Reason: "its parent no longer waits for it"})
+		case st.placed != nil:
+			if p := d.parents[msg.Task]; p != nil {
+				ctx.Send(p, &childPlaced{task: msg.Task, worker: m.worker, attempt: msg.Attempt})
+			}
+			for _, h := range st.held {
+				d.toWorker(m.worker, msg.Task, h)
+			}
+		}
+	case *messages.AgentResult:
+		parent, base, ok := d.table.result(m.worker, msg)
+		if !ok {
+			return
+		}
+		if msg.Branch == "" || d.queue == nil {
+			d.deliver(ctx, parent, msg)
+			return
+		}
+		q := d.queue
+		offActor(ctx, importTimeout, func() error {
+			c, cancel := context.WithTimeout(context.Background(), importTimeout)
+			defer cancel()
+			return q.Import(c, base, msg)
+		}, func(err, timeout error) {
+			if err = errors.Join(err, timeout); err != nil {
+				msg.Error = strings.TrimSpace(msg.Error + "; " + err.Error())
+			}
+			d.deliver(ctx, parent, msg)
+		})
+	}
+}
+
+// onRoute passes a message to a remote child's worker; a cancel for a task no worker has
+// taken ends it at once.
+func (d *dispatcher) onRoute(ctx actor.Context, r *dispatchRoute) {
+	if c, ok := r.msg.(*messages.Cancel); ok {
+		if parent, res := d.table.cancelQueued(r.task, c.Reason); res != nil {
+			d.deliver(ctx, parent, res)
+			return
+		}
+	}
+	if worker, _ := d.table.route(r.task, r.msg); worker != "" {
+		d.toWorker(worker, r.task, r.msg)
+	}
+}
+
+// deliver hands a child's result to its parent session: to its actor on this Node, or to its
+// inbox when the actor is not known (a parent resumed in another run adopts its children).
+func (d *dispatcher) deliver(ctx actor.Context, parent string, r *messages.AgentResult) {
+	if p := d.parents[r.Session]; p != nil {
+		delete(d.parents, r.Session)
+		ctx.Send(p, r)
+		return
+	}
+	if err := d.bridge.Send(parent, r); err != nil {
+		d.bridge.log.Warn("dispatcher: deliver a result", "parent", parent, "task", r.Session, "err", err)
+	}
+}
+
+// toWorker publishes msg to the inbox of the child task on worker.
+func (d *dispatcher) toWorker(worker, task string, msg any) {
+	data, err := messages.Encode(msg)
+	if err == nil {
+		err = d.bridge.nc.Publish(messages.WorkerInboxSubject(d.bridge.NS(), worker, task), data)
+	}
+	if err != nil {
+		d.bridge.log.Warn("dispatcher: send to a remote child", "worker", worker, "task", task, "err", err)
+	}
+}
+
+// workerOfSubject is <worker> in troupe.<ns>.wrk.<worker>.results.
+func workerOfSubject(subject string) string {
+	parts := strings.Split(subject, ".")
+	if len(parts) != 5 || parts[2] != "wrk" || parts[4] != "results" {
+		return ""
+	}
+	return parts[3]
+}

@@ -1,0 +1,94 @@
+package actors
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/troupe-dev/troupe/internal/gitship"
+	"github.com/troupe-dev/troupe/internal/taskqueue"
+	"github.com/troupe-dev/troupe/messages"
+)
+
+// jetQueue is the Node's TaskQueue on JetStream: tasks go through internal/taskqueue, the code
+// a task works on through internal/gitship (base commit, patch, bundle), and a writing remote
+// child's branch comes back the same way.
+type jetQueue struct {
+	q         *taskqueue.Queue
+	js        jetstream.JetStream
+	objs      *gitship.Objects
+	ns, root  string
+	remoteURL string
+	stopDead  func()
+}
+
+// JetStreamQueue opens the project's task queue and code bucket for a Node at root; url is a
+// remote the workers can fetch from ("": bundles through the object store).
+func JetStreamQueue(root, url string) TaskQueueOpener {
+	return func(ctx context.Context, nc *nats.Conn, ns string) (TaskQueue, error) {
+		js, err := jetstream.New(nc)
+		if err != nil {
+			return nil, err
+		}
+		q, err := taskqueue.OpenPublisher(ctx, nc, taskqueue.Config{Namespace: ns})
+		if err != nil {
+			return nil, err
+		}
+		objs, err := gitship.OpenObjects(ctx, js, ns, 1)
+		if err != nil {
+			return nil, err
+		}
+		// The Node also turns exhausted tasks into dead letters (one republisher per advisory,
+		// however many run): a dispatched child fails even if no worker runs one.
+		stopDead, err := q.DeadLetters(nil)
+		if err != nil {
+			return nil, err
+		}
+		return &jetQueue{q: q, js: js, objs: objs, ns: ns, root: root, remoteURL: url, stopDead: stopDead}, nil
+	}
+}
+
+// Publish ships the code the task works on, then queues it.
+func (j *jetQueue) Publish(ctx context.Context, task *messages.SpawnTask) error {
+	repo, _, err := gitship.Prepare(ctx, j.root, task.ID, j.objs, gitship.PrepareOptions{URL: j.remoteURL})
+	if err != nil {
+		return err
+	}
+	task.Repo = *repo
+	return j.q.Publish(ctx, task)
+}
+
+// Close stops the dead-letter republisher.
+func (j *jetQueue) Close() { j.stopDead() }
+
+// Waiting reports whether a worker has a pull waiting on the shared consumer.
+func (j *jetQueue) Waiting(ctx context.Context) (bool, error) {
+	c, err := j.js.Consumer(ctx, taskqueue.StreamName(j.ns), taskqueue.DefaultConsumer)
+	if errors.Is(err, jetstream.ErrConsumerNotFound) {
+		return false, nil // no worker ever joined this project
+	}
+	if err != nil {
+		return false, err
+	}
+	info, err := c.Info(ctx)
+	if err != nil {
+		return false, err
+	}
+	return info.NumWaiting > 0, nil
+}
+
+// Import brings a writing remote child's branch into the parent's checkout as troupe/<task>.
+func (j *jetQueue) Import(ctx context.Context, base string, r *messages.AgentResult) error {
+	if r.Branch == "" {
+		return nil
+	}
+	name := r.Handle[strings.LastIndexByte(r.Handle, '/')+1:]
+	if err := gitship.Import(ctx, j.root, name, base, r, j.objs, j.remoteURL); err != nil {
+		return fmt.Errorf("bring back the branch of %s: %w", r.Handle, err)
+	}
+	return nil
+}

@@ -1,0 +1,231 @@
+package actors
+
+import (
+	"bufio"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/troupe-dev/troupe/internal/lazyre"
+	"github.com/troupe-dev/troupe/messages"
+)
+
+// Project says what names a project's subjects (<ns>) and where that came from.
+type Project struct {
+	ID string
+	// From says how ID was found: "config", "git remote <url> and root commit <c>", "git root
+	// commit <c>", or "path (not a git repository)", for troupe doctor.
+	From string
+	// PathOnly is set when the id is the hash of the local path: two checkouts do not meet.
+	PathOnly bool
+}
+
+// validProjectID is what [project] id may be: a subject token of plain characters.
+var validProjectID = lazyre.New(`^[A-Za-z0-9_-]{1,64}$`)
+
+// CheckProjectID reports a configured [project] id that cannot name a subject.
+func CheckProjectID(id string) error {
+	if !validProjectID.MatchString(id) {
+		return fmt.Errorf("[project] id %q: use 1 to 64 letters, digits, '-' or '_'", id)
+	}
+	return nil
+}
+
+// ProjectID derives the project id of the checkout at root: from the git remote's URL (origin,
+// else the first remote; ssh and https spellings of one repository agree) and the repository's
+// root commit, so two checkouts of one repository on two machines meet on a shared bus. Only
+// outside git is it the hash of the local path. The root commit is found once (a history walk)
+// and kept in stateDir/project.json.
+func ProjectID(root, stateDir string) Project {
+	gitDir := findGitCommonDir(root)
+	if gitDir == "" {
+		return Project{ID: messages.Namespace(root), From: "path (not a git repository)", PathOnly: true}
+	}
+	remote := normalizeRemote(gitRemote(filepath.Join(gitDir, "config")))
+	first := rootCommit(root, stateDir)
+	if remote == "" && first == "" {
+		return Project{ID: messages.Namespace(root), From: "path (a git repository without commits or remote)", PathOnly: true}
+	}
+	sum := sha256.Sum256([]byte(remote + "\n" + first))
+	id := hex.EncodeToString(sum[:])[:12]
+	switch {
+	case remote == "":
+		return Project{ID: id, From: "git root commit " + short(first)}
+	case first == "":
+		return Project{ID: id, From: "git remote " + remote}
+	}
+	return Project{ID: id, From: "git remote " + remote + " and root commit " + short(first)}
+}
+
+// ProjectNamespace is the <ns> of the project at root: configured ([project] id) when set,
+// else derived (ProjectID). A Node, its workers and its clients all resolve it so.
+func ProjectNamespace(root, configured string) string {
+	if configured != "" {
+		return configured
+	}
+	return ProjectID(root, StateDir(root)).ID
+}
+
+func short(c string) string {
+	if len(c) > 12 {
+		return c[:12]
+	}
+	return c
+}
+
+// findGitCommonDir is the repository's git directory holding its config (a linked worktree's
+// .git file points into the main one's worktrees/<name>, whose commondir names it), or "".
+func findGitCommonDir(root string) string {
+	dotgit := filepath.Join(root, ".git")
+	fi, err := os.Stat(dotgit)
+	if err != nil {
+		return ""
+	}
+	if fi.IsDir() {
+		return dotgit
+	}
+	data, err := os.ReadFile(dotgit)
+	if err != nil {
+		return ""
+	}
+	dir, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "gitdir:")
+	if !ok {
+		return ""
+	}
+	dir = strings.TrimSpace(dir)
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(root, dir)
+	}
+	if common, err := os.ReadFile(filepath.Join(dir, "commondir")); err == nil {
+		c := strings.TrimSpace(string(common))
+		if !filepath.IsAbs(c) {
+			c = filepath.Join(dir, c)
+		}
+		return filepath.Clean(c)
+	}
+	return dir
+}
+
+// gitRemote reads the URL of remote "origin", else of the first remote, from a git config
+// file (read directly: no git process on the start path).
+func gitRemote(configFile string) string {
+	f, err := os.Open(configFile)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	urls := map[string]string{}
+	var order []string
+	section := ""
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if strings.HasPrefix(line, "[") {
+			section = ""
+			if name, ok := strings.CutPrefix(strings.Trim(line, "[]"), "remote "); ok {
+				section = strings.Trim(strings.TrimSpace(name), `"`)
+			}
+			continue
+		}
+		key, val, ok := strings.Cut(line, "=")
+		if section == "" || !ok || !strings.EqualFold(strings.TrimSpace(key), "url") {
+			continue
+		}
+		if _, seen := urls[section]; !seen {
+			urls[section] = strings.Trim(strings.TrimSpace(val), `"`)
+			order = append(order, section)
+		}
+	}
+	if u, ok := urls["origin"]; ok {
+		return u
+	}
+	if len(order) > 0 {
+		return urls[order[0]]
+	}
+	return ""
+}
+
+// scpLike is git's user@host:path form.
+var scpLike = lazyre.New(`^(?:[^@/]+@)?([^:/]+):(.+)$`)
+
+// normalizeRemote spells one repository's URLs alike: no scheme, user or port-less
+// difference, lower-case host, no trailing ".git" or slash. git@github.com:o/r.git and
+// https://github.com/o/r both become github.com/o/r.
+func normalizeRemote(u string) string {
+	u = strings.TrimSpace(u)
+	if u == "" {
+		return ""
+	}
+	if scheme, rest, ok := strings.Cut(u, "://"); ok {
+		if scheme == "file" {
+			return strings.TrimSuffix(u, "/")
+		}
+		if at := strings.LastIndex(strings.SplitN(rest, "/", 2)[0], "@"); at >= 0 {
+			rest = rest[at+1:]
+		}
+		host, path, _ := strings.Cut(rest, "/")
+		if h, _, ok := strings.Cut(host, ":"); ok {
+			host = h
+		}
+		u = strings.ToLower(host) + "/" + path
+	} else if m := scpLike.FindStringSubmatch(u); m != nil && !strings.HasPrefix(u, "/") {
+		u = strings.ToLower(m[1]) + "/" + strings.TrimPrefix(m[2], "/")
+	}
+	u = strings.TrimSuffix(strings.TrimSuffix(u, "/"), ".git")
+	return strings.TrimSuffix(u, "/")
+}
+
+// projectFile caches the root commit (finding it walks the whole history).
+type projectFile struct {
+	RootCommit string `json:"root_commit"`
+}
+
+// rootCommit is the repository's first commit (the smallest id when there are several roots),
+// cached in stateDir/project.json; "" when there is none yet or git cannot say.
+func rootCommit(root, stateDir string) string {
+	cache := filepath.Join(stateDir, "project.json")
+	if data, err := os.ReadFile(cache); err == nil {
+		var pf projectFile
+		if json.Unmarshal(data, &pf) == nil && pf.RootCommit != "" {
+			return pf.RootCommit
+		}
+	}
+	out, err := exec.Command("git", "-C", root, "rev-list", "--max-parents=0", "HEAD").Output()
+	if err != nil {
+		return ""
+	}
+	roots := strings.Fields(string(out))
+	if len(roots) == 0 {
+		return ""
+	}
+	first := slices.Min(roots)
+	// Kept only where the state directory exists (a Node made it): a look (doctor) writes nothing.
+	if data, err := json.Marshal(projectFile{RootCommit: first}); err == nil && dirExists(stateDir) {
+		tmp := cache + ".tmp"
+		if os.WriteFile(tmp, data, 0o644) == nil {
+			os.Rename(tmp, cache)
+		}
+	}
+	return first
+}
+
+// nodeID names a Node on the bus: its pid and a random suffix, since Nodes of one project on
+// several machines share the namespace and pids repeat across machines (containers all start
+// at 1).
+func nodeID() string {
+	var b [3]byte
+	rand.Read(b[:])
+	return fmt.Sprintf("n%d-%s", os.Getpid(), hex.EncodeToString(b[:]))
+}
+
+func dirExists(dir string) bool {
+	fi, err := os.Stat(dir)
+	return err == nil && fi.IsDir()
+}
