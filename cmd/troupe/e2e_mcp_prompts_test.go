@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/troupe-dev/troupe/internal/mcptest"
+	"github.com/troupe-dev/troupe/internal/testwait"
 	"github.com/troupe-dev/troupe/llm/llmtest"
 )
 
@@ -40,6 +41,16 @@ func TestMCPPromptsAreChatCommands(t *testing.T) {
 	out.waitFor(t, "REVIEWED-IT", 60*time.Second)
 	io.WriteString(stdin, "grow the server\n")
 	out.waitFor(t, "GREW-IT", 60*time.Second)
+	// The server's new prompt is listed again off the session: ask /mcp until it shows.
+	deadline := time.Now().Add(testwait.Scale(30 * time.Second))
+	for !strings.Contains(out.text(), "/mcp__t__grown  Added by grow.") {
+		if time.Now().After(deadline) {
+			t.Fatalf("/mcp never listed the grown prompt:\n%s", out.text())
+		}
+		n := strings.Count(out.text(), "Review a piece of code.")
+		io.WriteString(stdin, "/mcp\n")
+		testwait.Until(t, 30*time.Second, func() bool { return strings.Count(out.text(), "Review a piece of code.") > n }, "/mcp to answer")
+	}
 	io.WriteString(stdin, "/mcp__t__grown\n")
 	out.waitFor(t, "GOT-GROWN", 60*time.Second)
 	io.WriteString(stdin, "/exit\n")
