@@ -23,12 +23,22 @@ type Bridge struct {
 	ns        string
 	log       *slog.Logger
 	artifacts PayloadStore
+	// inbox is the subject of the actor at an address: troupe.<ns>.inbox.<addr> on a Node,
+	// troupe.<ns>.wrk.<worker>.inbox.<addr> on a worker (onWorker).
+	inbox func(ns, addr string) string
 }
 
 // NewBridge returns a Bridge over an (in-process) connection; large payloads are kept in
 // artifacts.
 func NewBridge(nc *nats.Conn, root *actor.RootContext, ns string, log *slog.Logger, artifacts PayloadStore) *Bridge {
-	return &Bridge{nc: nc, root: root, ns: ns, log: log, artifacts: artifacts}
+	return &Bridge{nc: nc, root: root, ns: ns, log: log, artifacts: artifacts, inbox: messages.InboxSubject}
+}
+
+// onWorker makes the Bridge bind and address inboxes under worker w's subjects: the sessions
+// a worker runs live on troupe.<ns>.wrk.<w>.inbox.<addr>, where that worker's credentials may
+// publish (docs/WORKERS.md).
+func (b *Bridge) onWorker(w string) {
+	b.inbox = func(ns, addr string) string { return messages.WorkerInboxSubject(ns, w, addr) }
 }
 
 // NS is the project namespace of the subjects this Bridge uses.
@@ -37,7 +47,7 @@ func (b *Bridge) NS() string { return b.ns }
 // Bind forwards every message arriving on addr's inbox subject into pid's mailbox. The caller
 // unsubscribes when the actor stops.
 func (b *Bridge) Bind(addr string, pid *actor.PID) (*nats.Subscription, error) {
-	subject := messages.InboxSubject(b.ns, addr)
+	subject := b.inbox(b.ns, addr)
 	sub, err := b.nc.Subscribe(subject, func(m *nats.Msg) {
 		msg, err := b.decode(m.Data)
 		if err != nil {
@@ -97,7 +107,7 @@ func (b *Bridge) Send(addr string, msg any) error {
 	if data, err = b.messageByReference(data); err != nil {
 		return fmt.Errorf("send to %s: %w", addr, err)
 	}
-	if err := b.nc.Publish(messages.InboxSubject(b.ns, addr), data); err != nil {
+	if err := b.nc.Publish(b.inbox(b.ns, addr), data); err != nil {
 		return fmt.Errorf("send to %s: %w", addr, err)
 	}
 	return nil

@@ -129,6 +129,7 @@ func (c BusCredentials) Secrets() []string {
 type busKeys struct {
 	dir  string
 	keys map[CredKind]nkeys.KeyPair
+	pubs map[CredKind]string // derived once: each derivation costs ~50 µs of the start
 }
 
 // BusKeyDir is where the embedded bus keeps its per-kind seed files.
@@ -139,7 +140,7 @@ func BusKeyFile(dir string, kind CredKind) string { return filepath.Join(dir, st
 
 // loadBusKeys reads the kinds' seeds from dir, creating those that are missing.
 func loadBusKeys(dir string) (*busKeys, error) {
-	k := &busKeys{dir: dir, keys: map[CredKind]nkeys.KeyPair{}}
+	k := &busKeys{dir: dir, keys: map[CredKind]nkeys.KeyPair{}, pubs: map[CredKind]string{}}
 	node, err := nkeys.CreateUser()
 	if err != nil {
 		return nil, fmt.Errorf("bus credentials: %w", err)
@@ -154,6 +155,13 @@ func loadBusKeys(dir string) (*busKeys, error) {
 			return nil, fmt.Errorf("bus credentials (%s): %w", kind, err)
 		}
 		k.keys[kind] = kp
+	}
+	for kind, kp := range k.keys {
+		pub, err := kp.PublicKey()
+		if err != nil {
+			return nil, fmt.Errorf("bus credentials (%s): %w", kind, err)
+		}
+		k.pubs[kind] = pub
 	}
 	return k, nil
 }
@@ -187,20 +195,14 @@ func loadOrCreateSeed(path string) (nkeys.KeyPair, error) {
 func (k *busKeys) users(ns string) ([]*server.NkeyUser, error) {
 	var users []*server.NkeyUser
 	for _, kind := range CredKinds {
-		pub, err := k.keys[kind].PublicKey()
-		if err != nil {
-			return nil, err
-		}
-		users = append(users, &server.NkeyUser{Nkey: pub, Permissions: serverPermissions(GrantFor(kind, ns))})
+		users = append(users, &server.NkeyUser{Nkey: k.pubs[kind], Permissions: serverPermissions(GrantFor(kind, ns))})
 	}
 	return users, nil
 }
 
 // nodeOption authenticates the Node's own (in-process) connections.
 func (k *busKeys) nodeOption() nats.Option {
-	kp := k.keys[KindNode]
-	pub, _ := kp.PublicKey()
-	return nats.Nkey(pub, kp.Sign)
+	return nats.Nkey(k.pubs[KindNode], k.keys[KindNode].Sign)
 }
 
 // serverPermissions turns a grant into the embedded server's permissions (nil: everything).

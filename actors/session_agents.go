@@ -85,11 +85,14 @@ func (s *session) startChild(ctx actor.Context, c *childAgent, answer any) {
 	factory, start := s.kids.delegation.NewChild, c.start
 	offActor(ctx, setupTimeout, func() builtSetup { return factory.build(start) }, func(b builtSetup, timeout error) {
 		c.building = false
-		if answer != nil {
-			s.respond(ctx, answer) // ctx is the spawn's again (ReenterAfter)
+		reply := func() {
+			if answer != nil {
+				s.respond(ctx, answer) // ctx is the spawn's again (ReenterAfter)
+			}
 		}
 		act, why := childBuilt(s.finished(), messages.AgentFinal(c.rec.State), b.err, timeout)
 		if act == setupDrop {
+			reply()
 			return
 		}
 		var pid *actor.PID
@@ -103,6 +106,7 @@ func (s *session) startChild(ctx actor.Context, c *childAgent, answer any) {
 			}
 		}
 		c.pid = pid // no Watch: the parent hears of the child's stop once, as its parent (see started)
+		reply()     // after the spawn: the child starts before the caller's next step
 		s.saveChild(c)
 		if pid == nil {
 			s.takeKidsStep(ctx, s.kids.result(s.cfg.handle(), failedToStart(c, why), time.Now()))

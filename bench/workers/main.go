@@ -16,7 +16,10 @@
 // 10,000 scripted agents across a Node and two workers need the dispatcher and the worker Node
 // end to end; this command says so instead of printing a number it did not take.
 //
-// Usage: go run ./bench/workers [-part all|code|spawn|queue|state] [-repo-mb 50] [-runs 3]
+// -part e2e drives the real binary end to end instead (see benchE2E): spawn → first model request
+// local vs remote, peak memory per process and events/s to one watcher, for -agents agents.
+//
+// Usage: go run ./bench/workers [-part all|code|spawn|queue|state|e2e] [-repo-mb 50] [-runs 3]
 // [-tasks 500] [-ackwait 5s]
 package main
 
@@ -35,6 +38,9 @@ func main() {
 	runs := flag.Int("runs", 3, "repetitions of each timed step (medians are printed)")
 	tasks := flag.Int("tasks", 500, "tasks pushed through the queue per run")
 	ackWait := flag.Duration("ackwait", 5*time.Second, "the queue's AckWait (redelivery waits for it)")
+	agents := flag.Int("agents", 50, "-part e2e: scripted agents the parent spawns")
+	slots := flag.Int("slots", 8, "-part e2e: slots of each of the two workers")
+	bin := flag.String("bin", "", "-part e2e: the troupe binary (default: built from ./cmd/troupe)")
 	flag.Parse()
 	work, err := os.MkdirTemp("", "bench-workers-")
 	if err != nil {
@@ -60,6 +66,10 @@ func main() {
 	}
 	if *part == "all" || *part == "state" {
 		must(benchState(ctx, srv, work, *repoMB, *runs))
+	}
+	if *part == "e2e" { // needs the worker Node and the dispatcher end to end
+		must(benchE2E(*bin, srv, work, *agents, *slots))
+		return
 	}
 	fmt.Println("\nnot measured here: spawn → first model request end to end (remote vs local) and 10,000 scripted")
 	fmt.Println("agents across 1 Node + 2 workers (peak memory per process, events/s to one watcher):")

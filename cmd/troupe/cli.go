@@ -138,7 +138,7 @@ message. A subcommand's name wins over a prompt word; after --, everything is th
 	})
 	root.AddCommand(m.runCommand(), m.chatCommand(), m.resumeCommand(), m.watchCommand(), m.sessionsCommand(), m.statsCommand(),
 		m.logCommand(), m.approveCommand(), m.modeCommand(), m.doctorCommand(), m.versionCommand(), m.sandboxLauncherCommand(),
-		m.agentsCommand(), m.configCommand(), m.worktreeCommand(), m.serveCommand(), m.attachCommand(), m.loopCommand(), m.stopCommand(), m.approvalsCommand(),
+		m.agentsCommand(), m.configCommand(), m.worktreeCommand(), m.serveCommand(), m.workerCommand(), m.attachCommand(), m.loopCommand(), m.stopCommand(), m.approvalsCommand(),
 		m.mcpCommand(), m.memoryCommand(), m.lessonsCommand())
 	failuresAreNotUsage(root)
 	return root

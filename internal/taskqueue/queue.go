@@ -169,15 +169,23 @@ func (q *Queue) ensureConsumer(ctx context.Context) (jetstream.Consumer, error) 
 	return c, nil
 }
 
+// Errors a caller tells apart: both are setup mistakes, fixed in the server's configuration
+// or the credentials, not by trying again.
+var (
+	ErrNoJetStream  = errors.New("the NATS server has JetStream off; start it with -js (or jetstream {} in its config)")
+	ErrNotPermitted = errors.New("these credentials may not use the project's task queue")
+)
+
 // explain turns the JetStream errors a user can act on into one plain sentence.
 func explain(err error) error {
 	switch {
-	case errors.Is(err, jetstream.ErrJetStreamNotEnabled), errors.Is(err, jetstream.ErrJetStreamNotEnabledForAccount):
-		return errors.New("task queue: the NATS server has JetStream off; start it with -js (or jetstream {} in its config)")
+	case errors.Is(err, jetstream.ErrJetStreamNotEnabled), errors.Is(err, jetstream.ErrJetStreamNotEnabledForAccount),
+		errors.Is(err, nats.ErrNoResponders): // no JetStream API in this account: it is off
+		return fmt.Errorf("task queue: %w", ErrNoJetStream)
 	case errors.Is(err, nats.ErrPermissionViolation), strings.Contains(err.Error(), "Permissions Violation"):
-		return fmt.Errorf("task queue: these credentials may not use the project's task queue: %w", err)
-	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, nats.ErrTimeout), errors.Is(err, nats.ErrNoResponders):
-		return fmt.Errorf("task queue: the NATS server did not answer a JetStream request (is JetStream enabled and the cluster up?): %w", err)
+		return fmt.Errorf("task queue: %w (%v)", ErrNotPermitted, err)
+	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, nats.ErrTimeout):
+		return fmt.Errorf("task queue: the NATS server did not answer a JetStream request (is JetStream on, the cluster up, and may these credentials use it?): %w", err)
 	}
 	return fmt.Errorf("task queue: %w", err)
 }
@@ -202,6 +210,9 @@ func (q *Queue) Publish(ctx context.Context, task *messages.SpawnTask) error {
 	}
 	return nil
 }
+
+// Replicas is how many servers hold the stream: what the project's other buckets use too.
+func (q *Queue) Replicas() int { return max(q.stream.CachedInfo().Config.Replicas, 1) }
 
 // Pending reports how many tasks wait in the stream (queued or delivered and not yet acked).
 func (q *Queue) Pending(ctx context.Context) (uint64, error) {

@@ -13,6 +13,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/troupe-dev/troupe/internal/natstest"
 	"github.com/troupe-dev/troupe/internal/testwait"
 	"github.com/troupe-dev/troupe/messages"
 )
@@ -332,4 +333,12 @@ func TestUndecodableTaskIsDroppedNotRedelivered(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+func TestJetStreamOffIsSaidPlainly(t *testing.T) {
+	c := natstest.Start(t, natstest.Options{NoJetStream: true})
+	_, err := OpenConsumer(ctxT(t), connect(t, c.URL()), Config{Namespace: "p7"})
+	if !errors.Is(err, ErrNoJetStream) {
+		t.Fatalf("err = %v, want ErrNoJetStream", err)
+	}
 }

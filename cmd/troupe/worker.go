@@ -1,0 +1,99 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/troupe-dev/troupe/actors"
+	"github.com/troupe-dev/troupe/cmd/troupe/internal/workercli"
+	"github.com/troupe-dev/troupe/internal/taskqueue"
+)
+
+// workerFlags are troupe worker's.
+type workerFlags struct {
+	nats, creds, name, repoCache, sandbox string
+	slots, maxDeliver                     int
+	ackWait, grace                        time.Duration
+}
+
+func (m *Main) workerCommand() *cobra.Command {
+	var f workerFlags
+	c := &cobra.Command{
+		Use:   "worker",
+		Short: "Run subagents for this project's nodes: take spawn tasks from the NATS cluster's queue until stopped",
+		Long: "Joins the NATS cluster given with --nats and runs the project's subagents that nodes with\n" +
+			"placement workers or auto send out, up to --slots at once, each with the role, tools, budgets and\n" +
+			"model its parent gave it and the provider keys of this process's environment. Run it in a\n" +
+			"checkout of the project (its roles and configuration apply). SIGINT or SIGTERM stops taking\n" +
+			"tasks; running ones get --grace to finish, then go back to the queue for another worker.",
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, args []string) error { return m.worker(c.Context(), &f) },
+	}
+	c.Flags().StringVar(&f.nats, "nats", "", "the NATS server or cluster to join (nats://host:4222[,…]; or nats in the config, TROUPE_NATS)")
+	c.Flags().StringVar(&f.creds, "creds", "", "a .creds file (user JWT and seed) to authenticate with (overrides [bus] creds; or user:password in the URL)")
+	c.Flags().StringVar(&f.name, "name", "", "this worker's name among the project's workers (default: the host name)")
+	c.Flags().IntVar(&f.slots, "slots", workercli.DefaultSlots, "tasks run at once")
+	c.Flags().StringVar(&f.repoCache, "repo-cache", "", "where checkouts of the project and the worker's state live (default ~/.cache/troupe/workers)")
+	c.Flags().StringVar(&f.sandbox, "sandbox", "", "sandbox for bash: auto, landlock, bwrap, off")
+	c.Flags().DurationVar(&f.ackWait, "ack-wait", taskqueue.DefaultAckWait, "how long a task held by a worker that died waits before another takes it")
+	c.Flags().IntVar(&f.maxDeliver, "max-deliver", taskqueue.DefaultMaxDeliver, "deliveries of a task before it goes to the dead-letter subject")
+	c.Flags().DurationVar(&f.grace, "grace", 5*time.Second, "on stop, how long running tasks may finish before they go back to the queue")
+	return c
+}
+
+// worker runs a worker until SIGINT or SIGTERM.
+func (m *Main) worker(ctx context.Context, f *workerFlags) error {
+	name, err := workercli.Name(f.name, os.Hostname)
+	if err != nil {
+		return err
+	}
+	slots, err := workercli.Slots(f.slots)
+	if err != nil {
+		return err
+	}
+	cache, err := workercli.RepoCache(f.repoCache)
+	if err != nil {
+		return err
+	}
+	s, err := m.resolve(&commonFlags{nats: f.nats, natsCreds: f.creds, sandbox: f.sandbox})
+	if err != nil {
+		return err
+	}
+	if s.cfg.NATS == "" {
+		return usageErr("troupe worker joins a NATS cluster: give --nats nats://host:4222 (or nats in the config, TROUPE_NATS)")
+	}
+	ns := s.cfg.Project.ID
+	if ns == "" {
+		p := actors.ProjectID(s.root, actors.StateDir(s.root))
+		if p.PathOnly {
+			return usageErr("no project here: run troupe worker inside a git checkout of the project its nodes serve (or set [project] id)")
+		}
+		ns = p.ID
+	}
+	opts, err := m.nodeOptions(s)
+	if err != nil {
+		return err
+	}
+	opts.NATS = s.cfg.NATS
+	w, err := actors.StartWorker(actors.WorkerOptions{Node: opts, Name: name, NS: ns, Slots: slots,
+		StateDir: workercli.StateDir(cache, name), RepoCache: cache, Grace: f.grace,
+		Queue: taskqueue.Config{AckWait: f.ackWait, MaxDeliver: f.maxDeliver}})
+	if err != nil {
+		return workercli.StartError(s.cfg.NATS, err)
+	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	fmt.Fprintf(m.Stdout, "troupe: worker %s serving %s on %s with %d slot(s); Ctrl-C stops\n", name, s.root, s.cfg.NATS, slots)
+	w.Run(ctx)
+	fmt.Fprintf(m.Stdout, "troupe: worker %s stopped\n", name)
+	if err := w.Close(); err != nil {
+		return &exitError{Code: exitFailed, Msg: fmt.Sprintf("closing worker: %v", err)}
+	}
+	return nil
+}
