@@ -84,6 +84,9 @@ type SessionDeps struct {
 	// MCPWatch asks the Node's MCP servers to tell this session when their tools change
 	// (mcp_watch.go); nil without servers.
 	MCPWatch func(*actor.PID)
+	// MCPPrompts finds and fills the MCP servers' prompts for the prompt commands, safe to
+	// call off the actor; nil without servers.
+	MCPPrompts mcpPrompter
 	// Hooks are the project's hooks, fixed for the Node's life: the session reads which events
 	// have one (and /hooks lists them); its executor runs them (session_hooks.go).
 	Hooks *hooks.Set

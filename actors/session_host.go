@@ -55,6 +55,7 @@ func (h sessionHost) Snapshot() commandSnapshot {
 		ProjectRoot: s.cfg.Workspace,
 		Sandbox:     s.deps.Sandbox,
 		MCP:         s.deps.MCP,
+		MCPPrompts:  s.deps.MCPPrompts,
 		Hooks:       s.deps.Hooks.All(),
 		Memory:      s.deps.Memory,
 	}
@@ -89,6 +90,23 @@ func (h sessionHost) Later(timeout time.Duration, work func() func() string, lat
 			out = then()
 		}
 		h.s.respond(h.ctx, commandOutput(out))
+	})
+}
+
+func (h sessionHost) LaterInput(timeout time.Duration, work func() (string, string), late func(error) string) {
+	type answer struct{ text, out string }
+	offActor(h.ctx, timeout, func() answer { t, o := work(); return answer{t, o} }, func(a answer, err error) {
+		switch {
+		case err != nil:
+			h.s.respond(h.ctx, commandOutput(late(err)))
+		case a.text == "":
+			h.s.respond(h.ctx, commandOutput(a.out))
+		case h.s.phase != phaseIdle:
+			h.s.respond(h.ctx, commandOutput("a turn started meanwhile; run the command again when it ends"))
+		default:
+			h.s.withHooks(h.ctx, h.s.hooks.prompt(a.text)) // as typed text: its hooks, then the model
+			h.s.respond(h.ctx, &messages.InputAck{Routed: messages.RoutedModel})
+		}
 	})
 }
 

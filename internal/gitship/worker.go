@@ -85,22 +85,15 @@ func (c *Cache) Checkout(ctx context.Context, project, task string, src *message
 	if err := checkTask(task); err != nil {
 		return nil, err
 	}
-	unlock, err := c.lock()
-	if err != nil {
-		return nil, err
-	}
-	defer unlock()
-	repo, err := c.repo(ctx, project)
-	if err != nil {
-		return nil, fmt.Errorf("gitship: repository cache for %s: %w", project, err)
-	}
 	if src.Base == "" {
 		return nil, errors.New("gitship: the task names no base commit")
 	}
-	fetched, err := c.ensure(ctx, repo, src, objs)
+	repo, fetched, err := c.fetchBase(ctx, project, src, objs)
 	if err != nil {
-		return nil, fmt.Errorf("gitship: fetch base %s: %w", short(src.Base), err)
+		return nil, err
 	}
+	// The worktree itself is made outside the cache's lock, so a worker's slots check out in
+	// parallel: git takes its own lock on each ref and worktree entry, and task names differ.
 	co := &Checkout{Task: task, Repo: repo, Path: filepath.Join(c.dir, "work", bucketSafe(project), task),
 		Branch: Branch(task), Base: src.Base, Start: src.Base, Fetched: fetched}
 	if err := co.remove(ctx); err != nil {
@@ -135,7 +128,28 @@ func (c *Cache) Checkout(ctx context.Context, project, task string, src *message
 	return co, nil
 }
 
-// remove deletes the task's worktree and branch if an earlier delivery left them.
+// fetchBase makes src's base present in the project's repository, under the cache's lock (one
+// fetch of a base serves every slot waiting for it).
+func (c *Cache) fetchBase(ctx context.Context, project string, src *messages.TaskRepo, objs *Objects) (string, int64, error) {
+	unlock, err := c.lock()
+	if err != nil {
+		return "", 0, err
+	}
+	defer unlock()
+	repo, err := c.repo(ctx, project)
+	if err != nil {
+		return "", 0, fmt.Errorf("gitship: repository cache for %s: %w", project, err)
+	}
+	fetched, err := c.ensure(ctx, repo, src, objs)
+	if err != nil {
+		return "", 0, fmt.Errorf("gitship: fetch base %s: %w", short(src.Base), err)
+	}
+	return repo, fetched, nil
+}
+
+// remove deletes the task's worktree if an earlier delivery left it. A directory git no longer
+// knows is removed by hand; its stale registration is overridden by worktree add -f (a prune
+// here could drop another slot's worktree while it is being added).
 func (co *Checkout) remove(ctx context.Context) error {
 	if _, err := os.Stat(co.Path); err == nil {
 		if _, err := run(ctx, co.Repo, "worktree", "remove", "--force", "--force", co.Path); err != nil {
@@ -144,17 +158,11 @@ func (co *Checkout) remove(ctx context.Context) error {
 			}
 		}
 	}
-	_, _ = run(ctx, co.Repo, "worktree", "prune")
 	return nil
 }
 
 // Remove deletes the task's worktree and branch once its result is delivered.
 func (c *Cache) Remove(ctx context.Context, co *Checkout) error {
-	unlock, err := c.lock()
-	if err != nil {
-		return err
-	}
-	defer unlock()
 	if err := co.remove(ctx); err != nil {
 		return err
 	}
