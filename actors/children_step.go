@@ -29,12 +29,16 @@ type kidsStep struct {
 	start   *childAgent   // admitted with a free slot: its setup is built and it is spawned
 	stop    []*childAgent // running children told to stop (reason); their results end them
 	reason  string
-	ended   bool
+	// dispatch are messages for the Node's dispatcher about remote children
+	// (children_remote.go), sent after the rest.
+	dispatch []any
+	ended    bool
 }
 
 // and appends the effects of o to st (st's answer to the request stands).
 func (st *kidsStep) and(o kidsStep) {
 	st.save, st.emit, st.answers = append(st.save, o.save...), append(st.emit, o.emit...), append(st.answers, o.answers...)
+	st.dispatch = append(st.dispatch, o.dispatch...)
 	st.ended = st.ended || o.ended
 }
 

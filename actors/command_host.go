@@ -30,6 +30,10 @@ type commandHost interface {
 	// on the actor and its text answers the command; late answers instead when work overruns
 	// timeout. work must touch nothing of the session: it gets values, never the host's state.
 	Later(timeout time.Duration, work func() func() string, late func(error) string)
+	// LaterInput runs work off the actor like Later; work returns either text, which goes to
+	// the model as the user's turn (if the session is still idle), or out, the command's
+	// answer (an MCP prompt command, commands_mcp_prompt.go).
+	LaterInput(timeout time.Duration, work func() (text, out string), late func(error) string)
 	// Delegate sends req to the session as spawn_agent would and answers the command with what
 	// answer makes of the reply.
 	Delegate(req *messages.SpawnAgent, timeout time.Duration, answer func(reply any, err error) string)
@@ -87,6 +91,8 @@ type commandSnapshot struct {
 	Sandbox tools.Sandbox
 	// MCP asks the MCP servers' state, off the actor (nil: none configured).
 	MCP func() []*messages.MCPServerStatus
+	// MCPPrompts finds and fills the MCP servers' prompts, off the actor (nil: none configured).
+	MCPPrompts mcpPrompter
 	// Hooks are the project's hooks, skipped ones included (/hooks).
 	Hooks []hooks.Hook
 	// Memory is the session's cross-session memory, used off the actor (nil: none).

@@ -98,6 +98,9 @@ func Commands() []CommandInfo {
 
 // runCommand answers a line the router classified as a command (known or not).
 func runCommand(h commandHost, r inputRoute) *messages.InputAck {
+	if isMCPPromptCommand(r.Command) {
+		return runMCPPrompt(h, r.Command, r.Arg)
+	}
 	c, ok := lookupCommand(r.Command)
 	if r.Kind != inputCommand || !ok {
 		return commandOutput(unknownCommand(r.Command))
@@ -163,6 +166,7 @@ func commandHelp(arg string) string {
 			fmt.Fprintf(&b, "  /%-11s %s\n", n, byName[n].Help)
 		}
 	}
+	b.WriteString(" MCP servers' prompts are commands too: /mcp__SERVER__PROMPT [args…] (/mcp lists them)\n")
 	return b.String()
 }
 

@@ -38,6 +38,7 @@ func mcpView(statuses []*messages.MCPServerStatus) string {
 			fmt.Fprintf(&b, "  last error: %s", st.LastError)
 		}
 		b.WriteString("\n")
+		b.WriteString(mcpPromptLines(st))
 	}
 	return strings.TrimRight(b.String(), "\n")
 }

@@ -45,6 +45,9 @@ func classifyInput(text string) inputRoute {
 	if word == "" || strings.ContainsAny(word, "/.\\") {
 		return inputRoute{Kind: inputModel}
 	}
+	if isMCPPromptCommand(word) { // a prompt's name keeps its case (commands_mcp_prompt.go)
+		return inputRoute{Kind: inputCommand, Command: word, Arg: strings.TrimSpace(arg)}
+	}
 	word = strings.ToLower(word)
 	if _, ok := lookupCommand(word); ok {
 		return inputRoute{Kind: inputCommand, Command: word, Arg: strings.TrimSpace(arg)}

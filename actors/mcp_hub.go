@@ -7,6 +7,8 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -91,8 +93,9 @@ func packageCaches() []string {
 
 // tools lists every server's tools as tools.Tool, starting servers that have not started and
 // waiting for them up to mcpListWait. A server that fails or a tool whose schema does not
-// compile is left out with a warning; the rest are offered.
-func (h *mcpHub) tools() []tools.Tool {
+// compile is left out with a warning; the rest are offered. When search is served by an MCP
+// server's tool, web_search is built from that tool as listed (mcpSearchTool).
+func (h *mcpHub) tools(search *tools.SearchConfig) []tools.Tool {
 	if h == nil || len(h.servers) == 0 {
 		return nil
 	}
@@ -132,7 +135,44 @@ func (h *mcpHub) tools() []tools.Tool {
 			out = append(out, tool)
 		}
 	}
-	return append(out, tools.MCPResourceTools(withResources)...)
+	out = append(out, tools.MCPResourceTools(withResources)...)
+	if search != nil && search.ViaMCP() {
+		if t := h.searchTool(*search, statuses); t != nil {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// searchTool is web_search through the configured server's tool. When that server cannot
+// serve it now, web_search is a tool whose every call says why in one line (and the Node's
+// log says it once), so the user sees what to fix where the search was wanted.
+func (h *mcpHub) searchTool(search tools.SearchConfig, statuses []*messages.MCPServerStatus) tools.Tool {
+	i := slices.IndexFunc(h.servers, func(s config.MCPServer) bool { return s.Name == search.Server })
+	if i < 0 {
+		return nil // not a running server: said once when the Node's options were built
+	}
+	broken := func(why string) tools.Tool {
+		h.log.Warn(why)
+		return tools.BrokenSearch(why)
+	}
+	st := statuses[i]
+	if st.State != messages.MCPReady {
+		return broken(fmt.Sprintf("web_search: mcp server %s is not ready (%s); /mcp shows its state", search.Server, st.LastError))
+	}
+	var names []string
+	for _, t := range st.Tools {
+		if t.Name != search.Tool {
+			names = append(names, t.Name)
+			continue
+		}
+		tool, err := tools.MCPSearch(tools.MCPToolInfo{Server: search.Server, Tool: t.Name, Description: t.Description, Schema: t.Schema})
+		if err != nil {
+			return broken(err.Error())
+		}
+		return tool
+	}
+	return broken(fmt.Sprintf("web_search: mcp server %s has no tool %q (it has %s); fix [web] search_tool in your config", search.Server, search.Tool, strings.Join(names, ", ")))
 }
 
 // caller is a session's tools.MCPCaller: each call is a message to the server's actor.

@@ -28,8 +28,9 @@ type mcpServer struct {
 	conn    *mcpclient.Conn
 	gen     int // which connection a report is about; a stale one is ignored
 	tools   []messages.MCPToolSpec
-	waiters []*actor.PID    // MCPListTools waiting for a start
-	queued  []queuedMCPCall // calls waiting for a start
+	prompts []messages.MCPPromptSpec // the chat's /mcp__<server>__<prompt> commands (mcp_prompts.go)
+	waiters []*actor.PID             // MCPListTools waiting for a start
+	queued  []queuedMCPCall          // calls waiting for a start
 	// watchers are the sessions told when the tools change (MCPWatch), until they stop.
 	watchers []*actor.PID
 }
@@ -42,10 +43,11 @@ type queuedMCPCall struct {
 // What the actor's goroutines report.
 type (
 	mcpConnected struct {
-		gen   int
-		conn  *mcpclient.Conn
-		tools []messages.MCPToolSpec
-		err   error
+		gen     int
+		conn    *mcpclient.Conn
+		tools   []messages.MCPToolSpec
+		prompts []messages.MCPPromptSpec
+		err     error
 	}
 	mcpConnLost struct {
 		gen int
@@ -83,6 +85,10 @@ func (m *mcpServer) Receive(ctx actor.Context) {
 		m.onToolsChanged(ctx, msg)
 	case *mcpRelisted:
 		m.onRelisted(ctx, msg)
+	case *mcpPromptsChanged:
+		m.onPromptsChanged(ctx, msg)
+	case *mcpPromptsListed:
+		m.onPromptsListed(msg)
 	case *messages.MCPWatch:
 		m.watch(ctx, ctx.Sender())
 	case *actor.Terminated:
@@ -103,7 +109,7 @@ func (m *mcpServer) Receive(ctx actor.Context) {
 func (m *mcpServer) status() *messages.MCPServerStatus {
 	return &messages.MCPServerStatus{Server: m.opt.Server.Name, State: m.life.state, Tools: m.tools,
 		LastError: m.life.lastErr, Version: m.life.version, Restarts: m.life.restarts,
-		Resources: m.conn != nil && m.conn.HasResources()}
+		Resources: m.conn != nil && m.conn.HasResources(), Prompts: m.prompts}
 }
 
 func (m *mcpServer) onList(ctx actor.Context, msg *messages.MCPListTools) {
@@ -144,6 +150,8 @@ func (m *mcpServer) start(ctx actor.Context) {
 	m.gen++
 	gen, opt, self, root := m.gen, m.opt, ctx.Self(), ctx.ActorSystem().Root
 	opt.OnToolsChanged = func() { root.Send(self, &mcpToolsChanged{gen: gen}) }
+	opt.OnPromptsChanged = func() { root.Send(self, &mcpPromptsChanged{gen: gen}) }
+	log, name := m.log, m.opt.Server.Name
 	go func() {
 		cctx, cancel := context.WithTimeout(context.Background(), mcpStartTimeout)
 		defer cancel()
@@ -158,7 +166,11 @@ func (m *mcpServer) start(ctx actor.Context) {
 			root.Send(self, &mcpConnected{gen: gen, err: err})
 			return
 		}
-		root.Send(self, &mcpConnected{gen: gen, conn: conn, tools: list})
+		prompts, err := listPrompts(cctx, conn)
+		if err != nil { // the tools still work: the prompts are left out
+			log.Warn("mcp server: listing its prompts failed", "server", name, "err", err)
+		}
+		root.Send(self, &mcpConnected{gen: gen, conn: conn, tools: list, prompts: prompts})
 		<-conn.Done()
 		root.Send(self, &mcpConnLost{gen: gen, err: conn.Err()})
 	}()
@@ -191,7 +203,7 @@ func (m *mcpServer) onConnected(ctx actor.Context, msg *mcpConnected) {
 			m.reply(ctx, q.sender, m.failedResult(q.call, 0))
 		}
 	} else {
-		m.conn, m.tools = msg.conn, msg.tools
+		m.conn, m.tools, m.prompts = msg.conn, msg.tools, msg.prompts
 		m.life.ready()
 		for _, q := range m.queued {
 			m.run(ctx, q.call, q.sender)

@@ -91,12 +91,12 @@ func TestMCPServerActor(t *testing.T) {
 	if st := status(t, hub, "t"); st.State != messages.MCPStopped {
 		t.Fatalf("a lazy server before first use: %s", st.State)
 	}
-	ts := hub.tools()
+	ts := hub.tools(nil)
 	specs := map[string]tools.Spec{}
 	for _, tl := range ts {
 		specs[tl.Spec().Name] = tl.Spec()
 	}
-	if _, ok := specs["mcp__t__bad_schema"]; ok || len(specs) != 10 {
+	if _, ok := specs["mcp__t__bad_schema"]; ok || len(specs) != 12 {
 		t.Fatalf("tools offered: %v", specs)
 	}
 	if specs["mcp__t__echo"].Risk != tools.RiskRead || specs["mcp__t__sleep"].Risk != tools.RiskExec {
@@ -149,7 +149,7 @@ func TestMCPServerActor(t *testing.T) {
 // next registry built has the new tool.
 func TestMCPToolListChanged(t *testing.T) {
 	hub := startTestHub(t, testMCPServer(t, "t", 10))
-	before := len(hub.tools())
+	before := len(hub.tools(nil))
 	if res := hub.caller("s1").CallMCP(context.Background(), "t", "grow", json.RawMessage(`{}`)); res.IsError || res.Session != "s1" {
 		t.Fatalf("%+v: an answer names the calling session", res)
 	}
@@ -160,7 +160,7 @@ func TestMCPToolListChanged(t *testing.T) {
 		return nil
 	})
 	var names []string
-	for _, tl := range hub.tools() {
+	for _, tl := range hub.tools(nil) {
 		names = append(names, tl.Spec().Name)
 	}
 	if len(names) != before+1 || !strings.Contains(strings.Join(names, ","), "mcp__t__grown") {
@@ -173,13 +173,13 @@ func TestMCPToolListChanged(t *testing.T) {
 func TestMCPServerThatCannotStart(t *testing.T) {
 	missing := config.MCPServer{Name: "gone", Command: "no-such-mcp-server", Source: ".mcp.json"}
 	hub := startTestHub(t, missing, testMCPServer(t, "t", 10))
-	ts := hub.tools()
+	ts := hub.tools(nil)
 	for _, tl := range ts {
 		if strings.HasPrefix(tl.Spec().Name, "mcp__gone__") {
 			t.Errorf("offered %s", tl.Spec().Name)
 		}
 	}
-	if len(ts) != 5 {
+	if len(ts) != 6 {
 		t.Errorf("the working server's tools: %d", len(ts))
 	}
 	res := hub.caller("s1").CallMCP(context.Background(), "gone", "x", nil)
@@ -232,7 +232,69 @@ func TestSessionCallsAnMCPTool(t *testing.T) {
 		t.Errorf("the tool result: %q", got)
 	}
 	id := tn.startInteractive(t, messages.StartSession{ID: "i1", Model: "scripted"})
-	if out := tn.command(t, id, "/mcp"); !strings.HasPrefix(out, "t ") || !strings.Contains(out, "ready") || !strings.Contains(out, "6 tools") { // as the server lists them, bad_schema included
+	if out := tn.command(t, id, "/mcp"); !strings.HasPrefix(out, "t ") || !strings.Contains(out, "ready") || !strings.Contains(out, "7 tools") { // as the server lists them, bad_schema included
 		t.Errorf("/mcp: %q", out)
 	}
+}
+
+// TestMCPServesWebSearch: with search through an MCP server's tool, the hub offers
+// web_search built from that tool, and a call reaches it; a tool the server lacks makes a
+// web_search whose calls say so.
+func TestMCPServesWebSearch(t *testing.T) {
+	hub := startTestHub(t, testMCPServer(t, "t", 10))
+	find := func(ts []tools.Tool) tools.Tool {
+		for _, tl := range ts {
+			if tl.Spec().Name == "web_search" {
+				return tl
+			}
+		}
+		return nil
+	}
+	search := find(hub.tools(&tools.SearchConfig{Provider: "mcp", Server: "t", Tool: "search"}))
+	if search == nil || search.Spec().Risk != tools.RiskNetwork {
+		t.Fatal("no web_search through the server's search tool")
+	}
+	env := &tools.Env{Root: t.TempDir(), MCP: hub.caller("s1")}
+	res := search.Run(context.Background(), env, json.RawMessage(`{"query":"harness","count":1}`))
+	if res.IsError || !strings.Contains(res.Output, "1. harness, hit 1") || strings.Contains(res.Output, "hit 2") {
+		t.Errorf("a search: %+v", res)
+	}
+	if find(hub.tools(nil)) != nil {
+		t.Error("web_search offered without a search config")
+	}
+	broken := find(hub.tools(&tools.SearchConfig{Provider: "mcp", Server: "t", Tool: "nope"}))
+	if res := broken.Run(context.Background(), env, json.RawMessage(`{"query":"x"}`)); !res.IsError || !strings.Contains(res.Output, `has no tool "nope"`) {
+		t.Errorf("a tool the server lacks: %+v", res)
+	}
+}
+
+// TestMCPServerPrompts: a server's prompts are in its status once it starts, a prompt is
+// filled with its arguments through the server's actor, and a prompt the server adds later
+// (notifications/prompts/list_changed) is listed without a restart.
+func TestMCPServerPrompts(t *testing.T) {
+	hub := startTestHub(t, testMCPServer(t, "t", 10))
+	p := hub.prompter("s1")
+	sts := p.Statuses([]string{"t"})
+	if len(sts) != 1 || sts[0].State != messages.MCPReady || len(sts[0].Prompts) != 1 || sts[0].Prompts[0].Name != "review" ||
+		len(sts[0].Prompts[0].Arguments) != 2 || !sts[0].Prompts[0].Arguments[0].Required {
+		t.Fatalf("statuses: %+v", sts[0])
+	}
+	res := p.Get(context.Background(), "t", "review", map[string]string{"code": "x := 1", "language": "Go"})
+	if res.IsError || res.Output != "Please review this Go code:\nx := 1\n\nSay what could break." || res.Session != "s1" {
+		t.Errorf("the filled prompt: %+v", res)
+	}
+	if res := p.Get(context.Background(), "t", "review", nil); !res.IsError || !strings.Contains(res.Output, "review needs code") {
+		t.Errorf("the server's own refusal: %+v", res)
+	}
+	if res := hub.caller("s1").CallMCP(context.Background(), "t", "grow", nil); res.IsError {
+		t.Fatalf("grow: %+v", res)
+	}
+	testwait.For(t, 30*time.Second, func() error {
+		for _, pr := range p.Statuses(nil)[0].Prompts {
+			if pr.Name == "grown" {
+				return nil
+			}
+		}
+		return fmt.Errorf("no prompt grown yet")
+	})
 }

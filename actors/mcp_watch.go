@@ -34,6 +34,12 @@ func callOp(ctx context.Context, conn *mcpclient.Conn, call *messages.MCPCall) (
 			return mcpclient.Result{Text: "mcp_read_resource needs a uri", IsError: true}, nil
 		}
 		return conn.ReadResource(ctx, a.URI)
+	case messages.MCPOpGetPrompt:
+		var a messages.MCPPromptArgs
+		if err := json.Unmarshal(call.Args, &a); err != nil || a.Name == "" {
+			return mcpclient.Result{Text: "prompts/get needs a prompt name", IsError: true}, nil
+		}
+		return conn.GetPrompt(ctx, a.Name, a.Arguments)
 	}
 	return mcpclient.Result{Text: fmt.Sprintf("unknown mcp operation %q", call.Op), IsError: true}, nil
 }

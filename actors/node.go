@@ -330,7 +330,7 @@ func (n *Node) newSessionDeps(start *messages.StartSession) (SessionDeps, error)
 		Executor: n.executorFactory(executorParts{start: start, workspace: workspace, skills: setup.Skills, reg: reg, gate: gate,
 			files: n.fileTracker(start), delegates: setup.Delegation != nil}),
 		System: setup.System, Instructions: setup.Instructions, Delegation: setup.Delegation, Narrowed: setup.Narrowed,
-		Setup: func(st *messages.StartSession) (*SessionSetup, error) { return n.sessionSetup(st, frozen) }, PromptModes: n.promptModes, MCP: n.mcp.statusFunc(), MCPWatch: n.mcp.watchFunc(), Lessons: n.lessonBook(start),
+		Setup: func(st *messages.StartSession) (*SessionSetup, error) { return n.sessionSetup(st, frozen) }, PromptModes: n.promptModes, MCP: n.mcp.statusFunc(), MCPWatch: n.mcp.watchFunc(), MCPPrompts: n.mcp.prompter(start.ID), Lessons: n.lessonBook(start),
 		Memory: n.sessionMemory(start), Notices: notices, Hooks: n.opts.Hooks,
 	}, nil
 }

@@ -9,7 +9,7 @@ import "github.com/troupe-dev/troupe/tools"
 func (n *Node) nodeTools(topLevel, withSkills bool, mcp *mcpHub) []tools.Tool {
 	all := append(append(tools.Builtins(), tools.ReadArtifact()), tools.GoalTools()...)
 	all = append(all, tools.WebFetch(n.opts.WebAllowHosts))
-	if n.opts.WebSearch != nil {
+	if n.opts.WebSearch != nil && !n.opts.WebSearch.ViaMCP() { // through MCP: the hub builds it
 		if search, err := tools.WebSearch(*n.opts.WebSearch); err == nil {
 			all = append(all, search)
 		}
@@ -17,7 +17,7 @@ func (n *Node) nodeTools(topLevel, withSkills bool, mcp *mcpHub) []tools.Tool {
 	if topLevel {
 		all = append(all, tools.MemoryTool())
 	}
-	all = append(all, mcp.tools()...)
+	all = append(all, mcp.tools(n.opts.WebSearch)...)
 	if n.opts.Agents.MaxDepth != NoSubagents {
 		all = append(all, tools.AgentTools()...)
 	}

@@ -84,6 +84,9 @@ type SessionDeps struct {
 	// MCPWatch asks the Node's MCP servers to tell this session when their tools change
 	// (mcp_watch.go); nil without servers.
 	MCPWatch func(*actor.PID)
+	// MCPPrompts finds and fills the MCP servers' prompts for the prompt commands, safe to
+	// call off the actor; nil without servers.
+	MCPPrompts mcpPrompter
 	// Hooks are the project's hooks, fixed for the Node's life: the session reads which events
 	// have one (and /hooks lists them); its executor runs them (session_hooks.go).
 	Hooks *hooks.Set
@@ -173,8 +176,10 @@ func (s *session) Receive(ctx actor.Context) {
 		s.respond(ctx, s.kids.list(time.Now()))
 	case *messages.AgentResult:
 		s.takeKidsStep(ctx, s.kids.result(s.cfg.handle(), msg, time.Now()))
-	case *dispatchOutcome, *childPlaced:
-		s.onDispatched(ctx, msg)
+	case *dispatchOutcome:
+		s.takeKidsStep(ctx, s.kids.refused(msg, s.cfg.handle(), s.finished(), time.Now()))
+	case *childPlaced:
+		s.takeKidsStep(ctx, s.kids.placed(msg))
 	case *childGone:
 		s.takeKidsStep(ctx, s.kids.gone(s.cfg.handle(), msg.task, time.Now()))
 	case *waitExpired:
@@ -197,7 +202,7 @@ func (s *session) Receive(ctx actor.Context) {
 		st.respond = replyTo(err, s.status())
 		s.takeTurnStep(ctx, st)
 		if err == nil {
-			s.remoteModeChanged(ctx)
+			s.takeKidsStep(ctx, s.kids.modeChanged(s.cfg.Mode, s.cfg.handle()))
 		}
 	case *messages.SessionAllowlist:
 		s.onSessionAllowlist(ctx, msg)

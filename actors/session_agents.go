@@ -35,7 +35,7 @@ func (s *session) onSpawnAgent(ctx actor.Context, req *messages.SpawnAgent) {
 		s.respond(ctx, &messages.ErrorReply{Error: err.Error()})
 		return
 	}
-	s.place(c, req)
+	s.emit(s.kids.place(c)...)
 	if !req.Worktree || c.remote { // a worker makes a remote child's worktree
 		s.takeKidsStep(ctx, s.kids.admit(c, req, notes, s.finished() || s.cur.cancelling != ""))
 		return
@@ -76,7 +76,7 @@ func (s *session) startChild(ctx actor.Context, c *childAgent, answer any) {
 		if answer != nil {
 			s.respond(ctx, answer)
 		}
-		s.dispatchChild(ctx, c)
+		s.takeKidsStep(ctx, s.kids.dispatch(c, s.deps.Bridge.NS(), ctx.Self(), time.Now()))
 		return
 	}
 	c.rec.State = messages.AgentRunning
@@ -143,6 +143,9 @@ func (s *session) takeKidsStep(ctx actor.Context, st kidsStep) {
 		if err := s.deps.Bridge.Send(c.rec.Session, &messages.Cancel{Reason: st.reason}); err != nil && c.pid != nil {
 			ctx.Stop(c.pid)
 		}
+	}
+	for _, m := range st.dispatch {
+		ctx.Send(s.kids.delegation.Dispatcher, m)
 	}
 	if !st.ended {
 		return

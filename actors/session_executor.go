@@ -43,7 +43,7 @@ func (s *session) onSessionAllowlist(ctx actor.Context, msg *messages.SessionAll
 		}
 		return
 	}
-	s.remoteAllowlistGrew(ctx, msg.Patterns)
+	s.takeKidsStep(ctx, s.kids.allowlistGrew(msg.Patterns))
 	s.kids.allowlist = msg.Patterns
 	if s.meta != nil && !slices.Equal(s.meta.Allowlist, msg.Patterns) {
 		s.meta.Allowlist = slices.Clone(msg.Patterns)

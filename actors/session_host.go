@@ -55,6 +55,7 @@ func (h sessionHost) Snapshot() commandSnapshot {
 		ProjectRoot: s.cfg.Workspace,
 		Sandbox:     s.deps.Sandbox,
 		MCP:         s.deps.MCP,
+		MCPPrompts:  s.deps.MCPPrompts,
 		Hooks:       s.deps.Hooks.All(),
 		Memory:      s.deps.Memory,
 	}
@@ -92,6 +93,23 @@ func (h sessionHost) Later(timeout time.Duration, work func() func() string, lat
 	})
 }
 
+func (h sessionHost) LaterInput(timeout time.Duration, work func() (string, string), late func(error) string) {
+	type answer struct{ text, out string }
+	offActor(h.ctx, timeout, func() answer { t, o := work(); return answer{t, o} }, func(a answer, err error) {
+		switch {
+		case err != nil:
+			h.s.respond(h.ctx, commandOutput(late(err)))
+		case a.text == "":
+			h.s.respond(h.ctx, commandOutput(a.out))
+		case h.s.phase != phaseIdle:
+			h.s.respond(h.ctx, commandOutput("a turn started meanwhile; run the command again when it ends"))
+		default:
+			h.s.withHooks(h.ctx, h.s.hooks.prompt(a.text)) // as typed text: its hooks, then the model
+			h.s.respond(h.ctx, &messages.InputAck{Routed: messages.RoutedModel})
+		}
+	})
+}
+
 func (h sessionHost) Delegate(req *messages.SpawnAgent, timeout time.Duration, answer func(any, error) string) {
 	f := h.ctx.RequestFuture(h.ctx.Self(), req, timeout)
 	h.ctx.ReenterAfter(f, func(res any, err error) {
@@ -115,7 +133,7 @@ func (h sessionHost) SwitchMode(mode messages.Mode, by string) error {
 	st, err := h.s.cfg.switchMode(&messages.SetMode{Mode: mode, By: by})
 	if err == nil {
 		h.s.takeTurnStep(h.ctx, st)
-		h.s.remoteModeChanged(h.ctx)
+		h.s.takeKidsStep(h.ctx, h.s.kids.modeChanged(h.s.cfg.Mode, h.s.cfg.handle()))
 	}
 	return err
 }

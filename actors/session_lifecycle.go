@@ -41,7 +41,7 @@ func (s *session) started(ctx actor.Context) {
 		s.fail(ctx, messages.FailConfig, err.Error())
 		return
 	}
-	s.adoptRemoteChildren(ctx)
+	s.takeKidsStep(ctx, s.kids.adopt(ctx.Self(), s.cfg.ID))
 	self, root := ctx.Self(), ctx.ActorSystem().Root
 	s.asChild.armWall(s.cfg.limits.MaxWall, func() { root.Send(self, &wallBudgetExpired{}) })
 	if s.deps.MCPWatch != nil {

@@ -81,7 +81,8 @@ type Config struct {
 		// AllowHosts are hosts web_fetch may reach even where they resolve to loopback,
 		// private or link-local addresses (user config, or a trusted project).
 		AllowHosts []string `toml:"allow_hosts"`
-		// SearchProvider turns web_search on: "brave", "tavily" or "searxng" ("": off).
+		// SearchProvider turns web_search on: "brave", "tavily", "searxng" or "mcp" (an MCP
+		// server's search tool: SearchServer and SearchTool) ("": off).
 		SearchProvider string `toml:"search_provider"`
 		// SearchURL is the search API's address; "" is the provider's public one (searxng
 		// needs it).
@@ -89,6 +90,10 @@ type Config struct {
 		// SearchKeyEnv names the variable holding the API key; "" is BRAVE_API_KEY or
 		// TAVILY_API_KEY.
 		SearchKeyEnv string `toml:"search_key_env"`
+		// SearchServer and SearchTool name the MCP server and its tool that serve web_search
+		// when SearchProvider is "mcp".
+		SearchServer string `toml:"search_server"`
+		SearchTool   string `toml:"search_tool"`
 	} `toml:"web"`
 
 	// Lessons is the learning layer (docs/ARCHITECTURE.md, "The learning layer").

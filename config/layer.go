@@ -63,6 +63,8 @@ type layer struct {
 		SearchProvider *string  `toml:"search_provider"`
 		SearchURL      *string  `toml:"search_url"`
 		SearchKeyEnv   *string  `toml:"search_key_env"`
+		SearchServer   *string  `toml:"search_server"`
+		SearchTool     *string  `toml:"search_tool"`
 	} `toml:"web"`
 
 	Lessons struct {
@@ -180,6 +182,8 @@ func (l *layer) applyTo(c *Config, path string) {
 		{"Web.SearchProvider", l.Web.SearchProvider, &c.Web.SearchProvider},
 		{"Web.SearchURL", l.Web.SearchURL, &c.Web.SearchURL},
 		{"Web.SearchKeyEnv", l.Web.SearchKeyEnv, &c.Web.SearchKeyEnv},
+		{"Web.SearchServer", l.Web.SearchServer, &c.Web.SearchServer},
+		{"Web.SearchTool", l.Web.SearchTool, &c.Web.SearchTool},
 	} {
 		if s.from != nil {
 			c.setString(s.field, s.to, *s.from, path)

@@ -60,9 +60,9 @@ func (l *layer) narrowProject(c *Config, projectFile string) []string {
 		ignore(fmt.Sprintf("nats = %q (sessions would be sent there)", *l.NATS), "--nats "+*l.NATS)
 		l.NATS = nil
 	}
-	if l.Web.SearchURL != nil || l.Web.SearchKeyEnv != nil || l.Web.SearchProvider != nil {
+	if l.Web.SearchURL != nil || l.Web.SearchKeyEnv != nil || l.Web.SearchProvider != nil || l.Web.SearchServer != nil || l.Web.SearchTool != nil {
 		ignore("web.search_* (your search API key would be sent where the project says)", "")
-		l.Web.SearchURL, l.Web.SearchKeyEnv, l.Web.SearchProvider = nil, nil, nil
+		l.Web.SearchURL, l.Web.SearchKeyEnv, l.Web.SearchProvider, l.Web.SearchServer, l.Web.SearchTool = nil, nil, nil, nil, nil
 	}
 	if len(l.Web.AllowHosts) > 0 {
 		ignore(fmt.Sprintf("web.allow_hosts = %q (web_fetch could reach this machine's network)", l.Web.AllowHosts), "")

@@ -68,6 +68,9 @@ const Template = `# troupe.toml: this project's troupe settings (docs/CONFIG.md 
 #search_provider = "searxng"
 #search_url = "http://localhost:8888"
 #search_key_env = "SEARCH_API_KEY"
+# Or an MCP server's search tool: search_provider = "mcp" with the server and its tool.
+#search_server = "brave"
+#search_tool = "brave_web_search"
 
 #[lessons]
 # Learn a lesson when a failure is followed by its fix, and hand the relevant ones to later

@@ -38,8 +38,11 @@ func (c *Config) Validate() error {
 			}
 		}
 	}
-	if !slices.Contains([]string{"", "brave", "tavily", "searxng"}, c.Web.SearchProvider) {
-		bad("Web.SearchProvider", "%q is not a search provider; want brave, tavily or searxng (or leave it unset: no web_search)", c.Web.SearchProvider)
+	if !slices.Contains([]string{"", "brave", "tavily", "searxng", "mcp"}, c.Web.SearchProvider) {
+		bad("Web.SearchProvider", "%q is not a search provider; want brave, tavily, searxng or mcp (or leave it unset: no web_search)", c.Web.SearchProvider)
+	}
+	if c.Web.SearchProvider == "mcp" && (c.Web.SearchServer == "" || c.Web.SearchTool == "") {
+		bad("Web.SearchServer", "search_provider = \"mcp\" needs search_server (an MCP server's name) and search_tool (its search tool)")
 	}
 	if c.Web.SearchURL != "" {
 		if u, err := url.Parse(c.Web.SearchURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
@@ -162,6 +165,8 @@ func fieldKey(field string) string {
 		return "web.search_provider"
 	case "Web.SearchURL":
 		return "web.search_url"
+	case "Web.SearchServer":
+		return "web.search_server"
 	case "Lessons.MaxBytes":
 		return "lessons.max_bytes"
 	}

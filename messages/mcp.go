@@ -19,7 +19,7 @@ type MCPCall struct {
 	Server string `json:"server"`
 	Tool   string `json:"tool"`
 	// Op is what to ask: "" calls Tool; MCPOpListResources and MCPOpReadResource (Args
-	// {"uri": …}) ask for the server's resources.
+	// {"uri": …}) ask for the server's resources, MCPOpGetPrompt for one of its prompts.
 	Op        string          `json:"op,omitempty"`
 	Args      json.RawMessage `json:"args,omitempty"`
 	Session   string          `json:"session,omitempty"`
@@ -66,12 +66,36 @@ type MCPServerStatus struct {
 	Restarts int `json:"restarts"`
 	// Resources says the server offers resources (mcp_resources, mcp_read_resource).
 	Resources bool `json:"resources,omitempty"`
+	// Prompts are the server's prompts, the chat's /mcp__<server>__<prompt> commands; listed
+	// again after notifications/prompts/list_changed.
+	Prompts []MCPPromptSpec `json:"prompts,omitempty"`
+}
+
+// MCPPromptSpec is one prompt a server offers, with its arguments in the server's order.
+type MCPPromptSpec struct {
+	Name        string         `json:"name"`
+	Description string         `json:"description,omitempty"`
+	Arguments   []MCPPromptArg `json:"arguments,omitempty"`
+}
+
+// MCPPromptArg is one argument of a prompt.
+type MCPPromptArg struct {
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+	Required    bool   `json:"required,omitempty"`
+}
+
+// MCPPromptArgs are an MCPCall's Args for MCPOpGetPrompt: the prompt and its arguments.
+type MCPPromptArgs struct {
+	Name      string            `json:"name"`
+	Arguments map[string]string `json:"arguments,omitempty"`
 }
 
 // The MCPCall operations besides calling a tool.
 const (
 	MCPOpListResources = "resources/list"
 	MCPOpReadResource  = "resources/read"
+	MCPOpGetPrompt     = "prompts/get" // Args: MCPPromptArgs; the answer's Output is the prompt's text
 )
 
 // MCPToolSpec is one tool a server offers, with its input schema as the server sent it.

@@ -15,7 +15,8 @@ import (
 )
 
 // web_search searches the web through the provider the user configured ([web] search_provider):
-// Brave Search, Tavily or a SearXNG instance, each over its own HTTP API. Contract:
+// Brave Search, Tavily or a SearXNG instance, each over its own HTTP API, or an MCP server's
+// search tool (web_search_mcp.go). Contract:
 //   - Offered only when a provider is configured (and, for Brave and Tavily, its key variable
 //     is set); absent otherwise.
 //   - Risk network: ask mode asks before a search (allow it for the session or with a
@@ -28,10 +29,28 @@ import (
 
 // SearchConfig is a configured search provider.
 type SearchConfig struct {
-	Provider string // "brave", "tavily" or "searxng"
+	Provider string // "brave", "tavily", "searxng" or "mcp"
 	URL      string // the API endpoint; "" is the provider's public one (required for searxng)
 	Key      string // the API key (Brave, Tavily); never shown in a result
 	KeyEnv   string // the variable the key came from, for the error that names it
+	Server   string // with "mcp": the MCP server whose tool serves web_search
+	Tool     string // with "mcp": that tool's name on the server
+}
+
+// ViaMCP says whether an MCP server's tool serves web_search: the tool is then built from the
+// server's tool list (MCPSearch), not by WebSearch.
+func (c SearchConfig) ViaMCP() bool { return c.Provider == "mcp" }
+
+// Check says what is missing for web_search to work, or nil.
+func (c SearchConfig) Check() error {
+	if c.ViaMCP() {
+		if c.Server == "" || c.Tool == "" {
+			return fmt.Errorf("web_search: search_provider mcp needs [web] search_server and search_tool (the MCP server and its search tool)")
+		}
+		return nil
+	}
+	_, err := WebSearch(c)
+	return err
 }
 
 // The providers' public endpoints.
@@ -63,10 +82,12 @@ func WebSearch(cfg SearchConfig) (Tool, error) {
 		if cfg.URL == "" {
 			return nil, fmt.Errorf("web_search: searxng needs [web] search_url, the instance's address such as http://localhost:8888")
 		}
+	case "mcp":
+		return nil, fmt.Errorf("web_search: through MCP server %s, it is built from the server's tool list", cfg.Server)
 	case "":
-		return nil, fmt.Errorf("web_search: [web] search_provider is not set (brave, tavily or searxng)")
+		return nil, fmt.Errorf("web_search: [web] search_provider is not set (brave, tavily, searxng or mcp)")
 	default:
-		return nil, fmt.Errorf("web_search: unknown search_provider %q (brave, tavily or searxng)", cfg.Provider)
+		return nil, fmt.Errorf("web_search: unknown search_provider %q (brave, tavily, searxng or mcp)", cfg.Provider)
 	}
 	if cfg.URL == "" {
 		cfg.URL = searchEndpoints[cfg.Provider]
@@ -75,9 +96,14 @@ func WebSearch(cfg SearchConfig) (Tool, error) {
 }
 
 func (w *webSearch) Spec() Spec {
+	return webSearchSpec("Search the web; returns numbered hits (title, URL, snippet). Read a hit with web_fetch.")
+}
+
+// webSearchSpec is web_search's spec, whichever provider serves it.
+func webSearchSpec(description string) Spec {
 	return Spec{
 		Name:        "web_search",
-		Description: "Search the web; returns numbered hits (title, URL, snippet). Read a hit with web_fetch.",
+		Description: description,
 		Schema: json.RawMessage(`{"type":"object","properties":{` +
 			`"query":{"type":"string","minLength":1,"description":"what to search for"},` +
 			`"count":{"type":"integer","minimum":1,"maximum":20,"description":"hits wanted (default 8)"}},` +

@@ -39,6 +39,8 @@ func testValues(script string) map[string]any {
 		"Web.SearchProvider":    "tavily",
 		"Web.SearchURL":         "http://127.0.0.1:8888",
 		"Web.SearchKeyEnv":      "MY_SEARCH_KEY",
+		"Web.SearchServer":      "websearch",
+		"Web.SearchTool":        "find",
 		"Lessons.Enabled":       false,
 		"Lessons.MaxBytes":      3000,
 		"Hooks":                 map[string][]config.HookSpec{"PreToolUse": {{Matcher: "bash", Command: "./guard.sh"}}},

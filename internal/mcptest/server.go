@@ -9,6 +9,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"os"
 	"strings"
 	"time"
@@ -81,6 +82,19 @@ func NewServer() *mcp.Server {
 		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return text("echo: " + arg[string](req, "msg")), nil
 		})
+	s.AddTool(&mcp.Tool{Name: "search", Description: "Search the test web: max_results numbered hits for query.",
+		InputSchema: obj("query:string,max_results:integer", "query"), Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}},
+		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			q, n := arg[string](req, "query"), int(arg[float64](req, "max_results"))
+			if n == 0 {
+				n = 3
+			}
+			var b strings.Builder
+			for i := range n {
+				fmt.Fprintf(&b, "%d. %s, hit %d\n   https://example.org/%d?q=%s\n", i+1, q, i+1, i+1, url.QueryEscape(q))
+			}
+			return text(b.String()), nil
+		})
 	s.AddTool(&mcp.Tool{Name: "sleep", Description: "Answer after ms milliseconds, whatever happens.", InputSchema: obj("ms:number", "ms")},
 		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			time.Sleep(time.Duration(arg[float64](req, "ms")) * time.Millisecond)
@@ -102,11 +116,27 @@ func NewServer() *mcp.Server {
 		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return text("unreachable"), nil
 		})
-	s.AddTool(&mcp.Tool{Name: "grow", Description: "Add the tool grown (the list changes).", InputSchema: obj("")},
+	s.AddTool(&mcp.Tool{Name: "grow", Description: "Add the tool and the prompt grown (both lists change).", InputSchema: obj("")},
 		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			s.AddTool(&mcp.Tool{Name: "grown", Description: "Added by grow.", InputSchema: obj("")},
 				func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return text("grown"), nil })
+			s.AddPrompt(&mcp.Prompt{Name: "grown", Description: "Added by grow."},
+				func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+					return &mcp.GetPromptResult{Messages: []*mcp.PromptMessage{{Role: "user", Content: &mcp.TextContent{Text: "GROWN-PROMPT"}}}}, nil
+				})
 			return text("grew"), nil
+		})
+	s.AddPrompt(&mcp.Prompt{Name: "review", Description: "Review a piece of code.",
+		Arguments: []*mcp.PromptArgument{{Name: "code", Required: true}, {Name: "language"}}},
+		func(_ context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+			code, lang := req.Params.Arguments["code"], req.Params.Arguments["language"]
+			if code == "" {
+				return nil, fmt.Errorf("review needs code")
+			}
+			return &mcp.GetPromptResult{Messages: []*mcp.PromptMessage{
+				{Role: "user", Content: &mcp.TextContent{Text: "Please review this " + lang + " code:\n" + code}},
+				{Role: "user", Content: &mcp.TextContent{Text: "Say what could break."}},
+			}}, nil
 		})
 	return s
 }

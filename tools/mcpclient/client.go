@@ -46,9 +46,10 @@ type Options struct {
 	Hidden  []string
 	Sandbox Wrapper // nil runs the process unconfined
 	// OnToolsChanged is called (on the SDK's goroutine) when the server says its tool list
-	// changed.
-	OnToolsChanged func()
-	Log            *slog.Logger
+	// changed; OnPromptsChanged likewise for its prompts.
+	OnToolsChanged   func()
+	OnPromptsChanged func()
+	Log              *slog.Logger
 }
 
 // Tool is one tool a server offers, with its input schema as JSON.
@@ -77,6 +78,11 @@ func Dial(ctx context.Context, opt Options) (*Conn, error) {
 		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {
 			if opt.OnToolsChanged != nil {
 				opt.OnToolsChanged()
+			}
+		},
+		PromptListChangedHandler: func(context.Context, *mcp.PromptListChangedRequest) {
+			if opt.OnPromptsChanged != nil {
+				opt.OnPromptsChanged()
 			}
 		},
 		Capabilities: &mcp.ClientCapabilities{},

@@ -16,17 +16,20 @@ import (
 // same way, so a hidden path stays hidden inside the workspace too. A symbolic link needs no
 // rule: what it points to is governed by the rules where that lives.
 
-// landlockRules grants read and execute on "/" and read-write on rw, except hide.
+// landlockRules grants read and execute on "/" and read-write on rw, except hide. The paths
+// come from listing directories, and a listed entry may be gone by the time the rule opens it
+// (a temporary file in /tmp, an editor's swap file in ~): such a rule is skipped, as there is
+// nothing left to grant, instead of failing the command.
 func landlockRules(rw, hide []string) []landlock.Rule {
 	roDirs, roFiles, listed := splitGrant("/", hide)
-	rules := []landlock.Rule{landlock.RODirs(roDirs...), landlock.ROFiles(roFiles...)}
+	rules := []landlock.Rule{landlock.RODirs(roDirs...).IgnoreIfMissing(), landlock.ROFiles(roFiles...).IgnoreIfMissing()}
 	for _, d := range rw {
 		rwDirs, rwFiles, rwListed := splitGrant(d, hide)
-		rules = append(rules, landlock.RWDirs(rwDirs...), landlock.RWFiles(rwFiles...))
+		rules = append(rules, landlock.RWDirs(rwDirs...).IgnoreIfMissing(), landlock.RWFiles(rwFiles...).IgnoreIfMissing())
 		listed = append(listed, rwListed...)
 	}
 	if len(listed) > 0 {
-		rules = append(rules, landlock.PathAccess(ll.AccessFSReadDir, listed...))
+		rules = append(rules, landlock.PathAccess(ll.AccessFSReadDir, listed...).IgnoreIfMissing())
 	}
 	return rules
 }

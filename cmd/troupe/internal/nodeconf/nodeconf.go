@@ -11,6 +11,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -110,14 +111,22 @@ func (p *Project) WebSearch() *tools.SearchConfig {
 	if w.SearchProvider == "" && w.SearchURL == "" && w.SearchKeyEnv == "" {
 		return nil
 	}
-	cfg := tools.SearchConfig{Provider: w.SearchProvider, URL: w.SearchURL, KeyEnv: w.SearchKeyEnv}
+	cfg := tools.SearchConfig{Provider: w.SearchProvider, URL: w.SearchURL, KeyEnv: w.SearchKeyEnv, Server: w.SearchServer, Tool: w.SearchTool}
+	if cfg.ViaMCP() {
+		if err := cfg.Check(); err != nil {
+			fmt.Fprintf(p.Warn, "troupe: %v; web_search is off\n", err)
+		} else if !slices.ContainsFunc(p.MCPServers(), func(s config.MCPServer) bool { return s.Name == cfg.Server }) {
+			fmt.Fprintf(p.Warn, "troupe: web_search: search_server %q is not a running MCP server (troupe mcp list shows them); web_search is off\n", cfg.Server)
+		}
+		return &cfg
+	}
 	if cfg.KeyEnv == "" && w.SearchProvider != "searxng" {
 		cfg.KeyEnv = strings.ToUpper(w.SearchProvider) + "_API_KEY"
 	}
 	if cfg.KeyEnv != "" {
 		cfg.Key = p.Getenv(cfg.KeyEnv)
 	}
-	if _, err := tools.WebSearch(cfg); err != nil {
+	if err := cfg.Check(); err != nil {
 		fmt.Fprintf(p.Warn, "troupe: %v; web_search is off\n", err)
 	}
 	return &cfg
@@ -150,7 +159,7 @@ func (p *Project) Fingerprint() string {
 		Bus                    []string
 	}{p.Cfg.Sandbox, p.Cfg.NATS, config.UserDir(p.Getenv), nodelink.AgentLimits(p.Cfg), p.Cfg.SandboxDenyRead, p.Cfg.SandboxAllowRead,
 		p.MCPServers(), p.Hooks().All(), p.Cfg.Web.AllowHosts, p.Cfg.Provider.IdleTimeoutS,
-		[]string{p.Cfg.Web.SearchProvider, p.Cfg.Web.SearchURL, p.Cfg.Web.SearchKeyEnv},
+		[]string{p.Cfg.Web.SearchProvider, p.Cfg.Web.SearchURL, p.Cfg.Web.SearchKeyEnv, p.Cfg.Web.SearchServer, p.Cfg.Web.SearchTool},
 		[]string{p.Cfg.Project.ID, p.Cfg.BusSummary()}})
 	sum := sha256.Sum256(data)
 	return hex.EncodeToString(sum[:8])

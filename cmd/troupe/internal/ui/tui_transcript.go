@@ -106,6 +106,8 @@ func (t *transcript) apply(typ messages.EventType, v any) (turnOver bool) {
 		}
 	case *messages.ContextCompactedData:
 		t.note("context compacted (%s): %s → %s tokens", d.Reason, fmtTokens(d.TokensBefore), fmtTokens(d.TokensAfter))
+	case *messages.MCPToolsChangedData:
+		t.note("mcp server %s changed its tools: %s", d.Server, mcpChange(d))
 	case *messages.GoalUpdatedData:
 		t.note("goal %s by %s: %s", d.Status, d.By, d.Objective)
 	case *messages.DoneCheckData:
