@@ -140,6 +140,12 @@ func e2eRun(bin, repo string, env, args []string) (*e2eResult, error) {
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
+	// The run may have started a background node of its own (troupe serve): stop it.
+	defer func() {
+		stop := exec.Command(bin, "stop", "--force")
+		stop.Dir, stop.Env = repo, env
+		_ = stop.Run()
+	}()
 	if err != nil {
 		return nil, fmt.Errorf("troupe %s: %v: %s", strings.Join(args[:2], " "), err, stderr.String())
 	}

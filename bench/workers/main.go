@@ -33,6 +33,15 @@ import (
 )
 
 func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "bench/workers:", err)
+		os.Exit(1)
+	}
+}
+
+// run measures what the flags ask; its defers stop the server and remove the work directory
+// on every path.
+func run() error {
 	part := flag.String("part", "all", "what to measure: all, code, spawn, queue or state")
 	repoMB := flag.Int("repo-mb", 50, "size of the generated repository's files, in MB")
 	runs := flag.Int("runs", 3, "repetitions of each timed step (medians are printed)")
@@ -44,36 +53,40 @@ func main() {
 	flag.Parse()
 	work, err := os.MkdirTemp("", "bench-workers-")
 	if err != nil {
-		fail(err)
+		return err
 	}
 	defer os.RemoveAll(work)
 	srv, err := startServer(work)
 	if err != nil {
-		fail(err)
+		return err
 	}
 	defer srv.stop()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Hour)
 	defer cancel()
 	fmt.Printf("nats-server %s (JetStream, one node), git %s, %d run(s)\n\n", srv.version, gitVersion(), *runs)
-	if *part == "all" || *part == "code" {
-		must(benchCode(ctx, srv, work, *repoMB, *runs))
-	}
-	if *part == "all" || *part == "spawn" {
-		must(benchSpawn(ctx, srv, work, *repoMB, *runs))
-	}
-	if *part == "all" || *part == "queue" {
-		must(benchQueue(ctx, srv, *tasks, *runs, *ackWait))
-	}
-	if *part == "all" || *part == "state" {
-		must(benchState(ctx, srv, work, *repoMB, *runs))
-	}
 	if *part == "e2e" { // needs the worker Node and the dispatcher end to end
-		must(benchE2E(*bin, srv, work, *agents, *slots))
-		return
+		return benchE2E(*bin, srv, work, *agents, *slots)
 	}
-	fmt.Println("\nnot measured here: spawn → first model request end to end (remote vs local) and 10,000 scripted")
-	fmt.Println("agents across 1 Node + 2 workers (peak memory per process, events/s to one watcher):")
-	fmt.Println("they need the dispatcher (spawn) and the worker Node (worker) end to end.")
+	steps := []struct {
+		name string
+		f    func() error
+	}{
+		{"code", func() error { return benchCode(ctx, srv, work, *repoMB, *runs) }},
+		{"spawn", func() error { return benchSpawn(ctx, srv, work, *repoMB, *runs) }},
+		{"queue", func() error { return benchQueue(ctx, srv, *tasks, *runs, *ackWait) }},
+		{"state", func() error { return benchState(ctx, srv, work, *repoMB, *runs) }},
+	}
+	for _, st := range steps {
+		if *part == "all" || *part == st.name {
+			if err := st.f(); err != nil {
+				return fmt.Errorf("%s: %w", st.name, err)
+			}
+		}
+	}
+	fmt.Println("\nend to end (spawn → first model request, 10,000 scripted agents across a Node and two")
+	fmt.Println("workers: peak memory per process, events/s to one watcher): -part e2e, which drives the")
+	fmt.Println("real binary and needs troupe worker.")
+	return nil
 }
 
 // median of durations (the slice is sorted in place).
@@ -109,14 +122,3 @@ func kib(n int64) string {
 }
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.0f ms", float64(d)/float64(time.Millisecond)) }
-
-func must(err error) {
-	if err != nil {
-		fail(err)
-	}
-}
-
-func fail(err error) {
-	fmt.Fprintln(os.Stderr, "bench/workers:", err)
-	os.Exit(1)
-}
