@@ -78,40 +78,10 @@ func (m *Main) serve(ctx context.Context, f *serveFlags) error {
 	if n := len(node.Active()); n > 0 {
 		fmt.Fprintf(m.Stderr, "troupe: stopping: %d running session(s) will be recorded as interrupted (troupe resume ID continues them)\n", n)
 	}
-	if err := m.closeServed(node); err != nil {
+	if err := background.CloseServed(node, m.ExitAfterRun, m.Stderr); err != nil {
 		return &exitError{Code: exitFailed, Msg: fmt.Sprintf("closing node: %v", err)}
 	}
 	return nil
-}
-
-// closeGrace bounds how long a node's exit waits for its store to close whole.
-const closeGrace = 5 * time.Second
-
-// closeServed closes the node serve ran. The store is closed whole, not only synced (as a
-// one-shot's own node is, actors.Node.CloseForExit): Badger then writes its memtable out as a
-// table and trims the value log's last file, work the next node start would otherwise do
-// before it serves its first client (replaying the log, reading through the file's unused
-// tail: half the CPU of the store's open, bench/startup.sh), while nobody waits on a node's
-// exit. In a process that exits next, a close that does not finish within closeGrace (Badger
-// retries a memtable flush that keeps failing) is left to the exit, and a store whose directory
-// is gone is only synced: Badger recovers from a store left open as from a crash, which loses
-// no acknowledged write.
-func (m *Main) closeServed(node *actors.Node) error {
-	if !m.ExitAfterRun {
-		return node.Close()
-	}
-	if _, err := os.Stat(node.Store().Dir()); err != nil {
-		return node.CloseForExit()
-	}
-	done := make(chan error, 1)
-	go func() { done <- node.Close() }() // if it hangs, the process's exit ends it
-	select {
-	case err := <-done:
-		return err
-	case <-time.After(closeGrace):
-		fmt.Fprintf(m.Stderr, "troupe: the store did not close within %v: exiting anyway (an unclosed store loses no acknowledged write)\n", closeGrace)
-		return nil
-	}
 }
 
 // startOwnNode starts the project's Node in this process (background: for a client that

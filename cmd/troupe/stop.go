@@ -13,9 +13,7 @@ import (
 	"github.com/troupe-dev/troupe/actors"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/nodelink"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/ui"
-	"github.com/troupe-dev/troupe/config"
 	"github.com/troupe-dev/troupe/internal/textfmt"
-	"github.com/troupe-dev/troupe/messages"
 )
 
 // stopWait is how long stop waits for the node to record its sessions and exit.
@@ -41,7 +39,7 @@ func (m *Main) stopCommand() *cobra.Command {
 				fmt.Fprintf(m.Stdout, "nothing to stop: no troupe node is running in %s\n", s.root)
 				return nil
 			}
-			active, chats := m.nodeSessions(s.root, s.cfg)
+			active, chats := nodelink.RunningSessions(s.root, s.cfg)
 			if len(chats) > 0 && !force {
 				if err := m.confirmStop(chats); err != nil {
 					return err
@@ -68,30 +66,6 @@ func (m *Main) stopCommand() *cobra.Command {
 	}
 	c.Flags().BoolVarP(&force, "force", "f", false, "stop without asking, even with a chat attached")
 	return c
-}
-
-// nodeSessions counts the top-level sessions running on the node and lists those a chat is
-// attached to.
-func (m *Main) nodeSessions(root string, cfg *config.Config) (active int, chats []string) {
-	client, err := nodelink.Attach(root, cfg)
-	if err != nil {
-		return 0, nil
-	}
-	defer client.Close()
-	metas, err := client.Sessions()
-	if err != nil {
-		return 0, nil
-	}
-	for _, meta := range metas {
-		if meta.Status != string(messages.StatusRunning) || meta.Parent != "" {
-			continue
-		}
-		active++
-		if meta.Attached {
-			chats = append(chats, meta.ID)
-		}
-	}
-	return active, chats
 }
 
 // confirmStop asks, at a terminal, before a stop interrupts attached chats; elsewhere it

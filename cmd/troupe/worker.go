@@ -49,15 +49,7 @@ func (m *Main) workerCommand() *cobra.Command {
 
 // worker runs a worker until SIGINT or SIGTERM.
 func (m *Main) worker(ctx context.Context, f *workerFlags) error {
-	name, err := workercli.Name(f.name, os.Hostname)
-	if err != nil {
-		return err
-	}
-	slots, err := workercli.Slots(f.slots)
-	if err != nil {
-		return err
-	}
-	cache, err := workercli.RepoCache(f.repoCache)
+	name, slots, cache, err := workercli.Check(f.name, f.slots, f.repoCache, os.Hostname)
 	if err != nil {
 		return err
 	}
@@ -68,13 +60,9 @@ func (m *Main) worker(ctx context.Context, f *workerFlags) error {
 	if s.cfg.NATS == "" {
 		return usageErr("troupe worker joins a NATS cluster: give --nats nats://host:4222 (or nats in the config, TROUPE_NATS)")
 	}
-	ns := s.cfg.Project.ID
-	if ns == "" {
-		p := actors.ProjectID(s.root, actors.StateDir(s.root))
-		if p.PathOnly {
-			return usageErr("no project here: run troupe worker inside a git checkout of the project its nodes serve (or set [project] id)")
-		}
-		ns = p.ID
+	ns, err := workercli.Namespace(s.cfg.Project.ID, s.root)
+	if err != nil {
+		return err
 	}
 	opts, err := m.nodeOptions(s)
 	if err != nil {

@@ -139,3 +139,27 @@ func ChooseSession(c *actors.Client, resume string, continueLast bool, pick func
 	}
 	return pick(metas)
 }
+
+// RunningSessions counts the top-level sessions running on the node and lists those a chat is
+// attached to.
+func RunningSessions(root string, cfg *config.Config) (active int, chats []string) {
+	client, err := Attach(root, cfg)
+	if err != nil {
+		return 0, nil
+	}
+	defer client.Close()
+	metas, err := client.Sessions()
+	if err != nil {
+		return 0, nil
+	}
+	for _, meta := range metas {
+		if meta.Status != string(messages.StatusRunning) || meta.Parent != "" {
+			continue
+		}
+		active++
+		if meta.Attached {
+			chats = append(chats, meta.ID)
+		}
+	}
+	return active, chats
+}

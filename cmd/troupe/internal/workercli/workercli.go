@@ -55,6 +55,31 @@ func RepoCache(given string) (string, error) {
 	return filepath.Join(dir, "troupe", "workers"), nil
 }
 
+// Check settles the worker's name, slots and repository cache from its flags.
+func Check(name string, slots int, cache string, hostname func() (string, error)) (string, int, string, error) {
+	name, err := Name(name, hostname)
+	if err == nil {
+		slots, err = Slots(slots)
+	}
+	if err == nil {
+		cache, err = RepoCache(cache)
+	}
+	return name, slots, cache, err
+}
+
+// Namespace is the project id the worker serves: [project] id, else the one derived from the
+// checkout's git remote and root commit. Outside git there is none to share with the nodes.
+func Namespace(configured, root string) (string, error) {
+	if configured != "" {
+		return configured, nil
+	}
+	p := actors.ProjectID(root, actors.StateDir(root))
+	if p.PathOnly {
+		return "", clierr.Usagef("no project here: run troupe worker inside a git checkout of the project its nodes serve (or set [project] id)")
+	}
+	return p.ID, nil
+}
+
 // StateDir is where worker name keeps its store under the repository cache.
 func StateDir(cache, name string) string { return filepath.Join(cache, "state", name) }
 
