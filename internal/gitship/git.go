@@ -10,6 +10,8 @@ import (
 	"os/exec"
 	"strings"
 	"time"
+
+	"github.com/troupe-dev/troupe/tools/worktree"
 )
 
 // How long one git command may take: local ones are quick, the ones that move a repository
@@ -56,7 +58,7 @@ func (g gitCmd) run(ctx context.Context) (string, error) {
 	defer cancel()
 	full := append([]string{"-C", g.dir, "-c", "commit.gpgsign=false", "-c", "core.hooksPath=/dev/null"}, g.args...)
 	cmd := exec.CommandContext(ctx, "git", full...)
-	cmd.Env = append(gitEnv(), g.env...)
+	cmd.Env = append(worktree.GitEnv(), g.env...)
 	cmd.Stdin = g.stdin
 	cmd.WaitDelay = 5 * time.Second
 	var out, errb bytes.Buffer
@@ -98,22 +100,6 @@ func oneLine(stderr string, err error) string {
 		s = s[:300] + "…"
 	}
 	return s
-}
-
-// gitEnv is the process environment without the variables that point git at another
-// repository (set when troupe runs from a git hook); git never prompts.
-func gitEnv() []string {
-	var env []string
-	for _, kv := range os.Environ() {
-		name, _, _ := strings.Cut(kv, "=")
-		switch name {
-		case "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR", "GIT_OBJECT_DIRECTORY",
-			"GIT_PREFIX", "GIT_NAMESPACE", "GIT_TERMINAL_PROMPT", "GIT_OPTIONAL_LOCKS":
-			continue
-		}
-		env = append(env, kv)
-	}
-	return append(env, "GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0")
 }
 
 // hasCommit reports whether the repository in dir holds commit sha.

@@ -50,7 +50,7 @@ func run(dir string, args ...string) (string, error) {
 func runEnv(dir string, env []string, args ...string) (string, error) {
 	full := append([]string{"-C", dir}, args...)
 	cmd := exec.Command("git", full...)
-	cmd.Env = append(gitEnv(), env...)
+	cmd.Env = append(GitEnv(), env...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	if err := cmd.Run(); err != nil {
@@ -70,7 +70,10 @@ func run1(dir string, args ...string) (string, error) {
 	return strings.TrimSpace(out), err
 }
 
-func gitEnv() []string {
+// GitEnv is the process environment without the variables that point git at another
+// repository (set when troupe runs from a git hook); git never prompts. Every git troupe runs
+// (worktrees here, code shipped to workers in internal/gitship) gets it.
+func GitEnv() []string {
 	var env []string
 	for _, kv := range os.Environ() {
 		name, _, _ := strings.Cut(kv, "=")
