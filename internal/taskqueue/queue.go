@@ -204,12 +204,21 @@ func (q *Queue) Publish(ctx context.Context, task *messages.SpawnTask) error {
 	if err != nil {
 		return fmt.Errorf("task queue: encode task %s: %w", task.ID, err)
 	}
-	_, err = q.js.Publish(ctx, messages.TasksSubject(q.cfg.Namespace), data, jetstream.WithMsgID(task.ID))
+	// While a cluster elects a new stream leader (a server died) nobody answers a publish for a
+	// few seconds: it is retried meanwhile, safely, as the task id de-duplicates it.
+	_, err = q.js.Publish(ctx, messages.TasksSubject(q.cfg.Namespace), data, jetstream.WithMsgID(task.ID),
+		jetstream.WithRetryAttempts(publishRetries), jetstream.WithRetryWait(publishRetryWait))
 	if err != nil {
 		return explain(err)
 	}
 	return nil
 }
+
+// A publish gets no answer while the stream has no leader: retried for up to ~10 s.
+const (
+	publishRetries   = 40
+	publishRetryWait = 250 * time.Millisecond
+)
 
 // Replicas is how many servers hold the stream: what the project's other buckets use too.
 func (q *Queue) Replicas() int { return max(q.stream.CachedInfo().Config.Replicas, 1) }

@@ -71,14 +71,15 @@ type Run struct {
 // child from here on.
 func (h *Host) Begin(ctx context.Context, t *messages.SpawnTask) (*Run, error) {
 	r := &Run{Task: t}
-	if t.Attempt > 1 {
+	mirrored := h.State.mirrored(ctx, t.ID)
+	if t.Attempt > 1 || mirrored {
 		var err error
 		if r.Restored, err = h.State.Restore(ctx, h.store, t.ID); err != nil {
 			return nil, err
 		}
-		r.Plan = PlanFor(t.Attempt, r.Restored)
+		r.Plan = PlanFor(r.Restored)
 	}
-	if r.Plan == Fresh && h.State.mirrored(ctx, t.ID) {
+	if r.Plan == Fresh && mirrored { // a start that left no entry: clear it, then begin afresh
 		if err := h.State.Forget(ctx, t.ID); err != nil {
 			return nil, err
 		}

@@ -106,26 +106,34 @@ func TestHostRedelivery(t *testing.T) {
 	must(t, hostB.Release(r.ctx, run))
 }
 
-// TestFirstDeliveryForgetsOldState: state an earlier dispatch left under the same id is never
-// resumed: a first delivery clears it.
-func TestFirstDeliveryForgetsOldState(t *testing.T) {
+// TestMirroredStateResumesWhateverTheCount: a task whose transcript was mirrored resumes even
+// when the server counts its delivery as the first (nats-server 2.9 did so now and then for a
+// task redelivered after its holder was SIGKILLed); a start that mirrored no entry is cleared
+// and begins afresh.
+func TestMirroredStateResumesWhateverTheCount(t *testing.T) {
 	r := newRig(t)
-	if _, err := r.state.kv.Put(r.ctx, metaKey("old-1"), []byte(`{"id":"old-1"}`)); err != nil {
-		t.Fatal(err)
+	put := func(key, val string) {
+		if _, err := r.state.kv.Put(r.ctx, key, []byte(val)); err != nil {
+			t.Fatal(err)
+		}
 	}
-	if _, err := r.state.kv.Put(r.ctx, entryKey("old-1", 1), []byte(`{"seq":1,"kind":"user","text":"stale"}`)); err != nil {
-		t.Fatal(err)
-	}
+	put(metaKey("job-1"), `{"id":"job-1"}`)
+	put(entryKey("job-1", 1), `{"seq":1,"kind":"user","text":"the task"}`)
+	put(metaKey("job-2"), `{"id":"job-2"}`) // began, died before its first entry
 	host, err := NewHost(r.ctx, r.js, "p1", t.TempDir(), openStore(t), 1, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer host.Close()
-	run, err := host.Begin(r.ctx, &messages.SpawnTask{ID: "old-1", Project: "p1", Attempt: 1})
-	if err != nil || run.Plan != Fresh {
-		t.Fatalf("first delivery: %+v, %v", run, err)
+	run, err := host.Begin(r.ctx, &messages.SpawnTask{ID: "job-1", Project: "p1", Attempt: 1})
+	if err != nil || run.Plan != Resume || run.Restored.LastSeq != 1 {
+		t.Fatalf("mirrored task counted first: %+v, %v", run, err)
 	}
-	if got, err := r.state.Restore(r.ctx, openStore(t), "old-1"); err != nil || got.Meta || got.LastSeq != 0 {
-		t.Fatalf("old state after a first delivery: %+v, %v", got, err)
+	run, err = host.Begin(r.ctx, &messages.SpawnTask{ID: "job-2", Project: "p1", Attempt: 1})
+	if err != nil || run.Plan != Fresh {
+		t.Fatalf("task with no entry mirrored: %+v, %v", run, err)
+	}
+	if got, err := r.state.Restore(r.ctx, openStore(t), "job-2"); err != nil || got.Meta || got.LastSeq != 0 {
+		t.Fatalf("partial state after a fresh start: %+v, %v", got, err)
 	}
 }

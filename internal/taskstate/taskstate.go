@@ -141,12 +141,14 @@ func (p Plan) String() string {
 	return "fresh"
 }
 
-// PlanFor decides from the delivery attempt (1 for the first) and what Restore found. A first
-// delivery never resumes: any state under its id is an earlier dispatch's, not this one's.
-// A later one resumes when the session's meta and at least one entry were mirrored: without the
-// meta there is no session to resume, and without entries the child had not begun.
-func PlanFor(attempt int, r Restored) Plan {
-	if attempt > 1 && r.Meta && r.LastSeq > 0 {
+// PlanFor decides from what Restore found: the child resumes when its session's meta and at
+// least one entry were mirrored (without the meta there is no session to resume, and without
+// entries it had not begun). It does not go by the server's delivery count: under load, a task
+// redelivered after its holder was SIGKILLed was seen to come back from nats-server 2.9 counted
+// as a first delivery, and starting it afresh would run its calls a second time. A task id is the
+// child's session id, unique to one dispatch, so mirrored state under it is this task's.
+func PlanFor(r Restored) Plan {
+	if r.Meta && r.LastSeq > 0 {
 		return Resume
 	}
 	return Fresh
