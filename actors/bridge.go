@@ -47,21 +47,47 @@ func (b *Bridge) NS() string { return b.ns }
 // Bind forwards every message arriving on addr's inbox subject into pid's mailbox. The caller
 // unsubscribes when the actor stops.
 func (b *Bridge) Bind(addr string, pid *actor.PID) (*nats.Subscription, error) {
-	subject := b.inbox(b.ns, addr)
+	sub, err := b.Forward(b.inbox(b.ns, addr), pid, nil)
+	if err != nil {
+		return nil, fmt.Errorf("bind inbox: %w", err)
+	}
+	return sub, nil
+}
+
+// Forward delivers every message arriving on subject (a wildcard is fine) into pid's mailbox,
+// decoded; wrap, when given, turns it into what pid takes (nil drops it), knowing the subject
+// it came on. The caller unsubscribes when the actor stops.
+func (b *Bridge) Forward(subject string, pid *actor.PID, wrap func(subject string, msg any) any) (*nats.Subscription, error) {
 	sub, err := b.nc.Subscribe(subject, func(m *nats.Msg) {
 		msg, err := b.decode(m.Data)
 		if err != nil {
-			b.log.Warn("dropped undecodable inbox message", "subject", subject, "err", err)
+			b.log.Warn("dropped undecodable message", "subject", m.Subject, "err", err)
 			return
+		}
+		if wrap != nil {
+			if msg = wrap(m.Subject, msg); msg == nil {
+				return
+			}
 		}
 		b.root.Send(pid, msg)
 	})
 	if err != nil {
-		return nil, fmt.Errorf("bind inbox %s: %w", subject, err)
+		return nil, fmt.Errorf("subscribe %s: %w", subject, err)
 	}
 	// The mailbox is unbounded and Send never blocks, so the pending limits only guard memory.
 	sub.SetPendingLimits(1<<20, 512<<20)
 	return sub, nil
+}
+
+// PublishTo sends msg on subject as it is, never by reference: for subjects another process
+// reads (a worker's inbox, the workers' results), where a reference into this Node's store
+// would resolve nowhere.
+func (b *Bridge) PublishTo(subject string, msg any) error {
+	data, err := messages.Encode(msg)
+	if err != nil {
+		return err
+	}
+	return b.nc.Publish(subject, data)
 }
 
 // BindRequests answers request/reply messages on subject by asking pid and publishing its

@@ -162,23 +162,17 @@ func (d *dispatcher) Receive(ctx actor.Context) {
 // started subscribes to the workers' results and the dead letters and starts the lease clock.
 func (d *dispatcher) started(ctx actor.Context) {
 	self, root, ns := ctx.Self(), ctx.ActorSystem().Root, d.bridge.NS()
-	results, err := d.bridge.nc.Subscribe(messages.AllWorkerResultsSubject(ns), func(m *nats.Msg) {
-		msg, err := d.bridge.decode(m.Data)
-		if err != nil {
-			return
-		}
-		root.Send(self, &fromWorker{worker: workerOfSubject(m.Subject), msg: msg})
+	results, err := d.bridge.Forward(messages.AllWorkerResultsSubject(ns), self, func(subject string, msg any) any {
+		return &fromWorker{worker: workerOfSubject(subject), msg: msg}
 	})
 	if err == nil {
 		d.subs = append(d.subs, results)
-		results.SetPendingLimits(1<<20, 512<<20)
 	}
-	dead, err2 := d.bridge.nc.Subscribe(messages.DeadTasksSubject(ns), func(m *nats.Msg) {
-		if msg, err := messages.Decode(m.Data); err == nil {
-			if dt, ok := msg.(*messages.DeadTask); ok {
-				root.Send(self, dt)
-			}
+	dead, err2 := d.bridge.Forward(messages.DeadTasksSubject(ns), self, func(_ string, msg any) any {
+		if dt, ok := msg.(*messages.DeadTask); ok {
+			return dt
 		}
+		return nil
 	})
 	if err2 == nil {
 		d.subs = append(d.subs, dead)

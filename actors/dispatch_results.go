@@ -86,11 +86,7 @@ func (d *dispatcher) deliver(ctx actor.Context, parent string, r *messages.Agent
 
 // toWorker publishes msg to the inbox of the child task on worker.
 func (d *dispatcher) toWorker(worker, task string, msg any) {
-	data, err := messages.Encode(msg)
-	if err == nil {
-		err = d.bridge.nc.Publish(messages.WorkerInboxSubject(d.bridge.NS(), worker, task), data)
-	}
-	if err != nil {
+	if err := d.bridge.PublishTo(messages.WorkerInboxSubject(d.bridge.NS(), worker, task), msg); err != nil {
 		d.bridge.log.Warn("dispatcher: send to a remote child", "worker", worker, "task", task, "err", err)
 	}
 }

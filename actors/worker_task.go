@@ -144,23 +144,15 @@ func inheritedOf(t *messages.SpawnTask) ([]llm.Message, error) {
 
 // lease tells dispatching Nodes the task is alive on this worker for one more AckWait.
 func (w *Worker) lease(d *taskqueue.Delivery) {
-	data, err := messages.Encode(&messages.TaskLease{Task: d.Task.ID, Worker: w.Name,
-		Until: time.Now().Add(d.LeaseFor()).UTC(), Attempt: d.Task.Attempt})
-	if err == nil {
-		err = w.node.nc.Publish(messages.WorkerResultsSubject(w.opts.NS, w.Name), data)
-	}
-	if err != nil {
+	lease := &messages.TaskLease{Task: d.Task.ID, Worker: w.Name, Until: time.Now().Add(d.LeaseFor()).UTC(), Attempt: d.Task.Attempt}
+	if err := w.node.bridge.PublishTo(messages.WorkerResultsSubject(w.opts.NS, w.Name), lease); err != nil {
 		w.opts.Node.Log.Warn("renew a task's lease", "worker", w.Name, "task", d.Task.ID, "err", err)
 	}
 }
 
 // publishResult sends a child's result to dispatching Nodes and waits until the server has it.
 func (w *Worker) publishResult(r *messages.AgentResult) error {
-	data, err := messages.Encode(r)
-	if err != nil {
-		return err
-	}
-	if err := w.node.nc.Publish(messages.WorkerResultsSubject(w.opts.NS, w.Name), data); err != nil {
+	if err := w.node.bridge.PublishTo(messages.WorkerResultsSubject(w.opts.NS, w.Name), r); err != nil {
 		return err
 	}
 	return w.node.nc.FlushTimeout(resultFlushTimeout)
