@@ -15,6 +15,7 @@ import (
 
 	"github.com/troupe-dev/troupe/internal/lazyre"
 	"github.com/troupe-dev/troupe/messages"
+	"github.com/troupe-dev/troupe/tools/worktree"
 )
 
 // Project says what names a project's subjects (<ns>) and where that came from.
@@ -197,7 +198,9 @@ func rootCommit(root, stateDir string) string {
 			return pf.RootCommit
 		}
 	}
-	out, err := exec.Command("git", "-C", root, "rev-list", "--max-parents=0", "HEAD").Output()
+	cmd := exec.Command("git", "-C", root, "rev-list", "--max-parents=0", "HEAD")
+	cmd.Env = worktree.GitEnv() // run from a git hook, GIT_DIR would name another repository
+	out, err := cmd.Output()
 	if err != nil {
 		return ""
 	}
