@@ -204,19 +204,37 @@ func (q *Queue) Publish(ctx context.Context, task *messages.SpawnTask) error {
 	if err != nil {
 		return fmt.Errorf("task queue: encode task %s: %w", task.ID, err)
 	}
-	// While a cluster elects a new stream leader (a server died) nobody answers a publish for a
-	// few seconds: it is retried meanwhile, safely, as the task id de-duplicates it.
-	_, err = q.js.Publish(ctx, messages.TasksSubject(q.cfg.Namespace), data, jetstream.WithMsgID(task.ID),
-		jetstream.WithRetryAttempts(publishRetries), jetstream.WithRetryWait(publishRetryWait))
-	if err != nil {
-		return explain(err)
+	// While a cluster elects a new stream leader (a server died), a publish gets no answer, or
+	// none in time, for a few seconds: each try is bounded and the publish is tried again until
+	// ctx ends. A retry is safe: the task id de-duplicates it.
+	subject := messages.TasksSubject(q.cfg.Namespace)
+	for {
+		try, cancel := context.WithTimeout(ctx, publishTry)
+		_, err = q.js.Publish(try, subject, data, jetstream.WithMsgID(task.ID))
+		cancel()
+		if err == nil {
+			return nil
+		}
+		if !unanswered(err) || ctx.Err() != nil {
+			return explain(err)
+		}
+		select {
+		case <-ctx.Done():
+			return explain(err)
+		case <-time.After(publishRetryWait):
+		}
 	}
-	return nil
 }
 
-// A publish gets no answer while the stream has no leader: retried for up to ~10 s.
+// unanswered is a publish nobody acknowledged: no stream leader yet, or none in time.
+func unanswered(err error) bool {
+	return errors.Is(err, context.DeadlineExceeded) || errors.Is(err, nats.ErrTimeout) ||
+		errors.Is(err, nats.ErrNoResponders) || errors.Is(err, jetstream.ErrNoStreamResponse)
+}
+
+// One try of a publish, and the pause before the next.
 const (
-	publishRetries   = 40
+	publishTry       = 2 * time.Second
 	publishRetryWait = 250 * time.Millisecond
 )
 
