@@ -85,6 +85,8 @@ func (m *Main) loop(ctx context.Context, f *loopFlags) error {
 	}
 	defer sub.Unsubscribe()
 	req := &messages.StartLoop{ID: v.ID, Objective: objective, Plan: plan, MaxIterations: f.maxIterations, Iteration: tmpl}
+	sigs, stop := interrupts()
+	defer stop()
 	if err := l.client.StartLoop(req); err != nil {
 		return usageErr("%v", err)
 	}
@@ -95,7 +97,7 @@ func (m *Main) loop(ctx context.Context, f *loopFlags) error {
 		fmt.Fprintf(m.Stderr, "troupe: mode %s without --yes: the iterations cannot ask, so writes (the plan file too) are denied unless a [permissions] rule allows them; use --mode auto-edit or --yes\n", tmpl.Mode)
 	}
 	// Ctrl-C and SIGTERM cancel the loop in the Node, which cancels its running iteration.
-	fin := m.waitFinished(ctx, l, v.ID, v.Finished(), m.Stderr)
+	fin := m.waitFinished(ctx, l, v.ID, v.Finished(), sigs, m.Stderr)
 	if fin.Status == messages.StatusDone {
 		v.Done(fin)
 		return nil

@@ -141,6 +141,8 @@ func (m *Main) runStarted(ctx context.Context, l *link, out eventSink, start *me
 		return nil, err
 	}
 	defer sub.Unsubscribe()
+	sigs, stop := interrupts()
+	defer stop()
 	start.Owner = l.client.ConnID() // the session ends with this client (ServeUntilIdle)
 	if err := l.client.StartSession(start); err != nil {
 		select {
@@ -155,7 +157,7 @@ func (m *Main) runStarted(ctx context.Context, l *link, out eventSink, start *me
 	if started != nil {
 		started()
 	}
-	return m.waitFinished(ctx, l, start.ID, finished, stderr), nil
+	return m.waitFinished(ctx, l, start.ID, finished, sigs, stderr), nil
 }
 
 // eventSink shows a session's events: the Printer, or the RunView on a terminal.
@@ -184,12 +186,18 @@ func (m *Main) runView(f *runFlags) *ui.RunView {
 	return ui.NewRunView(ui.RunViewOptions{Out: m.Stdout, Status: status, Width: width, NoColor: m.Getenv("NO_COLOR") != ""})
 }
 
-// waitFinished waits for the session.finished event, cancelling the session on Ctrl-C or
-// SIGTERM (see ui.WaitFinished).
-func (m *Main) waitFinished(ctx context.Context, l *link, id string, finished <-chan *messages.SessionFinishedData, stderr io.Writer) *messages.SessionFinishedData {
+// interrupts takes Ctrl-C from here on, for a wait that begins later: taken before a session
+// starts, a Ctrl-C while it starts is one waitFinished answers, not the default that kills
+// the process (exit by signal instead of 130).
+func interrupts() (chan os.Signal, func()) {
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt)
-	defer signal.Stop(sigs)
+	return sigs, func() { signal.Stop(sigs) }
+}
+
+// waitFinished waits for the session.finished event, cancelling the session on Ctrl-C (sigs,
+// from interrupts) or SIGTERM (see ui.WaitFinished).
+func (m *Main) waitFinished(ctx context.Context, l *link, id string, finished <-chan *messages.SessionFinishedData, sigs <-chan os.Signal, stderr io.Writer) *messages.SessionFinishedData {
 	gone := func() string {
 		if l.node == nil && !l.client.Alive() {
 			return nodelink.Gone(l.client, id)
