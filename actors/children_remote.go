@@ -145,9 +145,8 @@ func (c *childAgent) spawnTask(ns string) (*messages.SpawnTask, error) {
 		if err != nil {
 			return nil, fmt.Errorf("encode the inherited context: %w", err)
 		}
-		if len(data) > messages.MaxInline {
-			return nil, fmt.Errorf("its inherited context (%d bytes) is too large to send", len(data))
-		}
+		// Inline here; the queue moves it to the object store when the task would be too large
+		// for the bus (taskstate.ShipContext).
 		t.Inherited = &messages.Blob{Inline: data}
 	}
 	return &t, nil

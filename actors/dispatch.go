@@ -24,9 +24,11 @@ type TaskQueue interface {
 	Publish(ctx context.Context, task *messages.SpawnTask) error
 	// Waiting reports whether a worker is waiting for a task right now.
 	Waiting(ctx context.Context) (bool, error)
-	// Import brings a writing remote child's returned branch into the parent's checkout
-	// (base is the commit the task was sent with).
-	Import(ctx context.Context, base string, r *messages.AgentResult) error
+	// Collect brings in what a remote child returned by reference (its whole result when it
+	// was too large for the bus, a writing child's branch into the parent's checkout; base is
+	// the commit the task was sent with), then deletes what the task left in the object store.
+	// It returns the result to deliver, whole when it could be read, and what went wrong.
+	Collect(ctx context.Context, base string, r *messages.AgentResult) (*messages.AgentResult, error)
 	// Close lets go of what the queue runs (its dead-letter republisher).
 	Close()
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
 
 	"github.com/nats-io/nats.go"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/troupe-dev/troupe/internal/gitship"
 	"github.com/troupe-dev/troupe/internal/taskqueue"
+	"github.com/troupe-dev/troupe/internal/taskstate"
 	"github.com/troupe-dev/troupe/messages"
 )
 
@@ -18,17 +20,28 @@ import (
 // a task works on through internal/gitship (base commit, patch, bundle), and a writing remote
 // child's branch comes back the same way.
 type jetQueue struct {
-	q         *taskqueue.Queue
-	js        jetstream.JetStream
-	objs      *gitship.Objects
-	ns, root  string
-	remoteURL string
-	stopDead  func()
+	q        *taskqueue.Queue
+	js       jetstream.JetStream
+	objs     *gitship.Objects
+	ns       string
+	opts     CodeOptions
+	limit    int // the largest message sent inline on this connection
+	stopDead func()
 }
 
-// JetStreamQueue opens the project's task queue and code bucket for a Node at root; url is a
-// remote the workers can fetch from ("": bundles through the object store).
-func JetStreamQueue(root, url string) TaskQueueOpener {
+// CodeOptions say where a Node's code is and how it travels to workers.
+type CodeOptions struct {
+	Root string // the Node's checkout
+	// Remote is a git remote the workers can reach ("": bundles through the object store).
+	Remote string
+	Log    *slog.Logger
+}
+
+// JetStreamQueue opens the project's task queue and code bucket for a Node.
+func JetStreamQueue(opts CodeOptions) TaskQueueOpener {
+	if opts.Log == nil {
+		opts.Log = slog.New(slog.DiscardHandler)
+	}
 	return func(ctx context.Context, nc *nats.Conn, ns string) (TaskQueue, error) {
 		js, err := jetstream.New(nc)
 		if err != nil {
@@ -48,17 +61,21 @@ func JetStreamQueue(root, url string) TaskQueueOpener {
 		if err != nil {
 			return nil, err
 		}
-		return &jetQueue{q: q, js: js, objs: objs, ns: ns, root: root, remoteURL: url, stopDead: stopDead}, nil
+		return &jetQueue{q: q, js: js, objs: objs, ns: ns, opts: opts, limit: taskstate.InlineLimit(nc.MaxPayload()), stopDead: stopDead}, nil
 	}
 }
 
-// Publish ships the code the task works on, then queues it.
+// Publish ships the code the task works on and, when the task would be too large for the bus,
+// its inherited context through the object store; then queues it.
 func (j *jetQueue) Publish(ctx context.Context, task *messages.SpawnTask) error {
-	repo, _, err := gitship.Prepare(ctx, j.root, task.ID, j.objs, gitship.PrepareOptions{URL: j.remoteURL})
+	repo, _, err := gitship.Prepare(ctx, j.opts.Root, task.ID, j.objs, gitship.PrepareOptions{URL: j.opts.Remote})
 	if err != nil {
 		return err
 	}
 	task.Repo = *repo
+	if _, err := taskstate.ShipContext(ctx, j.objs, task, j.limit); err != nil {
+		return err
+	}
 	return j.q.Publish(ctx, task)
 }
 
@@ -81,14 +98,29 @@ func (j *jetQueue) Waiting(ctx context.Context) (bool, error) {
 	return info.NumWaiting > 0, nil
 }
 
-// Import brings a writing remote child's branch into the parent's checkout as troupe/<task>.
-func (j *jetQueue) Import(ctx context.Context, base string, r *messages.AgentResult) error {
-	if r.Branch == "" {
-		return nil
+// Collect puts back a remote child's whole result (it came as a preview when too large for
+// the bus) and brings a writing child's branch into the parent's checkout as troupe/<task>;
+// then, with everything in hand, the task's objects are deleted (gitship.Objects.Forget). When
+// something could not be brought in, the objects stay: the child's work is not thrown away.
+func (j *jetQueue) Collect(ctx context.Context, base string, r *messages.AgentResult) (*messages.AgentResult, error) {
+	whole, err := taskstate.WholeResult(ctx, j.objs, r)
+	if err != nil {
+		return r, err
 	}
-	name := r.Handle[strings.LastIndexByte(r.Handle, '/')+1:]
-	if err := gitship.Import(ctx, j.root, name, base, r, j.objs, j.remoteURL); err != nil {
-		return fmt.Errorf("bring back the branch of %s: %w", r.Handle, err)
+	if whole == r {
+		c := *r
+		whole = &c
 	}
-	return nil
+	whole.Worker = r.Worker // the worker the result came from
+	if whole.Branch != "" {
+		name := whole.Handle[strings.LastIndexByte(whole.Handle, '/')+1:]
+		if err := gitship.Import(ctx, j.opts.Root, name, base, whole, j.objs, j.opts.Remote); err != nil {
+			return whole, fmt.Errorf("bring back the branch of %s: %w", whole.Handle, err)
+		}
+		whole.Branch = gitship.Branch(name) // where it is now, for troupe worktree merge <name>
+	}
+	if err := j.objs.Forget(ctx, r.Session); err != nil {
+		j.opts.Log.Warn("delete a finished task's objects", "task", r.Session, "err", err) // not the child's failure
+	}
+	return whole, nil
 }

@@ -48,14 +48,15 @@ type WorkerOptions struct {
 // Worker runs spawn tasks from a project's queue. Run owns the consuming loop; each task has
 // a goroutine (its slot) that owns its delivery and a task actor that owns its child.
 type Worker struct {
-	Name  string
-	opts  WorkerOptions
-	node  *Node
-	queue *taskqueue.Queue
-	code  *taskstate.Host // the tasks' code and state (internal/gitship, internal/taskstate)
-	dead  func()          // stops the dead-letter republisher
-	slots chan struct{}
-	tasks sync.WaitGroup
+	Name   string
+	opts   WorkerOptions
+	node   *Node
+	queue  *taskqueue.Queue
+	code   *taskstate.Host // the tasks' code and state (internal/gitship, internal/taskstate)
+	events *workerEvents   // its sessions' oversized event data (worker_payloads.go)
+	dead   func()          // stops the dead-letter republisher
+	slots  chan struct{}
+	tasks  sync.WaitGroup
 	// abandon is closed when a stopping worker's grace is over: running tasks hand back.
 	abandon chan struct{}
 }
@@ -99,6 +100,9 @@ func StartWorker(opts WorkerOptions) (*Worker, error) {
 		node.Close()
 		return nil, fmt.Errorf("worker code and state: %w", err)
 	}
+	// Set before Run starts any session: from then on only read.
+	w.events = newWorkerEvents(w.code.Objects)
+	node.bridge.objects = w.events
 	// No dead-letter republisher here: the project's Nodes run it (actors/dispatch_queue.go),
 	// with the right to delete an exhausted task that a worker's credentials do not carry.
 	return w, nil

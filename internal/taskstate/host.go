@@ -2,6 +2,7 @@ package taskstate
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/nats-io/nats.go/jetstream"
@@ -132,13 +133,14 @@ func (h *Host) Release(ctx context.Context, r *Run) error {
 	return h.Cache.Remove(ctx, r.co)
 }
 
-// Done forgets the task's transcript and checkpoint once its result is acked: no later
-// delivery can come.
+// Done forgets the task's transcript, checkpoint, patch and inherited context once its result
+// is acked: no later delivery can come. What went back (its branch, a whole result too large
+// for the bus) stays until the parent has it (gitship.Objects.Forget).
 func (h *Host) Done(ctx context.Context, r *Run) error {
 	if err := h.Mirror.Flush(ctx); err != nil {
 		return err
 	}
-	return h.State.Forget(ctx, r.Task.ID)
+	return errors.Join(h.State.Forget(ctx, r.Task.ID), h.Objects.ForgetInputs(ctx, r.Task.ID))
 }
 
 func joinErr(a, b string) string {
