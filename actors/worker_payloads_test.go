@@ -34,7 +34,9 @@ func startRealWorker(t *testing.T, tn *testNode, cluster *natstest.Cluster, name
 		Name: name, NS: tn.NS, Slots: 2, StateDir: t.TempDir(), RepoCache: t.TempDir(),
 		Queue: taskqueue.Config{AckWait: 10 * time.Second},
 		Node: NodeOptions{Root: t.TempDir(), NATS: cluster.URL(), Retry: llm.RetryPolicy{MaxAttempts: 1},
-			Provider: func(string, string, func(string) string) (llm.Provider, string, error) { return prov, "gemini-1.5-pro", nil }},
+			Provider: func(string, string, func(string) string) (llm.Provider, string, error) {
+				return prov, "gemini-1.5-pro", nil
+			}},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -104,7 +106,9 @@ func TestWorkerLargePayloadsGoThroughTheObjectStore(t *testing.T) {
 	cluster := natstest.Start(t, natstest.Options{})
 	tn := &testNode{}
 	opts := dispatchNodeOptions(t, gitRoot(t), cluster.URL(), parentScript, time.Minute, tn)
-	opts.Provider = func(string, string, func(string) string) (llm.Provider, string, error) { return tn.provider, model, nil }
+	opts.Provider = func(string, string, func(string) string) (llm.Provider, string, error) {
+		return tn.provider, model, nil
+	}
 	node, err := StartNode(opts)
 	if err != nil {
 		t.Fatal(err)
