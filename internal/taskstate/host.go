@@ -22,9 +22,6 @@ type Host struct {
 	State   *State
 	Mirror  *Mirror
 	store   *store.Store
-	// PushURL, when set, sends writing children's branches to this shared remote instead of
-	// as bundles.
-	PushURL string
 }
 
 // NewHost opens the project's buckets and the repository cache at cacheDir, and hooks the
@@ -115,7 +112,8 @@ func (h *Host) Finish(ctx context.Context, r *Run, res *messages.AgentResult) {
 	if res.Handle != "" {
 		msg = "troupe: " + res.Handle
 	}
-	out, err := h.Cache.Return(ctx, r.co, h.Objects, gitship.ReturnOptions{Message: msg, PushURL: h.PushURL})
+	// A task whose base came from the shared remote sends its work back there too.
+	out, err := h.Cache.Return(ctx, r.co, h.Objects, gitship.ReturnOptions{Message: msg, PushURL: r.Task.Repo.URL})
 	if err != nil {
 		res.Error = joinErr(res.Error, fmt.Sprintf("the child's work could not be sent back: %v", err))
 		return
