@@ -50,7 +50,7 @@ func (s *session) started(ctx actor.Context) {
 	for _, bind := range []func() error{
 		func() error { sub, err := s.deps.Bridge.Bind(s.links.addr, ctx.Self()); s.links.keep(sub); return err },
 		func() error {
-			sub, err := s.deps.Bridge.BindRequests(messages.ControlSubject(s.deps.Bridge.NS(), s.cfg.ID), ctx.Self(), 10*time.Second)
+			sub, err := s.deps.Bridge.BindControl(s.cfg.ID, ctx.Self(), 10*time.Second)
 			s.links.keep(sub)
 			return err
 		},
