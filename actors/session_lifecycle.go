@@ -97,7 +97,9 @@ func (s *session) begin(ctx actor.Context) {
 		return
 	}
 	if n := len(s.items); n > 0 && s.items[n-1].Boundary == nil && s.items[n-1].Msg.Role != llm.RoleAssistant {
-		s.callModel(ctx)
+		// A foreground child adopted on resume (still running on a worker) is waited for, as
+		// the turn that spawned it would have.
+		s.continueTurn(ctx)
 		return
 	}
 	if !s.cfg.Interactive {
