@@ -64,6 +64,7 @@ type Run struct {
 	Plan     Plan
 	Restored Restored
 	co       *gitship.Checkout
+	shared   bool // co is the read-only tasks' shared worktree (gitship.CheckoutShared)
 }
 
 // Begin prepares a delivered task: its worktree (base, the parent's uncommitted changes) and,
@@ -83,6 +84,17 @@ func (h *Host) Begin(ctx context.Context, t *messages.SpawnTask) (*Run, error) {
 		if err := h.State.Forget(ctx, t.ID); err != nil {
 			return nil, err
 		}
+	}
+	if t.Repo.Base != "" && !t.Writes {
+		// A task that may not write reads the worktree its start's read-only tasks share; it
+		// has no checkpoint to restore, and none is taken (Track with no checkout).
+		co, err := h.Cache.CheckoutShared(ctx, h.Project, &t.Repo, h.Objects)
+		if err != nil {
+			return nil, err
+		}
+		r.co, r.Dir, r.shared = co, co.Path, true
+		h.Mirror.Track(t.ID, nil)
+		return r, nil
 	}
 	if t.Repo.Base != "" {
 		co, err := h.Cache.Checkout(ctx, h.Project, t.ID, &t.Repo, h.Objects)
@@ -128,6 +140,9 @@ func (h *Host) Release(ctx context.Context, r *Run) error {
 	h.Mirror.Untrack(r.Task.ID)
 	if r.co == nil {
 		return nil
+	}
+	if r.shared {
+		return h.Cache.ReleaseShared(ctx, r.co)
 	}
 	return h.Cache.Remove(ctx, r.co)
 }
