@@ -32,7 +32,7 @@ func e2eSetup(work, bin, before, agents, places, pprofDir string) (e2eOptions, e
 			return o, err
 		}
 		abs, _ := filepath.Abs(pprofDir)
-		o.prof = &profiler{dir: abs, seconds: 30}
+		o.prof = &profiler{dir: abs, seconds: 10}
 		tags = []string{"-tags", "troupe_pprof"}
 	}
 	if before != "" {
