@@ -72,7 +72,7 @@ type Run struct {
 // child from here on.
 func (h *Host) Begin(ctx context.Context, t *messages.SpawnTask) (*Run, error) {
 	r := &Run{Task: t}
-	mirrored := h.State.mirrored(ctx, t.ID)
+	mirrored := h.State.mirrored(ctx, t.ID, t.Writes)
 	if t.Attempt > 1 || mirrored {
 		var err error
 		if r.Restored, err = h.State.Restore(ctx, h.store, t.ID); err != nil {
@@ -152,6 +152,10 @@ func (h *Host) Release(ctx context.Context, r *Run) error {
 func (h *Host) Done(ctx context.Context, r *Run) error {
 	if err := h.Mirror.Flush(ctx); err != nil {
 		return err
+	}
+	big := h.Mirror.takeBig(r.Task.ID)
+	if r.Plan == Fresh { // all of its state is this run's: this Mirror knows what it wrote
+		return h.State.ForgetWritten(ctx, r.Task.ID, big, r.co != nil && !r.shared)
 	}
 	return h.State.Forget(ctx, r.Task.ID)
 }
