@@ -171,12 +171,10 @@ func (m *Mirror) loop() {
 			drain, cancelDrain = context.WithTimeout(ctx, m.writeTimeout)
 			defer cancelDrain()
 		}
-		for _, j := range jobs {
-			if stopping {
-				m.do(drain, j, 1) // so Close is bounded when the bus is down
-			} else {
-				m.do(ctx, j, 3)
-			}
+		if stopping {
+			m.run(drain, jobs, 1) // so Close is bounded when the bus is down
+		} else {
+			m.run(ctx, jobs, 3)
 		}
 		if len(jobs) > 0 {
 			continue

@@ -37,6 +37,7 @@ type State struct {
 	objs   *gitship.Objects
 	bucket string
 	stream jetstream.Stream // the bucket's stream, for ForgetWritten (nil: Forget only)
+	js     jetstream.JetStream
 }
 
 // BucketName is the key-value bucket of a project's task state.
@@ -62,7 +63,7 @@ func Open(ctx context.Context, js jetstream.JetStream, project string, objs *git
 		return nil, fmt.Errorf("taskstate: open key-value bucket %s: %w", name, err)
 	}
 	stream, _ := js.Stream(ctx, "KV_"+name) // none: ForgetWritten falls back to Forget
-	return &State{kv: kv, objs: objs, bucket: name, stream: stream}, nil
+	return &State{kv: kv, objs: objs, bucket: name, stream: stream, js: js}, nil
 }
 
 func metaKey(task string) string { return task + ".meta" }
