@@ -27,6 +27,11 @@ type jetQueue struct {
 	opts     CodeOptions
 	limit    int // the largest message sent inline on this connection
 	stopDead func()
+	results  *taskqueue.Results // finished tasks' outcomes until their parent has them
+	// A burst of tasks shares one capture of the checkout and one look for a waiting worker
+	// (dispatch_capture.go), each fresh for every task that waits on it.
+	capture freshFlight[*gitship.Snapshot]
+	waiting freshFlight[bool]
 }
 
 // CodeOptions say where a Node's code is and how it travels to workers.
@@ -55,20 +60,33 @@ func JetStreamQueue(opts CodeOptions) TaskQueueOpener {
 		if err != nil {
 			return nil, err
 		}
+		results, err := taskqueue.OpenResults(ctx, js, ns, q.Replicas())
+		if err != nil {
+			return nil, err
+		}
 		// The Node also turns exhausted tasks into dead letters (one republisher per advisory,
 		// however many run): a dispatched child fails even if no worker runs one.
 		stopDead, err := q.DeadLetters(nil)
 		if err != nil {
 			return nil, err
 		}
-		return &jetQueue{q: q, js: js, objs: objs, ns: ns, opts: opts, limit: taskstate.InlineLimit(nc.MaxPayload()), stopDead: stopDead}, nil
+		return &jetQueue{q: q, js: js, objs: objs, ns: ns, opts: opts, limit: taskstate.InlineLimit(nc.MaxPayload()),
+			stopDead: stopDead, results: results}, nil
 	}
 }
 
 // Publish ships the code the task works on and, when the task would be too large for the bus,
 // its inherited context through the object store; then queues it.
 func (j *jetQueue) Publish(ctx context.Context, task *messages.SpawnTask) error {
-	repo, _, err := gitship.Prepare(ctx, j.opts.Root, task.ID, j.objs, gitship.PrepareOptions{URL: j.opts.Remote})
+	snap, err := j.capture.do(ctx, func() (*gitship.Snapshot, error) {
+		c, cancel := context.WithTimeout(context.Background(), publishTimeout)
+		defer cancel()
+		return gitship.Capture(c, j.opts.Root, j.objs, gitship.PrepareOptions{URL: j.opts.Remote})
+	})
+	if err != nil {
+		return err
+	}
+	repo, _, err := snap.ForTask(ctx, task.ID, j.objs)
 	if err != nil {
 		return err
 	}
@@ -84,6 +102,14 @@ func (j *jetQueue) Close() { j.stopDead() }
 
 // Waiting reports whether a worker has a pull waiting on the shared consumer.
 func (j *jetQueue) Waiting(ctx context.Context) (bool, error) {
+	return j.waiting.do(ctx, func() (bool, error) {
+		c, cancel := context.WithTimeout(context.Background(), queueTimeout)
+		defer cancel()
+		return j.askWaiting(c)
+	})
+}
+
+func (j *jetQueue) askWaiting(ctx context.Context) (bool, error) {
 	c, err := j.js.Consumer(ctx, taskqueue.StreamName(j.ns), taskqueue.DefaultConsumer)
 	if errors.Is(err, jetstream.ErrConsumerNotFound) {
 		return false, nil // no worker ever joined this project

@@ -39,31 +39,38 @@ func (d *dispatcher) onWorker(ctx actor.Context, m *fromWorker) {
 		if !ok {
 			return
 		}
-		if (msg.Branch == "" && msg.Full == nil) || d.queue == nil {
-			d.deliver(ctx, parent, msg)
-			return
-		}
-		type collected struct {
-			r   *messages.AgentResult
-			err error
-		}
-		q := d.queue
-		offActor(ctx, importTimeout, func() collected {
-			c, cancel := context.WithTimeout(context.Background(), importTimeout)
-			defer cancel()
-			r, err := q.Collect(c, base, msg)
-			return collected{r, err}
-		}, func(got collected, timeout error) {
-			r := got.r
-			if r == nil {
-				r = msg
-			}
-			if err := errors.Join(got.err, timeout); err != nil {
-				r.Error = strings.TrimPrefix(r.Error+"; "+err.Error(), "; ")
-			}
-			d.deliver(ctx, parent, r)
-		})
+		d.bringBack(ctx, parent, base, msg)
 	}
+}
+
+// bringBack delivers a worker's result to its parent, after bringing in what came by
+// reference: the whole result when it was too large for the bus, a writing child's branch (sent
+// at commit base) into the parent's checkout (TaskQueue.Collect).
+func (d *dispatcher) bringBack(ctx actor.Context, parent, base string, msg *messages.AgentResult) {
+	if (msg.Branch == "" && msg.Full == nil) || d.queue == nil {
+		d.deliver(ctx, parent, msg)
+		return
+	}
+	type collected struct {
+		r   *messages.AgentResult
+		err error
+	}
+	q := d.queue
+	offActor(ctx, importTimeout, func() collected {
+		c, cancel := context.WithTimeout(context.Background(), importTimeout)
+		defer cancel()
+		r, err := q.Collect(c, base, msg)
+		return collected{r, err}
+	}, func(got collected, timeout error) {
+		r := got.r
+		if r == nil {
+			r = msg
+		}
+		if err := errors.Join(got.err, timeout); err != nil {
+			r.Error = strings.TrimPrefix(r.Error+"; "+err.Error(), "; ")
+		}
+		d.deliver(ctx, parent, r)
+	})
 }
 
 // onRoute passes a message to a remote child's worker; a cancel for a task no worker has

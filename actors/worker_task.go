@@ -151,13 +151,21 @@ func (w *Worker) lease(d *taskqueue.Delivery) {
 	}
 }
 
-// publishResult sends a child's result to dispatching Nodes and waits until the server has it.
-// A result too large for the bus goes as a preview naming the whole in the project's object
-// store (taskstate.ResultForBus), which the parent's Node reads back.
+// publishResult keeps a child's result on the bus until its parent has it (the parent's Node
+// may be down: it collects it on resume), then sends it to dispatching Nodes and waits until the
+// server has it. A result that cannot be kept still goes out live. A result too large for the
+// bus goes (and is kept) as a preview naming the whole in the project's object store
+// (taskstate.ResultForBus), which the parent's Node reads back.
 func (w *Worker) publishResult(ctx context.Context, r *messages.AgentResult) error {
 	r, err := taskstate.ResultForBus(ctx, w.code.Objects, r, taskstate.InlineLimit(w.node.nc.MaxPayload()))
 	if err != nil {
 		return err
+	}
+	keep, cancel := context.WithTimeout(ctx, resultFlushTimeout)
+	err = w.results.Put(keep, r.Session, r)
+	cancel()
+	if err != nil {
+		w.opts.Node.Log.Warn("keep a task's result", "worker", w.Name, "task", r.Session, "err", err)
 	}
 	if err := w.node.bridge.PublishTo(messages.WorkerResultsSubject(w.opts.NS, w.Name), r); err != nil {
 		return err

@@ -28,8 +28,9 @@ import (
 //	out/<task>        a child's whole result, when too large for the bus
 //	evt/<session>/<seq>  the whole data of a worker's event too large for the bus
 //
-// What a task left is deleted in two steps: its worker forgets what only the worker reads
-// (ForgetInputs, once the task is acked), the parent what came back (Forget, once it has it).
+// What a task left is deleted in two steps: its worker deletes what only the worker reads
+// (taskstate.Host.Done, once the task is acked), the parent what came back (Forget, once it
+// has it).
 type Objects struct {
 	os     jetstream.ObjectStore
 	bucket string
@@ -167,12 +168,6 @@ func EventName(session string, seq uint64) string {
 // base commits stay, since later tasks build on them.
 func (o *Objects) Forget(ctx context.Context, task string) error {
 	return o.delete(ctx, "forget task "+task, "patch/"+task, ContextName(task), "ckpt/"+task, "result/"+task, OutName(task))
-}
-
-// ForgetInputs deletes what only the task's worker reads (its patch and inherited context),
-// once the task is acked: no later delivery can need them.
-func (o *Objects) ForgetInputs(ctx context.Context, task string) error {
-	return o.delete(ctx, "forget the inputs of task "+task, "patch/"+task, ContextName(task))
 }
 
 // Delete deletes the named objects; one that is not there is no error.

@@ -74,9 +74,9 @@ func TestShipContext(t *testing.T) {
 	if err != nil || string(got) != string(raw) {
 		t.Fatalf("read back %d bytes, %v", len(got), err)
 	}
-	must(t, r.objs.ForgetInputs(r.ctx, "p-f"))
+	must(t, r.objs.Delete(r.ctx, task.Inherited.Ref.Name))
 	if _, err := InheritedContext(r.ctx, r.objs, task); err == nil {
-		t.Fatal("the context is still there after ForgetInputs")
+		t.Fatal("the context is still there after it was deleted")
 	}
 	if got, err := InheritedContext(r.ctx, nil, &messages.SpawnTask{}); got != nil || err != nil {
 		t.Fatalf("no context: %q, %v", got, err)
