@@ -73,6 +73,9 @@ func (k *children) runHere(c *childAgent, why string) kidsStep {
 // do), or refused, when it runs here, or fails if the session (own) has finished meanwhile.
 func (k *children) refused(m *dispatchOutcome, own string, finished bool, now time.Time) kidsStep {
 	c := k.bySession(m.task)
+	if m.note != "" && m.refused == "" {
+		return kidsStep{emit: []messages.Payload{messages.ErrorEvent.Of(&messages.ErrorData{Message: m.note})}}
+	}
 	if c == nil || !c.remote || messages.AgentFinal(c.rec.State) || m.refused == "" {
 		return kidsStep{}
 	}

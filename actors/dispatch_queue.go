@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"sync"
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/troupe-dev/troupe/config"
 	"github.com/troupe-dev/troupe/internal/gitship"
 	"github.com/troupe-dev/troupe/internal/taskqueue"
 	"github.com/troupe-dev/troupe/internal/taskstate"
@@ -32,69 +34,107 @@ type jetQueue struct {
 	// (dispatch_capture.go), each fresh for every task that waits on it.
 	capture freshFlight[*gitship.Snapshot]
 	waiting freshFlight[bool]
+	// toldBase are the bases whose fallback to bundles the user was told of (Publish runs on
+	// the dispatcher's off-actor goroutines, so behind mu).
+	mu       sync.Mutex
+	toldBase map[string]bool
 }
 
 // CodeOptions say where a Node's code is and how it travels to workers.
 type CodeOptions struct {
 	Root string // the Node's checkout
-	// Remote is a git remote the workers can reach ("": bundles through the object store).
+	// Remote is the shared git remote ([workers] remote): "" is origin's URL when the
+	// repository has one, config.RemoteNone (or no origin) sends bundles through the object store.
 	Remote string
 	Log    *slog.Logger
 }
 
+// sharedRemote is the remote the workers share with this Node ("": none).
+func (o CodeOptions) sharedRemote(ctx context.Context) string {
+	switch o.Remote {
+	case config.RemoteNone:
+		return ""
+	case "":
+		return gitship.OriginURL(ctx, o.Root)
+	}
+	return o.Remote
+}
+
 // JetStreamQueue opens the project's task queue and code bucket for a Node.
-func JetStreamQueue(opts CodeOptions) TaskQueueOpener {
+func JetStreamQueue(ctx context.Context, nc *nats.Conn, ns string, opts CodeOptions) (TaskQueue, error) {
 	if opts.Log == nil {
 		opts.Log = slog.New(slog.DiscardHandler)
 	}
-	return func(ctx context.Context, nc *nats.Conn, ns string) (TaskQueue, error) {
-		js, err := jetstream.New(nc)
-		if err != nil {
-			return nil, err
-		}
-		q, err := taskqueue.OpenPublisher(ctx, nc, taskqueue.Config{Namespace: ns})
-		if err != nil {
-			return nil, err
-		}
-		objs, err := gitship.OpenObjects(ctx, js, ns, 1)
-		if err != nil {
-			return nil, err
-		}
-		results, err := taskqueue.OpenResults(ctx, js, ns, q.Replicas())
-		if err != nil {
-			return nil, err
-		}
-		// The Node also turns exhausted tasks into dead letters (one republisher per advisory,
-		// however many run): a dispatched child fails even if no worker runs one.
-		stopDead, err := q.DeadLetters(nil)
-		if err != nil {
-			return nil, err
-		}
-		return &jetQueue{q: q, js: js, objs: objs, ns: ns, opts: opts, limit: taskstate.InlineLimit(nc.MaxPayload()),
-			stopDead: stopDead, results: results}, nil
+	opts.Remote = opts.sharedRemote(ctx)
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return nil, err
 	}
+	q, err := taskqueue.OpenPublisher(ctx, nc, taskqueue.Config{Namespace: ns})
+	if err != nil {
+		return nil, err
+	}
+	objs, err := gitship.OpenObjects(ctx, js, ns, 1)
+	if err != nil {
+		return nil, err
+	}
+	results, err := taskqueue.OpenResults(ctx, js, ns, q.Replicas())
+	if err != nil {
+		return nil, err
+	}
+	// The Node also turns exhausted tasks into dead letters (one republisher per advisory,
+	// however many run): a dispatched child fails even if no worker runs one.
+	stopDead, err := q.DeadLetters(nil)
+	if err != nil {
+		return nil, err
+	}
+	return &jetQueue{q: q, js: js, objs: objs, ns: ns, opts: opts, limit: taskstate.InlineLimit(nc.MaxPayload()),
+		stopDead: stopDead, results: results}, nil
 }
 
 // Publish ships the code the task works on and, when the task would be too large for the bus,
-// its inherited context through the object store; then queues it.
-func (j *jetQueue) Publish(ctx context.Context, task *messages.SpawnTask) error {
+// its inherited context through the object store; then queues it. When the shared remote could
+// not be used, the note says why, once per base commit.
+func (j *jetQueue) Publish(ctx context.Context, task *messages.SpawnTask) (string, error) {
 	snap, err := j.capture.do(ctx, func() (*gitship.Snapshot, error) {
 		c, cancel := context.WithTimeout(context.Background(), publishTimeout)
 		defer cancel()
 		return gitship.Capture(c, j.opts.Root, j.objs, gitship.PrepareOptions{URL: j.opts.Remote})
 	})
 	if err != nil {
-		return err
+		return "", err
 	}
 	repo, _, err := snap.ForTask(ctx, task.ID, j.objs)
 	if err != nil {
-		return err
+		return "", err
 	}
 	task.Repo = *repo
 	if _, err := taskstate.ShipContext(ctx, j.objs, task, j.limit); err != nil {
-		return err
+		return "", err
 	}
-	return j.q.Publish(ctx, task)
+	if err := j.q.Publish(ctx, task); err != nil {
+		return "", err
+	}
+	return j.fellBack(ctx, repo), nil
+}
+
+// fellBack says, the first time for each base, why a task's code went as bundles although a
+// shared remote is configured.
+func (j *jetQueue) fellBack(ctx context.Context, repo *messages.TaskRepo) string {
+	if j.opts.Remote == "" || repo.URL != "" {
+		return ""
+	}
+	j.mu.Lock()
+	told := j.toldBase[repo.Base]
+	if j.toldBase == nil {
+		j.toldBase = map[string]bool{}
+	}
+	j.toldBase[repo.Base] = true
+	j.mu.Unlock()
+	if told {
+		return ""
+	}
+	return gitship.Fallback(ctx, j.opts.Root, j.opts.Remote, repo)
 }
 
 // Close stops the dead-letter republisher.
@@ -142,6 +182,11 @@ func (j *jetQueue) Collect(ctx context.Context, base string, r *messages.AgentRe
 		name := whole.Handle[strings.LastIndexByte(whole.Handle, '/')+1:]
 		if err := gitship.Import(ctx, j.opts.Root, name, base, whole, j.objs, j.opts.Remote); err != nil {
 			return whole, fmt.Errorf("bring back the branch of %s: %w", whole.Handle, err)
+		}
+		if whole.Bundle == nil && j.opts.Remote != "" { // it came through the shared remote
+			if err := gitship.Unpush(ctx, j.opts.Root, j.opts.Remote, whole.Branch); err != nil {
+				j.opts.Log.Warn("delete a task's pushed branch", "task", r.Session, "err", err)
+			}
 		}
 		whole.Branch = gitship.Branch(name) // where it is now, for troupe worktree merge <name>
 	}

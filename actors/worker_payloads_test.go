@@ -54,6 +54,15 @@ func startRealWorker(t *testing.T, tn *testNode, cluster *natstest.Cluster, name
 	return prov
 }
 
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
 // objectNames lists the project's code bucket.
 func objectNames(t *testing.T, url, ns string) []string {
 	t.Helper()
