@@ -124,16 +124,29 @@ type waitAnswer struct {
 func (k *children) result(own string, r *messages.AgentResult, now time.Time) kidsStep {
 	task := r.Handle[strings.LastIndexByte(r.Handle, '/')+1:]
 	c := k.get(task)
-	if c == nil || c.rec.Session != r.Session || messages.AgentFinal(c.rec.State) {
+	if c == nil || c.rec.Session != r.Session {
 		return kidsStep{}
+	}
+	if messages.AgentFinal(c.rec.State) {
+		return kidsStep{dispatch: k.recorded(c)} // a late repeat: the bus may forget it too
 	}
 	if r.Usage.DurationMS == 0 && !c.began.IsZero() {
 		r.Usage.DurationMS = now.Sub(c.began).Milliseconds()
 	}
 	c.rec.State, c.rec.Result = r.Status, r
-	step := kidsStep{save: []*childAgent{c}, emit: []messages.Payload{messages.AgentFinishedEvent.Of(r)}, ended: true}
+	step := kidsStep{save: []*childAgent{c}, emit: []messages.Payload{messages.AgentFinishedEvent.Of(r)}, ended: true,
+		dispatch: k.recorded(c)}
 	k.answerReady(own, false, &step)
 	return step
+}
+
+// recorded tells the dispatcher a remote child's outcome is in the session's store (saved
+// before the dispatch messages go), so the bus forgets the copy it kept (dispatch_restore.go).
+func (k *children) recorded(c *childAgent) []any {
+	if !c.remote || k.delegation == nil || k.delegation.Dispatcher == nil {
+		return nil
+	}
+	return []any{&dispatchRecorded{task: c.rec.Session}}
 }
 
 // failedToStart is the result of a child that could not start: it ends at once, so the parent

@@ -24,6 +24,7 @@ type jetQueue struct {
 	ns, root  string
 	remoteURL string
 	stopDead  func()
+	results   *taskqueue.Results // finished tasks' outcomes until their parent has them
 }
 
 // JetStreamQueue opens the project's task queue and code bucket for a Node at root; url is a
@@ -42,13 +43,17 @@ func JetStreamQueue(root, url string) TaskQueueOpener {
 		if err != nil {
 			return nil, err
 		}
+		results, err := taskqueue.OpenResults(ctx, js, ns, q.Replicas())
+		if err != nil {
+			return nil, err
+		}
 		// The Node also turns exhausted tasks into dead letters (one republisher per advisory,
 		// however many run): a dispatched child fails even if no worker runs one.
 		stopDead, err := q.DeadLetters(nil)
 		if err != nil {
 			return nil, err
 		}
-		return &jetQueue{q: q, js: js, objs: objs, ns: ns, root: root, remoteURL: url, stopDead: stopDead}, nil
+		return &jetQueue{q: q, js: js, objs: objs, ns: ns, root: root, remoteURL: url, stopDead: stopDead, results: results}, nil
 	}
 }
 
