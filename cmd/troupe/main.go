@@ -11,7 +11,7 @@ import (
 )
 
 func main() {
-	initgc.Done() // the collector was off while packages initialised (internal/initgc)
+	initgc.Start() // the collector stays off while troupe starts (internal/initgc)
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
 	defer stop()
 	m := &Main{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, ExitAfterRun: true, NodeProcess: true}
