@@ -7,6 +7,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/troupe-dev/troupe/cmd/troupe/internal/prespawn"
 	"github.com/troupe-dev/troupe/internal/initgc"
 )
 
@@ -15,7 +16,8 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
 	defer stop()
 	m := &Main{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, ExitAfterRun: true, NodeProcess: true}
-	code := m.Run(ctx, os.Args[1:])
+	code := m.Run(ctx, prespawn.Args(os.Args[1:])) // a node a client started early gets its arguments
+
 	stop()
 	os.Exit(code)
 }
