@@ -17,11 +17,14 @@ import (
 
 // Cache is a worker's repository cache (--repo-cache DIR): one bare repository per project,
 // <dir>/<project>.git, holding every base it fetched, and the tasks' worktrees under
-// <dir>/work/<project>/<task>. One Cache per directory per process; a lock file keeps two
-// worker processes sharing a directory from writing one repository at the same moment.
+// <dir>/work/<project>/<task>. Its lock (a mutex, and a flock on <dir>/.lock) keeps two slots,
+// and two worker processes sharing a directory, from changing its repositories' refs and
+// worktree metadata at the same moment. The flock alone also serializes two Cache values on
+// one directory in one process (each opens the file anew, and flock locks belong to the open
+// file), so no process-wide registry of caches is needed.
 type Cache struct {
 	dir string
-	mu  sync.Mutex // one repository-changing git command set at a time in this process
+	mu  sync.Mutex // one repository-changing git command set at a time per Cache
 }
 
 // NewCache uses dir (created when missing) as the repository cache.
@@ -92,14 +95,14 @@ func (c *Cache) Checkout(ctx context.Context, project, task string, src *message
 	if err != nil {
 		return nil, err
 	}
-	// The worktree itself is made outside the cache's lock, so a worker's slots check out in
-	// parallel: git takes its own lock on each ref and worktree entry, and task names differ.
 	co := &Checkout{Task: task, Repo: repo, Path: filepath.Join(c.dir, "work", bucketSafe(project), task),
 		Branch: Branch(task), Base: src.Base, Start: src.Base, Fetched: fetched}
-	if err := co.remove(ctx); err != nil {
+	if err := c.register(ctx, co); err != nil {
 		return nil, err
 	}
-	if _, err := run(ctx, repo, "worktree", "add", "-q", "-f", "-B", co.Branch, co.Path, src.Base); err != nil {
+	// The files are checked out outside the cache's lock, so a worker's slots fill their
+	// worktrees in parallel: this touches only the task's own worktree and index.
+	if _, err := run(ctx, co.Path, "reset", "-q", "--hard"); err != nil {
 		return nil, fmt.Errorf("gitship: check out %s: %w", task, err)
 	}
 	if err := ensureIgnored(co.Path); err != nil {
@@ -147,9 +150,29 @@ func (c *Cache) fetchBase(ctx context.Context, project string, src *messages.Tas
 	return repo, fetched, nil
 }
 
-// remove deletes the task's worktree if an earlier delivery left it. A directory git no longer
-// knows is removed by hand; its stale registration is overridden by worktree add -f (a prune
-// here could drop another slot's worktree while it is being added).
+// register adds the task's worktree to the repository (replacing one an earlier delivery
+// left) without checking its files out, under the cache's lock: git's worktree metadata is not
+// safe under concurrent adds and removes in one repository (a command reading every worktree
+// dies on another's half-written worktrees/<id>/commondir), so every command that adds or
+// removes a worktree, or reads them all (branch -D, fetch), holds the lock.
+func (c *Cache) register(ctx context.Context, co *Checkout) error {
+	unlock, err := c.lock()
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	if err := co.remove(ctx); err != nil {
+		return err
+	}
+	if _, err := run(ctx, co.Repo, "worktree", "add", "-q", "-f", "--no-checkout", "-B", co.Branch, co.Path, co.Base); err != nil {
+		return fmt.Errorf("gitship: check out %s: %w", co.Task, err)
+	}
+	return nil
+}
+
+// remove deletes the task's worktree if an earlier delivery left it; the caller holds the
+// cache's lock. A directory git no longer knows is removed by hand; its stale registration is
+// overridden by worktree add -f.
 func (co *Checkout) remove(ctx context.Context) error {
 	if _, err := os.Stat(co.Path); err == nil {
 		if _, err := run(ctx, co.Repo, "worktree", "remove", "--force", "--force", co.Path); err != nil {
@@ -163,6 +186,11 @@ func (co *Checkout) remove(ctx context.Context) error {
 
 // Remove deletes the task's worktree and branch once its result is delivered.
 func (c *Cache) Remove(ctx context.Context, co *Checkout) error {
+	unlock, err := c.lock()
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	if err := co.remove(ctx); err != nil {
 		return err
 	}
