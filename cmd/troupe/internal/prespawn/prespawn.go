@@ -29,6 +29,8 @@ import (
 	"strconv"
 	"sync/atomic"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // AwaitArg is the argument a node started here runs with: `troupe serve AwaitArg`. Its real
@@ -224,7 +226,7 @@ func follow(o Orders) error {
 	}
 	defer log.Close()
 	for _, fd := range []int{1, 2} {
-		if err := syscall.Dup3(int(log.Fd()), fd, 0); err != nil {
+		if err := unix.Dup2(int(log.Fd()), fd); err != nil {
 			return fmt.Errorf("output to %s: %w", o.Log, err)
 		}
 	}
