@@ -30,6 +30,9 @@ type batchCall struct {
 	call    llm.ToolCall // call.ID is the unique id
 	result  *messages.ToolResult
 	started time.Time
+	// described is what the call runs as (turnState.callData), worked out on its first event:
+	// resolving decodes and validates the arguments, and each call has three events.
+	described *messages.ToolCallData
 }
 
 // committedResult is one call and its result, ready to be written to the log in call order.
