@@ -105,7 +105,7 @@ func (k *children) stopping(own string, cs []*childAgent, reason string, now tim
 			step.stop = append(step.stop, c)
 			continue
 		}
-		c.rec.State = messages.AgentRunning // so the result below is taken
+		k.set(c, messages.AgentRunning) // so the result below is taken
 		step.and(k.result(own, &messages.AgentResult{Handle: c.rec.Handle, Session: c.rec.Session, Role: c.rec.Role,
 			Status: messages.AgentCancelled, Error: reason + " (before it started)"}, now))
 	}
@@ -133,7 +133,8 @@ func (k *children) result(own string, r *messages.AgentResult, now time.Time) ki
 	if r.Usage.DurationMS == 0 && !c.began.IsZero() {
 		r.Usage.DurationMS = now.Sub(c.began).Milliseconds()
 	}
-	c.rec.State, c.rec.Result = r.Status, r
+	k.set(c, r.Status)
+	c.rec.Result = r
 	step := kidsStep{save: []*childAgent{c}, emit: []messages.Payload{messages.AgentFinishedEvent.Of(r)}, ended: true,
 		dispatch: k.recorded(c)}
 	k.answerReady(own, false, &step)
@@ -256,14 +257,16 @@ func (k *children) answer(own string, w *agentWaiter, step *kidsStep) {
 
 // nextQueued is the first queued child in spawn order, when a slot to run it is free.
 func (k *children) nextQueued() *childAgent {
-	if k.delegation == nil || k.running() >= k.delegation.Limits.MaxRunning {
+	if k.delegation == nil || k.nQueued == 0 || k.running() >= k.delegation.Limits.MaxRunning {
 		return nil
 	}
-	for _, t := range k.order {
-		if c := k.byTask[t]; c.rec.State == messages.AgentQueued {
+	for i := k.queuedFrom; i < len(k.order); i++ {
+		if c := k.byTask[k.order[i]]; c.rec.State == messages.AgentQueued {
+			k.queuedFrom = i
 			return c
 		}
 	}
+	k.queuedFrom = len(k.order)
 	return nil
 }
 
