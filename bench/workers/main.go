@@ -46,7 +46,7 @@ func main() {
 // run measures what the flags ask; its defers stop the server and remove the work directory
 // on every path.
 func run() error {
-	part := flag.String("part", "all", "what to measure: all, code, spawn, queue or state")
+	part := flag.String("part", "all", "what to measure: all, code, spawn, queue, state or bytes")
 	repoMB := flag.Int("repo-mb", 50, "size of the generated repository's files, in MB")
 	runs := flag.Int("runs", 3, "repetitions of each timed step (medians are printed)")
 	tasks := flag.Int("tasks", 500, "tasks pushed through the queue per run")
@@ -89,6 +89,7 @@ func run() error {
 		{"spawn", func() error { return benchSpawn(ctx, srv, work, *repoMB, *runs) }},
 		{"queue", func() error { return benchQueue(ctx, srv, *tasks, *runs, *ackWait) }},
 		{"state", func() error { return benchState(ctx, srv, work, *repoMB, *runs) }},
+		{"bytes", func() error { return benchBytes(ctx, srv, work, *repoMB, 5) }},
 	}
 	for _, st := range steps {
 		if *part == "all" || *part == st.name {
