@@ -96,7 +96,7 @@ func TestScenarioLocalPlacementOnEmbeddedServer(t *testing.T) {
 		id := envelopes(t, warm.stdout)[0].Session
 		return waitLine(wout, id, time.Second)
 	})
-	r := troupe(t, repo, env, "run", "--json", "--mode", "yolo", "--sandbox", "off", "--model", model, "spawn the agents")
+	r := troupe(t, repo, env, "run", "--json", "--mode", "yolo", "--sandbox", "off", "--placement", "local", "--model", model, "spawn the agents")
 	if r.code != 0 {
 		t.Fatalf("run: exit %d\n%s", r.code, r.stderr)
 	}
