@@ -65,7 +65,8 @@ func (j *jetQueue) Publish(ctx context.Context, task *messages.SpawnTask) error 
 // Close stops the dead-letter republisher.
 func (j *jetQueue) Close() { j.stopDead() }
 
-// Waiting reports whether a worker has a pull waiting on the shared consumer.
+// Waiting reports whether a worker is attached to the shared consumer: one has a pull waiting,
+// or holds a task (busy, it takes the next when a slot frees).
 func (j *jetQueue) Waiting(ctx context.Context) (bool, error) {
 	c, err := j.js.Consumer(ctx, taskqueue.StreamName(j.ns), taskqueue.DefaultConsumer)
 	if errors.Is(err, jetstream.ErrConsumerNotFound) {
@@ -78,7 +79,14 @@ func (j *jetQueue) Waiting(ctx context.Context) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	return info.NumWaiting > 0, nil
+	return workerOnConsumer(info), nil
+}
+
+// workerOnConsumer reports whether the consumer's state shows a worker: a pull waiting, or a
+// task delivered and not yet acked. Pulls alone would miss busy workers: a burst of tasks takes
+// every waiting pull, and the burst's later tasks then saw no worker and ran locally.
+func workerOnConsumer(info *jetstream.ConsumerInfo) bool {
+	return info.NumWaiting > 0 || info.NumAckPending > 0
 }
 
 // Import brings a writing remote child's branch into the parent's checkout as troupe/<task>.

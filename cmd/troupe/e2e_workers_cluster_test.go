@@ -138,6 +138,10 @@ func TestScenarioWorkersOnStockCluster(t *testing.T) {
 	if _, err := tap.Subscribe(messages.AllWorkerResultsSubject(ns), tr.take); err != nil {
 		t.Fatal(err)
 	}
+	evs := &eventTap{types: map[string][]string{}}
+	if _, err := tap.Subscribe(messages.ProjectEventsSubject(ns), evs.take); err != nil {
+		t.Fatal(err)
+	}
 	var w1 *exec.Cmd
 	for _, name := range []string{"w1", "w2"} {
 		cmd, out, _ := startTroupe(t, repo, sc.credEnv(t, name), "worker", "--name", name, "--slots", "4",
@@ -207,7 +211,9 @@ func TestScenarioWorkersOnStockCluster(t *testing.T) {
 		t.Errorf("none of the %d tasks the killed worker held was finished by the other", len(held))
 	}
 	t.Logf("w1 held %d tasks when killed; w2 finished %d of them", len(held), redone)
-	waitSessions(t, wout, envs[0].Session, scenarioAgents+1)
+	waitSessionsOr(t, wout, envs[0].Session, scenarioAgents+1, func(seen map[string]bool) string {
+		return evs.explain(seen, results)
+	})
 
 	// A watch-only client cannot forge a result: the server refuses the publish.
 	forgedErr := make(chan error, 1)
@@ -251,6 +257,36 @@ func TestScenarioWorkersOnStockCluster(t *testing.T) {
 	if r.code != 2 || strings.Count(strings.TrimSpace(r.stderr), "\n") != 0 || !strings.Contains(r.stderr, "Authorization Violation") {
 		t.Fatalf("worker without credentials: exit %d\n%s", r.code, r.stderr)
 	}
+}
+
+// eventTap records, per session, the types of the events the test's own subscriber saw, to
+// tell apart an event never published from one the watcher did not get.
+type eventTap struct {
+	mu    sync.Mutex
+	types map[string][]string
+}
+
+func (et *eventTap) take(m *nats.Msg) {
+	var e messages.Envelope
+	if json.Unmarshal(m.Data, &e) != nil {
+		return
+	}
+	et.mu.Lock()
+	defer et.mu.Unlock()
+	et.types[e.Session] = append(et.types[e.Session], fmt.Sprintf("%d:%s", e.Seq, e.Type))
+}
+
+// explain names the children the watcher has not shown, where each ran and what the tap saw.
+func (et *eventTap) explain(seen map[string]bool, results map[string][]*messages.AgentResult) string {
+	et.mu.Lock()
+	defer et.mu.Unlock()
+	var out []string
+	for s, rs := range results {
+		if !seen[s] {
+			out = append(out, fmt.Sprintf("%s (ran on %s; the test's subscriber saw %v)", s, rs[0].Worker, et.types[s]))
+		}
+	}
+	return "not shown: " + strings.Join(out, ", ")
 }
 
 // runID is the session id of a run started with --json, from its first line.
