@@ -17,6 +17,7 @@ var argAliases = map[string][]string{
 	"oldstr": {"old_string"}, "oldtext": {"old_string"}, "search": {"old_string", "pattern"},
 	"find": {"old_string", "pattern"}, "newstr": {"new_string"}, "newtext": {"new_string"},
 	"replace": {"new_string"}, "replacement": {"new_string"}, "replaceall": {"replace_all"},
+	"old": {"old_string"}, "new": {"new_string"}, // Kimi CLI's StrReplaceFile edits
 	// write_file
 	"text": {"content"}, "contents": {"content"}, "filetext": {"content"}, "data": {"content"},
 	"filecontent": {"content"}, "filecontents": {"content"}, "thecontent": {"content"}, // avante
@@ -27,6 +28,7 @@ var argAliases = map[string][]string{
 	// read_file
 	"startline": {"offset"}, "line": {"offset"}, "linenumber": {"offset"}, "lines": {"limit"},
 	"maxlines": {"limit"}, "numlines": {"limit"}, "linecount": {"limit"},
+	"lineoffset": {"offset"}, "nlines": {"limit"}, // Kimi CLI's ReadFile
 	// bash and list_dir
 	"timeout": {"timeout_s"}, "timeoutseconds": {"timeout_s"}, "timeoutsec": {"timeout_s"},
 	"runinbackground": {"background"}, "maxdepth": {"depth"},

@@ -75,9 +75,21 @@ var harnessTools = map[string]harnessTool{
 	"run_shell_command":   {target: "bash", convert: inDirectory("directory"), drop: []string{"description"}},
 	"search_file_content": {target: "grep"},
 	"list_directory":      {target: "list_dir", drop: []string{"ignore", "respect_git_ignore", "file_filtering_options"}},
-	// OpenHands
-	"str_replace_editor": {convert: strReplaceEditor},
-	"execute_bash":       {target: "bash", convert: refuseInput},
+	// OpenHands (CodeActAgent; the agent SDK's terminal and file_editor), Anthropic's text
+	// editor tool and Goose's unprefixed text_editor (aliases_editors.go)
+	"str_replace_editor":          {convert: textEditor},
+	"str_replace_based_edit_tool": {convert: textEditor},
+	"text_editor":                 {convert: textEditor},
+	"file_editor":                 {convert: textEditor},
+	"execute_bash":                {target: "bash", convert: refuseInput, drop: []string{"security_risk"}},
+	"terminal":                    {target: "bash", convert: refuseInput, drop: []string{"security_risk"}},
+	// Kimi CLI (Shell, ReadFile, WriteFile, Glob and Grep are our names in other spellings or
+	// Claude Code's) and Mistral Vibe
+	"StrReplaceFile": {target: "edit_file", convert: kimiStrReplace},
+	"search_replace": {target: "edit_file", convert: vibeSearchReplace},
+	// Codex's experimental grep_files (pattern, include, path, limit); opencode's list
+	"grep_files": {target: "grep", drop: []string{"limit"}},
+	"list":       {target: "list_dir", drop: []string{"ignore"}},
 	// Cline, Roo Code and Kilo Code (aliases_cline.go); read_file and search_files are shared
 	"execute_command":    {target: "bash", convert: inDirectory("cwd"), drop: []string{"requires_approval"}},
 	"write_to_file":      {target: "write_file", drop: []string{"line_count"}},
@@ -93,6 +105,7 @@ var harnessTools = map[string]harnessTool{
 	"grep_search":             {target: "grep"},
 	"file_glob_search":        {target: "glob"},
 	"ls":                      {target: "list_dir", drop: []string{"recursive"}},
+	"view_subdirectory":       {target: "list_dir"},
 	// GitHub Copilot in VS Code (its agent mode's built-in tools; read_file, list_dir and
 	// create_file share names with ours or others above, and filePath/oldString are aliases;
 	// file_search takes a glob in query, an alias of pattern: ollama#11470)
@@ -120,7 +133,6 @@ var harnessTools = map[string]harnessTool{
 	"open_file":   {target: "read_file"},
 	"create_file": {target: "write_file"},
 	"run":         {target: "bash"},
-	"terminal":    {target: "bash"},
 	"find_file":   {target: "glob", convert: findFile},
 	"search_dir":  {target: "grep", convert: searchDir},
 }

@@ -58,10 +58,16 @@ func (r *Registry) Split(name, raw string) (pieces []Piece, ok bool) {
 		maps, ok = listPieces(args, "file_paths", "path")
 	case key == "apply_patch":
 		maps, ok = patchPieces(args)
+	case key == "StrReplaceFile":
+		maps, ok = listPieces(args, "edit", "")
+	case key == "search_replace":
+		args["diff"] = args["content"]
+		delete(args, "content")
+		maps, ok = blockPieces(args)
 	case target == "bash" || key == "bash":
 		maps, ok = listPieces(args, "commands", "command")
 	case target == "read_file" || key == "read_file":
-		maps, ok = listPieces(args, "paths", "path")
+		maps, ok = readPieces(args)
 	case target == "edit_file" || key == "edit_file":
 		if maps, ok = blockPieces(args); !ok {
 			maps, ok = editPieces(args)
@@ -240,4 +246,18 @@ func (r *Registry) nestedCall(name, raw string) (Piece, bool) {
 		return Piece{}, false
 	}
 	return Piece{Name: canonical, Args: translated}, true
+}
+
+// readPieces splits a read of several files: paths (strings or objects), Roo Code's native
+// files: [{path, …}], or its XML form's args: {file: [{path}]}.
+func readPieces(args map[string]any) ([]map[string]any, bool) {
+	if inner := objectOf(args["args"]); inner != nil && len(args) == 1 {
+		args = inner
+	}
+	for _, key := range []string{"paths", "files", "file"} {
+		if _, has := args[key]; has {
+			return listPieces(args, key, "path")
+		}
+	}
+	return nil, false
 }

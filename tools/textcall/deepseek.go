@@ -10,13 +10,15 @@ import "strings"
 //	```<｜tool▁call▁end｜><｜tool▁calls▁end｜>
 //
 // and V3.1 (deepseekv31 parser): <｜tool▁call▁begin｜>read_file<｜tool▁sep｜>{"path":"a.go"}<｜tool▁call▁end｜>.
-// The tokens use full-width bars and U+2581; ASCII bars are accepted too.
+// The tokens use full-width bars and U+2581; ASCII bars, and '_' for U+2581 (the tokens as a
+// client renders them in plain text), are accepted too.
 
 var (
-	deepSeekCallBegin  = []string{"<｜tool▁call▁begin｜>", "<|tool▁call▁begin|>"}
-	deepSeekCallEnd    = []string{"<｜tool▁call▁end｜>", "<|tool▁call▁end|>"}
-	deepSeekSep        = []string{"<｜tool▁sep｜>", "<|tool▁sep|>"}
-	deepSeekWrapTokens = []string{"<｜tool▁calls▁begin｜>", "<｜tool▁calls▁end｜>", "<|tool▁calls▁begin|>", "<|tool▁calls▁end|>", "<｜end▁of▁sentence｜>"}
+	deepSeekCallBegin  = []string{"<｜tool▁call▁begin｜>", "<|tool▁call▁begin|>", "<｜tool_call_begin｜>", "<|tool_call_begin|>"}
+	deepSeekCallEnd    = []string{"<｜tool▁call▁end｜>", "<|tool▁call▁end|>", "<｜tool_call_end｜>", "<|tool_call_end|>"}
+	deepSeekSep        = []string{"<｜tool▁sep｜>", "<|tool▁sep|>", "<｜tool_sep｜>", "<|tool_sep|>"}
+	deepSeekWrapTokens = []string{"<｜tool▁calls▁begin｜>", "<｜tool▁calls▁end｜>", "<|tool▁calls▁begin|>", "<|tool▁calls▁end|>",
+		"<｜tool_calls_begin｜>", "<｜tool_calls_end｜>", "<|tool_calls_begin|>", "<|tool_calls_end|>", "<｜end▁of▁sentence｜>"}
 )
 
 func scanDeepSeek(text string, sc scanCtx) []span {

@@ -19,7 +19,12 @@ import (
 // tag (<path>a.go</path>) with its boundary token ]<]minimax[>[ leaking between the tags
 // (MiniMax-M3#31); Gemini 3 writes <call_record tool="read"> (oh-my-pi#92). Step-3 prefixes
 // the tags with steptml: (<steptml:invoke name="N"><steptml:parameter name="k">, vLLM's
-// step3 tool parser) inside its own call tokens.
+// step3 tool parser) inside its own call tokens. Claude's own tool-use prompt format prefixes
+// the same tags with antml: (Anthropic's docs on the tool-use system prompt), which Claude
+// models write into text when a proxy passes them no tools.
+
+// anthropicPrefix is the namespace of the tags of Anthropic's tool-use prompt format.
+const anthropicPrefix = "antml:"
 
 // invokeForm is one spelling of the form: its tag, the prefix of its tag names, and the
 // attribute that names the tool.
@@ -31,7 +36,7 @@ var dsmlPrefixes = []string{"｜DSML｜", "｜｜DSML｜｜ ", "｜｜DSML｜｜
 
 // invokeForms is built once and only read afterwards.
 var invokeForms = func() []invokeForm {
-	forms := []invokeForm{{"invoke", "", "name"}, {"call_record", "", "tool"}, {"invoke", "steptml:", "name"}}
+	forms := []invokeForm{{"invoke", "", "name"}, {"call_record", "", "tool"}, {"invoke", "steptml:", "name"}, {"invoke", anthropicPrefix, "name"}}
 	for _, p := range dsmlPrefixes {
 		forms = append(forms, invokeForm{"invoke", p, "name"})
 	}
@@ -48,7 +53,7 @@ func scanInvoke(text string, sc scanCtx) []span {
 			return invokeBody(body, f)
 		}))
 	}
-	wrappers = append(wrappers, tokenSpans(text, "<function_calls>", "</function_calls>")...)
+	wrappers = append(wrappers, tokenSpans(text, "<function_calls>", "</function_calls>", "<"+anthropicPrefix+"function_calls>", "</"+anthropicPrefix+"function_calls>")...)
 	for _, p := range dsmlPrefixes {
 		for _, w := range []string{"function_calls", "tool_calls", "calls"} {
 			wrappers = append(wrappers, tokenSpans(text, "<"+p+w+">", "</"+p+w+">")...)

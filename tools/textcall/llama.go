@@ -13,23 +13,38 @@ import "strings"
 
 const llamaTag = "<|python_tag|>"
 
-var llamaEnds = []string{"<|eom_id|>", "<|eot_id|>"}
+// Llama 4's tokenizer (its model card's prompt format) has <|python_start|> and <|python_end|>
+// around code and ends a turn with <|eot|> or <|eom|>; its calls are the same JSON or
+// Python-call syntax.
+const llama4Tag = "<|python_start|>"
+
+var llamaEnds = []string{"<|eom_id|>", "<|eot_id|>", "<|python_end|>", "<|eom|>", "<|eot|>"}
 
 func scanLlama(text string, sc scanCtx) []span {
-	tags := newFinder(text, llamaTag)
-	ends := []*finder{newFinder(text, llamaEnds[0]), newFinder(text, llamaEnds[1]), tags}
+	return mergeFree(scanLlamaTag(text, llamaTag, sc), scanLlamaTag(text, llama4Tag, sc))
+}
+
+func scanLlamaTag(text, tag string, sc scanCtx) []span {
+	tags := newFinder(text, tag)
+	ends := []*finder{tags}
+	for _, e := range llamaEnds {
+		ends = append(ends, newFinder(text, e))
+	}
 	var out []span
 	for pos := 0; ; {
 		start := tags.at(pos)
 		if start < 0 {
 			return out
 		}
-		body := start + len(llamaTag)
+		body := start + len(tag)
 		bodyEnd, end := len(text), len(text)
 		if e := firstOf(body, ends...); e >= 0 {
 			bodyEnd, end = e, e
-			if !strings.HasPrefix(text[e:], llamaTag) {
-				end = e + len("<|eom_id|>")
+			for _, tok := range llamaEnds {
+				if strings.HasPrefix(text[e:], tok) {
+					end = e + len(tok)
+					break
+				}
 			}
 		}
 		calls, complete := llamaBody(text[body:bodyEnd], sc)
@@ -39,7 +54,7 @@ func scanLlama(text string, sc scanCtx) []span {
 		case len(calls) > 0:
 			out = append(out, span{start: start, end: end, calls: calls})
 		}
-		pos = end
+		pos = max(end, body)
 	}
 }
 
@@ -48,7 +63,7 @@ func llamaBody(body string, sc scanCtx) ([]Call, bool) {
 	if t == "" {
 		return nil, false
 	}
-	if t[0] == '{' || t[0] == '[' {
+	if t[0] == '{' || t[0] == '[' && strings.HasPrefix(strings.TrimLeft(t[1:], " \t\r\n"), "{") {
 		return jsonSequence(t, FormatLlama)
 	}
 	return pythonCallsInMarker(t, sc, FormatLlama)

@@ -176,7 +176,7 @@ func Parse(text string, opt Options) Result {
 var placeholderToken = lazyre.New(`<\|reserved_(?:special_)?token_[0-9]{1,6}\|>`)
 
 // endTokens are chat-template end-of-turn tokens models leak after a call; they go with it.
-var endTokens = []string{"<|im_end|>", "<|eot_id|>", "<|eom_id|>", "<|end|>", "<|endoftext|>", "</s>", "<｜end▁of▁sentence｜>", "<end_of_turn>", "<turn|>"}
+var endTokens = []string{"<|im_end|>", "<|eot_id|>", "<|eom_id|>", "<|eot|>", "<|eom|>", "<|end|>", "<|endoftext|>", "</s>", "<｜end▁of▁sentence｜>", "<end_of_turn>", "<turn|>"}
 
 // absorbEndTokens extends each call span over end-of-turn tokens that directly follow it.
 func absorbEndTokens(text string, spans []span) []span {
