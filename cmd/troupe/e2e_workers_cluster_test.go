@@ -13,8 +13,10 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/troupe-dev/troupe/actors"
+	"github.com/troupe-dev/troupe/cmd/troupe/internal/ui"
 
 	"github.com/troupe-dev/troupe/internal/natstest"
 	"github.com/troupe-dev/troupe/internal/taskqueue"
@@ -133,7 +135,7 @@ func TestScenarioWorkersOnStockCluster(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer tap.Close()
+	t.Cleanup(tap.Close) // after the failure report below, which reads the queue through it
 	tr := &taskResults{results: map[string][]*messages.AgentResult{}, leases: map[string][]*messages.TaskLease{}}
 	if _, err := tap.Subscribe(messages.AllWorkerResultsSubject(ns), tr.take); err != nil {
 		t.Fatal(err)
@@ -143,17 +145,23 @@ func TestScenarioWorkersOnStockCluster(t *testing.T) {
 		t.Fatal(err)
 	}
 	var w1 *exec.Cmd
+	logs := map[string]*strings.Builder{}
 	for _, name := range []string{"w1", "w2"} {
-		cmd, out, _ := startTroupe(t, repo, sc.credEnv(t, name), "worker", "--name", name, "--slots", "4",
+		cmd, out, werr := startTroupe(t, repo, sc.credEnv(t, name), "worker", "--name", name, "--slots", "4",
 			"--ack-wait", "2s", "--repo-cache", t.TempDir(), "--sandbox", "off")
 		out.waitFor(t, "troupe: worker "+name+" serving", 60*time.Second)
+		logs[name] = werr
 		if name == "w1" {
 			w1 = cmd
 		}
 	}
-	_, sout, _ := startTroupe(t, repo, append(sc.credEnv(t, "node"), "TROUPE_PLACEMENT=workers"), "serve", "--sandbox", "off")
+	_, sout, serr := startTroupe(t, repo, append(sc.credEnv(t, "node"), "TROUPE_PLACEMENT=workers"), "serve", "--sandbox", "off")
+	logs["serve"] = serr
 	sout.waitFor(t, "troupe: serving", 60*time.Second)
 	_, wout, _ := startTroupe(t, repo, sc.credEnv(t, "watch"), "watch", "--json")
+	// A second watcher draws the agent tree as lines (piped): every child under the run, with
+	// the name of the worker it ran on.
+	_, lout, _ := startTroupe(t, repo, sc.credEnv(t, "watch"), "watch")
 	client := sc.credEnv(t, "client")
 	warmModel := writeScript(t, repo, `{"turns": [{"text": "warm"}]}`)
 	testwait.For(t, 60*time.Second, func() error {
@@ -161,7 +169,11 @@ func TestScenarioWorkersOnStockCluster(t *testing.T) {
 		if warm.code != 0 {
 			t.Fatalf("warm-up run: exit %d\n%s", warm.code, warm.stderr)
 		}
-		return waitLine(wout, envelopes(t, warm.stdout)[0].Session, time.Second)
+		id := envelopes(t, warm.stdout)[0].Session
+		if err := waitLine(wout, id, time.Second); err != nil {
+			return err
+		}
+		return waitLine(lout, " "+ui.ShortID(id)+" root ", time.Second)
 	})
 
 	run, rout, rerr := startTroupe(t, repo, client, "run", "--json", "--mode", "yolo", "--sandbox", "off",
@@ -177,6 +189,12 @@ func TestScenarioWorkersOnStockCluster(t *testing.T) {
 		t.Fatal(err)
 	}
 	root := runID(t, rout)
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("children without a result on the results subjects:\n%s\nthe queue: %s\nstderr of serve, w1, w2:\n%s\n%s\n%s",
+				unreported(rout, tr), queueState(tap, ns), logs["serve"], logs["w1"], logs["w2"])
+		}
+	})
 	testwait.For(t, 180*time.Second, func() error {
 		if waitLine(rout, `"session":"`+root+`","agent":"root","type":"session.finished"`, 0) == nil {
 			return nil
@@ -213,6 +231,19 @@ func TestScenarioWorkersOnStockCluster(t *testing.T) {
 	t.Logf("w1 held %d tasks when killed; w2 finished %d of them", len(held), redone)
 	waitSessionsOr(t, wout, envs[0].Session, scenarioAgents+1, func(seen map[string]bool) string {
 		return evs.explain(seen, results)
+	})
+	testwait.For(t, 60*time.Second, func() error {
+		var missing []string
+		for _, rs := range results {
+			want := fmt.Sprintf(" %s %s@%s %s done", ui.ShortID(root), rs[0].Handle, rs[0].Worker, rs[0].Role)
+			if waitLine(lout, want, 0) != nil {
+				missing = append(missing, want)
+			}
+		}
+		if len(missing) > 0 {
+			return fmt.Errorf("troupe watch has no line %q (and %d more):\n%s", missing[0], len(missing)-1, lout.text())
+		}
+		return nil
 	})
 
 	// A watch-only client cannot forge a result: the server refuses the publish.
@@ -287,6 +318,61 @@ func (et *eventTap) explain(seen map[string]bool, results map[string][]*messages
 		}
 	}
 	return "not shown: " + strings.Join(out, ", ")
+}
+
+// unreported is the run's agent.* lines of the children no worker reported a result for.
+func unreported(rout *lineWatcher, tr *taskResults) string {
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	var out []string
+	for _, l := range strings.Split(rout.text(), "\n") {
+		var e messages.Envelope
+		if json.Unmarshal([]byte(l), &e) != nil || !strings.HasPrefix(string(e.Type), "agent.") {
+			continue
+		}
+		var d struct{ Session string }
+		if json.Unmarshal(e.Data, &d) == nil && len(tr.results[d.Session]) == 0 {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// queueState says what the task stream and its consumer hold, and which tasks are in it.
+func queueState(nc *nats.Conn, ns string) string {
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return err.Error()
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), testwait.Scale(10*time.Second))
+	defer cancel()
+	st, err := js.Stream(ctx, taskqueue.StreamName(ns))
+	if err != nil {
+		return err.Error()
+	}
+	si, err := st.Info(ctx)
+	if err != nil {
+		return err.Error()
+	}
+	out := fmt.Sprintf("stream: %d messages, seq %d..%d", si.State.Msgs, si.State.FirstSeq, si.State.LastSeq)
+	if c, err := st.Consumer(ctx, taskqueue.DefaultConsumer); err == nil {
+		if ci, err := c.Info(ctx); err == nil {
+			out += fmt.Sprintf("; consumer: pending %d, ack pending %d, redelivered %d, waiting %d, delivered %d, ack floor %d",
+				ci.NumPending, ci.NumAckPending, ci.NumRedelivered, ci.NumWaiting, ci.Delivered.Stream, ci.AckFloor.Stream)
+		}
+	}
+	for seq := si.State.FirstSeq; si.State.Msgs > 0 && seq <= si.State.LastSeq; seq++ {
+		m, err := st.GetMsg(ctx, seq)
+		if err != nil {
+			continue
+		}
+		if v, err := messages.Decode(m.Data); err == nil {
+			if task, ok := v.(*messages.SpawnTask); ok {
+				out += fmt.Sprintf("; seq %d: task %s", seq, task.ID)
+			}
+		}
+	}
+	return out
 }
 
 // runID is the session id of a run started with --json, from its first line.
