@@ -21,6 +21,9 @@ type Options struct {
 	// Memory keeps what the OpenAI-compatible wire learns about endpoints (the store); nil
 	// keeps nothing past the process.
 	Memory WireMemory
+	// Scripts, when set, parses each scripted:PATH file once for every provider opened from
+	// it (see ScriptCache); nil parses it at every Open.
+	Scripts *ScriptCache
 }
 
 // SetupError is a configuration mistake the user must fix: an unknown provider, a missing key.
@@ -70,11 +73,15 @@ func Open(model string, opt Options) (Provider, string, error) {
 		if path == "" {
 			return nil, "", &SetupError{Msg: "--model scripted:PATH needs the path of a script file"}
 		}
-		p, err := NewScripted(path)
+		load := LoadScript
+		if opt.Scripts != nil {
+			load = opt.Scripts.Load
+		}
+		s, err := load(path)
 		if err != nil {
 			return nil, "", &SetupError{Msg: err.Error()}
 		}
-		return p, "scripted", nil
+		return NewScriptedFrom(s), "scripted", nil
 	}
 	prefix, name, ok := strings.Cut(model, "/")
 	if !ok || prefix == "" || name == "" {

@@ -12,15 +12,19 @@
 //   - state: a child's transcript mirrored to the key-value bucket (entries per second), its
 //     worktree checkpointed and restored on another worker (internal/taskstate).
 //
-// Times are medians over -runs repetitions. Spawn → first model request (remote vs local) and
-// 10,000 scripted agents across a Node and two workers need the dispatcher and the worker Node
-// end to end; this command says so instead of printing a number it did not take.
+// Times are medians over -runs repetitions.
 //
-// -part e2e drives the real binary end to end instead (see benchE2E): spawn → first model request
-// local vs remote, peak memory per process and events/s to one watcher, for -agents agents.
+// -part e2e drives real binaries end to end instead (see benchE2E): a Node whose parent spawns
+// -agents scripted agents (e.g. 1000,10000) placed locally and on two workers: wall time,
+// agents per second through the dispatcher and the queue, spawn → first model request, peak
+// RSS and RssAnon per process, events/s to one watcher, the machine's load. -before REV builds
+// that revision too and alternates its runs with the current tree's, so one run prints before
+// and after. -pprof DIR builds with -tags troupe_pprof and leaves CPU and allocation profiles of
+// every process in DIR (go tool pprof DIR/<scenario>-<process>.cpu.pprof).
 //
 // Usage: go run ./bench/workers [-part all|code|spawn|queue|state|e2e] [-repo-mb 50] [-runs 3]
-// [-tasks 500] [-ackwait 5s]
+// [-tasks 500] [-ackwait 5s] [-agents 1000,10000] [-place local,workers] [-before REV]
+// [-e2e-runs 1] [-timeout 20m] [-pprof DIR]
 package main
 
 import (
@@ -47,9 +51,14 @@ func run() error {
 	runs := flag.Int("runs", 3, "repetitions of each timed step (medians are printed)")
 	tasks := flag.Int("tasks", 500, "tasks pushed through the queue per run")
 	ackWait := flag.Duration("ackwait", 5*time.Second, "the queue's AckWait (redelivery waits for it)")
-	agents := flag.Int("agents", 50, "-part e2e: scripted agents the parent spawns")
+	agents := flag.String("agents", "1000", "-part e2e: scripted agents the parent spawns (a comma list runs each)")
+	places := flag.String("place", "local,workers", "-part e2e: placements to run (local, workers)")
 	slots := flag.Int("slots", 8, "-part e2e: slots of each of the two workers")
 	bin := flag.String("bin", "", "-part e2e: the troupe binary (default: built from ./cmd/troupe)")
+	before := flag.String("before", "", "-part e2e: also build this git revision and run it alternately (before/after)")
+	e2eRuns := flag.Int("e2e-runs", 1, "-part e2e: runs of each scenario (medians are printed)")
+	limit := flag.Duration("timeout", 20*time.Minute, "-part e2e: a run is stopped after this long (what finished is counted)")
+	pprofDir := flag.String("pprof", "", "-part e2e: profile every process into this directory (builds with -tags troupe_pprof)")
 	flag.Parse()
 	work, err := os.MkdirTemp("", "bench-workers-")
 	if err != nil {
@@ -64,8 +73,13 @@ func run() error {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Hour)
 	defer cancel()
 	fmt.Printf("nats-server %s (JetStream, one node), git %s, %d run(s)\n\n", srv.version, gitVersion(), *runs)
-	if *part == "e2e" { // needs the worker Node and the dispatcher end to end
-		return benchE2E(*bin, srv, work, *agents, *slots)
+	if *part == "e2e" {
+		o, err := e2eSetup(work, *bin, *before, *agents, *places, *pprofDir)
+		if err != nil {
+			return err
+		}
+		o.runs, o.slots, o.timeout = *e2eRuns, *slots, *limit
+		return benchE2E(o, srv, work)
 	}
 	steps := []struct {
 		name string
@@ -84,8 +98,7 @@ func run() error {
 		}
 	}
 	fmt.Println("\nend to end (spawn → first model request, 10,000 scripted agents across a Node and two")
-	fmt.Println("workers: peak memory per process, events/s to one watcher): -part e2e, which drives the")
-	fmt.Println("real binary and needs troupe worker.")
+	fmt.Println("workers: peak memory per process, events/s to one watcher): -part e2e -agents 1000,10000")
 	return nil
 }
 

@@ -48,11 +48,12 @@ func (p *Project) Options(log *slog.Logger, trace *starttrace.Trace, wire *llm.M
 	if p.Cfg.Provider.IdleTimeoutS > 0 {
 		retry.IdleTimeout = time.Duration(p.Cfg.Provider.IdleTimeoutS) * time.Second
 	}
+	scripts := &llm.ScriptCache{} // a provider per session: a script is parsed once, not per child
 	return actors.NodeOptions{
 		Root: p.Root,
 		Log:  log,
 		Provider: func(model, baseURL string, getenv func(string) string) (llm.Provider, string, error) {
-			prov, name, err := llm.Open(model, llm.Options{BaseURL: baseURL, Getenv: getenv, Memory: wire})
+			prov, name, err := llm.Open(model, llm.Options{BaseURL: baseURL, Getenv: getenv, Memory: wire, Scripts: scripts})
 			if err != nil {
 				return nil, "", err
 			}
