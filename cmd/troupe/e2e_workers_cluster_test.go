@@ -155,7 +155,7 @@ func TestScenarioWorkersOnStockCluster(t *testing.T) {
 			w1 = cmd
 		}
 	}
-	_, sout, serr := startTroupe(t, repo, append(sc.credEnv(t, "node"), "TROUPE_PLACEMENT=workers"), "serve", "--sandbox", "off")
+	serve, sout, serr := startTroupe(t, repo, append(sc.credEnv(t, "node"), "TROUPE_PLACEMENT=workers"), "serve", "--sandbox", "off")
 	logs["serve"] = serr
 	sout.waitFor(t, "troupe: serving", 60*time.Second)
 	_, wout, _ := startTroupe(t, repo, sc.credEnv(t, "watch"), "watch", "--json")
@@ -191,8 +191,13 @@ func TestScenarioWorkersOnStockCluster(t *testing.T) {
 	root := runID(t, rout)
 	t.Cleanup(func() {
 		if t.Failed() {
-			t.Logf("children without a result on the results subjects:\n%s\nthe queue: %s\nstderr of serve, w1, w2:\n%s\n%s\n%s",
-				unreported(rout, tr), queueState(tap, ns), logs["serve"], logs["w1"], logs["w2"])
+			t.Logf("children without a result on the results subjects:\n%s\nthe queue: %s\nstderr of w1, w2:\n%s\n%s",
+				unreported(rout, tr), queueState(tap, ns), logs["w1"], logs["w2"])
+			// The Node's goroutines that were doing troupe's work when it stalled.
+			if serve.Process.Signal(syscall.SIGQUIT) == nil {
+				waitExit(t, serve, 30*time.Second)
+			}
+			t.Logf("serve's stderr, troupe's goroutines:\n%s", troupeStacks(logs["serve"].String()))
 		}
 	})
 	testwait.For(t, 180*time.Second, func() error {
@@ -373,6 +378,17 @@ func queueState(nc *nats.Conn, ns string) string {
 		}
 	}
 	return out
+}
+
+// troupeStacks keeps the goroutines of a Go stack dump that run troupe's own code.
+func troupeStacks(dump string) string {
+	var out []string
+	for _, g := range strings.Split(dump, "\n\n") {
+		if strings.Contains(g, "troupe-dev/troupe/") && !strings.Contains(g, "created by github.com/asynkron") {
+			out = append(out, g)
+		}
+	}
+	return strings.Join(out, "\n\n")
 }
 
 // runID is the session id of a run started with --json, from its first line.
