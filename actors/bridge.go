@@ -26,6 +26,9 @@ type Bridge struct {
 	// inbox is the subject of the actor at an address: troupe.<ns>.inbox.<addr> on a Node,
 	// troupe.<ns>.wrk.<worker>.inbox.<addr> on a worker (onWorker).
 	inbox func(ns, addr string) string
+	// steer checks who may steer a session on its control subject (steer.go); nil: no check.
+	// Set once at the Node's start, before any session binds.
+	steer *steerKeys
 }
 
 // NewBridge returns a Bridge over an (in-process) connection; large payloads are kept in
@@ -94,17 +97,7 @@ func (b *Bridge) PublishTo(subject string, msg any) error {
 // response (any wire message) back to the requester.
 func (b *Bridge) BindRequests(subject string, pid *actor.PID, timeout time.Duration) (*nats.Subscription, error) {
 	sub, err := b.nc.Subscribe(subject, func(m *nats.Msg) {
-		reply := b.ask(pid, m.Data, timeout)
-		if m.Reply == "" {
-			return
-		}
-		data, err := messages.Encode(reply)
-		if err != nil {
-			data, _ = messages.Encode(&messages.ErrorReply{Error: err.Error()})
-		}
-		if err := m.Respond(data); err != nil {
-			b.log.Warn("respond to request", "subject", subject, "err", err)
-		}
+		b.respondTo(m, subject, b.ask(pid, m.Data, timeout))
 	})
 	if err != nil {
 		return nil, fmt.Errorf("bind requests %s: %w", subject, err)
@@ -112,11 +105,29 @@ func (b *Bridge) BindRequests(subject string, pid *actor.PID, timeout time.Durat
 	return sub, nil
 }
 
+// respondTo answers request m (if it wants an answer) with reply.
+func (b *Bridge) respondTo(m *nats.Msg, subject string, reply any) {
+	if m.Reply == "" {
+		return
+	}
+	data, err := messages.Encode(reply)
+	if err != nil {
+		data, _ = messages.Encode(&messages.ErrorReply{Error: err.Error()})
+	}
+	if err := m.Respond(data); err != nil {
+		b.log.Warn("respond to request", "subject", subject, "err", err)
+	}
+}
+
 func (b *Bridge) ask(pid *actor.PID, data []byte, timeout time.Duration) any {
 	msg, err := b.decode(data)
 	if err != nil {
 		return &messages.ErrorReply{Error: err.Error()}
 	}
+	return b.askDecoded(pid, msg, timeout)
+}
+
+func (b *Bridge) askDecoded(pid *actor.PID, msg any, timeout time.Duration) any {
 	res, err := b.root.RequestFuture(pid, msg, timeout).Result()
 	if err != nil {
 		return &messages.ErrorReply{Error: fmt.Sprintf("no answer: %v", err)}

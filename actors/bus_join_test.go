@@ -23,6 +23,7 @@ import (
 	"github.com/nats-io/nkeys"
 
 	"github.com/troupe-dev/troupe/internal/natstest"
+	"github.com/troupe-dev/troupe/internal/taskqueue"
 	"github.com/troupe-dev/troupe/internal/testwait"
 	"github.com/troupe-dev/troupe/llm"
 	"github.com/troupe-dev/troupe/messages"
@@ -192,6 +193,28 @@ func TestDocsExampleServerConfig(t *testing.T) {
 	}
 	if data, err := obj.GetBytes(ctx, "ckpt/t1"); err != nil || string(data) != "second" {
 		t.Fatalf("the worker reads its checkpoint: %q %v", data, err)
+	}
+	// The worker keeps a finished task's result (creating the bucket); the Node reads and
+	// forgets it; a watcher cannot forge one there (docs/WORKERS.md "Durable results").
+	kept, err := taskqueue.OpenResults(ctx, wjs, ns, 1)
+	if err != nil {
+		t.Fatalf("the worker opens the results bucket: %v", err)
+	}
+	if err := kept.Put(ctx, "t1", &messages.AgentResult{Session: "t1", Status: messages.AgentDone}); err != nil {
+		t.Fatalf("the worker keeps a result: %v", err)
+	}
+	nodeKept, err := taskqueue.OpenResults(ctx, njs, ns, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, err := nodeKept.Get(ctx, "t1"); v == nil || err != nil {
+		t.Fatalf("the Node reads the kept result: %v, %v", v, err)
+	}
+	if err := nodeKept.Remove(ctx, "t1"); err != nil {
+		t.Fatalf("the Node forgets the kept result: %v", err)
+	}
+	if err := refusedOn(t, url, user("watcher"), "$KV."+taskqueue.ResultsBucket(ns)+".t2", forged); err != nil {
+		t.Errorf("watcher → the results bucket: %v", err)
 	}
 
 	// A Node joined as troupe-node; a watcher lists its sessions on the query subject.

@@ -50,7 +50,9 @@ type Grant struct {
 // consumers' info, creating its durable consumer, pulling, acknowledging (with in-progress
 // heartbeats), the object store and key-value buckets (reads and writes of their subjects and
 // direct gets), creating a stream that is missing, and the flow control of ordered
-// consumers. Deleting, purging or updating a stream is the Node's, except on the project's
+// consumers. The results bucket (internal/taskqueue, results.go) needs no more: a worker
+// creates it when missing and puts a finished task's result under $KV. Deleting, purging or
+// updating a stream is the Node's, except on the project's
 // code object store and task-state bucket (jsOwn), where a checkpoint replaces the last one.
 var jsConsume = []string{
 	"$JS.API.INFO",

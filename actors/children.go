@@ -27,14 +27,67 @@ type children struct {
 	adopting []*childAgent
 	// warnedLocal is set once the session said that a child meant for the workers runs here.
 	warnedLocal bool
+
+	// Indexes and counts, so that a parent of n children pays O(1) per spawn, result and end
+	// instead of a scan of every child (a burst of 10,000 spawns was O(n²) on the parent's
+	// actor: bench/workers). The counts follow every state change, which goes through set.
+	bySess     map[string]*childAgent
+	index      map[string]int // a task's place in order
+	nRunning   int            // started here and not ended (a remote child takes no local slot)
+	nQueued    int
+	nUnended   int
+	nUnendedFg int // unended foreground children
+	queuedFrom int // no child before order[queuedFrom] is queued
 }
 
-func newChildren() *children { return &children{byTask: map[string]*childAgent{}} }
+func newChildren() *children {
+	return &children{byTask: map[string]*childAgent{}, bySess: map[string]*childAgent{}, index: map[string]int{}}
+}
 
 // add records a new child under its task name.
 func (k *children) add(c *childAgent) {
 	k.byTask[c.rec.Task] = c
+	k.bySess[c.rec.Session] = c
+	k.index[c.rec.Task] = len(k.order)
 	k.order = append(k.order, c.rec.Task)
+	k.count(c, 1)
+}
+
+// set changes a child's state, keeping the counts.
+func (k *children) set(c *childAgent, state messages.AgentState) { k.move(c, state, c.remote) }
+
+// move changes a child's state and whether it runs on the workers, keeping the counts.
+func (k *children) move(c *childAgent, state messages.AgentState, remote bool) {
+	known := k.byTask[c.rec.Task] == c
+	if known {
+		k.count(c, -1)
+	}
+	c.rec.State, c.remote, c.rec.Remote = state, remote, remote
+	if !known {
+		return
+	}
+	k.count(c, 1)
+	if i := k.index[c.rec.Task]; state == messages.AgentQueued && i < k.queuedFrom {
+		k.queuedFrom = i
+	}
+}
+
+// count adds d to the counts c's state and placement fall in.
+func (k *children) count(c *childAgent, d int) {
+	switch c.rec.State {
+	case messages.AgentRunning:
+		if !c.remote {
+			k.nRunning += d
+		}
+	case messages.AgentQueued:
+		k.nQueued += d
+	}
+	if !messages.AgentFinal(c.rec.State) {
+		k.nUnended += d
+		if !c.rec.Background {
+			k.nUnendedFg += d
+		}
+	}
 }
 
 // get is the child with a task name, or nil.
@@ -61,18 +114,18 @@ func (k *children) unended() []*childAgent {
 }
 
 // bySession is the child whose session id is id, or nil.
-func (k *children) bySession(id string) *childAgent {
-	for _, c := range k.byTask {
-		if c.rec.Session == id {
+func (k *children) bySession(id string) *childAgent { return k.bySess[id] }
+
+// byPID is the child whose actor is pid, or nil. A child's actor is named agent-<task> under
+// its parent (startChild), so its task is read off the PID rather than every child scanned.
+func (k *children) byPID(pid *actor.PID) *childAgent {
+	if i := strings.LastIndex(pid.Id, "/"+childActorPrefix); i >= 0 {
+		if c := k.byTask[pid.Id[i+1+len(childActorPrefix):]]; c != nil && c.pid != nil && c.pid.Id == pid.Id {
 			return c
 		}
+		return nil
 	}
-	return nil
-}
-
-// byPID is the child whose actor is pid, or nil.
-func (k *children) byPID(pid *actor.PID) *childAgent {
-	for _, c := range k.byTask {
+	for _, c := range k.byTask { // an actor named otherwise
 		if c.pid != nil && c.pid.Id == pid.Id {
 			return c
 		}
@@ -80,17 +133,12 @@ func (k *children) byPID(pid *actor.PID) *childAgent {
 	return nil
 }
 
+// childActorPrefix begins the name of a child's actor: agent-<task>.
+const childActorPrefix = "agent-"
+
 // running counts the children that have started here and not ended (a remote child takes no
 // local slot).
-func (k *children) running() int {
-	n := 0
-	for _, c := range k.byTask {
-		if c.rec.State == messages.AgentRunning && !c.remote {
-			n++
-		}
-	}
-	return n
-}
+func (k *children) running() int { return k.nRunning }
 
 // freeTaskName returns name, or name_2, name_3… when a child already has it.
 func (k *children) freeTaskName(name string) string {
@@ -163,13 +211,10 @@ func (k *children) undelivered() []*childAgent {
 // blocking counts the children the next model call must wait for: foreground children, or
 // every child once a headless session holds its final answer.
 func (k *children) blocking(holdingFinal bool) int {
-	n := 0
-	for _, c := range k.byTask {
-		if !messages.AgentFinal(c.rec.State) && (!c.rec.Background || holdingFinal) {
-			n++
-		}
+	if holdingFinal {
+		return k.nUnended
 	}
-	return n
+	return k.nUnendedFg
 }
 
 // wait registers a wait_agent call.

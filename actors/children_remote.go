@@ -46,7 +46,7 @@ func (k *children) warnLocal(c *childAgent, why string) []messages.Payload {
 // dispatch starts a remote child: its SpawnTask goes to the dispatcher (parent is the session,
 // which hears a dispatchOutcome), or, if it cannot be sent, it runs here.
 func (k *children) dispatch(c *childAgent, ns string, parent *actor.PID, now time.Time) kidsStep {
-	c.rec.State = messages.AgentRunning
+	k.set(c, messages.AgentRunning)
 	c.began = now
 	task, err := c.spawnTask(ns)
 	if err != nil {
@@ -60,7 +60,7 @@ func (k *children) runHere(c *childAgent, why string) kidsStep {
 	st := kidsStep{emit: k.warnLocal(c, why)}
 	// Queued until it starts, so it does not count against the slot it asks for (a dispatched
 	// child is already running).
-	c.remote, c.rec.Remote, c.rec.State = false, false, messages.AgentQueued
+	k.move(c, messages.AgentQueued, false)
 	if k.running() >= k.delegation.Limits.MaxRunning {
 		st.save = []*childAgent{c}
 		return st

@@ -105,8 +105,12 @@ func TestChildrenDispatcherAnswers(t *testing.T) {
 			if a.rec.State != tc.state || a.remote != tc.remote || a.rec.Remote != tc.remote {
 				t.Fatalf("state %s, remote %v (record %v); want %s, %v", a.rec.State, a.remote, a.rec.Remote, tc.state, tc.remote)
 			}
-			if (st.start == a) != tc.start || st.ended != tc.ended || len(st.save) != tc.saved || len(st.dispatch) != 0 {
+			// A remote child that ended tells the dispatcher its outcome is recorded.
+			if (st.start == a) != tc.start || st.ended != tc.ended || len(st.save) != tc.saved || (len(st.dispatch) == 1) != tc.ended {
 				t.Fatalf("step %+v", st)
+			}
+			if tc.ended && *st.dispatch[0].(*dispatchRecorded) != (dispatchRecorded{task: "s-a"}) {
+				t.Fatalf("dispatch %+v, want the outcome of s-a recorded", st.dispatch)
 			}
 			if tc.event == "" && len(st.emit) != 0 || tc.event != "" && (len(st.emit) != 1 || st.emit[0].EventType() != tc.event) {
 				t.Fatalf("events %v, want %q", st.emit, tc.event)

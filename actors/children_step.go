@@ -105,7 +105,7 @@ func (k *children) stopping(own string, cs []*childAgent, reason string, now tim
 			step.stop = append(step.stop, c)
 			continue
 		}
-		c.rec.State = messages.AgentRunning // so the result below is taken
+		k.set(c, messages.AgentRunning) // so the result below is taken
 		step.and(k.result(own, &messages.AgentResult{Handle: c.rec.Handle, Session: c.rec.Session, Role: c.rec.Role,
 			Status: messages.AgentCancelled, Error: reason + " (before it started)"}, now))
 	}
@@ -124,16 +124,30 @@ type waitAnswer struct {
 func (k *children) result(own string, r *messages.AgentResult, now time.Time) kidsStep {
 	task := r.Handle[strings.LastIndexByte(r.Handle, '/')+1:]
 	c := k.get(task)
-	if c == nil || c.rec.Session != r.Session || messages.AgentFinal(c.rec.State) {
+	if c == nil || c.rec.Session != r.Session {
 		return kidsStep{}
+	}
+	if messages.AgentFinal(c.rec.State) {
+		return kidsStep{dispatch: k.recorded(c)} // a late repeat: the bus may forget it too
 	}
 	if r.Usage.DurationMS == 0 && !c.began.IsZero() {
 		r.Usage.DurationMS = now.Sub(c.began).Milliseconds()
 	}
-	c.rec.State, c.rec.Result = r.Status, r
-	step := kidsStep{save: []*childAgent{c}, emit: []messages.Payload{messages.AgentFinishedEvent.Of(r)}, ended: true}
+	k.set(c, r.Status)
+	c.rec.Result = r
+	step := kidsStep{save: []*childAgent{c}, emit: []messages.Payload{messages.AgentFinishedEvent.Of(r)}, ended: true,
+		dispatch: k.recorded(c)}
 	k.answerReady(own, false, &step)
 	return step
+}
+
+// recorded tells the dispatcher a remote child's outcome is in the session's store (saved
+// before the dispatch messages go), so the bus forgets the copy it kept (dispatch_restore.go).
+func (k *children) recorded(c *childAgent) []any {
+	if !c.remote || k.delegation == nil || k.delegation.Dispatcher == nil {
+		return nil
+	}
+	return []any{&dispatchRecorded{task: c.rec.Session}}
 }
 
 // failedToStart is the result of a child that could not start: it ends at once, so the parent
@@ -243,14 +257,16 @@ func (k *children) answer(own string, w *agentWaiter, step *kidsStep) {
 
 // nextQueued is the first queued child in spawn order, when a slot to run it is free.
 func (k *children) nextQueued() *childAgent {
-	if k.delegation == nil || k.running() >= k.delegation.Limits.MaxRunning {
+	if k.delegation == nil || k.nQueued == 0 || k.running() >= k.delegation.Limits.MaxRunning {
 		return nil
 	}
-	for _, t := range k.order {
-		if c := k.byTask[t]; c.rec.State == messages.AgentQueued {
+	for i := k.queuedFrom; i < len(k.order); i++ {
+		if c := k.byTask[k.order[i]]; c.rec.State == messages.AgentQueued {
+			k.queuedFrom = i
 			return c
 		}
 	}
+	k.queuedFrom = len(k.order)
 	return nil
 }
 

@@ -170,13 +170,13 @@ func TestChildrenAdmitAndCancel(t *testing.T) {
 	if st.start != a || len(st.emit) != 1 || st.respond.(*messages.SpawnAccepted).State != messages.AgentRunning {
 		t.Fatalf("the first child does not start: %+v", st)
 	}
-	a.rec.State = messages.AgentRunning // as startChild does
+	k.set(a, messages.AgentRunning) // as startChild does
 	b := prepared("b")
 	st = k.admit(b, spawn, nil, false)
 	if st.start != nil || len(st.save) != 1 || st.respond.(*messages.SpawnAccepted).State != messages.AgentQueued {
 		t.Fatalf("the second child is not queued behind the one slot: %+v", st)
 	}
-	b.rec.State = messages.AgentQueued
+	k.set(b, messages.AgentQueued)
 
 	if st := k.cancel("root", &messages.CancelAgent{Handle: "nope"}, time.Now()); st.respond == nil || len(st.stop) != 0 {
 		t.Fatalf("an unknown handle: %+v", st)

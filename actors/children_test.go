@@ -69,7 +69,7 @@ func TestChildrenWaitsAreReadyWhenTheirChildrenEnd(t *testing.T) {
 	if ready, _ := k.readyWaits("root", false); len(ready) != 0 {
 		t.Fatalf("ready with every child running: %+v", ready)
 	}
-	k.get("y").rec.State = messages.AgentDone
+	k.set(k.get("y"), messages.AgentDone)
 	ready, newest := k.readyWaits("root", false)
 	if len(ready) != 1 || ready[0] != wy || !newest {
 		t.Fatalf("ready = %+v newest %v", ready, newest)

@@ -17,15 +17,18 @@ type Client struct {
 	nc       *nats.Conn
 	NS, Node string
 	nodePID  int // the Node's process when it runs in another one (0: unknown or this process)
+	steer    *steerTokens
 }
 
 // NewClient wraps a connection to the Node's bus.
-func NewClient(nc *nats.Conn, ns, node string) *Client { return &Client{nc: nc, NS: ns, Node: node} }
+func NewClient(nc *nats.Conn, ns, node string) *Client {
+	return &Client{nc: nc, NS: ns, Node: node, steer: &steerTokens{}}
+}
 
 // NewNodeClient wraps a connection (from Dial) to the Node node.json described. Alive also
 // watches that Node's process, so a Node that died is noticed at once.
 func NewNodeClient(nc *nats.Conn, info *NodeInfo) *Client {
-	return &Client{nc: nc, NS: info.NS, Node: info.Node, nodePID: info.PID}
+	return &Client{nc: nc, NS: info.NS, Node: info.Node, nodePID: info.PID, steer: &steerTokens{}}
 }
 
 // ConnID is this client's connection id on the Node's bus: the Owner of the sessions it
@@ -61,7 +64,27 @@ func (c *Client) requestWithin(subject string, msg any, timeout time.Duration) (
 	if err != nil {
 		return nil, err
 	}
-	resp, err := c.nc.Request(subject, data, timeout)
+	return c.send(nats.NewMsg(subject), data, timeout)
+}
+
+// control asks session something on its control subject, with this client's steer token for
+// it (steer.go), if it has one.
+func (c *Client) control(session string, msg any) (any, error) {
+	data, err := messages.Encode(msg)
+	if err != nil {
+		return nil, err
+	}
+	m := nats.NewMsg(messages.ControlSubject(c.NS, session))
+	if token := c.steer.For(session); token != "" {
+		m.Header.Set(SteerHeader, token)
+	}
+	return c.send(m, data, requestTimeout)
+}
+
+func (c *Client) send(m *nats.Msg, data []byte, timeout time.Duration) (any, error) {
+	subject := m.Subject
+	m.Data = data
+	resp, err := c.nc.RequestMsg(m, timeout)
 	if err != nil {
 		if errors.Is(err, nats.ErrNoResponders) {
 			return nil, fmt.Errorf("%s is not running", messages.Describe(subject))
@@ -83,13 +106,29 @@ func (c *Client) requestWithin(subject string, msg any, timeout time.Duration) (
 
 // StartSession asks the Node to start (or resume) a session. Subscribe to its events first.
 func (c *Client) StartSession(start *messages.StartSession) error {
-	_, err := c.requestWithin(messages.NodeSubject(c.NS, c.Node), start, startTimeout)
+	reply, err := c.requestWithin(messages.NodeSubject(c.NS, c.Node), start, startTimeout)
+	if ok, isAccepted := reply.(*messages.SessionAccepted); isAccepted {
+		c.steer.keep(ok.Steer)
+	}
 	return err
+}
+
+// Attach asks the Node for the right to steer a session this client did not start: its
+// input, approvals (its subagents' too), cancel and mode (docs/WORKERS.md "Who may do what").
+func (c *Client) Attach(session string) error {
+	reply, err := c.request(messages.NodeSubject(c.NS, c.Node), &messages.AttachSession{Session: session})
+	if err != nil {
+		return err
+	}
+	if ok, isAccepted := reply.(*messages.SessionAccepted); isAccepted {
+		c.steer.keep(ok.Steer)
+	}
+	return nil
 }
 
 // Input sends a line of user input to a session.
 func (c *Client) Input(session, text string) (*messages.InputAck, error) {
-	reply, err := c.request(messages.ControlSubject(c.NS, session), &messages.UserInput{Text: text})
+	reply, err := c.control(session, &messages.UserInput{Text: text})
 	if err != nil {
 		return nil, err
 	}
@@ -99,19 +138,19 @@ func (c *Client) Input(session, text string) (*messages.InputAck, error) {
 
 // Cancel cuts off a session's running turn (and ends a headless session as interrupted).
 func (c *Client) Cancel(session, reason string) error {
-	_, err := c.request(messages.ControlSubject(c.NS, session), &messages.Cancel{Reason: reason})
+	_, err := c.control(session, &messages.Cancel{Reason: reason})
 	return err
 }
 
 // Approve answers a pending approval request of a session: allow, deny or allow-session.
 func (c *Client) Approve(session, callID string, answer messages.Answer, by string) error {
-	_, err := c.request(messages.ControlSubject(c.NS, session), &messages.Approve{CallID: callID, Answer: answer, By: by})
+	_, err := c.control(session, &messages.Approve{CallID: callID, Answer: answer, By: by})
 	return err
 }
 
 // SetMode switches a running session's permission mode.
 func (c *Client) SetMode(session, mode string) (*messages.StatusReply, error) {
-	reply, err := c.request(messages.ControlSubject(c.NS, session), &messages.SetMode{Mode: messages.Mode(mode)})
+	reply, err := c.control(session, &messages.SetMode{Mode: messages.Mode(mode)})
 	if err != nil {
 		return nil, err
 	}

@@ -27,6 +27,11 @@ type TaskQueue interface {
 	// Import brings a writing remote child's returned branch into the parent's checkout
 	// (base is the commit the task was sent with).
 	Import(ctx context.Context, base string, r *messages.AgentResult) error
+	// Reconcile tells where each task a resumed parent adopted stands on the bus (its kept
+	// outcome, or its place in the queue); see dispatch_restore.go.
+	Reconcile(ctx context.Context, tasks []string) (map[string]taskOnBus, error)
+	// Forget removes a task's kept outcome once its parent recorded it.
+	Forget(ctx context.Context, task string) error
 	// Close lets go of what the queue runs (its dead-letter republisher).
 	Close()
 }
@@ -95,7 +100,10 @@ type (
 		worker string
 		msg    any
 	}
-	queueOpened struct {
+	// dispatchRecorded tells the dispatcher a parent recorded a remote child's outcome in its
+	// store: the bus may forget it.
+	dispatchRecorded struct{ task string }
+	queueOpened      struct {
 		queue TaskQueue
 		err   error
 	}
@@ -114,6 +122,11 @@ type dispatcher struct {
 	openErr  error
 	failedAt time.Time
 	waiting  []*dispatchTask // asked while the queue was opening
+
+	// adopted are the tasks of resumed parents not yet reconciled with the bus (one
+	// reconciliation runs at a time: reconciling).
+	adopted     []string
+	reconciling bool
 
 	subs []*nats.Subscription
 	stop chan struct{}
@@ -148,8 +161,11 @@ func (d *dispatcher) Receive(ctx actor.Context) {
 	case *dispatchRoute:
 		d.onRoute(ctx, msg)
 	case *dispatchAdopt:
-		d.table.adopt(msg.task, msg.parentID, msg.handle, msg.role, msg.worker, time.Now())
-		d.parents[msg.task] = msg.parent
+		d.onAdopt(ctx, msg)
+	case *adoptReconciled:
+		d.onReconciled(ctx, msg)
+	case *dispatchRecorded:
+		d.onRecorded(ctx, msg)
 	case *dispatchTickMsg:
 		now := time.Now()
 		for _, f := range d.table.lapsed(now) {
@@ -223,24 +239,34 @@ func (d *dispatcher) onTask(ctx actor.Context, msg *dispatchTask) {
 		return
 	case d.queue == nil:
 		d.waiting = append(d.waiting, msg)
-		if !d.opening {
-			d.opening = true
-			open, nc, ns := d.opts.Open, d.bridge.nc, d.bridge.NS()
-			offActor(ctx, queueTimeout+time.Second, func() *queueOpened {
-				c, cancel := context.WithTimeout(context.Background(), queueTimeout)
-				defer cancel()
-				q, err := open(c, nc, ns)
-				return &queueOpened{queue: q, err: err}
-			}, func(o *queueOpened, err error) {
-				if err == nil && o != nil {
-					err = o.err
-				}
-				d.onOpened(ctx, &queueOpened{queue: o.queue, err: err})
-			})
-		}
+		d.openQueue(ctx)
 		return
 	}
 	d.publish(ctx, msg)
+}
+
+// openQueue opens the task queue off the actor, once; onOpened takes the outcome.
+func (d *dispatcher) openQueue(ctx actor.Context) {
+	if d.opening || d.queue != nil || d.opts.Open == nil {
+		return
+	}
+	d.opening = true
+	open, nc, ns := d.opts.Open, d.bridge.nc, d.bridge.NS()
+	offActor(ctx, queueTimeout+time.Second, func() *queueOpened {
+		c, cancel := context.WithTimeout(context.Background(), queueTimeout)
+		defer cancel()
+		q, err := open(c, nc, ns)
+		return &queueOpened{queue: q, err: err}
+	}, func(o *queueOpened, err error) {
+		if err == nil && o != nil {
+			err = o.err
+		}
+		var q TaskQueue
+		if o != nil {
+			q = o.queue
+		}
+		d.onOpened(ctx, &queueOpened{queue: q, err: err})
+	})
 }
 
 func (d *dispatcher) onOpened(ctx actor.Context, o *queueOpened) {
@@ -255,12 +281,14 @@ func (d *dispatcher) onOpened(ctx actor.Context, o *queueOpened) {
 		for _, m := range waiting {
 			d.refuse(ctx, m, "the task queue is not available: "+d.openErr.Error())
 		}
+		d.adoptedUnreconciled(ctx)
 		return
 	}
 	d.queue, d.openErr = o.queue, nil
 	for _, m := range waiting {
 		d.publish(ctx, m)
 	}
+	d.reconcile(ctx)
 }
 
 // publish checks that a worker is attached (one heard from recently, or one waiting on the

@@ -24,6 +24,11 @@ type jetQueue struct {
 	ns, root  string
 	remoteURL string
 	stopDead  func()
+	results   *taskqueue.Results // finished tasks' outcomes until their parent has them
+	// A burst of tasks shares one capture of the checkout and one look for a waiting worker
+	// (dispatch_capture.go), each fresh for every task that waits on it.
+	capture freshFlight[*gitship.Snapshot]
+	waiting freshFlight[bool]
 }
 
 // JetStreamQueue opens the project's task queue and code bucket for a Node at root; url is a
@@ -42,19 +47,31 @@ func JetStreamQueue(root, url string) TaskQueueOpener {
 		if err != nil {
 			return nil, err
 		}
+		results, err := taskqueue.OpenResults(ctx, js, ns, q.Replicas())
+		if err != nil {
+			return nil, err
+		}
 		// The Node also turns exhausted tasks into dead letters (one republisher per advisory,
 		// however many run): a dispatched child fails even if no worker runs one.
 		stopDead, err := q.DeadLetters(nil)
 		if err != nil {
 			return nil, err
 		}
-		return &jetQueue{q: q, js: js, objs: objs, ns: ns, root: root, remoteURL: url, stopDead: stopDead}, nil
+		return &jetQueue{q: q, js: js, objs: objs, ns: ns, root: root, remoteURL: url, stopDead: stopDead, results: results}, nil
 	}
 }
 
 // Publish ships the code the task works on, then queues it.
 func (j *jetQueue) Publish(ctx context.Context, task *messages.SpawnTask) error {
-	repo, _, err := gitship.Prepare(ctx, j.root, task.ID, j.objs, gitship.PrepareOptions{URL: j.remoteURL})
+	snap, err := j.capture.do(ctx, func() (*gitship.Snapshot, error) {
+		c, cancel := context.WithTimeout(context.Background(), publishTimeout)
+		defer cancel()
+		return gitship.Capture(c, j.root, j.objs, gitship.PrepareOptions{URL: j.remoteURL})
+	})
+	if err != nil {
+		return err
+	}
+	repo, _, err := snap.ForTask(ctx, task.ID, j.objs)
 	if err != nil {
 		return err
 	}
@@ -68,6 +85,14 @@ func (j *jetQueue) Close() { j.stopDead() }
 // Waiting reports whether a worker is attached to the shared consumer: one has a pull waiting,
 // or holds a task (busy, it takes the next when a slot frees).
 func (j *jetQueue) Waiting(ctx context.Context) (bool, error) {
+	return j.waiting.do(ctx, func() (bool, error) {
+		c, cancel := context.WithTimeout(context.Background(), queueTimeout)
+		defer cancel()
+		return j.askWaiting(c)
+	})
+}
+
+func (j *jetQueue) askWaiting(ctx context.Context) (bool, error) {
 	c, err := j.js.Consumer(ctx, taskqueue.StreamName(j.ns), taskqueue.DefaultConsumer)
 	if errors.Is(err, jetstream.ErrConsumerNotFound) {
 		return false, nil // no worker ever joined this project

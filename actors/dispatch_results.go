@@ -39,22 +39,28 @@ func (d *dispatcher) onWorker(ctx actor.Context, m *fromWorker) {
 		if !ok {
 			return
 		}
-		if msg.Branch == "" || d.queue == nil {
-			d.deliver(ctx, parent, msg)
-			return
-		}
-		q := d.queue
-		offActor(ctx, importTimeout, func() error {
-			c, cancel := context.WithTimeout(context.Background(), importTimeout)
-			defer cancel()
-			return q.Import(c, base, msg)
-		}, func(err, timeout error) {
-			if err = errors.Join(err, timeout); err != nil {
-				msg.Error = strings.TrimSpace(msg.Error + "; " + err.Error())
-			}
-			d.deliver(ctx, parent, msg)
-		})
+		d.bringBack(ctx, parent, base, msg)
 	}
+}
+
+// bringBack delivers a worker's result to its parent, after bringing a writing child's branch
+// (sent at commit base) into the parent's checkout.
+func (d *dispatcher) bringBack(ctx actor.Context, parent, base string, msg *messages.AgentResult) {
+	if msg.Branch == "" || d.queue == nil {
+		d.deliver(ctx, parent, msg)
+		return
+	}
+	q := d.queue
+	offActor(ctx, importTimeout, func() error {
+		c, cancel := context.WithTimeout(context.Background(), importTimeout)
+		defer cancel()
+		return q.Import(c, base, msg)
+	}, func(err, timeout error) {
+		if err = errors.Join(err, timeout); err != nil {
+			msg.Error = strings.TrimSpace(msg.Error + "; " + err.Error())
+		}
+		d.deliver(ctx, parent, msg)
+	})
 }
 
 // onRoute passes a message to a remote child's worker; a cancel for a task no worker has

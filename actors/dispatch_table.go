@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/troupe-dev/troupe/internal/taskqueue"
 	"github.com/troupe-dev/troupe/messages"
 )
 
@@ -69,6 +70,37 @@ func (t *dispatchTable) adopt(task, parent, handle, role, worker string, now tim
 	}
 	t.tasks[task] = &dispatched{task: task, parent: parent, handle: handle, role: role, worker: worker, sent: now,
 		until: now}
+}
+
+// reconciled takes what the bus holds of an adopted task (dispatch_restore.go): its kept result
+// goes to the parent (once: a result heard live first wins), its dead letter fails it, a task
+// still queued waits for a worker with no lease clock, one a worker took keeps the clock adopt
+// started (its lease resumes, or it fails after one grace), and a task the bus holds nothing of
+// ended while nobody listened: it is interrupted, as a local child of a stopped parent is.
+func (t *dispatchTable) reconciled(task string, on taskOnBus, now time.Time) (parent string, r *messages.AgentResult) {
+	d := t.tasks[task]
+	if d == nil || d.done {
+		return "", nil
+	}
+	switch {
+	case on.result != nil && on.result.Session == task:
+		d.done = true
+		if on.result.Worker != "" {
+			d.worker = on.result.Worker
+		}
+		return d.parent, on.result
+	case on.dead != nil:
+		return t.dead(on.dead)
+	case on.queue == taskqueue.Queued:
+		d.until = time.Time{}
+		return "", nil
+	case on.queue == taskqueue.Delivered:
+		d.until = now
+		return "", nil
+	}
+	r = t.fail(d, "its parent's node stopped while it ran, and the bus holds no trace of it (no result, not queued, no dead letter); its log on the worker is kept")
+	r.Status = messages.AgentInterrupted
+	return d.parent, r
 }
 
 // leaseStep is what a lease changed: placed is set when a worker took the task (first lease,

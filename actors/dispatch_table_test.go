@@ -8,6 +8,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/troupe-dev/troupe/internal/taskqueue"
 	"github.com/troupe-dev/troupe/messages"
 )
 
@@ -161,6 +162,62 @@ func TestRestoreAdoptsRemoteChildren(t *testing.T) {
 			}
 			if far := k.get("far"); tt.dispatcher && (far.rec.State != messages.AgentRunning || !far.remote || k.running() != 0) {
 				t.Errorf("far = %+v (a remote child takes no local slot)", far.rec)
+			}
+		})
+	}
+}
+
+// A resumed parent's adopted child is reconciled with what the bus holds of it: a kept result
+// goes to the parent once (also when heard live first), a dead letter fails it, a queued task
+// waits for a worker with no lease clock, a delivered one keeps the clock (its lease resumes or
+// it fails after one grace), and one the bus holds nothing of is interrupted.
+func TestDispatchTableReconciled(t *testing.T) {
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	later := now.Add(10 * time.Minute)
+	for _, tt := range []struct {
+		name   string
+		on     taskOnBus
+		live   bool // its result was heard live before the reconciliation answered
+		status messages.AgentState
+		error  string // in the result's error
+		lapsed bool   // failed by the lease clock at later
+	}{
+		{name: "kept result", on: taskOnBus{result: &messages.AgentResult{Session: "t", Status: messages.AgentDone, Worker: "w2", Summary: "ok"}},
+			status: messages.AgentDone},
+		{name: "kept result heard live first", live: true,
+			on: taskOnBus{result: &messages.AgentResult{Session: "t", Status: messages.AgentDone}}},
+		{name: "kept result of another task is not taken", on: taskOnBus{result: &messages.AgentResult{Session: "u"}},
+			status: messages.AgentInterrupted, error: "no trace"},
+		{name: "dead letter", on: taskOnBus{dead: &messages.DeadTask{Task: "t", Deliveries: 5}},
+			status: messages.AgentFailed, error: "5 deliveries"},
+		{name: "still queued", on: taskOnBus{queue: taskqueue.Queued}},
+		{name: "taken by a worker", on: taskOnBus{queue: taskqueue.Delivered}, lapsed: true},
+		{name: "nowhere", status: messages.AgentInterrupted, error: "no trace of it"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			tb := newDispatchTable(time.Minute)
+			tb.adopt("t", "p1", "root/t", "worker", "w1", now)
+			if tt.live {
+				if _, _, ok := tb.result("w1", &messages.AgentResult{Session: "t"}); !ok {
+					t.Fatal("the live result was dropped")
+				}
+			}
+			parent, r := tb.reconciled("t", tt.on, now)
+			if tt.status == "" {
+				if r != nil {
+					t.Fatalf("reconciled = %+v, want nothing yet", r)
+				}
+			} else if parent != "p1" || r == nil || r.Status != tt.status || !strings.Contains(r.Error, tt.error) || r.Session != "t" {
+				t.Fatalf("reconciled = %q, %+v; want %s with %q", parent, r, tt.status, tt.error)
+			}
+			if _, again := tb.reconciled("t", tt.on, now); again != nil {
+				t.Fatal("a second reconciliation delivered again")
+			}
+			if out := tb.lapsed(later); (len(out) == 1) != tt.lapsed {
+				t.Fatalf("lapsed at later = %+v, want lapsed %v", out, tt.lapsed)
+			}
+			if tt.on.result != nil && tt.status == messages.AgentDone && tb.tasks["t"].worker != "w2" {
+				t.Errorf("the result's worker was not recorded: %q", tb.tasks["t"].worker)
 			}
 		})
 	}

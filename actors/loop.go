@@ -63,7 +63,7 @@ func (a *loopActor) started(ctx actor.Context) {
 	a.emit(messages.SessionStartedEvent.Of(&messages.SessionStartedData{Model: a.req.Iteration.Model, Mode: a.req.Iteration.Mode,
 		Workspace: a.workspace, Task: a.req.Objective, Role: messages.AgentLoop}))
 	var err error
-	if a.control, err = a.bridge.BindRequests(messages.ControlSubject(a.bridge.NS(), a.req.ID), ctx.Self(), 5*time.Second); err != nil {
+	if a.control, err = a.bridge.BindControl(a.req.ID, ctx.Self(), 5*time.Second); err != nil {
 		a.act(ctx, a.plan.Abort(err.Error()))
 		return
 	}
@@ -117,11 +117,7 @@ func (a *loopActor) startIteration(ctx actor.Context, start *messages.StartSessi
 // cancelIteration asks the running iteration to stop, as troupe's Ctrl-C does: it finishes
 // interrupted and stays resumable.
 func (a *loopActor) cancelIteration(session, reason string) {
-	data, err := messages.Encode(&messages.Cancel{Reason: reason})
-	if err == nil {
-		err = a.bridge.Publish(messages.ControlSubject(a.bridge.NS(), session), data)
-	}
-	if err != nil {
+	if err := a.bridge.publishControl(session, &messages.Cancel{Reason: reason}); err != nil {
 		a.log.Warn("cancel loop iteration", "loop", a.req.ID, "session", session, "err", err)
 	}
 }
@@ -172,5 +168,5 @@ func (n *Node) startLoop(req *messages.StartLoop) any {
 	if _, err := n.system.Root.SpawnNamed(props, "loop-"+req.ID); err != nil {
 		return &messages.ErrorReply{Error: fmt.Sprintf("spawn loop %s: %v", req.ID, err)}
 	}
-	return &messages.LoopAccepted{ID: req.ID}
+	return &messages.LoopAccepted{ID: req.ID, Steer: n.steerToken(req.ID)}
 }

@@ -157,6 +157,10 @@ func StartNode(opts NodeOptions) (*Node, error) {
 		return slog.New(warnOnly{opts.Log.Handler()})
 	}))
 	n.bridge = NewBridge(n.nc, n.system.Root, n.NS, opts.Log, n.store)
+	if n.bridge.steer, err = newSteerKeys(); err != nil { // who may steer a session: steer.go
+		n.Close()
+		return nil, err
+	}
 	if n.mcp, err = startMCP(n.system, opts); err != nil {
 		n.Close()
 		return nil, err

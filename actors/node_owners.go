@@ -118,11 +118,13 @@ func (n *Node) ServeUntilIdle(ctx context.Context, idle time.Duration) bool {
 	tick := time.NewTicker(watchEvery)
 	defer tick.Stop()
 	var idleSince time.Time
+	var release idleRelease
 	for {
 		select {
 		case <-ctx.Done():
 			return false
 		case now := <-tick.C:
+			release.releaseIfQuiet(now)
 			active := n.Active()
 			conns := n.remoteClients()
 			for _, id := range n.owners.orphaned(active, conns) {

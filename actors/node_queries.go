@@ -46,8 +46,12 @@ func (n *Node) answer(m *nats.Msg) {
 		n.respond(m, &messages.ErrorReply{Error: err.Error()})
 		return
 	}
-	if start, ok := msg.(*messages.StartSession); ok {
-		n.answerStart(m, start)
+	switch q := msg.(type) {
+	case *messages.StartSession:
+		n.answerStart(m, q)
+		return
+	case *messages.AttachSession:
+		n.respond(m, n.attach(q))
 		return
 	}
 	n.respond(m, n.query(msg))
@@ -63,6 +67,9 @@ func (n *Node) answerStart(m *nats.Msg, start *messages.StartSession) {
 		res, err := future.Result()
 		if err != nil {
 			res = &messages.ErrorReply{Error: fmt.Sprintf("start session %s: the node did not answer within %v: %v", start.ID, startTimeout, err)}
+		}
+		if ok, isAccepted := res.(*messages.SessionAccepted); isAccepted {
+			ok.Steer = n.steerToken(ok.ID)
 		}
 		n.respond(m, res)
 	}()

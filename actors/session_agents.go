@@ -79,7 +79,7 @@ func (s *session) startChild(ctx actor.Context, c *childAgent, answer any) {
 		s.takeKidsStep(ctx, s.kids.dispatch(c, s.deps.Bridge.NS(), ctx.Self(), time.Now()))
 		return
 	}
-	c.rec.State = messages.AgentRunning
+	s.kids.set(c, messages.AgentRunning)
 	c.began = time.Now()
 	c.building = true
 	factory, start := s.kids.delegation.NewChild, c.start
@@ -101,7 +101,7 @@ func (s *session) startChild(ctx actor.Context, c *childAgent, answer any) {
 			deps.Inherited, deps.Worktree, deps.ReportTo = c.inherited, c.wt, ctx.Self()
 			c.inherited = nil
 			var err error
-			if pid, err = ctx.SpawnNamed(actor.PropsFromProducer(newSession(newSessionConfig(c.start), deps)), "agent-"+c.rec.Task); err != nil {
+			if pid, err = ctx.SpawnNamed(actor.PropsFromProducer(newSession(newSessionConfig(c.start), deps)), childActorPrefix+c.rec.Task); err != nil {
 				why = fmt.Sprintf("spawn the agent: %v", err)
 			}
 		}

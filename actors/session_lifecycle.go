@@ -50,7 +50,7 @@ func (s *session) started(ctx actor.Context) {
 	for _, bind := range []func() error{
 		func() error { sub, err := s.deps.Bridge.Bind(s.links.addr, ctx.Self()); s.links.keep(sub); return err },
 		func() error {
-			sub, err := s.deps.Bridge.BindRequests(messages.ControlSubject(s.deps.Bridge.NS(), s.cfg.ID), ctx.Self(), 10*time.Second)
+			sub, err := s.deps.Bridge.BindControl(s.cfg.ID, ctx.Self(), 10*time.Second)
 			s.links.keep(sub)
 			return err
 		},
@@ -97,7 +97,9 @@ func (s *session) begin(ctx actor.Context) {
 		return
 	}
 	if n := len(s.items); n > 0 && s.items[n-1].Boundary == nil && s.items[n-1].Msg.Role != llm.RoleAssistant {
-		s.callModel(ctx)
+		// A foreground child adopted on resume (still running on a worker) is waited for, as
+		// the turn that spawned it would have.
+		s.continueTurn(ctx)
 		return
 	}
 	if !s.cfg.Interactive {

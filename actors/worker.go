@@ -52,10 +52,13 @@ type Worker struct {
 	opts  WorkerOptions
 	node  *Node
 	queue *taskqueue.Queue
-	code  *taskstate.Host // the tasks' code and state (internal/gitship, internal/taskstate)
-	dead  func()          // stops the dead-letter republisher
-	slots chan struct{}
-	tasks sync.WaitGroup
+	// results keeps each finished task's result until its parent has it (its Node may be down
+	// when the result is published).
+	results *taskqueue.Results
+	code    *taskstate.Host // the tasks' code and state (internal/gitship, internal/taskstate)
+	dead    func()          // stops the dead-letter republisher
+	slots   chan struct{}
+	tasks   sync.WaitGroup
 	// abandon is closed when a stopping worker's grace is over: running tasks hand back.
 	abandon chan struct{}
 }
@@ -94,6 +97,9 @@ func StartWorker(opts WorkerOptions) (*Worker, error) {
 	if err == nil {
 		w.code, err = taskstate.NewHost(ctx, js, opts.NS, opts.RepoCache, node.store, w.queue.Replicas(),
 			func(err error) { log.Warn("mirror a task's state", "worker", opts.Name, "err", err) })
+	}
+	if err == nil {
+		w.results, err = taskqueue.OpenResults(ctx, js, opts.NS, w.queue.Replicas())
 	}
 	if err != nil {
 		node.Close()

@@ -150,8 +150,16 @@ func (w *Worker) lease(d *taskqueue.Delivery) {
 	}
 }
 
-// publishResult sends a child's result to dispatching Nodes and waits until the server has it.
+// publishResult keeps a child's result on the bus until its parent has it (the parent's Node
+// may be down: it collects it on resume), then sends it to dispatching Nodes and waits until the
+// server has it. A result that cannot be kept still goes out live.
 func (w *Worker) publishResult(r *messages.AgentResult) error {
+	ctx, cancel := context.WithTimeout(context.Background(), resultFlushTimeout)
+	err := w.results.Put(ctx, r.Session, r)
+	cancel()
+	if err != nil {
+		w.opts.Node.Log.Warn("keep a task's result", "worker", w.Name, "task", r.Session, "err", err)
+	}
 	if err := w.node.bridge.PublishTo(messages.WorkerResultsSubject(w.opts.NS, w.Name), r); err != nil {
 		return err
 	}

@@ -82,6 +82,17 @@ type StartSession struct {
 // SessionAccepted answers StartSession.
 type SessionAccepted struct {
 	ID string `json:"id"`
+	// Steer lets the client that started (or attached to) the session steer it and its
+	// subagents: it goes in the Troupe-Steer header of each control message (docs/WORKERS.md
+	// "Who may do what"); "" when the Node does not check.
+	Steer string `json:"steer,omitempty"`
+}
+
+// AttachSession asks the Node for the right to steer a session this client did not start
+// (troupe attach, approve, mode); the answer is a SessionAccepted with its Steer token. Only
+// the Node subject takes it, which a watch credential may not publish to.
+type AttachSession struct {
+	Session string `json:"session"`
 }
 
 // UserInput is a line from the user: a task, a follow-up, or a /command.

@@ -24,4 +24,7 @@ type StartLoop struct {
 // LoopAccepted answers StartLoop: the loop runs and has announced itself with session.started.
 type LoopAccepted struct {
 	ID string `json:"id"`
+	// Steer lets the client that started the loop steer it and its iterations (docs/WORKERS.md
+	// "Who may do what"); "" when the Node does not check.
+	Steer string `json:"steer,omitempty"`
 }

@@ -19,6 +19,7 @@ type Wire struct {
 var kinds = map[string]func() any{
 	"start_session":     func() any { return &StartSession{} },
 	"session_accepted":  func() any { return &SessionAccepted{} },
+	"attach_session":    func() any { return &AttachSession{} },
 	"user_input":        func() any { return &UserInput{} },
 	"input_ack":         func() any { return &InputAck{} },
 	"cancel":            func() any { return &Cancel{} },

@@ -38,6 +38,9 @@ func millisecondsTimeout(key string) func(map[string]any) (string, string) {
 			return "", ""
 		}
 		n, isNum := v.(json.Number)
+		if text, isText := v.(string); isText { // digits as text, as XML-ish formats send them
+			n, isNum = json.Number(strings.TrimSpace(text)), true
+		}
 		ms, err := n.Float64()
 		if !isNum || err != nil || ms <= 0 {
 			return "", fmt.Sprintf("%s must be a positive number of milliseconds, got %v", key, v)

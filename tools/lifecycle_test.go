@@ -293,7 +293,7 @@ func TestBuiltinSpecs(t *testing.T) {
 func TestExecuteConstraintMessages(t *testing.T) {
 	env := newEnv(t)
 	tests := []struct{ tool, args, want string }{
-		{"read_file", `{"path":"a","offset":0}`, "offset: minimum: got 0, want 1"},
+		{"read_file", `{"path":"a","offset":-2}`, "offset: minimum: got -2, want 1"},
 		{"grep", `{"pattern":"x","context":99}`, "context: maximum: got 99, want 10"},
 		{"bash", `{"command":{"argv":["ls"]}}`, "command: got object, want string"},
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 	"sort"
 	"strings"
@@ -128,6 +129,10 @@ func (s *argsSchema) renameAliases(args map[string]any) []Repair {
 		}
 		canonical := s.aliasTarget(key, args)
 		if canonical == "" {
+			if same := s.aliasOf(key); same != "" && reflect.DeepEqual(args[same], args[key]) {
+				delete(args, key) // the same value under both names (file_path and path)
+				repairs = append(repairs, newRepair(RepairArgAlias, key, same))
+			}
 			continue
 		}
 		args[canonical] = args[key]
@@ -142,6 +147,16 @@ func (s *argsSchema) renameAliases(args map[string]any) []Repair {
 		}
 	}
 	return repairs
+}
+
+// aliasOf is the declared argument key is an alias of, whatever the call carries; "" if none.
+func (s *argsSchema) aliasOf(key string) string {
+	for _, canonical := range argAliases[normalizedName(key)] {
+		if s.has(canonical) {
+			return canonical
+		}
+	}
+	return ""
 }
 
 func (s *argsSchema) aliasTarget(key string, args map[string]any) string {
@@ -202,8 +217,9 @@ func (s *argsSchema) typoTarget(norm string, free func(string) bool) string {
 
 // noteArgs are arguments other harnesses require that only describe the call to the user
 // (opencode's and Claude Code's bash "description", Cline's "task_progress" checklist,
-// cline#14057): they change nothing it does.
-var noteArgs = []string{"description", "task_progress"}
+// cline#14057, GitHub Copilot's "explanation", the OpenHands tools' "security_risk" rating):
+// they change nothing it does.
+var noteArgs = []string{"description", "task_progress", "explanation", "security_risk"}
 
 // dropNotes removes the note arguments a closed schema does not declare, when they are text.
 func (s *argsSchema) dropNotes(args map[string]any) []Repair {

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 )
 
@@ -256,8 +257,49 @@ func readPieces(args map[string]any) ([]map[string]any, bool) {
 	}
 	for _, key := range []string{"paths", "files", "file"} {
 		if _, has := args[key]; has {
-			return listPieces(args, key, "path")
+			pieces, ok := listPieces(args, key, "path")
+			for _, p := range pieces {
+				ok = ok && lineRange(p)
+			}
+			return pieces, ok
 		}
 	}
+	if list, ok := args["path"].([]any); ok && len(list) > 1 {
+		return listPieces(args, "path", "path") // several paths under the one-path name
+	}
 	return nil, false
+}
+
+// lineRange turns a Roo Code file entry's line_ranges of one "first-last" range into offset
+// and limit; false when it holds several ranges (no one read_file reads them) or is unreadable.
+func lineRange(piece map[string]any) bool {
+	v, has := piece["line_ranges"]
+	if !has {
+		return true
+	}
+	delete(piece, "line_ranges")
+	var text string
+	switch x := v.(type) {
+	case nil:
+		return true
+	case string:
+		text = x
+	case []any:
+		if len(x) == 0 {
+			return true
+		}
+		if len(x) > 1 {
+			return false
+		}
+		text, _ = x[0].(string)
+	}
+	from, to, cut := strings.Cut(text, "-")
+	first, ok1 := intOf(from)
+	last, ok2 := intOf(to)
+	if !cut || !ok1 || !ok2 || first < 1 || last < first {
+		return false
+	}
+	piece["offset"] = json.Number(fmt.Sprint(first))
+	piece["limit"] = json.Number(fmt.Sprint(last - first + 1))
+	return true
 }

@@ -23,6 +23,11 @@ func FuzzSplit(f *testing.F) {
 		{"ns---read_file", `{"paths": []}`},
 		{"Bash", `{"command": "ls"} {"command": "pwd"}`},
 		{"bash", `{"command": "ls"}{"command": "ls"}`},
+		{"read_file", `{"files": [{"path": "a"}, {"path": "b"}]}`},
+		{"read_file", `{"args": {"file": [{"path": "a"}]}}`},
+		{"read_file", `{"path": ["a", "b"]}`},
+		{"StrReplaceFile", `{"path": "a", "edit": [{"old": "x", "new": "y"}, {"old": "z", "new": "w"}]}`},
+		{"search_replace", `{"file_path": "a", "content": "<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE"}`},
 	} {
 		f.Add(seed[0], seed[1])
 	}

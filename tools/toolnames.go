@@ -19,8 +19,9 @@ import (
 
 // namespacePrefixes are stripped from a tool name before matching. MCP names (mcp__server__x)
 // are left alone: they name another server's tool, never one of ours.
-// filesystem__ is Goose's namespace for the MCP filesystem server (goose#2926).
-var namespacePrefixes = []string{"functions.", "default_api.", "tools.", "functions:", "tool:", "filesystem__"}
+// filesystem__ is Goose's namespace for the MCP filesystem server (goose#2926); builtin_ is
+// Continue's for its own tools (core/tools/builtIn.ts: builtin_read_file, builtin_ls, …).
+var namespacePrefixes = []string{"functions.", "default_api.", "tools.", "functions:", "tool:", "filesystem__", "builtin_"}
 
 // resolution is where a call to a name goes.
 type resolution struct {

@@ -132,8 +132,8 @@ func (s *argsSchema) describe() string {
 
 // coerce fixes what budget models routinely get wrong where the schema leaves no doubt: a
 // number or boolean sent as a string, an integer sent as 12.0, a single value where an array
-// belongs, an object or array sent as a JSON string, and null for an optional argument
-// (dropped). args must be a decoded object; it is changed in place. It returns one coercion
+// belongs, a one-string list where text belongs, a number for file content, an object or array sent as a
+// JSON string, null for an optional argument (dropped), and offset 0 (dropped: the start). args must be a decoded object; it is changed in place. It returns one coercion
 // Repair per argument changed.
 func (s *argsSchema) coerce(args map[string]any) []Repair {
 	var repairs []Repair
@@ -147,15 +147,26 @@ func (s *argsSchema) coerce(args map[string]any) []Repair {
 			repairs = append(repairs, newRepair(RepairCoercion, p.name+": null", p.name+" omitted"))
 			continue
 		}
+		if n, isInt := intOf(v); isInt && n == 0 && p.name == "offset" && !s.required[p.name] {
+			// offset 0 is the first line whether the caller counts from 0 or from 1
+			delete(args, p.name)
+			repairs = append(repairs, newRepair(RepairCoercion, "offset: 0", "offset omitted (the first line)"))
+			continue
+		}
 		if len(p.types) != 1 {
 			continue
 		}
 		fixed, ok := coerceValue(v, p.types[0])
-		if m, isObject := v.(map[string]any); !ok && isObject && p.name == "content" && p.types[0] == "string" {
-			// A JSON file's content sent as the object itself (anomalyco/opencode#946): its
-			// text. Only file content: an object for a pattern or a path means something else.
-			b, err := json.Marshal(m)
-			fixed, ok = string(b), err == nil
+		if !ok && p.name == "content" && p.types[0] == "string" {
+			// A JSON file's content sent as the object itself (anomalyco/opencode#946), or a
+			// number: its text. Only file content: for a pattern or a path it means something else.
+			switch x := v.(type) {
+			case map[string]any:
+				b, err := json.Marshal(x)
+				fixed, ok = string(b), err == nil
+			case json.Number:
+				fixed, ok = x.String(), true
+			}
 		}
 		if !ok {
 			continue
@@ -198,6 +209,14 @@ func coerceValue(v any, typ string) (any, bool) {
 		if x, ok := v.(string); ok {
 			if _, err := strconv.ParseFloat(strings.TrimSpace(x), 64); err == nil {
 				return json.Number(strings.TrimSpace(x)), true
+			}
+		}
+	case "string":
+		if x, ok := v.([]any); ok { // one text in a list: that text
+			if len(x) == 1 {
+				if s, ok := x[0].(string); ok {
+					return s, true
+				}
 			}
 		}
 	case "boolean":

@@ -72,6 +72,14 @@ func TestVariantsHarnessNames(t *testing.T) {
 		{"continue create_new_file", m, "", q("create_new_file", `{"filepath": "a.txt", "contents": "hi"}`), calls(write)},
 		{"continue run_terminal_command", m, "", q("run_terminal_command", `{"command": "ls -la", "waitForCompletion": true}`), calls(lsla)},
 		{"continue ls", m, "", q("ls", `{"dirPath": "src", "recursive": false}`), calls(call("list_dir", "path", "src"))},
+		{"continue builtin_read_file", "qwen2.5-coder:7b", "", q("builtin_read_file", `{"filepath": "a.go"}`), calls(readA)},
+		{"continue builtin_run_terminal_command", "qwen2.5-coder:7b", "", q("builtin_run_terminal_command", `{"command": "ls -la", "waitForCompletion": true}`), calls(lsla)},
+		{"continue builtin_create_new_file", "qwen2.5-coder:7b", "", q("builtin_create_new_file", `{"filepath": "a.txt", "contents": "hi"}`), calls(call("write_file", "path", "a.txt", "content", "hi"))},
+		{"continue builtin_ls", "qwen2.5-coder:7b", "", q("builtin_ls", `{"dirPath": "src"}`), calls(call("list_dir", "path", "src"))},
+		{"continue builtin_grep_search", "qwen2.5-coder:7b", "", q("builtin_grep_search", `{"query": "foo"}`), calls(call("grep", "pattern", "foo"))},
+		{"continue multi_edit", "qwen2.5-coder:7b", "", q("multi_edit", `{"filepath": "a.go", "edits": [{"old_string": "x := 1", "new_string": "x := 2"}]}`), calls(call("edit_file", "path", "a.go", "old_string", "x := 1", "new_string", "x := 2"))},
+		{"continue single_find_and_replace", "qwen2.5-coder:7b", "", q("builtin_single_find_and_replace", `{"filepath": "a.go", "old_string": "x := 1", "new_string": "x := 2"}`), calls(call("edit_file", "path", "a.go", "old_string", "x := 1", "new_string", "x := 2"))},
+		{"continue text builtin", "qwen2.5-coder:7b", "```tool\nTOOL_NAME: builtin_read_file\nBEGIN_ARG: filepath\na.go\nEND_ARG\n```", nil, calls(readA)},
 		{"continue view_subdirectory", m, "", q("view_subdirectory", `{"directory_path": "src"}`), calls(call("list_dir", "path", "src"))},
 		// Gemini CLI and Qwen Code
 		{"gemini read_file", "gemini-2.5-pro", "", q("read_file", `{"absolute_path": "/w/a.go"}`), calls(call("read_file", "path", "/w/a.go"))},
@@ -89,7 +97,35 @@ func TestVariantsHarnessNames(t *testing.T) {
 		{"kimi ReadFile", "kimi-k2", "", q("ReadFile", `{"path": "a.go"}`), calls(readA)},
 		{"kimi WriteFile", "kimi-k2", "", q("WriteFile", `{"path": "a.txt", "content": "hi"}`), calls(write)},
 		{"kimi StrReplaceFile", "kimi-k2", "", q("StrReplaceFile", `{"path": "a.go", "edit": {"old": "x := 1", "new": "x := 2"}}`), calls(edit)},
+		{"kimi StrReplaceFile list", "kimi-k2", "", q("StrReplaceFile", `{"path": "a.go", "edit": [{"old": "x := 1", "new": "x := 2"}, {"old": "y", "new": "z", "replace_all": true}]}`), calls(edit, call("edit_file", "path", "a.go", "old_string", "y", "new_string", "z", "replace_all", true))},
 		// Mistral Vibe
 		{"vibe search_replace", "devstral-2", "", q("search_replace", `{"file_path": "a.go", "content": "<<<<<<< SEARCH\nx := 1\n=======\nx := 2\n>>>>>>> REPLACE"}`), calls(edit)},
+		{"vibe search_replace two blocks", "devstral-2", "", q("search_replace", `{"file_path": "a.go", "content": "<<<<<<< SEARCH\nx := 1\n=======\nx := 2\n>>>>>>> REPLACE\n\n<<<<<<< SEARCH\ny\n=======\nz\n>>>>>>> REPLACE"}`), calls(edit, call("edit_file", "path", "a.go", "old_string", "y", "new_string", "z"))},
+		{"roo read_file line range", m, "", q("read_file", `{"files": [{"path": "a.go", "line_ranges": ["10-29"]}]}`), calls(call("read_file", "path", "a.go", "offset", 10.0, "limit", 20.0))},
+		{"roo read_file files two", m, "", q("read_file", `{"files": [{"path": "a.go"}, {"path": "b.go"}]}`), calls(readA, call("read_file", "path", "b.go"))},
+	})
+}
+
+// Arguments in the shapes models send to our own tools and Claude Code's, where the schema
+// leaves one reading: nulls for optional arguments, numbers and booleans as text, an argv
+// for a command line, the object double-encoded or in Python's quotes, offset 0 (the start in
+// every convention), a number or a one-item list for text, one value under two names.
+func TestVariantsArgumentShapes(t *testing.T) {
+	m := "claude-sonnet-4"
+	runVariants(t, []variant{
+		{"null optional", m, "", q("read_file", `{"path": "a.go", "offset": null, "limit": null}`), calls(readA)},
+		{"number as string", m, "", q("read_file", `{"path": "a.go", "offset": "10"}`), calls(call("read_file", "path", "a.go", "offset", 10.0))},
+		{"bool as string", m, "", q("edit_file", `{"path": "a.go", "old_string": "x := 1", "new_string": "x := 2", "replace_all": "true"}`), calls(call("edit_file", "path", "a.go", "old_string", "x := 1", "new_string", "x := 2", "replace_all", true))},
+		{"argv for a string", m, "", q("bash", `{"command": ["ls", "-la"]}`), calls(lsla)},
+		{"double encoded", m, "", q("read_file", `"{\"path\": \"a.go\"}"`), calls(readA)},
+		{"python dict", m, "", q("read_file", `{'path': 'a.go'}`), calls(readA)},
+		{"offset 0", m, "", q("Read", `{"file_path": "a.go", "limit": 2000, "offset": 0}`), calls(call("read_file", "path", "a.go", "limit", 2000.0))},
+		{"grep extras", m, "", q("Grep", `{"pattern": "foo", "output_mode": "files_with_matches", "-i": true, "type": "go", "head_limit": 20}`), calls(call("grep", "pattern", "(?i)foo", "glob", "**/*.go"))},
+		{"glob null path", m, "", q("Glob", `{"pattern": "*.go", "path": null}`), calls(call("glob", "pattern", "*.go"))},
+		{"bash timeout string", m, "", q("Bash", `{"command": "ls -la", "timeout": "60000"}`), calls(call("bash", "command", "ls -la", "timeout_s", 60.0))},
+		{"write content number", m, "", q("write_file", `{"path": "a.txt", "content": 42}`), calls(call("write_file", "path", "a.txt", "content", "42"))},
+		{"path list one", m, "", q("read_file", `{"path": ["a.go"]}`), calls(readA)},
+		{"path list two", m, "", q("read_file", `{"path": ["a.go", "b.go"]}`), calls(readA, call("read_file", "path", "b.go"))},
+		{"file_path and path both", m, "", q("read_file", `{"file_path": "a.go", "path": "a.go"}`), calls(readA)},
 	})
 }

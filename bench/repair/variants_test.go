@@ -25,8 +25,18 @@ func calls(e ...Expected) []Expected { return e }
 // runVariants replays each variant through the session's path (replayCase), repair on.
 func runVariants(t *testing.T, vs []variant) {
 	t.Helper()
+	replayVariants(t, vs, false)
+}
+
+// replayVariants replays each variant, its text as the reply's reasoning field when reasoning
+// is set (the answer text then empty).
+func replayVariants(t *testing.T, vs []variant, reasoning bool) {
+	t.Helper()
 	for _, v := range vs {
 		c := Case{ID: "variant", Model: v.model, Text: v.text, Calls: v.calls, Expect: v.want}
+		if reasoning {
+			c.Text, c.Reasoning = "", v.text
+		}
 		got, err := replayCase(c, true)
 		if err != nil {
 			t.Fatal(err)
@@ -96,6 +106,7 @@ func TestVariantsQwen(t *testing.T) {
 		{"coder basic", c, "<tool_call>\n<function=read_file>\n<parameter=path>\na.go\n</parameter>\n</function>\n</tool_call>", nil, calls(readA)},
 		{"coder no wrapper", c, "<function=read_file>\n<parameter=path>\na.go\n</parameter>\n</function>", nil, calls(readA)},
 		{"coder unclosed function", c, "<tool_call>\n<function=read_file>\n<parameter=path>\na.go\n</parameter>\n</tool_call>", nil, calls(readA)},
+		{"coder unclosed everything", c, "<tool_call>\n<function=read_file>\n<parameter=path>\na.go\n", nil, calls(readA)},
 		{"coder integer", c, "<tool_call>\n<function=read_file>\n<parameter=path>\na.go\n</parameter>\n<parameter=offset>\n10\n</parameter>\n</function>\n</tool_call>", nil, calls(call("read_file", "path", "a.go", "offset", 10.0))},
 		{"coder multiline content", c, "<tool_call>\n<function=write_file>\n<parameter=path>\na.txt\n</parameter>\n<parameter=content>\none\n  two\n</parameter>\n</function>\n</tool_call>", nil, calls(call("write_file", "path", "a.txt", "content", "one\n  two"))},
 		{"coder claude code names", c, "<tool_call>\n<function=Edit>\n<parameter=file_path>\na.go\n</parameter>\n<parameter=old_string>\nx := 1\n</parameter>\n<parameter=new_string>\nx := 2\n</parameter>\n</function>\n</tool_call>", nil, calls(call("edit_file", "path", "a.go", "old_string", "x := 1", "new_string", "x := 2"))},
@@ -205,3 +216,25 @@ func TestVariantsMarkerFamilies(t *testing.T) {
 
 // A is the namespace prefix Anthropic's own prompt format writes before its tags.
 const A = "antml:"
+
+// More Gemma 4 bodies (its template's grammar: keys bare, strings between <|"|> tokens, the
+// other values JSON), and calls that sit in the reasoning field with no answer text (Qwen3's
+// and DeepSeek R1's <think>, gpt-oss's analysis channel, as servers split them out).
+func TestVariantsGemmaBodiesAndReasoning(t *testing.T) {
+	m := "gemma-4-31b"
+	Q := `<|"|>`
+	runVariants(t, []variant{
+		{"gemma4 quotes inside a value", m, "<|tool_call>call:write_file{content:" + Q + `say "hi"` + Q + ",file_path:" + Q + "a.txt" + Q + "}<tool_call|>", nil, calls(call("write_file", "path", "a.txt", "content", `say "hi"`))},
+		{"gemma4 quoted keys", m, `<|tool_call>call:read_file{"path": "a.go"}<tool_call|>`, nil, calls(readA)},
+		{"gemma4 nested list", m, "<|tool_call>call:read_many_files{paths:[" + Q + "a.go" + Q + "," + Q + "b.go" + Q + "]}<tool_call|>", nil, calls(readA, call("read_file", "path", "b.go"))},
+		{"gemma4 qwen code names", m, "<|tool_call>call:run_shell_command{command:" + Q + "ls -la" + Q + ",description:" + Q + "List" + Q + "}<tool_call|>", nil, calls(lsla)},
+		{"gemma3 python fence", "gemma3:27b", "```python\nprint(default_api.read_file(path='a.go'))\n```", nil, calls(readA)},
+	})
+	replayVariants(t, []variant{
+		{"gemma4 in reasoning", m, "<|tool_call>call:read_file{path:" + Q + "a.go" + Q + "}<tool_call|>", nil, calls(readA)},
+		{"qwen3 call in reasoning", "qwen3-8b", "I need the file.\n<tool_call>\n{\"name\": \"read_file\", \"arguments\": {\"path\": \"a.go\"}}\n</tool_call>", nil, calls(readA)},
+		{"coder call in reasoning", "qwen3-coder-30b", "Let me look.\n<tool_call>\n<function=read_file>\n<parameter=path>\na.go\n</parameter>\n</function>\n</tool_call>", nil, calls(readA)},
+		{"glm call in reasoning", "glm-4.5-air", "Reading it.<tool_call>read_file\n<arg_key>path</arg_key>\n<arg_value>a.go</arg_value>\n</tool_call>", nil, calls(readA)},
+		{"harmony call in reasoning", "gpt-oss-20b", `Need to read. <|start|>assistant<|channel|>commentary to=functions.read_file <|constrain|>json<|message|>{"path": "a.go"}<|call|>`, nil, calls(readA)},
+	}, true)
+}

@@ -9,6 +9,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -156,7 +157,7 @@ func report(what string, samples []*runSample, n int) {
 	pick := func(f func(*runSample) float64) float64 {
 		var v []float64
 		for _, s := range samples {
-			if x := f(s); x >= 0 {
+			if x := f(s); !math.IsNaN(x) {
 				v = append(v, x)
 			}
 		}
@@ -164,10 +165,10 @@ func report(what string, samples []*runSample, n int) {
 	}
 	row(fmt.Sprintf("%s: exec → exit (median of %d)", what, n), fmt.Sprintf("%.1f ms", pick(func(s *runSample) float64 { return s.exitMS })))
 	row(fmt.Sprintf("%s: exec → first event / first output", what), fmt.Sprintf("%.1f / %.1f ms",
-		pick(func(s *runSample) float64 { return s.phase("event") }), pick(func(s *runSample) float64 { return s.firstOutMS })))
+		pick(func(s *runSample) float64 { return s.phase("event") }), pick(func(s *runSample) float64 { return unset(s.firstOutMS) })))
 	prev := ""
 	for _, p := range phases {
-		if pick(func(s *runSample) float64 { return s.phase(p) }) < 0 {
+		if math.IsNaN(pick(func(s *runSample) float64 { return s.phase(p) })) {
 			continue
 		}
 		from := prev
@@ -175,20 +176,19 @@ func report(what string, samples []*runSample, n int) {
 		if label == "" {
 			label = fmt.Sprintf("%s → %s", from, p)
 		}
+		// A phase may end before the one listed before it: a node started early, in the
+		// client's package initialisation, reaches its main before the client's configuration.
 		d := pick(func(s *runSample) float64 {
 			if from == "" {
 				return s.phase(p)
 			}
-			if s.phase(p) < 0 || s.phase(from) < 0 {
-				return -1
-			}
-			return s.phase(p) - s.phase(from)
+			return s.phase(p) - s.phase(from) // NaN when either is unseen
 		})
 		row("  phase "+label, fmt.Sprintf("%.2f ms", d))
 		prev = p
 	}
 	cpu := fmt.Sprintf("%.1f ms", pick(func(s *runSample) float64 { return s.cpuMS }))
-	if node := pick(func(s *runSample) float64 { return s.nodeCPUMS }); node >= 0 {
+	if node := pick(func(s *runSample) float64 { return unset(s.nodeCPUMS) }); !math.IsNaN(node) {
 		cpu += fmt.Sprintf(" / %.1f ms (node it started, up to the run's exit)", node)
 	}
 	row(fmt.Sprintf("%s: CPU time", what), cpu)
@@ -216,9 +216,17 @@ func (b *bench) peer(cmdline string, troupe []*runSample) {
 	row("peer one-shot exec → exit (median)", fmt.Sprintf("%.1f ms (troupe/peer %.2f)", median(ms), median(t)/median(ms)))
 }
 
+// unset is v, or NaN for -1 (not measured): what pick leaves out.
+func unset(v float64) float64 {
+	if v == -1 {
+		return math.NaN()
+	}
+	return v
+}
+
 func median(v []float64) float64 {
 	if len(v) == 0 {
-		return -1
+		return math.NaN()
 	}
 	s := append([]float64(nil), v...)
 	sort.Float64s(s)

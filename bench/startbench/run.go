@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,7 +15,8 @@ import (
 	"time"
 )
 
-// runSample is one measured troupe process. Times are milliseconds after exec; -1 when unseen.
+// runSample is one measured troupe process. Times are milliseconds after exec; -1 when unseen
+// (phases: absent from the map).
 type runSample struct {
 	exitMS, firstOutMS      float64
 	phases                  map[string]float64 // the trace's phases; the background node's as "node PHASE"
@@ -25,11 +27,12 @@ type runSample struct {
 	peakFileKiB             int                // file-backed pages mapped (the binary's text and data, Badger's files)
 }
 
+// phase is the time of phase p, NaN when unseen.
 func (s *runSample) phase(p string) float64 {
 	if v, ok := s.phases[p]; ok {
 		return v
 	}
-	return -1
+	return math.NaN()
 }
 
 // memPoll is how often a running process's private memory and PSS are sampled. Sampling costs

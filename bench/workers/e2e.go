@@ -20,7 +20,7 @@ type e2eOptions struct {
 	bins    []binary
 	agents  []int
 	places  []string
-	runs    int
+	runs    []int // per agents count
 	slots   int
 	timeout time.Duration // one run's limit: past it the run is stopped and what finished counts
 	prof    *profiler
@@ -35,12 +35,12 @@ type binary struct{ label, path string }
 // own. Scenarios of the binaries alternate, so the machine's load falls on each alike.
 func benchE2E(o e2eOptions, srv *server, work string) error {
 	fmt.Printf("\nend to end: a parent spawning N scripted agents in one turn (troupe serve + troupe run, troupe watch --json;\n"+
-		"workers placement: 2 troupe worker × %d slots); %d run(s) each, medians; a run is stopped after %s\n", o.slots, o.runs, o.timeout)
+		"workers placement: 2 troupe worker × %d slots); runs per agent count %v, medians; a run is stopped after %s\n", o.slots, o.runs, o.timeout)
 	var all []*e2eResult
 	seq := 0
-	for _, n := range o.agents {
+	for j, n := range o.agents {
 		for _, place := range o.places {
-			for i := range o.runs {
+			for i := range o.runs[j] {
 				for _, b := range o.bins {
 					seq++
 					dir := filepath.Join(work, fmt.Sprintf("e2e-%d", seq))

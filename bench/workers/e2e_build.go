@@ -11,14 +11,17 @@ import (
 
 // e2eSetup builds the binaries -part e2e runs (the current tree's, and -before's revision from a
 // temporary worktree) and parses the lists.
-func e2eSetup(work, bin, before, agents, places, pprofDir string) (e2eOptions, error) {
+func e2eSetup(work, bin, before, agents, runs, places, pprofDir string) (e2eOptions, error) {
 	var o e2eOptions
-	for _, a := range strings.Split(agents, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(a))
-		if err != nil || n <= 0 {
-			return o, fmt.Errorf("-agents %q: give counts such as 1000,10000", agents)
-		}
-		o.agents = append(o.agents, n)
+	var err error
+	if o.agents, err = counts(agents); err != nil {
+		return o, fmt.Errorf("-agents %q: give counts such as 1000,10000", agents)
+	}
+	if o.runs, err = counts(runs); err != nil || (len(o.runs) != 1 && len(o.runs) != len(o.agents)) {
+		return o, fmt.Errorf("-e2e-runs %q: give one count, or one per -agents count", runs)
+	}
+	for len(o.runs) < len(o.agents) {
+		o.runs = append(o.runs, o.runs[0])
 	}
 	for _, p := range strings.Split(places, ",") {
 		if p = strings.TrimSpace(p); p != "local" && p != "workers" {
@@ -32,7 +35,7 @@ func e2eSetup(work, bin, before, agents, places, pprofDir string) (e2eOptions, e
 			return o, err
 		}
 		abs, _ := filepath.Abs(pprofDir)
-		o.prof = &profiler{dir: abs, seconds: 30}
+		o.prof = &profiler{dir: abs, seconds: 10}
 		tags = []string{"-tags", "troupe_pprof"}
 	}
 	if before != "" {
@@ -59,6 +62,19 @@ func e2eSetup(work, bin, before, agents, places, pprofDir string) (e2eOptions, e
 	}
 	o.bins = append(o.bins, binary{"after", bin})
 	return o, nil
+}
+
+// counts parses a comma list of positive numbers.
+func counts(list string) ([]int, error) {
+	var out []int
+	for _, a := range strings.Split(list, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(a))
+		if err != nil || n <= 0 {
+			return nil, fmt.Errorf("%q is not a count", a)
+		}
+		out = append(out, n)
+	}
+	return out, nil
 }
 
 func goBuild(dir, out string, tags []string) error {

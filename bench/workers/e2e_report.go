@@ -62,8 +62,8 @@ func (r *e2eResult) printRun() {
 
 // printSummary prints one row per binary × agents × placement: medians over the runs.
 func printSummary(all []*e2eResult, o e2eOptions) {
-	fmt.Printf("\nsummary (medians of %d run(s); memory: peak RSS / peak RssAnon per process; load: 1-minute load average at start of each run, 2 cores)\n", o.runs)
-	fmt.Printf("%-7s %-8s %-7s %9s %9s %9s %10s %8s  %s\n", "agents", "place", "binary", "wall", "agents/s", "events/s", "→1st req", "finished", "memory")
+	fmt.Printf("\nsummary (medians of the runs; memory: peak RSS / peak RssAnon per process, MiB; load: 1-minute load average at the start of each run, on 2 cores)\n")
+	fmt.Printf("%-7s %-8s %-7s %9s %9s %9s %10s %8s  %s\n", "agents", "place", "binary", "wall", "agents/s", "events/s", "→1st req", "finished", "memory (RSS/RssAnon)")
 	for _, n := range o.agents {
 		for _, place := range o.places {
 			for _, b := range o.bins {

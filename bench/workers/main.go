@@ -24,7 +24,7 @@
 //
 // Usage: go run ./bench/workers [-part all|code|spawn|queue|state|e2e] [-repo-mb 50] [-runs 3]
 // [-tasks 500] [-ackwait 5s] [-agents 1000,10000] [-place local,workers] [-before REV]
-// [-e2e-runs 1] [-timeout 20m] [-pprof DIR]
+// [-e2e-runs 3,1] [-timeout 20m] [-pprof DIR]
 package main
 
 import (
@@ -56,7 +56,7 @@ func run() error {
 	slots := flag.Int("slots", 8, "-part e2e: slots of each of the two workers")
 	bin := flag.String("bin", "", "-part e2e: the troupe binary (default: built from ./cmd/troupe)")
 	before := flag.String("before", "", "-part e2e: also build this git revision and run it alternately (before/after)")
-	e2eRuns := flag.Int("e2e-runs", 1, "-part e2e: runs of each scenario (medians are printed)")
+	e2eRuns := flag.String("e2e-runs", "1", "-part e2e: runs of each scenario, medians printed (a comma list: per -agents count)")
 	limit := flag.Duration("timeout", 20*time.Minute, "-part e2e: a run is stopped after this long (what finished is counted)")
 	pprofDir := flag.String("pprof", "", "-part e2e: profile every process into this directory (builds with -tags troupe_pprof)")
 	flag.Parse()
@@ -74,11 +74,11 @@ func run() error {
 	defer cancel()
 	fmt.Printf("nats-server %s (JetStream, one node), git %s, %d run(s)\n\n", srv.version, gitVersion(), *runs)
 	if *part == "e2e" {
-		o, err := e2eSetup(work, *bin, *before, *agents, *places, *pprofDir)
+		o, err := e2eSetup(work, *bin, *before, *agents, *e2eRuns, *places, *pprofDir)
 		if err != nil {
 			return err
 		}
-		o.runs, o.slots, o.timeout = *e2eRuns, *slots, *limit
+		o.slots, o.timeout = *slots, *limit
 		return benchE2E(o, srv, work)
 	}
 	steps := []struct {

@@ -19,6 +19,7 @@ type profiler struct {
 	dir     string
 	seconds int
 	wg      sync.WaitGroup
+	done    chan struct{} // closed when the scenario's run is over: the CPU windows stop
 }
 
 // env is what a troupe process needs in its environment to be profiled ("" when off).
@@ -29,26 +30,39 @@ func (p *profiler) env() string {
 	return "TROUPE_PPROF_DIR=" + p.dir
 }
 
-// cpu starts CPU profiles of the processes up now and of those that come up within a few
-// seconds, each for p.seconds; wait joins them.
+// cpu takes CPU profiles of the processes up now and of those that come up within a few
+// seconds, in windows of p.seconds, one after another until allocs is called (go tool pprof
+// merges the windows: go tool pprof DIR/<label>-<process>.cpu.*.pprof).
 func (p *profiler) cpu(label string) {
 	if p == nil {
 		return
 	}
+	p.done = make(chan struct{})
 	seen := map[string]bool{}
 	p.wg.Add(1)
 	go func() {
 		defer p.wg.Done()
 		for range 20 {
 			for _, a := range p.addrs() {
-				if !seen[a[0]] {
-					seen[a[0]] = true
-					p.wg.Add(1)
-					go func() {
-						defer p.wg.Done()
-						p.fetch(a[1], fmt.Sprintf("profile?seconds=%d", p.seconds), filepath.Join(p.dir, label+"-"+a[0]+".cpu.pprof"))
-					}()
+				if seen[a[0]] {
+					continue
 				}
+				seen[a[0]] = true
+				p.wg.Add(1)
+				go func() {
+					defer p.wg.Done()
+					for i := 1; ; i++ {
+						to := filepath.Join(p.dir, fmt.Sprintf("%s-%s.cpu.%d.pprof", label, a[0], i))
+						if !p.fetch(a[1], fmt.Sprintf("profile?seconds=%d", p.seconds), to) {
+							return
+						}
+						select {
+						case <-p.done:
+							return
+						default:
+						}
+					}
+				}()
 			}
 			time.Sleep(500 * time.Millisecond)
 		}
@@ -60,6 +74,7 @@ func (p *profiler) allocs(label string) {
 	if p == nil {
 		return
 	}
+	close(p.done)
 	p.wg.Wait()
 	for _, a := range p.addrs() {
 		p.fetch(a[1], "allocs", filepath.Join(p.dir, label+"-"+a[0]+".allocs.pprof"))
@@ -80,16 +95,18 @@ func (p *profiler) addrs() [][2]string {
 	return out
 }
 
-func (p *profiler) fetch(addr, what, to string) {
+// fetch saves one profile; false when the process did not answer (it is gone).
+func (p *profiler) fetch(addr, what, to string) bool {
 	resp, err := http.Get("http://" + addr + "/debug/pprof/" + what)
 	if err != nil {
-		return
+		return false
 	}
 	defer resp.Body.Close()
 	f, err := os.Create(to)
 	if err != nil {
-		return
+		return false
 	}
 	defer f.Close()
-	_, _ = io.Copy(f, resp.Body)
+	_, err = io.Copy(f, resp.Body)
+	return err == nil && resp.StatusCode == http.StatusOK
 }

@@ -92,6 +92,9 @@ func (m *Main) modeCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if err := client.Attach(id); err != nil { // only an attached client may steer it
+				return &exitError{Code: exitFailed, Msg: err.Error()}
+			}
 			st, err := client.SetMode(id, mode)
 			if err != nil {
 				return &exitError{Code: exitFailed, Msg: err.Error()}

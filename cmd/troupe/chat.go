@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"runtime/debug"
 
 	"github.com/spf13/cobra"
 
@@ -83,7 +84,7 @@ func (m *Main) chat(ctx context.Context, f *commonFlags, o chatOpen) error {
 	id := start.ID
 	defer l.close(m, id)
 	lc := ui.NewLineChat(ui.LineChatOptions{Session: l.client, ID: id, In: m.Stdin, Out: m.Stdout, Err: m.Stderr,
-		Release: releaseIdleMemory, FirstTurn: o.task != ""})
+		Release: debug.FreeOSMemory, FirstTurn: o.task != ""})
 	sub, err := l.client.SubscribeRaw(messages.SessionEventsSubject(l.client.NS, id), lc.Event)
 	if err != nil {
 		return err

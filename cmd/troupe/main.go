@@ -7,15 +7,17 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/troupe-dev/troupe/cmd/troupe/internal/prespawn"
 	"github.com/troupe-dev/troupe/internal/initgc"
 )
 
 func main() {
-	initgc.Done() // the collector was off while packages initialised (internal/initgc)
+	initgc.Start() // the collector stays off while troupe starts (internal/initgc)
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
 	defer stop()
 	m := &Main{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, ExitAfterRun: true, NodeProcess: true}
-	code := m.Run(ctx, os.Args[1:])
+	code := m.Run(ctx, prespawn.Args(os.Args[1:])) // a node a client started early gets its arguments
+
 	stop()
 	os.Exit(code)
 }

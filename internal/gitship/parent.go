@@ -27,44 +27,75 @@ type PrepareOptions struct {
 // changes (tracked and untracked-not-ignored, binary-safe) as a patch (inline when small, else
 // patch/<task>), and, without a shared remote, a bundle holding the base (bundle/<base>). It
 // returns what the SpawnTask carries and the bytes it uploaded. The user's index, branches and
-// files are not touched.
+// files are not touched. It is Capture then Snapshot.ForTask.
 func Prepare(ctx context.Context, root, task string, objs *Objects, opt PrepareOptions) (*messages.TaskRepo, int64, error) {
 	if err := checkTask(task); err != nil {
 		return nil, 0, err
 	}
+	snap, err := Capture(ctx, root, objs, opt)
+	if err != nil {
+		return nil, 0, err
+	}
+	repo, sent, err := snap.ForTask(ctx, task, objs)
+	return repo, sent + snap.Sent, err
+}
+
+// Snapshot is the parent's checkout as Capture found it: what every task spawned from it
+// carries. Capturing runs several git commands and may upload a bundle, so a Node sending a
+// burst of tasks captures once for all the tasks asked for by then (actors/dispatch_capture.go)
+// instead of once per task.
+type Snapshot struct {
+	repo  messages.TaskRepo // URL, Base, Bundle
+	patch []byte            // the uncommitted changes (empty: none)
+	Sent  int64             // the bytes Capture uploaded (a new bundle)
+}
+
+// Capture reads the parent's checkout at root: HEAD as the base, the uncommitted changes, and,
+// without a shared remote, makes sure the bundle holding the base is in the object store.
+func Capture(ctx context.Context, root string, objs *Objects, opt PrepareOptions) (*Snapshot, error) {
 	top, err := run(ctx, root, "rev-parse", "--show-toplevel")
 	if err != nil {
-		return nil, 0, fmt.Errorf("gitship: %s is not in a git repository (run git init, or keep the child local): %w", root, err)
+		return nil, fmt.Errorf("gitship: %s is not in a git repository (run git init, or keep the child local): %w", root, err)
 	}
 	base, err := run(ctx, top, "rev-parse", "--verify", "-q", "HEAD^{commit}")
 	if err != nil || base == "" {
-		return nil, 0, errors.New("gitship: the repository has no commits yet, so there is nothing to send a worker; make a first commit, or keep the child local")
+		return nil, errors.New("gitship: the repository has no commits yet, so there is nothing to send a worker; make a first commit, or keep the child local")
 	}
-	repo := &messages.TaskRepo{URL: opt.URL, Base: base}
-	var sent int64
-	patch, err := uncommitted(ctx, top, base)
-	if err != nil {
-		return nil, 0, fmt.Errorf("gitship: capture uncommitted changes: %w", err)
-	}
-	switch {
-	case len(patch) == 0:
-	case len(patch) <= maxInlinePatch:
-		repo.Patch = &messages.Blob{Inline: patch}
-	default:
-		ref, err := objs.PutBytes(ctx, "patch/"+task, patch)
-		if err != nil {
-			return nil, 0, fmt.Errorf("gitship: store the uncommitted changes: %w", err)
-		}
-		repo.Patch, sent = &messages.Blob{Ref: ref}, ref.Bytes
+	snap := &Snapshot{repo: messages.TaskRepo{URL: opt.URL, Base: base}}
+	if snap.patch, err = uncommitted(ctx, top, base); err != nil {
+		return nil, fmt.Errorf("gitship: capture uncommitted changes: %w", err)
 	}
 	if opt.URL == "" {
 		ref, n, err := publish(ctx, top, base, objs)
 		if err != nil {
-			return nil, 0, fmt.Errorf("gitship: publish base %s: %w", short(base), err)
+			return nil, fmt.Errorf("gitship: publish base %s: %w", short(base), err)
 		}
-		repo.Bundle, sent = ref, sent+n
+		snap.repo.Bundle, snap.Sent = ref, n
 	}
-	return repo, sent, nil
+	return snap, nil
+}
+
+// ForTask is what task's SpawnTask carries of the snapshot: the patch inline when small, else
+// stored as patch/<task> (each task's own, so each is forgotten with its task); it returns the
+// bytes it uploaded.
+func (s *Snapshot) ForTask(ctx context.Context, task string, objs *Objects) (*messages.TaskRepo, int64, error) {
+	if err := checkTask(task); err != nil {
+		return nil, 0, err
+	}
+	repo := s.repo
+	switch {
+	case len(s.patch) == 0:
+	case len(s.patch) <= maxInlinePatch:
+		repo.Patch = &messages.Blob{Inline: s.patch}
+	default:
+		ref, err := objs.PutBytes(ctx, "patch/"+task, s.patch)
+		if err != nil {
+			return nil, 0, fmt.Errorf("gitship: store the uncommitted changes: %w", err)
+		}
+		repo.Patch = &messages.Blob{Ref: ref}
+		return &repo, ref.Bytes, nil
+	}
+	return &repo, 0, nil
 }
 
 // uncommitted returns `git diff --binary` from base to the working tree as git add -A would

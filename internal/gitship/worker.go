@@ -23,8 +23,9 @@ import (
 // one directory in one process (each opens the file anew, and flock locks belong to the open
 // file), so no process-wide registry of caches is needed.
 type Cache struct {
-	dir string
-	mu  sync.Mutex // one repository-changing git command set at a time per Cache
+	dir    string
+	mu     sync.Mutex // one repository-changing git command set at a time per Cache
+	shared sharing    // the read-only tasks' worktrees (shared.go)
 }
 
 // NewCache uses dir (created when missing) as the repository cache.

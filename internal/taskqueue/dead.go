@@ -34,9 +34,17 @@ func (q *Queue) DeadLetters(report func(error)) (stop func(), err error) {
 	if report == nil {
 		report = func(error) {}
 	}
+	// The dead letter is also kept with the project's results, so a parent whose Node is down
+	// when it is made still learns why its child failed (results.go).
+	ctx, cancel := context.WithTimeout(context.Background(), q.cfg.AckWait)
+	results, err := OpenResults(ctx, q.js, q.cfg.Namespace, q.Replicas())
+	cancel()
+	if err != nil {
+		report(err) // dead letters still go out on troupe.<ns>.dead
+	}
 	sub, err := q.nc.QueueSubscribe(q.AdvisorySubject(), deadGroup, func(m *nats.Msg) {
 		// The callback runs on the subscription's own goroutine, never an actor's.
-		if err := q.republish(m.Data); err != nil {
+		if err := q.republish(m.Data, results); err != nil {
 			report(err)
 		}
 	})
@@ -50,7 +58,7 @@ func (q *Queue) DeadLetters(report func(error)) (stop func(), err error) {
 	return func() { _ = sub.Unsubscribe() }, nil
 }
 
-func (q *Queue) republish(advisory []byte) error {
+func (q *Queue) republish(advisory []byte, results *Results) error {
 	var a maxDeliveriesAdvisory
 	if err := json.Unmarshal(advisory, &a); err != nil {
 		return fmt.Errorf("dead letter: unreadable advisory: %w", err)
@@ -72,6 +80,11 @@ func (q *Queue) republish(advisory []byte) error {
 	data, err := messages.Encode(&dead)
 	if err != nil {
 		return fmt.Errorf("dead letter: encode task %s: %w", dead.Task, err)
+	}
+	if results != nil && dead.Task != "" {
+		if err := results.Put(ctx, dead.Task, &dead); err != nil {
+			return fmt.Errorf("dead letter: keep task %s: %w", dead.Task, err)
+		}
 	}
 	if err := q.nc.Publish(messages.DeadTasksSubject(q.cfg.Namespace), data); err != nil {
 		return fmt.Errorf("dead letter: publish task %s: %w", dead.Task, err)

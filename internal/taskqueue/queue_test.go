@@ -304,6 +304,14 @@ func TestNakRedeliversAndPoisonTaskGoesToDeadLetters(t *testing.T) {
 	if dl == nil || dl.Task != "poison" || dl.Deliveries != 2 || dl.Parent != "parent of poison" || dl.ParentNode != "n1" {
 		t.Fatalf("dead letter = %+v", dl)
 	}
+	// It is kept with the project's results too, for a parent whose Node was down (results.go).
+	results, err := OpenResults(ctx, q.js, "p5", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, err := results.Get(ctx, "poison"); err != nil || v.(*messages.DeadTask).Deliveries != 2 {
+		t.Fatalf("kept dead letter = %#v, %v", v, err)
+	}
 	testwait.For(t, 10*time.Second, func() error {
 		if n, _ := q.Pending(ctx); n != 0 {
 			return fmt.Errorf("%d tasks still in the stream after the dead letter", n)

@@ -64,6 +64,7 @@ type Run struct {
 	Plan     Plan
 	Restored Restored
 	co       *gitship.Checkout
+	shared   bool // co is the read-only tasks' shared worktree (gitship.CheckoutShared)
 }
 
 // Begin prepares a delivered task: its worktree (base, the parent's uncommitted changes) and,
@@ -71,7 +72,7 @@ type Run struct {
 // child from here on.
 func (h *Host) Begin(ctx context.Context, t *messages.SpawnTask) (*Run, error) {
 	r := &Run{Task: t}
-	mirrored := h.State.mirrored(ctx, t.ID)
+	mirrored := h.State.mirrored(ctx, t.ID, t.Writes)
 	if t.Attempt > 1 || mirrored {
 		var err error
 		if r.Restored, err = h.State.Restore(ctx, h.store, t.ID); err != nil {
@@ -83,6 +84,17 @@ func (h *Host) Begin(ctx context.Context, t *messages.SpawnTask) (*Run, error) {
 		if err := h.State.Forget(ctx, t.ID); err != nil {
 			return nil, err
 		}
+	}
+	if t.Repo.Base != "" && !t.Writes {
+		// A task that may not write reads the worktree its start's read-only tasks share; it
+		// has no checkpoint to restore, and none is taken (Track with no checkout).
+		co, err := h.Cache.CheckoutShared(ctx, h.Project, &t.Repo, h.Objects)
+		if err != nil {
+			return nil, err
+		}
+		r.co, r.Dir, r.shared = co, co.Path, true
+		h.Mirror.Track(t.ID, nil)
+		return r, nil
 	}
 	if t.Repo.Base != "" {
 		co, err := h.Cache.Checkout(ctx, h.Project, t.ID, &t.Repo, h.Objects)
@@ -129,6 +141,9 @@ func (h *Host) Release(ctx context.Context, r *Run) error {
 	if r.co == nil {
 		return nil
 	}
+	if r.shared {
+		return h.Cache.ReleaseShared(ctx, r.co)
+	}
 	return h.Cache.Remove(ctx, r.co)
 }
 
@@ -137,6 +152,10 @@ func (h *Host) Release(ctx context.Context, r *Run) error {
 func (h *Host) Done(ctx context.Context, r *Run) error {
 	if err := h.Mirror.Flush(ctx); err != nil {
 		return err
+	}
+	big := h.Mirror.takeBig(r.Task.ID)
+	if r.Plan == Fresh { // all of its state is this run's: this Mirror knows what it wrote
+		return h.State.ForgetWritten(ctx, r.Task.ID, big, r.co != nil && !r.shared)
 	}
 	return h.State.Forget(ctx, r.Task.ID)
 }

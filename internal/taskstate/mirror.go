@@ -24,6 +24,7 @@ type Mirror struct {
 
 	mu     sync.Mutex
 	tasks  map[string]*gitship.Checkout // tracked tasks → their worktree (nil: none)
+	big    map[string][]string          // the objects of the oversized entries written, by task
 	queue  []job
 	wake   chan struct{}
 	stop   chan struct{}
@@ -48,7 +49,7 @@ func (s *State) NewMirror(cache *gitship.Cache, report func(error)) *Mirror {
 		report = func(error) {}
 	}
 	m := &Mirror{st: s, cache: cache, report: report, putRetry: 200 * time.Millisecond, writeTimeout: writeTimeout,
-		tasks: map[string]*gitship.Checkout{}, wake: make(chan struct{}, 1),
+		tasks: map[string]*gitship.Checkout{}, big: map[string][]string{}, wake: make(chan struct{}, 1),
 		stop: make(chan struct{}), done: make(chan struct{})}
 	go m.loop()
 	return m
@@ -68,6 +69,15 @@ func (m *Mirror) Untrack(task string) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	delete(m.tasks, task)
+}
+
+// takeBig returns, and forgets, the names of the oversized entries written for task.
+func (m *Mirror) takeBig(task string) []string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	big := m.big[task]
+	delete(m.big, task)
+	return big
 }
 
 // Hook is the store.CommitHook to install on the worker's store.
@@ -161,12 +171,10 @@ func (m *Mirror) loop() {
 			drain, cancelDrain = context.WithTimeout(ctx, m.writeTimeout)
 			defer cancelDrain()
 		}
-		for _, j := range jobs {
-			if stopping {
-				m.do(drain, j, 1) // so Close is bounded when the bus is down
-			} else {
-				m.do(ctx, j, 3)
-			}
+		if stopping {
+			m.run(drain, jobs, 1) // so Close is bounded when the bus is down
+		} else {
+			m.run(ctx, jobs, 3)
 		}
 		if len(jobs) > 0 {
 			continue
@@ -233,6 +241,9 @@ func (m *Mirror) put(ctx context.Context, j job) error {
 		if _, err := m.st.objs.PutBytes(ctx, name, value); err != nil {
 			return err
 		}
+		m.mu.Lock()
+		m.big[j.task] = append(m.big[j.task], name)
+		m.mu.Unlock()
 		value = []byte(objPrefix + name)
 	}
 	_, err := m.st.kv.Put(ctx, j.key, value)

@@ -33,8 +33,11 @@ import (
 //	<task>.e.<seq>      one store.Entry (JSON), seq as 16 hex digits; or "@obj:<name>", an
 //	                    entry too large for a key-value message, kept as object tlog/<task>/<seq>
 type State struct {
-	kv   jetstream.KeyValue
-	objs *gitship.Objects
+	kv     jetstream.KeyValue
+	objs   *gitship.Objects
+	bucket string
+	stream jetstream.Stream // the bucket's stream, for ForgetWritten (nil: Forget only)
+	js     jetstream.JetStream
 }
 
 // BucketName is the key-value bucket of a project's task state.
@@ -59,7 +62,8 @@ func Open(ctx context.Context, js jetstream.JetStream, project string, objs *git
 	if err != nil {
 		return nil, fmt.Errorf("taskstate: open key-value bucket %s: %w", name, err)
 	}
-	return &State{kv: kv, objs: objs}, nil
+	stream, _ := js.Stream(ctx, "KV_"+name) // none: ForgetWritten falls back to Forget
+	return &State{kv: kv, objs: objs, bucket: name, stream: stream, js: js}, nil
 }
 
 func metaKey(task string) string { return task + ".meta" }
@@ -112,12 +116,46 @@ func (s *State) Forget(ctx context.Context, task string) error {
 	return nil
 }
 
+// ForgetWritten forgets a task whose whole state this worker wrote in this run (its start
+// was fresh): its keys go in one purge of the bucket's stream by the task's subjects, and the
+// objects it is known to have (big, the oversized entries' names; its checkpoint when ckpt)
+// are deleted; no keys are listed and no marker is left per key. Forget lists the keys and
+// asks for an object per key: a dozen requests per task, which at thousands of tasks made the
+// server the bottleneck (bench/workers). It falls back to Forget when the purge fails.
+func (s *State) ForgetWritten(ctx context.Context, task string, big []string, ckpt bool) error {
+	if s.stream == nil {
+		return s.Forget(ctx, task)
+	}
+	if err := s.stream.Purge(ctx, jetstream.WithPurgeSubject("$KV."+s.bucket+"."+task+".>")); err != nil {
+		return s.Forget(ctx, task)
+	}
+	var errs []error
+	for _, name := range big {
+		if err := s.objs.Store().Delete(ctx, name); err != nil && !errors.Is(err, jetstream.ErrObjectNotFound) {
+			errs = append(errs, err)
+		}
+	}
+	if ckpt {
+		if err := s.objs.Store().Delete(ctx, "ckpt/"+task); err != nil && !errors.Is(err, jetstream.ErrObjectNotFound) {
+			errs = append(errs, err)
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("taskstate: forget %s: %w", task, err)
+	}
+	return nil
+}
+
 // mirrored reports whether anything of task may be in the buckets: its meta (the first thing a
-// mirrored session writes) or a checkpoint. One direct look-up each, so a first delivery does
-// not pay Forget's key listing, which grows with the bucket.
-func (s *State) mirrored(ctx context.Context, task string) bool {
+// mirrored session writes) or, when ckpt (a writing task, the only kind checkpointed), a
+// checkpoint. One direct look-up each, so a first delivery does not pay Forget's key listing,
+// which grows with the bucket.
+func (s *State) mirrored(ctx context.Context, task string, ckpt bool) bool {
 	if _, err := s.kv.Get(ctx, metaKey(task)); !errors.Is(err, jetstream.ErrKeyNotFound) {
 		return true // there, or unknown: forget to be safe
+	}
+	if !ckpt {
+		return false
 	}
 	_, err := s.objs.Store().GetInfo(ctx, "ckpt/"+task)
 	return !errors.Is(err, jetstream.ErrObjectNotFound)

@@ -32,7 +32,14 @@ func scanBareJSON(text string, sc scanCtx) []span {
 		end, closed := matchJSON(text, start)
 		budget -= end - start
 		if !closed {
-			if sc.accepts(leadingName(text[start:])) {
+			if name := leadingName(text[start:]); sc.accepts(name) {
+				// A member fused with its value ("arguments="{…}") unpairs the quotes.
+				if sp, cost, ok := fusedCall(text, start, name, false); ok {
+					budget -= cost
+					out = append(out, sp)
+					pos = sp.end
+					continue
+				}
 				// A reply that ends one or two closing brackets short of a whole call
 				// (vllm#11786, Llama 3.2): the model dropped them. Anything else is cut off.
 				if fixed, ok := closeBrackets(text[start:]); ok && mentionsCallKey(fixed) {
@@ -118,7 +125,8 @@ func leadingName(tail string) string {
 // mentionsCallKey is a cheap filter before decoding: a call object names its tool under one
 // of these keys.
 func mentionsCallKey(s string) bool {
-	return strings.Contains(s, "name") || strings.Contains(s, "function") || strings.Contains(s, "tool") // tool, tool_calls
+	return strings.Contains(s, "name") || strings.Contains(s, "function") || strings.Contains(s, "tool") || // tool, tool_calls
+		strings.Contains(s, "action_input")
 }
 
 // closeBrackets completes s when only closing brackets are missing at its end: no string or

@@ -16,6 +16,8 @@ import "strings"
 //	{"path": "a.txt", "content": "hi"}
 //	```
 //
+// or Continue's labelled TOOL_NAME / BEGIN_ARG … END_ARG lines (continuefence.go).
+//
 // A fence named for tools (tool_call, tool_code, …) is
 // itself a call marker; in a json/python/xml/plain fence a bare call still needs a Known name,
 // so example code in an answer stays prose. Bare calls found in a fence report FormatFenced,
@@ -58,6 +60,9 @@ func scanFenced(text string, sc scanCtx) []span {
 		calls, partial := fencedCalls(spans, lang)
 		if len(calls) == 0 && fenceMarkers[lang] {
 			calls = namedFenceCall(strings.TrimSpace(named), text[langEnd:bodyEnd])
+		}
+		if len(calls) == 0 && lang == "tool" {
+			calls = continueToolCall(text[langEnd:bodyEnd])
 		}
 		if partial && end == len(text) {
 			return append(out, span{start: start, end: end, partial: true})

@@ -104,13 +104,15 @@ func FuzzLFM(f *testing.F) {
 }
 func FuzzFenced(f *testing.F) { fuzzScanner(f, scanFenced, "fenced", "gemma_tool_code", "prose_code") }
 func FuzzBareJSON(f *testing.F) {
-	fuzzScanner(f, scanBareJSON, "json", "llama_bare", "hermes_missing_open")
+	fuzzScanner(f, scanBareJSON, "json", "llama_bare", "hermes_missing_open", "fused_member")
 }
 func FuzzNamedJSON(f *testing.F)  { fuzzScanner(f, scanNamedJSON, "named_json", "namedjson") }
 func FuzzGemmaBare(f *testing.F)  { fuzzScanner(f, scanGemmaBare, "gemma", "functiongemma") }
 func FuzzTagPairs(f *testing.F)   { fuzzScanner(f, scanTagPairs, "tagpair", "qwen3coder") }
 func FuzzAttributes(f *testing.F) { fuzzScanner(f, scanAttributes, "tagpair") }
 func FuzzFused(f *testing.F)      { fuzzScanner(f, scanFused, "fused") }
+func FuzzReAct(f *testing.F)      { fuzzScanner(f, scanReAct, "react", "qwen_agent") }
+func FuzzQwenAgent(f *testing.F)  { fuzzScanner(f, scanQwenAgent, "qwen_agent", "react") }
 func FuzzBracketBlocks(f *testing.F) {
 	fuzzScanner(f, scanBracketBlocks, "bracket_block")
 }

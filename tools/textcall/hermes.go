@@ -66,7 +66,7 @@ func hermesBody(body string, known func(string) bool) ([]Call, bool) {
 	case t == "":
 		return nil, false
 	case strings.HasPrefix(t, qwenFunctionOpen):
-		return qwenFunctions(t)
+		return qwenFunctions(strings.TrimLeft(body, " \t\r\n")) // a last value's line break tells it ended
 	case t[0] == '{' || t[0] == '[':
 		return jsonSequence(t, FormatHermes)
 	case t[0] == '<':

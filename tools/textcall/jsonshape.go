@@ -10,7 +10,7 @@ import (
 )
 
 // argKeys are the keys models use for a call's arguments, in the order they are tried.
-var argKeys = [...]string{"arguments", "parameters", "args", "input"}
+var argKeys = [...]string{"arguments", "parameters", "args", "input", "tool_input", "action_input"}
 
 // nameKeys are the keys that hold a call's tool name ("tool": 7836246/cursor2api#15).
 var nameKeys = [...]string{"name", "tool_name", "tool"}
@@ -142,10 +142,15 @@ func callsFromObject(obj map[string]json.RawMessage, f Format) []Call {
 	if list, ok := obj["tool_calls"]; ok {
 		return callsFromJSON(list, f)
 	}
-	if fn, ok := obj["function"]; ok && len(fn) > 0 && fn[0] == '{' {
-		return callsFromJSON(fn, f)
+	for _, key := range []string{"function", "function_call", "functionCall"} {
+		if fn, ok := obj[key]; ok && len(fn) > 0 && fn[0] == '{' {
+			return callsFromJSON(fn, f)
+		}
 	}
 	name := stringField(obj, nameKeys[:]...)
+	if _, ok := obj["action_input"]; ok && name == "" {
+		name = stringField(obj, "action") // LangChain's JSON agent: {"action": N, "action_input": …}
+	}
 	if name == "" {
 		name = stringField(obj, "function")
 	}

@@ -80,6 +80,19 @@ func hostileReplies() map[string]string {
 		"kimi ids closed":        repeatTo(`functions.bash:0{"command": "ls"} x `, megabyte),
 		"escaped attributes":     repeatTo(`<tool_call name="bash" arguments="{\"command\": \"ls`, megabyte),
 		"entity attributes":      repeatTo(`<f name='bash' parameters='{&quot;command&quot;: `, megabyte),
+		"llama4 opens":           repeatTo(`<|python_start|>[read_file(path="`, megabyte),
+		"deepseek ascii begins":  repeatTo("<|tool_call_begin|>read_file<|tool_sep|>{", megabyte),
+		"antml invoke opens":     repeatTo(`<invoke name="bash"><parameter name="command">`, megabyte),
+		"fused after name":       repeatTo(`{"name": "bash", "arguments="{"command": "ls`, megabyte),
+		"fused after name close": repeatTo(`{"name": "bash", "k="v"} `, megabyte),
+		"react opens":            repeatTo("Action: bash\nAction Input: {\"command\": \"", megabyte),
+		"react names":            repeatTo("\nAction: bash\n", megabyte),
+		"react labels one line":  repeatTo("Action: bash ", megabyte),
+		"qwen-agent one line":    repeatTo("✿FUNCTION✿: bash ✿ARGS✿: ", megabyte),
+		"qwen-agent opens":       repeatTo("✿FUNCTION✿: bash\n✿ARGS✿: {", megabyte),
+		"continue tool fences":   "```tool\nTOOL_NAME: bash\n" + repeatTo("BEGIN_ARG: command\nls\n", megabyte),
+		"continue open fences":   repeatTo("```tool\nTOOL_NAME: bash\nBEGIN_ARG: command\n", megabyte),
+		"qwen unclosed lines":    repeatTo("<tool_call>\n<function=bash>\n<parameter=command>\nls\n", megabyte),
 	}
 }
 

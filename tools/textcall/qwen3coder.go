@@ -17,9 +17,12 @@ import "strings"
 //
 // Some models drop every closing tag and write each value on its tag's line (Continue#13057,
 // qwen3-coder:30b): "<function=create_new_file>\n<parameter=filepath> test.txt\n<parameter=contents> hello".
-// A call in that dialect is complete at the end of the text; one in the usual multi-line
-// form that ends inside a value is cut off. (A reply stopped by the output limit is held
-// back by the reply classifier whatever the parser says.)
+// A call in that dialect is complete at the end of the text. So is one in the usual
+// multi-line form whose last value's line was ended and whose closing tags never came, as the
+// format's reference parser reads it (vLLM's qwen3coder parser lets a parameter, a function
+// and the <tool_call> end at the end of the text); one that stops inside a line is cut off.
+// (A reply stopped by the output limit is held back by the reply classifier whatever the
+// parser says.)
 
 const (
 	qwenFunctionOpen  = "<function="
@@ -102,11 +105,12 @@ func qwenFunction(block string) (*Call, bool) {
 			break
 		}
 		inline = inline && !strings.HasPrefix(strings.TrimLeft(value, " \t"), "\n")
+		lineDone := strings.HasSuffix(strings.TrimRight(value, " \t"), "\n")
 		value, ended := strings.CutSuffix(strings.TrimRight(value, " \t\r\n"), qwenParamClose)
 		if !ended {
 			value, _, ended = strings.Cut(value, qwenParamClose)
 		}
-		complete = ended || closed
+		complete = ended || closed || lineDone
 		keys, values = append(keys, strings.TrimSpace(key)), append(values, value)
 	}
 	inline = inline && len(keys) > 0

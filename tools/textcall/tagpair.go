@@ -191,8 +191,10 @@ func scanAttributes(text string, sc scanCtx) []span {
 }
 
 // fusedOpen is an object whose name member is fused: its ':' became '=' inside the key's
-// quotes, {"function="N", … (the other members fused or not).
-var fusedOpen = lazyre.New(`\{\s*"(?:function|name|tool)="([A-Za-z0-9_.:-]{1,128})"`)
+// quotes, {"function="N", … (the other members fused or not); or an object whose name member
+// is whole and a later member is fused, {"name": "N", "arguments="{…}"} (group 2 is then
+// set).
+var fusedOpen = lazyre.New(`\{\s*"(?:function|name|tool)(?:="|("\s*:\s*"))([A-Za-z0-9_.:-]{1,128})"`)
 
 // scanFused reads each object opening with a fused name member, whole (unfuseJSON): its
 // arguments member, or else its other members, are the call's arguments.
@@ -204,38 +206,49 @@ func scanFused(text string, sc scanCtx) []span {
 		if m == nil {
 			break
 		}
-		start, name := pos+m[0], text[pos+m[2]:pos+m[3]]
+		start, name := pos+m[0], text[pos+m[4]:pos+m[5]]
 		if !sc.accepts(name) {
 			pos += m[1]
 			continue
 		}
-		end, obj, cost := fusedObject(text, start)
+		sp, cost, ok := fusedCall(text, start, name, m[2] < 0)
 		budget -= cost
-		if obj == nil {
+		if !ok {
 			pos += m[1]
 			continue
 		}
-		var args json.RawMessage
-		for _, k := range argKeys {
-			if v, ok := obj[k]; ok {
-				args = argsFromValue(v)
-				break
-			}
-		}
-		if args == nil {
-			var pairs []kv
-			for k, v := range obj {
-				if k != "function" && k != "name" && k != "tool" {
-					pairs = append(pairs, kv{k, v})
-				}
-			}
-			slices.SortFunc(pairs, func(a, b kv) int { return strings.Compare(a.key, b.key) })
-			args = objectOf(pairs)
-		}
-		out = append(out, span{start: start, end: end, calls: []Call{{Name: name, Args: args, Raw: text[start:end], Format: FormatTagPair}}})
-		pos = end
+		out = append(out, sp)
+		pos = sp.end
 	}
 	return out
+}
+
+// fusedCall reads the call in the fused object at start, named name; nameFused says its name
+// member is the fused one. An object with no fused member is not read (a whole object is the
+// JSON scanners' to read, or a record that is no call).
+func fusedCall(text string, start int, name string, nameFused bool) (sp span, cost int, ok bool) {
+	end, obj, cost := fusedObject(text, start)
+	if obj == nil || !nameFused && unfuseJSON(text[start:end]) == text[start:end] {
+		return span{}, cost, false
+	}
+	var args json.RawMessage
+	for _, k := range argKeys {
+		if v, ok := obj[k]; ok {
+			args = argsFromValue(v)
+			break
+		}
+	}
+	if args == nil {
+		var pairs []kv
+		for k, v := range obj {
+			if k != "function" && k != "name" && k != "tool" {
+				pairs = append(pairs, kv{k, v})
+			}
+		}
+		slices.SortFunc(pairs, func(a, b kv) int { return strings.Compare(a.key, b.key) })
+		args = objectOf(pairs)
+	}
+	return span{start: start, end: end, calls: []Call{{Name: name, Args: args, Raw: text[start:end], Format: FormatTagPair}}}, cost, true
 }
 
 // fusedWindow bounds a fused object, and fusedCloses the closing braces tried as its end: its

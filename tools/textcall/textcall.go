@@ -2,7 +2,7 @@
 // provider's structured tool_calls field. Each format (Hermes, Qwen3-Coder, Mistral, DeepSeek,
 // Kimi, GLM, gpt-oss harmony, Gemma, Llama, Liquid LFM, MiniMax's [TOOL_CALL] arrows, bare
 // JSON, Python-call syntax, Cline's XML tags, fenced blocks, Gemini CLI's [tool_call: …] lines,
-// harnesses' transcript records) has its own scanner in its own file; Parse runs them, keeps
+// harnesses' transcript records, ReAct and Qwen-Agent label lines) has its own scanner in its own file; Parse runs them, keeps
 // the non-overlapping matches and returns the calls in text order with the remaining prose.
 //
 // Every scanner moves forward through the text and never rescans it per candidate, so a reply
@@ -44,6 +44,7 @@ const (
 	FormatArrow        Format = "arrow"          // [TOOL_CALL]{tool => "NAME", args => { --k v }}[/TOOL_CALL] (MiniMax)
 	FormatToolCallLine Format = "tool_call_line" // [tool_call: read_file for absolute_path 'a.go'] (Gemini CLI's prompt examples)
 	FormatTagPair      Format = "tag_pair"       // <function-name>N</function-name><arguments>{…}</arguments>, name="N" arguments={…}
+	FormatReAct        Format = "react"          // Action: N / Action Input: {…} (LangChain ReAct), ✿FUNCTION✿: N / ✿ARGS✿: {…} (Qwen-Agent)
 )
 
 // Call is one tool call found in text.
@@ -128,6 +129,7 @@ func scanners() []scanner {
 		{FormatInvoke, true, scanInvokeLines}, // after scanInvoke: its <function_calls> blocks go first
 		{FormatLlama, true, scanLlama},
 		{FormatLFM, true, scanLFM},
+		{FormatReAct, true, scanQwenAgent},
 		{FormatJSON, false, scanBareJSON},
 		{FormatPython, false, scanPython},
 		{FormatNamedJSON, false, scanNamedJSON},
@@ -137,6 +139,7 @@ func scanners() []scanner {
 		{FormatTagPair, false, scanAttributes},
 		{FormatTagPair, false, scanFused},
 		{FormatXMLTag, false, scanXMLTag},
+		{FormatReAct, false, scanReAct},
 	}
 }
 

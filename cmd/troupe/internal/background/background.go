@@ -6,6 +6,7 @@ package background
 import (
 	"bufio"
 	"bytes"
+	"crypto/ed25519"
 	"errors"
 	"fmt"
 	"os"
@@ -16,6 +17,7 @@ import (
 	"time"
 
 	"github.com/troupe-dev/troupe/actors"
+	"github.com/troupe-dev/troupe/cmd/troupe/internal/prespawn"
 	"github.com/troupe-dev/troupe/internal/textfmt"
 )
 
@@ -68,16 +70,11 @@ func Start(o Options) (*actors.NodeInfo, error) {
 	}
 	defer logf.Close() // the child has its own copy
 	offset, _ := logf.Seek(0, 2)
-	ready, readyW, err := os.Pipe()
-	if err != nil {
-		return nil, fmt.Errorf("ready pipe: %w", err)
-	}
-	defer ready.Close()
 	idle := o.Idle
 	if idle <= 0 {
 		idle = DefaultIdle
 	}
-	args := []string{"serve", "--ready-fd", "3", "--idle", idle.String()}
+	args := []string{"serve", "--ready-fd", prespawn.ReadyFD(), "--idle", idle.String()}
 	if o.Sandbox != "" {
 		args = append(args, "--sandbox", o.Sandbox)
 	}
@@ -87,36 +84,65 @@ func Start(o Options) (*actors.NodeInfo, error) {
 	if o.NATSCreds != "" {
 		args = append(args, "--nats-creds", o.NATSCreds)
 	}
-	cmd := exec.Command(exe, args...)
-	cmd.Dir = o.Root
-	cmd.Stdout, cmd.Stderr = logf, logf // stdin stays nil: /dev/null
-	cmd.ExtraFiles = []*os.File{readyW} // fd 3
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	err = cmd.Start()
-	readyW.Close() // the child's copy is the only writer: its exit is EOF here
+	ready, proc, err := startServe(exe, o.Root, logPath, logf, args)
 	if err != nil {
-		return nil, fmt.Errorf("start troupe serve: %w", err)
+		return nil, err
 	}
+	defer ready.Close()
+	// While the node starts, this process does the one-time set-up its attach needs: the
+	// Ed25519 tables the first NKey signature (actors.Dial) computes, ~1.5 ms of CPU that
+	// otherwise comes after the node is ready. The goroutine ends within that; Start waits.
+	warmed := make(chan struct{})
+	go func() { defer close(warmed); ed25519.NewKeyFromSeed(make([]byte, ed25519.SeedSize)) }()
+	defer func() { <-warmed }()
 	_ = ready.SetReadDeadline(time.Now().Add(StartTimeout))
 	line, readErr := bufio.NewReader(ready).ReadString('\n')
 	if strings.TrimSpace(line) == Ready {
 		if info, err := actors.FindNode(o.Root, o.NATS); err == nil {
 			// It lives on after this process. While this one lives (a chat), it reaps the node
 			// when it exits, so no zombie looks alive to troupe stop; the goroutine ends then.
-			go func() { _ = cmd.Wait() }()
+			go func() { _, _ = proc.Wait() }()
 			return info, nil
 		}
 	}
 	if errors.Is(readErr, os.ErrDeadlineExceeded) {
-		_ = cmd.Process.Kill()
-		_, _ = cmd.Process.Wait()
+		_ = proc.Kill()
+		_, _ = proc.Wait()
 		return nil, &SetupError{fmt.Sprintf("troupe serve did not come up within %v (see %s)", StartTimeout, logPath)}
 	}
-	_, _ = cmd.Process.Wait() // it closed the pipe without being ready: it exited
+	_, _ = proc.Wait() // it closed the pipe without being ready: it exited
 	if info, err := actors.FindNode(o.Root, o.NATS); err == nil {
 		return info, nil // another process's node won the race
 	}
 	return nil, &SetupError{fmt.Sprintf("the troupe node did not start: %s", logTail(logPath, offset))}
+}
+
+// startServe starts `troupe serve args` in root with its output on logf and fd 3 the write
+// end of the returned ready pipe: the node this process's initialisation started, if it did
+// (prespawn), told to, else a new process.
+func startServe(exe, root, logPath string, logf *os.File, args []string) (*os.File, *os.Process, error) {
+	if c := prespawn.Take(); c != nil {
+		if err := c.Give(prespawn.Orders{Dir: root, Log: logPath, Args: args}); err == nil {
+			return c.Ready, c.Process, nil
+		}
+		c.Drop() // it exited before its orders came: start another
+	}
+	ready, readyW, err := os.Pipe()
+	if err != nil {
+		return nil, nil, fmt.Errorf("ready pipe: %w", err)
+	}
+	cmd := exec.Command(exe, args...)
+	cmd.Dir = root
+	cmd.Stdout, cmd.Stderr = logf, logf // stdin stays nil: /dev/null
+	cmd.ExtraFiles = []*os.File{readyW} // fd 3
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	err = cmd.Start()
+	readyW.Close() // the child's copy is the only writer: its exit is EOF here
+	if err != nil {
+		ready.Close()
+		return nil, nil, fmt.Errorf("start troupe serve: %w", err)
+	}
+	return ready, cmd.Process, nil
 }
 
 // IdleFrom reads TROUPE_NODE_IDLE (a Go duration) through getenv; 0 when unset or bad.

@@ -16,6 +16,7 @@ import (
 	"github.com/troupe-dev/troupe/actors"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/background"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/clierr"
+	"github.com/troupe-dev/troupe/cmd/troupe/internal/prespawn"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/starttrace"
 	"github.com/troupe-dev/troupe/config"
 	"github.com/troupe-dev/troupe/messages"
@@ -49,6 +50,7 @@ type Options struct {
 // Spawn, else in this process (node is then non-nil). Two processes racing to start one are
 // settled by the store's lock: the loser attaches to the winner.
 func Connect(o Options) (client *actors.Client, node *actors.Node, err error) {
+	defer prespawn.Discard() // a node started early for this process, if Spawn did not take it
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		info, err := actors.FindNode(o.Root, o.NATS)

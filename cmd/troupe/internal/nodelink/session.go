@@ -73,7 +73,7 @@ func Approve(w io.Writer, client *actors.Client, session, callID string, answer 
 				return clierr.Failf("session %s already ended (%s): no call waits for approval there", id, meta.Status)
 			}
 		}
-		if err := client.Approve(id, callID, answer, by); err != nil {
+		if err := attachedApprove(client, id, callID, answer, by); err != nil {
 			return clierr.Failf("%s", err.Error())
 		}
 		fmt.Fprintf(w, "%s (session %s): %s\n", callID, id, answer)
@@ -101,7 +101,7 @@ func Approve(w io.Writer, client *actors.Client, session, callID string, answer 
 	default:
 		return clierr.Usagef("call %s waits in %d sessions (%s): say which with --session", callID, len(holders), strings.Join(holders, ", "))
 	}
-	if err := client.Approve(holders[0], callID, answer, by); err != nil {
+	if err := attachedApprove(client, holders[0], callID, answer, by); err != nil {
 		return clierr.Failf("%s", err.Error())
 	}
 	fmt.Fprintf(w, "%s (session %s): %s\n", callID, holders[0], answer)
@@ -162,4 +162,13 @@ func RunningSessions(root string, cfg *config.Config) (active int, chats []strin
 		}
 	}
 	return active, chats
+}
+
+// attachedApprove attaches to a session (the Node lets only a client that started or attached
+// to a session steer it: docs/WORKERS.md "Who may do what") and answers its pending call.
+func attachedApprove(client *actors.Client, id, callID string, answer messages.Answer, by string) error {
+	if err := client.Attach(id); err != nil {
+		return err
+	}
+	return client.Approve(id, callID, answer, by)
 }

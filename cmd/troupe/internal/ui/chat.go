@@ -22,7 +22,9 @@ type ChatOptions struct {
 	In          io.Reader
 	Out         io.Writer
 	NoColor     bool
-	// Release hands memory an idle chat does not use back to the system (nil: nothing to do).
+	// Release hands memory an idle chat does not use back to the system (nil: nothing to do):
+	// debug.FreeOSMemory. The binary's own text pages are left alone: they are clean, shared
+	// with the page cache, and the kernel reclaims them by itself when memory is short.
 	Release func()
 	// Resumed says the session is a stored one reopened; History is its stored log, whose
 	// conversation the chat shows first.

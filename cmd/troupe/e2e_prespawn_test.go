@@ -1,0 +1,97 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/troupe-dev/troupe/cmd/troupe/internal/prespawn"
+	"github.com/troupe-dev/troupe/internal/testwait"
+)
+
+// A cold run starts its node while it initialises (cmd/troupe/internal/prespawn): the node
+// that serves it is that process, in the project, logging to serve.log, its session recorded.
+func TestColdRunIsServedByTheNodeItsInitStarted(t *testing.T) {
+	repo := newRepo(t, nil)
+	env := testEnv(t)
+	script := writeScript(t, repo, `{"turns": [{"text": "early answer"}]}`)
+	r := troupe(t, repo, env, "run", "--sandbox", "off", "--model", script, "hello")
+	if r.code != 0 || !strings.Contains(r.stdout, "early answer") {
+		t.Fatalf("run: exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+	}
+	raw, err := os.ReadFile(filepath.Join(repo, ".troupe", "node.json"))
+	if err != nil {
+		t.Fatalf("no node runs after a cold run: %v", err)
+	}
+	var info struct{ PID int }
+	if err := json.Unmarshal(raw, &info); err != nil {
+		t.Fatal(err)
+	}
+	defer troupe(t, repo, env, "stop", "--force")
+	cmdline, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", info.PID))
+	if err != nil {
+		t.Fatalf("the node (pid %d): %v", info.PID, err)
+	}
+	if !bytes.Contains(cmdline, []byte("serve\x00"+prespawn.AwaitArg)) {
+		t.Errorf("the node runs %q, not the one the run's initialisation started", bytes.ReplaceAll(cmdline, []byte{0}, []byte{' '}))
+	}
+	if cwd, err := os.Readlink(fmt.Sprintf("/proc/%d/cwd", info.PID)); err != nil || cwd != repo {
+		t.Errorf("the node works in %q (%v), want the project %s", cwd, err, repo)
+	}
+	if log, err := os.ReadFile(filepath.Join(repo, ".troupe", "serve.log")); err != nil || !strings.Contains(string(log), "troupe: serving "+repo) {
+		t.Errorf("serve.log does not have the node's output: %q (%v)", log, err)
+	}
+	if s := troupe(t, repo, env, "sessions"); !strings.Contains(s.stdout, " done ") || !strings.Contains(s.stdout, "hello") {
+		t.Errorf("the run's session is not recorded:\n%s%s", s.stdout, s.stderr)
+	}
+}
+
+// A run that needs no node (a usage error) leaves nothing behind: the node its initialisation
+// started exits on the closed pipe without touching the project.
+func TestUnneededEarlyNodeExits(t *testing.T) {
+	repo := newRepo(t, nil)
+	env := testEnv(t)
+	r := troupe(t, repo, env, "run", "--no-such-flag", "hello")
+	if r.code != 2 {
+		t.Fatalf("run with an unknown flag: exit %d, want 2\nstderr: %s", r.code, r.stderr)
+	}
+	home := ""
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "HOME="); ok {
+			home = v
+		}
+	}
+	testwait.For(t, 30*time.Second, func() error {
+		if pids := processesWithEnv("HOME=" + home); len(pids) > 0 {
+			return fmt.Errorf("processes of the run still alive: %v", pids)
+		}
+		return nil
+	})
+	if _, err := os.Stat(filepath.Join(repo, ".troupe")); !os.IsNotExist(err) {
+		t.Errorf("the unneeded node touched the project: .troupe %v", err)
+	}
+}
+
+// processesWithEnv lists the live processes (zombies aside) whose environment holds kv.
+func processesWithEnv(kv string) []string {
+	var out []string
+	dirs, _ := filepath.Glob("/proc/[0-9]*")
+	for _, d := range dirs {
+		environ, err := os.ReadFile(filepath.Join(d, "environ"))
+		if err != nil || !bytes.Contains(append([]byte{0}, environ...), []byte("\x00"+kv+"\x00")) {
+			continue
+		}
+		if stat, err := os.ReadFile(filepath.Join(d, "stat")); err == nil {
+			if i := bytes.LastIndexByte(stat, ')'); i > 0 && bytes.HasPrefix(stat[i+1:], []byte(" Z")) {
+				continue
+			}
+		}
+		out = append(out, filepath.Base(d))
+	}
+	return out
+}

@@ -1,0 +1,237 @@
+// Package prespawn starts the project's node process while the client that will need it is
+// still initialising its own packages, so that the two initialisations run side by side instead
+// of one after the other (docs/ARCHITECTURE.md "The node process").
+//
+// A cold `troupe run` used to pay two package initialisations in turn: its own (~12 ms quiet),
+// then, once it had read its configuration and found no node, the node's (`troupe serve`, the
+// same binary, another ~12 ms) before the node could open its store. This package's init runs
+// early in the client's initialisation (it imports only a few standard packages) and, for a
+// command that starts sessions in a project whose node.json names no live process, starts
+// `troupe serve` at once with an argument that makes it wait, after its own initialisation,
+// for the rest of its arguments on a pipe. background.Start hands them over (Take) instead of
+// starting a process of its own; the node then runs exactly as one started there.
+//
+// A client that does not need it (a usage error, --help, a node that turned up meanwhile)
+// drops it (Discard), or simply exits: either way the pipe closes and the waiting process exits
+// without having touched the project. Its cost is then its initialisation's CPU, never the
+// user's wall time.
+package prespawn
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"sync/atomic"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// AwaitArg is the argument a node started here runs with: `troupe serve AwaitArg`. Its real
+// arguments come on argsFD (Args).
+const AwaitArg = "--await-args-from-client"
+
+// The waiting node's descriptors: fd 3 is the ready pipe (background.Start reads "ready" on it,
+// as from any node it starts), fd 4 the pipe its arguments come on.
+const (
+	readyFD = 3
+	argsFD  = 4
+)
+
+// sessionCommands are the commands that start a session on the project's node.
+var sessionCommands = []string{"run", "chat", "resume", "loop"}
+
+// Child is a node process started here, waiting for its arguments.
+type Child struct {
+	Process *os.Process
+	Ready   *os.File // the read end of its ready pipe
+	args    *os.File // the write end of its arguments pipe
+}
+
+// Orders is what a waiting node is told to do: run troupe with Args in Dir, its output
+// appended to Log.
+type Orders struct {
+	Dir  string   `json:"dir"`
+	Log  string   `json:"log"`
+	Args []string `json:"args"`
+}
+
+// pending is the node this process started in its initialisation; nil once taken or dropped.
+// A package variable because it is made by init, before main has anything to hold it.
+var pending atomic.Pointer[Child]
+
+func init() {
+	if len(os.Args) < 2 || !slices.Contains(sessionCommands, os.Args[1]) || asksHelp(os.Args[2:]) {
+		return
+	}
+	wd, err := os.Getwd()
+	if err != nil || liveNode(wd) {
+		return
+	}
+	if c, err := start(); err == nil {
+		pending.Store(c)
+	}
+}
+
+// asksHelp reports whether the flags in args ask for help (then no node is needed).
+func asksHelp(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "--":
+			return false
+		case "-h", "--help":
+			return true
+		}
+	}
+	return false
+}
+
+// liveNode reports whether the project around dir has a node.json naming a live process: then
+// the client attaches to it and needs no new node. The root is found as config.ProjectRoot
+// finds it (the nearest directory holding .git), without importing the config package, whose
+// dependencies would run this init much later. A state directory elsewhere (a read-only
+// checkout) is not looked at: a node is started, and dropped if one runs.
+func liveNode(dir string) bool {
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
+	}
+	root := filepath.Clean(dir)
+	for d := root; ; {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			root = d
+			break
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			break
+		}
+		d = parent
+	}
+	raw, err := os.ReadFile(filepath.Join(root, ".troupe", "node.json"))
+	if err != nil {
+		return false
+	}
+	var info struct {
+		PID int `json:"pid"`
+	}
+	if json.Unmarshal(raw, &info) != nil || info.PID <= 0 {
+		return false
+	}
+	err = syscall.Kill(info.PID, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
+}
+
+// start starts `troupe serve AwaitArg` in a session of its own, with no terminal.
+func start() (*Child, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer null.Close()
+	readyR, readyW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	defer readyW.Close() // the child's copy is the only writer: its exit is EOF on readyR
+	argsR, argsW, err := os.Pipe()
+	if err != nil {
+		readyR.Close()
+		return nil, err
+	}
+	defer argsR.Close()
+	p, err := os.StartProcess(exe, []string{exe, "serve", AwaitArg}, &os.ProcAttr{
+		Files: []*os.File{null, null, null, readyW, argsR},
+		Sys:   &syscall.SysProcAttr{Setsid: true},
+	})
+	if err != nil {
+		readyR.Close()
+		argsW.Close()
+		return nil, err
+	}
+	return &Child{Process: p, Ready: readyR, args: argsW}, nil
+}
+
+// Take returns the node started in this process's initialisation, once; nil if there is none.
+func Take() *Child { return pending.Swap(nil) }
+
+// Discard drops the node started in this process's initialisation, if it was not taken: it
+// exits on the closed pipe, and is reaped here.
+func Discard() {
+	if c := Take(); c != nil {
+		c.Drop()
+	}
+}
+
+// Give sends the child its orders; it then starts as `troupe <o.Args>` would in o.Dir.
+func (c *Child) Give(o Orders) error {
+	data, err := json.Marshal(o)
+	if err != nil {
+		return err
+	}
+	_, err = c.args.Write(append(data, '\n'))
+	if cerr := c.args.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// Drop closes the child's pipes and reaps it once it has exited (which it does on the closed
+// pipe); the goroutine ends then.
+func (c *Child) Drop() {
+	c.args.Close()
+	c.Ready.Close()
+	go func() { _, _ = c.Process.Wait() }()
+}
+
+// Args is what main runs with: args themselves, or, for a node started by a client's
+// initialisation (`serve AwaitArg`), the arguments the client sends once it needs the node,
+// after moving to the directory and onto the log it names. A pipe closed without orders (the
+// client did not need the node) exits the process at once.
+func Args(args []string) []string {
+	if len(args) != 2 || args[0] != "serve" || args[1] != AwaitArg {
+		return args
+	}
+	f := os.NewFile(argsFD, "args")
+	data, err := io.ReadAll(io.LimitReader(f, 1<<20))
+	f.Close()
+	var o Orders
+	if err != nil || len(bytes.TrimSpace(data)) == 0 || json.Unmarshal(data, &o) != nil {
+		os.Exit(0)
+	}
+	if err := follow(o); err != nil {
+		fmt.Fprintf(os.Stderr, "troupe: %v\n", err)
+		os.Exit(1)
+	}
+	return o.Args
+}
+
+// follow moves the process into o.Dir with its output on o.Log.
+func follow(o Orders) error {
+	if err := os.Chdir(o.Dir); err != nil {
+		return err
+	}
+	log, err := os.OpenFile(o.Log, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return err
+	}
+	defer log.Close()
+	for _, fd := range []int{1, 2} {
+		if err := unix.Dup2(int(log.Fd()), fd); err != nil {
+			return fmt.Errorf("output to %s: %w", o.Log, err)
+		}
+	}
+	return nil
+}
+
+// ReadyFD is the descriptor a node started here writes "ready" on, as a string for --ready-fd.
+func ReadyFD() string { return strconv.Itoa(readyFD) }
