@@ -127,6 +127,9 @@ type dispatcher struct {
 	// reconciliation runs at a time: reconciling).
 	adopted     []string
 	reconciling bool
+	// forgetting are recorded outcomes the bus may drop, in batches (one in flight: forgetBusy).
+	forgetting []string
+	forgetBusy bool
 
 	subs []*nats.Subscription
 	stop chan struct{}
@@ -229,6 +232,9 @@ func (d *dispatcher) stopping() {
 func (d *dispatcher) onTask(ctx actor.Context, msg *dispatchTask) {
 	// Booked at once, so a cancel that comes while the queue opens finds the task.
 	d.table.add(msg.task, time.Now())
+	if d.bridge.steer != nil { // its worker checks who may steer it (steer.go)
+		msg.task.Steer = d.bridge.steer.mac(msg.task.ID)
+	}
 	d.parents[msg.task.ID] = msg.parent
 	switch {
 	case d.opts.Open == nil:

@@ -99,6 +99,7 @@ func (s *session) startChild(ctx actor.Context, c *childAgent, answer any) {
 		if act == setupSpawn {
 			deps := b.deps
 			deps.Inherited, deps.Worktree, deps.ReportTo = c.inherited, c.wt, ctx.Self()
+			deps.Steer = s.deps.Steer // a remote child's keys cover what it spawns (steer.go)
 			c.inherited = nil
 			var err error
 			if pid, err = ctx.SpawnNamed(actor.PropsFromProducer(newSession(newSessionConfig(c.start), deps)), childActorPrefix+c.rec.Task); err != nil {

@@ -23,12 +23,16 @@ type toolBatch struct {
 	committed int                               // calls[:committed] have committed results
 	awaiting  []*messages.ApprovalRequestedData // calls waiting for an approval answer
 	inferred  []string                          // ids of calls whose tool the harness inferred (turn.Decision.Inferred)
+	index     map[string]int                    // a call's place in calls, by id: a reply of 10,000 spawns is looked up per result
 }
 
 type batchCall struct {
 	call    llm.ToolCall // call.ID is the unique id
 	result  *messages.ToolResult
 	started time.Time
+	// described is what the call runs as (turnState.callData), worked out on its first event:
+	// resolving decodes and validates the arguments, and each call has three events.
+	described *messages.ToolCallData
 }
 
 // committedResult is one call and its result, ready to be written to the log in call order.
@@ -41,7 +45,7 @@ type committedResult struct {
 // newToolBatch takes a reply's calls; the returned calls carry the unique ids and are what the
 // assistant message records and what the executor is sent.
 func newToolBatch(turn int, calls []llm.ToolCall) (*toolBatch, []llm.ToolCall) {
-	b := &toolBatch{turn: turn, calls: make([]batchCall, len(calls))}
+	b := &toolBatch{turn: turn, calls: make([]batchCall, len(calls)), index: make(map[string]int, len(calls))}
 	out := make([]llm.ToolCall, len(calls))
 	seen := make(map[string]bool, len(calls))
 	for i, c := range calls {
@@ -56,6 +60,7 @@ func newToolBatch(turn int, calls []llm.ToolCall) (*toolBatch, []llm.ToolCall) {
 		c.ID = id
 		out[i] = c
 		b.calls[i] = batchCall{call: c}
+		b.index[id] = i
 	}
 	return b, out
 }
@@ -77,10 +82,8 @@ func (b *toolBatch) find(turn int, id string) *batchCall {
 	if b == nil || turn != b.turn {
 		return nil
 	}
-	for i := range b.calls {
-		if b.calls[i].call.ID == id {
-			return &b.calls[i]
-		}
+	if i, ok := b.index[id]; ok {
+		return &b.calls[i]
 	}
 	return nil
 }

@@ -81,12 +81,21 @@ func (t *turnState) rechecked(n int, msg *messages.FilesRechecked) turnStep {
 	return step
 }
 
-// callData is what call c of turn n runs as, for its events.
+// callData is what call c of turn n runs as, for its events: worked out once for a call of the
+// batch in flight (its proposed, started and finished events name the same), a copy each time.
 func (t *turnState) callData(n int, c llm.ToolCall) *messages.ToolCallData {
 	if t.describe == nil {
 		return &messages.ToolCallData{Turn: n, CallID: c.ID, Tool: c.Name, Args: c.Args, Summary: callSummary(c)}
 	}
-	return t.describe(n, c)
+	bc := t.batch.find(n, c.ID)
+	if bc == nil || bc.call.Name != c.Name || bc.call.Args != c.Args {
+		return t.describe(n, c)
+	}
+	if bc.described == nil {
+		bc.described = t.describe(n, c)
+	}
+	d := *bc.described
+	return &d
 }
 
 // observed makes a finished call of turn n feed the steering and returns its repairs as

@@ -123,6 +123,7 @@ func (w *Worker) startTask(run *taskstate.Run, out chan<- *messages.AgentResult)
 		return nil, err
 	}
 	deps.Inherited = inherited
+	deps.Steer = steerKeysFrom(t.ID, t.Steer) // only a client that may steer its parent steers it
 	props := actor.PropsFromProducer(func() actor.Actor { return &taskHost{start: &start, deps: deps, out: out} })
 	return w.node.system.Root.SpawnNamed(props, "task-"+t.ID)
 }

@@ -16,7 +16,7 @@ import (
 	"github.com/troupe-dev/troupe/internal/lazyre"
 	"github.com/troupe-dev/troupe/internal/nearest"
 
-	"go.yaml.in/yaml/v3"
+	"go.yaml.in/yaml/v4"
 )
 
 // Role is what a subagent is asked to be: its tools, model, mode, budget and prompt. The caller

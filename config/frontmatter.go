@@ -11,7 +11,7 @@ import (
 	"strconv"
 	"strings"
 
-	"go.yaml.in/yaml/v3"
+	"go.yaml.in/yaml/v4"
 )
 
 // splitFrontMatter cuts "---\n<yaml>\n---\n<body>". offset is the number of file lines before

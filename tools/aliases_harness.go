@@ -127,6 +127,8 @@ var harnessTools = map[string]harnessTool{
 	"read_multiple_files": {target: "read_file"},
 	"read_many_files":     {target: "read_file"},
 	"search_files":        {convert: searchFiles},
+	// Gemma's tool_code block sent as a tool (aliases_toolcode.go): split into its calls
+	"tool_code": {convert: toolCodeRefusal},
 	// SWE-agent and other common spellings
 	"cat":         {target: "read_file"},
 	"view":        {convert: viewPath},

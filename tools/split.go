@@ -39,6 +39,9 @@ func (r *Registry) Split(name, raw string) (pieces []Piece, ok bool) {
 	if pieces, ok := r.concatenatedCalls(name, raw); ok {
 		return pieces, true
 	}
+	if pieces, ok := r.toolCodePieces(name, raw); ok {
+		return pieces, true
+	}
 	key, target := r.splitTool(name)
 	if key == "" {
 		return nil, false

@@ -26,6 +26,7 @@ func FuzzSplit(f *testing.F) {
 		{"read_file", `{"files": [{"path": "a"}, {"path": "b"}]}`},
 		{"read_file", `{"args": {"file": [{"path": "a"}]}}`},
 		{"read_file", `{"path": ["a", "b"]}`},
+		{"tool_code", `{"code": "print(default_api.read_file(path='a'))\nbash(command='ls')"}`},
 		{"StrReplaceFile", `{"path": "a", "edit": [{"old": "x", "new": "y"}, {"old": "z", "new": "w"}]}`},
 		{"search_replace", `{"file_path": "a", "content": "<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE"}`},
 	} {

@@ -73,6 +73,13 @@ func (r *Registry) resolve(name, args string) (resolution, bool) {
 	if h, ok := harnessTools[bare]; ok {
 		return r.translate(name, h, args)
 	}
+	if stem, ok := strings.CutSuffix(bare, ".call"); ok && stem != "" {
+		// Llama 3.1's built-in tool syntax (brave_search.call(query=…), its prompt-format
+		// docs) applied to a custom tool: read_file.call(path=…) calls read_file
+		if res, found := r.resolve(stem, args); found {
+			return res.renamedFrom(name), true
+		}
+	}
 	if half, ok := doubledName(bare); ok {
 		if res, found := r.resolve(half, args); found {
 			return res.renamedFrom(name), true

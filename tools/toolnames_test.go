@@ -47,6 +47,9 @@ func TestResolveNames(t *testing.T) {
 		{"exec_commandexec_command", "bash"},
 		{"exec_command.exec_command", "bash"},
 		{"functions.bashbash", "bash"},
+		// Llama 3.1's built-in tool syntax on a custom tool
+		{"read_file.call", "read_file"},
+		{"functions.bash.call", "bash"},
 	}
 	for _, tc := range tests {
 		got, args, ok := reg.Resolve(tc.name, `{"x":1}`)

@@ -31,3 +31,32 @@ func TestVariantsOtherFamilies(t *testing.T) {
 		{"gemini functionCall", m, `{"functionCall": {"name": "read_file", "args": {"path": "a.go"}}}`, nil, calls(readA)},
 	})
 }
+
+// More variations of the marker families' own formats (their docs as on the family tables in
+// variants_test.go): Llama 3.1's built-in .call syntax on a custom tool and its nested
+// {"type": "function", "function": …}, GLM-4's name-then-JSON body and its <|observation|>
+// stop token, Hermes bodies with a string, a raw line break or Python quotes, Mistral's
+// arguments wrapped or as a string, Kimi K2's ids without an index or with their tokens
+// stripped, gpt-oss's names and channels as servers render them.
+func TestVariantsFamilyDetails(t *testing.T) {
+	runVariants(t, []variant{
+		{"llama .call custom", "llama-3.1-8b-instruct", `<|python_tag|>read_file.call(path="a.go")<|eom_id|>`, nil, calls(readA)},
+		{"llama type function nested", "llama-3.1-8b-instruct", `{"type": "function", "function": {"name": "read_file", "parameters": {"path": "a.go"}}}`, nil, calls(readA)},
+		{"glm name json", "glm-4.5", "<tool_call>read_file\n{\"path\": \"a.go\"}\n</tool_call>", nil, calls(readA)},
+		{"glm observation token", "glm-4.5", "<tool_call>read_file\n<arg_key>path</arg_key>\n<arg_value>a.go</arg_value>\n</tool_call><|observation|>", nil, calls(readA)},
+		{"hermes name only no args", "qwen3-8b", "<tool_call>\n{\"name\": \"list_dir\"}\n</tool_call>", nil, calls(call("list_dir"))},
+		{"hermes arguments string", "qwen3-8b", "<tool_call>\n{\"name\": \"read_file\", \"arguments\": \"{\\\"path\\\": \\\"a.go\\\"}\"}\n</tool_call>", nil, calls(readA)},
+		{"hermes raw newline in content", "qwen3-8b", "<tool_call>\n{\"name\": \"write_file\", \"arguments\": {\"path\": \"a.txt\", \"content\": \"one\ntwo\"}}\n</tool_call>", nil, calls(call("write_file", "path", "a.txt", "content", "one\ntwo"))},
+		{"hermes python dict", "qwen2.5-7b", "<tool_call>\n{'name': 'read_file', 'arguments': {'path': 'a.go'}}\n</tool_call>", nil, calls(readA)},
+		{"mistral v11 arguments wrapper", "mistral-small-3.2-24b", `[TOOL_CALLS]read_file[ARGS]{"arguments": {"path": "a.go"}}`, nil, calls(readA)},
+		{"mistral array name arguments string", "mistral-7b-instruct-v0.3", `[TOOL_CALLS] [{"name": "read_file", "arguments": "{\"path\": \"a.go\"}"}]`, nil, calls(readA)},
+		{"kimi k2 functions no index", "kimi-k2-instruct", `<|tool_calls_section_begin|><|tool_call_begin|>functions.read_file<|tool_call_argument_begin|>{"path": "a.go"}<|tool_call_end|><|tool_calls_section_end|>`, nil, calls(readA)},
+		{"kimi k2 in content with text", "kimi-k2-0905", "Let me read it.<|tool_calls_section_begin|><|tool_call_begin|>functions.read_file:0<|tool_call_argument_begin|>{\"path\": \"a.go\"}<|tool_call_end|><|tool_calls_section_end|>", nil, calls(readA)},
+		{"kimi k2 ids only", "kimi-k2-instruct", "functions.read_file:0<|tool_call_argument_begin|>{\"path\": \"a.go\"}", nil, calls(readA)},
+		{"gptoss functions. name", "gpt-oss-120b", "", q("functions.read_file", `{"path": "a.go"}`), calls(readA)},
+		{"gptoss json suffix name", "gpt-oss-120b", "", q("read_file<|channel|>commentary json", `{"path": "a.go"}`), calls(readA)},
+		{"gptoss harmony recipient then constrain json spacing", "gpt-oss-120b", `<|start|>assistant<|channel|>commentary to=functions.bash<|constrain|>json<|message|>{"command":"ls -la"}<|call|>`, nil, calls(lsla)},
+		{"gptoss analysis only then call", "gpt-oss-20b", `<|channel|>analysis<|message|>We need to list files.<|end|><|start|>assistant<|channel|>commentary to=functions.bash <|constrain|>json<|message|>{"command":"ls -la"}<|call|>`, nil, calls(lsla)},
+		{"gptoss final channel json", "gpt-oss-20b", `<|channel|>final<|message|>{"name": "bash", "arguments": {"command": "ls -la"}}`, nil, calls(lsla)},
+	})
+}

@@ -87,6 +87,17 @@ func TestVariantsGemma(t *testing.T) {
 		{"gemma3 json name parameters", "gemma3:12b", `{"name": "read_file", "parameters": {"path": "a.go"}}`, nil, calls(readA)},
 		{"gemma3 fenced json", "gemma3:12b", "```json\n{\"name\": \"read_file\", \"parameters\": {\"path\": \"a.go\"}}\n```", nil, calls(readA)},
 		{"gemma3 tool_call fenced json", "gemma3:12b", "```tool_call\n{\"name\": \"read_file\", \"arguments\": {\"path\": \"a.go\"}}\n```", nil, calls(readA)},
+		{"tool_code call", "gemma3:12b", "", []QuotedCall{{Name: "tool_code", Args: `{"code": "print(default_api.read_file(path='a.go'))"}`}}, calls(readA)},
+		{"tool_code json text", "gemma3:12b", `{"tool_calls": [{"function": "tool_code", "args": {"code": "print(read_file(path='a.go'))"}}]}`, nil, calls(readA)},
+		{"tool_code unfenced", "gemma3:12b", "tool_code\nprint(default_api.read_file(path=\"a.go\"))", nil, calls(readA)},
+		{"print bare", "gemma3:12b", "print(default_api.read_file(path=\"a.go\"))", nil, calls(readA)},
+		{"tool_code fence two lines", "gemma3:12b", "```tool_code\nprint(read_file(path=\"a.go\"))\nprint(bash(command=\"ls -la\"))\n```", nil, calls(readA, lsla)},
+		{"gemma function_call fence", "gemma3:12b", "```function_call\nread_file(path=\"a.go\")\n```", nil, calls(readA)},
+		{"gemma tool_call python", "gemma3:12b", "```tool_call\nread_file(path=\"a.go\")\n```", nil, calls(readA)},
+		{"gemma4 call without prefix", "gemma-4-e4b", "<|tool_call>read_file{path:<|\"|>a.go<|\"|>}<tool_call|>", nil, calls(readA)},
+		{"gemma4 json inside", "gemma-4-e4b", "<|tool_call>{\"name\": \"read_file\", \"arguments\": {\"path\": \"a.go\"}}<tool_call|>", nil, calls(readA)},
+		{"gemma4 call: space", "gemma-4-e4b", "<|tool_call>call: read_file{path:<|\"|>a.go<|\"|>}<tool_call|>", nil, calls(readA)},
+		{"gemma4 paren args", "gemma-4-e4b", "<|tool_call>call:read_file(path=\"a.go\")<tool_call|>", nil, calls(readA)},
 	})
 }
 
@@ -211,6 +222,9 @@ func TestVariantsMarkerFamilies(t *testing.T) {
 		{"claude invoke two", "claude-sonnet-4", "<function_calls>\n<invoke name=\"Read\">\n<parameter name=\"file_path\">a.go</parameter>\n</invoke>\n<invoke name=\"Bash\">\n<parameter name=\"command\">ls -la</parameter>\n</invoke>\n</function_calls>", nil, calls(readA, lsla)},
 		{"claude invoke unclosed", "claude-sonnet-4", "<function_calls>\n<invoke name=\"Read\">\n<parameter name=\"file_path\">a.go</parameter>\n</invoke>", nil, calls(readA)},
 		{"claude invoke json param", "claude-sonnet-4", "<function_calls>\n<invoke name=\"Read\">\n<parameter name=\"file_path\">a.go</parameter>\n<parameter name=\"limit\">20</parameter>\n</invoke>\n</function_calls>", nil, calls(call("read_file", "path", "a.go", "limit", 20.0))},
+		{"claude legacy invoke", "claude-3-opus", "<function_calls>\n<invoke>\n<tool_name>Read</tool_name>\n<parameters>\n<file_path>a.go</file_path>\n</parameters>\n</invoke>\n</function_calls>", nil, calls(readA)},
+		{"claude legacy two params", "claude-3-opus", "<function_calls>\n<invoke>\n<tool_name>read_file</tool_name>\n<parameters>\n<path>a.go</path>\n<limit>20</limit>\n</parameters>\n</invoke>\n</function_calls>", nil, calls(call("read_file", "path", "a.go", "limit", 20.0))},
+		{"claude legacy unclosed", "claude-3-opus", "<function_calls>\n<invoke>\n<tool_name>Bash</tool_name>\n<parameters>\n<command>ls -la</command>\n</parameters>\n</invoke>", nil, calls(lsla)},
 	})
 }
 

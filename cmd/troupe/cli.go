@@ -117,8 +117,15 @@ message. A subcommand's name wins over a prompt word; after --, everything is th
 		SilenceErrors:              true,
 		SilenceUsage:               true,
 	}
-	root.Version = buildinfo.String()
+	// --version is troupe's flag, not cobra's: cobra's needs root.Version set up front, and the
+	// version is read from the build information, which every command (a node's start too)
+	// would then parse before it runs.
+	version := root.Flags().BoolP("version", "v", false, "version for troupe")
 	root.RunE = func(c *cobra.Command, args []string) error {
+		if *version {
+			fmt.Fprintln(m.Stdout, buildinfo.String())
+			return nil
+		}
 		prompt := strings.Join(args, " ")
 		if len(args) > 0 && c.ArgsLenAtDash() != 0 {
 			if err := m.notATypo(c, args[0]); err != nil {
@@ -132,7 +139,6 @@ message. A subcommand's name wins over a prompt word; after --, everything is th
 	}
 	chatFlags.register(root)
 	chatFlags.registerHorizon(root, "start with this objective (/goal shows, pauses, resumes or clears it)")
-	root.SetVersionTemplate("{{.Version}}\n")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageErr("%v (see '%s --help')", err, c.CommandPath())
 	})

@@ -14,7 +14,6 @@ import (
 	"image/png"
 	"net/http"
 
-	"golang.org/x/image/draw"
 	_ "golang.org/x/image/webp" // registers the WebP decoder with image.Decode
 )
 
@@ -106,8 +105,7 @@ func refit(out *Image, img image.Image) (*Image, error) {
 		w, h = max(1, w*MaxEdge/long), max(1, h*MaxEdge/long)
 	}
 	for {
-		dst := image.NewRGBA(image.Rect(0, 0, w, h))
-		draw.BiLinear.Scale(dst, dst.Bounds(), img, img.Bounds(), draw.Src, nil)
+		dst := shrink(img, w, h)
 		if data, kind, ok := encodeWithin(dst); ok {
 			out.Data, out.MediaType, out.Width, out.Height, out.Scaled = data, kind, w, h, true
 			return out, nil

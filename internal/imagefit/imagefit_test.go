@@ -166,3 +166,45 @@ func TestFitDropsABrokenAncillaryChunk(t *testing.T) {
 		t.Fatal("a broken IDAT was accepted")
 	}
 }
+
+func TestShrinkAveragesEachBox(t *testing.T) {
+	for _, tc := range []struct {
+		name         string
+		w, h, tw, th int
+		px           func(x, y int) color.NRGBA
+		want         func(x, y int) color.RGBA
+	}{
+		{"one colour stays that colour", 7, 5, 3, 2,
+			func(x, y int) color.NRGBA { return color.NRGBA{10, 200, 30, 255} },
+			func(x, y int) color.RGBA { return color.RGBA{10, 200, 30, 255} }},
+		{"a 2×2 checkerboard averages to grey", 4, 4, 2, 2,
+			func(x, y int) color.NRGBA { v := uint8(255 * ((x + y) % 2)); return color.NRGBA{v, v, v, 255} },
+			func(x, y int) color.RGBA { return color.RGBA{128, 128, 128, 255} }},
+		{"halves keep their own colour", 4, 2, 2, 1,
+			func(x, y int) color.NRGBA { return color.NRGBA{uint8(250 * (x / 2)), 0, 0, 255} },
+			func(x, y int) color.RGBA { return color.RGBA{uint8(250 * x), 0, 0, 255} }},
+		{"same size is a copy", 3, 2, 3, 2,
+			func(x, y int) color.NRGBA { return color.NRGBA{uint8(x * 40), uint8(y * 90), 7, 255} },
+			func(x, y int) color.RGBA { return color.RGBA{uint8(x * 40), uint8(y * 90), 7, 255} }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := image.NewNRGBA(image.Rect(10, 20, 10+tc.w, 20+tc.h)) // a non-zero origin, as a sub-image has
+			for y := 0; y < tc.h; y++ {
+				for x := 0; x < tc.w; x++ {
+					src.SetNRGBA(10+x, 20+y, tc.px(x, y))
+				}
+			}
+			got := shrink(src, tc.tw, tc.th)
+			if got.Bounds() != image.Rect(0, 0, tc.tw, tc.th) {
+				t.Fatalf("bounds %v, want %dx%d", got.Bounds(), tc.tw, tc.th)
+			}
+			for y := 0; y < tc.th; y++ {
+				for x := 0; x < tc.tw; x++ {
+					if c, want := got.RGBAAt(x, y), tc.want(x, y); c != want {
+						t.Errorf("pixel (%d,%d) = %v, want %v", x, y, c, want)
+					}
+				}
+			}
+		})
+	}
+}

@@ -34,6 +34,13 @@ func gemmaBody(body, quote string) ([]Call, bool) {
 	t := strings.TrimSpace(body)
 	t = strings.TrimPrefix(t, "call:")
 	brace := strings.IndexByte(t, '{')
+	if paren := strings.IndexByte(t, '('); paren > 0 && (brace < 0 || paren < brace) {
+		// Python's call syntax between Gemma's call tokens (Gemma 3's documented form, inside
+		// Gemma 4's markers): call:read_file(path="a.go")
+		if calls, complete := pythonCallsInMarker(t, scanCtx{}, FormatGemma); len(calls) > 0 || !complete {
+			return calls, complete
+		}
+	}
 	if brace < 0 {
 		name := strings.TrimSpace(t)
 		if !plausibleName(name) {

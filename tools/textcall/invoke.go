@@ -72,6 +72,9 @@ func invokeBody(body string, f invokeForm) ([]Call, bool) {
 		return nil, false // another tag that starts with the same letters
 	}
 	name := attribute(attrs, f.nameAttr)
+	if strings.TrimSpace(attrs) == "" && f.tag == "invoke" {
+		return legacyInvoke(rest)
+	}
 	if !plausibleName(name) {
 		return nil, true
 	}
@@ -123,6 +126,37 @@ func attribute(attrs, key string) string {
 		}
 		return strings.TrimSpace(v)
 	}
+}
+
+// legacyInvoke reads the body of an <invoke> without attributes, Anthropic's earlier XML
+// tool-use format (its legacy tool-use docs):
+//
+//	<function_calls>
+//	<invoke>
+//	<tool_name>read_file</tool_name>
+//	<parameters>
+//	<path>a.go</path>
+//	</parameters>
+//	</invoke>
+//	</function_calls>
+func legacyInvoke(rest string) ([]Call, bool) {
+	open, after, ok := strings.Cut(rest, "<tool_name>")
+	if !ok || strings.TrimSpace(open) != "" {
+		return nil, true
+	}
+	name, params, closed := strings.Cut(after, "</tool_name>")
+	name = strings.TrimSpace(name)
+	if !closed || !plausibleName(name) {
+		return nil, closed
+	}
+	if inner, ok := strings.CutPrefix(strings.TrimSpace(params), "<parameters>"); ok {
+		params = inner
+		if body, _, closed := strings.Cut(inner, "</parameters>"); closed {
+			params = body
+		}
+	}
+	pairs, complete := childTags(params)
+	return []Call{{Name: name, Args: objectOf(pairs), Raw: strings.TrimSpace(params), Format: FormatInvoke}}, complete
 }
 
 // childTags reads arguments written as their own tags, <path>a.go</path><limit>5</limit>,

@@ -92,6 +92,8 @@ func hostileReplies() map[string]string {
 		"qwen-agent opens":       repeatTo("✿FUNCTION✿: bash\n✿ARGS✿: {", megabyte),
 		"continue tool fences":   "```tool\nTOOL_NAME: bash\n" + repeatTo("BEGIN_ARG: command\nls\n", megabyte),
 		"continue open fences":   repeatTo("```tool\nTOOL_NAME: bash\nBEGIN_ARG: command\n", megabyte),
+		"legacy invoke opens":    repeatTo("<invoke>\n<tool_name>bash</tool_name>\n<parameters>\n<command>", megabyte),
+		"legacy invoke names":    repeatTo("<invoke><tool_name>", megabyte),
 		"qwen unclosed lines":    repeatTo("<tool_call>\n<function=bash>\n<parameter=command>\nls\n", megabyte),
 	}
 }
