@@ -140,7 +140,8 @@ func (j *jetQueue) fellBack(ctx context.Context, repo *messages.TaskRepo) string
 // Close stops the dead-letter republisher.
 func (j *jetQueue) Close() { j.stopDead() }
 
-// Waiting reports whether a worker has a pull waiting on the shared consumer.
+// Waiting reports whether a worker is attached to the shared consumer: one has a pull waiting,
+// or holds a task (busy, it takes the next when a slot frees).
 func (j *jetQueue) Waiting(ctx context.Context) (bool, error) {
 	return j.waiting.do(ctx, func() (bool, error) {
 		c, cancel := context.WithTimeout(context.Background(), queueTimeout)
@@ -161,7 +162,14 @@ func (j *jetQueue) askWaiting(ctx context.Context) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	return info.NumWaiting > 0, nil
+	return workerOnConsumer(info), nil
+}
+
+// workerOnConsumer reports whether the consumer's state shows a worker: a pull waiting, or a
+// task delivered and not yet acked. Pulls alone would miss busy workers: a burst of tasks takes
+// every waiting pull, and the burst's later tasks then saw no worker and ran locally.
+func workerOnConsumer(info *jetstream.ConsumerInfo) bool {
+	return info.NumWaiting > 0 || info.NumAckPending > 0
 }
 
 // Collect puts back a remote child's whole result (it came as a preview when too large for
