@@ -83,6 +83,9 @@ type childAgent struct {
 	remote   bool
 	place    placeInput
 	roleMode string // the role's mode, which a parent's mode change never loosens
+	// wantsWorktree marks a child asked for with worktree: wherever it runs, it works in its
+	// own worktree (a worker makes a remote one's; the session a local one's).
+	wantsWorktree bool
 }
 
 // agentRecord is what the parent stores of a child at s/<parent>/agents/<task>, so a resumed

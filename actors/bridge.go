@@ -8,6 +8,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/nats-io/nats.go"
 
+	"github.com/troupe-dev/troupe/internal/taskstate"
 	"github.com/troupe-dev/troupe/messages"
 )
 
@@ -23,6 +24,11 @@ type Bridge struct {
 	ns        string
 	log       *slog.Logger
 	artifacts PayloadStore
+	// objects, on a worker, keeps oversized events' data in the project's object store.
+	objects EventObjects
+	// limit is the largest message or event sent inline (messages.MaxInline, or less where
+	// the server's max payload is smaller).
+	limit int
 	// inbox is the subject of the actor at an address: troupe.<ns>.inbox.<addr> on a Node,
 	// troupe.<ns>.wrk.<worker>.inbox.<addr> on a worker (onWorker).
 	inbox func(ns, addr string) string
@@ -34,7 +40,8 @@ type Bridge struct {
 // NewBridge returns a Bridge over an (in-process) connection; large payloads are kept in
 // artifacts.
 func NewBridge(nc *nats.Conn, root *actor.RootContext, ns string, log *slog.Logger, artifacts PayloadStore) *Bridge {
-	return &Bridge{nc: nc, root: root, ns: ns, log: log, artifacts: artifacts, inbox: messages.InboxSubject}
+	return &Bridge{nc: nc, root: root, ns: ns, log: log, artifacts: artifacts, inbox: messages.InboxSubject,
+		limit: taskstate.InlineLimit(nc.MaxPayload())}
 }
 
 // onWorker makes the Bridge bind and address inboxes under worker w's subjects: the sessions

@@ -91,7 +91,7 @@ func (k *children) prepare(req *messages.SpawnAgent, parent childParent) (*child
 		Writes: childWrites(mode, role.PlanSafeBash)}
 	c := &childAgent{task: st, start: &st.Start, inherited: inherited, rec: agentRecord{Task: task, Handle: handle, Session: start.ID,
 		Role: role.Name, State: messages.AgentQueued, Background: req.Background, Spawned: time.Now().UTC()},
-		roleMode: role.Mode, place: placeInput{configured: cfg.Placement, pinned: role.Placement, writes: childWrites(mode, role.PlanSafeBash),
+		roleMode: role.Mode, wantsWorktree: req.Worktree, place: placeInput{configured: cfg.Placement, pinned: role.Placement, writes: childWrites(mode, role.PlanSafeBash),
 			long: req.Background || req.Worktree}}
 	return c, notes, nil
 }

@@ -73,6 +73,9 @@ func (k *children) runHere(c *childAgent, why string) kidsStep {
 // do), or refused, when it runs here, or fails if the session (own) has finished meanwhile.
 func (k *children) refused(m *dispatchOutcome, own string, finished bool, now time.Time) kidsStep {
 	c := k.bySession(m.task)
+	if m.note != "" && m.refused == "" {
+		return kidsStep{emit: []messages.Payload{messages.ErrorEvent.Of(&messages.ErrorData{Message: m.note})}}
+	}
 	if c == nil || !c.remote || messages.AgentFinal(c.rec.State) || m.refused == "" {
 		return kidsStep{}
 	}
@@ -145,9 +148,8 @@ func (c *childAgent) spawnTask(ns string) (*messages.SpawnTask, error) {
 		if err != nil {
 			return nil, fmt.Errorf("encode the inherited context: %w", err)
 		}
-		if len(data) > messages.MaxInline {
-			return nil, fmt.Errorf("its inherited context (%d bytes) is too large to send", len(data))
-		}
+		// Inline here; the queue moves it to the object store when the task would be too large
+		// for the bus (taskstate.ShipContext).
 		t.Inherited = &messages.Blob{Inline: data}
 	}
 	return &t, nil

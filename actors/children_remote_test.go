@@ -133,8 +133,9 @@ func TestChildrenDispatch(t *testing.T) {
 		state     messages.AgentState
 	}{
 		{name: "a child with its context goes to the dispatcher", inherited: 100, sent: true, state: messages.AgentRunning},
-		{name: "a context too large to send: it starts here", inherited: messages.MaxInline + 1, state: messages.AgentQueued}, // running once started
-		{name: "too large and no free slot: it waits here", inherited: messages.MaxInline + 1, busy: true, state: messages.AgentQueued},
+		// Over the bus limit too: the queue ships it through the object store (taskstate.ShipContext).
+		{name: "a large context goes too", inherited: messages.MaxInline + 1, sent: true, state: messages.AgentRunning},
+		{name: "a large context goes with no free slot here", inherited: messages.MaxInline + 1, busy: true, sent: true, state: messages.AgentRunning},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -20,13 +20,16 @@ import (
 
 // TaskQueue is the project's task queue as the dispatcher uses it (internal/taskqueue).
 type TaskQueue interface {
-	// Publish queues a task (a re-published id is not queued twice).
-	Publish(ctx context.Context, task *messages.SpawnTask) error
+	// Publish queues a task (a re-published id is not queued twice). note, when not empty,
+	// is for the user: how the task's code went differs from what was configured.
+	Publish(ctx context.Context, task *messages.SpawnTask) (note string, err error)
 	// Waiting reports whether a worker is waiting for a task right now.
 	Waiting(ctx context.Context) (bool, error)
-	// Import brings a writing remote child's returned branch into the parent's checkout
-	// (base is the commit the task was sent with).
-	Import(ctx context.Context, base string, r *messages.AgentResult) error
+	// Collect brings in what a remote child returned by reference (its whole result when it
+	// was too large for the bus, a writing child's branch into the parent's checkout; base is
+	// the commit the task was sent with), then deletes what the task left in the object store.
+	// It returns the result to deliver, whole when it could be read, and what went wrong.
+	Collect(ctx context.Context, base string, r *messages.AgentResult) (*messages.AgentResult, error)
 	// Reconcile tells where each task a resumed parent adopted stands on the bus (its kept
 	// outcome, or its place in the queue); see dispatch_restore.go.
 	Reconcile(ctx context.Context, tasks []string) (map[string]taskOnBus, error)
@@ -36,8 +39,9 @@ type TaskQueue interface {
 	Close()
 }
 
-// TaskQueueOpener opens the project's task queue over the Node's connection.
-type TaskQueueOpener func(ctx context.Context, nc *nats.Conn, ns string) (TaskQueue, error)
+// TaskQueueOpener opens the project's task queue over the Node's connection; code says where
+// the Node's code is and how it travels.
+type TaskQueueOpener func(ctx context.Context, nc *nats.Conn, ns string, code CodeOptions) (TaskQueue, error)
 
 // Dispatch timings; DispatchOptions zero values take these.
 const (
@@ -61,6 +65,7 @@ const (
 // runs locally.
 type DispatchOptions struct {
 	Open       TaskQueueOpener
+	Code       CodeOptions
 	LeaseGrace time.Duration
 }
 
@@ -72,8 +77,10 @@ type (
 		task   *messages.SpawnTask
 		parent *actor.PID
 	}
-	// dispatchOutcome answers dispatchTask: refused says why the child must run locally.
+	// dispatchOutcome answers dispatchTask: refused says why the child must run locally; note
+	// is a warning for the user about a child that was sent (its code went as bundles).
 	dispatchOutcome struct {
+		note    string
 		task    string
 		refused string
 	}
@@ -127,6 +134,9 @@ type dispatcher struct {
 	// reconciliation runs at a time: reconciling).
 	adopted     []string
 	reconciling bool
+	// forgetting are recorded outcomes the bus may drop, in batches (one in flight: forgetBusy).
+	forgetting []string
+	forgetBusy bool
 
 	subs []*nats.Subscription
 	stop chan struct{}
@@ -229,6 +239,9 @@ func (d *dispatcher) stopping() {
 func (d *dispatcher) onTask(ctx actor.Context, msg *dispatchTask) {
 	// Booked at once, so a cancel that comes while the queue opens finds the task.
 	d.table.add(msg.task, time.Now())
+	if d.bridge.steer != nil { // its worker checks who may steer it (steer.go)
+		msg.task.Steer = d.bridge.steer.mac(msg.task.ID)
+	}
 	d.parents[msg.task.ID] = msg.parent
 	switch {
 	case d.opts.Open == nil:
@@ -251,11 +264,11 @@ func (d *dispatcher) openQueue(ctx actor.Context) {
 		return
 	}
 	d.opening = true
-	open, nc, ns := d.opts.Open, d.bridge.nc, d.bridge.NS()
+	open, nc, ns, code := d.opts.Open, d.bridge.nc, d.bridge.NS(), d.opts.Code
 	offActor(ctx, queueTimeout+time.Second, func() *queueOpened {
 		c, cancel := context.WithTimeout(context.Background(), queueTimeout)
 		defer cancel()
-		q, err := open(c, nc, ns)
+		q, err := open(c, nc, ns, code)
 		return &queueOpened{queue: q, err: err}
 	}, func(o *queueOpened, err error) {
 		if err == nil && o != nil {
@@ -299,32 +312,34 @@ func (d *dispatcher) publish(ctx actor.Context, msg *dispatchTask) {
 	if d.table.ended(task.ID) {
 		return // cancelled before it was queued: its result went to the parent already
 	}
-	offActor(ctx, publishTimeout+time.Second, func() string {
+	type published struct{ why, note string }
+	offActor(ctx, publishTimeout+time.Second, func() published {
 		c, cancel := context.WithTimeout(context.Background(), publishTimeout)
 		defer cancel()
 		if !known {
 			ok, err := q.Waiting(c)
 			if err != nil {
-				return "cannot tell whether a worker is attached: " + err.Error()
+				return published{why: "cannot tell whether a worker is attached: " + err.Error()}
 			}
 			if !ok {
-				return "no worker is attached"
+				return published{why: "no worker is attached"}
 			}
 		}
-		if err := q.Publish(c, task); err != nil {
-			return "queue the task: " + err.Error()
-		}
-		return ""
-	}, func(why string, err error) {
+		note, err := q.Publish(c, task)
 		if err != nil {
-			why = "queue the task: " + err.Error()
+			return published{why: "queue the task: " + err.Error()}
 		}
-		if why != "" {
-			d.refuse(ctx, msg, why)
+		return published{note: note}
+	}, func(p published, err error) {
+		if err != nil {
+			p.why = "queue the task: " + err.Error()
+		}
+		if p.why != "" {
+			d.refuse(ctx, msg, p.why)
 			return
 		}
 		d.table.sentWith(task.ID, task.Repo.Base)
-		ctx.Send(msg.parent, &dispatchOutcome{task: task.ID})
+		ctx.Send(msg.parent, &dispatchOutcome{task: task.ID, note: p.note})
 	})
 }
 

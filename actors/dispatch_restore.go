@@ -2,6 +2,7 @@ package actors
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -93,23 +94,47 @@ func (d *dispatcher) onReconciled(ctx actor.Context, r *adoptReconciled) {
 // adoptedUnreconciled leaves the adopted tasks on their lease clock: the bus cannot be asked.
 func (d *dispatcher) adoptedUnreconciled(actor.Context) { d.adopted = nil }
 
-// onRecorded forgets a recorded outcome on the bus (a failure only leaves it to expire).
+// onRecorded queues a recorded outcome for the bus to forget.
 func (d *dispatcher) onRecorded(ctx actor.Context, m *dispatchRecorded) {
-	q := d.queue
-	if q == nil {
+	if d.queue == nil {
 		return // nothing of this run went through the bus
 	}
-	offActor(ctx, queueTimeout+time.Second, func() error {
-		c, cancel := context.WithTimeout(context.Background(), queueTimeout)
+	d.forgetting = append(d.forgetting, m.task)
+	d.forget(ctx)
+}
+
+// Forgetting recorded outcomes: at most forgetBatch a time, one batch in flight, so thousands
+// of children finishing at once take one goroutine, not thousands.
+const (
+	forgetBatch   = 1000
+	forgetTimeout = 5 * time.Minute
+)
+
+// forget drops a batch of recorded outcomes off the actor (a failure only leaves them to expire).
+func (d *dispatcher) forget(ctx actor.Context) {
+	if d.forgetBusy || len(d.forgetting) == 0 {
+		return
+	}
+	d.forgetBusy = true
+	n := min(len(d.forgetting), forgetBatch)
+	tasks, q := d.forgetting[:n:n], d.queue
+	d.forgetting = d.forgetting[n:]
+	offActor(ctx, forgetTimeout+time.Second, func() error {
+		c, cancel := context.WithTimeout(context.Background(), forgetTimeout)
 		defer cancel()
-		return q.Forget(c, m.task)
+		var failed []error
+		for _, t := range tasks {
+			if err := q.Forget(c, t); err != nil && len(failed) < 3 {
+				failed = append(failed, err)
+			}
+		}
+		return errors.Join(failed...)
 	}, func(err, timeout error) {
-		if err == nil {
-			err = timeout
+		d.forgetBusy = false
+		if err = errors.Join(err, timeout); err != nil {
+			d.bridge.log.Warn("dispatcher: forget recorded results", "tasks", len(tasks), "err", err)
 		}
-		if err != nil {
-			d.bridge.log.Warn("dispatcher: forget a recorded result", "task", m.task, "err", err)
-		}
+		d.forget(ctx)
 	})
 }
 

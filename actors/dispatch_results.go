@@ -43,23 +43,33 @@ func (d *dispatcher) onWorker(ctx actor.Context, m *fromWorker) {
 	}
 }
 
-// bringBack delivers a worker's result to its parent, after bringing a writing child's branch
-// (sent at commit base) into the parent's checkout.
+// bringBack delivers a worker's result to its parent, after bringing in what came by
+// reference: the whole result when it was too large for the bus, a writing child's branch (sent
+// at commit base) into the parent's checkout (TaskQueue.Collect).
 func (d *dispatcher) bringBack(ctx actor.Context, parent, base string, msg *messages.AgentResult) {
-	if msg.Branch == "" || d.queue == nil {
+	if (msg.Branch == "" && msg.Full == nil) || d.queue == nil {
 		d.deliver(ctx, parent, msg)
 		return
 	}
+	type collected struct {
+		r   *messages.AgentResult
+		err error
+	}
 	q := d.queue
-	offActor(ctx, importTimeout, func() error {
+	offActor(ctx, importTimeout, func() collected {
 		c, cancel := context.WithTimeout(context.Background(), importTimeout)
 		defer cancel()
-		return q.Import(c, base, msg)
-	}, func(err, timeout error) {
-		if err = errors.Join(err, timeout); err != nil {
-			msg.Error = strings.TrimSpace(msg.Error + "; " + err.Error())
+		r, err := q.Collect(c, base, msg)
+		return collected{r, err}
+	}, func(got collected, timeout error) {
+		r := got.r
+		if r == nil {
+			r = msg
 		}
-		d.deliver(ctx, parent, msg)
+		if err := errors.Join(got.err, timeout); err != nil {
+			r.Error = strings.TrimPrefix(r.Error+"; "+err.Error(), "; ")
+		}
+		d.deliver(ctx, parent, r)
 	})
 }
 

@@ -65,7 +65,7 @@ func dispatchNodeOptions(t *testing.T, root, url, script string, grace time.Dura
 		},
 		Retry:    llm.RetryPolicy{MaxAttempts: 1},
 		NATS:     url,
-		Dispatch: DispatchOptions{Open: JetStreamQueue(root, ""), LeaseGrace: grace},
+		Dispatch: DispatchOptions{Open: JetStreamQueue, Code: CodeOptions{Root: root}, LeaseGrace: grace},
 	}
 }
 

@@ -63,7 +63,7 @@ func (a *loopActor) started(ctx actor.Context) {
 	a.emit(messages.SessionStartedEvent.Of(&messages.SessionStartedData{Model: a.req.Iteration.Model, Mode: a.req.Iteration.Mode,
 		Workspace: a.workspace, Task: a.req.Objective, Role: messages.AgentLoop}))
 	var err error
-	if a.control, err = a.bridge.BindControl(a.req.ID, ctx.Self(), 5*time.Second); err != nil {
+	if a.control, err = a.bridge.BindControl(a.req.ID, a.bridge.steer, ctx.Self(), 5*time.Second); err != nil {
 		a.act(ctx, a.plan.Abort(err.Error()))
 		return
 	}

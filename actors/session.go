@@ -32,8 +32,10 @@ const (
 
 // SessionDeps is what a Session needs from its Node.
 type SessionDeps struct {
-	Store    *store.Store
-	Bridge   *Bridge
+	Store  *store.Store
+	Bridge *Bridge
+	// Steer checks who may steer the session (steer.go); nil: the Node's keys (Bridge's).
+	Steer    *steerKeys
 	Provider llm.Provider
 	// Model is the full provider/model string, stamped on assistant messages; ModelName is what
 	// the provider is asked for.

@@ -40,6 +40,18 @@ func (s *session) onSpawnAgent(ctx actor.Context, req *messages.SpawnAgent) {
 		s.takeKidsStep(ctx, s.kids.admit(c, req, notes, s.finished() || s.cur.cancelling != ""))
 		return
 	}
+	s.childWorktree(ctx, c, func(err error) {
+		if err != nil {
+			s.respond(ctx, &messages.ErrorReply{Error: err.Error()})
+			return
+		}
+		s.takeKidsStep(ctx, s.kids.admit(c, req, notes, s.finished() || s.cur.cancelling != ""))
+	})
+}
+
+// childWorktree makes the git worktree a local child works in, off the actor, and continues
+// with then on the actor once it is there (its workspace set) or could not be made.
+func (s *session) childWorktree(ctx actor.Context, c *childAgent, then func(error)) {
 	root, task := s.kids.delegation.ProjectRoot, c.rec.Task
 	type made struct {
 		wt  *worktree.Worktree
@@ -50,12 +62,10 @@ func (s *session) onSpawnAgent(ctx actor.Context, req *messages.SpawnAgent) {
 			if err == nil {
 				err = m.err
 			}
-			if err != nil {
-				s.respond(ctx, &messages.ErrorReply{Error: err.Error()})
-				return
+			if err == nil {
+				c.wt, c.rec.Worktree, c.start.Workspace, c.start.Worktree = m.wt, m.wt.Branch, m.wt.Path, m.wt.Name
 			}
-			c.wt, c.rec.Worktree, c.start.Workspace, c.start.Worktree = m.wt, m.wt.Branch, m.wt.Path, m.wt.Name
-			s.takeKidsStep(ctx, s.kids.admit(c, req, notes, s.finished() || s.cur.cancelling != ""))
+			then(err)
 		})
 }
 
@@ -82,6 +92,33 @@ func (s *session) startChild(ctx actor.Context, c *childAgent, answer any) {
 	s.kids.set(c, messages.AgentRunning)
 	c.began = time.Now()
 	c.building = true
+	if c.wantsWorktree && c.wt == nil {
+		// Meant for a worker, it runs here after all (no worker, or the queue refused it): it
+		// still gets its own worktree, as it would have there.
+		s.childWorktree(ctx, c, func(err error) {
+			switch {
+			case messages.AgentFinal(c.rec.State) || s.finished():
+				c.building = false
+				if answer != nil {
+					s.respond(ctx, answer)
+				}
+			case err != nil:
+				c.building = false
+				if answer != nil {
+					s.respond(ctx, answer)
+				}
+				s.takeKidsStep(ctx, s.kids.result(s.cfg.handle(), failedToStart(c, "make its worktree: "+err.Error()), time.Now()))
+			default:
+				s.buildChild(ctx, c, answer)
+			}
+		})
+		return
+	}
+	s.buildChild(ctx, c, answer)
+}
+
+// buildChild builds a local child's setup off the actor and spawns it (startChild).
+func (s *session) buildChild(ctx actor.Context, c *childAgent, answer any) {
 	factory, start := s.kids.delegation.NewChild, c.start
 	offActor(ctx, setupTimeout, func() builtSetup { return factory.build(start) }, func(b builtSetup, timeout error) {
 		c.building = false
@@ -99,6 +136,7 @@ func (s *session) startChild(ctx actor.Context, c *childAgent, answer any) {
 		if act == setupSpawn {
 			deps := b.deps
 			deps.Inherited, deps.Worktree, deps.ReportTo = c.inherited, c.wt, ctx.Self()
+			deps.Steer = s.deps.Steer // a remote child's keys cover what it spawns (steer.go)
 			c.inherited = nil
 			var err error
 			if pid, err = ctx.SpawnNamed(actor.PropsFromProducer(newSession(newSessionConfig(c.start), deps)), childActorPrefix+c.rec.Task); err != nil {

@@ -50,7 +50,11 @@ func (s *session) started(ctx actor.Context) {
 	for _, bind := range []func() error{
 		func() error { sub, err := s.deps.Bridge.Bind(s.links.addr, ctx.Self()); s.links.keep(sub); return err },
 		func() error {
-			sub, err := s.deps.Bridge.BindControl(s.cfg.ID, ctx.Self(), 10*time.Second)
+			keys := s.deps.Steer
+			if keys == nil {
+				keys = s.deps.Bridge.steer
+			}
+			sub, err := s.deps.Bridge.BindControl(s.cfg.ID, keys, ctx.Self(), 10*time.Second)
 			s.links.keep(sub)
 			return err
 		},

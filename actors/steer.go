@@ -19,19 +19,26 @@ import (
 // Who may steer a session (docs/WORKERS.md "Who may do what"). The server's permissions let
 // every attached client publish on ctl.*; the Node checks which session each may steer. At a
 // start (StartSession, StartLoop) or an attach (AttachSession) the Node hands the client a steer
-// token for that session, an HMAC of its id under a key the Node draws at start and never
-// shows; the client sends it in the SteerHeader of each control message, and the session's
-// control binding refuses input, approvals, cancels, mode and goal changes without a token for
-// the session or one of its ancestors (a subagent's id is its parent's id, "-", its task
-// name). A watcher never gets a token: its credential may not ask the Node subject. Status and
-// goal reads need none.
+// token for that session; the client sends, in the SteerHeader of each control message, the
+// token of the session it addresses, which it derives from the token of that session or of an
+// ancestor (a subagent's id is its parent's id, "-", its task name); the session's control
+// binding refuses input, approvals, cancels, mode and goal changes without it. A token is an
+// HMAC chained over the id's "-"-separated parts under a key the Node draws at start and never
+// shows, so the holder of a session's token can make its descendants' tokens and no other. A
+// remote child's worker gets the child's token in its SpawnTask and checks the same way for
+// that child and what it spawns. A watcher never gets a token: its credential may not ask the
+// Node subject. Status and goal reads need none.
 
 // SteerHeader carries a client's steer token on a control message: "<session> <mac>".
 const SteerHeader = "Troupe-Steer"
 
-// steerKeys makes and checks steer tokens. It is immutable once made, so the bus callbacks of
-// every session read it without sharing mutable state.
-type steerKeys struct{ key []byte }
+// steerKeys makes and checks the steer tokens of base and the sessions under it (base "": a
+// Node's own key, over every session). It is immutable once made, so the bus callbacks of every
+// session read it without sharing mutable state.
+type steerKeys struct {
+	base string
+	key  []byte
+}
 
 func newSteerKeys() (*steerKeys, error) {
 	key := make([]byte, 32)
@@ -41,22 +48,58 @@ func newSteerKeys() (*steerKeys, error) {
 	return &steerKeys{key: key}, nil
 }
 
-func (k *steerKeys) mac(session string) string {
-	h := hmac.New(sha256.New, k.key)
-	h.Write([]byte(session))
-	return base64.RawURLEncoding.EncodeToString(h.Sum(nil))
+// steerKeysFrom reads the keys a token (or its mac alone, for base) stands for.
+func steerKeysFrom(base, mac string) *steerKeys {
+	key, err := base64.RawURLEncoding.DecodeString(mac)
+	if err != nil || len(key) == 0 || !messages.ValidToken(base) {
+		return nil
+	}
+	return &steerKeys{base: base, key: key}
 }
 
-// token is the header value that lets its holder steer session and its descendants.
-func (k *steerKeys) token(session string) string { return session + " " + k.mac(session) }
-
-// allows reports whether a control message with header value token may steer session.
-func (k *steerKeys) allows(session, token string) bool {
-	granted, mac, ok := strings.Cut(token, " ")
-	if !ok || !hmac.Equal([]byte(mac), []byte(k.mac(granted))) {
-		return false
+// derive is session's key, for a session at or under base (ok false otherwise).
+func (k *steerKeys) derive(session string) (key []byte, ok bool) {
+	rest := session
+	if k.base != "" {
+		if session == k.base {
+			return k.key, true
+		}
+		if rest, ok = strings.CutPrefix(session, k.base+"-"); !ok {
+			return nil, false
+		}
 	}
-	return session == granted || strings.HasPrefix(session, granted+"-")
+	key = k.key
+	for _, part := range strings.Split(rest, "-") {
+		h := hmac.New(sha256.New, key)
+		h.Write([]byte(part))
+		key = h.Sum(nil)
+	}
+	return key, true
+}
+
+// mac is session's key as it travels ("" for a session not under base).
+func (k *steerKeys) mac(session string) string {
+	key, ok := k.derive(session)
+	if !ok {
+		return ""
+	}
+	return base64.RawURLEncoding.EncodeToString(key)
+}
+
+// token is the header value that steers session ("" for a session not under base).
+func (k *steerKeys) token(session string) string {
+	mac := k.mac(session)
+	if mac == "" {
+		return ""
+	}
+	return session + " " + mac
+}
+
+// allows reports whether a control message for session with header value token may steer it.
+func (k *steerKeys) allows(session, token string) bool {
+	target, mac, ok := strings.Cut(token, " ")
+	want := k.mac(session)
+	return ok && target == session && want != "" && hmac.Equal([]byte(mac), []byte(want))
 }
 
 // steers reports whether a control message steers its session (anything but a read).
@@ -75,14 +118,12 @@ func refusedSteer(session string) *messages.ErrorReply {
 }
 
 // BindControl binds a session's control subject to pid, as BindRequests does, checking who
-// may steer it when the Bridge's Node hands out steer tokens (a worker's Bridge does not: its
-// sessions' approvals are checked by the server's permissions only).
-func (b *Bridge) BindControl(session string, pid *actor.PID, timeout time.Duration) (*nats.Subscription, error) {
+// may steer it with keys (nil: no check, as for a subagent a worker runs under another's).
+func (b *Bridge) BindControl(session string, keys *steerKeys, pid *actor.PID, timeout time.Duration) (*nats.Subscription, error) {
 	subject := messages.ControlSubject(b.ns, session)
-	if b.steer == nil {
+	if keys == nil {
 		return b.BindRequests(subject, pid, timeout)
 	}
-	keys := b.steer
 	sub, err := b.nc.Subscribe(subject, func(m *nats.Msg) {
 		var reply any
 		msg, err := b.decode(m.Data)
@@ -151,30 +192,31 @@ func (n *Node) attach(q *messages.AttachSession) any {
 // client's goroutines (a chat's input and its approvals) share it, hence the lock.
 type steerTokens struct {
 	mu sync.Mutex
-	m  map[string]string
+	m  map[string]*steerKeys
 }
 
 // keep stores a token the Node handed out ("" when it does not check: nothing to keep).
 func (t *steerTokens) keep(token string) {
-	session, _, ok := strings.Cut(token, " ")
-	if !ok {
+	session, mac, _ := strings.Cut(token, " ")
+	keys := steerKeysFrom(session, mac)
+	if keys == nil {
 		return
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.m == nil {
-		t.m = map[string]string{}
+		t.m = map[string]*steerKeys{}
 	}
-	t.m[session] = token
+	t.m[session] = keys
 }
 
-// For is the token for session: its own, or its nearest ancestor's ("" if none).
+// For is the token for session, made from its own or its nearest ancestor's ("" if none).
 func (t *steerTokens) For(session string) string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	for s := session; ; {
-		if token, ok := t.m[s]; ok {
-			return token
+		if keys, ok := t.m[s]; ok {
+			return keys.token(session)
 		}
 		i := strings.LastIndexByte(s, '-')
 		if i <= 0 {

@@ -1,42 +1,63 @@
 package actors
 
 import (
+	"context"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+
+	"github.com/troupe-dev/troupe/internal/testwait"
 
 	"github.com/troupe-dev/troupe/messages"
 )
 
 // A steer token lets its holder steer the session it was granted for and that session's
-// subagents, nothing else; a token of another Node, a forged or truncated one, or none, is
-// refused; reads need none.
+// subagents, nothing else: a client derives a subagent's token from it, never an ancestor's or
+// a sibling's; a token of another Node, a forged or truncated one, one for another session, or
+// none, is refused; a worker holding a child's key checks the child and what it spawns; reads
+// need no token.
 func TestSteerKeys(t *testing.T) {
 	k, err := newSteerKeys()
 	if err != nil {
 		t.Fatal(err)
 	}
 	other, _ := newSteerKeys()
-	root := k.token("s1")
+	client := steerKeysFrom("s1", k.mac("s1")) // what a client that started s1 holds
+	sub := steerKeysFrom("s1-explore", k.mac("s1-explore"))
+	worker := steerKeysFrom("s1-far", k.mac("s1-far")) // what the SpawnTask of s1-far carries
 	for _, tt := range []struct {
 		name, session, token string
+		keys                 *steerKeys
 		ok                   bool
 	}{
-		{"its own session", "s1", root, true},
-		{"a subagent", "s1-explore", root, true},
-		{"a subagent's subagent", "s1-explore-deep", root, true},
-		{"a loop's iteration", "L1-iter_2", k.token("L1"), true},
-		{"a subagent's token steers only its subtree", "s1", k.token("s1-explore"), false},
-		{"a session whose id only starts alike", "s10", root, false},
-		{"another session", "s2", root, false},
-		{"no token", "s1", "", false},
-		{"a token without a mac", "s1", "s1", false},
-		{"a forged mac", "s1", "s1 AAAA", false},
-		{"a token from another node", "s1", other.token("s1"), false},
-		{"a token granted for another session, renamed", "s2", "s2 " + k.mac("s1"), false},
+		{"its own session", "s1", k.token("s1"), k, true},
+		{"its own session, from the client's keys", "s1", client.token("s1"), k, true},
+		{"a subagent", "s1-explore", client.token("s1-explore"), k, true},
+		{"a subagent's subagent", "s1-explore-deep", client.token("s1-explore-deep"), k, true},
+		{"a task name with a dash", "s1-t-01", client.token("s1-t-01"), k, true},
+		{"a loop's iteration", "L1-iter_2", steerKeysFrom("L1", k.mac("L1")).token("L1-iter_2"), k, true},
+		{"a subagent's keys make no ancestor's token", "s1", sub.token("s1"), k, false},
+		{"a subagent's keys make no sibling's token", "s1-other", sub.token("s1-other"), k, false},
+		{"a session whose id only starts alike", "s10", client.token("s10"), k, false},
+		{"a token for another session", "s2", client.token("s1"), k, false},
+		{"a token renamed to another session", "s2", "s2 " + k.mac("s1"), k, false},
+		{"no token", "s1", "", k, false},
+		{"a token without a mac", "s1", "s1", k, false},
+		{"a forged mac", "s1", "s1 AAAA", k, false},
+		{"a token from another node", "s1", other.token("s1"), k, false},
+		{"the worker checks its child", "s1-far", client.token("s1-far"), worker, true},
+		{"and the child's own subagents", "s1-far-sub", client.token("s1-far-sub"), worker, true},
+		{"but nothing outside it", "s1", k.token("s1"), worker, false},
+		{"nor a token another client made without the key", "s1-far", other.token("s1-far"), worker, false},
 	} {
-		if got := k.allows(tt.session, tt.token); got != tt.ok {
+		if got := tt.keys.allows(tt.session, tt.token); got != tt.ok {
 			t.Errorf("%s: allows(%q, %q) = %v, want %v", tt.name, tt.session, tt.token, got, tt.ok)
 		}
+	}
+	if steerKeysFrom("s1", "not base64!") != nil || steerKeysFrom("a.b", k.mac("a")) != nil {
+		t.Error("unreadable keys were taken")
 	}
 	for msg, want := range map[any]bool{
 		&messages.UserInput{}: true, &messages.Cancel{}: true, &messages.Approve{}: true, &messages.SetMode{}: true,
@@ -48,16 +69,17 @@ func TestSteerKeys(t *testing.T) {
 	}
 }
 
-// A client keeps the tokens it was handed and sends the nearest one: the session's own, else
-// its closest ancestor's.
+// A client keeps the tokens it was handed and makes each session's from the nearest one: the
+// session's own, else its closest ancestor's.
 func TestSteerTokensPickTheNearest(t *testing.T) {
+	k, _ := newSteerKeys()
 	var st steerTokens
 	st.keep("")            // a Node that does not check hands out nothing
 	st.keep("no-mac-here") // nor anything unreadable
-	st.keep("s1 mac1")
-	st.keep("s1-a mac2")
+	st.keep(k.token("s1"))
+	st.keep(k.token("s1-a"))
 	for session, want := range map[string]string{
-		"s1": "s1 mac1", "s1-b": "s1 mac1", "s1-a": "s1-a mac2", "s1-a-x": "s1-a mac2", "s2": "", "s": "",
+		"s1": k.token("s1"), "s1-b": k.token("s1-b"), "s1-a": k.token("s1-a"), "s1-a-x": k.token("s1-a-x"), "s2": "", "s": "",
 	} {
 		if got := st.For(session); got != want {
 			t.Errorf("For(%q) = %q, want %q", session, got, want)
@@ -108,5 +130,48 @@ func TestOnlyAStartingOrAttachedClientSteers(t *testing.T) {
 	}
 	if st := tn.client.steer.For("s1-sub"); st == "" {
 		t.Fatal("the starting client holds no token for the session's subagents")
+	}
+}
+
+// A remote child on a worker is steered only with a token made from its task's steer key: the
+// worker refuses a mode change without one, and takes one with it.
+func TestWorkerChildRefusesSteeringWithoutItsToken(t *testing.T) {
+	b, _ := startWorkerBench(t, `{"turns": [{"text": "parent"}], "agents": {"*": {"turns": [{"delay_ms": 60000, "text": "too late"}]}}}`, 5*time.Second)
+	k, _ := newSteerKeys()
+	err := b.pub.Publish(context.Background(), &messages.SpawnTask{ID: "p1-t3", Project: workerNS, ParentNode: "n1", Parent: "p1",
+		Steer: k.mac("p1-t3"), Start: messages.StartSession{ID: "p1-t3", Task: "wait", Model: "scripted", Mode: "yolo",
+			Workspace: b.root, Agent: "root/t3", Parent: "p1", Role: "general"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	testwait.Until(t, 60*time.Second, func() bool { return b.leaseFor("p1-t3") != nil }, "the task's lease")
+	setMode := func(token string) any {
+		data, _ := messages.Encode(&messages.SetMode{Mode: messages.ModePlan})
+		m := nats.NewMsg(messages.ControlSubject(workerNS, "p1-t3"))
+		m.Data = data
+		if token != "" {
+			m.Header.Set(SteerHeader, token)
+		}
+		var v any
+		testwait.For(t, 30*time.Second, func() error { // until the child has bound its control subject
+			reply, err := b.nc.RequestMsg(m, testwait.Scale(5*time.Second))
+			if err != nil {
+				return err
+			}
+			v, err = messages.Decode(reply.Data)
+			return err
+		})
+		return v
+	}
+	if e, ok := setMode("").(*messages.ErrorReply); !ok || !strings.Contains(e.Error, "neither started nor attached") {
+		t.Fatalf("a mode change without a token: %#v", e)
+	}
+	other, _ := newSteerKeys()
+	if _, ok := setMode(other.token("p1-t3")).(*messages.ErrorReply); !ok {
+		t.Fatal("a token made without the task's key was taken")
+	}
+	parent := steerKeysFrom("p1", k.mac("p1")) // the client that started the parent
+	if st, ok := setMode(parent.token("p1-t3")).(*messages.StatusReply); !ok || st.Mode != messages.ModePlan {
+		t.Fatalf("the parent's client's mode change: %#v", st)
 	}
 }

@@ -56,6 +56,7 @@ type Worker struct {
 	// when the result is published).
 	results *taskqueue.Results
 	code    *taskstate.Host // the tasks' code and state (internal/gitship, internal/taskstate)
+	events  *workerEvents   // its sessions' oversized event data (worker_payloads.go)
 	dead    func()          // stops the dead-letter republisher
 	slots   chan struct{}
 	tasks   sync.WaitGroup
@@ -105,6 +106,9 @@ func StartWorker(opts WorkerOptions) (*Worker, error) {
 		node.Close()
 		return nil, fmt.Errorf("worker code and state: %w", err)
 	}
+	// Set before Run starts any session: from then on only read.
+	w.events = newWorkerEvents(w.code.Objects)
+	node.bridge.objects = w.events
 	// No dead-letter republisher here: the project's Nodes run it (actors/dispatch_queue.go),
 	// with the right to delete an exhausted task that a worker's credentials do not carry.
 	return w, nil

@@ -76,7 +76,7 @@ func (w *Worker) runTask(d *taskqueue.Delivery) {
 	if run != nil {
 		w.code.Finish(ctx, run, final)
 	}
-	if err := w.publishResult(final); err != nil {
+	if err := w.publishResult(ctx, final); err != nil {
 		log.Warn("publish a task's result", "err", err)
 		_ = d.Nak() // unreported: let it run again rather than lose it
 		return
@@ -86,7 +86,7 @@ func (w *Worker) runTask(d *taskqueue.Delivery) {
 		return
 	}
 	if run != nil {
-		if err := w.code.Done(ctx, run); err != nil {
+		if err := errors.Join(w.code.Done(ctx, run), w.events.forget(ctx, t.ID)); err != nil {
 			log.Warn("forget a finished task's state", "err", err)
 		}
 	}
@@ -114,7 +114,7 @@ func (w *Worker) startTask(run *taskstate.Run, out chan<- *messages.AgentResult)
 		start.Task = "" // the restored log holds it; the session continues where it stopped
 	} else {
 		var err error
-		if inherited, err = inheritedOf(t); err != nil {
+		if inherited, err = w.inheritedOf(t); err != nil {
 			return nil, err
 		}
 	}
@@ -123,20 +123,22 @@ func (w *Worker) startTask(run *taskstate.Run, out chan<- *messages.AgentResult)
 		return nil, err
 	}
 	deps.Inherited = inherited
+	deps.Steer = steerKeysFrom(t.ID, t.Steer) // only a client that may steer its parent steers it
 	props := actor.PropsFromProducer(func() actor.Actor { return &taskHost{start: &start, deps: deps, out: out} })
 	return w.node.system.Root.SpawnNamed(props, "task-"+t.ID)
 }
 
-// inheritedOf decodes the context a fork or partial child inherits.
-func inheritedOf(t *messages.SpawnTask) ([]llm.Message, error) {
-	if t.Inherited.Empty() {
-		return nil, nil
-	}
-	if t.Inherited.Ref != nil {
-		return nil, errors.New("inherited context by object-store reference is not supported by this worker yet")
+// inheritedOf decodes the context a fork or partial child inherits: inline in the task, or in
+// the project's object store when it was large (taskstate.ShipContext).
+func (w *Worker) inheritedOf(t *messages.SpawnTask) ([]llm.Message, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), worktreeTimeout)
+	defer cancel()
+	data, err := taskstate.InheritedContext(ctx, w.code.Objects, t)
+	if err != nil || data == nil {
+		return nil, err
 	}
 	var msgs []llm.Message
-	if err := json.Unmarshal(t.Inherited.Inline, &msgs); err != nil {
+	if err := json.Unmarshal(data, &msgs); err != nil {
 		return nil, fmt.Errorf("inherited context: %w", err)
 	}
 	return msgs, nil
@@ -152,10 +154,16 @@ func (w *Worker) lease(d *taskqueue.Delivery) {
 
 // publishResult keeps a child's result on the bus until its parent has it (the parent's Node
 // may be down: it collects it on resume), then sends it to dispatching Nodes and waits until the
-// server has it. A result that cannot be kept still goes out live.
-func (w *Worker) publishResult(r *messages.AgentResult) error {
-	ctx, cancel := context.WithTimeout(context.Background(), resultFlushTimeout)
-	err := w.results.Put(ctx, r.Session, r)
+// server has it. A result that cannot be kept still goes out live. A result too large for the
+// bus goes (and is kept) as a preview naming the whole in the project's object store
+// (taskstate.ResultForBus), which the parent's Node reads back.
+func (w *Worker) publishResult(ctx context.Context, r *messages.AgentResult) error {
+	r, err := taskstate.ResultForBus(ctx, w.code.Objects, r, taskstate.InlineLimit(w.node.nc.MaxPayload()))
+	if err != nil {
+		return err
+	}
+	keep, cancel := context.WithTimeout(ctx, resultFlushTimeout)
+	err = w.results.Put(keep, r.Session, r)
 	cancel()
 	if err != nil {
 		w.opts.Node.Log.Warn("keep a task's result", "worker", w.Name, "task", r.Session, "err", err)

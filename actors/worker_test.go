@@ -2,6 +2,7 @@ package actors
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -38,6 +39,12 @@ const workerNS = "projw"
 
 func startWorkerBench(t *testing.T, script string, ackWait time.Duration) (*workerBench, *Worker) {
 	t.Helper()
+	return startWorkerBenchWith(t, script, ackWait, nil)
+}
+
+// startWorkerBenchWith is startWorkerBench with the worker's options changed by edit.
+func startWorkerBenchWith(t *testing.T, script string, ackWait time.Duration, edit func(*WorkerOptions)) (*workerBench, *Worker) {
+	t.Helper()
 	c := natstest.Start(t, natstest.Options{})
 	b := &workerBench{url: c.URL(), root: t.TempDir()}
 	if real, err := filepath.EvalSymlinks(b.root); err == nil {
@@ -71,7 +78,7 @@ func startWorkerBench(t *testing.T, script string, ackWait time.Duration) (*work
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { sub.Unsubscribe() })
-	w, err := StartWorker(WorkerOptions{
+	opts := WorkerOptions{
 		Name: "w1", NS: workerNS, Slots: 2, StateDir: t.TempDir(), RepoCache: t.TempDir(),
 		Queue: taskqueue.Config{AckWait: ackWait},
 		Node: NodeOptions{Root: b.root, NATS: b.url, Retry: llm.RetryPolicy{MaxAttempts: 1},
@@ -79,7 +86,11 @@ func startWorkerBench(t *testing.T, script string, ackWait time.Duration) (*work
 				return llm.NewScriptedFrom(s), "scripted", nil
 			},
 			Tools: func() (*tools.Registry, error) { return tools.NewRegistry(tools.Builtins()...) }},
-	})
+	}
+	if edit != nil {
+		edit(&opts)
+	}
+	w, err := StartWorker(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -272,5 +283,61 @@ func gitIn(t *testing.T, dir string, args ...string) {
 	t.Helper()
 	if out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).CombinedOutput(); err != nil {
 		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+}
+
+// A Cancel for a child on a worker reaches the child's own children there: the grandchild,
+// waiting on a model reply it would get in ten minutes, ends at once with its parent, and the
+// child's result says cancelled.
+func TestWorkerChildCancelReachesItsGrandchildren(t *testing.T) {
+	b, _ := startWorkerBenchWith(t, `{"turns": [{"text": "parent"}], "agents": {
+		"t5": {"turns": [
+			{"tool_calls": [{"name": "spawn_agent", "args": {"task_name": "g1", "agent_type": "explorer", "message": "wait"}}]},
+			{"text": "never"}]},
+		"g1": {"turns": [{"delay_ms": 600000, "text": "too late"}]}}}`, 5*time.Second,
+		func(o *WorkerOptions) { o.Node.Tools = nil }) // the Node's own tools: agent tools, narrowed per role
+
+	var mu sync.Mutex
+	grand, grandEnd := "", ""
+	sub, err := b.nc.Subscribe(messages.ProjectEventsSubject(workerNS), func(m *nats.Msg) {
+		var e messages.Envelope
+		if json.Unmarshal(m.Data, &e) != nil {
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		switch {
+		case e.Parent == "t5" && e.Type == messages.EventSessionStarted:
+			grand = e.Session
+		case e.Session == grand && grand != "" && e.Type == messages.EventSessionFinished:
+			v, err := e.DecodeData()
+			if err == nil {
+				grandEnd = string(v.(*messages.SessionFinishedData).Status)
+			}
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sub.Unsubscribe()
+	b.publish(t, "t5", "spawn one and wait")
+	testwait.Until(t, 60*time.Second, func() bool { mu.Lock(); defer mu.Unlock(); return grand != "" }, "the grandchild's start")
+	data, _ := messages.Encode(&messages.Cancel{Reason: "parent said stop"})
+	testwait.For(t, 30*time.Second, func() error {
+		if err := b.nc.Publish(messages.WorkerInboxSubject(workerNS, "w1", "t5"), data); err != nil {
+			return err
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if grandEnd == "" || len(b.resultsFor("t5")) == 0 {
+			return fmt.Errorf("grandchild ended %q, %d results of the child", grandEnd, len(b.resultsFor("t5")))
+		}
+		return nil
+	})
+	if grandEnd != string(messages.StatusInterrupted) {
+		t.Errorf("the grandchild ended %q, not interrupted by its parent's cancel", grandEnd)
+	}
+	if r := b.resultsFor("t5")[0]; r.Status != messages.AgentCancelled || r.Worker != "w1" {
+		t.Fatalf("result = %+v", r)
 	}
 }

@@ -106,6 +106,7 @@ type Config struct {
 	// project's subjects.
 	Bus     Bus     `toml:"bus"`
 	Project Project `toml:"project"`
+	Workers Workers `toml:"workers"`
 
 	// MCP configures MCP servers ([mcp.servers.NAME]; see MCPServers for which start).
 	MCP MCP `toml:"mcp"`

@@ -119,5 +119,5 @@ func TestEntriesSayWhereEachValueCameFrom(t *testing.T) {
 
 // tables are the keys that name a table rather than a value.
 func tables() []string {
-	return []string{"permissions", "done", "context", "provider", "env", "agents", "mcp", "web", "lessons", "bus", "project"}
+	return []string{"permissions", "done", "context", "provider", "env", "agents", "mcp", "web", "lessons", "bus", "project", "workers"}
 }

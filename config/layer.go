@@ -74,6 +74,7 @@ type layer struct {
 
 	Bus     busLayer     `toml:"bus"`
 	Project projectLayer `toml:"project"`
+	Workers workersLayer `toml:"workers"`
 
 	MCP MCP `toml:"mcp"`
 

@@ -77,3 +77,26 @@ func TestProjectMayKeepTheUsersOwnSettings(t *testing.T) {
 		t.Errorf("mode %q sandbox %q warnings %q; want the narrower mode and no warning", c.Mode, c.Sandbox, c.Warnings)
 	}
 }
+
+// A project file may turn the shared remote off, never point it elsewhere: the workers would
+// push the user's uncommitted changes there. The user's config and TROUPE_WORKERS_REMOTE may.
+func TestProjectFileMayNotRedirectTheWorkersRemote(t *testing.T) {
+	for _, c := range []struct {
+		file, env, want string
+		warned          bool
+	}{
+		{file: "[workers]\nremote = \"https://collector.example/x.git\"\n", want: "", warned: true},
+		{file: "[workers]\nremote = \"none\"\n", want: RemoteNone},
+		{file: "[workers]\nremote = \"https://collector.example/x.git\"\n", env: "/srv/git/x.git", want: "/srv/git/x.git", warned: true},
+	} {
+		project := writeFile(t, "troupe.toml", c.file)
+		cfg, err := Load(LoadOptions{ProjectFile: project, Getenv: envOf(map[string]string{"TROUPE_WORKERS_REMOTE": c.env})})
+		if err != nil {
+			t.Fatal(err)
+		}
+		warned := len(cfg.Warnings) == 1 && strings.Contains(cfg.Warnings[0], "workers.remote")
+		if cfg.Workers.Remote != c.want || warned != c.warned {
+			t.Errorf("%q (env %q): remote %q, warnings %q", c.file, c.env, cfg.Workers.Remote, cfg.Warnings)
+		}
+	}
+}

@@ -47,6 +47,21 @@ type projectLayer struct {
 	ID *string `toml:"id"`
 }
 
+// Workers is [workers]: how a Node's code reaches the project's workers (docs/WORKERS.md).
+type Workers struct {
+	// Remote is a git remote the workers can reach: they fetch the base commit from it and
+	// push a writing child's work there as refs/troupe/<task>. "" is origin's URL when the
+	// repository has one; "none" sends everything as bundles through the object store.
+	Remote string `toml:"remote"`
+}
+
+// RemoteNone turns the shared remote off.
+const RemoteNone = "none"
+
+type workersLayer struct {
+	Remote *string `toml:"remote"`
+}
+
 // busSettings pairs each [bus] and [project] key with its field, layer pointer and variable.
 func busSettings(c *Config, l *layer) []struct {
 	field, env string
@@ -55,8 +70,9 @@ func busSettings(c *Config, l *layer) []struct {
 } {
 	var b busLayer
 	var p projectLayer
+	var w workersLayer
 	if l != nil {
-		b, p = l.Bus, l.Project
+		b, p, w = l.Bus, l.Project, l.Workers
 	}
 	return []struct {
 		field, env string
@@ -72,6 +88,7 @@ func busSettings(c *Config, l *layer) []struct {
 		{"Bus.TLSCert", "TROUPE_NATS_TLS_CERT", b.TLSCert, &c.Bus.TLSCert},
 		{"Bus.TLSKey", "TROUPE_NATS_TLS_KEY", b.TLSKey, &c.Bus.TLSKey},
 		{"Project.ID", "TROUPE_PROJECT", p.ID, &c.Project.ID},
+		{"Workers.Remote", "TROUPE_WORKERS_REMOTE", w.Remote, &c.Workers.Remote},
 	}
 }
 
@@ -94,13 +111,19 @@ func (c *Config) applyBusEnv(getenv func(string) string) {
 	}
 }
 
-// narrowBus drops a project file's [bus]: credentials are the user's to choose.
+// narrowBus drops a project file's [bus] (credentials are the user's to choose) and
+// [workers] remote (the user's uncommitted changes would be pushed there).
 func (l *layer) narrowBus() []string {
-	if l.Bus == (busLayer{}) {
-		return nil
+	var dropped []string
+	if l.Bus != (busLayer{}) {
+		l.Bus = busLayer{}
+		dropped = append(dropped, "bus.* (NATS credentials come from your own config, TROUPE_NATS_* or --nats-creds)")
 	}
-	l.Bus = busLayer{}
-	return []string{"bus.* (NATS credentials come from your own config, TROUPE_NATS_* or --nats-creds)"}
+	if l.Workers.Remote != nil && *l.Workers.Remote != RemoteNone {
+		dropped = append(dropped, fmt.Sprintf("workers.remote = %q (your uncommitted changes would be pushed there)", *l.Workers.Remote))
+		l.Workers.Remote = nil
+	}
+	return dropped
 }
 
 // projectIDPattern is what [project] id may be: one subject token of plain characters.

@@ -116,6 +116,12 @@ const Template = `# troupe.toml: this project's troupe settings (docs/CONFIG.md 
 # from the git remote and the root commit, so every checkout of the repository agrees).
 #id = "my-service"
 
+#[workers]
+# A git remote the workers can reach: they fetch the base commit from it and push a writing
+# child's work there as refs/troupe/<task> (never your branches). Default: origin's URL;
+# "none" sends the code as bundles through the NATS object store.
+#remote = "none"
+
 #[bus]
 # How to authenticate to the NATS server 'nats' names (your user config, TROUPE_NATS_* or
 # --nats-creds only; docs/WORKERS.md). One of token, user/password, nkey (a seed file) or creds

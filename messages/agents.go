@@ -155,6 +155,10 @@ type AgentResult struct {
 	Error    string     `json:"error,omitempty"`
 	// Worker names the worker the child ran on; empty for a child of the parent's own Node.
 	Worker string `json:"worker,omitempty"`
+	// Full names the whole result in the project's object store when it was too large for the
+	// bus (a worker's child with a long answer): the fields here are then a preview, and the
+	// dispatching Node puts the whole back before the parent sees it.
+	Full *ObjectRef `json:"full,omitempty"`
 	// Delivered is set by the parent once its model has seen the result.
 	Delivered bool `json:"delivered,omitempty"`
 }

@@ -26,6 +26,9 @@ type Envelope struct {
 	// (DataBytes long); Data is then a preview with long strings cut (see payload.go).
 	DataRef   string `json:"data_ref,omitempty"`
 	DataBytes int    `json:"data_bytes,omitempty"`
+	// DataObject names the object holding the whole Data when the event came from another
+	// machine (a worker), whose store the reader cannot open: the project's object store.
+	DataObject *ObjectRef `json:"data_object,omitempty"`
 }
 
 // DecodeData decodes the payload into the struct its Type names.

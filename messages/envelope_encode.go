@@ -62,6 +62,11 @@ func appendEnvelopeTail(b []byte, env *Envelope) []byte {
 		b = append(b, `,"data_bytes":`...)
 		b = strconv.AppendInt(b, int64(env.DataBytes), 10)
 	}
+	if env.DataObject != nil {
+		raw, _ := json.Marshal(env.DataObject) // plain strings and a number always marshal
+		b = append(b, `,"data_object":`...)
+		b = append(b, raw...)
+	}
 	return append(b, '}')
 }
 

@@ -23,6 +23,9 @@ func TestEnvelopeEncodingMatchesMarshal(t *testing.T) {
 		for _, ts := range times {
 			env := &Envelope{V: Version, Seq: uint64(i) * 1e15, TS: ts, NS: "ns-" + s, Session: s, Agent: s, Parent: s,
 				Type: EventType("text." + s), Data: want, DataRef: s, DataBytes: i * 1000}
+			if i%2 == 1 {
+				env.DataObject = &ObjectRef{Bucket: "b-" + s, Name: "evt/" + s, Bytes: int64(i), Digest: s}
+			}
 			for _, e := range []*Envelope{env, {V: 1, Seq: 1, TS: ts, NS: "p", Session: "s", Type: EventTextDelta}} {
 				want, err := json.Marshal(e)
 				if err != nil {

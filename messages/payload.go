@@ -28,35 +28,44 @@ type PayloadRef struct {
 const previewString = 4 << 10
 
 // ShortenJSON returns raw with every string longer than previewString cut to a preview that
-// says how long it was and where the whole is, so the result still decodes into the same
-// struct. It is how an oversized event keeps a readable Data.
-func ShortenJSON(raw json.RawMessage, ref string) (json.RawMessage, error) {
+// says how long it was and where the whole is (where: "artifact sha256:…", "object …"), so the
+// result still decodes into the same struct. It is how an oversized event keeps a readable Data.
+func ShortenJSON(raw json.RawMessage, where string) (json.RawMessage, error) {
 	var v any
 	if err := json.Unmarshal(raw, &v); err != nil {
 		return nil, fmt.Errorf("shorten payload: %w", err)
 	}
-	out, err := json.Marshal(shortenValue(v, ref))
+	out, err := json.Marshal(shortenValue(v, where))
 	if err != nil {
 		return nil, fmt.Errorf("shorten payload: %w", err)
 	}
 	return out, nil
 }
 
-func shortenValue(v any, ref string) any {
+func shortenValue(v any, where string) any {
 	switch x := v.(type) {
 	case string:
 		if len(x) <= previewString {
 			return x
 		}
-		return fmt.Sprintf("%s…[%d bytes in all: the whole payload is artifact %s]", textfmt.Head(x, previewString), len(x), ref)
+		return Preview(x, previewString, where)
 	case []any:
 		for i := range x {
-			x[i] = shortenValue(x[i], ref)
+			x[i] = shortenValue(x[i], where)
 		}
 	case map[string]any:
 		for k := range x {
-			x[k] = shortenValue(x[k], ref)
+			x[k] = shortenValue(x[k], where)
 		}
 	}
 	return v
+}
+
+// Preview cuts s to at most n bytes (whole runes) followed by a note of its whole length and
+// where the whole is; a string of at most n bytes is returned as it is.
+func Preview(s string, n int, where string) string {
+	if len(s) <= n {
+		return s
+	}
+	return fmt.Sprintf("%s…[%d bytes in all: the whole payload is %s]", textfmt.Head(s, n), len(s), where)
 }

@@ -12,7 +12,7 @@ import (
 func TestShortenJSONKeepsTheShapeAndNamesTheWhole(t *testing.T) {
 	long := strings.Repeat("é", 10_000) // multi-byte: the cut must not split a rune
 	raw, _ := json.Marshal(&ToolCallData{Turn: 3, CallID: "c1", Tool: "write_file", Args: long, Summary: "write_file big.txt"})
-	out, err := ShortenJSON(raw, "sha256:abc")
+	out, err := ShortenJSON(raw, "artifact sha256:abc")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -56,6 +56,9 @@ type SpawnTask struct {
 	Deadline   time.Time    `json:"deadline,omitempty"`
 	Writes     bool         `json:"writes,omitempty"`
 	Attempt    int          `json:"attempt,omitempty"`
+	// Steer is the child session's steer key (docs/WORKERS.md "Who may do what"): the worker
+	// lets a client steer the child (answer its approvals) only with a token made from it.
+	Steer string `json:"steer,omitempty"`
 }
 
 // TaskLease is a worker's heartbeat for a task it runs, on its results subject: the task is

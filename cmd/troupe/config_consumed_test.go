@@ -53,6 +53,7 @@ func testValues(script string) map[string]any {
 		"Bus.TLSCert":           script,
 		"Bus.TLSKey":            script,
 		"Project.ID":            "my-project",
+		"Workers.Remote":        "/srv/git/project.git",
 	}
 }
 
@@ -91,9 +92,9 @@ func TestEveryConfigFieldReachesTheNodeOrTheSession(t *testing.T) {
 		for _, h := range opts.Hooks.All() {
 			hooks = append(hooks, string(h.Event)+" "+h.Matcher+" "+h.Command)
 		}
-		return fmt.Sprintf("%q %T%+v %+v %q %q %+v %s %+v %q %q %+v %+v %+v %q", opts.Environ, opts.Sandbox, opts.Sandbox, opts.Agents, opts.NATS,
+		return fmt.Sprintf("%q %T%+v %+v %q %q %+v %s %+v %q %q %+v %+v %+v %q %q", opts.Environ, opts.Sandbox, opts.Sandbox, opts.Agents, opts.NATS,
 			opts.UserConfigDir, opts.Retry, data, opts.MCPServers, opts.WebAllowHosts, hooks, opts.Lessons, opts.WebSearch,
-			opts.BusCredentials, opts.Project)
+			opts.BusCredentials, opts.Project, opts.Dispatch.Code.Remote)
 	}
 	base := config.Defaults()
 	base.Model = "scripted:" + script

@@ -13,8 +13,10 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/troupe-dev/troupe/actors"
+	"github.com/troupe-dev/troupe/cmd/troupe/internal/ui"
 
 	"github.com/troupe-dev/troupe/internal/natstest"
 	"github.com/troupe-dev/troupe/internal/taskqueue"
@@ -50,6 +52,7 @@ func scenarioAccounts(ns string) string {
 	}
 	return `accounts { T: { jetstream: enabled, users: [
 		` + user("node", actors.KindNode) + `
+		` + user("client", actors.KindClient) + `
 		` + user("w1", actors.KindWorker) + `
 		` + user("w2", actors.KindWorker) + `
 		` + user("watch", actors.KindWatcher) + `
@@ -110,54 +113,74 @@ func (tr *taskResults) count() int {
 	return len(tr.results)
 }
 
-// Two real troupe worker processes, each with its own credentials, share 50 tasks on a 3-node
-// stock cluster; one is SIGKILLed while it holds tasks. Every task still gets its result (the
-// killed worker's come back after AckWait and run on the other), a watch-only client cannot
-// forge a result, and a client without credentials is refused.
+// credEnv is a troupe process's environment on the cluster as user.
+func (sc *scenarioCluster) credEnv(t *testing.T, user string) []string {
+	return testEnv(t, "TROUPE_NATS="+sc.c.URL(), "TROUPE_NATS_USER="+user, "TROUPE_NATS_PASSWORD="+user+"-secret")
+}
+
+// Issue 25's scenario on a 3-node stock cluster: a parent (its node started by troupe serve, the
+// run attached as a client) spawns 50 scripted subagents with placement workers; two real
+// troupe worker processes, each with its own credentials, run them, and one is SIGKILLed while
+// it holds tasks. Every result reaches the parent exactly once, troupe watch --json in a third
+// process sees all 51 sessions, a watch-only client cannot forge a result, and a client
+// without credentials is refused.
 func TestScenarioWorkersOnStockCluster(t *testing.T) {
 	repo := newRepo(t, map[string]string{"a.txt": "alpha\n"})
 	ns := actors.ProjectNamespace(repo, "")
 	sc := startScenarioCluster(t, ns)
-	env := testEnv(t)
-	model := writeScript(t, repo, `{"turns": [{"text": "parent"}],
-		"agents": {"*": {"turns": [{"delay_ms": 300, "text": "child reporting"}]}}}`)
+	model := writeScript(t, repo, strings.Replace(spawnManyScript(scenarioAgents),
+		`{"text": "child reporting"}`, `{"delay_ms": 300, "text": "child reporting"}`, 1))
 
-	node, err := nats.Connect(sc.url("node"))
+	tap, err := nats.Connect(sc.url("node"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer node.Close()
+	t.Cleanup(tap.Close) // after the failure report below, which reads the queue through it
 	tr := &taskResults{results: map[string][]*messages.AgentResult{}, leases: map[string][]*messages.TaskLease{}}
-	if _, err := node.Subscribe(messages.AllWorkerResultsSubject(ns), tr.take); err != nil {
+	if _, err := tap.Subscribe(messages.AllWorkerResultsSubject(ns), tr.take); err != nil {
 		t.Fatal(err)
 	}
-	workers := map[string]*lineWatcher{}
+	evs := &eventTap{types: map[string][]string{}}
+	if _, err := tap.Subscribe(messages.ProjectEventsSubject(ns), evs.take); err != nil {
+		t.Fatal(err)
+	}
 	var w1 *exec.Cmd
+	logs := map[string]*strings.Builder{}
 	for _, name := range []string{"w1", "w2"} {
-		cmd, out, _ := startTroupe(t, repo, env, "worker", "--nats", sc.url(name), "--name", name, "--slots", "4",
+		cmd, out, werr := startTroupe(t, repo, sc.credEnv(t, name), "worker", "--name", name, "--slots", "4",
 			"--ack-wait", "2s", "--repo-cache", t.TempDir(), "--sandbox", "off")
-		workers[name] = out
 		out.waitFor(t, "troupe: worker "+name+" serving", 60*time.Second)
+		logs[name] = werr
 		if name == "w1" {
 			w1 = cmd
 		}
 	}
-	q, err := taskqueue.OpenPublisher(context.Background(), node, taskqueue.Config{Namespace: ns})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range scenarioAgents {
-		id := fmt.Sprintf("task-%02d", i)
-		err := q.Publish(context.Background(), &messages.SpawnTask{ID: id, Project: ns, ParentNode: "n-test", Parent: "parent-1",
-			Start: messages.StartSession{ID: id, Task: "report", Model: model, Mode: "yolo", Workspace: repo,
-				Agent: "root/" + id, Parent: "parent-1", Role: "explorer", Depth: 1}})
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	var killedHeld []string
+	serve, sout, serr := startTroupe(t, repo, append(sc.credEnv(t, "node"), "TROUPE_PLACEMENT=workers"), "serve", "--sandbox", "off")
+	logs["serve"] = serr
+	sout.waitFor(t, "troupe: serving", 60*time.Second)
+	_, wout, _ := startTroupe(t, repo, sc.credEnv(t, "watch"), "watch", "--json")
+	// A second watcher draws the agent tree as lines (piped): every child under the run, with
+	// the name of the worker it ran on.
+	_, lout, _ := startTroupe(t, repo, sc.credEnv(t, "watch"), "watch")
+	client := sc.credEnv(t, "client")
+	warmModel := writeScript(t, repo, `{"turns": [{"text": "warm"}]}`)
 	testwait.For(t, 60*time.Second, func() error {
-		if killedHeld = tr.heldBy("w1"); len(killedHeld) == 0 {
+		warm := troupe(t, repo, client, "run", "--json", "--model", warmModel, "warm up")
+		if warm.code != 0 {
+			t.Fatalf("warm-up run: exit %d\n%s", warm.code, warm.stderr)
+		}
+		id := envelopes(t, warm.stdout)[0].Session
+		if err := waitLine(wout, id, time.Second); err != nil {
+			return err
+		}
+		return waitLine(lout, " "+ui.ShortID(id)+" root ", time.Second)
+	})
+
+	run, rout, rerr := startTroupe(t, repo, client, "run", "--json", "--mode", "yolo", "--sandbox", "off",
+		"--placement", "workers", "--model", model, "spawn the agents")
+	var held []string
+	testwait.For(t, 60*time.Second, func() error {
+		if held = tr.heldBy("w1"); len(held) == 0 {
 			return fmt.Errorf("worker w1 holds no task yet")
 		}
 		return nil
@@ -165,28 +188,68 @@ func TestScenarioWorkersOnStockCluster(t *testing.T) {
 	if err := w1.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	testwait.For(t, 120*time.Second, func() error {
-		if n := tr.count(); n < scenarioAgents {
-			return fmt.Errorf("%d of %d tasks reported; w2 said:\n%s", n, scenarioAgents, workers["w2"].text())
+	root := runID(t, rout)
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("children without a result on the results subjects:\n%s\nthe queue: %s\nstderr of w1, w2:\n%s\n%s",
+				unreported(rout, tr), queueState(tap, ns), logs["w1"], logs["w2"])
+			// The Node's goroutines that were doing troupe's work when it stalled.
+			if serve.Process.Signal(syscall.SIGQUIT) == nil {
+				waitExit(t, serve, 30*time.Second)
+			}
+			t.Logf("serve's stderr, troupe's goroutines:\n%s", troupeStacks(logs["serve"].String()))
+		}
+	})
+	testwait.For(t, 180*time.Second, func() error {
+		if waitLine(rout, `"session":"`+root+`","agent":"root","type":"session.finished"`, 0) == nil {
+			return nil
+		}
+		tr.mu.Lock()
+		defer tr.mu.Unlock()
+		var open []string
+		for task, ls := range tr.leases {
+			if len(tr.results[task]) == 0 {
+				open = append(open, fmt.Sprintf("%s (last lease %s attempt %d)", task, ls[len(ls)-1].Worker, ls[len(ls)-1].Attempt))
+			}
+		}
+		return fmt.Errorf("the run has not finished: %d results on the results subjects, leased without a result: %v",
+			len(tr.results), open)
+	})
+	if code := waitExit(t, run, 60*time.Second); code != 0 {
+		t.Fatalf("run: exit %d\n%s", code, rerr.String())
+	}
+	envs := envelopes(t, rout.text())
+	if fin := finished(t, envs); fin.Final != "all agents reported" {
+		t.Fatalf("final = %q", fin.Final)
+	}
+	results := agentResults(t, envs)
+	checkOncePerAgent(t, results, scenarioAgents)
+	for s, rs := range results {
+		if rs[0].Worker != "w1" && rs[0].Worker != "w2" {
+			t.Errorf("child %s ran on %q, not on a worker", s, rs[0].Worker)
+		}
+	}
+	redone := finishedElsewhere(tr, held, "w2")
+	if redone == 0 {
+		t.Errorf("none of the %d tasks the killed worker held was finished by the other", len(held))
+	}
+	t.Logf("w1 held %d tasks when killed; w2 finished %d of them", len(held), redone)
+	waitSessionsOr(t, wout, envs[0].Session, scenarioAgents+1, func(seen map[string]bool) string {
+		return evs.explain(seen, results)
+	})
+	testwait.For(t, 60*time.Second, func() error {
+		var missing []string
+		for _, rs := range results {
+			want := fmt.Sprintf(" %s %s@%s %s done", ui.ShortID(root), rs[0].Handle, rs[0].Worker, rs[0].Role)
+			if waitLine(lout, want, 0) != nil {
+				missing = append(missing, want)
+			}
+		}
+		if len(missing) > 0 {
+			return fmt.Errorf("troupe watch has no line %q (and %d more):\n%s", missing[0], len(missing)-1, lout.text())
 		}
 		return nil
 	})
-	tr.mu.Lock()
-	for id, rs := range tr.results {
-		if rs[0].Status != messages.AgentDone || rs[0].Summary != "child reporting" || (rs[0].Worker != "w1" && rs[0].Worker != "w2") {
-			t.Errorf("task %s: %+v", id, rs[0])
-		}
-	}
-	redelivered := 0
-	for _, id := range killedHeld {
-		if rs := tr.results[id]; len(rs) > 0 && rs[len(rs)-1].Worker == "w2" {
-			redelivered++
-		}
-	}
-	tr.mu.Unlock()
-	if redelivered == 0 {
-		t.Errorf("none of the %d tasks the killed worker held was finished by the other", len(killedHeld))
-	}
 
 	// A watch-only client cannot forge a result: the server refuses the publish.
 	forgedErr := make(chan error, 1)
@@ -200,7 +263,7 @@ func TestScenarioWorkersOnStockCluster(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer watch.Close()
-	forged, _ := messages.Encode(&messages.AgentResult{Session: "task-00", Status: messages.AgentFailed, Worker: "w2", Summary: "forged"})
+	forged, _ := messages.Encode(&messages.AgentResult{Session: "forged", Status: messages.AgentFailed, Worker: "w2", Summary: "forged"})
 	watch.Publish(messages.WorkerResultsSubject(ns, "w2"), forged)
 	watch.Flush()
 	select {
@@ -211,26 +274,144 @@ func TestScenarioWorkersOnStockCluster(t *testing.T) {
 	case <-time.After(testwait.Scale(10 * time.Second)):
 		t.Fatal("the server did not refuse the watch credential's forged result")
 	}
-	if err := node.Flush(); err != nil {
+	if err := tap.Flush(); err != nil {
 		t.Fatal(err)
 	}
 	tr.mu.Lock()
-	for _, r := range tr.results["task-00"] {
-		if r.Summary == "forged" {
-			t.Error("the forged result reached the results subject")
-		}
-	}
+	forgedSeen := len(tr.results["forged"])
 	tr.mu.Unlock()
+	if forgedSeen != 0 {
+		t.Error("the forged result reached the results subject")
+	}
 
 	// No credentials: refused, by a plain client and by troupe worker alike.
 	if nc, err := nats.Connect(sc.c.URL()); err == nil {
 		nc.Close()
 		t.Fatal("a client without credentials was let in")
 	}
-	r := troupe(t, repo, env, "worker", "--nats", sc.c.URL(), "--name", "w3")
+	r := troupe(t, repo, testEnv(t), "worker", "--nats", sc.c.URL(), "--name", "w3")
 	if r.code != 2 || strings.Count(strings.TrimSpace(r.stderr), "\n") != 0 || !strings.Contains(r.stderr, "Authorization Violation") {
 		t.Fatalf("worker without credentials: exit %d\n%s", r.code, r.stderr)
 	}
+}
+
+// eventTap records, per session, the types of the events the test's own subscriber saw, to
+// tell apart an event never published from one the watcher did not get.
+type eventTap struct {
+	mu    sync.Mutex
+	types map[string][]string
+}
+
+func (et *eventTap) take(m *nats.Msg) {
+	var e messages.Envelope
+	if json.Unmarshal(m.Data, &e) != nil {
+		return
+	}
+	et.mu.Lock()
+	defer et.mu.Unlock()
+	et.types[e.Session] = append(et.types[e.Session], fmt.Sprintf("%d:%s", e.Seq, e.Type))
+}
+
+// explain names the children the watcher has not shown, where each ran and what the tap saw.
+func (et *eventTap) explain(seen map[string]bool, results map[string][]*messages.AgentResult) string {
+	et.mu.Lock()
+	defer et.mu.Unlock()
+	var out []string
+	for s, rs := range results {
+		if !seen[s] {
+			out = append(out, fmt.Sprintf("%s (ran on %s; the test's subscriber saw %v)", s, rs[0].Worker, et.types[s]))
+		}
+	}
+	return "not shown: " + strings.Join(out, ", ")
+}
+
+// unreported is the run's agent.* lines of the children no worker reported a result for.
+func unreported(rout *lineWatcher, tr *taskResults) string {
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	var out []string
+	for _, l := range strings.Split(rout.text(), "\n") {
+		var e messages.Envelope
+		if json.Unmarshal([]byte(l), &e) != nil || !strings.HasPrefix(string(e.Type), "agent.") {
+			continue
+		}
+		var d struct{ Session string }
+		if json.Unmarshal(e.Data, &d) == nil && len(tr.results[d.Session]) == 0 {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// queueState says what the task stream and its consumer hold, and which tasks are in it.
+func queueState(nc *nats.Conn, ns string) string {
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return err.Error()
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), testwait.Scale(10*time.Second))
+	defer cancel()
+	st, err := js.Stream(ctx, taskqueue.StreamName(ns))
+	if err != nil {
+		return err.Error()
+	}
+	si, err := st.Info(ctx)
+	if err != nil {
+		return err.Error()
+	}
+	out := fmt.Sprintf("stream: %d messages, seq %d..%d", si.State.Msgs, si.State.FirstSeq, si.State.LastSeq)
+	if c, err := st.Consumer(ctx, taskqueue.DefaultConsumer); err == nil {
+		if ci, err := c.Info(ctx); err == nil {
+			out += fmt.Sprintf("; consumer: pending %d, ack pending %d, redelivered %d, waiting %d, delivered %d, ack floor %d",
+				ci.NumPending, ci.NumAckPending, ci.NumRedelivered, ci.NumWaiting, ci.Delivered.Stream, ci.AckFloor.Stream)
+		}
+	}
+	for seq := si.State.FirstSeq; si.State.Msgs > 0 && seq <= si.State.LastSeq; seq++ {
+		m, err := st.GetMsg(ctx, seq)
+		if err != nil {
+			continue
+		}
+		if v, err := messages.Decode(m.Data); err == nil {
+			if task, ok := v.(*messages.SpawnTask); ok {
+				out += fmt.Sprintf("; seq %d: task %s", seq, task.ID)
+			}
+		}
+	}
+	return out
+}
+
+// troupeStacks keeps the goroutines of a Go stack dump that run troupe's own code.
+func troupeStacks(dump string) string {
+	var out []string
+	for _, g := range strings.Split(dump, "\n\n") {
+		if strings.Contains(g, "troupe-dev/troupe/") && !strings.Contains(g, "created by github.com/asynkron") {
+			out = append(out, g)
+		}
+	}
+	return strings.Join(out, "\n\n")
+}
+
+// runID is the session id of a run started with --json, from its first line.
+func runID(t *testing.T, w *lineWatcher) string {
+	line := w.waitFor(t, `"type":"session.started"`, 60*time.Second)
+	var e messages.Envelope
+	if err := json.Unmarshal([]byte(line), &e); err != nil {
+		t.Fatal(err)
+	}
+	return e.Session
+}
+
+// finishedElsewhere counts the tasks among held whose last result came from worker w.
+func finishedElsewhere(tr *taskResults, held []string, w string) int {
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	n := 0
+	for _, id := range held {
+		if rs := tr.results[id]; len(rs) > 0 && rs[len(rs)-1].Worker == w {
+			n++
+		}
+	}
+	return n
 }
 
 // SIGTERM stops a worker taking tasks; the one it runs goes back to the queue when the grace

@@ -96,7 +96,7 @@ func TestScenarioLocalPlacementOnEmbeddedServer(t *testing.T) {
 		id := envelopes(t, warm.stdout)[0].Session
 		return waitLine(wout, id, time.Second)
 	})
-	r := troupe(t, repo, env, "run", "--json", "--mode", "yolo", "--sandbox", "off", "--model", model, "spawn the agents")
+	r := troupe(t, repo, env, "run", "--json", "--mode", "yolo", "--sandbox", "off", "--placement", "local", "--model", model, "spawn the agents")
 	if r.code != 0 {
 		t.Fatalf("run: exit %d\n%s", r.code, r.stderr)
 	}
@@ -112,15 +112,25 @@ func TestScenarioLocalPlacementOnEmbeddedServer(t *testing.T) {
 // tree (and no more).
 func waitSessions(t *testing.T, w *lineWatcher, root string, n int) {
 	t.Helper()
+	waitSessionsOr(t, w, root, n, nil)
+}
+
+// waitSessionsOr is waitSessions; explain, when given, says what else saw the sessions the
+// watcher has not shown (in the failure).
+func waitSessionsOr(t *testing.T, w *lineWatcher, root string, n int, explain func(seen map[string]bool) string) {
+	t.Helper()
 	testwait.For(t, 60*time.Second, func() error {
 		w.mu.Lock()
-		got := len(treeIn(w.lines, root))
+		seen := treeIn(w.lines, root)
 		w.mu.Unlock()
-		if got > n {
-			t.Fatalf("watch saw %d sessions, want %d", got, n)
+		if len(seen) > n {
+			t.Fatalf("watch saw %d sessions, want %d", len(seen), n)
 		}
-		if got < n {
-			return fmt.Errorf("watch saw %d sessions, want %d", got, n)
+		if len(seen) < n {
+			if explain != nil {
+				return fmt.Errorf("watch saw %d sessions, want %d; %s", len(seen), n, explain(seen))
+			}
+			return fmt.Errorf("watch saw %d sessions, want %d", len(seen), n)
 		}
 		return nil
 	})

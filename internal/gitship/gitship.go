@@ -27,6 +27,7 @@ type Result struct {
 	Commit   string              // the branch's tip
 	Bundle   *messages.ObjectRef // the branch's bundle; nil when pushed or unchanged
 	Pushed   bool                // the branch was pushed to the shared remote
+	PushErr  error               // why a push to the shared remote failed (the bundle went instead)
 	DiffStat string              // git diff --stat of the child's own work
 }
 

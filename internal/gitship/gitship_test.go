@@ -198,8 +198,19 @@ func TestSharedRemote(t *testing.T) {
 	if err != nil || !res.Pushed || res.Bundle != nil {
 		t.Fatalf("result = %+v, %v", res, err)
 	}
+	mainBefore := git(t, remote, "rev-parse", "main")
+	// Pushed as troupe's own ref, never as a branch of the remote.
+	if got := git(t, remote, "for-each-ref", "--format=%(refname)"); got != "refs/heads/main\nrefs/troupe/t1" {
+		t.Fatalf("the remote's refs after the push:\n%s", got)
+	}
 	if err := Import(ctx, parent, "t1", src.Base, &messages.AgentResult{Branch: res.Branch}, objs, remote); err != nil {
 		t.Fatal(err)
+	}
+	if err := Unpush(ctx, parent, remote, res.Branch); err != nil {
+		t.Fatal(err)
+	}
+	if got := git(t, remote, "for-each-ref", "--format=%(refname)"); got != "refs/heads/main" || git(t, remote, "rev-parse", "main") != mainBefore {
+		t.Fatalf("the remote's refs after the parent fetched the work:\n%s", got)
 	}
 	if _, err := worktree.Merge(parent, "t1"); err != nil {
 		t.Fatal(err)
@@ -211,6 +222,55 @@ func TestSharedRemote(t *testing.T) {
 	co2, _ := cache.Checkout(ctx, "proj-3", "t2", src, objs)
 	if res, err := cache.Return(ctx, co2, objs, ReturnOptions{}); err != nil || res.Branch != "" {
 		t.Fatalf("unchanged child's result = %+v, %v", res, err)
+	}
+}
+
+// TestSharedRemoteWithoutTheBase: a base the shared remote lacks (an unpushed commit) goes as a
+// bundle, and nothing of the user's is pushed; Fallback says why, as it does for a remote that
+// cannot be reached. A base that is an ancestor of a remote branch counts as there.
+func TestSharedRemoteWithoutTheBase(t *testing.T) {
+	ctx := ctxT(t)
+	js := startJS(t)
+	objs, _ := OpenObjects(ctx, js, "proj-5", 1)
+	remote := t.TempDir()
+	git(t, remote, "init", "-q", "--bare")
+	parent := newRepo(t)
+	git(t, parent, "push", "-q", remote, "main")
+	older := git(t, parent, "rev-parse", "HEAD")
+	write(t, parent, "new.txt", "not pushed\n")
+	git(t, parent, "add", "-A")
+	git(t, parent, "commit", "-qm", "unpushed")
+	src, _, err := Prepare(ctx, parent, "t1", objs, PrepareOptions{URL: remote})
+	if err != nil || src.URL != "" || src.Bundle == nil {
+		t.Fatalf("source = %+v, %v", src, err)
+	}
+	if why := Fallback(ctx, parent, remote, src); !strings.Contains(why, "does not have commit") {
+		t.Fatalf("fallback = %q", why)
+	}
+	if got := git(t, remote, "rev-parse", "main"); got != older {
+		t.Fatal("the remote changed")
+	}
+	gone := filepath.Join(t.TempDir(), "gone.git")
+	if src, _, err := Prepare(ctx, parent, "t2", objs, PrepareOptions{URL: gone}); err != nil || src.URL != "" || src.Bundle == nil {
+		t.Fatalf("unreachable remote: %+v, %v", src, err)
+	} else if why := Fallback(ctx, parent, gone, src); !strings.Contains(why, "cannot be reached") || strings.Contains(why, "\n") {
+		t.Fatalf("fallback = %q", why)
+	}
+	// Once pushed further, the same commit is there; its parent commit is too.
+	git(t, parent, "push", "-q", remote, "main")
+	git(t, parent, "checkout", "-q", older)
+	if src, _, err := Prepare(ctx, parent, "t3", objs, PrepareOptions{URL: remote}); err != nil || src.URL != remote || src.Bundle != nil {
+		t.Fatalf("an ancestor of the remote's main: %+v, %v", src, err)
+	}
+	// origin's URL, made absolute when the remote is a relative path.
+	git(t, parent, "remote", "add", "origin", "../"+filepath.Base(remote))
+	if got := OriginURL(ctx, parent); got != filepath.Join(filepath.Dir(parent), filepath.Base(remote)) {
+		t.Fatalf("origin = %q", got)
+	}
+	for _, u := range []string{"git@github.com:o/r.git", "https://h/o/r", "/abs/r.git"} {
+		if got := absRemote(parent, u); got != u {
+			t.Errorf("absRemote(%q) = %q", u, got)
+		}
 	}
 }
 

@@ -24,6 +24,13 @@ import (
 //	patch/<task>      git diff --binary of the parent's uncommitted changes
 //	result/<task>     a git bundle of a writing child's branch troupe/<task>
 //	ckpt/<task>       a git bundle of a child's last worktree checkpoint
+//	ctx/<task>        the context a fork or partial child inherits, when too large for its task
+//	out/<task>        a child's whole result, when too large for the bus
+//	evt/<session>/<seq>  the whole data of a worker's event too large for the bus
+//
+// What a task left is deleted in two steps: its worker deletes what only the worker reads
+// (taskstate.Host.Done, once the task is acked), the parent what came back (Forget, once it
+// has it).
 type Objects struct {
 	os     jetstream.ObjectStore
 	bucket string
@@ -149,17 +156,38 @@ func (o *Objects) GetFile(ctx context.Context, name, path string) (int64, error)
 	return n, nil
 }
 
-// Forget deletes what a finished task left in the bucket (its patch, result and checkpoint);
-// bundles of base commits stay, since later tasks build on them.
+// Object names of a task's payloads (the list above).
+func ContextName(task string) string { return "ctx/" + task }
+func OutName(task string) string     { return "out/" + task }
+func EventName(session string, seq uint64) string {
+	return fmt.Sprintf("evt/%s/%d", session, seq)
+}
+
+// Forget deletes what a finished task left in the bucket (its patch, inherited context,
+// checkpoint, returned branch and whole result), once the parent has its result; bundles of
+// base commits stay, since later tasks build on them.
 func (o *Objects) Forget(ctx context.Context, task string) error {
+	return o.delete(ctx, "forget task "+task, "patch/"+task, ContextName(task), "ckpt/"+task, "result/"+task, OutName(task))
+}
+
+// Delete deletes the named objects; one that is not there is no error.
+func (o *Objects) Delete(ctx context.Context, names ...string) error {
+	return o.delete(ctx, "delete objects", names...)
+}
+
+func (o *Objects) delete(ctx context.Context, what string, names ...string) error {
 	var errs []error
-	for _, name := range []string{"patch/" + task, "result/" + task, "ckpt/" + task} {
+	for _, name := range names {
 		if err := o.os.Delete(ctx, name); err != nil && !errors.Is(err, jetstream.ErrObjectNotFound) {
 			errs = append(errs, err)
 		}
 	}
 	if err := errors.Join(errs...); err != nil {
-		return fmt.Errorf("gitship: forget task %s: %w", task, err)
+		return fmt.Errorf("gitship: %s: %w", what, err)
 	}
 	return nil
 }
+
+// Check refuses a reference into another bucket (a worker serving two projects must not mix
+// their code) or an empty one.
+func (o *Objects) Check(ref *messages.ObjectRef) error { return o.check(ref) }

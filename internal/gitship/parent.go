@@ -18,15 +18,16 @@ import (
 
 // PrepareOptions say how a task's code leaves the parent.
 type PrepareOptions struct {
-	// URL is a remote the workers can reach that already holds the base commit (config or
-	// flag); "" sends the base as a bundle through the object store.
+	// URL is a shared remote the workers can reach (remote.go); "" sends the base as a bundle
+	// through the object store.
 	URL string
 }
 
 // Prepare captures the parent's checkout at root for task: HEAD as the base, the uncommitted
 // changes (tracked and untracked-not-ignored, binary-safe) as a patch (inline when small, else
-// patch/<task>), and, without a shared remote, a bundle holding the base (bundle/<base>). It
-// returns what the SpawnTask carries and the bytes it uploaded. The user's index, branches and
+// patch/<task>), and, unless the shared remote opt.URL holds the base, a bundle holding it
+// (bundle/<base>). It returns what the SpawnTask carries (its URL empty when the remote could
+// not be used: Fallback says why) and the bytes it uploaded. The user's index, branches and
 // files are not touched. It is Capture then Snapshot.ForTask.
 func Prepare(ctx context.Context, root, task string, objs *Objects, opt PrepareOptions) (*messages.TaskRepo, int64, error) {
 	if err := checkTask(task); err != nil {
@@ -51,7 +52,8 @@ type Snapshot struct {
 }
 
 // Capture reads the parent's checkout at root: HEAD as the base, the uncommitted changes, and,
-// without a shared remote, makes sure the bundle holding the base is in the object store.
+// unless the shared remote opt.URL holds the base, makes sure the bundle holding the base is in
+// the object store (the snapshot's URL is then empty).
 func Capture(ctx context.Context, root string, objs *Objects, opt PrepareOptions) (*Snapshot, error) {
 	top, err := run(ctx, root, "rev-parse", "--show-toplevel")
 	if err != nil {
@@ -61,11 +63,16 @@ func Capture(ctx context.Context, root string, objs *Objects, opt PrepareOptions
 	if err != nil || base == "" {
 		return nil, errors.New("gitship: the repository has no commits yet, so there is nothing to send a worker; make a first commit, or keep the child local")
 	}
-	snap := &Snapshot{repo: messages.TaskRepo{URL: opt.URL, Base: base}}
+	snap := &Snapshot{repo: messages.TaskRepo{Base: base}}
+	if opt.URL != "" {
+		if ok, err := remoteHas(ctx, top, opt.URL, base); err == nil && ok {
+			snap.repo.URL = opt.URL
+		}
+	}
 	if snap.patch, err = uncommitted(ctx, top, base); err != nil {
 		return nil, fmt.Errorf("gitship: capture uncommitted changes: %w", err)
 	}
-	if opt.URL == "" {
+	if snap.repo.URL == "" {
 		ref, n, err := publish(ctx, top, base, objs)
 		if err != nil {
 			return nil, fmt.Errorf("gitship: publish base %s: %w", short(base), err)
@@ -220,7 +227,7 @@ func tempPath(pattern string) (string, error) {
 func short(sha string) string { return sha[:min(len(sha), 12)] }
 
 // Import brings a writing child's returned branch (res.Branch, from res.Bundle, or from the
-// shared remote url when it was pushed) into the parent's checkout at root as branch
+// shared remote url, where it was pushed as RemoteRef) into the parent's checkout at root as branch
 // troupe/<name> with its worktree in .troupe/worktrees/<name>, exactly where a local child's
 // work would be, so `troupe worktree list|merge|drop <name>` treat it the same; base is the
 // commit the parent sent. Importing the same result twice is harmless; a different branch
@@ -241,6 +248,9 @@ func Import(ctx context.Context, root, name, base string, res *messages.AgentRes
 	}
 	incoming := "refs/troupe/import/" + name
 	refspec := "+refs/heads/" + res.Branch + ":" + incoming
+	if !strings.HasPrefix(res.Branch, BranchPrefix) {
+		return fmt.Errorf("gitship: import %s: %q is not a task's branch", name, res.Branch)
+	}
 	switch {
 	case res.Bundle != nil:
 		if err := objs.check(res.Bundle); err != nil {
@@ -258,7 +268,7 @@ func Import(ctx context.Context, root, name, base string, res *messages.AgentRes
 			return fmt.Errorf("gitship: import %s from its bundle: %w", name, err)
 		}
 	case url != "":
-		if err := move(ctx, top, "fetch", "-q", "--no-tags", url, refspec); err != nil {
+		if err := move(ctx, top, "fetch", "-q", "--no-tags", url, "+"+RemoteRef(res.Branch)+":"+incoming); err != nil {
 			return fmt.Errorf("gitship: import %s from %s: %w", name, url, err)
 		}
 	default:
@@ -293,4 +303,16 @@ func Import(ctx context.Context, root, name, base string, res *messages.AgentRes
 		return fmt.Errorf("gitship: import %s: check out its worktree: %w", name, err)
 	}
 	return ensureIgnored(wt)
+}
+
+// Fallback says why a task prepared with the shared remote url goes as a bundle after all
+// (repo.URL is empty): the remote lacks its base, or cannot be reached from here.
+func Fallback(ctx context.Context, root, url string, repo *messages.TaskRepo) string {
+	if url == "" || repo.URL != "" {
+		return ""
+	}
+	if _, err := run(ctx, root, "ls-remote", "--heads", url); err != nil {
+		return fmt.Sprintf("the shared remote %s cannot be reached (%v): the code goes to workers as bundles through the object store", url, err)
+	}
+	return fmt.Sprintf("the shared remote %s does not have commit %s (push it to share the code that way): the code goes to workers as bundles through the object store", url, short(repo.Base))
 }

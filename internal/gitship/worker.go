@@ -310,12 +310,12 @@ func bundleHeader(path string) (prereqs, refs []string, err error) {
 // ReturnOptions say how a writing child's branch goes back.
 type ReturnOptions struct {
 	Message string // the commit message of the child's uncommitted work
-	// PushURL, when set, pushes the branch there instead of bundling it.
+	// PushURL, when set, pushes the branch there (as RemoteRef) instead of bundling it.
 	PushURL string
 }
 
 // Return commits whatever the child left uncommitted in its worktree and sends its branch back:
-// pushed to opt.PushURL, or as result/<task> in the object store (a bundle whose prerequisite
+// pushed to opt.PushURL (falling back to the bundle when the push fails), or as result/<task> in the object store (a bundle whose prerequisite
 // is the base the parent sent, so it holds only the new commits). A child that changed nothing
 // returns a Result with no Branch.
 func (c *Cache) Return(ctx context.Context, co *Checkout, objs *Objects, opt ReturnOptions) (*Result, error) {
@@ -336,11 +336,14 @@ func (c *Cache) Return(ctx context.Context, co *Checkout, objs *Objects, opt Ret
 		return nil, fmt.Errorf("gitship: diff the work of %s: %w", co.Task, err)
 	}
 	if opt.PushURL != "" {
-		if err := move(ctx, co.Path, "push", "-q", "--force", opt.PushURL, "refs/heads/"+co.Branch+":refs/heads/"+co.Branch); err != nil {
-			return nil, fmt.Errorf("gitship: push %s: %w", co.Branch, err)
+		// Only troupe's own ref, never a branch; a remote that refuses it (no push rights from
+		// this machine) gets the bundle instead.
+		err := move(ctx, co.Path, "push", "-q", "--force", opt.PushURL, "refs/heads/"+co.Branch+":"+RemoteRef(co.Branch))
+		if err == nil {
+			res.Pushed = true
+			return res, nil
 		}
-		res.Pushed = true
-		return res, nil
+		res.PushErr = err
 	}
 	file, err := tempPath("troupe-result-*.bundle")
 	if err != nil {

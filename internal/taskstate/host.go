@@ -2,6 +2,7 @@ package taskstate
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/nats-io/nats.go/jetstream"
@@ -21,9 +22,6 @@ type Host struct {
 	State   *State
 	Mirror  *Mirror
 	store   *store.Store
-	// PushURL, when set, sends writing children's branches to this shared remote instead of
-	// as bundles.
-	PushURL string
 }
 
 // NewHost opens the project's buckets and the repository cache at cacheDir, and hooks the
@@ -126,7 +124,8 @@ func (h *Host) Finish(ctx context.Context, r *Run, res *messages.AgentResult) {
 	if res.Handle != "" {
 		msg = "troupe: " + res.Handle
 	}
-	out, err := h.Cache.Return(ctx, r.co, h.Objects, gitship.ReturnOptions{Message: msg, PushURL: h.PushURL})
+	// A task whose base came from the shared remote sends its work back there too.
+	out, err := h.Cache.Return(ctx, r.co, h.Objects, gitship.ReturnOptions{Message: msg, PushURL: r.Task.Repo.URL})
 	if err != nil {
 		res.Error = joinErr(res.Error, fmt.Sprintf("the child's work could not be sent back: %v", err))
 		return
@@ -147,17 +146,37 @@ func (h *Host) Release(ctx context.Context, r *Run) error {
 	return h.Cache.Remove(ctx, r.co)
 }
 
-// Done forgets the task's transcript and checkpoint once its result is acked: no later
-// delivery can come.
+// Done forgets the task's transcript, checkpoint, patch and inherited context once its result
+// is acked: no later delivery can come. What went back (its branch, a whole result too large
+// for the bus) stays until the parent has it (gitship.Objects.Forget).
 func (h *Host) Done(ctx context.Context, r *Run) error {
 	if err := h.Mirror.Flush(ctx); err != nil {
 		return err
 	}
 	big := h.Mirror.takeBig(r.Task.ID)
+	var err error
 	if r.Plan == Fresh { // all of its state is this run's: this Mirror knows what it wrote
-		return h.State.ForgetWritten(ctx, r.Task.ID, big, r.co != nil && !r.shared)
+		err = h.State.ForgetWritten(ctx, r.Task.ID, big, r.co != nil && !r.shared)
+	} else {
+		err = h.State.Forget(ctx, r.Task.ID)
 	}
-	return h.State.Forget(ctx, r.Task.ID)
+	return errors.Join(err, h.forgetInputs(ctx, r.Task))
+}
+
+// forgetInputs deletes the task's patch and inherited context when they came through the
+// object store (most tasks carry them inline, and cost no request here).
+func (h *Host) forgetInputs(ctx context.Context, t *messages.SpawnTask) error {
+	var names []string
+	if t.Repo.Patch != nil && t.Repo.Patch.Ref != nil {
+		names = append(names, t.Repo.Patch.Ref.Name)
+	}
+	if t.Inherited != nil && t.Inherited.Ref != nil {
+		names = append(names, t.Inherited.Ref.Name)
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	return h.Objects.Delete(ctx, names...)
 }
 
 func joinErr(a, b string) string {

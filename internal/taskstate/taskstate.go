@@ -92,7 +92,7 @@ const maxValue = 900 << 10
 
 // Forget removes a task's transcript, its oversized entries and its worktree checkpoint: before
 // a fresh start (so an old attempt's state is never resumed), and once the task's result is
-// acked. The patch and the returned branch stay for the parent (gitship.Objects.Forget).
+// acked (Host.Done). What went back to the parent stays until it has it (gitship.Objects.Forget).
 func (s *State) Forget(ctx context.Context, task string) error {
 	var errs []error
 	keys, err := s.kv.ListKeysFiltered(ctx, task+".>")

@@ -77,7 +77,7 @@ func (p *Project) Options(log *slog.Logger, trace *starttrace.Trace, wire *llm.M
 		Hooks:          p.Hooks(),
 		Config:         p.Fingerprint(),
 		// Subagents go to workers only where [agents] placement asks; the queue opens then.
-		Dispatch: actors.DispatchOptions{Open: actors.JetStreamQueue(p.Root, "")},
+		Dispatch: actors.DispatchOptions{Open: actors.JetStreamQueue, Code: actors.CodeOptions{Root: p.Root, Remote: p.Cfg.Workers.Remote, Log: log}},
 	}, nil
 }
 
