@@ -60,3 +60,19 @@ func TestVariantsFamilyDetails(t *testing.T) {
 		{"gptoss final channel json", "gpt-oss-20b", `<|channel|>final<|message|>{"name": "bash", "arguments": {"command": "ls -la"}}`, nil, calls(lsla)},
 	})
 }
+
+// HTML entities: a call whose markup or JSON quotes a client escaped for display is read
+// decoded; inside a value the tag formats keep entities as written (their reference parsers
+// do, and an HTML file holds them), except a shell command escaped whole (tools' rule).
+func TestVariantsEntities(t *testing.T) {
+	runVariants(t, []variant{
+		{"hermes json entities", "qwen3-8b", "<tool_call>\n{&quot;name&quot;: &quot;read_file&quot;, &quot;arguments&quot;: {&quot;path&quot;: &quot;a.go&quot;}}\n</tool_call>", nil, calls(readA)},
+		{"hermes markup escaped", "qwen3-8b", "&lt;tool_call&gt;\n{\"name\": \"read_file\", \"arguments\": {\"path\": \"a.go\"}}\n&lt;/tool_call&gt;", nil, calls(readA)},
+		{"coder markup escaped", "qwen3-coder-30b", "&lt;tool_call&gt;\n&lt;function=read_file&gt;\n&lt;parameter=path&gt;\na.go\n&lt;/parameter&gt;\n&lt;/function&gt;\n&lt;/tool_call&gt;", nil, calls(readA)},
+		{"coder value entities", "qwen3-coder-30b", "<tool_call>\n<function=write_file>\n<parameter=path>\na.html\n</parameter>\n<parameter=content>\n&lt;p&gt;hi&lt;/p&gt;\n</parameter>\n</function>\n</tool_call>", nil, calls(call("write_file", "path", "a.html", "content", "&lt;p&gt;hi&lt;/p&gt;"))},
+		{"glm value entities", "glm-4.6", "<tool_call>bash\n<arg_key>command</arg_key>\n<arg_value>make &amp;&amp; ./run</arg_value>\n</tool_call>", nil, calls(call("bash", "command", "make && ./run"))},
+		{"invoke value entities", "minimax-m2", "<minimax:tool_call>\n<invoke name=\"bash\">\n<parameter name=\"command\">a &amp;&amp; b</parameter>\n</invoke>\n</minimax:tool_call>", nil, calls(call("bash", "command", "a && b"))},
+		{"gemma entities", "gemma-4-e4b", "<|tool_call>call:bash{command:<|\"|>a &amp;&amp; b<|\"|>}<tool_call|>", nil, calls(call("bash", "command", "a && b"))},
+		{"gemma markup escaped", "gemma-4-e4b", "&lt;|tool_call&gt;call:read_file{path:&lt;|&quot;|&gt;a.go&lt;|&quot;|&gt;}&lt;tool_call|&gt;", nil, calls(readA)},
+	})
+}

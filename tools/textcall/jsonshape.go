@@ -3,6 +3,7 @@ package textcall
 import (
 	"bytes"
 	"encoding/json"
+	"html"
 	"strings"
 
 	"github.com/troupe-dev/troupe/internal/jsonfix"
@@ -49,6 +50,11 @@ func looseValue(text string) (json.RawMessage, bool) {
 		}
 		if u := unfuseJSON(text); u != text && json.Valid([]byte(u)) {
 			return json.RawMessage(u), true
+		}
+		if strings.Contains(text, "&quot;") { // the JSON's own quotes escaped as HTML entities
+			if u := html.UnescapeString(text); json.Valid([]byte(u)) {
+				return json.RawMessage(u), true
+			}
 		}
 		fixed, ok := repairText(text)
 		if !ok {

@@ -94,6 +94,8 @@ func hostileReplies() map[string]string {
 		"continue open fences":   repeatTo("```tool\nTOOL_NAME: bash\nBEGIN_ARG: command\n", megabyte),
 		"legacy invoke opens":    repeatTo("<invoke>\n<tool_name>bash</tool_name>\n<parameters>\n<command>", megabyte),
 		"legacy invoke names":    repeatTo("<invoke><tool_name>", megabyte),
+		"escaped markup":         repeatTo("&lt;tool_call&gt;{&quot;name&quot;: &quot;bash&quot;, ", megabyte),
+		"escaped entities only":  repeatTo("&lt;&amp;&gt;", megabyte),
 		"qwen unclosed lines":    repeatTo("<tool_call>\n<function=bash>\n<parameter=command>\nls\n", megabyte),
 	}
 }

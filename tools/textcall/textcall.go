@@ -11,6 +11,7 @@ package textcall
 
 import (
 	"encoding/json"
+	"html"
 	"slices"
 	"strings"
 
@@ -169,6 +170,9 @@ func Parse(text string, opt Options) Result {
 	if strings.Contains(text, "<|reserved_") {
 		text = blankPlaceholders(text)
 	}
+	if strings.Contains(text, "&lt;") {
+		text = unescapeMarkup(text)
+	}
 	spans := claim(text, scanCtx{opt: opt}, ordered(opt.Prefer))
 	return assemble(text, absorbEndTokens(text, spans))
 }
@@ -280,6 +284,20 @@ func collapseBlankLines(s string) string {
 		b.WriteByte(s[i])
 	}
 	return b.String()
+}
+
+// unescapeMarkup decodes a reply whose call markup arrived escaped as HTML entities
+// (&lt;tool_call&gt;, &lt;function=…&gt;, &lt;|tool_call&gt;: a client or proxy escaped the
+// model's text for display) when decoding yields a call marker the text did not hold; any
+// other text is returned as it is.
+func unescapeMarkup(text string) string {
+	decoded := html.UnescapeString(text)
+	for _, tok := range attemptTokens {
+		if strings.HasPrefix(tok, "<") && strings.Contains(decoded, tok) && !strings.Contains(text, tok) {
+			return decoded
+		}
+	}
+	return text
 }
 
 // blankPlaceholders turns every placeholder token into one space, so the call syntax around it
