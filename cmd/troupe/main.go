@@ -17,7 +17,6 @@ func main() {
 	defer stop()
 	m := &Main{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, ExitAfterRun: true, NodeProcess: true}
 	code := m.Run(ctx, prespawn.Args(os.Args[1:])) // a node a client started early gets its arguments
-
 	stop()
 	os.Exit(code)
 }

@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -15,15 +14,8 @@ import (
 	"github.com/troupe-dev/troupe/internal/taskqueue"
 )
 
-// workerFlags are troupe worker's.
-type workerFlags struct {
-	nats, creds, name, repoCache, sandbox string
-	slots, maxDeliver                     int
-	ackWait, grace                        time.Duration
-}
-
 func (m *Main) workerCommand() *cobra.Command {
-	var f workerFlags
+	var f workercli.Flags
 	c := &cobra.Command{
 		Use:   "worker",
 		Short: "Run subagents for this project's nodes: take spawn tasks from the NATS cluster's queue until stopped",
@@ -35,25 +27,17 @@ func (m *Main) workerCommand() *cobra.Command {
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error { return m.worker(c.Context(), &f) },
 	}
-	c.Flags().StringVar(&f.nats, "nats", "", "the NATS server or cluster to join (nats://host:4222[,…]; or nats in the config, TROUPE_NATS)")
-	c.Flags().StringVar(&f.creds, "creds", "", "a .creds file (user JWT and seed) to authenticate with (overrides [bus] creds; or user:password in the URL)")
-	c.Flags().StringVar(&f.name, "name", "", "this worker's name among the project's workers (default: the host name)")
-	c.Flags().IntVar(&f.slots, "slots", workercli.DefaultSlots, "tasks run at once")
-	c.Flags().StringVar(&f.repoCache, "repo-cache", "", "where checkouts of the project and the worker's state live (default ~/.cache/troupe/workers)")
-	c.Flags().StringVar(&f.sandbox, "sandbox", "", "sandbox for bash: auto, landlock, bwrap, off")
-	c.Flags().DurationVar(&f.ackWait, "ack-wait", taskqueue.DefaultAckWait, "how long a task held by a worker that died waits before another takes it")
-	c.Flags().IntVar(&f.maxDeliver, "max-deliver", taskqueue.DefaultMaxDeliver, "deliveries of a task before it goes to the dead-letter subject")
-	c.Flags().DurationVar(&f.grace, "grace", 5*time.Second, "on stop, how long running tasks may finish before they go back to the queue")
+	f.Register(c.Flags())
 	return c
 }
 
 // worker runs a worker until SIGINT or SIGTERM.
-func (m *Main) worker(ctx context.Context, f *workerFlags) error {
-	name, slots, cache, err := workercli.Check(f.name, f.slots, f.repoCache, os.Hostname)
+func (m *Main) worker(ctx context.Context, f *workercli.Flags) error {
+	name, slots, cache, err := workercli.Check(f.Name, f.Slots, f.RepoCache, os.Hostname)
 	if err != nil {
 		return err
 	}
-	s, err := m.resolve(&commonFlags{nats: f.nats, natsCreds: f.creds, sandbox: f.sandbox})
+	s, err := m.resolve(&commonFlags{nats: f.NATS, natsCreds: f.Creds, sandbox: f.Sandbox})
 	if err != nil {
 		return err
 	}
@@ -70,8 +54,8 @@ func (m *Main) worker(ctx context.Context, f *workerFlags) error {
 	}
 	opts.NATS = s.cfg.NATS
 	w, err := actors.StartWorker(actors.WorkerOptions{Node: opts, Name: name, NS: ns, Slots: slots,
-		StateDir: workercli.StateDir(cache, name), RepoCache: cache, Grace: f.grace,
-		Queue: taskqueue.Config{AckWait: f.ackWait, MaxDeliver: f.maxDeliver}})
+		StateDir: workercli.StateDir(cache, name), RepoCache: cache, Grace: f.Grace,
+		Queue: taskqueue.Config{AckWait: f.AckWait, MaxDeliver: f.MaxDeliver}})
 	if err != nil {
 		return workercli.StartError(s.cfg.NATS, err)
 	}
