@@ -248,6 +248,9 @@ func Dial(info *NodeInfo, kind CredKind, creds BusCredentials, name string) (*na
 	}
 	opts := append(auth, nats.Name(name), nats.Timeout(dialTimeout), nats.NoReconnect(),
 		nats.PingInterval(dialPing), nats.MaxPingsOutstanding(2), asyncErrors(nil))
+	if kind == KindWatcher {
+		opts = append(opts, nats.CustomInboxPrefix(WatcherInbox)) // the only replies it may read
+	}
 	nc, err := nats.Connect(info.URL, opts...)
 	if err != nil {
 		return nil, fmt.Errorf("connect to troupe bus at %s: %w", info.URL, err)

@@ -90,6 +90,11 @@ func jsOwn(ns string) []string {
 	return out
 }
 
+// WatcherInbox is the prefix of a watcher's reply subjects. A watcher may subscribe to these
+// only, never to "_INBOX.>": the replies to clients there carry steer tokens (steer.go), which
+// a watcher must not read.
+const WatcherInbox = "_INBOX_watch"
+
 // GrantFor is kind's grant in project ns.
 func GrantFor(kind CredKind, ns string) Grant {
 	p := "troupe." + ns + "."
@@ -110,7 +115,7 @@ func GrantFor(kind CredKind, ns string) Grant {
 	case KindWatcher:
 		return Grant{
 			Publish:   []string{p + "node.*.q"},
-			Subscribe: []string{p + "evt.>", "_INBOX.>"},
+			Subscribe: []string{p + "evt.>", WatcherInbox + ".>"},
 		}
 	}
 	return Grant{} // an unknown kind may do nothing

@@ -197,7 +197,7 @@ func TestVersionAndDoctor(t *testing.T) {
 	// watcher's forged publish, and one line per credential kind.
 	ns := actors.ProjectNamespace(repo, "")
 	for _, want := range []string{"project    id " + ns + " (from git root commit", "a watcher's forged publish is refused",
-		"bus watcher publish: troupe." + ns + ".node.*.q · subscribe: troupe." + ns + ".evt.> _INBOX.>", "bus node   publish: everything"} {
+		"bus watcher publish: troupe." + ns + ".node.*.q · subscribe: troupe." + ns + ".evt.> _INBOX_watch.>", "bus node   publish: everything"} {
 		if !strings.Contains(d.stdout, want) {
 			t.Errorf("doctor lacks %q:\n%s", want, d.stdout)
 		}
