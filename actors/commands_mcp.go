@@ -2,6 +2,7 @@ package actors
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -48,22 +49,30 @@ func (h *mcpHub) statusFunc() func() []*messages.MCPServerStatus {
 	if h == nil || len(h.servers) == 0 {
 		return nil
 	}
-	return func() []*messages.MCPServerStatus {
-		out := make([]*messages.MCPServerStatus, len(h.servers))
-		var wg sync.WaitGroup
-		for i, s := range h.servers {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				res, err := h.root.RequestFuture(h.pids[s.Name], &messages.MCPListTools{}, mcpStatusWait).Result()
-				if st, ok := res.(*messages.MCPServerStatus); ok && err == nil {
-					out[i] = st
-					return
-				}
-				out[i] = &messages.MCPServerStatus{Server: s.Name, State: messages.MCPStarting, LastError: fmt.Sprintf("no answer: %v", err)}
-			}()
-		}
-		wg.Wait()
-		return out
+	return func() []*messages.MCPServerStatus { return h.statuses(nil) }
+}
+
+// statuses asks every server's actor its state at once, starting those named in start (and
+// waiting longer for them); a server that does not answer in time is reported as starting.
+func (h *mcpHub) statuses(start []string) []*messages.MCPServerStatus {
+	out := make([]*messages.MCPServerStatus, len(h.servers))
+	var wg sync.WaitGroup
+	for i, s := range h.servers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			wait := mcpStatusWait
+			if slices.Contains(start, s.Name) {
+				wait = mcpPromptStartWait
+			}
+			res, err := h.root.RequestFuture(h.pids[s.Name], &messages.MCPListTools{Start: slices.Contains(start, s.Name)}, wait).Result()
+			if st, ok := res.(*messages.MCPServerStatus); ok && err == nil {
+				out[i] = st
+				return
+			}
+			out[i] = &messages.MCPServerStatus{Server: s.Name, State: messages.MCPStarting, LastError: fmt.Sprintf("no answer: %v", err)}
+		}()
 	}
+	wg.Wait()
+	return out
 }

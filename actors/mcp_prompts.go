@@ -3,9 +3,6 @@ package actors
 import (
 	"context"
 	"encoding/json"
-	"fmt"
-	"slices"
-	"sync"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -93,27 +90,7 @@ type hubPrompter struct {
 }
 
 func (p hubPrompter) Statuses(start []string) []*messages.MCPServerStatus {
-	h := p.hub
-	out := make([]*messages.MCPServerStatus, len(h.servers))
-	var wg sync.WaitGroup
-	for i, s := range h.servers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			wait := mcpStatusWait
-			if slices.Contains(start, s.Name) {
-				wait = mcpPromptStartWait
-			}
-			res, err := h.root.RequestFuture(h.pids[s.Name], &messages.MCPListTools{Start: slices.Contains(start, s.Name)}, wait).Result()
-			if st, ok := res.(*messages.MCPServerStatus); ok && err == nil {
-				out[i] = st
-				return
-			}
-			out[i] = &messages.MCPServerStatus{Server: s.Name, State: messages.MCPStarting, LastError: fmt.Sprintf("no answer: %v", err)}
-		}()
-	}
-	wg.Wait()
-	return out
+	return p.hub.statuses(start)
 }
 
 func (p hubPrompter) Get(ctx context.Context, server, name string, args map[string]string) *messages.MCPCallResult {
