@@ -61,28 +61,8 @@ func refusedOn(t *testing.T, url string, creds BusCredentials, subject string, d
 	}
 }
 
-// docsServerConfig is the example server configuration of docs/WORKERS.md, less its jetstream
-// block (natstest gives each node its own store).
-func docsServerConfig(t *testing.T) string {
-	t.Helper()
-	data, err := os.ReadFile("../docs/WORKERS.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, rest, ok := strings.Cut(string(data), "<!-- example-server-config")
-	if !ok {
-		t.Fatal("docs/WORKERS.md has no example-server-config block")
-	}
-	_, rest, _ = strings.Cut(rest, "```\n")
-	block, _, _ := strings.Cut(rest, "```")
-	var lines []string
-	for _, l := range strings.Split(block, "\n") {
-		if !strings.HasPrefix(l, "jetstream {") {
-			lines = append(lines, l)
-		}
-	}
-	return strings.Join(lines, "\n")
-}
+// docsServerConfig is docs/WORKERS.md's example server configuration (project "myproj").
+func docsServerConfig(t *testing.T) string { return natstest.DocsConfig(t, "../docs/WORKERS.md") }
 
 // The example configuration in docs/WORKERS.md runs on the stock server and does what the
 // table says: no credentials, no entry; the watcher cannot forge a result or a cancel; a client

@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -11,25 +10,8 @@ import (
 	"github.com/troupe-dev/troupe/internal/testwait"
 )
 
-// docsServerConfig is docs/WORKERS.md's example server configuration for project "myproj",
-// less its jetstream block (natstest gives each node its own store).
-func docsServerConfig(t *testing.T) string {
-	t.Helper()
-	data, err := os.ReadFile("../../docs/WORKERS.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, rest, _ := strings.Cut(string(data), "<!-- example-server-config")
-	_, rest, _ = strings.Cut(rest, "```\n")
-	block, _, _ := strings.Cut(rest, "```")
-	var lines []string
-	for _, l := range strings.Split(block, "\n") {
-		if !strings.HasPrefix(l, "jetstream {") {
-			lines = append(lines, l)
-		}
-	}
-	return strings.Join(lines, "\n")
-}
+// docsServerConfig is docs/WORKERS.md's example server configuration (project "myproj").
+func docsServerConfig(t *testing.T) string { return natstest.DocsConfig(t, "../../docs/WORKERS.md") }
 
 // troupe joins a stock nats-server configured as docs/WORKERS.md shows: without credentials
 // the run is refused with one line; with the node's user (TROUPE_NATS_USER/PASSWORD) it runs
