@@ -228,6 +228,11 @@ func benchCode(ctx context.Context, srv *server, work string, mb, runs int) erro
 		return err
 	}
 	fmt.Printf("  %-48s %s (inline in the SpawnTask: %v)\n", "patch of 3 uncommitted edits", kib(patch), repo.Patch.Ref == nil)
+	// The generated repository is shared by the parts that follow (-part all): leave its tree
+	// clean again, as they expect (a worktree child refuses uncommitted changes).
+	if err := gitRun(parent, "checkout", "-q", "--", "."); err != nil {
+		return err
+	}
 	if err := editFiles(co.Path, 5, "child"); err != nil {
 		return err
 	}

@@ -25,11 +25,6 @@ func benchSpawn(ctx context.Context, srv *server, work string, mb, runs int) err
 	if err != nil {
 		return err
 	}
-	// The parent's tree clean, as these figures say: -part code, run before this one, leaves
-	// its uncommitted edits in the shared repository, where a worktree child would refuse them.
-	if err := gitRun(parent, "checkout", "-q", "--", "."); err != nil {
-		return err
-	}
 	nc, js, err := srv.connect()
 	if err != nil {
 		return err
