@@ -48,27 +48,7 @@ func TestResumedParentCollectsAResultFinishedWhileItsNodeWasDown(t *testing.T) {
 		publishTo(t, nc, results, r)
 		close(finished)
 	})
-	if err := client.StartSession(&messages.StartSession{ID: "p1", Task: "go", Model: "scripted", Mode: messages.ModeYolo,
-		Workspace: root, Interactive: true, Placement: "workers"}); err != nil {
-		t.Fatal(err)
-	}
-	var task *messages.SpawnTask
-	select {
-	case task = <-taken:
-	case <-time.After(testwait.Scale(30 * time.Second)):
-		t.Fatal("no worker took the child")
-	}
-	checkFor(t, 30*time.Second, func() error {
-		recs, err := storedAgentRecords(first.Store(), "p1")
-		if err != nil || len(recs) != 1 || recs[0].Worker != "w1" {
-			return fmt.Errorf("records %+v, %v", recs, err)
-		}
-		return nil
-	})
-	client.Close()
-	if err := first.Close(); err != nil {
-		t.Fatal(err)
-	}
+	task := startAndStopWithRemoteChild(t, first, client, root, taken)
 	close(finish) // the child finishes while no Node listens
 	select {
 	case <-finished:

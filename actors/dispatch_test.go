@@ -360,27 +360,7 @@ func TestResumedParentCollectsItsRemoteChildsResult(t *testing.T) {
 		publishTo(t, nc, results, &messages.AgentResult{Handle: task.Start.Agent, Session: task.ID, Role: task.Start.Role,
 			Status: messages.AgentDone, Worker: "w1", Summary: "built while you were away"})
 	})
-	if err := client.StartSession(&messages.StartSession{ID: "p1", Task: "go", Model: "scripted", Mode: messages.ModeYolo,
-		Workspace: root, Interactive: true, Placement: "workers"}); err != nil {
-		t.Fatal(err)
-	}
-	var task *messages.SpawnTask
-	select {
-	case task = <-taken:
-	case <-time.After(testwait.Scale(30 * time.Second)):
-		t.Fatal("no worker took the child")
-	}
-	checkFor(t, 30*time.Second, func() error {
-		recs, err := storedAgentRecords(first.Store(), "p1")
-		if err != nil || len(recs) != 1 || recs[0].Worker != "w1" {
-			return fmt.Errorf("records %+v, %v", recs, err)
-		}
-		return nil
-	})
-	client.Close()
-	if err := first.Close(); err != nil {
-		t.Fatal(err)
-	}
+	task := startAndStopWithRemoteChild(t, first, client, root, taken)
 
 	tn := &testNode{}
 	second, err := StartNode(dispatchNodeOptions(t, root, cluster.URL(), script, time.Minute, tn))
@@ -422,4 +402,33 @@ func TestRemoteChildWhoseTaskWentDeadFails(t *testing.T) {
 	if n := len(tries); n != taskqueue.DefaultMaxDeliver {
 		t.Errorf("the task was tried %d times, want %d", n, taskqueue.DefaultMaxDeliver)
 	}
+}
+
+// startAndStopWithRemoteChild starts session p1 (placement workers) on first through client,
+// waits until a worker took its child and the parent recorded it as that worker's, then closes
+// the client and the Node while the child runs on: the child's task.
+func startAndStopWithRemoteChild(t *testing.T, first *Node, client *Client, root string, taken <-chan *messages.SpawnTask) *messages.SpawnTask {
+	t.Helper()
+	if err := client.StartSession(&messages.StartSession{ID: "p1", Task: "go", Model: "scripted", Mode: messages.ModeYolo,
+		Workspace: root, Interactive: true, Placement: "workers"}); err != nil {
+		t.Fatal(err)
+	}
+	var task *messages.SpawnTask
+	select {
+	case task = <-taken:
+	case <-time.After(testwait.Scale(30 * time.Second)):
+		t.Fatal("no worker took the child")
+	}
+	checkFor(t, 30*time.Second, func() error {
+		recs, err := storedAgentRecords(first.Store(), "p1")
+		if err != nil || len(recs) != 1 || recs[0].Worker != "w1" {
+			return fmt.Errorf("records %+v, %v", recs, err)
+		}
+		return nil
+	})
+	client.Close()
+	if err := first.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return task
 }
