@@ -166,13 +166,18 @@ func loadBusKeys(dir string) (*busKeys, error) {
 	return k, nil
 }
 
+// loadOrCreateSeed reads the seed at path, or makes one there. Two Nodes starting at once for
+// one project (concurrent detached runs) may both make one: the seed is written to a temporary
+// file of its own and linked into place, which fails if the other was first, and then the
+// other's seed is the one both use (one of them then loses the store's lock and exits).
 func loadOrCreateSeed(path string) (nkeys.KeyPair, error) {
 	data, err := os.ReadFile(path)
+	damaged := false
 	if err == nil {
 		if kp, perr := nkeys.ParseDecoratedNKey(data); perr == nil {
 			return kp, nil
 		}
-		// A damaged file is replaced: the bus is local and its clients read the new one.
+		damaged = true // replaced: the bus is local and its clients read the new one
 	} else if !errors.Is(err, os.ErrNotExist) {
 		return nil, err
 	}
@@ -184,11 +189,32 @@ func loadOrCreateSeed(path string) (nkeys.KeyPair, error) {
 	if err != nil {
 		return nil, err
 	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, append(seed, '\n'), 0o600); err != nil {
+	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp") // mode 0600
+	if err != nil {
 		return nil, err
 	}
-	return kp, os.Rename(tmp, path)
+	tmp := f.Name()
+	defer os.Remove(tmp)
+	_, err = f.Write(append(seed, '\n'))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return nil, err
+	}
+	if damaged {
+		return kp, os.Rename(tmp, path)
+	}
+	if err := os.Link(tmp, path); errors.Is(err, os.ErrExist) {
+		data, err := os.ReadFile(path) // another Node made it first
+		if err != nil {
+			return nil, err
+		}
+		return nkeys.ParseDecoratedNKey(data)
+	} else if err != nil {
+		return nil, err
+	}
+	return kp, nil
 }
 
 // users are the server's NKey users, each with its kind's permissions in project ns.

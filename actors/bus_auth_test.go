@@ -4,7 +4,9 @@ import (
 	"errors"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -237,5 +239,34 @@ func TestGrantStreamNamesAgree(t *testing.T) {
 		if got, want := stateStream(ns), "KV_"+taskstate.BucketName(ns); got != want {
 			t.Errorf("state stream %q, taskstate makes %q", got, want)
 		}
+	}
+}
+
+// Nodes starting at once for one project make the bus seeds together: every one of them gets
+// the same seed, none fails (concurrent detached runs failed on a shared temporary file).
+func TestSeedMadeConcurrentlyIsOne(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "watcher.nk")
+	const n = 8
+	pubs, errs := make([]string, n), make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			kp, err := loadOrCreateSeed(path)
+			if err == nil {
+				pubs[i], err = kp.PublicKey()
+			}
+			errs[i] = err
+		}()
+	}
+	wg.Wait()
+	for i := range n {
+		if errs[i] != nil || pubs[i] != pubs[0] {
+			t.Fatalf("maker %d: key %s, %v; maker 0: %s", i, pubs[i], errs[i], pubs[0])
+		}
+	}
+	if left, _ := filepath.Glob(path + ".*.tmp"); len(left) > 0 {
+		t.Fatalf("temporary files left: %v", left)
 	}
 }
