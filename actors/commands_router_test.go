@@ -216,6 +216,7 @@ func TestPromptSwitchGivesTheModesOwnPrefix(t *testing.T) {
 	if !slices.Equal(names(reqs[0]), names(reqs[1])) {
 		t.Errorf("tools differ: %v vs %v", names(reqs[0]), names(reqs[1]))
 	}
+	waitIdleAfter(t, rn, "p2", 2) // a command during p2's turn would be answered "busy"
 	if out := rn.input(t, "p2", "/tools").Output; !strings.Contains(out, "write_file") || !strings.Contains(out, "by prompt mode plan") {
 		t.Errorf("/tools does not say what plan took away: %q", out)
 	}
