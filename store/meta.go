@@ -55,8 +55,22 @@ type SessionMeta struct {
 // PutMeta stores m. It stamps m.Updated with the current time (and m.Created, if unset), in
 // place, so Sessions lists the most recently touched session first.
 func (s *Store) PutMeta(m *SessionMeta) error {
+	return s.PutMetaAndRepairs(m, RepairStats{})
+}
+
+// PutMetaAndRepairs stores m as PutMeta does and, in the same transaction, adds repairs to the
+// project's counters of repairs.Model (nothing when repairs is Empty). A session's turn ends
+// with both: one transaction instead of two. The counters are the project's, shared by every
+// session, so a concurrent change to them is retried rather than failing the meta.
+func (s *Store) PutMetaAndRepairs(m *SessionMeta, repairs RepairStats) error {
 	if err := checkSessionID(m.ID); err != nil {
 		return fmt.Errorf("put session meta: %w", err)
+	}
+	withRepairs := !repairs.Empty()
+	if withRepairs {
+		if err := checkRepairModel(repairs); err != nil {
+			return fmt.Errorf("put session %s meta: repair counters: %w", m.ID, err)
+		}
 	}
 	// Under the session's append lock, so meta writes commit in the order of their stamps.
 	counter := s.counter(m.ID)
@@ -66,7 +80,20 @@ func (s *Store) PutMeta(m *SessionMeta) error {
 		m.LogSeq = max(m.LogSeq, counter.last)
 	}
 	restore := s.stampMeta(m)
-	err := s.update(func(txn *badger.Txn) error { return setMeta(txn, m) })
+	var err error
+	for range conflictRetries {
+		err = s.update(func(txn *badger.Txn) error {
+			if withRepairs {
+				if err := addRepairs(txn, repairs); err != nil {
+					return fmt.Errorf("repair counters: %w", err)
+				}
+			}
+			return setMeta(txn, m)
+		})
+		if !errors.Is(err, badger.ErrConflict) {
+			break
+		}
+	}
 	if err != nil {
 		restore()
 		return fmt.Errorf("put session %s meta: %w", m.ID, err)
@@ -74,6 +101,10 @@ func (s *Store) PutMeta(m *SessionMeta) error {
 	s.committed(m.ID, nil, m)
 	return nil
 }
+
+// conflictRetries bounds the attempts of a transaction that reads a value other sessions write
+// too (the repair counters) when Badger reports a conflict.
+const conflictRetries = 5
 
 // stampMeta sets Updated (and a missing Created) and returns how to undo it if the write fails.
 func (s *Store) stampMeta(m *SessionMeta) (restore func()) {
