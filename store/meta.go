@@ -60,8 +60,7 @@ func (s *Store) PutMeta(m *SessionMeta) error {
 
 // PutMetaAndRepairs stores m as PutMeta does and, in the same transaction, adds repairs to the
 // project's counters of repairs.Model (nothing when repairs is Empty). A session's turn ends
-// with both: one transaction instead of two. The counters are the project's, shared by every
-// session, so a concurrent change to them is retried rather than failing the meta.
+// with both: one transaction instead of two.
 func (s *Store) PutMetaAndRepairs(m *SessionMeta, repairs RepairStats) error {
 	if err := checkSessionID(m.ID); err != nil {
 		return fmt.Errorf("put session meta: %w", err)
@@ -76,24 +75,22 @@ func (s *Store) PutMetaAndRepairs(m *SessionMeta, repairs RepairStats) error {
 	counter := s.counter(m.ID)
 	counter.mu.Lock()
 	defer counter.mu.Unlock()
+	if withRepairs { // the counters are shared by every session: no conflict on them (store.go)
+		s.repairsMu.Lock()
+		defer s.repairsMu.Unlock()
+	}
 	if counter.loaded {
 		m.LogSeq = max(m.LogSeq, counter.last)
 	}
 	restore := s.stampMeta(m)
-	var err error
-	for range conflictRetries {
-		err = s.update(func(txn *badger.Txn) error {
-			if withRepairs {
-				if err := addRepairs(txn, repairs); err != nil {
-					return fmt.Errorf("repair counters: %w", err)
-				}
+	err := s.update(func(txn *badger.Txn) error {
+		if withRepairs {
+			if err := addRepairs(txn, repairs); err != nil {
+				return fmt.Errorf("repair counters: %w", err)
 			}
-			return setMeta(txn, m)
-		})
-		if !errors.Is(err, badger.ErrConflict) {
-			break
 		}
-	}
+		return setMeta(txn, m)
+	})
 	if err != nil {
 		restore()
 		return fmt.Errorf("put session %s meta: %w", m.ID, err)
@@ -101,10 +98,6 @@ func (s *Store) PutMetaAndRepairs(m *SessionMeta, repairs RepairStats) error {
 	s.committed(m.ID, nil, m)
 	return nil
 }
-
-// conflictRetries bounds the attempts of a transaction that reads a value other sessions write
-// too (the repair counters) when Badger reports a conflict.
-const conflictRetries = 5
 
 // stampMeta sets Updated (and a missing Created) and returns how to undo it if the write fails.
 func (s *Store) stampMeta(m *SessionMeta) (restore func()) {

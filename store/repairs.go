@@ -37,6 +37,8 @@ func (s *Store) AddRepairs(d RepairStats) error {
 	if err := checkRepairModel(d); err != nil {
 		return fmt.Errorf("add repair counters: %w", err)
 	}
+	s.repairsMu.Lock()
+	defer s.repairsMu.Unlock()
 	if err := s.update(func(txn *badger.Txn) error { return addRepairs(txn, d) }); err != nil {
 		return fmt.Errorf("add repair counters of %s: %w", d.Model, err)
 	}
@@ -50,7 +52,7 @@ func checkRepairModel(d RepairStats) error {
 	return nil
 }
 
-// addRepairs adds d to the stored counters of d.Model within txn.
+// addRepairs adds d to the stored counters of d.Model within txn; the caller holds repairsMu.
 func addRepairs(txn *badger.Txn, d RepairStats) error {
 	cur := RepairStats{Model: d.Model}
 	item, err := txn.Get(repairsKey(d.Model))

@@ -97,8 +97,8 @@ func TestWireMemoryRemembersRejectsAndCountsQuirksBesideRepairs(t *testing.T) {
 }
 
 // A session's turn stores its meta and its repair counters in one transaction; sessions doing
-// so at once each keep their meta and every count adds up (a conflict on the shared counters
-// is retried, never a lost meta).
+// so at once each keep their meta and every count adds up (the shared counters never make
+// one's transaction conflict, which would lose its meta).
 func TestPutMetaAndRepairsFromConcurrentSessions(t *testing.T) {
 	s, _ := openTemp(t)
 	const sessions, turns = 4, 25
