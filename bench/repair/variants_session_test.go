@@ -53,3 +53,32 @@ func TestVariantsDevelopmentRules(t *testing.T) {
 		{"execute_commands one", m, "", q("execute_commands", `{"commands": [{"command": "ls -la"}]}`), calls(lsla)},
 	})
 }
+
+// Text shapes from the development set, each in its documented spelling and variations:
+// Gemma 4's call body (its chat template: <|tool_call>call:NAME{k:<|"|>v<|"|>}<tool_call|>)
+// with "call" lost, with round brackets, with a plain quote for one end of <|"|>; Hermes
+// Agent's search_files for file names; a name and key="value" pairs on a line of their own.
+func TestVariantsDevelopmentText(t *testing.T) {
+	g := "gemma-4-26b"
+	q := `<|"|>`
+	runVariants(t, []variant{
+		{"gemma4 call lost", g, "<|tool_call>:read_file{path:" + q + "a.go" + q + "}<tool_call|>", nil, calls(readA)},
+		{"gemma4 round brackets", g, "<|tool_call>call:bash(command:" + q + "ls -la" + q + ")<tool_call|>", nil, calls(lsla)},
+		{"gemma4 round brackets two args", g, "<|tool_call>call:read_file(path:" + q + "a.go" + q + ",limit:3)<tool_call|>", nil, calls(call("read_file", "path", "a.go", "limit", 3.0))},
+		{"gemma4 opened with '", g, "<|tool_call>call:grep{pattern:'func main" + q + "}<tool_call|>", nil, calls(call("grep", "pattern", "func main"))},
+		{"gemma4 opened with \"", g, "<|tool_call>call:bash{command:\"ls -la" + q + "}<tool_call|>", nil, calls(lsla)},
+		{"gemma4 both quotes", g, "<|tool_call>call:read_file{path:'a.go'" + q + "}<tool_call|>", nil, calls(readA)},
+		{"gemma4 single quoted", g, "<|tool_call>call:read_file{path:'a.go'}<tool_call|>", nil, calls(readA)},
+		{"gemma4 mixed quote value with colon", g, "<|tool_call>call:grep{pattern:'^\\s*key: \\w+" + q + ",path:" + q + "src" + q + "}<tool_call|>", nil, calls(call("grep", "pattern", `^\s*key: \w+`, "path", "src"))},
+		{"hermes search_files by name", g, "<|tool_call>call:search_files{pattern:" + q + "go.mod" + q + ",target:" + q + "files" + q + "}<tool_call|>", nil, calls(call("glob", "pattern", "**/go.mod"))},
+		// name and key="value" pairs on their own line
+		{"attr line", "qwen3.5-9b", `read_file path="a.go"`, nil, calls(readA)},
+		{"attr line alias key", "qwen3.5-9b", "Reading it now.\nread_file file=\"a.go\"", nil, calls(readA)},
+		{"attr line with", m0, `Read with file_path="a.go"`, nil, calls(readA)},
+		{"attr line single quotes and end token", m0, "bash command='ls -la'<|im_end|>", nil, calls(lsla)},
+		{"attr line windows path", m0, `read_file path="C:\src\a.go"`, nil, calls(call("read_file", "path", `C:\src\a.go`))},
+		{"attr line two pairs", m0, `grep pattern="TODO" path="src"`, nil, calls(call("grep", "pattern", "TODO", "path", "src"))},
+	})
+}
+
+const m0 = "some-local-model"
