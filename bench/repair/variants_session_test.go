@@ -78,6 +78,15 @@ func TestVariantsDevelopmentText(t *testing.T) {
 		{"attr line single quotes and end token", m0, "bash command='ls -la'<|im_end|>", nil, calls(lsla)},
 		{"attr line windows path", m0, `read_file path="C:\src\a.go"`, nil, calls(call("read_file", "path", `C:\src\a.go`))},
 		{"attr line two pairs", m0, `grep pattern="TODO" path="src"`, nil, calls(call("grep", "pattern", "TODO", "path", "src"))},
+		// a rendered call record: a name, a label and the argument object
+		{"label Args", m0, `: Read Args :{"file_path": "a.go"}`, nil, calls(readA)},
+		{"label Arguments own line", m0, "Listing first.\nbash Arguments: {\"command\": \"ls -la\"}", nil, calls(lsla)},
+		{"label input lower", m0, `read_file input: {"path": "a.go"}`, nil, calls(readA)},
+		{"two records one line", m0, `: Read Args :{"file_path": "a.go"} and : Bash Args :{"command": "ls -la"}`, nil, calls(readA, lsla)},
+		// the text editor's required arguments as bare lines in a tag of its name
+		{"editor bare lines", m0, "<str_replace_editor>\nview\na.go\n</str_replace_editor>", nil, calls(readA)},
+		{"based editor bare lines", m0, "<str_replace_based_edit_tool>\n  view\n  a.go\n</str_replace_based_edit_tool>", nil, calls(readA)},
+		{"file_editor bare lines dir", m0, "<file_editor>\nview\nsrc/\n</file_editor>", nil, calls(call("list_dir", "path", "src/"))},
 	})
 }
 

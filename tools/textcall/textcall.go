@@ -47,6 +47,7 @@ const (
 	FormatTagPair      Format = "tag_pair"       // <function-name>N</function-name><arguments>{…}</arguments>, name="N" arguments={…}
 	FormatReAct        Format = "react"          // Action: N / Action Input: {…} (LangChain ReAct), ✿FUNCTION✿: N / ✿ARGS✿: {…} (Qwen-Agent)
 	FormatAttrLine     Format = "attr_line"      // read_file path="a.go" (a name and key="value" pairs on their own line)
+	FormatLabelLine    Format = "label_line"     // : Read Args :{…}, bash Arguments: {…} (a rendered call record)
 )
 
 // Call is one tool call found in text.
@@ -141,6 +142,7 @@ func scanners() []scanner {
 		{FormatTagPair, false, scanAttributes},
 		{FormatTagPair, false, scanFused},
 		{FormatAttrLine, false, scanAttrLines},
+		{FormatLabelLine, false, scanLabelLines},
 		{FormatXMLTag, false, scanXMLTag},
 		{FormatReAct, false, scanReAct},
 	}
