@@ -45,6 +45,9 @@ func TestVariantsDevelopmentRules(t *testing.T) {
 		{"cut copy then whole", m, "", q("bash", `{"command": "ls -la"{"command": "ls -la"}`), calls(lsla)},
 		{"cut copy in a string", m, "", q("read_file", `{"path": "a.g{"path": "a.go"}`), calls(readA)},
 		{"cut copy other blanks", m, "", q("bash", "{\"command\":\"make\",\"timeout\": 300{\"command\": \"make\", \"timeout\": 300}"), calls(call("bash", "command", "make", "timeout_s", 300.0))},
+		// GLM's argument pairs after a JSON value left open
+		{"glm pairs in json", m, "", q("bash", `{"command": "ls -la</arg_value>\n<arg_key>description</arg_key>\n<arg_value>List files</arg_value>\n`), calls(lsla)},
+		{"glm pairs in json colon", m, "", q("read_file", `{"path": "a.go</arg_value><arg_key>limit</arg_key>:<arg_value>5</arg_value>`), calls(call("read_file", "path", "a.go", "limit", 5.0))},
 		// names made only of the shell's words
 		{"terminal_command", m, "", q("terminal_command", `{"command": "ls -la"}`), calls(lsla)},
 		{"shellCommands argv", m, "", q("shellCommands", `{"command": ["bash", "-lc", "ls -la"]}`), calls(lsla)},
@@ -78,6 +81,10 @@ func TestVariantsDevelopmentText(t *testing.T) {
 		{"attr line single quotes and end token", m0, "bash command='ls -la'<|im_end|>", nil, calls(lsla)},
 		{"attr line windows path", m0, `read_file path="C:\src\a.go"`, nil, calls(call("read_file", "path", `C:\src\a.go`))},
 		{"attr line two pairs", m0, `grep pattern="TODO" path="src"`, nil, calls(call("grep", "pattern", "TODO", "path", "src"))},
+		// MiniMax-M3's argument tags with an opener lost (its boundary token between them)
+		{"minimax lost opener", "minimax-m3", "<minimax:tool_call>\n<invoke name=\"write_file\">a.txt</path><content>hi</content></invoke>\n</minimax:tool_call>", nil, calls(call("write_file", "path", "a.txt", "content", "hi"))},
+		{"minimax lost opener boundary", "minimax-m3", "<minimax:tool_call>]<]minimax[>[<invoke name=\"read_file\">]<]minimax[>[a.go]<]minimax[>[</path>]<]minimax[>[<limit>5</limit></invoke></minimax:tool_call>", nil, calls(call("read_file", "path", "a.go", "limit", 5.0))},
+		{"save_file lost opener", "minimax-m3", "<minimax:tool_call><invoke name=\"save_file\">notes.md</filename><content>x</content></invoke></minimax:tool_call>", nil, calls(call("write_file", "path", "notes.md", "content", "x"))},
 		// a rendered call record: a name, a label and the argument object
 		{"label Args", m0, `: Read Args :{"file_path": "a.go"}`, nil, calls(readA)},
 		{"label Arguments own line", m0, "Listing first.\nbash Arguments: {\"command\": \"ls -la\"}", nil, calls(lsla)},
