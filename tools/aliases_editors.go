@@ -45,3 +45,16 @@ func vibeSearchReplace(args map[string]any) (string, string) {
 	}
 	return searchReplaceDiff(args)
 }
+
+// copilotTerminal maps GitHub Copilot's run_in_terminal. Its definition requires isBackground,
+// so every call carries it and false says nothing: only true is our background.
+func copilotTerminal(args map[string]any) (string, string) {
+	v, ok := args["isBackground"]
+	delete(args, "isBackground")
+	if on, _ := v.(bool); on || v == "true" {
+		args["background"] = true
+	} else if ok && v != false && v != "false" {
+		args["background"] = v // not a boolean: validation names it
+	}
+	return "", ""
+}

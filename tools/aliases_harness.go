@@ -110,7 +110,7 @@ var harnessTools = map[string]harnessTool{
 	// create_file share names with ours or others above, and filePath/oldString are aliases;
 	// file_search takes a glob in query, an alias of pattern: ollama#11470)
 	"file_search":            {target: "glob"},
-	"run_in_terminal":        {target: "bash", drop: []string{"explanation"}, rename: map[string]string{"isBackground": "background"}},
+	"run_in_terminal":        {target: "bash", convert: copilotTerminal, drop: []string{"explanation"}},
 	"replace_string_in_file": {target: "edit_file", drop: []string{"explanation"}},
 	// Goose (its developer extension's tools, namespaced developer__)
 	"developer__text_editor": {convert: gooseTextEditor},

@@ -61,9 +61,18 @@ func parseArgsDepth(raw string, depth int) (json.RawMessage, []Repair, error) {
 		repairs = append(repairs, newRepair(RepairStrayText, fixed, t))
 		fixed = t
 	}
+	if t, ok := unwrapDoubledBraces(fixed); ok {
+		repairs = append(repairs, newRepair(RepairStrayText, fixed, t))
+		fixed = t
+	}
 	if fixed != text && json.Valid([]byte(fixed)) {
 		if args, more, err := asObject(fixed, depth); err == nil {
 			return args, append(repairs, more...), nil
+		}
+	}
+	if second, ok := dropCutCopy(fixed); ok {
+		if args, more, err := asObject(second, depth); err == nil {
+			return args, append(append(repairs, newRepair(RepairRepeatedArg, fixed, second)), more...), nil
 		}
 	}
 	if head, ok := dropGarbledRepeat(fixed); ok {

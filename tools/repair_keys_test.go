@@ -29,7 +29,8 @@ func TestCopilotToolNames(t *testing.T) {
 	env := &Env{Root: t.TempDir()}
 	cases := []struct{ name, args, tool, want string }{
 		{"file_search", `{"query":"**/*.go"}`, "glob", `{"pattern":"**/*.go"}`},
-		{"run_in_terminal", `{"command":"make","explanation":"build it","isBackground":false}`, "bash", `{"background":false,"command":"make"}`},
+		{"run_in_terminal", `{"command":"make","explanation":"build it","isBackground":false}`, "bash", `{"command":"make"}`},
+		{"run_in_terminal", `{"command":"make","explanation":"build it","isBackground":true}`, "bash", `{"background":true,"command":"make"}`},
 		{"replace_string_in_file", `{"filePath":"a.go","oldString":"x","newString":"y","explanation":"fix"}`, "edit_file", `{"new_string":"y","old_string":"x","path":"a.go"}`},
 	}
 	for _, tc := range cases {

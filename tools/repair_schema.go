@@ -26,9 +26,12 @@ func (s *argsSchema) repairObject(args map[string]any, pathArgs []string) (map[s
 	}
 	repairs = append(repairs, s.leakedKeyTags(args)...)
 	repairs = append(repairs, s.millisecondTimeout(args)...)
+	repairs = append(repairs, s.lineRange(args)...)
+	repairs = append(repairs, s.grepFlags(args)...)
 	repairs = append(repairs, s.renameAliases(args)...)
 	repairs = append(repairs, s.argvCommand(args)...)
 	repairs = append(repairs, s.escapedCommand(args)...)
+	repairs = append(repairs, s.paddedCommand(args)...)
 	repairs = append(repairs, s.dropNotes(args)...)
 	for _, name := range pathArgs {
 		p, ok := args[name].(string)
@@ -217,9 +220,10 @@ func (s *argsSchema) typoTarget(norm string, free func(string) bool) string {
 
 // noteArgs are arguments other harnesses require that only describe the call to the user
 // (opencode's and Claude Code's bash "description", Cline's "task_progress" checklist,
-// cline#14057, GitHub Copilot's "explanation", the OpenHands tools' "security_risk" rating):
+// cline#14057, GitHub Copilot's "explanation", the OpenHands tools' "security_risk" rating
+// and the OpenHands agent SDK's "summary" of about ten words that every action may carry):
 // they change nothing it does.
-var noteArgs = []string{"description", "task_progress", "explanation", "security_risk"}
+var noteArgs = []string{"description", "task_progress", "explanation", "security_risk", "summary"}
 
 // dropNotes removes the note arguments a closed schema does not declare, when they are text.
 func (s *argsSchema) dropNotes(args map[string]any) []Repair {

@@ -73,3 +73,23 @@ func (s *argsSchema) escapedCommand(args map[string]any) []Repair {
 	args["command"] = html.UnescapeString(cmd)
 	return []Repair{newRepair(RepairShellForm, "command: "+cmd, "command: "+args["command"].(string))}
 }
+
+// paddedCommand trims the blanks around a command, as XML-ish formats pad a value with the
+// spaces or line breaks around it (<parameter=command> git status </parameter>): bash ignores
+// them, and a command that is only blanks stays as sent for validation to name. A trailing
+// backslash keeps what follows it (an escaped space is an argument).
+func (s *argsSchema) paddedCommand(args map[string]any) []Repair {
+	cmd, ok := args["command"].(string)
+	if !ok || !s.has("command") {
+		return nil
+	}
+	trimmed := strings.TrimLeft(cmd, " \t\r\n")
+	if right := strings.TrimRight(trimmed, " \t\r\n"); !strings.HasSuffix(right, `\`) {
+		trimmed = right
+	}
+	if trimmed == cmd || trimmed == "" {
+		return nil
+	}
+	args["command"] = trimmed
+	return []Repair{newRepair(RepairShellForm, fmt.Sprintf("command: %q", cmd), fmt.Sprintf("command: %q", trimmed))}
+}

@@ -62,3 +62,39 @@ func TestLiteralEscapesStayInStrings(t *testing.T) {
 		}
 	}
 }
+
+func TestUnwrapDoubledBraces(t *testing.T) {
+	for in, want := range map[string]string{
+		`{{"a": 1}}`:           `{"a": 1}`,
+		`{{{"a": {"b": 2}}}}`:  `{"a": {"b": 2}}`,
+		`{{}}`:                 `{}`,
+		`{"a": {"b": 1}}`:      "",           // valid already: only the top decides
+		`{{"a": 1}`:            "",           // unbalanced
+		`{{"a": 1}, {"b": 2}}`: "",           // two objects, not one doubled
+		`{{{{{{"a": 1}}}}}}`:   "",           // more layers than any template makes
+		`{{`:                   "", `}}`: "", // no object
+	} {
+		got, ok := unwrapDoubledBraces(in)
+		if want == "" && ok || want != "" && (!ok || got != want) {
+			t.Errorf("unwrapDoubledBraces(%q) = %q, %v; want %q", in, got, ok, want)
+		}
+	}
+}
+
+func TestDropCutCopy(t *testing.T) {
+	for in, want := range map[string]string{
+		`{"command": "ls", "timeout": 5{"command": "ls", "timeout": 5}`: `{"command": "ls", "timeout": 5}`,
+		`{"path": "a.g{"path": "a.go"}`:                                 `{"path": "a.go"}`,
+		"{\"a\":1,\n\"b\":2{\"a\": 1, \"b\": 2}":                        `{"a": 1, "b": 2}`,
+		`{"a": 1, "b": {"a": 1, "b": 2}`:                                "", // where a value belongs: a nested object
+		`{"command": "rm -rf x"{"command": "ls"}`:                       "", // the copies differ: two calls, not one
+		`{"command": "ls"}`:                                             "", // nothing repeated
+		`{"a": {"a": 1}`:                                                "", // a nested key of the same name, unclosed
+		`[{"a": 1}{"a": 1}]`:                                            "",
+	} {
+		got, ok := dropCutCopy(in)
+		if want == "" && ok || want != "" && (!ok || got != want) {
+			t.Errorf("dropCutCopy(%q) = %q, %v; want %q", in, got, ok, want)
+		}
+	}
+}

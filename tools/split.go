@@ -124,6 +124,9 @@ func (r *Registry) splitTool(name string) (key, target string) {
 	if k, ok := harnessByNormalized[normalizedName(bare)]; ok {
 		return k, harnessTools[k].target
 	}
+	if tool := r.meaningOf(bare); tool != "" {
+		return tool, tool // run_commands: its words mean bash, whose list splits like bash's
+	}
 	return "", ""
 }
 

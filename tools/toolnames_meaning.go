@@ -23,8 +23,8 @@ var wordMeanings = map[string]string{
 	"write": "write", "create": "write", "save": "write", "put": "write", "new": "write", "overwrite": "write",
 	"edit": "edit", "modify": "edit", "update": "edit", "change": "edit", "replace": "edit", "patch": "edit",
 	"list": "list", "ls": "list", "dir": "dir", "directory": "dir", "folder": "dir", "files": "dir",
-	"run": "run", "execute": "run", "exec": "run", "command": "shell", "shell": "shell",
-	"bash": "shell", "terminal": "shell", "cmd": "shell",
+	"run": "run", "execute": "run", "exec": "run", "send": "run", "command": "shell", "commands": "shell",
+	"shell": "shell", "bash": "shell", "terminal": "shell", "cmd": "shell",
 	"to": "", "the": "", "a": "", "tool": "", "in": "", "of": "", "from": "",
 }
 
@@ -35,29 +35,15 @@ var meaningTools = map[string]string{
 	"edit file":  "edit_file",
 	"dir list":   "list_dir",
 	"run shell":  "bash",
+	"shell":      "bash", // terminal_command, bash_commands: every word names the shell
 }
 
 // byMeaning maps an invented name to the tool it means, when its arguments fit that tool. With
 // no arguments (Knows asks about a bare name) a meaning is enough to call the name a tool call;
 // the call itself is then judged with its arguments.
 func (r *Registry) byMeaning(name, args string) (resolution, bool) {
-	words := nameWords(name)
-	if len(words) < 2 {
-		return resolution{}, false // one word is a typo's business (nearest), or a harness's
-	}
-	var meanings []string
-	for _, w := range words {
-		m, ok := wordMeanings[w]
-		if !ok {
-			return resolution{}, false
-		}
-		if m != "" && !slices.Contains(meanings, m) {
-			meanings = append(meanings, m)
-		}
-	}
-	slices.Sort(meanings)
-	tool, ok := meaningTools[strings.Join(meanings, " ")]
-	if _, have := r.byName[tool]; !ok || !have {
+	tool := r.meaningOf(name)
+	if tool == "" {
 		return resolution{}, false
 	}
 	if strings.TrimSpace(args) == "" {
@@ -67,6 +53,30 @@ func (r *Registry) byMeaning(name, args string) (resolution, bool) {
 		return resolution{refusal: fmt.Sprintf("%s is not a tool here, and its arguments do not fit %s; call %s with its own arguments", name, tool, tool)}, false
 	}
 	return r.renamed(name, tool, args), true
+}
+
+// meaningOf is the registered tool the words of name mean, or "".
+func (r *Registry) meaningOf(name string) string {
+	words := nameWords(name)
+	if len(words) < 2 {
+		return "" // one word is a typo's business (nearest), or a harness's
+	}
+	var meanings []string
+	for _, w := range words {
+		m, ok := wordMeanings[w]
+		if !ok {
+			return ""
+		}
+		if m != "" && !slices.Contains(meanings, m) {
+			meanings = append(meanings, m)
+		}
+	}
+	slices.Sort(meanings)
+	tool, ok := meaningTools[strings.Join(meanings, " ")]
+	if _, have := r.byName[tool]; !ok || !have {
+		return ""
+	}
+	return tool
 }
 
 // takesArgs says whether tool takes args as an object: every required argument present, under

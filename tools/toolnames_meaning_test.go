@@ -26,6 +26,12 @@ func TestResolveByMeaning(t *testing.T) {
 		{"get_weather", `{"city":"Oslo"}`, ""},
 		{"create_directory", `{"path":"src"}`, ""}, // write + dir: no tool means that
 		{"fetch_file_content", `{"filePath":"a","encoding":"utf8"}`, "read_file"},
+		// names made only of the shell's words, or a verb that sends to it
+		{"terminal_command", `{"command":"ls"}`, "bash"},
+		{"bash_commands", `{"command":["bash","-lc","ls"]}`, "bash"},
+		{"send_command_to_shell", `{"command":"ls"}`, "bash"},
+		{"shell_command_output", `{"command":"ls"}`, ""}, // "output" is not in the table
+		{"terminal_command", `{"path":"a.go"}`, ""},      // arguments bash does not take
 	}
 	for _, tc := range tests {
 		got, _, ok := reg.Resolve(tc.name, tc.args)

@@ -15,6 +15,7 @@ import (
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/setup"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/starttrace"
 	"github.com/troupe-dev/troupe/internal/nearest"
+	"github.com/troupe-dev/troupe/tools/sandbox"
 )
 
 // Exit codes: the outcome of a run, for scripts.
@@ -64,7 +65,7 @@ func (m *Main) Run(ctx context.Context, args []string) (code int) {
 	m.trace.Mark(starttrace.Main)
 	defer m.trace.Mark(starttrace.Exit)
 	m.log = setup.Logger(m.Stderr, m.Getenv("TROUPE_LOG"))
-	root := m.rootCommand()
+	root := m.rootCommand(args)
 	root.SetArgs(args)
 	root.SetIn(m.Stdin)
 	root.SetOut(m.Stdout)
@@ -102,7 +103,8 @@ func failuresAreNotUsage(c *cobra.Command) {
 	}
 }
 
-func (m *Main) rootCommand() *cobra.Command {
+// rootCommand builds the command tree that args need (commandsFor).
+func (m *Main) rootCommand(args []string) *cobra.Command {
 	var chatFlags commonFlags
 	root := &cobra.Command{
 		Use:   "troupe [flags] [prompt words…]",
@@ -142,12 +144,45 @@ message. A subcommand's name wins over a prompt word; after --, everything is th
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageErr("%v (see '%s --help')", err, c.CommandPath())
 	})
-	root.AddCommand(m.runCommand(), m.chatCommand(), m.resumeCommand(), m.watchCommand(), m.sessionsCommand(), m.statsCommand(),
-		m.logCommand(), m.approveCommand(), m.modeCommand(), m.doctorCommand(), m.versionCommand(), m.sandboxLauncherCommand(),
-		m.agentsCommand(), m.configCommand(), m.worktreeCommand(), m.serveCommand(), m.workerCommand(), m.attachCommand(), m.loopCommand(), m.stopCommand(), m.approvalsCommand(),
-		m.mcpCommand(), m.memoryCommand(), m.lessonsCommand())
+	root.AddCommand(m.commandsFor(args)...)
 	failuresAreNotUsage(root)
 	return root
+}
+
+// subcommand is one of troupe's commands by name, built when it may run.
+type subcommand struct {
+	name  string
+	build func() *cobra.Command
+}
+
+func (m *Main) subcommands() []subcommand {
+	return []subcommand{{"run", m.runCommand}, {"chat", m.chatCommand}, {"resume", m.resumeCommand},
+		{"watch", m.watchCommand}, {"sessions", m.sessionsCommand}, {"stats", m.statsCommand},
+		{"log", m.logCommand}, {"approve", m.approveCommand}, {"mode", m.modeCommand},
+		{"doctor", m.doctorCommand}, {"version", m.versionCommand}, {sandbox.LauncherCommand, m.sandboxLauncherCommand},
+		{"agents", m.agentsCommand}, {"config", m.configCommand}, {"worktree", m.worktreeCommand},
+		{"serve", m.serveCommand}, {"worker", m.workerCommand}, {"attach", m.attachCommand},
+		{"loop", m.loopCommand}, {"stop", m.stopCommand}, {"approvals", m.approvalsCommand},
+		{"mcp", m.mcpCommand}, {"memory", m.memoryCommand}, {"lessons", m.lessonsCommand}}
+}
+
+// commandsFor builds the subcommands args may run. When the first argument names one, that one
+// is all cobra needs to run it (its flags, its help, the root's flags): the other commands'
+// trees, flags and closures are not built, which was about 2 % of every process's start (the
+// node's and each sandboxed command's launcher included). Otherwise (a flag first, help,
+// completion, a prompt or a near miss that suggestions need) every command is built.
+func (m *Main) commandsFor(args []string) []*cobra.Command {
+	all := m.subcommands()
+	for _, s := range all {
+		if len(args) > 0 && args[0] == s.name {
+			return []*cobra.Command{s.build()}
+		}
+	}
+	cmds := make([]*cobra.Command, len(all))
+	for i, s := range all {
+		cmds[i] = s.build()
+	}
+	return cmds
 }
 
 // notATypo refuses a first prompt word that is a near miss of a subcommand's name (troupe

@@ -6,12 +6,8 @@ import (
 
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
+	md "github.com/troupe-dev/troupe/internal/markdown"
 	"github.com/troupe-dev/troupe/internal/textfmt"
-	"github.com/yuin/goldmark"
-	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/extension"
-	east "github.com/yuin/goldmark/extension/ast"
-	"github.com/yuin/goldmark/text"
 )
 
 // mdStyles are how markdown elements look; with NO_COLOR only text attributes are used.
@@ -32,32 +28,30 @@ func newMDStyles(noColor bool) mdStyles {
 }
 
 // mdRenderer turns a complete answer's markdown into terminal lines: headings, emphasis, code,
-// lists, quotes, tables and rules, wrapped to a width. It walks goldmark's syntax tree itself
-// rather than using Glamour, whose syntax highlighter and HTML sanitizer cost every troupe
-// command (not only the chat) about 20 ms and 6 MB at start-up.
+// lists, quotes, tables and rules, wrapped to a width. It walks internal/markdown's tree rather
+// than using Glamour, whose syntax highlighter and HTML sanitizer cost every troupe command (not
+// only the chat) about 20 ms and 6 MB at start-up, or goldmark, whose initialisation cost every
+// command about 1.4 ms (internal/markdown).
 type mdRenderer struct {
-	st  mdStyles
-	src []byte
+	st mdStyles
 }
-
-var mdParser = goldmark.New(goldmark.WithExtensions(extension.GFM)).Parser()
 
 // renderMarkdown renders src for a terminal width cells wide.
 func renderMarkdown(src string, width int, st mdStyles) string {
-	r := &mdRenderer{st: st, src: []byte(src)}
-	doc := mdParser.Parse(text.NewReader(r.src))
-	return strings.Join(r.blocks(doc, max(width, 10)), "\n")
+	r := &mdRenderer{st: st}
+	return strings.Join(r.blocks(md.Parse(src).Children, max(width, 10), false), "\n")
 }
 
-// blocks renders the block children of n, a blank line between them.
-func (r *mdRenderer) blocks(n ast.Node, width int) []string {
+// blocks renders blocks, a blank line between them unless they are the blocks of an item of a
+// tight list.
+func (r *mdRenderer) blocks(ns []*md.Node, width int, tight bool) []string {
 	var out []string
-	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+	for _, c := range ns {
 		lines := r.block(c, width)
 		if len(lines) == 0 {
 			continue
 		}
-		if len(out) > 0 && !tightItem(c) {
+		if len(out) > 0 && !tight {
 			out = append(out, "")
 		}
 		out = append(out, lines...)
@@ -65,65 +59,55 @@ func (r *mdRenderer) blocks(n ast.Node, width int) []string {
 	return out
 }
 
-// tightItem is a block within an item of a tight list (no blank line before it).
-func tightItem(n ast.Node) bool {
-	if _, inItem := n.Parent().(*ast.ListItem); !inItem {
-		return false
-	}
-	l, ok := n.Parent().Parent().(*ast.List)
-	return ok && l.IsTight
-}
-
-func (r *mdRenderer) block(n ast.Node, width int) []string {
-	switch n := n.(type) {
-	case *ast.Heading:
-		return r.wrap(r.st.heading.Render(strings.Repeat("#", n.Level)+" "+r.inline(n)), width)
-	case *ast.Paragraph, *ast.TextBlock:
-		return r.wrap(r.inline(n), width)
-	case *ast.List:
+func (r *mdRenderer) block(n *md.Node, width int) []string {
+	switch n.Kind {
+	case md.Heading:
+		return r.wrap(r.st.heading.Render(strings.Repeat("#", n.Level)+" "+r.inline(n.Children)), width)
+	case md.Paragraph:
+		return r.wrap(r.inline(n.Children), width)
+	case md.List:
 		return r.list(n, width)
-	case *ast.Blockquote:
-		lines := r.blocks(n, width-2)
+	case md.Quote:
+		lines := r.blocks(n.Children, width-2, false)
 		for i, l := range lines {
 			lines[i] = r.st.quote.Render("│ ") + l
 		}
 		return lines
-	case *ast.FencedCodeBlock, *ast.CodeBlock:
+	case md.CodeBlock:
 		var lines []string
-		segs := n.Lines()
-		for i := 0; i < segs.Len(); i++ {
-			seg := segs.At(i)
-			l := strings.TrimRight(string(seg.Value(r.src)), "\n")
+		for _, l := range n.Lines {
 			lines = append(lines, r.st.code.Render(textfmt.ClipRunes("  "+l, width)))
 		}
 		return lines
-	case *ast.ThematicBreak:
+	case md.Rule:
 		return []string{strings.Repeat("─", min(width, 40))}
-	case *ast.HTMLBlock:
+	case md.HTMLBlock:
 		var lines []string
-		for i := 0; i < n.Lines().Len(); i++ {
-			seg := n.Lines().At(i)
-			lines = append(lines, textfmt.ClipRunes(strings.TrimRight(string(seg.Value(r.src)), "\n"), width))
+		for _, l := range n.Lines {
+			lines = append(lines, textfmt.ClipRunes(l, width))
 		}
 		return lines
-	case *east.Table:
+	case md.Table:
 		return r.table(n, width)
 	}
-	return r.blocks(n, width)
+	return r.blocks(n.Children, width, false)
 }
 
 // list renders items with a bullet or their number, their own blocks indented under it.
-func (r *mdRenderer) list(l *ast.List, width int) []string {
+func (r *mdRenderer) list(l *md.Node, width int) []string {
 	var out []string
 	num := l.Start
-	for item := l.FirstChild(); item != nil; item = item.NextSibling() {
+	for _, item := range l.Children {
 		mark := "• "
-		if l.IsOrdered() {
+		if l.Ordered {
 			mark = fmt.Sprintf("%d. ", num)
 			num++
 		}
 		pad := strings.Repeat(" ", len(mark))
-		lines := r.blocks(item, width-len(mark))
+		lines := r.blocks(item.Children, width-len(mark), l.Tight)
+		if len(lines) == 0 {
+			lines = []string{""}
+		}
 		for i, line := range lines {
 			if i == 0 {
 				lines[i] = mark + line
@@ -131,7 +115,7 @@ func (r *mdRenderer) list(l *ast.List, width int) []string {
 				lines[i] = pad + line
 			}
 		}
-		if !l.IsTight && len(out) > 0 {
+		if !l.Tight && len(out) > 0 {
 			out = append(out, "")
 		}
 		out = append(out, lines...)
@@ -140,15 +124,15 @@ func (r *mdRenderer) list(l *ast.List, width int) []string {
 }
 
 // table renders rows as cells joined by │, each line cut to the width.
-func (r *mdRenderer) table(t *east.Table, width int) []string {
+func (r *mdRenderer) table(t *md.Node, width int) []string {
 	var out []string
-	for row := t.FirstChild(); row != nil; row = row.NextSibling() {
+	for _, row := range t.Children {
 		var cells []string
-		for cell := row.FirstChild(); cell != nil; cell = cell.NextSibling() {
-			cells = append(cells, r.inline(cell))
+		for _, cell := range row.Children {
+			cells = append(cells, r.inline(cell.Children))
 		}
 		line := strings.Join(cells, " │ ")
-		if _, head := row.(*east.TableHeader); head {
+		if row.Header {
 			line = r.st.bold.Render(line)
 		}
 		out = append(out, ansi.Truncate(line, width, "…"))
@@ -156,54 +140,41 @@ func (r *mdRenderer) table(t *east.Table, width int) []string {
 	return out
 }
 
-// inline renders the inline children of n as one styled string (soft breaks become spaces).
-func (r *mdRenderer) inline(n ast.Node) string {
+// inline renders inline nodes as one styled string (soft breaks become spaces).
+func (r *mdRenderer) inline(ns []*md.Node) string {
 	var b strings.Builder
-	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
-		switch c := c.(type) {
-		case *ast.Text:
-			b.Write(c.Value(r.src))
-			if c.HardLineBreak() {
-				b.WriteString("\n")
-			} else if c.SoftLineBreak() {
-				b.WriteString(" ")
-			}
-		case *ast.String:
-			b.Write(c.Value)
-		case *ast.CodeSpan:
-			b.WriteString(r.st.code.Render(r.plain(c)))
-		case *ast.Emphasis:
-			st := r.st.italic
-			if c.Level >= 2 {
-				st = r.st.bold
-			}
-			b.WriteString(st.Render(r.inline(c)))
-		case *east.Strikethrough:
-			b.WriteString(r.st.strike.Render(r.inline(c)))
-		case *ast.Link:
-			label := r.inline(c)
+	for _, c := range ns {
+		switch c.Kind {
+		case md.Text, md.RawHTML:
+			b.WriteString(c.Literal)
+		case md.SoftBreak:
+			b.WriteString(" ")
+		case md.HardBreak:
+			b.WriteString("\n")
+		case md.CodeSpan:
+			b.WriteString(r.st.code.Render(c.Literal))
+		case md.Emphasis:
+			b.WriteString(r.st.italic.Render(r.inline(c.Children)))
+		case md.Strong:
+			b.WriteString(r.st.bold.Render(r.inline(c.Children)))
+		case md.Strike:
+			b.WriteString(r.st.strike.Render(r.inline(c.Children)))
+		case md.Link:
+			label := r.inline(c.Children)
 			b.WriteString(r.st.link.Render(label))
-			if dest := string(c.Destination); dest != "" && dest != ansi.Strip(label) {
-				b.WriteString(" (" + dest + ")")
+			if c.Dest != "" && c.Dest != ansi.Strip(label) {
+				b.WriteString(" (" + c.Dest + ")")
 			}
-		case *ast.AutoLink:
-			b.WriteString(r.st.link.Render(string(c.URL(r.src))))
-		case *ast.Image:
-			b.WriteString("[image: " + r.plain(c) + "]")
-		case *ast.RawHTML:
-			for i := 0; i < c.Segments.Len(); i++ {
-				seg := c.Segments.At(i)
-				b.Write(seg.Value(r.src))
-			}
+		case md.AutoLink:
+			b.WriteString(r.st.link.Render(c.Literal))
+		case md.Image:
+			b.WriteString("[image: " + ansi.Strip(r.inline(c.Children)) + "]")
 		default:
-			b.WriteString(r.inline(c))
+			b.WriteString(r.inline(c.Children))
 		}
 	}
 	return b.String()
 }
-
-// plain is the text of n's inline children without styles.
-func (r *mdRenderer) plain(n ast.Node) string { return ansi.Strip(r.inline(n)) }
 
 // wrap cuts a styled string into lines of at most width cells.
 func (r *mdRenderer) wrap(s string, width int) []string {
