@@ -77,6 +77,8 @@ type NodeOptions struct {
 	// Dispatch lets sessions send subagents to workers ([agents] placement); a nil Open
 	// keeps every subagent on this Node.
 	Dispatch DispatchOptions
+	// Prewarm, if set, is this process's prewarm (StartPrewarm): the Node takes its schemas.
+	Prewarm *Prewarm
 }
 
 // Node is one troupe process serving one project: the bus, the store, the actor system.
@@ -93,9 +95,10 @@ type Node struct {
 	dispatcher *actor.PID // nil: no workers
 	nodeSub    *nats.Subscription
 	querySub   *nats.Subscription // read-only queries, open to watchers (bus_queries.go)
-	// schemas holds the built-in tools' compiled schemas, shared by every session's registry;
-	// schemasDone, if set, is closed once StartNode's compilation of them has ended.
-	schemas     tools.SchemaCache
+	// schemas holds the built-in tools' compiled schemas, shared by every session's registry
+	// (the prewarm's, when the Node has one); schemasDone, if set, is closed once StartNode's
+	// compilation of them has ended.
+	schemas     *tools.SchemaCache
 	schemasDone chan struct{}
 	mcp         *mcpHub // the MCP server actors; nil without servers
 	owners      sessionOwners
@@ -121,7 +124,7 @@ func StartNode(opts NodeOptions) (*Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	n := &Node{ID: nodeID(), Root: opts.Root, opts: opts}
+	n := &Node{ID: nodeID(), Root: opts.Root, opts: opts, schemas: &tools.SchemaCache{}}
 	n.startMemos()
 	// The bus starts (its namespace found first) and the tools' schemas compile while the
 	// store opens: none needs the others, and together they are most of a node's start and its
@@ -130,8 +133,14 @@ func StartNode(opts NodeOptions) (*Node, error) {
 	bus := make(chan busStart, 1)
 	go func() { bus <- startBus(opts, BusKeyDir(dir)) }() // ends once the bus is up or failed
 	n.schemasDone = make(chan struct{})
+	if opts.Prewarm != nil {
+		n.schemas = &opts.Prewarm.schemas
+	}
 	go func() { // ends once the built-in tools' schemas are compiled
 		defer close(n.schemasDone)
+		if opts.Prewarm != nil {
+			<-opts.Prewarm.done // most are compiled there: only this Node's own are left
+		}
 		n.compileToolSchemas()
 	}()
 	st, err := store.Start(filepath.Join(dir, "db"), opts.Log)
@@ -343,7 +352,7 @@ func (n *Node) sessionTools(start *messages.StartSession, withSkills bool, pm *c
 	}
 	all := n.nodeTools(start.Parent == "", withSkills, n.mcp)
 	kept, narrowed := narrowTools(all, start.Role, start.Tools, pm)
-	reg, err := tools.NewRegistryWith(&n.schemas, kept...)
+	reg, err := tools.NewRegistryWith(n.schemas, kept...)
 	if err != nil {
 		return nil, nil, fmt.Errorf("build tools: %w", err)
 	}
