@@ -214,11 +214,14 @@ func (s *session) completeFinish(ctx actor.Context, out *messages.SessionFinishe
 }
 
 // putMeta records the session's meta with the seq of its last event so far.
-func (s *session) putMeta() error {
+func (s *session) putMeta() error { return s.putMetaWith(store.RepairStats{}) }
+
+// putMetaWith is putMeta adding repairs to the project's counters in the same transaction.
+func (s *session) putMetaWith(repairs store.RepairStats) error {
 	if s.links.emitter != nil {
 		s.meta.EventSeq = s.links.emitter.Seq()
 	}
-	return s.deps.Store.PutMeta(s.meta)
+	return s.deps.Store.PutMetaAndRepairs(s.meta, repairs)
 }
 
 // fail ends the session as failed, with the kind of failure for the caller's exit code.

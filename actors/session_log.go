@@ -94,8 +94,12 @@ func (s *session) recordUsage(u llm.Usage, requestBytes int) {
 // syncStore makes the turn durable against power loss too (a SIGKILL loses nothing either way).
 // The sync runs behind the session (the store's syncer logs a failure): waiting for the disk
 // here was two thirds of the harness's time per turn.
-func (s *session) syncStore() {
-	if err := s.putMeta(); err != nil {
+func (s *session) syncStore() { s.syncStoreWith(store.RepairStats{}) }
+
+// syncStoreWith is syncStore adding repairs to the project's counters in the meta's
+// transaction.
+func (s *session) syncStoreWith(repairs store.RepairStats) {
+	if err := s.putMetaWith(repairs); err != nil {
 		s.deps.Log.Warn("record session meta", "session", s.cfg.ID, "err", err)
 	}
 	s.deps.Store.SyncSoon()

@@ -3,24 +3,20 @@ package actors
 import (
 	"github.com/troupe-dev/troupe/actors/turn"
 	"github.com/troupe-dev/troupe/llm"
+	"github.com/troupe-dev/troupe/store"
 )
 
 // Steering and repair (issue 9): actors/turn decides, turnState (turn_state.go) turns that into
 // the turn's steps; the session records the counters.
 
-// flushRepairs adds the turn's repair counters to the project's per-model counters; like the
-// session's meta, one small Badger transaction per turn.
-func (s *session) flushRepairs() {
-	if s.deps.Store == nil {
-		return
-	}
+// syncTurn makes the turn durable (syncStore) with its repair counters added to the project's
+// per-model counters in the same transaction as the meta.
+func (s *session) syncTurn() {
 	stats, ok := s.cur.repairsToFlush(s.deps.Model)
-	if !ok {
-		return
+	if !ok || s.deps.Model == "" { // counters without a model would fail the meta's write
+		stats = store.RepairStats{}
 	}
-	if err := s.deps.Store.AddRepairs(stats); err != nil {
-		s.deps.Log.Warn("record repair counters", "session", s.cfg.ID, "err", err)
-	}
+	s.syncStoreWith(stats)
 }
 
 // repairStatus is the /status line of a session's repairs with model ("" before any call).

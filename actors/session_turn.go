@@ -161,8 +161,7 @@ func (s *session) takeTurnStep(ctx actor.Context, st turnStep) {
 	}
 	s.emit(st.then...)
 	if st.sync {
-		s.flushRepairs()
-		s.syncStore()
+		s.syncTurn()
 	}
 	if st.note != "" {
 		if err := s.commit(noteEntry(st.note)); err != nil {

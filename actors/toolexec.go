@@ -130,6 +130,7 @@ func (t *toolExec) startNext(ctx actor.Context) {
 	t.to.tell(&messages.ToolStarted{CallID: req.CallID})
 	self, root := ctx.Self(), ctx.ActorSystem().Root
 	go func() {
+		growStack() // the registry's checks go deep (mailbox_stack.go)
 		start := time.Now()
 		res := t.run(callCtx, req)
 		root.Send(self, &toolDone{req: req, result: res, took: time.Since(start)})

@@ -55,18 +55,42 @@ type SessionMeta struct {
 // PutMeta stores m. It stamps m.Updated with the current time (and m.Created, if unset), in
 // place, so Sessions lists the most recently touched session first.
 func (s *Store) PutMeta(m *SessionMeta) error {
+	return s.PutMetaAndRepairs(m, RepairStats{})
+}
+
+// PutMetaAndRepairs stores m as PutMeta does and, in the same transaction, adds repairs to the
+// project's counters of repairs.Model (nothing when repairs is Empty). A session's turn ends
+// with both: one transaction instead of two.
+func (s *Store) PutMetaAndRepairs(m *SessionMeta, repairs RepairStats) error {
 	if err := checkSessionID(m.ID); err != nil {
 		return fmt.Errorf("put session meta: %w", err)
+	}
+	withRepairs := !repairs.Empty()
+	if withRepairs {
+		if err := checkRepairModel(repairs); err != nil {
+			return fmt.Errorf("put session %s meta: repair counters: %w", m.ID, err)
+		}
 	}
 	// Under the session's append lock, so meta writes commit in the order of their stamps.
 	counter := s.counter(m.ID)
 	counter.mu.Lock()
 	defer counter.mu.Unlock()
+	if withRepairs { // the counters are shared by every session: no conflict on them (store.go)
+		s.repairsMu.Lock()
+		defer s.repairsMu.Unlock()
+	}
 	if counter.loaded {
 		m.LogSeq = max(m.LogSeq, counter.last)
 	}
 	restore := s.stampMeta(m)
-	err := s.update(func(txn *badger.Txn) error { return setMeta(txn, m) })
+	err := s.update(func(txn *badger.Txn) error {
+		if withRepairs {
+			if err := addRepairs(txn, repairs); err != nil {
+				return fmt.Errorf("repair counters: %w", err)
+			}
+		}
+		return setMeta(txn, m)
+	})
 	if err != nil {
 		restore()
 		return fmt.Errorf("put session %s meta: %w", m.ID, err)

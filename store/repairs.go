@@ -34,39 +34,50 @@ func (r RepairStats) Empty() bool {
 
 // AddRepairs adds d to the stored counters of d.Model, in one transaction.
 func (s *Store) AddRepairs(d RepairStats) error {
-	if d.Model == "" || strings.ContainsRune(d.Model, 0) {
-		return fmt.Errorf("add repair counters: model name %q is empty or has NUL", d.Model)
+	if err := checkRepairModel(d); err != nil {
+		return fmt.Errorf("add repair counters: %w", err)
 	}
-	err := s.update(func(txn *badger.Txn) error {
-		cur := RepairStats{Model: d.Model}
-		item, err := txn.Get(repairsKey(d.Model))
-		switch {
-		case errors.Is(err, badger.ErrKeyNotFound):
-		case err != nil:
-			return err
-		default:
-			if err := item.Value(func(b []byte) error { return json.Unmarshal(b, &cur) }); err != nil {
-				return fmt.Errorf("decode: %w", err)
-			}
-		}
-		cur.Calls += d.Calls
-		cur.Repaired += d.Repaired
-		for k, n := range d.ByKind {
-			if cur.ByKind == nil {
-				cur.ByKind = map[string]int{}
-			}
-			cur.ByKind[k] += n
-		}
-		b, err := json.Marshal(cur)
-		if err != nil {
-			return err
-		}
-		return txn.Set(repairsKey(d.Model), b)
-	})
-	if err != nil {
+	s.repairsMu.Lock()
+	defer s.repairsMu.Unlock()
+	if err := s.update(func(txn *badger.Txn) error { return addRepairs(txn, d) }); err != nil {
 		return fmt.Errorf("add repair counters of %s: %w", d.Model, err)
 	}
 	return nil
+}
+
+func checkRepairModel(d RepairStats) error {
+	if d.Model == "" || strings.ContainsRune(d.Model, 0) {
+		return fmt.Errorf("model name %q is empty or has NUL", d.Model)
+	}
+	return nil
+}
+
+// addRepairs adds d to the stored counters of d.Model within txn; the caller holds repairsMu.
+func addRepairs(txn *badger.Txn, d RepairStats) error {
+	cur := RepairStats{Model: d.Model}
+	item, err := txn.Get(repairsKey(d.Model))
+	switch {
+	case errors.Is(err, badger.ErrKeyNotFound):
+	case err != nil:
+		return err
+	default:
+		if err := item.Value(func(b []byte) error { return json.Unmarshal(b, &cur) }); err != nil {
+			return fmt.Errorf("decode: %w", err)
+		}
+	}
+	cur.Calls += d.Calls
+	cur.Repaired += d.Repaired
+	for k, n := range d.ByKind {
+		if cur.ByKind == nil {
+			cur.ByKind = map[string]int{}
+		}
+		cur.ByKind[k] += n
+	}
+	b, err := json.Marshal(cur)
+	if err != nil {
+		return err
+	}
+	return txn.Set(repairsKey(d.Model), b)
 }
 
 // Repairs returns the repair counters of every model of the project, by model name, with the

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"fmt"
 	"testing"
 )
 
@@ -92,5 +93,56 @@ func TestWireMemoryRemembersRejectsAndCountsQuirksBesideRepairs(t *testing.T) {
 	}
 	if q := got[1]; q.Calls != 2 || q.Wire["no_usage"] != 2 || q.Wire["arguments_object"] != 1 {
 		t.Fatalf("qwen3 = %+v", q)
+	}
+}
+
+// A session's turn stores its meta and its repair counters in one transaction; sessions doing
+// so at once each keep their meta and every count adds up (the shared counters never make
+// one's transaction conflict, which would lose its meta).
+func TestPutMetaAndRepairsFromConcurrentSessions(t *testing.T) {
+	s, _ := openTemp(t)
+	const sessions, turns = 4, 25
+	errs := make(chan error, sessions)
+	for i := range sessions {
+		go func() {
+			m := &SessionMeta{ID: fmt.Sprintf("s%d", i), Status: "running"}
+			for n := range turns {
+				m.Turns = n + 1
+				if err := s.PutMetaAndRepairs(m, RepairStats{Model: "openai/qwen3", Calls: 2, Repaired: 1, ByKind: map[string]int{"split_call": 1}}); err != nil {
+					errs <- err
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range sessions {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := s.Repairs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || got[0].Calls != 2*sessions*turns || got[0].Repaired != sessions*turns || got[0].ByKind["split_call"] != sessions*turns {
+		t.Fatalf("counters = %+v, want %d calls", got, 2*sessions*turns)
+	}
+	for i := range sessions {
+		m, err := s.Meta(fmt.Sprintf("s%d", i))
+		if err != nil || m.Turns != turns {
+			t.Fatalf("meta of s%d = %+v, %v", i, m, err)
+		}
+	}
+	// Empty counters write the meta alone, and a bad model name fails before anything is written.
+	m := &SessionMeta{ID: "s9", Status: "running"}
+	if err := s.PutMetaAndRepairs(m, RepairStats{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.PutMetaAndRepairs(&SessionMeta{ID: "s8"}, RepairStats{Calls: 1}); err == nil {
+		t.Fatal("counters without a model were accepted")
+	}
+	if _, err := s.Meta("s8"); err == nil {
+		t.Fatal("the meta was stored though its counters were refused")
 	}
 }

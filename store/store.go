@@ -61,6 +61,10 @@ type Store struct {
 	lastStamp time.Time // last Updated stamp handed out, so stamps strictly increase
 
 	memoryMu sync.Mutex // one project-facts update at a time (store/memory.go)
+	// repairsMu: one repair-counter update at a time. The counters are the project's, read,
+	// added to and written back by every session; only this process writes them (Badger locks
+	// its directory), so the lock means no transaction ever conflicts on them (store/repairs.go).
+	repairsMu sync.Mutex
 
 	hook atomic.Pointer[CommitHook] // told of each committed append and meta (store/hook.go)
 }

@@ -160,6 +160,9 @@ func (c *Capture) openFailure(p *pending) *Failure {
 
 // toolWorked notes what a successful call changed, and closes the failures it fixed.
 func (c *Capture) toolWorked(call messages.ToolCallData, changed []string) []messages.Lesson {
+	if len(c.open) == 0 {
+		return nil // no failure waits for its fix: nothing below would change (and each reads the arguments' JSON)
+	}
 	if what := changeText(call.Tool, call.Args, changed); what != "" {
 		files := changed
 		if p := argString(call.Args, "path"); p != "" && len(files) == 0 {

@@ -75,10 +75,9 @@ type edit struct{ old, new string }
 
 // Observe records one finished call.
 func (d *LoopDetector) Observe(o Observation) {
-	args := canonicalArgs(o.Args)
+	parsed, args := parseArgs(o.Args)
 	s := seen{Observation: o, key: o.Name + " " + args, out: sha256.Sum256([]byte(o.Output))}
-	var fields map[string]any
-	_ = json.Unmarshal([]byte(o.Args), &fields)
+	fields, _ := parsed.(map[string]any) // one parse serves the key and the fields
 	s.path, _ = fields["path"].(string)
 	if o.IsError {
 		s.errLine = normalizeError(o.Output)
@@ -247,12 +246,19 @@ func (l *Loop) Summary() string {
 // canonicalArgs is the arguments re-encoded with sorted keys, so that spacing and key order do
 // not hide a repeat.
 func canonicalArgs(raw string) string {
+	_, args := parseArgs(raw)
+	return args
+}
+
+// parseArgs decodes a call's JSON arguments (nil when they are not JSON) and returns them with
+// their canonical form (canonicalArgs).
+func parseArgs(raw string) (any, string) {
 	var v any
 	if json.Unmarshal([]byte(raw), &v) != nil {
-		return strings.TrimSpace(raw)
+		return nil, strings.TrimSpace(raw)
 	}
 	b, _ := json.Marshal(v)
-	return string(b)
+	return v, string(b)
 }
 
 // normalizeError is the first non-empty line of an error output, which names the error
