@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/troupe-dev/troupe/actors"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/buildinfo"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/clierr"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/setup"
@@ -42,6 +43,7 @@ type Main struct {
 	NodeProcess bool
 	log         *slog.Logger
 	trace       *starttrace.Trace // nil unless TROUPE_TRACE_START=1
+	prewarm     *actors.Prewarm   // a node started early: what it did while it waited (prewarmNode)
 }
 
 // exitError carries an exit code and a one-line message up to Run.
