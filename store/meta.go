@@ -83,9 +83,11 @@ func (s *Store) PutMetaAndRepairs(m *SessionMeta, repairs RepairStats) error {
 		m.LogSeq = max(m.LogSeq, counter.last)
 	}
 	restore := s.stampMeta(m)
+	var sum RepairStats
 	err := s.update(func(txn *badger.Txn) error {
 		if withRepairs {
-			if err := addRepairs(txn, repairs); err != nil {
+			var err error
+			if sum, err = s.addRepairs(txn, repairs); err != nil {
 				return fmt.Errorf("repair counters: %w", err)
 			}
 		}
@@ -94,6 +96,9 @@ func (s *Store) PutMetaAndRepairs(m *SessionMeta, repairs RepairStats) error {
 	if err != nil {
 		restore()
 		return fmt.Errorf("put session %s meta: %w", m.ID, err)
+	}
+	if withRepairs {
+		s.repairsCommitted(sum)
 	}
 	s.committed(m.ID, nil, m)
 	return nil
