@@ -9,7 +9,7 @@ import (
 // Encoding an event is on the path of every event a session emits (bench/startup.sh's turn
 // overhead, BenchmarkEventThroughput): the envelope is written by hand, byte for byte what
 // json.Marshal writes (TestEnvelopeEncodingMatchesMarshal), and the payloads of the most
-// frequent events, the text and reasoning deltas, likewise.
+// frequent events, the deltas and those of every turn, likewise (payload_encode.go).
 
 // appendEnvelope appends env as json.Marshal would write it. env.Data must be compact JSON with
 // HTML characters escaped, as json.Marshal returns it.
