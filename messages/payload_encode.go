@@ -1,6 +1,11 @@
 package messages
 
-import "strconv"
+import (
+	"encoding/json"
+	"strconv"
+
+	"github.com/troupe-dev/troupe/internal/jsonappend"
+)
 
 // The payloads every turn emits (turn.started, usage, tool.proposed, tool.decision,
 // tool.started, tool.finished, turn.finished) are written by hand like the deltas, byte for
@@ -43,6 +48,15 @@ func appendPayload(b []byte, data any) (_ []byte, ok bool) {
 		}
 	}
 	return b, false
+}
+
+// MarshalPayload is json.Marshal(data), written by hand for the payloads above (a session's
+// audit entry of a decision carries one at every call).
+func MarshalPayload(data any) ([]byte, error) {
+	if b, ok := appendPayload(make([]byte, 0, payloadHint(data)), data); ok {
+		return b, nil
+	}
+	return json.Marshal(data)
 }
 
 // writtenByHand says appendPayload writes data.
@@ -96,7 +110,7 @@ func appendIntField(b []byte, name string, n int64) []byte {
 }
 
 func appendStringField(b []byte, name, s string) []byte {
-	return appendString(append(b, name...), s)
+	return jsonappend.String(append(b, name...), s)
 }
 
 func appendUsage(b []byte, d *UsageData) []byte {
@@ -168,7 +182,7 @@ func appendToolFinished(b []byte, d *ToolFinishedData) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(b, c)
+			b = jsonappend.String(b, c)
 		}
 		b = append(b, ']')
 	}

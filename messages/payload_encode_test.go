@@ -50,6 +50,9 @@ func check(t *testing.T, p any) {
 	if !ok || !bytes.Equal(got[1:], want) || got[0] != 'x' {
 		t.Errorf("%T:\n got %s (%v)\nwant %s", p, got, ok, want)
 	}
+	if got, err := MarshalPayload(p); err != nil || !bytes.Equal(got, want) {
+		t.Errorf("MarshalPayload(%T) = %s, %v; want %s", p, got, err, want)
+	}
 }
 
 // fillAwkward sets every field of struct v: strings to s, numbers to n, booleans to n being odd,

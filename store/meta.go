@@ -115,7 +115,7 @@ func (s *Store) stampMeta(m *SessionMeta) (restore func()) {
 }
 
 func setMeta(txn *badger.Txn, m *SessionMeta) error {
-	b, err := json.Marshal(m)
+	b, err := marshalMeta(make([]byte, 0, len(m.Task)+256), m)
 	if err != nil {
 		return fmt.Errorf("encode meta: %w", err)
 	}
