@@ -70,6 +70,12 @@ func StartBus(logger *slog.Logger, ns, keyDir string) (*Bus, error) {
 		NoSigs:     true,
 		MaxPayload: 8 << 20, // tool results and logs travel as single messages
 		MaxPending: 64 << 20,
+		// No system account: nothing here uses $SYS (server events, account exports), and it
+		// costs the idle Node internal clients, subscriptions and send/receive goroutines.
+		NoSystemAccount: true,
+		// Connections closed are remembered for monitoring's closed list, which troupe never
+		// asks for (node_owners.go asks for open ones): 10000 by default, a 80 KB ring.
+		MaxClosedClients: 1,
 	}
 	srv, err := server.NewServer(opts)
 	if err != nil {

@@ -30,6 +30,7 @@ type lessonKeeper struct {
 
 	snapMu sync.Mutex
 	snap   lessonSnapshot
+	loaded chan struct{} // closed once snap holds the first read (the store may still be opening)
 }
 
 // lessonQueue bounds the writes waiting; past it a lesson is dropped with a warning rather than
@@ -37,10 +38,11 @@ type lessonKeeper struct {
 const lessonQueue = 256
 
 func newLessonKeeper(st *store.Store, log *slog.Logger) *lessonKeeper {
-	k := &lessonKeeper{store: st, log: log, jobs: make(chan func(), lessonQueue), done: make(chan struct{})}
-	k.refresh()
+	k := &lessonKeeper{store: st, log: log, jobs: make(chan func(), lessonQueue), done: make(chan struct{}), loaded: make(chan struct{})}
 	go func() {
 		defer close(k.done)
+		k.refresh() // once the store is open (store.Start): the node starts meanwhile
+		close(k.loaded)
 		for job := range k.jobs {
 			job()
 			if len(k.jobs) == 0 {
@@ -100,7 +102,7 @@ type lessonSnapshot struct {
 }
 
 // refresh reads the lessons from the store into the snapshot, deleting those that faded out.
-// It runs on the keeper's goroutine (or before the Node's actors start).
+// It runs on the keeper's goroutine.
 func (k *lessonKeeper) refresh() {
 	snap := lessonSnapshot{}
 	if snap.epoch, snap.err = k.store.LessonEpoch(); snap.err == nil {
@@ -121,8 +123,10 @@ func (k *lessonKeeper) refresh() {
 	k.snapMu.Unlock()
 }
 
-// snapshot is the lessons as last read.
+// snapshot is the lessons as last read, once they have been read (off the actors: a session's
+// setup).
 func (k *lessonKeeper) snapshot() lessonSnapshot {
+	<-k.loaded
 	k.snapMu.Lock()
 	defer k.snapMu.Unlock()
 	return k.snap

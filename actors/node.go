@@ -39,8 +39,9 @@ type NodeOptions struct {
 	Retry   llm.RetryPolicy
 	// Agents bounds subagents (depth, siblings running at once, per-child budgets).
 	Agents AgentLimits
-	// OnPhase, if set, hears StartNode reach "store" (the store is open) and "bus" (the bus
-	// and the actor system are up): the start-up trace.
+	// OnPhase, if set, hears StartNode reach "bus" (the bus and the actor system are up, the
+	// node answers) and, from another goroutine, "store" (the store is open; before or after
+	// "bus"): the start-up trace.
 	OnPhase func(phase string)
 	// NATS joins an external NATS server or cluster (comma-separated URLs) instead of starting
 	// an embedded one; "" means embedded. BusCredentials authenticate to it ([bus]).
@@ -106,9 +107,11 @@ type Node struct {
 	lessons *lessonKeeper // the project's lessons, written off the actors (lessons_keeper.go)
 }
 
-// StartNode opens the project's store, starts the bus and the actor system, and records
-// node.json so other troupe processes attach. If another process holds the store, the error
-// wraps store.ErrLocked: attach to that Node instead.
+// StartNode starts the project's store, the bus and the actor system, and records node.json so
+// other troupe processes attach. If another process holds the store, the error wraps
+// store.ErrLocked: attach to that Node instead. The node answers before its store has finished
+// opening (store.Start): a session's setup waits for it (newSessionDeps), so the client's attach
+// and the session's setup run while Badger opens, and nothing is written before it is open.
 func StartNode(opts NodeOptions) (*Node, error) {
 	if opts.Log == nil {
 		opts.Log = slog.New(slog.DiscardHandler)
@@ -117,19 +120,19 @@ func StartNode(opts NodeOptions) (*Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	n := &Node{ID: nodeID(), NS: ProjectNamespace(opts.Root, opts.Project), Root: opts.Root, opts: opts}
+	n := &Node{ID: nodeID(), Root: opts.Root, opts: opts}
 	n.startMemos()
-	// The bus starts and the tools' schemas compile while the store opens: none needs the
-	// others, and together they are most of a node's start and its first session's
-	// (bench/startup.sh).
+	// The bus starts (its namespace found first) and the tools' schemas compile while the
+	// store opens: none needs the others, and together they are most of a node's start and its
+	// first session's (bench/startup.sh).
 	bus := make(chan busStart, 1)
-	go func() { bus <- startBus(opts, n.NS, BusKeyDir(dir)) }() // ends once the bus is up or failed
+	go func() { bus <- startBus(opts, BusKeyDir(dir)) }() // ends once the bus is up or failed
 	schemas := make(chan struct{})
 	go func() { // ends once the built-in tools' schemas are compiled
 		defer close(schemas)
 		n.compileToolSchemas()
 	}()
-	st, err := store.Open(filepath.Join(dir, "db"), opts.Log)
+	st, err := store.Start(filepath.Join(dir, "db"), opts.Log)
 	b := <-bus
 	<-schemas
 	if err != nil {
@@ -140,12 +143,13 @@ func StartNode(opts NodeOptions) (*Node, error) {
 	}
 	n.store = st
 	n.lessons = newLessonKeeper(st, opts.Log)
-	n.phase("store")
+	go n.storeOpened() // ends once the store's open has
 	if b.err != nil {
 		n.lessons.close()
 		st.Close()
 		return nil, b.err
 	}
+	n.NS = b.ns
 	n.bus = b.bus
 	if n.nc, err = n.bus.Connect("troupe-node"); err != nil {
 		n.bus.Shutdown()
@@ -199,22 +203,35 @@ func StartNode(opts NodeOptions) (*Node, error) {
 	return n, nil
 }
 
-// busStart is the bus StartNode starts beside the store's open, or why it failed.
+// busStart is the bus StartNode starts beside the store's open and the project namespace it
+// serves, or why it failed.
 type busStart struct {
 	bus *Bus
+	ns  string
 	err error
 }
 
-// startBus joins the external NATS server opts names with its credentials, or starts the
-// embedded one for project ns with the per-kind seeds in keyDir.
-func startBus(opts NodeOptions, ns, keyDir string) busStart {
-	var b busStart
+// startBus finds the project's namespace, then joins the external NATS server opts names with
+// its credentials, or starts the embedded one for it with the per-kind seeds in keyDir.
+func startBus(opts NodeOptions, keyDir string) busStart {
+	b := busStart{ns: ProjectNamespace(opts.Root, opts.Project)}
+	ns := b.ns
 	if opts.NATS != "" {
 		b.bus, b.err = JoinBus(opts.NATS, opts.BusCredentials, opts.Log)
 	} else {
 		b.bus, b.err = StartBus(opts.Log, ns, keyDir)
 	}
 	return b
+}
+
+// storeOpened waits for the store's open to end, says so to the start-up trace ("store"), or
+// logs why it failed: then every session's setup fails with that reason (newSessionDeps).
+func (n *Node) storeOpened() {
+	if err := n.store.Ready(); err != nil {
+		n.opts.Log.Error("open the store", "err", err)
+		return
+	}
+	n.phase("store")
 }
 
 func (n *Node) phase(name string) {
@@ -330,6 +347,11 @@ func (n *Node) newSessionDeps(start *messages.StartSession) (SessionDeps, error)
 	}
 	reg := setup.Tools
 	reg.AddCheck(gate.Check()) // last: after every validity check
+	// The setup above ran while the store may still be opening (StartNode); the session reads
+	// and writes it from its start, so it starts only once the store is open.
+	if err := n.store.Ready(); err != nil {
+		return SessionDeps{}, err
+	}
 	return SessionDeps{
 		Store: n.store, Bridge: n.bridge, Runs: n.runs, Provider: setup.Provider, Model: setup.Model, ModelName: setup.ModelName,
 		Tools: reg, Workspace: workspace, Sandbox: n.opts.Sandbox, Skills: setup.Skills, SkillProblems: setup.SkillProblems, Retry: n.opts.Retry, Log: n.opts.Log,

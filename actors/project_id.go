@@ -6,7 +6,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -50,7 +52,10 @@ func ProjectID(root, stateDir string) Project {
 		return Project{ID: messages.Namespace(root), From: "path (not a git repository)", PathOnly: true}
 	}
 	remote := normalizeRemote(gitRemote(filepath.Join(gitDir, "config")))
-	first := rootCommit(root, stateDir)
+	first := ""
+	if !unbornHead(root, gitDir) {
+		first = rootCommit(root, stateDir)
+	}
 	if remote == "" && first == "" {
 		return Project{ID: messages.Namespace(root), From: "path (a git repository without commits or remote)", PathOnly: true}
 	}
@@ -92,17 +97,9 @@ func findGitCommonDir(root string) string {
 	if fi.IsDir() {
 		return dotgit
 	}
-	data, err := os.ReadFile(dotgit)
-	if err != nil {
+	dir := gitDirOf(root)
+	if dir == "" {
 		return ""
-	}
-	dir, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "gitdir:")
-	if !ok {
-		return ""
-	}
-	dir = strings.TrimSpace(dir)
-	if !filepath.IsAbs(dir) {
-		dir = filepath.Join(root, dir)
 	}
 	if common, err := os.ReadFile(filepath.Join(dir, "commondir")); err == nil {
 		c := strings.TrimSpace(string(common))
@@ -181,6 +178,63 @@ func normalizeRemote(u string) string {
 	}
 	u = strings.TrimSuffix(strings.TrimSuffix(u, "/"), ".git")
 	return strings.TrimSuffix(u, "/")
+}
+
+// unbornHead reports whether the repository at root (git directory commonDir) certainly has no
+// commit yet: its HEAD names a branch that no loose or packed ref holds. Then there is no root
+// commit to look for, and no git process to start on every node start (the first commit, once
+// made, is found and cached as usual). Anything it cannot be sure of (a reftable repository, a
+// detached or unreadable HEAD) is not unborn: git is asked.
+func unbornHead(root, commonDir string) bool {
+	headDir := filepath.Join(root, ".git")
+	if fi, err := os.Stat(headDir); err != nil || !fi.IsDir() {
+		headDir = gitDirOf(root) // a linked worktree: its HEAD is in its own git directory
+		if headDir == "" {
+			return false
+		}
+	}
+	head, err := os.ReadFile(filepath.Join(headDir, "HEAD"))
+	if err != nil {
+		return false
+	}
+	ref, ok := strings.CutPrefix(strings.TrimSpace(string(head)), "ref:")
+	ref = strings.TrimSpace(ref)
+	if !ok || !strings.HasPrefix(ref, "refs/heads/") {
+		return false
+	}
+	if _, err := os.Stat(filepath.Join(commonDir, "reftable")); !errors.Is(err, fs.ErrNotExist) {
+		return false
+	}
+	if _, err := os.Stat(filepath.Join(commonDir, filepath.FromSlash(ref))); !errors.Is(err, fs.ErrNotExist) {
+		return false
+	}
+	packed, err := os.ReadFile(filepath.Join(commonDir, "packed-refs"))
+	if err != nil {
+		return errors.Is(err, fs.ErrNotExist)
+	}
+	for line := range strings.Lines(string(packed)) {
+		if f := strings.Fields(line); len(f) == 2 && f[1] == ref {
+			return false
+		}
+	}
+	return true
+}
+
+// gitDirOf is the git directory a .git file at root points to, or "".
+func gitDirOf(root string) string {
+	data, err := os.ReadFile(filepath.Join(root, ".git"))
+	if err != nil {
+		return ""
+	}
+	dir, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "gitdir:")
+	if !ok {
+		return ""
+	}
+	dir = strings.TrimSpace(dir)
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(root, dir)
+	}
+	return dir
 }
 
 // projectFile caches the root commit (finding it walks the whole history).

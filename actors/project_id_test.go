@@ -92,3 +92,39 @@ func TestProjectIDFollowsTheRepositoryNotThePath(t *testing.T) {
 }
 
 func validProjectIDOrNS(id string) bool { return CheckProjectID(id) == nil }
+
+// A repository is unborn only while its HEAD's branch has no commit, loose or packed: then the
+// root commit is not looked for (no git process); anything else, git is asked.
+func TestUnbornHeadOnlyWithoutCommits(t *testing.T) {
+	repo := t.TempDir()
+	git(t, repo, "init", "-q", "-b", "main")
+	if !unbornHead(repo, findGitCommonDir(repo)) {
+		t.Fatalf("a fresh repository is not unborn")
+	}
+	if p := ProjectID(repo, filepath.Join(repo, ".troupe")); !p.PathOnly {
+		t.Errorf("unborn repository without remote: %+v, want the path's id", p)
+	}
+	git(t, repo, "commit", "-q", "--allow-empty", "-m", "first")
+	if unbornHead(repo, findGitCommonDir(repo)) {
+		t.Errorf("a repository with a commit is unborn")
+	}
+	git(t, repo, "pack-refs", "--all")
+	if _, err := os.Stat(filepath.Join(repo, ".git", "refs", "heads", "main")); err == nil {
+		t.Fatalf("pack-refs left the loose ref")
+	}
+	if unbornHead(repo, findGitCommonDir(repo)) {
+		t.Errorf("a repository whose branch is packed is unborn")
+	}
+	if p := ProjectID(repo, filepath.Join(repo, ".troupe")); p.PathOnly {
+		t.Errorf("repository with a packed commit: %+v, want its root commit's id", p)
+	}
+	wt := filepath.Join(t.TempDir(), "wt")
+	git(t, repo, "worktree", "add", "-q", "-b", "side", wt)
+	if unbornHead(wt, findGitCommonDir(wt)) {
+		t.Errorf("a linked worktree on a branch with commits is unborn")
+	}
+	git(t, repo, "checkout", "-q", "--detach")
+	if unbornHead(repo, findGitCommonDir(repo)) {
+		t.Errorf("a detached HEAD is unborn")
+	}
+}

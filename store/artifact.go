@@ -51,7 +51,7 @@ func (s *Store) Artifact(ref string) ([]byte, error) {
 		return nil, fmt.Errorf("artifact ref %q: %w", ref, err)
 	}
 	var data []byte
-	err := s.db.View(func(txn *badger.Txn) error {
+	err := s.view(func(txn *badger.Txn) error {
 		item, err := txn.Get(artifactKey(hexSum))
 		if errors.Is(err, badger.ErrKeyNotFound) {
 			return ErrNotFound

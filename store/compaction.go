@@ -52,11 +52,22 @@ type writtenStamp struct {
 // update is db.Update counting the writes that commit, so Sync and Close know whether this Store
 // wrote since it last stamped (Badger's own MaxVersion races with writes in flight).
 func (s *Store) update(fn func(txn *badger.Txn) error) error {
+	if err := s.Ready(); err != nil {
+		return err
+	}
 	if err := s.db.Update(fn); err != nil {
 		return err
 	}
 	s.writes.Add(1)
 	return nil
+}
+
+// view is db.View once the store is open (Start).
+func (s *Store) view(fn func(txn *badger.Txn) error) error {
+	if err := s.Ready(); err != nil {
+		return err
+	}
+	return s.db.View(fn)
 }
 
 // stampWritten records, if this Store wrote anything since it opened or last stamped, when: the

@@ -64,7 +64,7 @@ func (s *Store) UpdateLesson(id string, change func(old []byte) ([]byte, error))
 
 // EachLesson calls fn with every lesson record, by id order.
 func (s *Store) EachLesson(fn func(id string, data []byte)) error {
-	err := s.db.View(func(txn *badger.Txn) error {
+	err := s.view(func(txn *badger.Txn) error {
 		it := txn.NewIterator(badger.IteratorOptions{PrefetchValues: true, Prefix: []byte(lessonPrefix)})
 		defer it.Close()
 		for it.Rewind(); it.Valid(); it.Next() {
@@ -95,7 +95,7 @@ func (s *Store) DeleteLesson(id string) (bool, error) {
 // LessonEpoch is the project's count of sessions handed lessons.
 func (s *Store) LessonEpoch() (int, error) {
 	n := 0
-	err := s.db.View(func(txn *badger.Txn) error {
+	err := s.view(func(txn *badger.Txn) error {
 		var err error
 		n, err = readEpoch(txn)
 		return err

@@ -165,7 +165,7 @@ func (s *Store) counter(session string) *sessionSeq {
 // lastSeq finds the highest stored seq of session (0 for an empty log) with one reverse seek.
 func (s *Store) lastSeq(session string) (uint64, error) {
 	var last uint64
-	err := s.db.View(func(txn *badger.Txn) error {
+	err := s.view(func(txn *badger.Txn) error {
 		opts := badger.DefaultIteratorOptions
 		opts.PrefetchValues = false
 		opts.Reverse = true
@@ -215,7 +215,7 @@ func (s *Store) logRange(session string, afterSeq uint64, maxBytes int) (out []*
 		return nil, false, nil // nothing can follow; afterSeq+1 would wrap to the start
 	}
 	size, next := 0, afterSeq+1
-	err = s.db.View(func(txn *badger.Txn) error {
+	err = s.view(func(txn *badger.Txn) error {
 		opts := badger.DefaultIteratorOptions
 		opts.Prefix = logPrefix(session)
 		it := txn.NewIterator(opts)

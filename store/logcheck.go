@@ -54,7 +54,7 @@ func (s *Store) knownLastSeq(session string) (uint64, error) {
 		return 0, err
 	}
 	var recorded uint64
-	err = s.db.View(func(txn *badger.Txn) error {
+	err = s.view(func(txn *badger.Txn) error {
 		recorded = loggedThrough(txn, session)
 		return nil
 	})

@@ -24,7 +24,7 @@ type projectMemoryValue struct {
 // decoded is an error that says so (the next UpdateProjectMemory sets it aside).
 func (s *Store) ProjectMemory() ([]string, error) {
 	var out []string
-	err := s.db.View(func(txn *badger.Txn) error {
+	err := s.view(func(txn *badger.Txn) error {
 		var err error
 		out, _, err = projectMemory(txn)
 		return err

@@ -128,7 +128,7 @@ func (s *Store) Meta(id string) (*SessionMeta, error) {
 		return nil, fmt.Errorf("session meta: %w", err)
 	}
 	var m SessionMeta
-	err := s.db.View(func(txn *badger.Txn) error {
+	err := s.view(func(txn *badger.Txn) error {
 		item, err := txn.Get(metaKey(id))
 		if errors.Is(err, badger.ErrKeyNotFound) {
 			return ErrNotFound
@@ -147,7 +147,7 @@ func (s *Store) Meta(id string) (*SessionMeta, error) {
 // Sessions returns the meta of every stored session, most recently updated first.
 func (s *Store) Sessions() ([]*SessionMeta, error) {
 	var out []*SessionMeta
-	err := s.db.View(func(txn *badger.Txn) error {
+	err := s.view(func(txn *badger.Txn) error {
 		opts := badger.DefaultIteratorOptions
 		opts.PrefetchValues = false // most keys are log entries we skip over
 		opts.Prefix = []byte(sessionPrefix)

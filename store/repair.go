@@ -35,7 +35,7 @@ func Repair(dir string, now time.Time, logger *slog.Logger) (*RepairReport, erro
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	unlock, err := lockDir(dir)
+	unlock, err := lockDir(dir, "stop it first")
 	if err != nil {
 		return nil, err
 	}
@@ -72,16 +72,17 @@ func Repair(dir string, now time.Time, logger *slog.Logger) (*RepairReport, erro
 }
 
 // lockDir takes the lock Badger takes (flock on the directory), so Repair never moves a store
-// from under a running process.
-func lockDir(dir string) (unlock func(), err error) {
+// from under a running process, and Start holds the store from its checks to its close. The
+// lock held by another process is ErrLocked, with what to do about it (advice).
+func lockDir(dir, advice string) (unlock func(), err error) {
 	f, err := os.Open(dir)
 	if err != nil {
 		return nil, fmt.Errorf("open store directory: %w", err)
 	}
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		f.Close()
-		return nil, fmt.Errorf("%w: the store at %s is in use by another troupe process (pid %s); stop it first",
-			ErrLocked, dir, lockHolder(dir))
+		return nil, fmt.Errorf("%w: the store at %s is in use by another troupe process (pid %s); %s",
+			ErrLocked, dir, lockHolder(dir), advice)
 	}
 	return func() { f.Close() }, nil
 }

@@ -105,7 +105,7 @@ func (s *Store) repairsCommitted(sum RepairStats) {
 // wire quirk counters of each (a model with only quirks has an entry too).
 func (s *Store) Repairs() ([]RepairStats, error) {
 	var out []RepairStats
-	err := s.db.View(func(txn *badger.Txn) error {
+	err := s.view(func(txn *badger.Txn) error {
 		it := txn.NewIterator(badger.IteratorOptions{PrefetchValues: true, Prefix: []byte(repairsPrefix)})
 		defer it.Close()
 		for it.Rewind(); it.Valid(); it.Next() {

@@ -37,11 +37,17 @@ var ErrNotFound = errors.New("not found")
 // (its Node) instead of opening the store a second time.
 var ErrLocked = errors.New("store locked by another process")
 
-// Store is an open troupe database. It is safe for concurrent use.
+// Store is a troupe database. It is safe for concurrent use. One returned by Start may still
+// be opening: every method waits for the open to end first (Ready).
 type Store struct {
-	db     *badger.DB
+	db     *badger.DB // set once opened is closed, and only if the open succeeded
 	dir    string
 	syncer *syncer // SyncSoon's background syncs
+	// opened is closed once the open (Start's background half) has ended; openErr is then why
+	// it failed, or nil. unlock releases the directory lock the Store holds for its life.
+	opened  chan struct{}
+	openErr error
+	unlock  func()
 	// writes counts the write transactions committed; stampedWrites is the count when
 	// writtenMarkerKey was last stamped (compaction.go).
 	writes        atomic.Uint64
@@ -69,32 +75,94 @@ type Store struct {
 // Badger's own log lines go to logger: errors and warnings only. A store whose files are
 // damaged is not opened (and so never written over): the error is a *DamageError.
 func Open(dir string, logger *slog.Logger) (*Store, error) {
+	s, err := Start(dir, logger)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.Ready(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Start is Open in two halves, for a process that has other work to do while the store opens
+// (a node starting: docs/ARCHITECTURE.md "The node process"). What decides whether the store is
+// this process's to open runs before it returns: the directory lock (a store another process
+// holds is ErrLocked at once) and the checks of the files (a damaged store is a *DamageError at
+// once). Badger's open itself, which replays the write-ahead log and maps the files, runs on a
+// goroutine that ends with it; every method of the returned Store waits for it, so a write made
+// meanwhile is acknowledged only once it is committed, as with a Store from Open. Ready waits
+// and says whether it failed; Close and Sync release the lock either way.
+func Start(dir string, logger *slog.Logger) (*Store, error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("create store directory %s: %w", dir, err)
 	}
-	level0, err := checkBeforeOpen(dir)
+	// The lock Badger takes, taken here (Badger is then told not to) so that it is held from
+	// the first check to the close: nothing can change the files between the two.
+	unlock, err := lockDir(dir, "attach to it instead, or stop it first")
 	if err != nil {
 		return nil, err
 	}
-	if err := removeEmptyWALs(dir); err != nil {
+	// The pid file Badger writes beside its lock, which names the holder to another process.
+	pidFile := filepath.Join(dir, "LOCK")
+	if err := os.WriteFile(pidFile, fmt.Appendf(nil, "%d\n", os.Getpid()), 0o600); err != nil {
+		unlock()
 		return nil, fmt.Errorf("open store %s: %w", dir, err)
 	}
-	opts := smallOptions(dir, logger)
+	unlockDir := unlock
+	unlock = func() { _ = os.Remove(pidFile); unlockDir() }
+	level0, err := checkBeforeOpen(dir)
+	if err == nil {
+		err = removeEmptyWALs(dir)
+	}
+	if err != nil {
+		unlock()
+		return nil, err
+	}
+	s := &Store{dir: dir, seqs: make(map[string]*sessionSeq), opened: make(chan struct{}), unlock: unlock}
+	s.syncer = newSyncer(s.Sync, logger)
+	go s.open(smallOptions(dir, logger).WithBypassLockGuard(true), level0) // ends with the open
+	return s, nil
+}
+
+// open is Start's background half: Badger's open (after a level-0 compaction when level0 says
+// it is due, compaction.go). It closes s.opened when done; a failed open releases the lock.
+func (s *Store) open(opts badger.Options, level0 int) {
+	defer close(s.opened)
 	if level0 >= level0CompactAt {
 		if err := compactLevel0(opts); err != nil {
-			return nil, classifyOpenError(dir, err)
+			s.openErr = classifyOpenError(s.dir, err)
+			s.unlock()
+			return
 		}
 	}
 	db, err := openBadger(opts)
 	if err != nil {
-		return nil, classifyOpenError(dir, err)
+		s.openErr = classifyOpenError(s.dir, err)
+		s.unlock()
+		return
 	}
-	s := &Store{db: db, dir: dir, seqs: make(map[string]*sessionSeq)}
-	s.syncer = newSyncer(s.Sync, logger)
-	return s, nil
+	s.db = db
+}
+
+// Ready waits until the store is open, and returns why it could not be opened, if it could not
+// (the error Open would have returned).
+func (s *Store) Ready() error {
+	<-s.opened
+	return s.openErr
+}
+
+// Opened reports whether the open has ended (Ready would not wait).
+func (s *Store) Opened() bool {
+	select {
+	case <-s.opened:
+		return true
+	default:
+		return false
+	}
 }
 
 // smallOptions are Badger's defaults trimmed to what a coding-agent transcript needs. The
@@ -151,9 +219,13 @@ func lockHolder(dir string) string {
 // Dir is the directory the store lives in.
 func (s *Store) Dir() string { return s.dir }
 
-// Close flushes and closes the database.
+// Close flushes and closes the database, and releases its directory.
 func (s *Store) Close() error {
 	s.syncer.halt()
+	if err := s.Ready(); err != nil {
+		return err // the failed open released the directory
+	}
+	defer s.unlock()
 	if err := s.stampWritten(); err != nil {
 		s.db.Close()
 		return fmt.Errorf("close store %s: %w", s.dir, err)
@@ -166,6 +238,9 @@ func (s *Store) Close() error {
 
 // Sync forces written data to disk, so acknowledged writes also survive power loss.
 func (s *Store) Sync() error {
+	if err := s.Ready(); err != nil {
+		return err
+	}
 	if err := s.stampWritten(); err != nil {
 		return fmt.Errorf("sync store %s: %w", s.dir, err)
 	}

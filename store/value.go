@@ -31,7 +31,7 @@ func (s *Store) Value(session, name string, v any) error {
 	if err := checkValueName(session, name); err != nil {
 		return fmt.Errorf("get value: %w", err)
 	}
-	err := s.db.View(func(txn *badger.Txn) error {
+	err := s.view(func(txn *badger.Txn) error {
 		item, err := txn.Get(valueKey(session, name))
 		if errors.Is(err, badger.ErrKeyNotFound) {
 			return ErrNotFound
@@ -66,7 +66,7 @@ func (s *Store) EachValue(session, prefix string, fn func(name string, raw []byt
 	}
 	base := valueKey(session, "")
 	full := append(append([]byte(nil), base...), prefix...)
-	err := s.db.View(func(txn *badger.Txn) error {
+	err := s.view(func(txn *badger.Txn) error {
 		it := txn.NewIterator(badger.IteratorOptions{Prefix: full})
 		defer it.Close()
 		for it.Rewind(); it.Valid(); it.Next() {

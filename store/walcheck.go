@@ -137,29 +137,14 @@ func checkWALs(dir string) error {
 // truncating it to zero and then removing it; an exit between the two (a one-shot run exits
 // without closing, maybe while the flush of the log the previous run left is under way) leaves
 // an empty file that Badger then refuses to open ("Create a new file"), which would read as
-// damage. An empty log holds nothing: the entries it had are in a table already. It runs only
-// under the store's lock, so a log another process has just created is never touched; when
-// another process holds the store it does nothing (that open fails on the lock anyway).
+// damage. An empty log holds nothing: the entries it had are in a table already. The caller
+// holds the store's lock (Start), so a log another process has just created is never touched.
 func removeEmptyWALs(dir string) error {
 	mems, err := filepath.Glob(filepath.Join(dir, "*.mem"))
 	if err != nil {
 		return err
 	}
-	var empty []string
 	for _, mem := range mems {
-		if info, err := os.Stat(mem); err == nil && info.Size() == 0 {
-			empty = append(empty, mem)
-		}
-	}
-	if len(empty) == 0 {
-		return nil
-	}
-	unlock, err := lockDir(dir)
-	if err != nil {
-		return nil // held by another process: not ours to tidy
-	}
-	defer unlock()
-	for _, mem := range empty {
 		if info, err := os.Stat(mem); err != nil || info.Size() != 0 {
 			continue
 		}

@@ -28,7 +28,7 @@ func wireQuirksKey(model string) []byte { return []byte(wireQuirksPrefix + model
 // WireRejects returns the optional fields endpoint is known to refuse for model.
 func (s *Store) WireRejects(endpoint, model string) ([]string, error) {
 	var fields []string
-	err := s.db.View(func(txn *badger.Txn) error {
+	err := s.view(func(txn *badger.Txn) error {
 		return getJSON(txn, wireRejectKey(endpoint, model), &fields)
 	})
 	if err != nil {

@@ -355,6 +355,10 @@ func searchFiles(args map[string]any) (string, string) {
 	switch {
 	case target == "content":
 		return "grep", ""
+	case target == "files" && p != "" && !strings.Contains(p, "/"):
+		// Hermes finds files by name at any depth (find -name); our glob is relative to path
+		args["pattern"] = "**/" + p
+		return "glob", ""
 	case target == "files" || mcp || strings.ContainsAny(p, "*?"):
 		return "glob", ""
 	}

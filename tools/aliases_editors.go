@@ -1,6 +1,9 @@
 package tools
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // More harnesses' editor and search tools, each as its own tool definition declares it:
 // Anthropic's text editor tool (str_replace_based_edit_tool from text_editor_20250429,
@@ -57,4 +60,30 @@ func copilotTerminal(args map[string]any) (string, string) {
 		args["background"] = v // not a boolean: validation names it
 	}
 	return "", ""
+}
+
+// editorOrder is the text editor tools' required arguments in their definition's order.
+var editorOrder = []string{"command", "path"}
+
+// positionalArgs reads arguments sent as bare lines, one value a line, as the names given in
+// order; ok only when the text is not JSON and holds exactly that many non-empty lines.
+func positionalArgs(raw string, names []string) (map[string]any, bool) {
+	text := strings.TrimSpace(raw)
+	if len(names) == 0 || text == "" || strings.ContainsAny(text[:1], `{["`) {
+		return nil, false
+	}
+	var values []string
+	for line := range strings.SplitSeq(text, "\n") {
+		if v := strings.TrimSpace(line); v != "" {
+			values = append(values, v)
+		}
+	}
+	if len(values) != len(names) {
+		return nil, false
+	}
+	args := make(map[string]any, len(names))
+	for i, n := range names {
+		args[n] = values[i]
+	}
+	return args, true
 }

@@ -21,10 +21,16 @@ type harnessTool struct {
 	textArg string
 	// isText says whether bare arguments are that input.
 	isText func(text string) bool
+	// positional, when set, names the arguments bare lines stand for, one a line in the
+	// definition's order (<str_replace_editor> view / a.go </str_replace_editor>).
+	positional []string
 }
 
 // textArgs reads arguments sent as the bare input, or as one JSON string holding it.
 func (h harnessTool) textArgs(raw string) (map[string]any, bool) {
+	if args, ok := positionalArgs(raw, h.positional); ok {
+		return args, true
+	}
 	if h.textArg == "" {
 		return nil, false
 	}
@@ -77,10 +83,10 @@ var harnessTools = map[string]harnessTool{
 	"list_directory":      {target: "list_dir", drop: []string{"ignore", "respect_git_ignore", "file_filtering_options"}},
 	// OpenHands (CodeActAgent; the agent SDK's terminal and file_editor), Anthropic's text
 	// editor tool and Goose's unprefixed text_editor (aliases_editors.go)
-	"str_replace_editor":          {convert: textEditor},
-	"str_replace_based_edit_tool": {convert: textEditor},
-	"text_editor":                 {convert: textEditor},
-	"file_editor":                 {convert: textEditor},
+	"str_replace_editor":          {convert: textEditor, positional: editorOrder},
+	"str_replace_based_edit_tool": {convert: textEditor, positional: editorOrder},
+	"text_editor":                 {convert: textEditor, positional: editorOrder},
+	"file_editor":                 {convert: textEditor, positional: editorOrder},
 	"execute_bash":                {target: "bash", convert: refuseInput, drop: []string{"security_risk"}},
 	"terminal":                    {target: "bash", convert: refuseInput, drop: []string{"security_risk"}},
 	// Kimi CLI (Shell, ReadFile, WriteFile, Glob and Grep are our names in other spellings or

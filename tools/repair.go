@@ -70,6 +70,9 @@ func parseArgsDepth(raw string, depth int) (json.RawMessage, []Repair, error) {
 			return args, append(repairs, more...), nil
 		}
 	}
+	if obj, ok := glmPairsInJSON(fixed); ok {
+		return json.RawMessage(obj), append(repairs, newRepair(RepairStrayText, fixed, obj)), nil
+	}
 	if second, ok := dropCutCopy(fixed); ok {
 		if args, more, err := asObject(second, depth); err == nil {
 			return args, append(append(repairs, newRepair(RepairRepeatedArg, fixed, second)), more...), nil

@@ -98,3 +98,18 @@ func TestDropCutCopy(t *testing.T) {
 		}
 	}
 }
+
+func TestGLMPairsInJSON(t *testing.T) {
+	for in, want := range map[string]string{
+		`{"command": "ls</arg_value>\n<arg_key>description</arg_key>\n<arg_value>List</arg_value>\n`: `{"command":"ls","description":"List"}`,
+		`{"path": "a\"b.go</arg_value><arg_key>limit</arg_key>:<arg_value>5</arg_value>"}`:           `{"limit":"5","path":"a\"b.go"}`,
+		`{"command": "ls</arg_value> and then <arg_key>x</arg_key><arg_value>y</arg_value>`:          "", // prose between the pairs
+		`{"command": "ls</arg_value><arg_key>x</arg_key>`:                                            "", // a key without its value
+		`{"command": "ls"}`: "", // no GLM markup
+	} {
+		got, ok := glmPairsInJSON(in)
+		if want == "" && ok || want != "" && (!ok || got != want) {
+			t.Errorf("glmPairsInJSON(%q) = %q, %v; want %q", in, got, ok, want)
+		}
+	}
+}

@@ -112,7 +112,9 @@ func TestParseArgsGarbageIsBounded(t *testing.T) {
 
 func FuzzRepairArgs(f *testing.F) {
 	for _, seed := range []string{`{"path":"a"}`, `{'a': True, "b": None}`, `{"path":"C:\x\y"}`,
-		`{"arguments":{"file_path":"a","old_str":"x"}}`, `{"command":["ls","-l"],"workdir":"d"}`, `{'a':1,}`, "```json\n{a:1}\n```", `"{\"a\":1}"`, `{"a":"b`, `{{{{`, `"`, "\x00{", `[{"a":1}]`, `{"a":1}}}`} {
+		`{"arguments":{"file_path":"a","old_str":"x"}}`, `{"command":["ls","-l"],"workdir":"d"}`, `{'a':1,}`, "```json\n{a:1}\n```", `"{\"a\":1}"`, `{"a":"b`, `{{{{`, `"`, "\x00{", `[{"a":1}]`, `{"a":1}}}`,
+		`{{"path": "a"}}`, `{"command": "ls", "t": 5{"command": "ls", "t": 5}`, `{"command": "ls</arg_value>\n<arg_key>d</arg_key><arg_value>x</arg_value>`,
+		`{"filePath": "a", "startLineNumberBaseZero": 0, "endLineNumberBaseZero": -1}`, `{"pattern": "x", "-A": 3, "output_mode": "content"}`} {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, raw string) {

@@ -45,6 +45,9 @@ func TestVariantsDevelopmentRules(t *testing.T) {
 		{"cut copy then whole", m, "", q("bash", `{"command": "ls -la"{"command": "ls -la"}`), calls(lsla)},
 		{"cut copy in a string", m, "", q("read_file", `{"path": "a.g{"path": "a.go"}`), calls(readA)},
 		{"cut copy other blanks", m, "", q("bash", "{\"command\":\"make\",\"timeout\": 300{\"command\": \"make\", \"timeout\": 300}"), calls(call("bash", "command", "make", "timeout_s", 300.0))},
+		// GLM's argument pairs after a JSON value left open
+		{"glm pairs in json", m, "", q("bash", `{"command": "ls -la</arg_value>\n<arg_key>description</arg_key>\n<arg_value>List files</arg_value>\n`), calls(lsla)},
+		{"glm pairs in json colon", m, "", q("read_file", `{"path": "a.go</arg_value><arg_key>limit</arg_key>:<arg_value>5</arg_value>`), calls(call("read_file", "path", "a.go", "limit", 5.0))},
 		// names made only of the shell's words
 		{"terminal_command", m, "", q("terminal_command", `{"command": "ls -la"}`), calls(lsla)},
 		{"shellCommands argv", m, "", q("shellCommands", `{"command": ["bash", "-lc", "ls -la"]}`), calls(lsla)},
@@ -53,3 +56,45 @@ func TestVariantsDevelopmentRules(t *testing.T) {
 		{"execute_commands one", m, "", q("execute_commands", `{"commands": [{"command": "ls -la"}]}`), calls(lsla)},
 	})
 }
+
+// Text shapes from the development set, each in its documented spelling and variations:
+// Gemma 4's call body (its chat template: <|tool_call>call:NAME{k:<|"|>v<|"|>}<tool_call|>)
+// with "call" lost, with round brackets, with a plain quote for one end of <|"|>; Hermes
+// Agent's search_files for file names; a name and key="value" pairs on a line of their own.
+func TestVariantsDevelopmentText(t *testing.T) {
+	g := "gemma-4-26b"
+	q := `<|"|>`
+	runVariants(t, []variant{
+		{"gemma4 call lost", g, "<|tool_call>:read_file{path:" + q + "a.go" + q + "}<tool_call|>", nil, calls(readA)},
+		{"gemma4 round brackets", g, "<|tool_call>call:bash(command:" + q + "ls -la" + q + ")<tool_call|>", nil, calls(lsla)},
+		{"gemma4 round brackets two args", g, "<|tool_call>call:read_file(path:" + q + "a.go" + q + ",limit:3)<tool_call|>", nil, calls(call("read_file", "path", "a.go", "limit", 3.0))},
+		{"gemma4 opened with '", g, "<|tool_call>call:grep{pattern:'func main" + q + "}<tool_call|>", nil, calls(call("grep", "pattern", "func main"))},
+		{"gemma4 opened with \"", g, "<|tool_call>call:bash{command:\"ls -la" + q + "}<tool_call|>", nil, calls(lsla)},
+		{"gemma4 both quotes", g, "<|tool_call>call:read_file{path:'a.go'" + q + "}<tool_call|>", nil, calls(readA)},
+		{"gemma4 single quoted", g, "<|tool_call>call:read_file{path:'a.go'}<tool_call|>", nil, calls(readA)},
+		{"gemma4 mixed quote value with colon", g, "<|tool_call>call:grep{pattern:'^\\s*key: \\w+" + q + ",path:" + q + "src" + q + "}<tool_call|>", nil, calls(call("grep", "pattern", `^\s*key: \w+`, "path", "src"))},
+		{"hermes search_files by name", g, "<|tool_call>call:search_files{pattern:" + q + "go.mod" + q + ",target:" + q + "files" + q + "}<tool_call|>", nil, calls(call("glob", "pattern", "**/go.mod"))},
+		// name and key="value" pairs on their own line
+		{"attr line", "qwen3.5-9b", `read_file path="a.go"`, nil, calls(readA)},
+		{"attr line alias key", "qwen3.5-9b", "Reading it now.\nread_file file=\"a.go\"", nil, calls(readA)},
+		{"attr line with", m0, `Read with file_path="a.go"`, nil, calls(readA)},
+		{"attr line single quotes and end token", m0, "bash command='ls -la'<|im_end|>", nil, calls(lsla)},
+		{"attr line windows path", m0, `read_file path="C:\src\a.go"`, nil, calls(call("read_file", "path", `C:\src\a.go`))},
+		{"attr line two pairs", m0, `grep pattern="TODO" path="src"`, nil, calls(call("grep", "pattern", "TODO", "path", "src"))},
+		// MiniMax-M3's argument tags with an opener lost (its boundary token between them)
+		{"minimax lost opener", "minimax-m3", "<minimax:tool_call>\n<invoke name=\"write_file\">a.txt</path><content>hi</content></invoke>\n</minimax:tool_call>", nil, calls(call("write_file", "path", "a.txt", "content", "hi"))},
+		{"minimax lost opener boundary", "minimax-m3", "<minimax:tool_call>]<]minimax[>[<invoke name=\"read_file\">]<]minimax[>[a.go]<]minimax[>[</path>]<]minimax[>[<limit>5</limit></invoke></minimax:tool_call>", nil, calls(call("read_file", "path", "a.go", "limit", 5.0))},
+		{"save_file lost opener", "minimax-m3", "<minimax:tool_call><invoke name=\"save_file\">notes.md</filename><content>x</content></invoke></minimax:tool_call>", nil, calls(call("write_file", "path", "notes.md", "content", "x"))},
+		// a rendered call record: a name, a label and the argument object
+		{"label Args", m0, `: Read Args :{"file_path": "a.go"}`, nil, calls(readA)},
+		{"label Arguments own line", m0, "Listing first.\nbash Arguments: {\"command\": \"ls -la\"}", nil, calls(lsla)},
+		{"label input lower", m0, `read_file input: {"path": "a.go"}`, nil, calls(readA)},
+		{"two records one line", m0, `: Read Args :{"file_path": "a.go"} and : Bash Args :{"command": "ls -la"}`, nil, calls(readA, lsla)},
+		// the text editor's required arguments as bare lines in a tag of its name
+		{"editor bare lines", m0, "<str_replace_editor>\nview\na.go\n</str_replace_editor>", nil, calls(readA)},
+		{"based editor bare lines", m0, "<str_replace_based_edit_tool>\n  view\n  a.go\n</str_replace_based_edit_tool>", nil, calls(readA)},
+		{"file_editor bare lines dir", m0, "<file_editor>\nview\nsrc/\n</file_editor>", nil, calls(call("list_dir", "path", "src/"))},
+	})
+}
+
+const m0 = "some-local-model"

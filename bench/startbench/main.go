@@ -3,7 +3,7 @@
 // phase from TROUPE_TRACE_START=1, peak RSS and peak private memory), `troupe version`, an idle
 // `troupe chat`, and a `troupe run` attaching to a Node already running under `troupe serve`.
 // Figures are medians over -runs runs in this one process; nothing is asserted. bench/startup.sh
-// builds the binary and runs this.
+// builds the binary and runs this. -cold and -version compare binaries interleaved instead.
 package main
 
 import (
@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strings"
 	"syscall"
 	"time"
 
@@ -25,9 +26,34 @@ func main() {
 	runs := flag.Int("runs", 11, "runs per measure (medians)")
 	peer := flag.String("peer", "", "a peer harness's one-shot command line, run through sh -c, for a ratio (optional)")
 	sizes := flag.String("sizes", "", "print what each module adds to this binary and exit")
+	cold := flag.String("cold", "", "only the cold one-shot against the loopback model, for these binaries (comma-separated) run interleaved, with each phase's median moment")
+	versions := flag.String("version", "", "only `troupe version` of these binaries (comma-separated), run interleaved: median wall, CPU and minor faults")
 	flag.Parse()
+	if *versions != "" {
+		if err := (&bench{runs: *runs}).versionAB(strings.Split(*versions, ",")); err != nil {
+			fmt.Fprintln(os.Stderr, "startbench:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if *sizes != "" {
 		if err := moduleSizes(*sizes, 14); err != nil {
+			fmt.Fprintln(os.Stderr, "startbench:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if *cold != "" {
+		work, err := os.MkdirTemp("", "troupe-startbench-")
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "startbench:", err)
+			os.Exit(1)
+		}
+		defer os.RemoveAll(work)
+		model := llmtest.NewOpenAI(func(int, map[string]any) llmtest.Reply { return llmtest.Reply{Text: "hi"} })
+		defer model.Close()
+		b := &bench{work: work, runs: *runs, loopback: model.URL()}
+		if err := b.coldAB(strings.Split(*cold, ",")); err != nil {
 			fmt.Fprintln(os.Stderr, "startbench:", err)
 			os.Exit(1)
 		}

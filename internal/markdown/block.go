@@ -84,8 +84,8 @@ func (p *blockParser) line() {
 		p.list(m)
 		return
 	}
-	if kind := htmlStart(rest); kind == htmlBlockTag || (kind == htmlLineTag && !inPara) {
-		p.htmlBlock()
+	if h := htmlStart(rest); h.ok && (h.interrupts || !inPara) {
+		p.htmlBlock(h.end)
 		return
 	}
 	if tableAt(p.lines, p.i) {
@@ -150,12 +150,24 @@ func (p *blockParser) indentedCode() {
 	p.out = append(p.out, &Node{Kind: CodeBlock, Lines: body})
 }
 
-// htmlBlock consumes lines of HTML up to a blank line.
-func (p *blockParser) htmlBlock() {
+// htmlBlock consumes lines of HTML up to the line holding end, or up to a blank line.
+func (p *blockParser) htmlBlock(end string) {
 	p.closePara()
 	var body []string
-	for ; p.i < len(p.lines) && !isBlank(p.lines[p.i]); p.i++ {
-		body = append(body, p.lines[p.i])
+	for ; p.i < len(p.lines); p.i++ {
+		l := p.lines[p.i]
+		if end == "" && isBlank(l) {
+			break
+		}
+		body = append(body, l)
+		from := 0
+		if len(body) == 1 { // the end is looked for after the opener
+			from = min(len(l), indentOf(l)+2)
+		}
+		if end != "" && strings.Contains(strings.ToLower(l[from:]), end) {
+			p.i++
+			break
+		}
 	}
 	p.out = append(p.out, &Node{Kind: HTMLBlock, Lines: body})
 }
@@ -290,22 +302,29 @@ func quoteRest(rest string) (string, bool) {
 	return r, true
 }
 
-// What an HTML line opens: nothing, a block that may interrupt a paragraph (a comment, a
-// declaration, a block-level tag such as <div> or <details>), or a block that may not (a line
-// holding one other tag and nothing else).
-const (
-	htmlNone = iota
-	htmlBlockTag
-	htmlLineTag
-)
+// htmlOpen is what an HTML line opens: a block that may interrupt a paragraph or not, and the
+// text whose line ends it (a blank line when empty).
+type htmlOpen struct {
+	ok, interrupts bool
+	end            string
+}
 
-// htmlStart says whether rest opens an HTML block, and which kind.
-func htmlStart(rest string) int {
-	if len(rest) < 2 || rest[0] != '<' {
-		return htmlNone
+// htmlStart reads the line that opens an HTML block, if rest is one: a comment, processing
+// instruction, declaration or CDATA (each up to its own end), <script>, <pre>, <style> or
+// <textarea> (up to its closing tag), a block-level tag such as <div> or <details>, or a line
+// holding one other tag and nothing else (which cannot interrupt a paragraph); the last two end
+// at a blank line.
+func htmlStart(rest string) htmlOpen {
+	for _, pre := range [...]struct{ open, end string }{{"<!--", "-->"}, {"<?", "?>"}, {"<![CDATA[", "]]>"}} {
+		if strings.HasPrefix(rest, pre.open) {
+			return htmlOpen{true, true, pre.end}
+		}
 	}
-	if rest[1] == '!' || rest[1] == '?' {
-		return htmlBlockTag
+	if len(rest) < 2 || rest[0] != '<' {
+		return htmlOpen{}
+	}
+	if rest[1] == '!' && len(rest) > 2 && isLetter(rest[2]) {
+		return htmlOpen{true, true, ">"}
 	}
 	name := strings.TrimPrefix(rest[1:], "/")
 	end := 0
@@ -313,15 +332,19 @@ func htmlStart(rest string) int {
 		end++
 	}
 	if end == 0 || !isLetter(name[0]) {
-		return htmlNone
+		return htmlOpen{}
 	}
-	if strings.Contains(blockTags, " "+strings.ToLower(name[:end])+" ") {
-		return htmlBlockTag
+	tag := strings.ToLower(name[:end])
+	switch {
+	case rest[1] != '/' && (tag == "script" || tag == "pre" || tag == "style" || tag == "textarea"):
+		return htmlOpen{true, true, "</" + tag + ">"}
+	case strings.Contains(blockTags, " "+tag+" "):
+		return htmlOpen{ok: true, interrupts: true}
 	}
 	if t := strings.TrimRight(rest, " \t"); strings.IndexByte(t, '>') == len(t)-1 {
-		return htmlLineTag
+		return htmlOpen{ok: true}
 	}
-	return htmlNone
+	return htmlOpen{}
 }
 
 // blockTags are the HTML tags that open a block whatever follows them on the line (a string,

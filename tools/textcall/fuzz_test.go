@@ -111,6 +111,8 @@ func FuzzGemmaBare(f *testing.F)  { fuzzScanner(f, scanGemmaBare, "gemma", "func
 func FuzzTagPairs(f *testing.F)   { fuzzScanner(f, scanTagPairs, "tagpair", "qwen3coder") }
 func FuzzAttributes(f *testing.F) { fuzzScanner(f, scanAttributes, "tagpair") }
 func FuzzFused(f *testing.F)      { fuzzScanner(f, scanFused, "fused") }
+func FuzzAttrLines(f *testing.F)  { fuzzScanner(f, scanAttrLines, "attr_line") }
+func FuzzLabelLines(f *testing.F) { fuzzScanner(f, scanLabelLines, "label_line", "transcript") }
 func FuzzReAct(f *testing.F)      { fuzzScanner(f, scanReAct, "react", "qwen_agent") }
 func FuzzQwenAgent(f *testing.F)  { fuzzScanner(f, scanQwenAgent, "qwen_agent", "react") }
 func FuzzBracketBlocks(f *testing.F) {

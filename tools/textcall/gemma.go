@@ -32,13 +32,22 @@ func scanGemma(text string, sc scanCtx) []span {
 // gemmaBody reads "call:NAME{args}" with args in Gemma's relaxed object syntax.
 func gemmaBody(body, quote string) ([]Call, bool) {
 	t := strings.TrimSpace(body)
-	t = strings.TrimPrefix(t, "call:")
+	if rest, ok := strings.CutPrefix(t, "call:"); ok {
+		t = rest
+	} else {
+		t = strings.TrimPrefix(t, ":") // "call" lost, its colon kept: <|tool_call>:read_file{…}
+	}
 	brace := strings.IndexByte(t, '{')
 	if paren := strings.IndexByte(t, '('); paren > 0 && (brace < 0 || paren < brace) {
 		// Python's call syntax between Gemma's call tokens (Gemma 3's documented form, inside
 		// Gemma 4's markers): call:read_file(path="a.go")
 		if calls, complete := pythonCallsInMarker(t, scanCtx{}, FormatGemma); len(calls) > 0 || !complete {
 			return calls, complete
+		}
+		// Gemma 4's own object in round brackets: call:bash(command:<|"|>ls<|"|>)
+		if strings.HasSuffix(t, ")") && strings.Contains(t, quote) {
+			t = t[:paren] + "{" + t[paren+1:len(t)-1] + "}"
+			brace = paren
 		}
 	}
 	if brace < 0 {
@@ -64,8 +73,18 @@ func gemmaBody(body, quote string) ([]Call, bool) {
 func relaxedToJSON(s string, i int, quote string) (out string, end int, complete bool) {
 	var b strings.Builder
 	var stack []byte // the open brackets
-	expectKey := false
+	expectKey, afterColon := false, false
+	var mixed mixedQuotes
 	for i < len(s) {
+		wasAfterColon := afterColon
+		afterColon = false
+		if c := s[i]; wasAfterColon && quote != "" && (c == '\'' || c == '"') {
+			if value, next, ok := mixed.value(s, i, quote); ok {
+				b.Write(quoteJSON(value))
+				i = next
+				continue
+			}
+		}
 		if quote != "" && strings.HasPrefix(s[i:], quote) {
 			j := strings.Index(s[i+len(quote):], quote)
 			if j < 0 {
@@ -107,6 +126,7 @@ func relaxedToJSON(s string, i int, quote string) (out string, end int, complete
 		case isSpace(c) || c == ':':
 			b.WriteByte(c)
 			i++
+			afterColon = c == ':' || wasAfterColon // blanks between a key's colon and its value
 		default:
 			j := i
 			for j < len(s) && !strings.ContainsRune(",:{}[]", rune(s[j])) && !(quote != "" && strings.HasPrefix(s[j:], quote)) {

@@ -160,13 +160,20 @@ func legacyInvoke(rest string) ([]Call, bool) {
 }
 
 // childTags reads arguments written as their own tags, <path>a.go</path><limit>5</limit>,
-// in order; complete is false when the last one is never closed.
+// in order; complete is false when the last one is never closed. A value followed by its
+// closer whose opener was lost (a.go</path><limit>5</limit>, MiniMax-M3 in vllm#51075) is
+// that argument's value.
 func childTags(rest string) ([]kv, bool) {
 	var pairs []kv
 	for {
 		i := strings.IndexByte(rest, '<')
 		if i < 0 {
 			return pairs, true
+		}
+		if key, after, ok := lostOpener(rest, i); ok {
+			pairs = append(pairs, kv{key, tagValue(rest[:i])})
+			rest = after
+			continue
 		}
 		j := i + 1
 		for j < len(rest) && isNameByte(rest[j]) {
@@ -187,4 +194,20 @@ func childTags(rest string) ([]kv, bool) {
 		pairs = append(pairs, kv{key, tagValue(value)})
 		rest = after
 	}
+}
+
+// lostOpener reads rest[i:] as the closer </KEY> of a value that stands before it, at
+// rest[:i], with no opener: the opening tag lost. after is past the closer.
+func lostOpener(rest string, i int) (key, after string, ok bool) {
+	if i+1 >= len(rest) || rest[i+1] != '/' || strings.TrimSpace(rest[:i]) == "" {
+		return "", "", false
+	}
+	j := i + 2
+	for j < len(rest) && j-i <= xmlTagNameMax && isNameByte(rest[j]) {
+		j++
+	}
+	if j == i+2 || j >= len(rest) || rest[j] != '>' {
+		return "", "", false
+	}
+	return rest[i+2 : j], rest[j+1:], true
 }

@@ -97,6 +97,12 @@ func hostileReplies() map[string]string {
 		"escaped markup":         repeatTo("&lt;tool_call&gt;{&quot;name&quot;: &quot;bash&quot;, ", megabyte),
 		"escaped entities only":  repeatTo("&lt;&amp;&gt;", megabyte),
 		"qwen unclosed lines":    repeatTo("<tool_call>\n<function=bash>\n<parameter=command>\nls\n", megabyte),
+		"attribute line opens":   "bash with " + repeatTo(`command="ls" k="`, megabyte),
+		"attribute lines":        repeatTo("read_file path=\"a.go\" x\n", megabyte),
+		"label opens":            repeatTo(`: bash Args :{"command": "`, megabyte),
+		"label braces":           repeatTo("bash Args : {", megabyte),
+		"gemma mixed quotes":     "<|tool_call>call:bash{" + repeatTo(`a:'x`, megabyte),
+		"gemma mixed quote ends": "<|tool_call>call:bash{" + repeatTo(`a:"x<|"|>,`, megabyte),
 	}
 }
 

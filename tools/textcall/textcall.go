@@ -46,6 +46,8 @@ const (
 	FormatToolCallLine Format = "tool_call_line" // [tool_call: read_file for absolute_path 'a.go'] (Gemini CLI's prompt examples)
 	FormatTagPair      Format = "tag_pair"       // <function-name>N</function-name><arguments>{…}</arguments>, name="N" arguments={…}
 	FormatReAct        Format = "react"          // Action: N / Action Input: {…} (LangChain ReAct), ✿FUNCTION✿: N / ✿ARGS✿: {…} (Qwen-Agent)
+	FormatAttrLine     Format = "attr_line"      // read_file path="a.go" (a name and key="value" pairs on their own line)
+	FormatLabelLine    Format = "label_line"     // : Read Args :{…}, bash Arguments: {…} (a rendered call record)
 )
 
 // Call is one tool call found in text.
@@ -139,6 +141,8 @@ func scanners() []scanner {
 		{FormatTagPair, false, scanTagPairs}, // before xmltag: <tool>N</tool> is not a call to "tool"
 		{FormatTagPair, false, scanAttributes},
 		{FormatTagPair, false, scanFused},
+		{FormatAttrLine, false, scanAttrLines},
+		{FormatLabelLine, false, scanLabelLines},
 		{FormatXMLTag, false, scanXMLTag},
 		{FormatReAct, false, scanReAct},
 	}

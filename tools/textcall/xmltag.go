@@ -21,7 +21,7 @@ import (
 // (Roo-Code#8858: its system prompt teaches up to 15 files per read). The tag carries no call marker of its own, so a
 // call counts only when its name is Known and its body holds argument tags and nothing else,
 // or one bare value with the element alone on its line (<read_file> a.py </read_file>,
-// cline#4839): prose or HTML that happens to use a tool's name as a tag stays prose. Values
+// cline#4839), or a few bare lines (bareLines): prose or HTML that happens to use a tool's name as a tag stays prose. Values
 // written as escaped XML text (&amp;&amp;, &lt;) are decoded (unescapeEntities).
 
 // xmlTagNameMax bounds how long a tag name is read.
@@ -86,7 +86,7 @@ func scanXMLTag(text string, sc scanCtx) []span {
 			pos = end
 			continue
 		}
-		if bareArg(body) && lineEdge(text, open, end) {
+		if (bareArg(body) || bareLines(body)) && lineEdge(text, open, end) {
 			// One bare value: which argument it is depends on the tool's schema, so argument
 			// repair in tools/ places it (Args nil, Raw the value).
 			out = append(out, span{start: open, end: end, calls: []Call{{
@@ -104,6 +104,18 @@ func scanXMLTag(text string, sc scanCtx) []span {
 func bareArg(body string) bool {
 	t := strings.TrimSpace(body)
 	return t != "" && !strings.ContainsAny(t, "<>\n")
+}
+
+// bareLinesMax bounds how many bare lines a tag body may hold.
+const bareLinesMax = 8
+
+// bareLines reports whether a tag body is a few bare values, one a line, no tags or objects:
+// the tool's arguments in its definition's order (<str_replace_editor> view / a.go, one a
+// line), which argument repair in tools/ places by the tool's schema.
+func bareLines(body string) bool {
+	t := strings.TrimSpace(body)
+	n := strings.Count(t, "\n") + 1
+	return t != "" && n <= bareLinesMax && !strings.ContainsAny(t, "<>{}")
 }
 
 // xmlTagArgs reads a body made only of complete argument tags, unwrapping a lone <args> or

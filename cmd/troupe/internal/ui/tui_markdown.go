@@ -103,8 +103,9 @@ func (r *mdRenderer) list(l *md.Node, width int) []string {
 			mark = fmt.Sprintf("%d. ", num)
 			num++
 		}
-		pad := strings.Repeat(" ", len(mark))
-		lines := r.blocks(item.Children, width-len(mark), l.Tight)
+		markWidth := ansi.StringWidth(mark) // • is three bytes but one cell
+		pad := strings.Repeat(" ", markWidth)
+		lines := r.blocks(item.Children, width-markWidth, l.Tight)
 		if len(lines) == 0 {
 			lines = []string{""}
 		}
