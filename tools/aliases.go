@@ -25,6 +25,9 @@ var argAliases = map[string][]string{
 	"regex": {"pattern"}, "regexp": {"pattern"}, "query": {"pattern"},
 	"searchpattern": {"pattern"}, "globpattern": {"pattern"}, "include": {"glob"},
 	"filepattern": {"glob"}, "contextlines": {"context"},
+	"includepattern": {"glob"}, "searchpath": {"path"}, "searchdirectory": {"path"}, // Cursor, Zed, Windsurf
+	"relativeworkspacepath": {"path"},    // Cursor's list_dir
+	"codecontent":           {"content"}, // Windsurf's write_to_file
 	// read_file
 	"startline": {"offset"}, "line": {"offset"}, "linenumber": {"offset"}, "lines": {"limit"},
 	"maxlines": {"limit"}, "numlines": {"limit"}, "linecount": {"limit"},
@@ -32,6 +35,7 @@ var argAliases = map[string][]string{
 	// bash and list_dir
 	"timeout": {"timeout_s"}, "timeoutseconds": {"timeout_s"}, "timeoutsec": {"timeout_s"},
 	"runinbackground": {"background"}, "maxdepth": {"depth"},
+	"isbackground": {"background"}, "maxwaitseconds": {"timeout_s"}, // Cursor's run_terminal_cmd; Augment's launch-process
 }
 
 // wrapperKeys are the keys a model wraps the real arguments in.

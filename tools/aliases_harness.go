@@ -98,7 +98,7 @@ var harnessTools = map[string]harnessTool{
 	"list":       {target: "list_dir", drop: []string{"ignore"}},
 	// Cline, Roo Code and Kilo Code (aliases_cline.go); read_file and search_files are shared
 	"execute_command":    {target: "bash", convert: inDirectory("cwd"), drop: []string{"requires_approval"}},
-	"write_to_file":      {target: "write_file", drop: []string{"line_count"}},
+	"write_to_file":      {target: "write_file", convert: emptyFile, drop: []string{"line_count"}},
 	"replace_in_file":    {target: "edit_file", convert: searchReplaceDiff},
 	"apply_diff":         {target: "edit_file", convert: searchReplaceDiff},
 	"list_files":         {target: "list_dir", convert: listFiles},
@@ -108,7 +108,7 @@ var harnessTools = map[string]harnessTool{
 	"create_new_file":         {target: "write_file"},
 	"single_find_and_replace": {target: "edit_file"},
 	"run_terminal_command":    {target: "bash", drop: []string{"waitForCompletion"}},
-	"grep_search":             {target: "grep"},
+	"grep_search":             {target: "grep", drop: []string{"exclude_pattern", "MatchPerLine"}},
 	"file_glob_search":        {target: "glob"},
 	"ls":                      {target: "list_dir", drop: []string{"recursive"}},
 	"view_subdirectory":       {target: "list_dir"},
@@ -135,6 +135,11 @@ var harnessTools = map[string]harnessTool{
 	"search_files":        {convert: searchFiles},
 	// Gemma's tool_code block sent as a tool (aliases_toolcode.go): split into its calls
 	"tool_code": {convert: toolCodeRefusal},
+	// IDE agents, as their published tool definitions declare them (aliases_ide.go)
+	"run_command":    {target: "bash", convert: windsurfCommand},
+	"launch-process": {target: "bash", convert: augmentProcess},
+	"find_by_name":   {target: "glob", convert: windsurfFind},
+	"find_path":      {target: "glob", rename: map[string]string{"glob": "pattern"}, drop: []string{"offset"}},
 	// SWE-agent and other common spellings
 	"cat":         {target: "read_file"},
 	"view":        {convert: viewPath},

@@ -48,6 +48,18 @@ func TestVariantsDevelopmentRules(t *testing.T) {
 		// GLM's argument pairs after a JSON value left open
 		{"glm pairs in json", m, "", q("bash", `{"command": "ls -la</arg_value>\n<arg_key>description</arg_key>\n<arg_value>List files</arg_value>\n`), calls(lsla)},
 		{"glm pairs in json colon", m, "", q("read_file", `{"path": "a.go</arg_value><arg_key>limit</arg_key>:<arg_value>5</arg_value>`), calls(call("read_file", "path", "a.go", "limit", 5.0))},
+		// IDE agents' published tool definitions (Windsurf, Cursor, Augment, Zed)
+		{"windsurf run_command", m, "", q("run_command", `{"CommandLine": "ls -la", "Cwd": "src", "Blocking": true, "SafeToAutoRun": true}`), calls(call("bash", "command", "cd src && ls -la"))},
+		{"windsurf run_command async", m, "", q("run_command", `{"CommandLine": "npm start", "Blocking": false, "WaitMsBeforeAsync": 500}`), calls(call("bash", "command", "npm start", "background", true))},
+		{"windsurf write_to_file", m, "", q("write_to_file", `{"TargetFile": "a.txt", "CodeContent": "hi", "EmptyFile": false}`), calls(call("write_file", "path", "a.txt", "content", "hi"))},
+		{"windsurf find_by_name", m, "", q("find_by_name", `{"SearchDirectory": "src", "Pattern": "*_test.go", "Type": "file"}`), calls(call("glob", "path", "src", "pattern", "**/*_test.go"))},
+		{"windsurf grep_search", m, "", q("grep_search", `{"SearchPath": "src", "Query": "TODO", "Includes": ["*.go"], "CaseInsensitive": true, "MatchPerLine": true}`), calls(call("grep", "path", "src", "pattern", "(?i)TODO", "glob", "*.go"))},
+		{"cursor grep_search", m, "", q("grep_search", `{"query": "TODO", "include_pattern": "*.go", "case_sensitive": false, "explanation": "find todos"}`), calls(call("grep", "pattern", "(?i)TODO", "glob", "*.go"))},
+		{"cursor list_dir", m, "", q("list_dir", `{"relative_workspace_path": "src", "explanation": "look"}`), calls(call("list_dir", "path", "src"))},
+		{"augment launch-process", m, "", q("launch-process", `{"command": "ls -la", "wait": true, "max_wait_seconds": 30, "cwd": "src"}`), calls(call("bash", "command", "cd src && ls -la", "timeout_s", 30.0))},
+		{"zed find_path", m, "", q("find_path", `{"glob": "**/*.go"}`), calls(call("glob", "pattern", "**/*.go"))},
+		{"zed terminal cd", m, "", q("terminal", `{"command": "ls -la", "cd": "src"}`), calls(call("bash", "command", "cd src && ls -la"))},
+		{"zed grep", m, "", q("grep", `{"regex": "TODO", "include_pattern": "*.go", "case_sensitive": true}`), calls(call("grep", "pattern", "TODO", "glob", "*.go"))},
 		// names made only of the shell's words
 		{"terminal_command", m, "", q("terminal_command", `{"command": "ls -la"}`), calls(lsla)},
 		{"shellCommands argv", m, "", q("shellCommands", `{"command": ["bash", "-lc", "ls -la"]}`), calls(lsla)},
@@ -85,6 +97,10 @@ func TestVariantsDevelopmentText(t *testing.T) {
 		{"minimax lost opener", "minimax-m3", "<minimax:tool_call>\n<invoke name=\"write_file\">a.txt</path><content>hi</content></invoke>\n</minimax:tool_call>", nil, calls(call("write_file", "path", "a.txt", "content", "hi"))},
 		{"minimax lost opener boundary", "minimax-m3", "<minimax:tool_call>]<]minimax[>[<invoke name=\"read_file\">]<]minimax[>[a.go]<]minimax[>[</path>]<]minimax[>[<limit>5</limit></invoke></minimax:tool_call>", nil, calls(call("read_file", "path", "a.go", "limit", 5.0))},
 		{"save_file lost opener", "minimax-m3", "<minimax:tool_call><invoke name=\"save_file\">notes.md</filename><content>x</content></invoke></minimax:tool_call>", nil, calls(call("write_file", "path", "notes.md", "content", "x"))},
+		// a shell code fence with its backticks dropped, the whole reply
+		{"fence dropped bash", "qwen3.6-35b-a3b", "bash\nls -la", nil, calls(lsla)},
+		{"fence dropped end token", "qwen3.6-35b-a3b", "bash\nls -la<|im_end|>", nil, calls(lsla)},
+		{"fence dropped shell", m0, "shell\nls -la\n", nil, calls(lsla)},
 		// a rendered call record: a name, a label and the argument object
 		{"label Args", m0, `: Read Args :{"file_path": "a.go"}`, nil, calls(readA)},
 		{"label Arguments own line", m0, "Listing first.\nbash Arguments: {\"command\": \"ls -la\"}", nil, calls(lsla)},

@@ -99,6 +99,7 @@ func hostileReplies() map[string]string {
 		"qwen unclosed lines":    repeatTo("<tool_call>\n<function=bash>\n<parameter=command>\nls\n", megabyte),
 		"attribute line opens":   "bash with " + repeatTo(`command="ls" k="`, megabyte),
 		"attribute lines":        repeatTo("read_file path=\"a.go\" x\n", megabyte),
+		"fence tag then lines":   "bash\n" + repeatTo("ls -la ", megabyte),
 		"label opens":            repeatTo(`: bash Args :{"command": "`, megabyte),
 		"label braces":           repeatTo("bash Args : {", megabyte),
 		"gemma mixed quotes":     "<|tool_call>call:bash{" + repeatTo(`a:'x`, megabyte),
