@@ -101,6 +101,10 @@ func TestVariantsDevelopmentText(t *testing.T) {
 		{"fence dropped bash", "qwen3.6-35b-a3b", "bash\nls -la", nil, calls(lsla)},
 		{"fence dropped end token", "qwen3.6-35b-a3b", "bash\nls -la<|im_end|>", nil, calls(lsla)},
 		{"fence dropped shell", m0, "shell\nls -la\n", nil, calls(lsla)},
+		// Cline's and Roo's XML tool use with brackets lost
+		{"roo mangled read", "qwen3-coder-480b", "read_file>\nargs>\n<file>\n<path>a.gopath>\n</file>\nargs>\nread_file>", nil, calls(readA)},
+		{"cline mangled command", m0, "execute_command>\n<command>ls -la</command>\n<requires_approval>false/requires_approval>\nexecute_command>", nil, calls(lsla)},
+		{"cline mangled closer kept", m0, "read_file>\n<path>a.go</path>\n/read_file>", nil, calls(readA)},
 		// a rendered call record: a name, a label and the argument object
 		{"label Args", m0, `: Read Args :{"file_path": "a.go"}`, nil, calls(readA)},
 		{"label Arguments own line", m0, "Listing first.\nbash Arguments: {\"command\": \"ls -la\"}", nil, calls(lsla)},
