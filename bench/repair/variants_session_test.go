@@ -60,6 +60,10 @@ func TestVariantsDevelopmentRules(t *testing.T) {
 		{"zed find_path", m, "", q("find_path", `{"glob": "**/*.go"}`), calls(call("glob", "pattern", "**/*.go"))},
 		{"zed terminal cd", m, "", q("terminal", `{"command": "ls -la", "cd": "src"}`), calls(call("bash", "command", "cd src && ls -la"))},
 		{"zed grep", m, "", q("grep", `{"regex": "TODO", "include_pattern": "*.go", "case_sensitive": true}`), calls(call("grep", "pattern", "TODO", "glob", "*.go"))},
+		// call-format closing tags left at the end of a one-line value
+		{"value arg_value closer", m, "", q("bash", `{"command": "ls -la</arg_value>"}`), calls(lsla)},
+		{"value parameter closer", m, "", q("read_file", `{"path": "a.go\n</parameter>\n</function>"}`), calls(readA)},
+		{"value closer in content kept", m, "", q("write_file", `{"path": "a.xml", "content": "<a></parameter>"}`), calls(call("write_file", "path", "a.xml", "content", "<a></parameter>"))},
 		// names made only of the shell's words
 		{"terminal_command", m, "", q("terminal_command", `{"command": "ls -la"}`), calls(lsla)},
 		{"shellCommands argv", m, "", q("shellCommands", `{"command": ["bash", "-lc", "ls -la"]}`), calls(lsla)},
