@@ -77,6 +77,8 @@ type NodeOptions struct {
 	// Dispatch lets sessions send subagents to workers ([agents] placement); a nil Open
 	// keeps every subagent on this Node.
 	Dispatch DispatchOptions
+	// Prewarm, if set, is this process's prewarm (StartPrewarm): the Node takes its schemas.
+	Prewarm *Prewarm
 }
 
 // Node is one troupe process serving one project: the bus, the store, the actor system.
@@ -93,10 +95,13 @@ type Node struct {
 	dispatcher *actor.PID // nil: no workers
 	nodeSub    *nats.Subscription
 	querySub   *nats.Subscription // read-only queries, open to watchers (bus_queries.go)
-	// schemas holds the built-in tools' compiled schemas, shared by every session's registry.
-	schemas tools.SchemaCache
-	mcp     *mcpHub // the MCP server actors; nil without servers
-	owners  sessionOwners
+	// schemas holds the built-in tools' compiled schemas, shared by every session's registry
+	// (the prewarm's, when the Node has one); schemasDone, if set, is closed once StartNode's
+	// compilation of them has ended.
+	schemas     *tools.SchemaCache
+	schemasDone chan struct{}
+	mcp         *mcpHub // the MCP server actors; nil without servers
+	owners      sessionOwners
 	// warned holds the skill problems already logged, so each is logged once per node.
 	warned sync.Map
 	// hidden is each workspace's credential list and roles the project's role files, read
@@ -119,21 +124,27 @@ func StartNode(opts NodeOptions) (*Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	n := &Node{ID: nodeID(), Root: opts.Root, opts: opts}
+	n := &Node{ID: nodeID(), Root: opts.Root, opts: opts, schemas: &tools.SchemaCache{}}
 	n.startMemos()
 	// The bus starts (its namespace found first) and the tools' schemas compile while the
 	// store opens: none needs the others, and together they are most of a node's start and its
-	// first session's (bench/startup.sh).
+	// first session's (bench/startup.sh). The node answers once the bus is up; the schemas are
+	// waited for by the first registry built (sessionTools), the store by the first session.
 	bus := make(chan busStart, 1)
 	go func() { bus <- startBus(opts, BusKeyDir(dir)) }() // ends once the bus is up or failed
-	schemas := make(chan struct{})
+	n.schemasDone = make(chan struct{})
+	if opts.Prewarm != nil {
+		n.schemas = &opts.Prewarm.schemas
+	}
 	go func() { // ends once the built-in tools' schemas are compiled
-		defer close(schemas)
+		defer close(n.schemasDone)
+		if opts.Prewarm != nil {
+			<-opts.Prewarm.done // most are compiled there: only this Node's own are left
+		}
 		n.compileToolSchemas()
 	}()
 	st, err := store.Start(filepath.Join(dir, "db"), opts.Log)
 	b := <-bus
-	<-schemas
 	if err != nil {
 		if b.err == nil {
 			b.bus.Shutdown()
@@ -199,43 +210,6 @@ func StartNode(opts NodeOptions) (*Node, error) {
 	}
 	n.phase("bus")
 	return n, nil
-}
-
-// busStart is the bus StartNode starts beside the store's open and the project namespace it
-// serves, or why it failed.
-type busStart struct {
-	bus *Bus
-	ns  string
-	err error
-}
-
-// startBus finds the project's namespace, then joins the external NATS server opts names with
-// its credentials, or starts the embedded one for it with the per-kind seeds in keyDir.
-func startBus(opts NodeOptions, keyDir string) busStart {
-	b := busStart{ns: ProjectNamespace(opts.Root, opts.Project)}
-	ns := b.ns
-	if opts.NATS != "" {
-		b.bus, b.err = JoinBus(opts.NATS, opts.BusCredentials, opts.Log)
-	} else {
-		b.bus, b.err = StartBus(opts.Log, ns, keyDir)
-	}
-	return b
-}
-
-// storeOpened waits for the store's open to end, says so to the start-up trace ("store"), or
-// logs why it failed: then every session's setup fails with that reason (newSessionDeps).
-func (n *Node) storeOpened() {
-	if err := n.store.Ready(); err != nil {
-		n.opts.Log.Error("open the store", "err", err)
-		return
-	}
-	n.phase("store")
-}
-
-func (n *Node) phase(name string) {
-	if n.opts.OnPhase != nil {
-		n.opts.OnPhase(name)
-	}
 }
 
 // Info is what node.json records.
@@ -373,9 +347,12 @@ func (n *Node) sessionTools(start *messages.StartSession, withSkills bool, pm *c
 		}
 		return nil, nil, fmt.Errorf("build tools: a custom tool set cannot be narrowed for subagent %s", start.Agent)
 	}
+	if n.schemasDone != nil {
+		<-n.schemasDone // compiled once for every session (StartNode), not again here
+	}
 	all := n.nodeTools(start.Parent == "", withSkills, n.mcp)
 	kept, narrowed := narrowTools(all, start.Role, start.Tools, pm)
-	reg, err := tools.NewRegistryWith(&n.schemas, kept...)
+	reg, err := tools.NewRegistryWith(n.schemas, kept...)
 	if err != nil {
 		return nil, nil, fmt.Errorf("build tools: %w", err)
 	}

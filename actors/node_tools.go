@@ -34,5 +34,5 @@ func (n *Node) compileToolSchemas() {
 	if n.opts.Tools != nil {
 		return // a custom tool set builds its own registry
 	}
-	_, _ = tools.NewRegistryWith(&n.schemas, n.nodeTools(true, true, nil)...)
+	_, _ = tools.NewRegistryWith(n.schemas, n.nodeTools(true, true, nil)...)
 }

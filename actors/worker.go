@@ -17,6 +17,7 @@ import (
 	"github.com/troupe-dev/troupe/internal/taskstate"
 	"github.com/troupe-dev/troupe/messages"
 	"github.com/troupe-dev/troupe/store"
+	"github.com/troupe-dev/troupe/tools"
 )
 
 // A worker (docs/WORKERS.md) is a Node without a chat: it joins a NATS cluster, takes spawn
@@ -119,7 +120,7 @@ func StartWorker(opts WorkerOptions) (*Worker, error) {
 // writes no node.json and answers no node subject: clients attach to the project's Node.
 func startWorkerNode(opts WorkerOptions) (*Node, error) {
 	nopts := opts.Node
-	n := &Node{ID: "w-" + opts.Name, NS: opts.NS, Root: nopts.Root, opts: nopts}
+	n := &Node{ID: "w-" + opts.Name, NS: opts.NS, Root: nopts.Root, opts: nopts, schemas: &tools.SchemaCache{}}
 	n.startMemos()
 	if err := os.MkdirAll(opts.StateDir, 0o700); err != nil {
 		return nil, fmt.Errorf("worker state: %w", err)

@@ -39,8 +39,24 @@ func ClassifyHTTP(provider string, status int, header http.Header, body string, 
 		e.Class = Overflow
 	default:
 		e.Class = Fatal
+		e.Err = httpError{status: status, msg: clipMessage(msg), hint: setupHint(status, msg), cause: err}
 	}
 	return e
+}
+
+// setupHint is what to do about a refusal that no retry fixes, for the ones people meet on
+// their first day with a local or new model; "" when the server's words say enough.
+func setupHint(status int, msg string) string {
+	m := strings.ToLower(msg)
+	switch {
+	case strings.Contains(m, "does not support tools") || strings.Contains(m, "does not support function") ||
+		strings.Contains(m, "tools are not supported") || strings.Contains(m, "tool use is not supported"):
+		return "troupe works through tool calls: choose a model that supports them (for Ollama, e.g. qwen2.5-coder or llama3.1)"
+	case status == http.StatusNotFound && strings.Contains(m, "model") &&
+		(strings.Contains(m, "not exist") || strings.Contains(m, "not found")):
+		return "check the model name (troupe doctor --model M --base-url URL lists the models the endpoint serves)"
+	}
+	return ""
 }
 
 // ClassifyErr classes a failure that has no HTTP status: the caller's context ending is
@@ -62,10 +78,16 @@ func ClassifyErr(provider string, err error) *Error {
 type httpError struct {
 	status int
 	msg    string
+	hint   string // what to do about it, "" when the message says enough
 	cause  error
 }
 
-func (h httpError) Error() string { return h.msg }
+func (h httpError) Error() string {
+	if h.hint != "" {
+		return h.msg + " — " + h.hint
+	}
+	return h.msg
+}
 func (h httpError) Unwrap() error { return h.cause }
 
 // transportError words network failures for a human: "cannot reach http://host: connection

@@ -124,7 +124,7 @@ func TestOpenAIErrorsAreClassified(t *testing.T) {
 		want  string
 	}{
 		{"401", llmtest.Reply{Status: 401}, Fatal, "Incorrect API key"},
-		{"404", llmtest.Reply{Status: 404, Text: "The model `nope` does not exist"}, Fatal, "does not exist"},
+		{"404", llmtest.Reply{Status: 404, Text: "The model `nope` does not exist"}, Fatal, "does not exist — check the model name"},
 		{"429", llmtest.Reply{Status: 429, RetryAfter: "3"}, Retryable, "rate limit"},
 		{"500", llmtest.Reply{Status: 500}, Retryable, "server had an error"},
 		{"overflow", llmtest.Reply{Status: 400, Stop: "context_length_exceeded",

@@ -135,7 +135,8 @@ func TestRecordedErrorsKeepTheServersWords(t *testing.T) {
 		class   ErrorClass
 		want    string // the whole message after "local replied …: " or "local: "
 	}{
-		{"err_error_string.json", Fatal, "local replied 400 Bad Request: registry.ollama.ai/library/gemma3:4b does not support tools"},
+		{"err_error_string.json", Fatal, "local replied 400 Bad Request: registry.ollama.ai/library/gemma3:4b does not support tools — " +
+			"troupe works through tool calls: choose a model that supports them (for Ollama, e.g. qwen2.5-coder or llama3.1)"},
 		{"err_error_object.json", Fatal, "local replied 401 Unauthorized: Incorrect API key provided: sk-test. (invalid_api_key)"},
 		{"err_detail_string.json", Fatal, "local replied 404 Not Found: Not Found"},
 		{"err_detail_list.json", Fatal, "local replied 422 Unprocessable Entity: Field required"},

@@ -153,16 +153,6 @@ func (s *Store) Ready() error {
 	return s.openErr
 }
 
-// Opened reports whether the open has ended (Ready would not wait).
-func (s *Store) Opened() bool {
-	select {
-	case <-s.opened:
-		return true
-	default:
-		return false
-	}
-}
-
 // smallOptions are Badger's defaults trimmed to what a coding-agent transcript needs. The
 // defaults zero an 83 MiB memtable arena at open and hold ~85 MiB of heap; these hold a few.
 // Constraints Badger enforces: ValueThreshold ≤ 15% of MemTableSize, NumCompactors ≠ 1, and a

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/troupe-dev/troupe/actors"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/buildinfo"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/clierr"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/setup"
@@ -42,6 +43,7 @@ type Main struct {
 	NodeProcess bool
 	log         *slog.Logger
 	trace       *starttrace.Trace // nil unless TROUPE_TRACE_START=1
+	prewarm     *actors.Prewarm   // a node started early: what it did while it waited (prewarmNode)
 }
 
 // exitError carries an exit code and a one-line message up to Run.
@@ -146,7 +148,32 @@ message. A subcommand's name wins over a prompt word; after --, everything is th
 	})
 	root.AddCommand(m.commandsFor(args)...)
 	failuresAreNotUsage(root)
+	root.SetHelpCommand(m.helpCommand())
 	return root
+}
+
+// helpCommand is cobra's help, except that a topic that names no command is a usage error in
+// one line (cobra printed the root's help and exited 0): troupe help sesions says what it meant.
+func (m *Main) helpCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:   "help [command]",
+		Short: "Help about any command",
+		RunE: func(c *cobra.Command, args []string) error {
+			root := c.Root()
+			cmd, _, err := root.Find(args)
+			if err == nil && cmd != nil && (cmd != root || len(args) == 0) {
+				cmd.InitDefaultHelpFlag()
+				return cmd.Help()
+			}
+			if len(args) == 0 {
+				return usageErr("%v", err)
+			}
+			if typo := m.notATypo(root, args[0]); typo != nil {
+				return typo
+			}
+			return usageErr("no command %q: troupe --help lists them", strings.Join(args, " "))
+		},
+	}
 }
 
 // subcommand is one of troupe's commands by name, built when it may run.

@@ -72,4 +72,14 @@ func TestNamedCommandRunsAndHelpListsAll(t *testing.T) {
 	if out, code := run("sesions"); code != exitUsage || !strings.Contains(out, "did you mean 'sessions'") {
 		t.Errorf("troupe sesions: exit %d, %q", code, out)
 	}
+	// help on a command that does not exist is a usage error in one line, not the root's help
+	if out, code := run("help", "sesions"); code != exitUsage || strings.Count(out, "\n") != 1 || !strings.Contains(out, "did you mean 'sessions'") {
+		t.Errorf("troupe help sesions: exit %d, %q", code, out)
+	}
+	if out, code := run("help", "bogus"); code != exitUsage || strings.Count(out, "\n") != 1 || !strings.Contains(out, "bogus") {
+		t.Errorf("troupe help bogus: exit %d, %q", code, out)
+	}
+	if out, code := run("help", "stats"); code != 0 || !strings.Contains(out, "troupe stats") {
+		t.Errorf("troupe help stats: exit %d, %q", code, out)
+	}
 }

@@ -38,11 +38,18 @@ func (m *Main) connect(s *settings, starts bool) (*link, error) {
 	return &link{client: client, node: node}, nil
 }
 
-// nodeOptions are the options of a node started in this process (nodeconf.Project.Options).
+// nodeOptions are the options of a node started in this process (nodeconf.Project.Options),
+// with the prewarm of a node started early.
 func (m *Main) nodeOptions(s *settings) (actors.NodeOptions, error) {
 	s.wire = &llm.MemoryRef{}
-	return m.project(s).Options(m.log, m.trace, s.wire)
+	opts, err := m.project(s).Options(m.log, m.trace, s.wire)
+	opts.Prewarm = m.prewarm
+	return opts, err
 }
+
+// prewarmNode starts what a node process can do before it knows its project
+// (actors.StartPrewarm), while it waits for its client's orders (prespawn.Args).
+func (m *Main) prewarmNode() { m.prewarm = actors.StartPrewarm() }
 
 // project is the node configuration of the resolved settings, built once per process.
 func (m *Main) project(s *settings) *nodeconf.Project {

@@ -93,6 +93,11 @@ func TestResumeKeepsTheEndpointAndTakesAShortID(t *testing.T) {
 	if fin := finished(t, envelopes(t, again.stdout)); fin.Final != "answer B" {
 		t.Errorf("resumed final = %q", fin.Final)
 	}
+	// Nothing left to do and no task: say so, rather than print nothing at all.
+	idle := troupe(t, repo, env, "resume", short)
+	if idle.code != 0 || !strings.Contains(idle.stderr, "nothing to resume") || len(srv.Requests()) != 2 {
+		t.Errorf("resume %s with no task: exit %d, %d requests\nstdout: %s\nstderr: %s", short, idle.code, len(srv.Requests()), idle.stdout, idle.stderr)
+	}
 	lg := troupe(t, repo, env, "log", short)
 	if lg.code != 0 || !strings.Contains(lg.stdout, "answer B") || !strings.Contains(lg.stdout, "2 turns") {
 		t.Errorf("log %s: exit %d\n%s%s", short, lg.code, lg.stdout, lg.stderr)

@@ -16,7 +16,8 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
 	defer stop()
 	m := &Main{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, ExitAfterRun: true, NodeProcess: true}
-	code := m.Run(ctx, prespawn.Args(os.Args[1:])) // a node a client started early gets its arguments
+	// A node a client started early gets its arguments, and prewarms while it waits for them.
+	code := m.Run(ctx, prespawn.Args(os.Args[1:], m.prewarmNode))
 	stop()
 	os.Exit(code)
 }

@@ -119,6 +119,10 @@ func (m *Main) runSession(ctx context.Context, f *runFlags, start *messages.Star
 	if err != nil {
 		return err
 	}
+	if fin.Status == messages.StatusDone && fin.Error != "" && !f.json {
+		// done with a note, such as a resume with nothing left to do: say it, not nothing at all
+		fmt.Fprintf(stderr, "troupe: %s\n", fin.Error)
+	}
 	return clierr.Outcome(fin)
 }
 

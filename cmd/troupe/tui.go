@@ -49,7 +49,7 @@ func (m *Main) tuiChat(ctx context.Context, f *commonFlags, o chatOpen) error {
 		reason = "troupe received SIGTERM"
 	}
 	_ = l.client.Cancel(id, reason)
-	fmt.Fprintf(m.Stderr, "troupe: left session %s (troupe log %s shows it)\n", id, id)
+	fmt.Fprintf(m.Stderr, "troupe: left session %s (resume with: troupe resume %s)\n", id, id)
 	if runErr != nil && reason == "the terminal UI failed" {
 		return fmt.Errorf("terminal UI: %w", runErr)
 	}

@@ -146,6 +146,9 @@ func TestTUITroupeAlone(t *testing.T) {
 	if !strings.Contains(scr, "troupe: left session") {
 		t.Errorf("leaving does not say which session it was:\n%s", scr)
 	}
+	if !strings.Contains(scr, "(resume with: troupe resume ") {
+		t.Errorf("leaving does not say how to come back:\n%s", scr)
+	}
 }
 
 // Ctrl-C never throws work away: during a running tool it cancels the turn and the chat goes

@@ -41,6 +41,7 @@ func (m *Main) watch(ctx context.Context, session string, asJSON bool) error {
 	ctx, stop := signalContext(ctx)
 	defer stop()
 	w := ui.NewWatcher(m.Stdout, session, asJSON, m.Getenv("TERM"))
+	defer w.Close()
 	if w.Tree() {
 		drawn := make(chan struct{})
 		go func() { defer close(drawn); w.DrawLoop(ctx) }()

@@ -196,10 +196,15 @@ func (c *Child) Drop() {
 // Args is what main runs with: args themselves, or, for a node started by a client's
 // initialisation (`serve AwaitArg`), the arguments the client sends once it needs the node,
 // after moving to the directory and onto the log it names. A pipe closed without orders (the
-// client did not need the node) exits the process at once.
-func Args(args []string) []string {
+// client did not need the node) exits the process at once. meanwhile, if set, is called just
+// before such a node starts waiting: work that needs no project can start then (it must not
+// block: the wait is for the client, not for it).
+func Args(args []string, meanwhile func()) []string {
 	if len(args) != 2 || args[0] != "serve" || args[1] != AwaitArg {
 		return args
+	}
+	if meanwhile != nil {
+		meanwhile()
 	}
 	f := os.NewFile(argsFD, "args")
 	data, err := io.ReadAll(io.LimitReader(f, 1<<20))

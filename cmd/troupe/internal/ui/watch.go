@@ -34,7 +34,9 @@ type Watcher struct {
 	mu      sync.Mutex
 	w       io.Writer
 	tree    *agentTree
-	printed map[string]string // lines view: the last line key printed per session
+	printed map[string]string      // lines view: the last line key printed per session
+	idle    map[string]*time.Timer // lines view: sessions whose idle line is due (see idleAfter)
+	closed  bool
 	status  string
 	rate    eventRate
 	dirty   bool
@@ -54,7 +56,7 @@ const maxAgents = 2000
 
 func NewWatcher(w io.Writer, focus string, asJSON bool, term string) *Watcher {
 	wt := &Watcher{view: viewLines, focus: focus, w: w, tree: newAgentTree(), printed: map[string]string{},
-		status: "connecting…", loc: time.Local}
+		idle: map[string]*time.Timer{}, status: "connecting…", loc: time.Local}
 	if f, ok := w.(*os.File); ok && term != "dumb" {
 		if _, _, ok := TerminalSize(f); ok {
 			wt.view, wt.out = viewTree, f
@@ -118,14 +120,68 @@ func (w *Watcher) Event(data []byte) {
 		if stateEvents[env.Type] {
 			w.line(a, env.TS)
 		}
+		w.idleLater(a)
 	case viewTree:
 		w.dirty = true
 	}
 }
 
+// idleAfter is how long an agent stays idle after a turn before the lines view says so: a
+// headless run ends a moment after its last turn, while a chat waits there for its user, and
+// a watcher must not go on saying "thinking" (the tree view shows idle as it is).
+const idleAfter = time.Second
+
+// idleLater schedules a's idle line once its turn ended with no calls, and calls off one that
+// is due while a moved on (a next turn, the session's end).
+func (w *Watcher) idleLater(a *agent) {
+	if a == nil {
+		return
+	}
+	if t := w.idle[a.Session]; t != nil {
+		t.Stop()
+		delete(w.idle, a.Session)
+	}
+	if w.closed || a.State() != phaseIdle {
+		return
+	}
+	session := a.Session
+	var t *time.Timer
+	t = time.AfterFunc(idleAfter, func() {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		if w.idle[session] != t {
+			return // called off, or replaced, while this one fired
+		}
+		delete(w.idle, session)
+		if a := w.tree.agents[session]; a != nil && a.State() == phaseIdle {
+			w.show(a, time.Now())
+		}
+	})
+	w.idle[session] = t
+}
+
+// Close calls off the idle lines still due; the watcher prints nothing after it.
+func (w *Watcher) Close() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.closed = true
+	for s, t := range w.idle {
+		t.Stop()
+		delete(w.idle, s)
+	}
+}
+
 // line prints a's state in the lines view if it is new and worth a line.
 func (w *Watcher) line(a *agent, ts time.Time) {
-	if a == nil || !w.tree.within(a, w.focus) || transient(a.State()) {
+	if a == nil || transient(a.State()) {
+		return
+	}
+	w.show(a, ts)
+}
+
+// show prints a's state in the lines view if it is new.
+func (w *Watcher) show(a *agent, ts time.Time) {
+	if a == nil || !w.tree.within(a, w.focus) {
 		return
 	}
 	if key := lineKey(a); w.printed[a.Session] != key {
@@ -158,7 +214,7 @@ func (w *Watcher) Seed(c SessionSource, subscribed time.Time) {
 		}
 		w.mu.Lock()
 		if a := w.tree.seed(&meta, st); a != nil && w.view == viewLines {
-			w.line(a, time.Now())
+			w.show(a, time.Now()) // an idle chat shows as idle: it stays so until its user types
 		}
 		w.dirty = true
 		w.mu.Unlock()
