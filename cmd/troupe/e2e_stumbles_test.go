@@ -221,3 +221,20 @@ func TestLineChatSaysHowToResume(t *testing.T) {
 		t.Errorf("chat --resume %s: exit %d\nstdout: %s\nstderr: %s", id, r.code, r.stdout, r.stderr)
 	}
 }
+
+// troupe watch with a session id that names no session says so at once (exit 2), as log and
+// attach do, instead of waiting for events that never come.
+func TestWatchRefusesAnUnknownSession(t *testing.T) {
+	repo := newRepo(t, map[string]string{"a.txt": "alpha\n"})
+	env := testEnv(t, "TROUPE_NODE_IDLE=2m")
+	model := writeScript(t, repo, `{"turns": [{"text": "ok"}]}`)
+	id := detach(t, repo, env, model, "answer")
+	defer troupe(t, repo, env, "stop", "--force")
+	r := troupe(t, repo, env, "watch", "nosuchsession")
+	if r.code != exitUsage || !strings.Contains(r.stderr, "no session nosuchsession") {
+		t.Errorf("watch nosuchsession: exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+	}
+	if r := troupe(t, repo, env, "attach", id[len(id)-6:]); r.code != 0 {
+		t.Errorf("attach %s: exit %d\n%s", id, r.code, r.stderr)
+	}
+}
