@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -8,6 +9,7 @@ import (
 	"time"
 
 	"github.com/troupe-dev/troupe/llm/llmtest"
+	"github.com/troupe-dev/troupe/messages"
 	"github.com/troupe-dev/troupe/tools/sandbox"
 )
 
@@ -101,6 +103,13 @@ func TestResumeKeepsTheEndpointAndTakesAShortID(t *testing.T) {
 	lg := troupe(t, repo, env, "log", short)
 	if lg.code != 0 || !strings.Contains(lg.stdout, "answer B") || !strings.Contains(lg.stdout, "2 turns") {
 		t.Errorf("log %s: exit %d\n%s%s", short, lg.code, lg.stdout, lg.stderr)
+	}
+	// for scripts: one JSON object a session
+	ls := troupe(t, repo, env, "sessions", "--json")
+	var meta messages.SessionInfo
+	if ls.code != 0 || strings.Count(ls.stdout, "\n") != 1 || json.Unmarshal([]byte(ls.stdout), &meta) != nil ||
+		meta.ID != id || meta.Status != "done" || meta.Turns != 2 || meta.Model != "openai/fake" {
+		t.Errorf("sessions --json: exit %d, %+v\nstdout: %s\nstderr: %s", ls.code, meta, ls.stdout, ls.stderr)
 	}
 }
 
