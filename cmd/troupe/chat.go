@@ -116,8 +116,17 @@ func (m *Main) chat(ctx context.Context, f *commonFlags, o chatOpen) error {
 	case err != nil:
 		return &exitError{Code: exitFailed, Msg: err.Error()}
 	case fin != nil:
-		return clierr.Outcome(fin)
+		return m.chatEnded(id, fin)
 	}
 	fmt.Fprintf(m.Stderr, "troupe: left session %s (resume with: troupe resume %s)\n", id, id)
 	return nil
+}
+
+// chatEnded is the outcome of a chat whose session ended under it; an interrupted one (its node
+// stopped) stays resumable, and the chat says how before it exits 130.
+func (m *Main) chatEnded(id string, fin *messages.SessionFinishedData) error {
+	if fin.Status == messages.StatusInterrupted {
+		fmt.Fprintf(m.Stderr, "troupe: session %s (resume with: troupe resume %s)\n", id, id)
+	}
+	return clierr.Outcome(fin)
 }

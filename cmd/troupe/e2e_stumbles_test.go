@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -245,5 +246,24 @@ func TestWatchRefusesAnUnknownSession(t *testing.T) {
 	}
 	if r := troupe(t, repo, env, "attach", id[len(id)-6:]); r.code != 0 {
 		t.Errorf("attach %s: exit %d\n%s", id, r.code, r.stderr)
+	}
+}
+
+// A chat whose node is stopped under it (troupe stop --force) says how to resume its session.
+func TestChatInterruptedByStopSaysHowToResume(t *testing.T) {
+	repo := newRepo(t, map[string]string{"a.txt": "alpha\n"})
+	env := testEnv(t)
+	model := writeScript(t, repo, `{"turns": [{"text": "hello back"}, {"text": "again"}]}`)
+	cmd, stdin, out, stderr := startWithStdin(t, repo, env, "chat", "--model", model)
+	io.WriteString(stdin, "hi\n")
+	out.waitFor(t, "hello back", 30*time.Second)
+	if r := troupe(t, repo, env, "stop", "--force"); r.code != 0 {
+		t.Fatalf("stop --force: exit %d\n%s", r.code, r.stderr)
+	}
+	if code := waitExit(t, cmd, 30*time.Second); code != exitInterrupted {
+		t.Errorf("chat exit %d, want %d\n%s", code, exitInterrupted, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "(resume with: troupe resume ") {
+		t.Errorf("an interrupted chat does not say how to resume:\n%s", stderr.String())
 	}
 }
