@@ -60,6 +60,10 @@ func TestVariantsDevelopmentRules(t *testing.T) {
 		{"zed find_path", m, "", q("find_path", `{"glob": "**/*.go"}`), calls(call("glob", "pattern", "**/*.go"))},
 		{"zed terminal cd", m, "", q("terminal", `{"command": "ls -la", "cd": "src"}`), calls(call("bash", "command", "cd src && ls -la"))},
 		{"zed grep", m, "", q("grep", `{"regex": "TODO", "include_pattern": "*.go", "case_sensitive": true}`), calls(call("grep", "pattern", "TODO", "glob", "*.go"))},
+		// call-format closing tags left at the end of a one-line value
+		{"value arg_value closer", m, "", q("bash", `{"command": "ls -la</arg_value>"}`), calls(lsla)},
+		{"value parameter closer", m, "", q("read_file", `{"path": "a.go\n</parameter>\n</function>"}`), calls(readA)},
+		{"value closer in content kept", m, "", q("write_file", `{"path": "a.xml", "content": "<a></parameter>"}`), calls(call("write_file", "path", "a.xml", "content", "<a></parameter>"))},
 		// names made only of the shell's words
 		{"terminal_command", m, "", q("terminal_command", `{"command": "ls -la"}`), calls(lsla)},
 		{"shellCommands argv", m, "", q("shellCommands", `{"command": ["bash", "-lc", "ls -la"]}`), calls(lsla)},
@@ -101,6 +105,10 @@ func TestVariantsDevelopmentText(t *testing.T) {
 		{"fence dropped bash", "qwen3.6-35b-a3b", "bash\nls -la", nil, calls(lsla)},
 		{"fence dropped end token", "qwen3.6-35b-a3b", "bash\nls -la<|im_end|>", nil, calls(lsla)},
 		{"fence dropped shell", m0, "shell\nls -la\n", nil, calls(lsla)},
+		// Cline's and Roo's XML tool use with brackets lost
+		{"roo mangled read", "qwen3-coder-480b", "read_file>\nargs>\n<file>\n<path>a.gopath>\n</file>\nargs>\nread_file>", nil, calls(readA)},
+		{"cline mangled command", m0, "execute_command>\n<command>ls -la</command>\n<requires_approval>false/requires_approval>\nexecute_command>", nil, calls(lsla)},
+		{"cline mangled closer kept", m0, "read_file>\n<path>a.go</path>\n/read_file>", nil, calls(readA)},
 		// a rendered call record: a name, a label and the argument object
 		{"label Args", m0, `: Read Args :{"file_path": "a.go"}`, nil, calls(readA)},
 		{"label Arguments own line", m0, "Listing first.\nbash Arguments: {\"command\": \"ls -la\"}", nil, calls(lsla)},
