@@ -92,6 +92,7 @@ type Node struct {
 	system     *actor.ActorSystem
 	bridge     *Bridge
 	supervisor *actor.PID
+	runs       *runners   // the sessions' and executors' mailbox runs (mailbox_stack.go)
 	dispatcher *actor.PID // nil: no workers
 	nodeSub    *nats.Subscription
 	querySub   *nats.Subscription // read-only queries, open to watchers (bus_queries.go)
@@ -171,6 +172,7 @@ func StartNode(opts NodeOptions) (*Node, error) {
 		return slog.New(warnOnly{opts.Log.Handler()})
 	}))
 	n.bridge = NewBridge(n.nc, n.system.Root, n.NS, opts.Log, n.store)
+	n.runs = newRunners()
 	if n.bridge.steer, err = newSteerKeys(); err != nil { // who may steer a session: steer.go
 		n.Close()
 		return nil, err
@@ -276,6 +278,7 @@ func (n *Node) close(closeStore bool) error {
 	if n.system != nil {
 		n.system.Shutdown()
 	}
+	n.runs.stop()
 	if n.bus != nil {
 		n.bus.Shutdown()
 	}
@@ -324,7 +327,7 @@ func (n *Node) newSessionDeps(start *messages.StartSession) (SessionDeps, error)
 		return SessionDeps{}, err
 	}
 	return SessionDeps{
-		Store: n.store, Bridge: n.bridge, Provider: setup.Provider, Model: setup.Model, ModelName: setup.ModelName,
+		Store: n.store, Bridge: n.bridge, Runs: n.runs, Provider: setup.Provider, Model: setup.Model, ModelName: setup.ModelName,
 		Tools: reg, Workspace: workspace, Sandbox: n.opts.Sandbox, Skills: setup.Skills, SkillProblems: setup.SkillProblems, Retry: n.opts.Retry, Log: n.opts.Log,
 		Executor: n.executorFactory(executorParts{start: start, workspace: workspace, skills: setup.Skills, reg: reg, gate: gate,
 			files: n.fileTracker(start), delegates: setup.Delegation != nil}),

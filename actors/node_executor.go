@@ -60,7 +60,7 @@ func (n *Node) executorFactory(p executorParts) ExecutorFactory {
 			env.Agents = link
 		}
 		hooks := newHookRunner(n.opts.Hooks, p.workspace, start.ID, tmp, n.store, hookEnviron(start))
-		return grownProps(newToolExec(p.reg, env, p.gate, hooks)), nil
+		return grownProps(newToolExec(p.reg, env, p.gate, hooks, n.runs), n.runs), nil
 	}
 }
 

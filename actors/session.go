@@ -46,6 +46,9 @@ type SessionDeps struct {
 	// the session asks it by message (toolexec_env.go).
 	Workspace string
 	Executor  ExecutorFactory
+	// Runs are the Node's runners, the session's mailbox runs go on (mailbox_stack.go; nil:
+	// a goroutine each).
+	Runs *runners
 	// Sandbox is the node's confinement of commands (shown by /doctor and /permissions; nil
 	// runs them directly); Skills are the skills the session started with (shown by /tools).
 	// Both are fixed values read at start, not the executor's state.

@@ -139,7 +139,7 @@ func (s *session) buildChild(ctx actor.Context, c *childAgent, answer any) {
 			deps.Steer = s.deps.Steer // a remote child's keys cover what it spawns (steer.go)
 			c.inherited = nil
 			var err error
-			if pid, err = ctx.SpawnNamed(sessionProps(newSession(newSessionConfig(c.start), deps)), childActorPrefix+c.rec.Task); err != nil {
+			if pid, err = ctx.SpawnNamed(sessionProps(newSession(newSessionConfig(c.start), deps), deps.Runs), childActorPrefix+c.rec.Task); err != nil {
 				why = fmt.Sprintf("spawn the agent: %v", err)
 			}
 		}

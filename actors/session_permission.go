@@ -1,7 +1,6 @@
 package actors
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -36,7 +35,7 @@ func replyTo(err error, ok any) any {
 
 // audit appends an audit-only entry: the model never sees it; `troupe log` does.
 func (s *session) audit(event messages.EventType, callID, tool string, data any) {
-	raw, _ := json.Marshal(data)
+	raw, _ := messages.MarshalPayload(data)
 	e := &store.Entry{Kind: store.KindSystem, Event: string(event), CallID: callID, ToolName: tool, Data: raw}
 	if err := s.deps.Store.Append(s.cfg.ID, e); err != nil {
 		s.deps.Log.Warn("record audit entry", "session", s.cfg.ID, "event", event, "err", err)

@@ -103,7 +103,7 @@ func (s *supervisor) startSession(ctx actor.Context, q queuedStart) {
 			deps := b.deps
 			deps.Supervisor = ctx.Self()
 			// No Watch: the supervisor is the session's parent and hears of its stop once as such.
-			pid, err := ctx.SpawnNamed(sessionProps(newSession(newSessionConfig(start), deps)), start.ID)
+			pid, err := ctx.SpawnNamed(sessionProps(newSession(newSessionConfig(start), deps), deps.Runs), start.ID)
 			if err == nil {
 				s.book.launched(start.ID, pid, q.replyTo)
 				return

@@ -25,6 +25,7 @@ type toolExec struct {
 	env      *tools.Env
 	perm     *tools.Gate
 	to       sessionTell // the session: every answer goes there
+	runs     *runners    // where its calls run (mailbox_stack.go)
 	gate     *callGate   // the running call's link to its permission check
 	hooks    *hookRunner // nil when no hook runs (toolexec_hooks.go)
 	// life ends when the executor stops: the session's hooks still running are killed then.
@@ -58,9 +59,9 @@ type toolDone struct {
 
 // newToolExec returns the producer of a session's executor. env and perm are the executor's
 // alone: the producer is called again on a restart, and the new incarnation takes them over.
-func newToolExec(registry *tools.Registry, env *tools.Env, perm *tools.Gate, hooks *hookRunner) actor.Producer {
+func newToolExec(registry *tools.Registry, env *tools.Env, perm *tools.Gate, hooks *hookRunner, runs *runners) actor.Producer {
 	return func() actor.Actor {
-		return &toolExec{registry: registry, env: env, perm: perm, hooks: hooks}
+		return &toolExec{registry: registry, env: env, perm: perm, hooks: hooks, runs: runs}
 	}
 }
 
@@ -129,12 +130,11 @@ func (t *toolExec) startNext(ctx actor.Context) {
 	callCtx = withGate(callCtx, gate)
 	t.to.tell(&messages.ToolStarted{CallID: req.CallID})
 	self, root := ctx.Self(), ctx.ActorSystem().Root
-	go func() {
-		growStack() // the registry's checks go deep (mailbox_stack.go)
+	t.runs.Go(func() { // on a grown stack: the registry's checks go deep (mailbox_stack.go)
 		start := time.Now()
 		res := t.run(callCtx, req)
 		root.Send(self, &toolDone{req: req, result: res, took: time.Since(start)})
-	}()
+	})
 }
 
 // run executes one call. Registry.Execute recovers tool panics itself; the recover here guards

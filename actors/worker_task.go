@@ -191,7 +191,7 @@ func (h *taskHost) Receive(ctx actor.Context) {
 	switch msg := ctx.Message().(type) {
 	case *actor.Started:
 		h.deps.ReportTo = ctx.Self()
-		props := sessionProps(newSession(newSessionConfig(h.start), h.deps))
+		props := sessionProps(newSession(newSessionConfig(h.start), h.deps), h.deps.Runs)
 		if _, err := ctx.SpawnNamed(props, "agent-"+h.start.ID); err != nil {
 			h.report(&messages.AgentResult{Session: h.start.ID, Handle: h.start.Agent, Role: h.start.Role,
 				Status: messages.AgentFailed, Error: fmt.Sprintf("spawn the agent: %v", err)})

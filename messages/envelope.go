@@ -81,12 +81,12 @@ func (em *Emitter) ContinueAfter(last uint64) {
 // under the same seq, by a fatal error event saying so: a monitor sees the loss, never a gap.
 // The error is returned either way, for the session to fail on.
 func (em *Emitter) Emit(p Payload) (*Envelope, error) {
-	t := p.EventType()
-	delta, isDelta := p.Data().(*DeltaData)
+	t, data := p.EventType(), p.Data()
 	var raw []byte
 	var err error
-	if !isDelta {
-		if raw, err = json.Marshal(p.Data()); err != nil {
+	fast := writtenByHand(data)
+	if !fast {
+		if raw, err = json.Marshal(data); err != nil {
 			raw, _ = json.Marshal(&ErrorData{Message: fmt.Sprintf("encode %s event: %v", t, err)})
 			t = EventError
 		}
@@ -95,12 +95,12 @@ func (em *Emitter) Emit(p Payload) (*Envelope, error) {
 	env := &Envelope{V: Version, Seq: em.seq, TS: em.now().UTC(), NS: em.NS, Session: em.Session,
 		Agent: em.Agent, Parent: em.Parent, Type: t, Data: raw}
 	var line []byte
-	if isDelta { // the payload is written into the line itself, and Data is that part of it
-		line, err = appendEnvelopeHead(make([]byte, 0, len(delta.Text)+192), env)
+	if fast { // the payload is written into the line itself, and Data is that part of it
+		line, err = appendEnvelopeHead(make([]byte, 0, payloadHint(data)+192), env)
 		if err == nil {
 			line = append(line, `,"data":`...)
 			start := len(line)
-			line = appendDelta(line, delta)
+			line, _ = appendPayload(line, data)
 			env.Data = line[start:len(line):len(line)]
 			line = appendEnvelopeTail(line, env)
 		}

@@ -27,14 +27,13 @@ const DamagedEntryEvent = "store.entry_damaged"
 
 // encodeEntry returns the stored form of e.
 func encodeEntry(e *Entry) ([]byte, error) {
-	body, err := json.Marshal(e)
+	out, err := marshalEntry(make([]byte, 5, 5+len(e.Text)+len(e.Reasoning)+len(e.Data)+256), e)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]byte, 5, 5+len(body))
 	out[0] = entryFormatCRC32C
-	binary.BigEndian.PutUint32(out[1:5], crc32.Checksum(body, castagnoli))
-	return append(out, body...), nil
+	binary.BigEndian.PutUint32(out[1:5], crc32.Checksum(out[5:], castagnoli))
+	return out, nil
 }
 
 // decodeEntry verifies and decodes a stored entry into e.

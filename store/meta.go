@@ -83,9 +83,11 @@ func (s *Store) PutMetaAndRepairs(m *SessionMeta, repairs RepairStats) error {
 		m.LogSeq = max(m.LogSeq, counter.last)
 	}
 	restore := s.stampMeta(m)
+	var sum RepairStats
 	err := s.update(func(txn *badger.Txn) error {
 		if withRepairs {
-			if err := addRepairs(txn, repairs); err != nil {
+			var err error
+			if sum, err = s.addRepairs(txn, repairs); err != nil {
 				return fmt.Errorf("repair counters: %w", err)
 			}
 		}
@@ -94,6 +96,9 @@ func (s *Store) PutMetaAndRepairs(m *SessionMeta, repairs RepairStats) error {
 	if err != nil {
 		restore()
 		return fmt.Errorf("put session %s meta: %w", m.ID, err)
+	}
+	if withRepairs {
+		s.repairsCommitted(sum)
 	}
 	s.committed(m.ID, nil, m)
 	return nil
@@ -110,7 +115,7 @@ func (s *Store) stampMeta(m *SessionMeta) (restore func()) {
 }
 
 func setMeta(txn *badger.Txn, m *SessionMeta) error {
-	b, err := json.Marshal(m)
+	b, err := marshalMeta(make([]byte, 0, len(m.Task)+256), m)
 	if err != nil {
 		return fmt.Errorf("encode meta: %w", err)
 	}

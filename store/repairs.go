@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"sort"
 	"strings"
 
@@ -39,9 +40,15 @@ func (s *Store) AddRepairs(d RepairStats) error {
 	}
 	s.repairsMu.Lock()
 	defer s.repairsMu.Unlock()
-	if err := s.update(func(txn *badger.Txn) error { return addRepairs(txn, d) }); err != nil {
+	var sum RepairStats
+	err := s.update(func(txn *badger.Txn) (err error) {
+		sum, err = s.addRepairs(txn, d)
+		return err
+	})
+	if err != nil {
 		return fmt.Errorf("add repair counters of %s: %w", d.Model, err)
 	}
+	s.repairsCommitted(sum)
 	return nil
 }
 
@@ -52,32 +59,46 @@ func checkRepairModel(d RepairStats) error {
 	return nil
 }
 
-// addRepairs adds d to the stored counters of d.Model within txn; the caller holds repairsMu.
-func addRepairs(txn *badger.Txn, d RepairStats) error {
-	cur := RepairStats{Model: d.Model}
-	item, err := txn.Get(repairsKey(d.Model))
-	switch {
-	case errors.Is(err, badger.ErrKeyNotFound):
-	case err != nil:
-		return err
-	default:
-		if err := item.Value(func(b []byte) error { return json.Unmarshal(b, &cur) }); err != nil {
-			return fmt.Errorf("decode: %w", err)
+// addRepairs writes the counters of d.Model plus d within txn and returns them; once txn
+// commits, the caller hands them to repairsCommitted. The caller holds repairsMu. The stored
+// counters are read from the store only the first time: a session adds to them at every
+// turn, and reading and decoding them each time cost more than the rest of the write.
+func (s *Store) addRepairs(txn *badger.Txn, d RepairStats) (RepairStats, error) {
+	cur, known := s.repairs[d.Model]
+	if !known {
+		cur = RepairStats{Model: d.Model}
+		item, err := txn.Get(repairsKey(d.Model))
+		switch {
+		case errors.Is(err, badger.ErrKeyNotFound):
+		case err != nil:
+			return RepairStats{}, err
+		default:
+			if err := item.Value(func(b []byte) error { return json.Unmarshal(b, &cur) }); err != nil {
+				return RepairStats{}, fmt.Errorf("decode: %w", err)
+			}
 		}
 	}
-	cur.Calls += d.Calls
-	cur.Repaired += d.Repaired
+	sum := RepairStats{Model: d.Model, Calls: cur.Calls + d.Calls, Repaired: cur.Repaired + d.Repaired, ByKind: maps.Clone(cur.ByKind), Wire: cur.Wire}
 	for k, n := range d.ByKind {
-		if cur.ByKind == nil {
-			cur.ByKind = map[string]int{}
+		if sum.ByKind == nil {
+			sum.ByKind = map[string]int{}
 		}
-		cur.ByKind[k] += n
+		sum.ByKind[k] += n
 	}
-	b, err := json.Marshal(cur)
+	b, err := json.Marshal(sum)
 	if err != nil {
-		return err
+		return RepairStats{}, err
 	}
-	return txn.Set(repairsKey(d.Model), b)
+	return sum, txn.Set(repairsKey(d.Model), b)
+}
+
+// repairsCommitted keeps counters a transaction committed as the stored ones. The caller holds
+// repairsMu.
+func (s *Store) repairsCommitted(sum RepairStats) {
+	if s.repairs == nil {
+		s.repairs = map[string]RepairStats{}
+	}
+	s.repairs[sum.Model] = sum
 }
 
 // Repairs returns the repair counters of every model of the project, by model name, with the

@@ -100,7 +100,7 @@ func TestWireMemoryRemembersRejectsAndCountsQuirksBesideRepairs(t *testing.T) {
 // so at once each keep their meta and every count adds up (the shared counters never make
 // one's transaction conflict, which would lose its meta).
 func TestPutMetaAndRepairsFromConcurrentSessions(t *testing.T) {
-	s, _ := openTemp(t)
+	s, dir := openTemp(t)
 	const sessions, turns = 4, 25
 	errs := make(chan error, sessions)
 	for i := range sessions {
@@ -133,6 +133,21 @@ func TestPutMetaAndRepairsFromConcurrentSessions(t *testing.T) {
 		if err != nil || m.Turns != turns {
 			t.Fatalf("meta of s%d = %+v, %v", i, m, err)
 		}
+	}
+	// After a reopen the counters go on from what is stored.
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s, err = Open(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := s.PutMetaAndRepairs(&SessionMeta{ID: "s0"}, RepairStats{Model: "openai/qwen3", Calls: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.Repairs(); err != nil || len(got) != 1 || got[0].Calls != 2*sessions*turns+1 || got[0].ByKind["split_call"] != sessions*turns {
+		t.Fatalf("counters after a reopen = %+v, %v", got, err)
 	}
 	// Empty counters write the meta alone, and a bad model name fails before anything is written.
 	m := &SessionMeta{ID: "s9", Status: "running"}

@@ -63,8 +63,10 @@ type Store struct {
 	memoryMu sync.Mutex // one project-facts update at a time (store/memory.go)
 	// repairsMu: one repair-counter update at a time. The counters are the project's, read,
 	// added to and written back by every session; only this process writes them (Badger locks
-	// its directory), so the lock means no transaction ever conflicts on them (store/repairs.go).
+	// its directory), so the lock means no transaction ever conflicts on them, and repairs
+	// keeps each model's stored counters once read or written (store/repairs.go).
 	repairsMu sync.Mutex
+	repairs   map[string]RepairStats
 
 	hook atomic.Pointer[CommitHook] // told of each committed append and meta (store/hook.go)
 }

@@ -111,5 +111,6 @@ func (m *Main) chat(ctx context.Context, f *commonFlags, o chatOpen) error {
 	case fin != nil:
 		return clierr.Outcome(fin)
 	}
+	fmt.Fprintf(m.Stderr, "troupe: left session %s (resume with: troupe resume %s)\n", id, id)
 	return nil
 }

@@ -196,3 +196,17 @@ func TestSandboxBlockedCommandSaysSo(t *testing.T) {
 		t.Errorf("the sandbox let the write through")
 	}
 }
+
+// The line chat (pipes, TERM=dumb) says how to come back when it is left, as the full-screen
+// chat does.
+func TestLineChatSaysHowToResume(t *testing.T) {
+	repo := newRepo(t, map[string]string{"a.txt": "alpha\n"})
+	model := writeScript(t, repo, `{"turns": [{"text": "hello back"}]}`)
+	r := troupeStdin(t, repo, testEnv(t), strings.NewReader("hi\n/exit\n"), "chat", "--model", model)
+	if r.code != 0 || !strings.Contains(r.stdout, "hello back") {
+		t.Fatalf("chat: exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "troupe: left session ") || !strings.Contains(r.stderr, "(resume with: troupe resume ") {
+		t.Errorf("leaving the line chat does not say how to resume:\n%s", r.stderr)
+	}
+}
