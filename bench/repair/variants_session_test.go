@@ -105,6 +105,10 @@ func TestVariantsDevelopmentText(t *testing.T) {
 		{"fence dropped bash", "qwen3.6-35b-a3b", "bash\nls -la", nil, calls(lsla)},
 		{"fence dropped end token", "qwen3.6-35b-a3b", "bash\nls -la<|im_end|>", nil, calls(lsla)},
 		{"fence dropped shell", m0, "shell\nls -la\n", nil, calls(lsla)},
+		// async tool_code: print(await …) and await … on its own line
+		{"print await default_api", "gemini-2.5-pro", "print(await default_api.read_file(path=\"a.go\"))", nil, calls(readA)},
+		{"await line", m0, "await bash(command=\"ls -la\")", nil, calls(lsla)},
+		{"print await positional", "gemini-2.5-pro", "```tool_code\nprint(await default_api.read_file(\"a.go\"))\n```", nil, calls(readA)},
 		// Cline's and Roo's XML tool use with brackets lost
 		{"roo mangled read", "qwen3-coder-480b", "read_file>\nargs>\n<file>\n<path>a.gopath>\n</file>\nargs>\nread_file>", nil, calls(readA)},
 		{"cline mangled command", m0, "execute_command>\n<command>ls -la</command>\n<requires_approval>false/requires_approval>\nexecute_command>", nil, calls(lsla)},
