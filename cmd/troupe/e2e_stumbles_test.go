@@ -198,7 +198,7 @@ func TestSandboxBlockedCommandSaysSo(t *testing.T) {
 }
 
 // The line chat (pipes, TERM=dumb) says how to come back when it is left, as the full-screen
-// chat does.
+// chat does; troupe chat takes its first message as words, as troupe alone does.
 func TestLineChatSaysHowToResume(t *testing.T) {
 	repo := newRepo(t, map[string]string{"a.txt": "alpha\n"})
 	model := writeScript(t, repo, `{"turns": [{"text": "hello back"}]}`)
@@ -206,7 +206,35 @@ func TestLineChatSaysHowToResume(t *testing.T) {
 	if r.code != 0 || !strings.Contains(r.stdout, "hello back") {
 		t.Fatalf("chat: exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
 	}
+	r = troupeStdin(t, repo, testEnv(t), strings.NewReader("/exit\n"), "chat", "--model", model, "hi", "there")
+	if r.code != 0 || !strings.Contains(r.stdout, "hello back") {
+		t.Fatalf("chat: exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+	}
 	if !strings.Contains(r.stderr, "troupe: left session ") || !strings.Contains(r.stderr, "(resume with: troupe resume ") {
 		t.Errorf("leaving the line chat does not say how to resume:\n%s", r.stderr)
+	}
+	_, rest, _ := strings.Cut(r.stderr, "troupe: left session ")
+	id, _, _ := strings.Cut(rest, " ")
+	// --resume ID (a separate word, as the README writes it) reopens that session
+	r = troupeStdin(t, repo, testEnv(t), strings.NewReader("/exit\n"), "chat", "--model", model, "--resume", id[len(id)-6:])
+	if r.code != 0 || !strings.Contains(r.stderr, "resumed session "+id) {
+		t.Errorf("chat --resume %s: exit %d\nstdout: %s\nstderr: %s", id, r.code, r.stdout, r.stderr)
+	}
+}
+
+// troupe watch with a session id that names no session says so at once (exit 2), as log and
+// attach do, instead of waiting for events that never come.
+func TestWatchRefusesAnUnknownSession(t *testing.T) {
+	repo := newRepo(t, map[string]string{"a.txt": "alpha\n"})
+	env := testEnv(t, "TROUPE_NODE_IDLE=2m")
+	model := writeScript(t, repo, `{"turns": [{"text": "ok"}]}`)
+	id := detach(t, repo, env, model, "answer")
+	defer troupe(t, repo, env, "stop", "--force")
+	r := troupe(t, repo, env, "watch", "nosuchsession")
+	if r.code != exitUsage || !strings.Contains(r.stderr, "no session nosuchsession") {
+		t.Errorf("watch nosuchsession: exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+	}
+	if r := troupe(t, repo, env, "attach", id[len(id)-6:]); r.code != 0 {
+		t.Errorf("attach %s: exit %d\n%s", id, r.code, r.stderr)
 	}
 }
