@@ -29,6 +29,8 @@ func TestVariantsDevelopmentRules(t *testing.T) {
 		{"cursor whole file", m, "", q("read_file", `{"target_file": "a.go", "start_line_one_indexed": 1, "end_line_one_indexed_inclusive": 200, "should_read_entire_file": true}`), calls(readA)},
 		{"start_line end_line", m, "", q("read_file", `{"path": "a.go", "start_line": 20, "end_line": 20}`), calls(read("a.go", "offset", 20.0, "limit", 1.0))},
 		{"start_line end_line as xml text", m, "<read_file>\n<path>a.go</path>\n<start_line>2</start_line>\n<end_line>3</end_line>\n</read_file>", nil, calls(read("a.go", "offset", 2.0, "limit", 2.0))},
+		{"view_range on read_file", m, "", q("read_file", `{"path": "a.go", "view_range": [10, 19]}`), calls(read("a.go", "offset", 10.0, "limit", 10.0))},
+		{"view_range to the end", m, "", q("read_file", `{"path": "a.go", "view_range": [5, -1]}`), calls(read("a.go", "offset", 5.0))},
 		// Claude Code's Grep flags to a grep without them
 		{"grep -C", m, "", q("grep", `{"pattern": "func main", "-C": 3}`), calls(call("grep", "pattern", "func main", "context", 3.0))},
 		{"grep -A -B output_mode", m, "", q("grep", `{"pattern": "TODO", "-A": 2, "-B": 4, "output_mode": "content", "-n": true}`), calls(call("grep", "pattern", "TODO", "context", 4.0))},
