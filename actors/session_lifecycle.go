@@ -200,7 +200,7 @@ func (s *session) completeFinish(ctx actor.Context, out *messages.SessionFinishe
 		if s.links.emitter != nil { // session.finished, emitted below, takes the next seq
 			s.meta.EventSeq = s.links.emitter.Seq() + 1
 		}
-		if err := s.deps.Store.PutMeta(s.meta); err != nil {
+		if err := s.recordOutcome(out); err != nil {
 			s.deps.Log.Error("record session outcome", "session", s.cfg.ID, "err", err)
 		}
 		if err := s.deps.Store.Sync(); err != nil {
@@ -211,6 +211,22 @@ func (s *session) completeFinish(ctx actor.Context, out *messages.SessionFinishe
 	s.emit(messages.SessionFinishedEvent.Of(out))
 	s.reportToParent(ctx, out)
 	ctx.Stop(ctx.Self())
+}
+
+// recordOutcome stores the meta with its final status and, when the session ended on an error,
+// an audit entry saying why in the same transaction: troupe log shows the reason the run
+// printed, not just the last message before it.
+func (s *session) recordOutcome(out *messages.SessionFinishedData) error {
+	if out.Error == "" {
+		return s.deps.Store.PutMeta(s.meta)
+	}
+	raw, _ := messages.MarshalPayload(&messages.SessionFinishedData{Status: out.Status, Kind: out.Kind, Error: out.Error, Turns: out.Turns})
+	e := &store.Entry{Kind: store.KindSystem, Event: string(messages.EventSessionFinished), Data: raw}
+	if err := s.deps.Store.AppendWithMeta(s.meta, e); err != nil {
+		s.deps.Log.Warn("record why the session ended", "session", s.cfg.ID, "err", err)
+		return s.deps.Store.PutMeta(s.meta) // the status still counts without the entry
+	}
+	return nil
 }
 
 // putMeta records the session's meta with the seq of its last event so far.

@@ -75,11 +75,14 @@ func auditDetail(raw json.RawMessage) string {
 	}
 	var d struct {
 		Decision, Reason, By, Mode string
+		Status, Error              string // session.finished: why the session ended
 	}
 	if json.Unmarshal(raw, &d) != nil {
 		return ""
 	}
 	switch {
+	case d.Error != "":
+		return fmt.Sprintf("%s: %s", d.Status, d.Error)
 	case d.Decision != "" && d.By != "":
 		return fmt.Sprintf("%s by %s: %s", d.Decision, d.By, d.Reason)
 	case d.Decision != "":

@@ -1,0 +1,51 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/troupe-dev/troupe/llm/llmtest"
+)
+
+// A session the provider refused: troupe log says why it failed, in the one line the run
+// printed, and troupe sessions marks it failed.
+func TestLogOfAFailedSessionSaysWhy(t *testing.T) {
+	repo := newRepo(t, nil)
+	srv := llmtest.NewOpenAI(func(int, map[string]any) llmtest.Reply {
+		return llmtest.Reply{Status: 400, Text: "model does not support tools"}
+	})
+	defer srv.Close()
+	env := testEnv(t, "OPENAI_API_KEY=sk-test")
+	r := troupe(t, repo, env, "run", "--model", "openai/fake", "--base-url", srv.URL(), "list the files")
+	if r.code == 0 {
+		t.Fatalf("run succeeded against a server refusing tools:\n%s", r.stdout)
+	}
+	printed := strings.TrimSpace(r.stderr)
+	if i := strings.LastIndex(printed, "\n"); i >= 0 {
+		printed = printed[i+1:]
+	}
+	printed = strings.TrimPrefix(printed, "troupe: ")
+	if !strings.Contains(printed, "does not support tools") {
+		t.Fatalf("run printed %q, want the provider's reason", r.stderr)
+	}
+	ls := troupe(t, repo, env, "sessions")
+	var id string
+	for _, line := range strings.Split(ls.stdout, "\n")[1:] {
+		if f := strings.Fields(line); len(f) > 1 {
+			id = f[0]
+			if f[1] != "failed" {
+				t.Errorf("sessions shows %q, want failed:\n%s", f[1], ls.stdout)
+			}
+		}
+	}
+	if id == "" {
+		t.Fatalf("sessions lists nothing: %s\n%s", ls.stdout, ls.stderr)
+	}
+	lg := troupe(t, repo, env, "log", id)
+	if lg.code != 0 {
+		t.Fatalf("log: exit %d: %s", lg.code, lg.stderr)
+	}
+	if !strings.Contains(lg.stdout, "list the files") || !strings.Contains(lg.stdout, printed) {
+		t.Errorf("log lacks the task or the reason %q:\n%s", printed, lg.stdout)
+	}
+}
