@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/troupe-dev/troupe/actors/projection"
+	"github.com/troupe-dev/troupe/internal/textfmt"
 	"github.com/troupe-dev/troupe/llm"
 	"github.com/troupe-dev/troupe/messages"
 	"github.com/troupe-dev/troupe/store"
@@ -20,6 +21,23 @@ const noteEvent = projection.NoteEvent
 // userEntry is the user's input as a log entry and as the model sees it.
 func userEntry(text string) (*store.Entry, llm.Message) {
 	return &store.Entry{Kind: store.KindUser, Text: text}, llm.Message{Role: llm.RoleUser, Content: text}
+}
+
+// taskMaxBytes bounds a task taken from a message: a pasted log's first line is no title.
+const taskMaxBytes = 200
+
+// taskOf is the task a session with none takes from the user's first message (a chat started
+// without words): its first non-empty line, trimmed and clipped.
+func taskOf(text string) string { return textfmt.ClipLine(text, taskMaxBytes) }
+
+// commitUser records the user's message; the first one names a session that has no task yet,
+// so troupe sessions and the resume picker show more than a blank (the next meta write stores
+// it).
+func (s *session) commitUser(text string) error {
+	if s.meta.Task == "" {
+		s.meta.Task = taskOf(text)
+	}
+	return s.commit(userEntry(text))
 }
 
 // noteEntry is a harness note to the model: a system entry the model sees as a marked user

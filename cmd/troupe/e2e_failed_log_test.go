@@ -49,3 +49,19 @@ func TestLogOfAFailedSessionSaysWhy(t *testing.T) {
 		t.Errorf("log lacks the task or the reason %q:\n%s", printed, lg.stdout)
 	}
 }
+
+// A chat started without words takes its first message, on one line, as its task: troupe
+// sessions and the resume picker name it instead of a blank.
+func TestChatTakesItsFirstMessageAsTask(t *testing.T) {
+	repo := newRepo(t, nil)
+	model := writeScript(t, repo, `{"turns": [{"text": "on it"}, {"text": "again"}]}`)
+	r := troupeStdin(t, repo, testEnv(t), strings.NewReader("   fix the flaky parser test  \nand then the docs\n/exit\n"), "chat", "--model", model)
+	if r.code != 0 || !strings.Contains(r.stdout, "on it") {
+		t.Fatalf("chat: exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+	}
+	ls := troupe(t, repo, testEnv(t), "sessions")
+	lines := strings.Split(strings.TrimSpace(ls.stdout), "\n")
+	if len(lines) != 2 || !strings.HasSuffix(lines[1], "  fix the flaky parser test") {
+		t.Errorf("sessions does not name the chat by its first message:\n%s\n%s", ls.stdout, ls.stderr)
+	}
+}
