@@ -36,6 +36,7 @@ func (e *SetupError) Error() string { return e.Msg }
 type route struct {
 	keyVars []string // the first one set wins; the first is named in errors
 	base    string   // default base URL
+	example string   // a model to suggest when its key is set and no model is
 	open    func(base, key string, opt Options) Provider
 }
 
@@ -46,16 +47,38 @@ func openAICompatible(name string) func(base, key string, opt Options) Provider 
 }
 
 var routes = map[string]route{
-	"openai":     {keyVars: []string{"OPENAI_API_KEY"}, base: "https://api.openai.com/v1", open: openAICompatible("openai")},
-	"openrouter": {keyVars: []string{"OPENROUTER_API_KEY"}, base: "https://openrouter.ai/api/v1", open: openAICompatible("openrouter")},
-	"deepseek":   {keyVars: []string{"DEEPSEEK_API_KEY"}, base: "https://api.deepseek.com/v1", open: openAICompatible("deepseek")},
-	"ollama":     {open: openAICompatible("ollama")},
-	"anthropic": {keyVars: []string{"ANTHROPIC_API_KEY"}, open: func(base, key string, opt Options) Provider {
+	"openai": {keyVars: []string{"OPENAI_API_KEY"}, base: "https://api.openai.com/v1", example: "openai/gpt-4o-mini",
+		open: openAICompatible("openai")},
+	"openrouter": {keyVars: []string{"OPENROUTER_API_KEY"}, base: "https://openrouter.ai/api/v1", example: "openrouter/qwen/qwen3-coder",
+		open: openAICompatible("openrouter")},
+	"deepseek": {keyVars: []string{"DEEPSEEK_API_KEY"}, base: "https://api.deepseek.com/v1", example: "deepseek/deepseek-chat",
+		open: openAICompatible("deepseek")},
+	"ollama": {open: openAICompatible("ollama")},
+	"anthropic": {keyVars: []string{"ANTHROPIC_API_KEY"}, example: "anthropic/claude-sonnet-4-5", open: func(base, key string, opt Options) Provider {
 		return NewAnthropic(AnthropicConfig{BaseURL: base, APIKey: key, HTTPClient: opt.HTTPClient})
 	}},
-	"gemini": {keyVars: []string{"GEMINI_API_KEY", "GOOGLE_API_KEY"}, open: func(base, key string, opt Options) Provider {
+	"gemini": {keyVars: []string{"GEMINI_API_KEY", "GOOGLE_API_KEY"}, example: "gemini/gemini-2.5-flash", open: func(base, key string, opt Options) Provider {
 		return NewGemini(GeminiConfig{BaseURL: base, APIKey: key, HTTPClient: opt.HTTPClient})
 	}},
+}
+
+// SuggestModel is a model to offer someone who named none: the example of the first provider,
+// in name order, whose API key is set, with that key's name; "" and "" when no key is set.
+func SuggestModel(getenv func(string) string) (model, keyVar string) {
+	names := make([]string, 0, len(routes))
+	for name := range routes {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		r := routes[name]
+		for _, k := range r.keyVars {
+			if r.example != "" && getenv(k) != "" {
+				return r.example, k
+			}
+		}
+	}
+	return "", ""
 }
 
 // localKey is sent when a local server (--base-url) needs no key: the SDKs insist on one.

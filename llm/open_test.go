@@ -128,3 +128,36 @@ func TestClassifyHTTP(t *testing.T) {
 		}
 	}
 }
+
+// Someone who names no model is offered one of a provider whose key they have set.
+func TestSuggestModelFollowsTheKeysSet(t *testing.T) {
+	env := func(set ...string) func(string) string {
+		return func(k string) string {
+			for _, s := range set {
+				if s == k {
+					return "x"
+				}
+			}
+			return ""
+		}
+	}
+	for _, tc := range []struct {
+		set        []string
+		model, key string
+	}{
+		{nil, "", ""},
+		{[]string{"OPENAI_API_KEY"}, "openai/gpt-4o-mini", "OPENAI_API_KEY"},
+		{[]string{"GOOGLE_API_KEY"}, "gemini/gemini-2.5-flash", "GOOGLE_API_KEY"},
+		{[]string{"OPENAI_API_KEY", "ANTHROPIC_API_KEY"}, "anthropic/claude-sonnet-4-5", "ANTHROPIC_API_KEY"},
+	} {
+		model, key := SuggestModel(env(tc.set...))
+		if model != tc.model || key != tc.key {
+			t.Errorf("keys %v: got %q, %q; want %q, %q", tc.set, model, key, tc.model, tc.key)
+		}
+		if model != "" {
+			if _, _, err := Open(model, Options{Getenv: env(tc.set...)}); err != nil {
+				t.Errorf("the suggested %s does not open: %v", model, err)
+			}
+		}
+	}
+}

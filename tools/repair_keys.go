@@ -31,3 +31,29 @@ func (s *argsSchema) leakedKeyTags(args map[string]any) []Repair {
 	}
 	return repairs
 }
+
+// valueTagArgs are the arguments whose values are a line of text (a command, a path, a
+// pattern), where a call format's closing tag is never meant.
+var valueTagArgs = []string{"command", "path", "pattern", "glob"}
+
+// leakedValueTag matches call-format closing tags (and the blanks around them) a serving stack
+// left at the end of a value: {"command": "ls -la</arg_value>"}, "a.go</parameter>".
+var leakedValueTag = lazyre.New(`(?:\s*</(?:arg_value|parameter|function|tool_call|invoke|arguments)>)+\s*$`)
+
+// leakedValueTags cuts those closing tags off the end of a one-line argument.
+func (s *argsSchema) leakedValueTags(args map[string]any) []Repair {
+	var repairs []Repair
+	for _, key := range valueTagArgs {
+		v, ok := args[key].(string)
+		if !ok || !s.has(key) || !strings.Contains(v, "</") {
+			continue
+		}
+		clean := leakedValueTag.ReplaceAllString(v, "")
+		if clean == v || strings.TrimSpace(clean) == "" {
+			continue
+		}
+		args[key] = clean
+		repairs = append(repairs, newRepair(RepairStrayText, key+": "+v, key+": "+clean))
+	}
+	return repairs
+}

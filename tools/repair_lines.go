@@ -16,7 +16,8 @@ import (
 //   - VS Code's own ranges (startLineNumber, endLineNumber, 1-based), which models carry over;
 //   - Cursor's read_file: start_line_one_indexed, end_line_one_indexed_inclusive, with
 //     should_read_entire_file;
-//   - start_line / end_line, 1-based, as most harnesses spell them.
+//   - start_line / end_line, 1-based, as most harnesses spell them, and Anthropic's text
+//     editor's view_range [first, last] (last -1 for the end) sent to a reader that lacks it.
 //
 // The schema decides: only a tool with offset and limit, and neither already given.
 
@@ -51,6 +52,11 @@ func (s *argsSchema) lineRange(args map[string]any) []Repair {
 			}
 			return repairs
 		}
+	}
+	if span, ok := listArg(args["view_range"]); ok && len(span) == 2 && !s.has("view_range") {
+		// Anthropic's text editor's view_range: [first, last], 1-based, last -1 for the end
+		delete(args, "view_range")
+		args["start_line"], args["end_line"] = span[0], span[1]
 	}
 	byNorm := map[string]string{}
 	for k := range args {

@@ -25,6 +25,7 @@ func (s *argsSchema) repairObject(args map[string]any, pathArgs []string) (map[s
 		args = inner
 	}
 	repairs = append(repairs, s.leakedKeyTags(args)...)
+	repairs = append(repairs, s.leakedValueTags(args)...)
 	repairs = append(repairs, s.millisecondTimeout(args)...)
 	repairs = append(repairs, s.lineRange(args)...)
 	repairs = append(repairs, s.grepFlags(args)...)

@@ -29,6 +29,8 @@ func TestVariantsDevelopmentRules(t *testing.T) {
 		{"cursor whole file", m, "", q("read_file", `{"target_file": "a.go", "start_line_one_indexed": 1, "end_line_one_indexed_inclusive": 200, "should_read_entire_file": true}`), calls(readA)},
 		{"start_line end_line", m, "", q("read_file", `{"path": "a.go", "start_line": 20, "end_line": 20}`), calls(read("a.go", "offset", 20.0, "limit", 1.0))},
 		{"start_line end_line as xml text", m, "<read_file>\n<path>a.go</path>\n<start_line>2</start_line>\n<end_line>3</end_line>\n</read_file>", nil, calls(read("a.go", "offset", 2.0, "limit", 2.0))},
+		{"view_range on read_file", m, "", q("read_file", `{"path": "a.go", "view_range": [10, 19]}`), calls(read("a.go", "offset", 10.0, "limit", 10.0))},
+		{"view_range to the end", m, "", q("read_file", `{"path": "a.go", "view_range": [5, -1]}`), calls(read("a.go", "offset", 5.0))},
 		// Claude Code's Grep flags to a grep without them
 		{"grep -C", m, "", q("grep", `{"pattern": "func main", "-C": 3}`), calls(call("grep", "pattern", "func main", "context", 3.0))},
 		{"grep -A -B output_mode", m, "", q("grep", `{"pattern": "TODO", "-A": 2, "-B": 4, "output_mode": "content", "-n": true}`), calls(call("grep", "pattern", "TODO", "context", 4.0))},
@@ -60,6 +62,10 @@ func TestVariantsDevelopmentRules(t *testing.T) {
 		{"zed find_path", m, "", q("find_path", `{"glob": "**/*.go"}`), calls(call("glob", "pattern", "**/*.go"))},
 		{"zed terminal cd", m, "", q("terminal", `{"command": "ls -la", "cd": "src"}`), calls(call("bash", "command", "cd src && ls -la"))},
 		{"zed grep", m, "", q("grep", `{"regex": "TODO", "include_pattern": "*.go", "case_sensitive": true}`), calls(call("grep", "pattern", "TODO", "glob", "*.go"))},
+		// call-format closing tags left at the end of a one-line value
+		{"value arg_value closer", m, "", q("bash", `{"command": "ls -la</arg_value>"}`), calls(lsla)},
+		{"value parameter closer", m, "", q("read_file", `{"path": "a.go\n</parameter>\n</function>"}`), calls(readA)},
+		{"value closer in content kept", m, "", q("write_file", `{"path": "a.xml", "content": "<a></parameter>"}`), calls(call("write_file", "path", "a.xml", "content", "<a></parameter>"))},
 		// names made only of the shell's words
 		{"terminal_command", m, "", q("terminal_command", `{"command": "ls -la"}`), calls(lsla)},
 		{"shellCommands argv", m, "", q("shellCommands", `{"command": ["bash", "-lc", "ls -la"]}`), calls(lsla)},
@@ -101,6 +107,14 @@ func TestVariantsDevelopmentText(t *testing.T) {
 		{"fence dropped bash", "qwen3.6-35b-a3b", "bash\nls -la", nil, calls(lsla)},
 		{"fence dropped end token", "qwen3.6-35b-a3b", "bash\nls -la<|im_end|>", nil, calls(lsla)},
 		{"fence dropped shell", m0, "shell\nls -la\n", nil, calls(lsla)},
+		// async tool_code: print(await …) and await … on its own line
+		{"print await default_api", "gemini-2.5-pro", "print(await default_api.read_file(path=\"a.go\"))", nil, calls(readA)},
+		{"await line", m0, "await bash(command=\"ls -la\")", nil, calls(lsla)},
+		{"print await positional", "gemini-2.5-pro", "```tool_code\nprint(await default_api.read_file(\"a.go\"))\n```", nil, calls(readA)},
+		// Cline's and Roo's XML tool use with brackets lost
+		{"roo mangled read", "qwen3-coder-480b", "read_file>\nargs>\n<file>\n<path>a.gopath>\n</file>\nargs>\nread_file>", nil, calls(readA)},
+		{"cline mangled command", m0, "execute_command>\n<command>ls -la</command>\n<requires_approval>false/requires_approval>\nexecute_command>", nil, calls(lsla)},
+		{"cline mangled closer kept", m0, "read_file>\n<path>a.go</path>\n/read_file>", nil, calls(readA)},
 		// a rendered call record: a name, a label and the argument object
 		{"label Args", m0, `: Read Args :{"file_path": "a.go"}`, nil, calls(readA)},
 		{"label Arguments own line", m0, "Listing first.\nbash Arguments: {\"command\": \"ls -la\"}", nil, calls(lsla)},

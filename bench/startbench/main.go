@@ -27,10 +27,24 @@ func main() {
 	peer := flag.String("peer", "", "a peer harness's one-shot command line, run through sh -c, for a ratio (optional)")
 	sizes := flag.String("sizes", "", "print what each module adds to this binary and exit")
 	cold := flag.String("cold", "", "only the cold one-shot against the loopback model, for these binaries (comma-separated) run interleaved, with each phase's median moment")
+	idle := flag.String("idle", "", "only the idle chat (line REPL and TUI) of these binaries (comma-separated), run interleaved: median RssAnon of client and node")
 	versions := flag.String("version", "", "only `troupe version` of these binaries (comma-separated), run interleaved: median wall, CPU and minor faults")
 	flag.Parse()
 	if *versions != "" {
 		if err := (&bench{runs: *runs}).versionAB(strings.Split(*versions, ",")); err != nil {
+			fmt.Fprintln(os.Stderr, "startbench:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if *idle != "" {
+		work, err := os.MkdirTemp("", "troupe-startbench-")
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "startbench:", err)
+			os.Exit(1)
+		}
+		defer os.RemoveAll(work)
+		if err := (&bench{work: work, runs: *runs}).idleAB(strings.Split(*idle, ",")); err != nil {
 			fmt.Fprintln(os.Stderr, "startbench:", err)
 			os.Exit(1)
 		}
@@ -137,6 +151,9 @@ func (b *bench) all(peer string) error {
 		b.peer(peer, samples)
 	}
 	if err := b.idleChat(script); err != nil {
+		return err
+	}
+	if err := b.idleTUI(script); err != nil {
 		return err
 	}
 	return b.attach(script)

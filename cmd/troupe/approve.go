@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -53,7 +54,16 @@ func (m *Main) approvalsCommand() *cobra.Command {
 		Short: "List the tool calls waiting for approval in this project's running sessions",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
-			client, err := m.attachHere()
+			s, err := m.resolve(nil)
+			if err != nil {
+				return err
+			}
+			if _, err := actors.FindNode(s.root, s.cfg.NATS); errors.Is(err, actors.ErrNoNode) {
+				// nothing runs, so nothing waits: an empty list, not a failure
+				fmt.Fprintf(m.Stdout, "no tool call is waiting for approval (no troupe node is running in %s)\n", s.root)
+				return nil
+			}
+			client, err := nodelink.Attach(s.root, s.cfg)
 			if err != nil {
 				return err
 			}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -18,10 +19,16 @@ func (m *Main) chatCommand() *cobra.Command {
 	var f commonFlags
 	var o chatOpen
 	c := &cobra.Command{
-		Use:   "chat",
+		Use:   "chat [prompt words…]",
 		Short: "Talk with the agent: a terminal UI on a terminal, a line REPL on pipes (/help for commands, /exit to leave; Ctrl-C cancels a turn)",
-		Args:  cobra.NoArgs,
+		Long: "Talk with the agent: a terminal UI on a terminal, a line REPL on pipes (/help for commands, /exit to\n" +
+			"leave; Ctrl-C cancels a turn). Words after the flags are the first message (troupe chat explain this repo).",
+		Args: cobra.ArbitraryArgs,
 		RunE: func(c *cobra.Command, args []string) error {
+			if o.resume == pickerSentinel && len(args) > 0 {
+				o.resume, args = args[0], args[1:] // --resume ID, as written in the docs (not only --resume=ID)
+			}
+			o.task = strings.Join(args, " ")
 			if o.resume == pickerSentinel {
 				o.resume, o.pick = "", true
 			}
@@ -109,7 +116,17 @@ func (m *Main) chat(ctx context.Context, f *commonFlags, o chatOpen) error {
 	case err != nil:
 		return &exitError{Code: exitFailed, Msg: err.Error()}
 	case fin != nil:
-		return clierr.Outcome(fin)
+		return m.chatEnded(id, fin)
 	}
+	fmt.Fprintf(m.Stderr, "troupe: left session %s (resume with: troupe resume %s)\n", id, id)
 	return nil
+}
+
+// chatEnded is the outcome of a chat whose session ended under it; an interrupted one (its node
+// stopped) stays resumable, and the chat says how before it exits 130.
+func (m *Main) chatEnded(id string, fin *messages.SessionFinishedData) error {
+	if fin.Status == messages.StatusInterrupted {
+		fmt.Fprintf(m.Stderr, "troupe: session %s (resume with: troupe resume %s)\n", id, id)
+	}
+	return clierr.Outcome(fin)
 }

@@ -155,3 +155,16 @@ func TestDetachedRunIsApprovedFromAnotherProcess(t *testing.T) {
 		t.Errorf("approving in an ended session: exit %d, want 1 and one line saying it ended:\n%s", a.code, a.stderr)
 	}
 }
+
+// With no node running nothing can wait for approval: the list says so and exits 0, as an
+// empty list does (approve, which cannot act, still fails).
+func TestApprovalsWithNoNodeIsAnEmptyList(t *testing.T) {
+	repo := newRepo(t, map[string]string{"a.txt": "alpha\n"})
+	r := troupe(t, repo, testEnv(t), "approvals")
+	if r.code != 0 || !strings.Contains(r.stdout, "no tool call is waiting for approval") || r.stderr != "" {
+		t.Errorf("approvals with no node: exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+	}
+	if r := troupe(t, repo, testEnv(t), "approve", "call_1", "allow"); r.code != 1 {
+		t.Errorf("approve with no node: exit %d, want 1\n%s", r.code, r.stderr)
+	}
+}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -8,6 +10,7 @@ import (
 	"time"
 
 	"github.com/troupe-dev/troupe/llm/llmtest"
+	"github.com/troupe-dev/troupe/messages"
 	"github.com/troupe-dev/troupe/tools/sandbox"
 )
 
@@ -102,6 +105,13 @@ func TestResumeKeepsTheEndpointAndTakesAShortID(t *testing.T) {
 	if lg.code != 0 || !strings.Contains(lg.stdout, "answer B") || !strings.Contains(lg.stdout, "2 turns") {
 		t.Errorf("log %s: exit %d\n%s%s", short, lg.code, lg.stdout, lg.stderr)
 	}
+	// for scripts: one JSON object a session
+	ls := troupe(t, repo, env, "sessions", "--json")
+	var meta messages.SessionInfo
+	if ls.code != 0 || strings.Count(ls.stdout, "\n") != 1 || json.Unmarshal([]byte(ls.stdout), &meta) != nil ||
+		meta.ID != id || meta.Status != "done" || meta.Turns != 2 || meta.Model != "openai/fake" {
+		t.Errorf("sessions --json: exit %d, %+v\nstdout: %s\nstderr: %s", ls.code, meta, ls.stdout, ls.stderr)
+	}
 }
 
 // A session whose process was killed shows as interrupted; troupe stop ends a background node
@@ -194,5 +204,66 @@ func TestSandboxBlockedCommandSaysSo(t *testing.T) {
 	}
 	if _, err := os.Stat(outside); err == nil {
 		t.Errorf("the sandbox let the write through")
+	}
+}
+
+// The line chat (pipes, TERM=dumb) says how to come back when it is left, as the full-screen
+// chat does; troupe chat takes its first message as words, as troupe alone does.
+func TestLineChatSaysHowToResume(t *testing.T) {
+	repo := newRepo(t, map[string]string{"a.txt": "alpha\n"})
+	model := writeScript(t, repo, `{"turns": [{"text": "hello back"}]}`)
+	r := troupeStdin(t, repo, testEnv(t), strings.NewReader("hi\n/exit\n"), "chat", "--model", model)
+	if r.code != 0 || !strings.Contains(r.stdout, "hello back") {
+		t.Fatalf("chat: exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+	}
+	r = troupeStdin(t, repo, testEnv(t), strings.NewReader("/exit\n"), "chat", "--model", model, "hi", "there")
+	if r.code != 0 || !strings.Contains(r.stdout, "hello back") {
+		t.Fatalf("chat: exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "troupe: left session ") || !strings.Contains(r.stderr, "(resume with: troupe resume ") {
+		t.Errorf("leaving the line chat does not say how to resume:\n%s", r.stderr)
+	}
+	_, rest, _ := strings.Cut(r.stderr, "troupe: left session ")
+	id, _, _ := strings.Cut(rest, " ")
+	// --resume ID (a separate word, as the README writes it) reopens that session
+	r = troupeStdin(t, repo, testEnv(t), strings.NewReader("/exit\n"), "chat", "--model", model, "--resume", id[len(id)-6:])
+	if r.code != 0 || !strings.Contains(r.stderr, "resumed session "+id) {
+		t.Errorf("chat --resume %s: exit %d\nstdout: %s\nstderr: %s", id, r.code, r.stdout, r.stderr)
+	}
+}
+
+// troupe watch with a session id that names no session says so at once (exit 2), as log and
+// attach do, instead of waiting for events that never come.
+func TestWatchRefusesAnUnknownSession(t *testing.T) {
+	repo := newRepo(t, map[string]string{"a.txt": "alpha\n"})
+	env := testEnv(t, "TROUPE_NODE_IDLE=2m")
+	model := writeScript(t, repo, `{"turns": [{"text": "ok"}]}`)
+	id := detach(t, repo, env, model, "answer")
+	defer troupe(t, repo, env, "stop", "--force")
+	r := troupe(t, repo, env, "watch", "nosuchsession")
+	if r.code != exitUsage || !strings.Contains(r.stderr, "no session nosuchsession") {
+		t.Errorf("watch nosuchsession: exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+	}
+	if r := troupe(t, repo, env, "attach", id[len(id)-6:]); r.code != 0 {
+		t.Errorf("attach %s: exit %d\n%s", id, r.code, r.stderr)
+	}
+}
+
+// A chat whose node is stopped under it (troupe stop --force) says how to resume its session.
+func TestChatInterruptedByStopSaysHowToResume(t *testing.T) {
+	repo := newRepo(t, map[string]string{"a.txt": "alpha\n"})
+	env := testEnv(t)
+	model := writeScript(t, repo, `{"turns": [{"text": "hello back"}, {"text": "again"}]}`)
+	cmd, stdin, out, stderr := startWithStdin(t, repo, env, "chat", "--model", model)
+	io.WriteString(stdin, "hi\n")
+	out.waitFor(t, "hello back", 30*time.Second)
+	if r := troupe(t, repo, env, "stop", "--force"); r.code != 0 {
+		t.Fatalf("stop --force: exit %d\n%s", r.code, r.stderr)
+	}
+	if code := waitExit(t, cmd, 30*time.Second); code != exitInterrupted {
+		t.Errorf("chat exit %d, want %d\n%s", code, exitInterrupted, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "(resume with: troupe resume ") {
+		t.Errorf("an interrupted chat does not say how to resume:\n%s", stderr.String())
 	}
 }

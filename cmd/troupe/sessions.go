@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 
 	"github.com/troupe-dev/troupe/actors"
@@ -11,7 +12,8 @@ import (
 )
 
 func (m *Main) sessionsCommand() *cobra.Command {
-	return &cobra.Command{
+	var asJSON bool
+	c := &cobra.Command{
 		Use:   "sessions",
 		Short: "List this project's sessions, newest first",
 		Args:  cobra.NoArgs,
@@ -21,6 +23,15 @@ func (m *Main) sessionsCommand() *cobra.Command {
 				if err != nil {
 					return err
 				}
+				if asJSON {
+					enc := json.NewEncoder(m.Stdout)
+					for i := range metas {
+						if err := enc.Encode(&metas[i]); err != nil {
+							return err
+						}
+					}
+					return nil
+				}
 				if len(metas) == 0 {
 					fmt.Fprintln(m.Stderr, "no sessions yet: start one with troupe run \"task\" or troupe chat")
 					return nil
@@ -29,6 +40,8 @@ func (m *Main) sessionsCommand() *cobra.Command {
 			})
 		},
 	}
+	c.Flags().BoolVar(&asJSON, "json", false, "print one JSON object per session: id, status, model, task, turns, tokens, times")
+	return c
 }
 
 func (m *Main) logCommand() *cobra.Command {

@@ -40,7 +40,7 @@ func (m *Main) tuiChat(ctx context.Context, f *commonFlags, o chatOpen) error {
 	}
 	fin, runErr := chat.Run(ctx)
 	if fin != nil {
-		return clierr.Outcome(fin)
+		return m.chatEnded(id, fin)
 	}
 	reason := "the user left the chat"
 	if runErr != nil && ctx.Err() == nil {

@@ -113,8 +113,11 @@ func FuzzAttributes(f *testing.F) { fuzzScanner(f, scanAttributes, "tagpair") }
 func FuzzFused(f *testing.F)      { fuzzScanner(f, scanFused, "fused") }
 func FuzzAttrLines(f *testing.F)  { fuzzScanner(f, scanAttrLines, "attr_line") }
 func FuzzLabelLines(f *testing.F) { fuzzScanner(f, scanLabelLines, "label_line", "transcript") }
-func FuzzReAct(f *testing.F)      { fuzzScanner(f, scanReAct, "react", "qwen_agent") }
-func FuzzQwenAgent(f *testing.F)  { fuzzScanner(f, scanQwenAgent, "qwen_agent", "react") }
+func FuzzMangledXMLTag(f *testing.F) {
+	fuzzScanner(f, scanMangledXMLTag, "xml_mangled", "xmltag")
+}
+func FuzzReAct(f *testing.F)     { fuzzScanner(f, scanReAct, "react", "qwen_agent") }
+func FuzzQwenAgent(f *testing.F) { fuzzScanner(f, scanQwenAgent, "qwen_agent", "react") }
 func FuzzBracketBlocks(f *testing.F) {
 	fuzzScanner(f, scanBracketBlocks, "bracket_block")
 }

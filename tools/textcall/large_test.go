@@ -100,6 +100,8 @@ func hostileReplies() map[string]string {
 		"attribute line opens":   "bash with " + repeatTo(`command="ls" k="`, megabyte),
 		"attribute lines":        repeatTo("read_file path=\"a.go\" x\n", megabyte),
 		"fence tag then lines":   "bash\n" + repeatTo("ls -la ", megabyte),
+		"mangled tag lines":      repeatTo("read_file>\nargs>\n<path>a.gopath>\n", megabyte),
+		"mangled tag opens":      repeatTo("read_file>\n", megabyte),
 		"label opens":            repeatTo(`: bash Args :{"command": "`, megabyte),
 		"label braces":           repeatTo("bash Args : {", megabyte),
 		"gemma mixed quotes":     "<|tool_call>call:bash{" + repeatTo(`a:'x`, megabyte),

@@ -7,6 +7,7 @@ import "strings"
 //	read_file(path="a.go", limit=20)
 //	print(default_api.read_file(path="a.go"))
 //	[read_file(path="a.go"), list_dir(path=".")]
+//	print(await default_api.read_file(path="a.go"))   (an async API's call)
 //
 // With no marker around it a call counts only when its name is Known and it stands on its own
 // line (alone or in a list of calls), so "run read_file(path=…) next" in a sentence stays
@@ -34,6 +35,9 @@ func scanPython(text string, sc scanCtx) []span {
 		case pyCutOff:
 			return append(found, span{start: start, end: len(text), partial: true})
 		case pyOK:
+			if a := start - len(awaitWord); a >= 0 && text[a:start] == awaitWord {
+				start = a // an async call: await read_file(path="a.go")
+			}
 			found = append(found, span{start: start, end: end, calls: []Call{call}})
 			pos = end
 		default:
@@ -50,7 +54,7 @@ func pyCallAt(text string, start, open int, sc scanCtx) (Call, int, pyStatus) {
 		return Call{}, open, pyBad
 	}
 	if name == "print" {
-		inner := skipSpace(text, open+1)
+		inner := skipAwait(text, skipSpace(text, open+1))
 		j := inner
 		for j < len(text) && j-inner < pyNameMax && (isIdentByte(text[j]) || text[j] == '.') {
 			j++
@@ -87,6 +91,18 @@ func pyCallAt(text string, start, open int, sc scanCtx) (Call, int, pyStatus) {
 		call.Args = nil // positional values cannot be named without the tool's schema
 	}
 	return call, p.i, pyOK
+}
+
+// awaitWord opens an async call, as tool_code written for async APIs does:
+// print(await default_api.read_file(path="a.go")).
+const awaitWord = "await "
+
+// skipAwait skips "await " at i.
+func skipAwait(text string, i int) int {
+	if strings.HasPrefix(text[i:], awaitWord) {
+		return skipSpace(text, i+len(awaitWord))
+	}
+	return i
 }
 
 // linesOfCalls keeps the calls that stand on their own line (one call, or several separated

@@ -144,6 +144,7 @@ func scanners() []scanner {
 		{FormatAttrLine, false, scanAttrLines},
 		{FormatLabelLine, false, scanLabelLines},
 		{FormatXMLTag, false, scanXMLTag},
+		{FormatXMLTag, false, scanMangledXMLTag},
 		{FormatReAct, false, scanReAct},
 	}
 }

@@ -92,7 +92,11 @@ func Load(root string, getenv func(string) string, stderr io.Writer, f *Flags) (
 // scripted path made absolute, since the Node may run in another directory).
 func CheckModel(model, baseURL string, getenv func(string) string) (string, error) {
 	if model == "" {
-		return "", clierr.Usagef("no model: pass --model provider/model (e.g. openai/gpt-4o-mini, ollama/qwen2.5-coder, scripted:script.json) or set model in troupe.toml")
+		example := "e.g. openai/gpt-4o-mini, ollama/qwen2.5-coder, scripted:script.json"
+		if m, key := llm.SuggestModel(getenv); m != "" {
+			example = fmt.Sprintf("%s is set, so e.g. --model %s", key, m)
+		}
+		return "", clierr.Usagef("no model: pass --model provider/model (%s) or set model = \"provider/model\" in troupe.toml (troupe config --init writes one) or in your user config", example)
 	}
 	if path, ok := strings.CutPrefix(model, "scripted:"); ok {
 		abs, err := filepath.Abs(path)

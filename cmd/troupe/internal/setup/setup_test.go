@@ -37,4 +37,12 @@ func TestLoadAppliesAndChecksFlags(t *testing.T) {
 func TestCheckModelWithoutModel(t *testing.T) {
 	_, err := CheckModel("", "", func(string) string { return "" })
 	usage(t, "no model", err, "no model: pass --model")
+	usage(t, "no model", err, "troupe config --init")
+	_, err = CheckModel("", "", func(k string) string {
+		if k == "DEEPSEEK_API_KEY" {
+			return "sk-x"
+		}
+		return ""
+	})
+	usage(t, "no model, a key set", err, "DEEPSEEK_API_KEY is set, so e.g. --model deepseek/deepseek-chat")
 }
