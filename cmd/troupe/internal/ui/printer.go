@@ -11,6 +11,7 @@ import (
 	"github.com/troupe-dev/troupe/internal/textfmt"
 
 	"github.com/troupe-dev/troupe/messages"
+	"github.com/troupe-dev/troupe/tools"
 )
 
 // Printer renders one session's events: NDJSON envelopes verbatim, or for people the streamed
@@ -216,9 +217,10 @@ func toolOutcome(d *messages.ToolFinishedData) string {
 	if d.IsError {
 		mark = "✗"
 	}
-	line := firstLineOf(d.Output)
+	out := tools.WithoutRepairNote(d.Output)
+	line := firstLineOf(out)
 	if numberedLine.MatchString(line) {
-		line = textfmt.Count(strings.Count(strings.TrimRight(d.Output, "\n"), "\n")+1, "line")
+		line = textfmt.Count(strings.Count(strings.TrimRight(out, "\n"), "\n")+1, "line")
 	}
 	line = textfmt.Clip(line, 100)
 	return fmt.Sprintf("%s %s (%s, %dms)", mark, line, textfmt.Count(d.Bytes, "byte"), d.DurationMS)
