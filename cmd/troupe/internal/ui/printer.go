@@ -190,7 +190,7 @@ func (p *Printer) human(t messages.EventType, v any) {
 		}
 	case *messages.LessonStoredData:
 		p.endLine()
-		fmt.Fprintf(p.w, "  learnt lesson %s: %s — fix: %s\n", d.ID, textfmt.Clip(firstLineOf(d.Failed), 100), textfmt.Clip(firstLineOf(d.Fixed), 100))
+		fmt.Fprintf(p.w, "  %s\n", LessonStoredLine(d))
 	case *messages.LessonsGivenData:
 		p.endLine()
 		fmt.Fprintf(p.w, "  %s from earlier sessions given (%s): %s\n", textfmt.Count(len(d.IDs), "lesson"), d.Cause, strings.Join(d.IDs, " "))
@@ -209,6 +209,16 @@ func (p *Printer) endLine() {
 		fmt.Fprintln(p.w)
 		p.midLine = false
 	}
+}
+
+// LessonStoredLine is how a run reports a lesson it stored: a new one is learnt; one the project
+// already held (same trap) is met again, its count and fix updated, not a second lesson.
+func LessonStoredLine(d *messages.LessonStoredData) string {
+	failed, fixed := textfmt.Clip(firstLineOf(d.Failed), 100), textfmt.Clip(firstLineOf(d.Fixed), 100)
+	if d.Relearnt {
+		return fmt.Sprintf("lesson %s met again (already known; seen once more): %s — fix: %s", d.ID, failed, fixed)
+	}
+	return fmt.Sprintf("learnt lesson %s: %s — fix: %s", d.ID, failed, fixed)
 }
 
 // toolOutcome is "✓ …" or "✗ …" with the first line of the result.
