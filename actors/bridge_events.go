@@ -1,7 +1,6 @@
 package actors
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -24,7 +23,7 @@ func (b *Bridge) Follow(session string, pid *actor.PID) (*nats.Subscription, err
 	subject := messages.SessionEventsSubject(b.ns, session)
 	sub, err := b.nc.Subscribe(subject, func(m *nats.Msg) {
 		var env messages.Envelope
-		if err := json.Unmarshal(m.Data, &env); err != nil {
+		if err := messages.DecodeEnvelope(m.Data, &env); err != nil {
 			b.log.Warn("dropped undecodable event", "subject", m.Subject, "err", err)
 			return
 		}

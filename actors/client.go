@@ -1,7 +1,6 @@
 package actors
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -223,7 +222,7 @@ func (c *Client) LogPages(session string, fn func(*messages.SessionInfo, []messa
 func (c *Client) Subscribe(subject string, fn func(*messages.Envelope)) (*nats.Subscription, error) {
 	sub, err := c.nc.Subscribe(subject, func(m *nats.Msg) {
 		var env messages.Envelope
-		if json.Unmarshal(m.Data, &env) == nil {
+		if messages.DecodeEnvelope(m.Data, &env) == nil {
 			fn(&env)
 		}
 	})
