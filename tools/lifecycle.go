@@ -121,7 +121,21 @@ func repairNote(repairs []Repair) string {
 	if len(parts) == 0 {
 		return ""
 	}
-	return "note: your call was repaired (" + strings.Join(parts, ", ") + "); next time send valid JSON with the tool's own names and types."
+	return repairNotePrefix + strings.Join(parts, ", ") + "); next time send valid JSON with the tool's own names and types."
+}
+
+const repairNotePrefix = "note: your call was repaired ("
+
+// WithoutRepairNote is a result's output without the repair note that leads it for the model,
+// so a summary of the result shows the result itself (the repair has its own tool.repaired event).
+func WithoutRepairNote(output string) string {
+	if !strings.HasPrefix(output, repairNotePrefix) {
+		return output
+	}
+	if _, rest, ok := strings.Cut(output, "\n"); ok {
+		return rest
+	}
+	return ""
 }
 
 // runRecovered runs the tool, turning a panic into an error Result.

@@ -124,6 +124,31 @@ func TestLessonsCarryAFixToTheNextRun(t *testing.T) {
 	}
 }
 
+// A lesson learnt again in a later run (same trap, same key) is the stored one met again: the
+// run says so rather than announcing a new lesson, and the project still holds one lesson,
+// seen twice.
+func TestALessonLearntAgainIsNotAnnouncedAsNew(t *testing.T) {
+	repo := newRepo(t, map[string]string{"a.txt": "alpha\n"})
+	model := writeScript(t, repo, `{"turns": [
+		{"tool_calls": [{"name": "read_file", "args": {"file_path": "a.txt"}}]},
+		{"expect": "alpha", "text": "it says alpha"}]}`)
+	env := testEnv(t)
+	first := troupe(t, repo, env, "run", "--model", model, "read")
+	if first.code != 0 || strings.Count(first.stdout, "learnt lesson ") != 1 {
+		t.Fatalf("run 1 learnt no lesson: exit %d\n%s%s", first.code, first.stdout, first.stderr)
+	}
+	id := strings.Fields(first.stdout[strings.Index(first.stdout, "learnt lesson ")+len("learnt lesson "):])[0]
+	id = strings.TrimSuffix(id, ":")
+	second := troupe(t, repo, env, "run", "--model", model, "read")
+	if second.code != 0 || strings.Contains(second.stdout, "learnt lesson") || !strings.Contains(second.stdout, "lesson "+id+" met again") {
+		t.Fatalf("run 2 announced the known lesson %s as new: exit %d\n%s%s", id, second.code, second.stdout, second.stderr)
+	}
+	list := troupe(t, repo, env, "lessons", "--json")
+	if list.code != 0 || strings.Count(list.stdout, `"id":`) != 1 || !strings.Contains(list.stdout, `"seen":2`) {
+		t.Fatalf("the project must hold the one lesson, seen twice: exit %d\n%s%s", list.code, list.stdout, list.stderr)
+	}
+}
+
 // damage writes a raw record under a lesson id, as a damaged store would hold it, once the
 // stopped node has let go of the store.
 func damage(t *testing.T, repo, id string, data []byte) {

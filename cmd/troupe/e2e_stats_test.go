@@ -66,6 +66,20 @@ func TestHumanOutputShowsTheRepair(t *testing.T) {
 	}
 }
 
+// A repaired call's ✓ line shows the result's own summary; the repair is on its own ↻ line
+// (the note to the model is not the summary).
+func TestRepairedCallKeepsItsResultSummary(t *testing.T) {
+	repo := newRepo(t, map[string]string{"a.txt": "alpha\nbeta\n"})
+	model := writeScript(t, repo, `{"turns": [
+		{"tool_calls": [{"name": "read_file", "args": {"file_path": "a.txt"}}]},
+		{"expect": "alpha", "text": "it says alpha"}]}`)
+	r := troupe(t, repo, testEnv(t), "run", "--model", model, "read")
+	if r.code != 0 || !strings.Contains(r.stdout, "↻ repaired arg alias:") || !strings.Contains(r.stdout, "✓ 2 lines") ||
+		strings.Contains(r.stdout, "✓ note:") {
+		t.Fatalf("exit %d:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
+
 // A server that bends the wire (Ollama's finish_reason "stop" on a reply holding a call, no
 // usage) is read anyway, and says so: wire.quirk events in the run, counts in troupe stats.
 func TestWireQuirksAreEventsAndCountedInStats(t *testing.T) {

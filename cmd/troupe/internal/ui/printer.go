@@ -11,6 +11,7 @@ import (
 	"github.com/troupe-dev/troupe/internal/textfmt"
 
 	"github.com/troupe-dev/troupe/messages"
+	"github.com/troupe-dev/troupe/tools"
 )
 
 // Printer renders one session's events: NDJSON envelopes verbatim, or for people the streamed
@@ -189,7 +190,7 @@ func (p *Printer) human(t messages.EventType, v any) {
 		}
 	case *messages.LessonStoredData:
 		p.endLine()
-		fmt.Fprintf(p.w, "  learnt lesson %s: %s — fix: %s\n", d.ID, textfmt.Clip(firstLineOf(d.Failed), 100), textfmt.Clip(firstLineOf(d.Fixed), 100))
+		fmt.Fprintf(p.w, "  %s\n", LessonStoredLine(d))
 	case *messages.LessonsGivenData:
 		p.endLine()
 		fmt.Fprintf(p.w, "  %s from earlier sessions given (%s): %s\n", textfmt.Count(len(d.IDs), "lesson"), d.Cause, strings.Join(d.IDs, " "))
@@ -210,15 +211,26 @@ func (p *Printer) endLine() {
 	}
 }
 
+// LessonStoredLine is how a run reports a lesson it stored: a new one is learnt; one the project
+// already held (same trap) is met again, its count and fix updated, not a second lesson.
+func LessonStoredLine(d *messages.LessonStoredData) string {
+	failed, fixed := textfmt.Clip(firstLineOf(d.Failed), 100), textfmt.Clip(firstLineOf(d.Fixed), 100)
+	if d.Relearnt {
+		return fmt.Sprintf("lesson %s met again (already known; seen once more): %s — fix: %s", d.ID, failed, fixed)
+	}
+	return fmt.Sprintf("learnt lesson %s: %s — fix: %s", d.ID, failed, fixed)
+}
+
 // toolOutcome is "✓ …" or "✗ …" with the first line of the result.
 func toolOutcome(d *messages.ToolFinishedData) string {
 	mark := "✓"
 	if d.IsError {
 		mark = "✗"
 	}
-	line := firstLineOf(d.Output)
+	out := tools.WithoutRepairNote(d.Output)
+	line := firstLineOf(out)
 	if numberedLine.MatchString(line) {
-		line = textfmt.Count(strings.Count(strings.TrimRight(d.Output, "\n"), "\n")+1, "line")
+		line = textfmt.Count(strings.Count(strings.TrimRight(out, "\n"), "\n")+1, "line")
 	}
 	line = textfmt.Clip(line, 100)
 	return fmt.Sprintf("%s %s (%s, %dms)", mark, line, textfmt.Count(d.Bytes, "byte"), d.DurationMS)

@@ -117,7 +117,7 @@ func (t *transcript) apply(typ messages.EventType, v any) (turnOver bool) {
 			t.note("not done yet (%s check, refusal %d of %d): %s", d.Kind, d.Refusals, d.Max, firstLineOf(d.Output))
 		}
 	case *messages.LessonStoredData:
-		t.note("learnt lesson %s: %s — fix: %s", d.ID, textfmt.Clip(firstLineOf(d.Failed), 100), textfmt.Clip(firstLineOf(d.Fixed), 100))
+		t.note("%s", LessonStoredLine(d))
 	case *messages.LessonsGivenData:
 		t.note("%s from earlier sessions given (%s)", textfmt.Count(len(d.IDs), "lesson"), d.Cause)
 	case *messages.AgentSpawnedData:
