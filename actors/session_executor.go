@@ -7,6 +7,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/troupe-dev/troupe/messages"
+	"github.com/troupe-dev/troupe/store"
 )
 
 // fromExecutor says whether the message at hand came from the session's own executor. Its
@@ -47,7 +48,7 @@ func (s *session) onSessionAllowlist(ctx actor.Context, msg *messages.SessionAll
 	s.kids.allowlist = msg.Patterns
 	if s.meta != nil && !slices.Equal(s.meta.Allowlist, msg.Patterns) {
 		s.meta.Allowlist = slices.Clone(msg.Patterns)
-		if err := s.putMeta(); err != nil {
+		if err := s.putMeta(store.RepairStats{}); err != nil {
 			s.deps.Log.Warn("record the session allowlist", "session", s.cfg.ID, "err", err)
 		}
 	}

@@ -55,7 +55,7 @@ func (s *session) takeHookStep(ctx actor.Context, st hookStep) {
 	}
 	var err error
 	if st.prompt != "" {
-		err = s.commitUser(st.prompt)
+		err = s.commit(userEntry(st.prompt))
 	}
 	if err == nil && st.context != "" {
 		err = s.commit(noteEntry(st.context))

@@ -214,7 +214,7 @@ func (h sessionHost) ApplySetup(setup *SessionSetup, model, promptMode, by strin
 	s.cfg.Model, s.cfg.BaseURL, s.cfg.PromptMode = model, llm.EndpointFor(s.cfg.Model, s.cfg.BaseURL, model), promptMode
 	if s.meta != nil && (s.meta.Model != model || s.meta.BaseURL != s.cfg.BaseURL || s.meta.PromptMode != promptMode) {
 		s.meta.Model, s.meta.BaseURL, s.meta.PromptMode = model, s.cfg.BaseURL, promptMode // troupe resume takes them from here
-		if err := s.putMeta(); err != nil {
+		if err := s.putMeta(store.RepairStats{}); err != nil {
 			s.deps.Log.Warn("record the model and prompt mode", "session", s.cfg.ID, "err", err)
 		}
 	}

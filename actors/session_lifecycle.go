@@ -3,6 +3,7 @@ package actors
 import (
 	"errors"
 	"fmt"
+	"log/slog"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -29,7 +30,11 @@ func (s *session) started(ctx actor.Context) {
 	s.links.emitter = *s.links.emitterHome
 
 	s.asChild.began = time.Now()
-	if err := s.load(); err != nil {
+	err := s.loadSession() // the session from the store (healing its log), or a new one
+	if err == nil {
+		err = s.loadGoal()
+	}
+	if err != nil {
 		kind := messages.FailInternal // the store could not be read or written
 		if errors.Is(err, store.ErrNotFound) {
 			kind = messages.FailConfig // resuming a session this project does not have
@@ -113,14 +118,6 @@ func (s *session) begin(ctx actor.Context) {
 	}
 }
 
-// load reads the session from the store (healing its log) or creates it, with its goal.
-func (s *session) load() error {
-	if err := s.loadSession(); err != nil {
-		return err
-	}
-	return s.loadGoal()
-}
-
 func (s *session) loadSession() error {
 	st := s.deps.Store
 	if s.cfg.Resume {
@@ -157,12 +154,12 @@ func (s *session) loadSession() error {
 			s.saveChild(c)
 		}
 		s.kids.adopting = adopt
-		return s.putMeta()
+		return s.putMeta(store.RepairStats{})
 	}
 	now := time.Now().UTC()
 	s.meta = &store.SessionMeta{ID: s.cfg.ID, Parent: s.cfg.Parent, Agent: s.cfg.Agent, Model: s.cfg.Model,
 		BaseURL: s.cfg.BaseURL, Task: s.cfg.Task, Mode: string(s.cfg.Mode), Workspace: s.cfg.Workspace, Cwd: s.cfg.Cwd, PromptMode: s.cfg.PromptMode, Status: string(messages.StatusRunning), Created: now, Updated: now}
-	if err := s.putMeta(); err != nil {
+	if err := s.putMeta(store.RepairStats{}); err != nil {
 		return err
 	}
 	return s.commitInherited()
@@ -200,7 +197,7 @@ func (s *session) completeFinish(ctx actor.Context, out *messages.SessionFinishe
 		if s.links.emitter != nil { // session.finished, emitted below, takes the next seq
 			s.meta.EventSeq = s.links.emitter.Seq() + 1
 		}
-		if err := s.recordOutcome(out); err != nil {
+		if err := recordOutcome(s.deps.Store, s.deps.Log.With("session", s.cfg.ID), s.meta, out); err != nil {
 			s.deps.Log.Error("record session outcome", "session", s.cfg.ID, "err", err)
 		}
 		if err := s.deps.Store.Sync(); err != nil {
@@ -216,24 +213,22 @@ func (s *session) completeFinish(ctx actor.Context, out *messages.SessionFinishe
 // recordOutcome stores the meta with its final status and, when the session ended on an error,
 // an audit entry saying why in the same transaction: troupe log shows the reason the run
 // printed, not just the last message before it.
-func (s *session) recordOutcome(out *messages.SessionFinishedData) error {
+func recordOutcome(st *store.Store, log *slog.Logger, meta *store.SessionMeta, out *messages.SessionFinishedData) error {
 	if out.Error == "" {
-		return s.deps.Store.PutMeta(s.meta)
+		return st.PutMeta(meta)
 	}
 	raw, _ := messages.MarshalPayload(&messages.SessionFinishedData{Status: out.Status, Kind: out.Kind, Error: out.Error, Turns: out.Turns})
 	e := &store.Entry{Kind: store.KindSystem, Event: string(messages.EventSessionFinished), Data: raw}
-	if err := s.deps.Store.AppendWithMeta(s.meta, e); err != nil {
-		s.deps.Log.Warn("record why the session ended", "session", s.cfg.ID, "err", err)
-		return s.deps.Store.PutMeta(s.meta) // the status still counts without the entry
+	if err := st.AppendWithMeta(meta, e); err != nil {
+		log.Warn("record why the session ended", "err", err)
+		return st.PutMeta(meta) // the status still counts without the entry
 	}
 	return nil
 }
 
-// putMeta records the session's meta with the seq of its last event so far.
-func (s *session) putMeta() error { return s.putMetaWith(store.RepairStats{}) }
-
-// putMetaWith is putMeta adding repairs to the project's counters in the same transaction.
-func (s *session) putMetaWith(repairs store.RepairStats) error {
+// putMeta records the session's meta with the seq of its last event so far, adding repairs
+// (often none) to the project's counters in the same transaction.
+func (s *session) putMeta(repairs store.RepairStats) error {
 	if s.links.emitter != nil {
 		s.meta.EventSeq = s.links.emitter.Seq()
 	}

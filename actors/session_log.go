@@ -30,16 +30,6 @@ const taskMaxBytes = 200
 // without words): its first non-empty line, trimmed and clipped.
 func taskOf(text string) string { return textfmt.ClipLine(text, taskMaxBytes) }
 
-// commitUser records the user's message; the first one names a session that has no task yet,
-// so troupe sessions and the resume picker show more than a blank (the next meta write stores
-// it).
-func (s *session) commitUser(text string) error {
-	if s.meta.Task == "" {
-		s.meta.Task = taskOf(text)
-	}
-	return s.commit(userEntry(text))
-}
-
 // noteEntry is a harness note to the model: a system entry the model sees as a marked user
 // message.
 func noteEntry(text string) (*store.Entry, llm.Message) {
@@ -92,6 +82,11 @@ func (s *session) commitAssistant(r *llm.Reply) error {
 
 // commit appends one entry to the log, then to the items the model sees.
 func (s *session) commit(e *store.Entry, m llm.Message) error {
+	if e.Kind == store.KindUser && s.meta != nil && s.meta.Task == "" {
+		// The user's first message names a session that has no task yet, so troupe sessions
+		// and the resume picker show more than a blank (the next meta write stores it).
+		s.meta.Task = taskOf(e.Text)
+	}
 	e.Time = time.Now().UTC()
 	if err := s.deps.Store.Append(s.cfg.ID, e); err != nil {
 		return fmt.Errorf("record %s entry: %w", e.Kind, err)
@@ -112,12 +107,13 @@ func (s *session) recordUsage(u llm.Usage, requestBytes int) {
 // syncStore makes the turn durable against power loss too (a SIGKILL loses nothing either way).
 // The sync runs behind the session (the store's syncer logs a failure): waiting for the disk
 // here was two thirds of the harness's time per turn.
-func (s *session) syncStore() { s.syncStoreWith(store.RepairStats{}) }
-
-// syncStoreWith is syncStore adding repairs to the project's counters in the meta's
-// transaction.
-func (s *session) syncStoreWith(repairs store.RepairStats) {
-	if err := s.putMetaWith(repairs); err != nil {
+// The turn's repair counters go to the project's per-model counters in the meta's transaction.
+func (s *session) syncStore() {
+	repairs, ok := s.cur.repairsToFlush(s.deps.Model)
+	if !ok || s.deps.Model == "" { // counters without a model would fail the meta's write
+		repairs = store.RepairStats{}
+	}
+	if err := s.putMeta(repairs); err != nil {
 		s.deps.Log.Warn("record session meta", "session", s.cfg.ID, "err", err)
 	}
 	s.deps.Store.SyncSoon()

@@ -3,21 +3,10 @@ package actors
 import (
 	"github.com/troupe-dev/troupe/actors/turn"
 	"github.com/troupe-dev/troupe/llm"
-	"github.com/troupe-dev/troupe/store"
 )
 
 // Steering and repair (issue 9): actors/turn decides, turnState (turn_state.go) turns that into
 // the turn's steps; the session records the counters.
-
-// syncTurn makes the turn durable (syncStore) with its repair counters added to the project's
-// per-model counters in the same transaction as the meta.
-func (s *session) syncTurn() {
-	stats, ok := s.cur.repairsToFlush(s.deps.Model)
-	if !ok || s.deps.Model == "" { // counters without a model would fail the meta's write
-		stats = store.RepairStats{}
-	}
-	s.syncStoreWith(stats)
-}
 
 // repairStatus is the /status line of a session's repairs with model ("" before any call).
 func repairStatus(steer *turn.Steering, model string) string {

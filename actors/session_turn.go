@@ -161,7 +161,7 @@ func (s *session) takeTurnStep(ctx actor.Context, st turnStep) {
 	}
 	s.emit(st.then...)
 	if st.sync {
-		s.syncTurn()
+		s.syncStore()
 	}
 	if st.note != "" {
 		if err := s.commit(noteEntry(st.note)); err != nil {

@@ -116,7 +116,7 @@ func (s *session) onUserResult(ctx actor.Context, msg *messages.ToolResult) {
 		return
 	}
 	if u.shell == "" {
-		if err := s.commitUser(u.text); err != nil {
+		if err := s.commit(userEntry(u.text)); err != nil {
 			s.fail(ctx, messages.FailInternal, err.Error())
 			return
 		}
