@@ -1,13 +1,11 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/troupe-dev/troupe/actors"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/clierr"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/nodelink"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/ui"
@@ -58,28 +56,18 @@ func (m *Main) approvalsCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if _, err := actors.FindNode(s.root, s.cfg.NATS); errors.Is(err, actors.ErrNoNode) {
-				// nothing runs, so nothing waits: an empty list, not a failure
-				fmt.Fprintf(m.Stdout, "no tool call is waiting for approval (no troupe node is running in %s)\n", s.root)
-				return nil
-			}
-			client, err := nodelink.Attach(s.root, s.cfg)
+			client, err := nodelink.AttachIfRunning(s.root, s.cfg)
 			if err != nil {
 				return err
+			}
+			if client == nil { // no node: nothing waits, an empty list and not a failure
+				fmt.Fprintf(m.Stdout, "no tool call is waiting for approval (no troupe node is running in %s)\n", s.root)
+				return nil
 			}
 			defer client.Close()
 			return ui.PendingApprovals(m.Stdout, client)
 		},
 	}
-}
-
-// attachHere attaches to the running Node of the project in the working directory.
-func (m *Main) attachHere() (*actors.Client, error) {
-	s, err := m.resolve(nil)
-	if err != nil {
-		return nil, err
-	}
-	return nodelink.Attach(s.root, s.cfg)
 }
 
 // modeCommand switches the permission mode of a running session over the bus.
@@ -93,7 +81,11 @@ func (m *Main) modeCommand() *cobra.Command {
 			if _, err := messages.ParseMode(mode); err != nil || mode == "" {
 				return usageErr("mode %q: use plan, ask, auto-edit or yolo (see 'troupe mode --help')", args[1])
 			}
-			client, err := m.attachHere()
+			s, err := m.resolve(nil)
+			if err != nil {
+				return err
+			}
+			client, err := nodelink.Attach(s.root, s.cfg) // the running Node, never a new one
 			if err != nil {
 				return err
 			}

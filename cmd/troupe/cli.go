@@ -13,9 +13,9 @@ import (
 	"github.com/troupe-dev/troupe/actors"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/buildinfo"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/clierr"
+	"github.com/troupe-dev/troupe/cmd/troupe/internal/cmdtree"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/setup"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/starttrace"
-	"github.com/troupe-dev/troupe/internal/nearest"
 	"github.com/troupe-dev/troupe/tools/sandbox"
 )
 
@@ -93,19 +93,7 @@ func (m *Main) Run(ctx context.Context, args []string) (code int) {
 	return exitUsage
 }
 
-// failuresAreNotUsage makes every command's own error (not a flag or argument error, which
-// cobra reports before RunE) an ordinary failure: exit 1, said once, with no help hint — a
-// permission or network error is not fixed by reading --help.
-func failuresAreNotUsage(c *cobra.Command) {
-	if run := c.RunE; run != nil {
-		c.RunE = func(c *cobra.Command, args []string) error { return clierr.Failure(run(c, args)) }
-	}
-	for _, sub := range c.Commands() {
-		failuresAreNotUsage(sub)
-	}
-}
-
-// rootCommand builds the command tree that args need (commandsFor).
+// rootCommand builds the command tree that args need (cmdtree.For).
 func (m *Main) rootCommand(args []string) *cobra.Command {
 	var chatFlags commonFlags
 	root := &cobra.Command{
@@ -132,7 +120,7 @@ message. A subcommand's name wins over a prompt word; after --, everything is th
 		}
 		prompt := strings.Join(args, " ")
 		if len(args) > 0 && c.ArgsLenAtDash() != 0 {
-			if err := m.notATypo(c, args[0]); err != nil {
+			if err := cmdtree.NotATypo(c, args[0]); err != nil {
 				return err
 			}
 		}
@@ -146,81 +134,22 @@ message. A subcommand's name wins over a prompt word; after --, everything is th
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageErr("%v (see '%s --help')", err, c.CommandPath())
 	})
-	root.AddCommand(m.commandsFor(args)...)
-	failuresAreNotUsage(root)
-	root.SetHelpCommand(m.helpCommand())
+	root.AddCommand(cmdtree.For(args, m.subcommands())...)
+	cmdtree.FailuresAreNotUsage(root)
+	root.SetHelpCommand(cmdtree.Help())
 	return root
 }
 
-// helpCommand is cobra's help, except that a topic that names no command is a usage error in
-// one line (cobra printed the root's help and exited 0): troupe help sesions says what it meant.
-func (m *Main) helpCommand() *cobra.Command {
-	return &cobra.Command{
-		Use:   "help [command]",
-		Short: "Help about any command",
-		RunE: func(c *cobra.Command, args []string) error {
-			root := c.Root()
-			cmd, _, err := root.Find(args)
-			if err == nil && cmd != nil && (cmd != root || len(args) == 0) {
-				cmd.InitDefaultHelpFlag()
-				return cmd.Help()
-			}
-			if len(args) == 0 {
-				return usageErr("%v", err)
-			}
-			if typo := m.notATypo(root, args[0]); typo != nil {
-				return typo
-			}
-			return usageErr("no command %q: troupe --help lists them", strings.Join(args, " "))
-		},
+// subcommands are troupe's commands by name (cmdtree.For builds the ones a process needs).
+func (m *Main) subcommands() []cmdtree.Sub {
+	return []cmdtree.Sub{
+		{Name: "run", Build: m.runCommand}, {Name: "chat", Build: m.chatCommand}, {Name: "resume", Build: m.resumeCommand},
+		{Name: "watch", Build: m.watchCommand}, {Name: "sessions", Build: m.sessionsCommand}, {Name: "stats", Build: m.statsCommand},
+		{Name: "log", Build: m.logCommand}, {Name: "approve", Build: m.approveCommand}, {Name: "mode", Build: m.modeCommand},
+		{Name: "doctor", Build: m.doctorCommand}, {Name: "version", Build: m.versionCommand}, {Name: sandbox.LauncherCommand, Build: m.sandboxLauncherCommand},
+		{Name: "agents", Build: m.agentsCommand}, {Name: "config", Build: m.configCommand}, {Name: "worktree", Build: m.worktreeCommand},
+		{Name: "serve", Build: m.serveCommand}, {Name: "worker", Build: m.workerCommand}, {Name: "attach", Build: m.attachCommand},
+		{Name: "loop", Build: m.loopCommand}, {Name: "stop", Build: m.stopCommand}, {Name: "approvals", Build: m.approvalsCommand},
+		{Name: "mcp", Build: m.mcpCommand}, {Name: "memory", Build: m.memoryCommand}, {Name: "lessons", Build: m.lessonsCommand},
 	}
-}
-
-// subcommand is one of troupe's commands by name, built when it may run.
-type subcommand struct {
-	name  string
-	build func() *cobra.Command
-}
-
-func (m *Main) subcommands() []subcommand {
-	return []subcommand{{"run", m.runCommand}, {"chat", m.chatCommand}, {"resume", m.resumeCommand},
-		{"watch", m.watchCommand}, {"sessions", m.sessionsCommand}, {"stats", m.statsCommand},
-		{"log", m.logCommand}, {"approve", m.approveCommand}, {"mode", m.modeCommand},
-		{"doctor", m.doctorCommand}, {"version", m.versionCommand}, {sandbox.LauncherCommand, m.sandboxLauncherCommand},
-		{"agents", m.agentsCommand}, {"config", m.configCommand}, {"worktree", m.worktreeCommand},
-		{"serve", m.serveCommand}, {"worker", m.workerCommand}, {"attach", m.attachCommand},
-		{"loop", m.loopCommand}, {"stop", m.stopCommand}, {"approvals", m.approvalsCommand},
-		{"mcp", m.mcpCommand}, {"memory", m.memoryCommand}, {"lessons", m.lessonsCommand}}
-}
-
-// commandsFor builds the subcommands args may run. When the first argument names one, that one
-// is all cobra needs to run it (its flags, its help, the root's flags): the other commands'
-// trees, flags and closures are not built, which was about 2 % of every process's start (the
-// node's and each sandboxed command's launcher included). Otherwise (a flag first, help,
-// completion, a prompt or a near miss that suggestions need) every command is built.
-func (m *Main) commandsFor(args []string) []*cobra.Command {
-	all := m.subcommands()
-	for _, s := range all {
-		if len(args) > 0 && args[0] == s.name {
-			return []*cobra.Command{s.build()}
-		}
-	}
-	cmds := make([]*cobra.Command, len(all))
-	for i, s := range all {
-		cmds[i] = s.build()
-	}
-	return cmds
-}
-
-// notATypo refuses a first prompt word that is a near miss of a subcommand's name (troupe
-// sesions): the user meant the command, and a model turn would be a costly way to learn it.
-func (m *Main) notATypo(root *cobra.Command, word string) error {
-	if strings.ContainsAny(word, " \t") {
-		return nil
-	}
-	if s := root.SuggestionsFor(word); len(s) > 0 {
-		meant := nearest.Best(word, s, len(word)+len(s[0])) // cobra lists them by name, not nearness
-		return usageErr("unknown command %q; did you mean '%s'? (to send it as a prompt: troupe -- %s)", word, meant, word)
-	}
-	return nil
 }

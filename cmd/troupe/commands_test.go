@@ -4,22 +4,24 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/troupe-dev/troupe/cmd/troupe/internal/cmdtree"
 )
 
-// TestSubcommandTableNamesEachCommand: commandsFor builds only the command whose name in the
+// TestSubcommandTableNamesEachCommand: cmdtree.For builds only the command whose name in the
 // table is the first argument, so a name there that is not the command's own would make it
 // unreachable by name.
 func TestSubcommandTableNamesEachCommand(t *testing.T) {
 	m := &Main{}
 	seen := map[string]bool{}
 	for _, s := range m.subcommands() {
-		if got := s.build().Name(); got != s.name {
-			t.Errorf("table name %q builds the command %q", s.name, got)
+		if got := s.Build().Name(); got != s.Name {
+			t.Errorf("table name %q builds the command %q", s.Name, got)
 		}
-		if seen[s.name] {
-			t.Errorf("%q is twice in the table", s.name)
+		if seen[s.Name] {
+			t.Errorf("%q is twice in the table", s.Name)
 		}
-		seen[s.name] = true
+		seen[s.Name] = true
 	}
 }
 
@@ -41,8 +43,8 @@ func TestCommandsForBuildsOnlyTheNamedCommand(t *testing.T) {
 		{[]string{"sesions"}, all},
 		{[]string{"fix", "the", "bug"}, all},
 	} {
-		if got := len(m.commandsFor(c.args)); got != c.want {
-			t.Errorf("commandsFor(%q) built %d commands, want %d", c.args, got, c.want)
+		if got := len(cmdtree.For(c.args, m.subcommands())); got != c.want {
+			t.Errorf("cmdtree.For(%q) built %d commands, want %d", c.args, got, c.want)
 		}
 	}
 }
@@ -65,8 +67,8 @@ func TestNamedCommandRunsAndHelpListsAll(t *testing.T) {
 	}
 	out, code := run("--help")
 	for _, s := range (&Main{}).subcommands() {
-		if cmd := s.build(); !cmd.Hidden && !strings.Contains(out, "\n  "+s.name+" ") {
-			t.Errorf("troupe --help (exit %d) does not list %q:\n%s", code, s.name, out)
+		if cmd := s.Build(); !cmd.Hidden && !strings.Contains(out, "\n  "+s.Name+" ") {
+			t.Errorf("troupe --help (exit %d) does not list %q:\n%s", code, s.Name, out)
 		}
 	}
 	if out, code := run("sesions"); code != exitUsage || !strings.Contains(out, "did you mean 'sessions'") {

@@ -1,9 +1,6 @@
 package main
 
 import (
-	"encoding/json"
-	"fmt"
-
 	"github.com/troupe-dev/troupe/actors"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/nodelink"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/ui"
@@ -23,20 +20,7 @@ func (m *Main) sessionsCommand() *cobra.Command {
 				if err != nil {
 					return err
 				}
-				if asJSON {
-					enc := json.NewEncoder(m.Stdout)
-					for i := range metas {
-						if err := enc.Encode(&metas[i]); err != nil {
-							return err
-						}
-					}
-					return nil
-				}
-				if len(metas) == 0 {
-					fmt.Fprintln(m.Stderr, "no sessions yet: start one with troupe run \"task\" or troupe chat")
-					return nil
-				}
-				return ui.SessionTable(m.Stdout, metas)
+				return ui.SessionList(m.Stdout, m.Stderr, metas, asJSON)
 			})
 		},
 	}

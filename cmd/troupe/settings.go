@@ -3,6 +3,7 @@ package main
 import (
 	"github.com/spf13/cobra"
 
+	"github.com/troupe-dev/troupe/cmd/troupe/internal/cmdtree"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/nodeconf"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/setup"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/starttrace"
@@ -20,27 +21,8 @@ type commonFlags struct {
 
 	// The long-horizon flags (registerHorizon): the goal, the definition of done, the window.
 	goal                       string
-	check                      optString
+	check                      cmdtree.OptString
 	contextWindow, maxRefusals int
-}
-
-// optString is a string flag that tells "not given" from "given empty" (--check "" turns a
-// configured check off).
-type optString struct {
-	val string
-	set bool
-}
-
-func (o *optString) Set(v string) error { o.val, o.set = v, true; return nil }
-func (o *optString) String() string     { return o.val }
-func (o *optString) Type() string       { return "string" }
-
-// ptr is the value if the flag was given, else nil.
-func (o *optString) ptr() *string {
-	if !o.set {
-		return nil
-	}
-	return &o.val
 }
 
 func (f *commonFlags) register(c *cobra.Command) {
@@ -90,7 +72,7 @@ func (m *Main) resolve(f *commonFlags) (*settings, error) {
 	var flags *setup.Flags
 	if f != nil {
 		flags = &setup.Flags{MaxTurns: f.maxTurns, Overrides: config.Overrides{Model: f.model, BaseURL: f.baseURL, Mode: f.mode,
-			Sandbox: f.sandbox, NATS: f.nats, NATSCreds: f.natsCreds, Placement: f.placement, Check: f.check.ptr(), ContextWindow: f.contextWindow, MaxRefusals: f.maxRefusals}}
+			Sandbox: f.sandbox, NATS: f.nats, NATSCreds: f.natsCreds, Placement: f.placement, Check: f.check.Ptr(), ContextWindow: f.contextWindow, MaxRefusals: f.maxRefusals}}
 	}
 	cfg, err := setup.Load(root, m.Getenv, m.Stderr, flags)
 	if err != nil {

@@ -5,7 +5,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/troupe-dev/troupe/actors"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/nodelink"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/nodewatch"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/ui"
@@ -32,24 +31,6 @@ func (m *Main) watchCommand() *cobra.Command {
 	return c
 }
 
-// watchedSession is the full id of the session watch was asked to follow, checked against the
-// project's sessions when a node runs (a mistyped id is one line and exit 2, as for log and
-// attach, not a watch that never shows anything); with no node running it stays as given.
-func watchedSession(s *settings, session string) (string, error) {
-	if session == "" {
-		return "", nil
-	}
-	if _, err := actors.FindNode(s.root, s.cfg.NATS); err != nil {
-		return session, nil
-	}
-	client, err := nodelink.Attach(s.root, s.cfg)
-	if err != nil {
-		return session, nil // watch waits for the node and says so
-	}
-	defer client.Close()
-	return nodelink.SessionByID(client, session)
-}
-
 // watch subscribes to the project's events on the running Node and shows them. It waits for a
 // Node to appear, and for the next one when it goes away, so it can be left open.
 func (m *Main) watch(ctx context.Context, session string, asJSON bool) error {
@@ -57,7 +38,7 @@ func (m *Main) watch(ctx context.Context, session string, asJSON bool) error {
 	if err != nil {
 		return err
 	}
-	if session, err = watchedSession(s, session); err != nil {
+	if session, err = nodelink.WatchedSession(s.root, s.cfg, session); err != nil {
 		return err
 	}
 	ctx, stop := signalContext(ctx)

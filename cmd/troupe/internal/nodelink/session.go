@@ -1,6 +1,7 @@
 package nodelink
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -171,4 +172,28 @@ func attachedApprove(client *actors.Client, id, callID string, answer messages.A
 		return err
 	}
 	return client.Approve(id, callID, answer, by)
+}
+
+// WatchedSession is the full id of the session watch was asked to follow, checked against the
+// project's sessions when a node runs (a mistyped id is one line and exit 2, as for log and
+// attach, not a watch that never shows anything); with no node running it stays as given.
+func WatchedSession(root string, cfg *config.Config, session string) (string, error) {
+	if session == "" {
+		return "", nil
+	}
+	client, err := AttachIfRunning(root, cfg)
+	if client == nil || err != nil {
+		return session, nil // watch waits for the node and says so
+	}
+	defer client.Close()
+	return SessionByID(client, session)
+}
+
+// AttachIfRunning attaches to the project's running Node, or is nil (with no error) when no
+// Node runs there.
+func AttachIfRunning(root string, cfg *config.Config) (*actors.Client, error) {
+	if _, err := actors.FindNode(root, cfg.NATS); errors.Is(err, actors.ErrNoNode) {
+		return nil, nil
+	}
+	return Attach(root, cfg)
 }

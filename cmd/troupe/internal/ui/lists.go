@@ -18,6 +18,25 @@ import (
 
 // The listings of troupe sessions, log and agents.
 
+// SessionList prints a project's sessions: one JSON object per session with asJSON, else the
+// table, or a line on errw saying how to start one when there are none.
+func SessionList(w, errw io.Writer, metas []messages.SessionInfo, asJSON bool) error {
+	if asJSON {
+		enc := json.NewEncoder(w)
+		for i := range metas {
+			if err := enc.Encode(&metas[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if len(metas) == 0 {
+		fmt.Fprintln(errw, "no sessions yet: start one with troupe run \"task\" or troupe chat")
+		return nil
+	}
+	return SessionTable(w, metas)
+}
+
 // SessionTable writes the project's sessions, one line each, newest first as given.
 func SessionTable(w io.Writer, metas []messages.SessionInfo) error {
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
