@@ -177,14 +177,7 @@ func appendToolFinished(b []byte, d *ToolFinishedData) []byte {
 	b = appendStringField(b, `,"output":`, d.Output)
 	b = appendIntField(b, `,"bytes":`, int64(d.Bytes))
 	if len(d.Changed) > 0 {
-		b = append(b, `,"changed":[`...)
-		for i, c := range d.Changed {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = jsonappend.String(b, c)
-		}
-		b = append(b, ']')
+		b = jsonappend.Strings(append(b, `,"changed":`...), d.Changed)
 	}
 	b = appendIntField(b, `,"duration_ms":`, d.DurationMS)
 	if d.Reason != "" {

@@ -86,14 +86,7 @@ func marshalMeta(b []byte, m *SessionMeta) ([]byte, error) {
 	b = appendOmitted(b, `,"cwd":`, m.Cwd)
 	b = appendOmitted(b, `,"prompt_mode":`, m.PromptMode)
 	if len(m.Allowlist) > 0 {
-		b = append(b, `,"allowlist":[`...)
-		for i, p := range m.Allowlist {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = jsonappend.String(b, p)
-		}
-		b = append(b, ']')
+		b = jsonappend.Strings(append(b, `,"allowlist":`...), m.Allowlist)
 	}
 	b = appendField(b, `,"status":`, m.Status)
 	b = append(b, `,"created":`...)

@@ -25,6 +25,18 @@ func String(b []byte, s string) []byte {
 	return append(b, '"')
 }
 
+// Strings appends ss as a JSON array of strings, as json.Marshal writes a []string.
+func Strings(b []byte, ss []string) []byte {
+	b = append(b, '[')
+	for i, s := range ss {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = String(b, s)
+	}
+	return append(b, ']')
+}
+
 // Time appends t as time.Time's MarshalJSON does, and fails where it fails.
 func Time(b []byte, t time.Time) ([]byte, error) {
 	if y := t.Year(); y < 0 || y > 9999 {

@@ -17,6 +17,12 @@ func TestStringAndTimeMatchMarshal(t *testing.T) {
 			t.Errorf("String(%q) = %s, want %s", s, got, want)
 		}
 	}
+	for _, ss := range [][]string{{}, {"one"}, awkward} {
+		want, _ := json.Marshal(ss)
+		if got := Strings(nil, ss); !bytes.Equal(got, want) {
+			t.Errorf("Strings(%q) = %s, want %s", ss, got, want)
+		}
+	}
 	for _, tm := range []time.Time{{}, time.Date(2026, 1, 2, 3, 4, 5, 120000000, time.FixedZone("x", 3600)), time.Date(2026, 11, 28, 3, 0, 0, 1, time.UTC)} {
 		want, _ := json.Marshal(tm)
 		if got, err := Time(nil, tm); err != nil || !bytes.Equal(got, want) {
