@@ -7,6 +7,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"math"
@@ -22,6 +23,22 @@ import (
 )
 
 func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "startbench:", err)
+		var usage usageError
+		if errors.As(err, &usage) {
+			os.Exit(2)
+		}
+		os.Exit(1)
+	}
+}
+
+// usageError is a command line startbench cannot run.
+type usageError string
+
+func (e usageError) Error() string { return string(e) }
+
+func run() error {
 	bin := flag.String("bin", "", "the troupe binary to measure")
 	runs := flag.Int("runs", 11, "runs per measure (medians)")
 	peer := flag.String("peer", "", "a peer harness's one-shot command line, run through sh -c, for a ratio (optional)")
@@ -30,66 +47,30 @@ func main() {
 	idle := flag.String("idle", "", "only the idle chat (line REPL and TUI) of these binaries (comma-separated), run interleaved: median RssAnon of client and node")
 	versions := flag.String("version", "", "only `troupe version` of these binaries (comma-separated), run interleaved: median wall, CPU and minor faults")
 	flag.Parse()
-	if *versions != "" {
-		if err := (&bench{runs: *runs}).versionAB(strings.Split(*versions, ",")); err != nil {
-			fmt.Fprintln(os.Stderr, "startbench:", err)
-			os.Exit(1)
-		}
-		return
-	}
-	if *idle != "" {
-		work, err := os.MkdirTemp("", "troupe-startbench-")
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "startbench:", err)
-			os.Exit(1)
-		}
-		defer os.RemoveAll(work)
-		if err := (&bench{work: work, runs: *runs}).idleAB(strings.Split(*idle, ",")); err != nil {
-			fmt.Fprintln(os.Stderr, "startbench:", err)
-			os.Exit(1)
-		}
-		return
-	}
-	if *sizes != "" {
-		if err := moduleSizes(*sizes, 14); err != nil {
-			fmt.Fprintln(os.Stderr, "startbench:", err)
-			os.Exit(1)
-		}
-		return
-	}
-	if *cold != "" {
-		work, err := os.MkdirTemp("", "troupe-startbench-")
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "startbench:", err)
-			os.Exit(1)
-		}
-		defer os.RemoveAll(work)
-		model := llmtest.NewOpenAI(func(int, map[string]any) llmtest.Reply { return llmtest.Reply{Text: "hi"} })
-		defer model.Close()
-		b := &bench{work: work, runs: *runs, loopback: model.URL()}
-		if err := b.coldAB(strings.Split(*cold, ",")); err != nil {
-			fmt.Fprintln(os.Stderr, "startbench:", err)
-			os.Exit(1)
-		}
-		return
-	}
-	if *bin == "" {
-		fmt.Fprintln(os.Stderr, "startbench: pass -bin PATH (the troupe binary to measure)")
-		os.Exit(2)
+	switch {
+	case *versions != "":
+		return (&bench{runs: *runs}).versionAB(strings.Split(*versions, ","))
+	case *sizes != "":
+		return moduleSizes(*sizes, 14)
+	case *idle == "" && *cold == "" && *bin == "":
+		return usageError("pass -bin PATH (the troupe binary to measure)")
 	}
 	work, err := os.MkdirTemp("", "troupe-startbench-")
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "startbench:", err)
-		os.Exit(1)
+		return err
 	}
 	defer os.RemoveAll(work)
+	b := &bench{bin: *bin, work: work, runs: *runs}
+	if *idle != "" {
+		return b.idleAB(strings.Split(*idle, ","))
+	}
 	model := llmtest.NewOpenAI(func(int, map[string]any) llmtest.Reply { return llmtest.Reply{Text: "hi"} })
 	defer model.Close()
-	b := &bench{bin: *bin, work: work, runs: *runs, loopback: model.URL()}
-	if err := b.all(*peer); err != nil {
-		fmt.Fprintln(os.Stderr, "startbench:", err)
-		os.Exit(1)
+	b.loopback = model.URL()
+	if *cold != "" {
+		return b.coldAB(strings.Split(*cold, ","))
 	}
+	return b.all(*peer)
 }
 
 type bench struct {

@@ -19,11 +19,7 @@ import (
 // packs, and for the branch (pushed, then fetched by the parent), the thin pack git sends for it
 // to a side that has the base (git pack-objects --thin, as push and fetch make it).
 func benchBytes(ctx context.Context, srv *server, work string, mb, tasks int) error {
-	parent, err := ensureRepo(work, mb)
-	if err != nil {
-		return err
-	}
-	nc, js, err := srv.connect()
+	parent, nc, js, err := srv.openPart(work, mb)
 	if err != nil {
 		return err
 	}

@@ -127,11 +127,7 @@ func repoSize(dir string) int64 {
 }
 
 func benchCode(ctx context.Context, srv *server, work string, mb, runs int) error {
-	parent, err := ensureRepo(work, mb)
-	if err != nil {
-		return err
-	}
-	nc, js, err := srv.connect()
+	parent, nc, js, err := srv.openPart(work, mb)
 	if err != nil {
 		return err
 	}

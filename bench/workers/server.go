@@ -78,6 +78,17 @@ func (s *server) connect() (*nats.Conn, jetstream.JetStream, error) {
 	return nc, js, nil
 }
 
+// openPart is the head of each bench part that moves code: the generated repository of mb MB
+// under work, and a connection to the server.
+func (s *server) openPart(work string, mb int) (string, *nats.Conn, jetstream.JetStream, error) {
+	parent, err := ensureRepo(work, mb)
+	if err != nil {
+		return "", nil, nil, err
+	}
+	nc, js, err := s.connect()
+	return parent, nc, js, err
+}
+
 func (s *server) stop() {
 	_ = s.cmd.Process.Kill()
 	_ = s.cmd.Wait()

@@ -21,11 +21,7 @@ import (
 // worker warm (it has the base) and the parent's tree clean. The session's own start and its
 // first model request come after either and are not in these figures.
 func benchSpawn(ctx context.Context, srv *server, work string, mb, runs int) error {
-	parent, err := ensureRepo(work, mb)
-	if err != nil {
-		return err
-	}
-	nc, js, err := srv.connect()
+	parent, nc, js, err := srv.openPart(work, mb)
 	if err != nil {
 		return err
 	}
