@@ -121,21 +121,3 @@ func (s *session) syncStore() {
 
 // noteText marks a harness note so the model can tell it from the user's words.
 func noteText(text string) string { return projection.NotePrefix + text }
-
-// echoReasoning prepares projected messages for the provider: reasoning is echoed only to the
-// model that wrote it (docs/DESIGN-NOTES.md "Provider errors and retries"). The adapters compare the stamp with the request's model name,
-// so ours is translated and every other model's reasoning dropped. msgs is modified in place
-// (Project returns fresh messages).
-func echoReasoning(msgs []llm.Message, stamp, modelName string) []llm.Message {
-	for i := range msgs {
-		if msgs[i].Role != llm.RoleAssistant {
-			continue
-		}
-		if msgs[i].Model == stamp {
-			msgs[i].Model = modelName
-		} else {
-			msgs[i].Reasoning, msgs[i].ReasoningBlocks = "", nil
-		}
-	}
-	return msgs
-}
