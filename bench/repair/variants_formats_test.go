@@ -19,3 +19,15 @@ func TestVariantsFormats(t *testing.T) {
 		{"glm flattened", "glm-4.6", "<tool_call>read_file <arg_key>path</arg_key> <arg_value> a.go </arg_value> </tool_call>", nil, calls(readA)},
 	})
 }
+
+// The invoke form under any XML namespace prefix: Anthropic's antml:, Step-3's steptml:,
+// MiniMax's minimax: wrapper, and others' own (hermes-agent#83824's atem:).
+func TestVariantsInvokeNamespaces(t *testing.T) {
+	m := "some-local-model"
+	runVariants(t, []variant{
+		{"atem wrapper", m, "<atem:function_calls>\n  <atem:invoke name=\"bash\">\n    <atem:parameter name=\"command\">ls -la</atem:parameter>\n  </atem:invoke>\n</atem:function_calls>", nil, calls(lsla)},
+		{"other prefix no wrapper", m, `<acme:invoke name="read_file"><acme:parameter name="path">a.go</acme:parameter></acme:invoke>`, nil, calls(readA)},
+		{"prefix tool_calls wrapper", m, "Reading it.\n<x-1:tool_calls><x-1:invoke name=\"read_file\">\n<x-1:parameter name=\"path\">a.go</x-1:parameter>\n</x-1:invoke></x-1:tool_calls>", nil, calls(readA)},
+		{"two prefixes", m, "<a:invoke name=\"read_file\"><a:parameter name=\"path\">a.go</a:parameter></a:invoke>\n<b:invoke name=\"bash\"><b:parameter name=\"command\">ls -la</b:parameter></b:invoke>", nil, calls(readA, lsla)},
+	})
+}
