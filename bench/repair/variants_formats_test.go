@@ -31,3 +31,19 @@ func TestVariantsInvokeNamespaces(t *testing.T) {
 		{"two prefixes", m, "<a:invoke name=\"read_file\"><a:parameter name=\"path\">a.go</a:parameter></a:invoke>\n<b:invoke name=\"bash\"><b:parameter name=\"command\">ls -la</b:parameter></b:invoke>", nil, calls(readA, lsla)},
 	})
 }
+
+// Gemini CLI's bracket line ([tool_call: NAME for 'V' because …]) in the spellings of its
+// prompt's examples, translations and forks: a reason after the value ("because …", "to …",
+// after a full-width comma), "with KEY 'V'" for the named value, and "with KEY: 'V'" clauses.
+func TestVariantsToolCallLines(t *testing.T) {
+	m := "gemma-4-12b-it"
+	runVariants(t, []variant{
+		{"because reason", m, "[tool_call: run_shell_command for 'ls -la' because it lists the files]", nil, calls(lsla)},
+		{"reason with apostrophe", m, "[tool_call: run_shell_command for 'ls -la' because it's quick]", nil, calls(lsla)},
+		{"to reason", m, "[tool_call: read_file for \"a.go\" to get current state]", nil, calls(readA)},
+		{"full-width comma reason", m, "[tool_call: run_shell_command for 'ls -la'，因為需要背景執行]", nil, calls(lsla)},
+		{"with description clause", m, "I'll run it.\n    [tool_call: run_shell_command for 'ls -la' with description: 'Lists the files']", nil, calls(lsla)},
+		{"with key", m, "[tool_call: glob with pattern \"**/*.go\" to find the sources]", nil, calls(call("glob", "pattern", "**/*.go"))},
+		{"for key then with clause", m, "[tool_call: read_file for absolute_path '/a.go' with limit: '5']", nil, calls(call("read_file", "path", "/a.go", "limit", float64(5)))},
+	})
+}

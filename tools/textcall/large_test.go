@@ -109,6 +109,8 @@ func hostileReplies() map[string]string {
 		"namespaced invoke opens": repeatTo(`<a:invoke name="bash"><a:parameter name="command">`, megabyte),
 		"many invoke prefixes":    repeatTo(`<p1:invoke name="bash"><p2:invoke name="x"><p3:invoke name=<p4:invoke name=<p5:invoke name=`, megabyte),
 		"prefix-less invokes":     repeatTo(`:invoke name=`, megabyte),
+		"tool_call line clauses":  "[tool_call: bash for 'x'" + repeatTo(" with k: 'v'", megabyte) + "]",
+		"tool_call line quotes":   repeatTo("[tool_call: bash with k '", megabyte),
 		"flattened values":        repeatTo("<function=bash> <parameter=command> ls </parameter> ", megabyte),
 	}
 }
