@@ -305,8 +305,15 @@ func waitClosed(nc *nats.Conn, d time.Duration) {
 
 // newSessionDeps is the Node's SessionFactory.
 func (n *Node) newSessionDeps(start *messages.StartSession) (SessionDeps, error) {
-	frozen, notices := n.frozenMemory(start) // once: a /model or /prompt rebuild keeps it (docs/ARCHITECTURE.md, "Memory")
-	setup, err := n.sessionSetup(start, frozen)
+	// The memory is read once (a /model or /prompt rebuild keeps it: docs/ARCHITECTURE.md,
+	// "Memory"), and last: its project half is in the store, which may still be opening
+	// (StartNode), so the rest of the setup is built first, beside the open.
+	var frozen string
+	var notices []string
+	setup, err := n.sessionSetup(start, func() string {
+		frozen, notices = n.frozenMemory(start)
+		return frozen
+	})
 	if err != nil {
 		return SessionDeps{}, err
 	}
@@ -332,7 +339,9 @@ func (n *Node) newSessionDeps(start *messages.StartSession) (SessionDeps, error)
 		Executor: n.executorFactory(executorParts{start: start, workspace: workspace, skills: setup.Skills, reg: reg, gate: gate,
 			files: n.fileTracker(start), delegates: setup.Delegation != nil}),
 		System: setup.System, Instructions: setup.Instructions, Delegation: setup.Delegation, Narrowed: setup.Narrowed,
-		Setup: func(st *messages.StartSession) (*SessionSetup, error) { return n.sessionSetup(st, frozen) }, PromptModes: n.promptModes, MCP: n.mcp.statusFunc(), MCPWatch: n.mcp.watchFunc(), MCPPrompts: n.mcp.prompter(start.ID), Lessons: n.lessonBook(start),
+		Setup: func(st *messages.StartSession) (*SessionSetup, error) {
+			return n.sessionSetup(st, func() string { return frozen })
+		}, PromptModes: n.promptModes, MCP: n.mcp.statusFunc(), MCPWatch: n.mcp.watchFunc(), MCPPrompts: n.mcp.prompter(start.ID), Lessons: n.lessonBook(start),
 		Memory: n.sessionMemory(start), Notices: notices, Hooks: n.opts.Hooks,
 	}, nil
 }
