@@ -95,3 +95,12 @@ func narrowTools(all []tools.Tool, role string, roleTools []string, pm *config.P
 	}
 	return kept, away
 }
+
+// modelStamp is the model name stamped on assistant messages: provider/model, or "scripted"
+// for a script (its path is not a model).
+func modelStamp(model string) string {
+	if strings.HasPrefix(model, "scripted:") {
+		return "scripted"
+	}
+	return model
+}
