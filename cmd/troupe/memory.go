@@ -1,10 +1,15 @@
 package main
 
 import (
+	"bufio"
+	"fmt"
+	"strings"
+
 	"github.com/spf13/cobra"
 
 	"github.com/troupe-dev/troupe/actors"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/memorycli"
+	"github.com/troupe-dev/troupe/cmd/troupe/internal/ui"
 	"github.com/troupe-dev/troupe/messages"
 )
 
@@ -58,10 +63,36 @@ func (m *Main) memoryCommand() *cobra.Command {
 			},
 		}
 	}
+	clear := change("clear", "Forget every entry of --user or --project (asks first; --yes does not)", "clear", 0)
+	var yes bool
+	clear.Flags().BoolVarP(&yes, "yes", "y", false, "clear without asking")
+	clear.PreRunE = func(*cobra.Command, []string) error {
+		t, err := memorycli.Target(user, project, true)
+		if err != nil || yes {
+			return err
+		}
+		return m.confirmClear(t)
+	}
 	c.AddCommand(list,
 		change("add TEXT", "Remember TEXT (one short fact, in quotes) in --user or --project", "add", 1),
 		change("remove OLD_TEXT", "Forget the entry holding OLD_TEXT (a part of exactly one entry)", "remove", 1),
 		change("edit OLD_TEXT NEW_TEXT", "Replace the entry holding OLD_TEXT with NEW_TEXT", "replace", 2),
-		change("clear", "Forget every entry of --user or --project", "clear", 0))
+		clear)
 	return c
+}
+
+// confirmClear asks, at a terminal, before every entry of a memory goes; elsewhere (a script,
+// a pipe) it refuses, as a usage error, and says how to clear anyway: nothing is forgotten
+// that nobody agreed to forget.
+func (m *Main) confirmClear(target string) error {
+	what := memorycli.Name(target)
+	if !ui.OnTerminal(m.Stdin, m.Stdout, m.Getenv("TERM")) {
+		return usageErr("not clearing %s without asking: troupe memory clear --%s --yes clears it", what, target)
+	}
+	fmt.Fprintf(m.Stdout, "Forget every entry of %s? [y/N] ", what)
+	line, _ := bufio.NewReader(m.Stdin).ReadString('\n')
+	if a := strings.ToLower(strings.TrimSpace(line)); a != "y" && a != "yes" {
+		return &exitError{Code: exitFailed, Msg: "not cleared"}
+	}
+	return nil
 }

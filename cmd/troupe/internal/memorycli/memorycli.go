@@ -27,6 +27,14 @@ func Target(user, project, need bool) (string, error) {
 	return "", nil
 }
 
+// Name is how a message names the memory target is: the user profile or the project facts.
+func Name(target string) string {
+	if target == "user" {
+		return "the user profile"
+	}
+	return "the project facts"
+}
+
 // Request is the change request of action (add, remove, replace, clear) with its arguments;
 // use names the subcommand in the error of an empty text.
 func Request(use, action, target string, args []string) (*messages.MemoryRequest, error) {

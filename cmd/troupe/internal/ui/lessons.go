@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/troupe-dev/troupe/cmd/troupe/internal/clierr"
 	"github.com/troupe-dev/troupe/internal/textfmt"
 	"github.com/troupe-dev/troupe/messages"
 )
@@ -58,9 +59,9 @@ func FindLesson(list *messages.LessonList, id string) (*messages.Lesson, error) 
 	case 1:
 		return found[0], nil
 	case 0:
-		return nil, fmt.Errorf("no lesson %q in this project (troupe lessons list shows them)", id)
+		return nil, clierr.Usagef("no lesson %q in this project (troupe lessons list shows them)", id)
 	}
-	return nil, fmt.Errorf("%q names %d lessons; give more of the id", id, len(found))
+	return nil, clierr.Usagef("%q names %d lessons; give more of the id", id, len(found))
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
