@@ -10,6 +10,8 @@ import (
 
 	"github.com/troupe-dev/troupe/internal/textfmt"
 	"github.com/troupe-dev/troupe/messages"
+	"github.com/troupe-dev/troupe/tools"
+	"github.com/troupe-dev/troupe/tools/textcall"
 )
 
 // RunView is troupe run for a person at a terminal: while the model works, a spinner line on
@@ -91,6 +93,16 @@ func (v *RunView) Event(data []byte) *messages.SessionFinishedData {
 		}
 	case *messages.ToolFinishedData:
 		v.phase = phaseThinking
+	case *messages.ToolRepairedData:
+		// A call read from the reply's text: its repair line shows the call, so the text keeps
+		// only the prose before the call's markup.
+		if text := v.text.String(); d.Kind == string(tools.RepairTextFormat) {
+			if at, whole := textcall.HoldFrom(text); whole {
+				v.text.Reset()
+				v.text.WriteString(text[:at])
+			}
+		}
+		v.flushText()
 	case *messages.TurnFinishedData:
 		v.flushText()
 	case *messages.SessionFinishedData:

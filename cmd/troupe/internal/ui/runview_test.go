@@ -88,3 +88,21 @@ func TestRunViewWithoutAStatusTerminalDrawsNoSpinner(t *testing.T) {
 		t.Fatalf("out = %q", out.String())
 	}
 }
+
+// A call written as text shows as its repair line after the prose before it, not as raw markup.
+func TestRunViewShowsARepairedTextCallAsItsLine(t *testing.T) {
+	var out strings.Builder
+	v := NewRunView(RunViewOptions{Out: &out, Width: 60, NoColor: true, Now: time.Now})
+	ev := func(typ messages.EventType, data any) {
+		raw, _ := json.Marshal(data)
+		env, _ := json.Marshal(&messages.Envelope{V: 1, Session: "s", Type: typ, Data: raw})
+		v.Event(env)
+	}
+	ev(messages.EventTextDelta, &messages.DeltaData{Turn: 1, Text: "Let me read it.\n<tool_call>{\"name\": \"read_file\"}</tool_call>"})
+	ev(messages.EventToolRepaired, &messages.ToolRepairedData{Turn: 1, Kind: "text_format", Before: "hermes: read_file", After: "read_file {}"})
+	ev(messages.EventToolStarted, &messages.ToolCallData{Turn: 1, CallID: "c1", Tool: "read_file", Summary: "read_file a.txt"})
+	got := ansi.Strip(out.String())
+	if !strings.Contains(got, "Let me read it.\n  ↻ repaired text format") || strings.Contains(got, "<tool_call>{") {
+		t.Errorf("want the prose, then the repair line, and no markup:\n%s", got)
+	}
+}
