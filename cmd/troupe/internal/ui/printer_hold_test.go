@@ -50,3 +50,19 @@ func TestPrinterHoldsCallMarkupUntilTheRepairSettlesIt(t *testing.T) {
 		}
 	}
 }
+
+// The full-screen transcript keeps the prose of an answer whose call was read from its text;
+// the call shows as its tool entry, not as the markup it streamed in.
+func TestTranscriptDropsTheMarkupOfARepairedTextCall(t *testing.T) {
+	tr := newTranscript()
+	tr.apply(messages.EventTextDelta, &messages.DeltaData{Turn: 1, Text: "Let me read it.\n<function=read_file>"})
+	tr.apply(messages.EventTextDelta, &messages.DeltaData{Turn: 1, Text: "<parameter=path>a.txt</parameter></function>"})
+	tr.apply(messages.EventToolRepaired, &messages.ToolRepairedData{Turn: 1, Kind: "text_format"})
+	tr.apply(messages.EventToolStarted, &messages.ToolCallData{Turn: 1, CallID: "c1", Tool: "read_file", Summary: "read_file a.txt"})
+	if len(tr.entries) != 2 || tr.entries[0].text != "Let me read it." || tr.entries[1].summary != "read_file a.txt" {
+		for _, e := range tr.entries {
+			t.Logf("%v %q %q", e.kind, e.text, e.summary)
+		}
+		t.Fatal("want the prose, then the call's entry")
+	}
+}
