@@ -140,6 +140,18 @@ var harnessTools = map[string]harnessTool{
 	"launch-process": {target: "bash", convert: augmentProcess},
 	"find_by_name":   {target: "glob", convert: windsurfFind},
 	"find_path":      {target: "glob", rename: map[string]string{"glob": "pattern"}, drop: []string{"offset"}},
+	// gpt-oss's repo_browser (aliases_gptoss.go): the names not already ours or another's
+	"repo_browser.search": {target: "grep", convert: repoBrowserSearch},
+	"print_tree":          {target: "list_dir"},
+	"ls_path":             {target: "list_dir"},
+	"read_file_lines":     {target: "read_file"},
+	"run_command_output":  {target: "bash", convert: codexShell},
+	// Open Interpreter's execute (language, code); llm-functions' fs_* tools (path, contents)
+	"execute":  {target: "bash", convert: interpreterExecute},
+	"fs_cat":   {target: "read_file"},
+	"fs_ls":    {target: "list_dir"},
+	"fs_write": {target: "write_file"},
+	"fs_patch": {target: "edit_file", convert: fsPatch},
 	// SWE-agent and other common spellings
 	"cat":         {target: "read_file"},
 	"view":        {convert: viewPath},
