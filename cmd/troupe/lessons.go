@@ -1,12 +1,9 @@
 package main
 
 import (
-	"fmt"
-
 	"github.com/spf13/cobra"
 
 	"github.com/troupe-dev/troupe/actors"
-	"github.com/troupe-dev/troupe/cmd/troupe/internal/clierr"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/ui"
 )
 
@@ -32,38 +29,7 @@ func (m *Main) lessonsCommand() *cobra.Command {
 				return usageErr("lessons %q: use list, show ID or forget ID", args)
 			}
 			return m.withNode(func(client *actors.Client) error {
-				list, err := client.Lessons()
-				if err != nil {
-					return err
-				}
-				if verb == "list" {
-					return ui.Lessons(m.Stdout, m.Stderr, list, asJSON)
-				}
-				// An id that names no lesson, or several, is a usage error (exit 2), as an
-				// unknown session id is: the fix is in the command line.
-				l, err := ui.FindLesson(list, args[1])
-				if verb == "show" {
-					if err != nil {
-						return err
-					}
-					ui.Lesson(m.Stdout, l)
-					return nil
-				}
-				// A damaged record is not listed, yet forget takes it by its id: the Node
-				// decides, and its refusal of an id the list lacks too is the same usage error.
-				target := args[1]
-				if err == nil {
-					target = l.ID
-				}
-				id, ferr := client.ForgetLesson(target)
-				if ferr != nil && err != nil {
-					return clierr.Usagef("%v", ferr)
-				}
-				if ferr != nil {
-					return ferr
-				}
-				fmt.Fprintf(m.Stdout, "forgot lesson %s\n", id)
-				return nil
+				return ui.LessonsVerb(m.Stdout, m.Stderr, client, verb, args[1:], asJSON)
 			})
 		},
 	}

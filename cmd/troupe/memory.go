@@ -1,10 +1,6 @@
 package main
 
 import (
-	"bufio"
-	"fmt"
-	"strings"
-
 	"github.com/spf13/cobra"
 
 	"github.com/troupe-dev/troupe/actors"
@@ -71,7 +67,8 @@ func (m *Main) memoryCommand() *cobra.Command {
 		if err != nil || yes {
 			return err
 		}
-		return m.confirmClear(t)
+		onTerminal := ui.OnTerminal(m.Stdin, m.Stdout, m.Getenv("TERM"))
+		return memorycli.ConfirmClear(m.Stdin, m.Stdout, onTerminal, t)
 	}
 	c.AddCommand(list,
 		change("add TEXT", "Remember TEXT (one short fact, in quotes) in --user or --project", "add", 1),
@@ -79,20 +76,4 @@ func (m *Main) memoryCommand() *cobra.Command {
 		change("edit OLD_TEXT NEW_TEXT", "Replace the entry holding OLD_TEXT with NEW_TEXT", "replace", 2),
 		clear)
 	return c
-}
-
-// confirmClear asks, at a terminal, before every entry of a memory goes; elsewhere (a script,
-// a pipe) it refuses, as a usage error, and says how to clear anyway: nothing is forgotten
-// that nobody agreed to forget.
-func (m *Main) confirmClear(target string) error {
-	what := memorycli.Name(target)
-	if !ui.OnTerminal(m.Stdin, m.Stdout, m.Getenv("TERM")) {
-		return usageErr("not clearing %s without asking: troupe memory clear --%s --yes clears it", what, target)
-	}
-	fmt.Fprintf(m.Stdout, "Forget every entry of %s? [y/N] ", what)
-	line, _ := bufio.NewReader(m.Stdin).ReadString('\n')
-	if a := strings.ToLower(strings.TrimSpace(line)); a != "y" && a != "yes" {
-		return &exitError{Code: exitFailed, Msg: "not cleared"}
-	}
-	return nil
 }

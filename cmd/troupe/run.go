@@ -177,8 +177,8 @@ func (m *Main) runView(f *runFlags) *ui.RunView {
 	if f.json || m.Getenv("TERM") == "dumb" {
 		return nil
 	}
-	outWidth, outTTY := terminalWidth(m.Stdout)
-	errWidth, errTTY := terminalWidth(m.Stderr)
+	outWidth, outTTY := ui.WriterTerminal(m.Stdout)
+	errWidth, errTTY := ui.WriterTerminal(m.Stderr)
 	var status io.Writer
 	if errTTY {
 		status = m.Stderr
@@ -190,16 +190,6 @@ func (m *Main) runView(f *runFlags) *ui.RunView {
 		return ui.NewRunView(ui.RunViewOptions{Out: m.Stdout, Status: status, Width: errWidth, Plain: true})
 	}
 	return nil
-}
-
-// terminalWidth is w's width when w is a terminal.
-func terminalWidth(w io.Writer) (int, bool) {
-	f, ok := w.(*os.File)
-	if !ok {
-		return 0, false
-	}
-	width, _, tty := ui.TerminalSize(f)
-	return width, tty
 }
 
 // interrupts takes Ctrl-C from here on, for a wait that begins later: taken before a session

@@ -65,3 +65,45 @@ func FindLesson(list *messages.LessonList, id string) (*messages.Lesson, error) 
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// LessonBook is where lessons are read and forgotten: the Node, through its client.
+type LessonBook interface {
+	Lessons() (*messages.LessonList, error)
+	ForgetLesson(id string) (string, error)
+}
+
+// LessonsVerb runs troupe lessons list, show ID or forget ID (ids holds the ID) against book.
+// An id that names no lesson, or several, is a usage error (exit 2), as an unknown session id
+// is: the fix is in the command line.
+func LessonsVerb(stdout, stderr io.Writer, book LessonBook, verb string, ids []string, asJSON bool) error {
+	list, err := book.Lessons()
+	if err != nil {
+		return err
+	}
+	if verb == "list" {
+		return Lessons(stdout, stderr, list, asJSON)
+	}
+	l, err := FindLesson(list, ids[0])
+	if verb == "show" {
+		if err != nil {
+			return err
+		}
+		Lesson(stdout, l)
+		return nil
+	}
+	// A damaged record is not listed, yet forget takes it by its id: the Node decides, and
+	// its refusal of an id the list lacks too is the same usage error.
+	target := ids[0]
+	if err == nil {
+		target = l.ID
+	}
+	id, ferr := book.ForgetLesson(target)
+	switch {
+	case ferr != nil && err != nil:
+		return clierr.Usagef("%v", ferr)
+	case ferr != nil:
+		return ferr
+	}
+	fmt.Fprintf(stdout, "forgot lesson %s\n", id)
+	return nil
+}
