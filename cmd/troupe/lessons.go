@@ -29,7 +29,7 @@ func (m *Main) lessonsCommand() *cobra.Command {
 				return usageErr("lessons %q: use list, show ID or forget ID", args)
 			}
 			return m.withNode(func(client *actors.Client) error {
-				return ui.LessonsVerb(m.Stdout, m.Stderr, client, verb, args[1:], asJSON)
+				return ui.LessonsVerb(m.Stdout, m.Stderr, client, verb, args[min(1, len(args)):], asJSON)
 			})
 		},
 	}
