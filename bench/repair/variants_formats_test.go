@@ -47,3 +47,29 @@ func TestVariantsToolCallLines(t *testing.T) {
 		{"for key then with clause", m, "[tool_call: read_file for absolute_path '/a.go' with limit: '5']", nil, calls(call("read_file", "path", "/a.go", "limit", float64(5)))},
 	})
 }
+
+// One element whose attributes carry the call: the Hermes tag with the name as an attribute
+// and the JSON body (Memoh#435, DeepSeek V4), Cline / Roo / Kilo's XML tool use with the
+// argument tags written as attributes (inferencer-feedback#74, Olmo 3.1), Granite's list
+// lacking its closing bracket (llama-box#17), and the {"tool_name", "tool_args"} reply that
+// agent prompts teach (camel#3086 and others).
+func TestVariantsAttributeElements(t *testing.T) {
+	m := "some-local-model"
+	grep := call("grep", "pattern", "foo", "path", "src", "glob", "*.go")
+	runVariants(t, []variant{
+		{"tool_call name attr json body", m, "<tool_call id=\"call_00_x\" name=\"read_file\">\n{\"path\": \"a.go\"}\n</tool_call>", nil, calls(readA)},
+		{"tool_call name attr unclosed", m, "<tool_call name='bash'>{\"command\": \"ls -la\"}", nil, calls(lsla)},
+		{"function name attr", m, "<function name=\"read_file\">{\"path\": \"a.go\"}</function>", nil, calls(readA)},
+		{"cline attrs self-closing", m, `<read_file path="a.go" />`, nil, calls(readA)},
+		{"cline attrs open", m, "Listing.\n<execute_command command=\"ls -la\" requires_approval=\"false\">", nil, calls(lsla)},
+		{"cline attrs closed empty", m, `<search_files path="src" regex="foo" file_pattern="*.go"></search_files>`, nil, calls(grep)},
+		{"cline attrs entities", m, `<execute_command command="make &amp;&amp; ls -la"/>`, nil, calls(call("bash", "command", "make && ls -la"))},
+		{"cline attrs task_progress", m, `<read_file path="a.go" task_progress="- [ ] Read a.go">`, nil, calls(readA)},
+		{"granite tool_call list unclosed", "granite-3.1-8b-instruct", `<tool_call>[{"name": "read_file", "arguments": {"path": "a.go"}}]`, nil, calls(readA)},
+		{"granite token list", "granite-3.0-8b-instruct", `<|tool_call|>[{"arguments": {"path": "a.go"}, "name": "read_file"}]`, nil, calls(readA)},
+		{"granite list short of its bracket", "granite-3.1-8b-instruct", `<tool_call>[{"name": "read_file", "arguments": {"path": "a.go"}}`, nil, calls(readA)},
+		{"granite two short of the bracket", "granite-3.1-8b-instruct", `<tool_call>[{"name": "read_file", "arguments": {"path": "a.go"}}, {"name": "bash", "arguments": {"command": "ls -la"}}`, nil, calls(readA, lsla)},
+		{"tool_name tool_args", m, "{\n  \"server_idx\": 0,\n  \"tool_name\": \"read_file\",\n  \"tool_args\": {\"path\": \"a.go\"}\n}", nil, calls(readA)},
+		{"tool_name tool_args fenced", m, "```tool_call\n{\"tool_name\": \"bash\", \"tool_args\": {\"command\": \"ls -la\"}}\n```", nil, calls(lsla)},
+	})
+}

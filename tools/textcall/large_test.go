@@ -111,6 +111,11 @@ func hostileReplies() map[string]string {
 		"prefix-less invokes":     repeatTo(`:invoke name=`, megabyte),
 		"tool_call line clauses":  "[tool_call: bash for 'x'" + repeatTo(" with k: 'v'", megabyte) + "]",
 		"tool_call line quotes":   repeatTo("[tool_call: bash with k '", megabyte),
+		"attr element opens":      repeatTo(`<read_file path="a.go" k="`, megabyte),
+		"attr elements":           repeatTo("<read_file path=\"a.go\"/>\n", megabyte),
+		"name attr tag opens":     repeatTo(`<tool_call name="bash">{"command": "`, megabyte),
+		"name attr tags no gt":    repeatTo(`<tool_call name="bash" `, megabyte),
+		"granite short lists":     repeatTo(`<tool_call>[{"name": "bash", "arguments": {}}`, megabyte),
 		"flattened values":        repeatTo("<function=bash> <parameter=command> ls </parameter> ", megabyte),
 	}
 }
