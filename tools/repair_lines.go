@@ -17,7 +17,14 @@ import (
 //   - Cursor's read_file: start_line_one_indexed, end_line_one_indexed_inclusive, with
 //     should_read_entire_file;
 //   - start_line / end_line, 1-based, as most harnesses spell them, and Anthropic's text
-//     editor's view_range [first, last] (last -1 for the end) sent to a reader that lacks it.
+//     editor's view_range [first, last] (last -1 for the end) sent to a reader that lacks it;
+//   - gpt-oss's repo_browser.open_file / read_file: line_start and line_end (1-based, both
+//     inclusive), the names its training harness taught it and that harnesses serving it map
+//     (read_file_lines, open_file); Void's and others' start / end, from_line / to_line and
+//     first_line / last_line.
+//
+// A range that names its end keeps its first line as offset even when that is line 1, so the
+// call reads as the model wrote it (lines 1 to 200); a start alone at line 1 is the default.
 //
 // The schema decides: only a tool with offset and limit, and neither already given.
 
@@ -32,6 +39,10 @@ var lineRangeKeys = []lineRangeKey{
 	{"startlinenumber", "endlinenumber", 1},
 	{"startlineoneindexed", "endlineoneindexedinclusive", 1},
 	{"startline", "endline", 1},
+	{"linestart", "lineend", 1},
+	{"fromline", "toline", 1},
+	{"firstline", "lastline", 1},
+	{"start", "end", 1},
 }
 
 // lineRange turns a start/end line pair into offset and limit; an end before the start (or
@@ -91,7 +102,7 @@ func (s *argsSchema) lineRange(args map[string]any) []Repair {
 		}
 		delete(args, startKey)
 		delete(args, endKey)
-		if offset > 1 {
+		if offset > 1 || limit > 0 {
 			args["offset"] = json.Number(fmt.Sprint(offset))
 		}
 		if limit > 0 {

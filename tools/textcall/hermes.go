@@ -90,6 +90,9 @@ func jsonSequence(t string, f Format) ([]Call, bool) {
 		}
 		end, ok := matchJSON(t, i)
 		if !ok {
+			if list, whole := listShortOfItsBracket(t[i:]); whole {
+				return append(calls, jsonCallsIn(list, f)...), true
+			}
 			return append(calls, jsonCallsIn(t[i:], f)...), false
 		}
 		calls = append(calls, jsonCallsIn(t[i:end], f)...)
@@ -102,4 +105,19 @@ func jsonSequence(t string, f Format) ([]Call, bool) {
 		return jsonCallsIn(t, f), true // not a clean sequence: let repair have the whole body
 	}
 	return calls, true
+}
+
+// listShortOfItsBracket completes a list of whole call objects that lacks only its closing
+// ']' (Granite's <|tool_call|>[{…}] list, as llama-box#17 shows granite-3.1 ending it): every
+// element is whole, so nothing was cut off but the bracket.
+func listShortOfItsBracket(s string) (string, bool) {
+	t := strings.TrimRight(s, " \t\r\n")
+	if !strings.HasPrefix(t, "[") || !strings.HasSuffix(t, "}") {
+		return "", false
+	}
+	fixed, ok := closeBrackets(t)
+	if !ok || fixed != t+"]" || !mentionsCallKey(t) {
+		return "", false
+	}
+	return fixed, true
 }
