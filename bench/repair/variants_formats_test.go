@@ -86,3 +86,12 @@ func TestVariantsHermesOtherBodies(t *testing.T) {
 		{"name object", m, "<tool_call>\nbash{\"command\": \"ls -la\"}\n</tool_call>", nil, calls(lsla)},
 	})
 }
+
+// DeepSeek V3.2 / V4's DSML block with the full-width bar normalized to ASCII (NFKC), as its
+// other tokens already arrive (<|tool▁call▁begin|>).
+func TestVariantsDSMLNormalized(t *testing.T) {
+	runVariants(t, []variant{
+		{"dsml ascii bars", "deepseek-v3.2", "<|DSML|function_calls>\n<|DSML|invoke name=\"read_file\">\n<|DSML|parameter name=\"path\" string=\"true\">a.go</|DSML|parameter>\n</|DSML|invoke>\n</|DSML|function_calls>", nil, calls(readA)},
+		{"dsml ascii tool_calls", "deepseek-v4-flash", "<|DSML|tool_calls>\n<|DSML|invoke name=\"bash\">\n<|DSML|parameter name=\"command\" string=\"true\">ls -la</|DSML|parameter>\n</|DSML|invoke>\n</|DSML|tool_calls>", nil, calls(lsla)},
+	})
+}
