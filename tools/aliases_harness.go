@@ -81,6 +81,15 @@ var harnessTools = map[string]harnessTool{
 	"run_shell_command":   {target: "bash", convert: inDirectory("directory"), drop: []string{"description"}},
 	"search_file_content": {target: "grep"},
 	"list_directory":      {target: "list_dir", drop: []string{"ignore", "respect_git_ignore", "file_filtering_options"}},
+	// Gemini CLI's and Qwen Code's tool classes (packages/core/src/tools: ShellTool is
+	// run_shell_command, EditTool replace, LSTool list_directory…), which models name with or
+	// without a method (ShellTool.run: llxprt-code#303); GlobTool and GrepTool are above
+	"ShellTool":         {target: "bash", convert: inDirectory("directory"), drop: []string{"description"}},
+	"ReadFileTool":      {target: "read_file"},
+	"WriteFileTool":     {target: "write_file"},
+	"EditTool":          {target: "edit_file", convert: geminiReplace},
+	"LSTool":            {target: "list_dir", drop: []string{"ignore", "respect_git_ignore", "file_filtering_options"}},
+	"ReadManyFilesTool": {target: "read_file"},
 	// OpenHands (CodeActAgent; the agent SDK's terminal and file_editor), Anthropic's text
 	// editor tool and Goose's unprefixed text_editor (aliases_editors.go)
 	"str_replace_editor":          {convert: textEditor, positional: editorOrder},

@@ -18,6 +18,10 @@ func TestNameRulesRefuse(t *testing.T) {
 		{"search", `{"query": "foo"}`, "unknown tool"},
 		{"fs_patch", `{"path": "a.go", "contents": "@@ -1,2 +1,2 @@\n-a\n+b\n@@ -9 +9 @@\n-c\n+d"}`, "2 hunks"},
 		{"fs_patch", `{"path": "a.go"}`, "contents (the patch) are required"},
+		{"mcp__repo__read_directory", `{"path": "src"}`, "unknown tool"},
+		{"ICodebase.read_directory", `{"pattern": "*.go"}`, "arguments do not fit list_dir"},
+		{"ShellTool.run", `{"command": "cat a.md", "file_path": "b.md"}`, "unknown property 'file_path'"},
+		{"ShellTool.run", `{"command": "cat a.md", "file_path": "a"}`, "unknown property 'file_path'"},
 	}
 	for _, tc := range cases {
 		a := reg.Admit(env, Call{ID: "1", Name: tc.name, Args: tc.args})

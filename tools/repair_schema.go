@@ -35,6 +35,7 @@ func (s *argsSchema) repairObject(args map[string]any, pathArgs []string) (map[s
 	repairs = append(repairs, s.workingDirectory(args)...)
 	repairs = append(repairs, s.escapedCommand(args)...)
 	repairs = append(repairs, s.paddedCommand(args)...)
+	repairs = append(repairs, s.echoedArgs(args)...)
 	repairs = append(repairs, s.dropNotes(args)...)
 	repairs = append(repairs, s.pathValues(args, pathArgs)...)
 	for _, name := range pathArgs {

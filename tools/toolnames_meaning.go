@@ -34,6 +34,7 @@ var meaningTools = map[string]string{
 	"file write": "write_file",
 	"edit file":  "edit_file",
 	"dir list":   "list_dir",
+	"dir read":   "list_dir", // read_dir, read_directory, get_folder: a directory is read by listing it
 	"run shell":  "bash",
 	"shell":      "bash", // terminal_command, bash_commands: every word names the shell
 }

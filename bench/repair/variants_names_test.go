@@ -52,3 +52,44 @@ func TestVariantsNames(t *testing.T) {
 			calls(call("edit_file", "path", "a.go", "old_string", "x := 1", "new_string", "x := 2"), call("write_file", "path", "b.txt", "content", "hi\n"))},
 	})
 }
+
+// Arguments sent as a call format's parameter markup instead of JSON (repair_markup.go).
+func TestVariantsMarkupArguments(t *testing.T) {
+	m := "qwen3-coder-30b"
+	runVariants(t, []variant{
+		{"qwen parameter", m, "", q("glob", `<parameter=pattern>**</parameter>`), calls(call("glob", "pattern", "**"))},
+		{"qwen parameters lines", m, "", q("grep", "<parameter=pattern>\nfoo\n</parameter>\n<parameter=path>\nsrc\n</parameter>"), calls(call("grep", "pattern", "foo", "path", "src"))},
+		{"qwen parameter int", m, "", q("read_file", "<parameter=path>a.go</parameter><parameter=offset>10</parameter>"), calls(call("read_file", "path", "a.go", "offset", 10.0))},
+		{"glm pairs", "glm-4.6", "", q("read_file", "<arg_key>path</arg_key><arg_value>a.go</arg_value>"), calls(readA)},
+		{"glm pairs alias", "glm-4.6", "", q("bash", "<arg_key>cmd</arg_key>\n<arg_value>ls -la</arg_value>"), calls(lsla)},
+		{"invoke parameter", "minimax-m2", "", q("read_file", `<parameter name="path">a.go</parameter>`), calls(readA)},
+	})
+}
+
+// Tool classes and methods, invented namespaces, arguments the command already names.
+func TestVariantsClassesAndMethods(t *testing.T) {
+	m := "glm-4.6"
+	catA := call("bash", "command", "cat ./a.md")
+	runVariants(t, []variant{
+		// Gemini CLI's / Qwen Code's tool classes, with or without a method
+		{"ShellTool.run", m, "", q("ShellTool.run", `{"command": "ls -la"}`), calls(lsla)},
+		{"ShellTool", m, "", q("ShellTool", `{"command": "ls -la", "description": "list"}`), calls(lsla)},
+		{"ShellTool.execute", m, "", q("ShellTool.execute", `{"command": "ls -la"}`), calls(lsla)},
+		{"ReadFileTool.execute", m, "", q("ReadFileTool.execute", `{"absolute_path": "a.go"}`), calls(readA)},
+		{"LSTool.run", m, "", q("LSTool.run", `{"path": "src"}`), calls(call("list_dir", "path", "src"))},
+		{"EditTool", m, "", q("EditTool", `{"file_path": "a.go", "old_string": "x := 1", "new_string": "x := 2"}`), calls(call("edit_file", "path", "a.go", "old_string", "x := 1", "new_string", "x := 2"))},
+		{"read_file.invoke", m, "", q("read_file.invoke", `{"path": "a.go"}`), calls(readA)},
+		{"bash._run", m, "", q("bash._run", `{"command": "ls -la"}`), calls(lsla)},
+		// an argument the command already names is dropped (a closed schema would refuse it)
+		{"echoed file_path", m, "", q("ShellTool.run", `{"command": "cat ./a.md", "file_path": "./a.md"}`), calls(catA)},
+		{"echoed path", m, "", q("run_shell_command", `{"command": "cat ./a.md", "path": "a.md"}`), calls(catA)},
+		{"echoed pattern", m, "", q("bash", `{"command": "grep -rn TODO src", "pattern": "TODO", "directory_path": "src"}`), calls(call("bash", "command", "grep -rn TODO src"))},
+		// a directory is read by listing it; an invented namespace over an invented tool
+		{"read_directory", m, "", q("read_directory", `{"path": "src"}`), calls(call("list_dir", "path", "src"))},
+		{"read_dir", m, "", q("read_dir", `{"dir": "src"}`), calls(call("list_dir", "path", "src"))},
+		{"getFolder", m, "", q("getFolder", `{"path": "src"}`), calls(call("list_dir", "path", "src"))},
+		{"ns read_directory", m, "", q("ICodebase.read_directory", `{"path": "src"}`), calls(call("list_dir", "path", "src"))},
+		{"ns fetch_file_content", m, "", q("workspace:fetch_file_content", `{"path": "a.go"}`), calls(readA)},
+		{"ns python positional", "gemini-2.5-pro", "```tool_code\nprint(await Repo.read_directory(\"src\"))\n```", nil, calls(call("list_dir", "path", "src"))},
+	})
+}
