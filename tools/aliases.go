@@ -10,6 +10,7 @@ var argAliases = map[string][]string{
 	"file": {"path"}, "filepath": {"path"}, "filename": {"path"}, "pathtofile": {"path"},
 	"targetfile": {"path"}, "absolutepath": {"path"}, "dir": {"path"}, "directory": {"path"},
 	"folder": {"path"}, "dirpath": {"path"}, "directorypath": {"path"}, "filetoread": {"path"},
+	"uri": {"path"}, "searchinfolder": {"path"}, // Void's tools (a workspace path as uri)
 	// command
 	"cmd": {"command"}, "script": {"command"}, "commandline": {"command"},
 	"shellcommand": {"command"},
@@ -21,10 +22,11 @@ var argAliases = map[string][]string{
 	// write_file
 	"text": {"content"}, "contents": {"content"}, "filetext": {"content"}, "data": {"content"},
 	"filecontent": {"content"}, "filecontents": {"content"}, "thecontent": {"content"}, // avante
+	"newcontent": {"content"}, // Void's rewrite_file
 	// grep and glob
 	"regex": {"pattern"}, "regexp": {"pattern"}, "query": {"pattern"},
 	"searchpattern": {"pattern"}, "globpattern": {"pattern"}, "include": {"glob"},
-	"filepattern": {"glob"}, "contextlines": {"context"},
+	"filepattern": {"glob", "pattern"}, "contextlines": {"context"}, // Amp's glob takes filePattern
 	"includepattern": {"glob"}, "searchpath": {"path"}, "searchdirectory": {"path"}, // Cursor, Zed, Windsurf
 	"relativeworkspacepath": {"path"},    // Cursor's list_dir
 	"codecontent":           {"content"}, // Windsurf's write_to_file

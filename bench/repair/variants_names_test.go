@@ -93,3 +93,65 @@ func TestVariantsClassesAndMethods(t *testing.T) {
 		{"ns python positional", "gemini-2.5-pro", "```tool_code\nprint(await Repo.read_directory(\"src\"))\n```", nil, calls(call("list_dir", "path", "src"))},
 	})
 }
+
+// Pi's tools (its coding agent's read, bash, edit, write, grep, find, ls; the fff extension's
+// ffgrep) and the search options ours lack: result caps and literal patterns.
+func TestVariantsSearchOptions(t *testing.T) {
+	m := "gpt-oss-20b"
+	runVariants(t, []variant{
+		{"pi find", m, "", q("find", `{"pattern": "*.go", "path": "src", "limit": 100}`), calls(call("glob", "pattern", "**/*.go", "path", "src"))},
+		{"pi find nested", m, "", q("find", `{"pattern": "src/**/*.ts"}`), calls(call("glob", "pattern", "src/**/*.ts"))},
+		{"pi find name", m, "", q("find", `{"pattern": "go.mod"}`), calls(call("glob", "pattern", "**/go.mod"))},
+		{"pi ls limit", m, "", q("ls", `{"path": "src", "limit": 500}`), calls(call("list_dir", "path", "src"))},
+		{"pi grep literal", m, "", q("grep", `{"pattern": "a.b(", "literal": true, "limit": 50}`), calls(call("grep", "pattern", `a\.b\(`))},
+		{"pi grep ignoreCase", m, "", q("grep", `{"pattern": "foo", "ignoreCase": true, "path": "src"}`), calls(call("grep", "pattern", "(?i)foo", "path", "src"))},
+		{"ffgrep", m, `<|channel|>commentary to=functions.ffgrep <|constrain|>json<|message|>{"pattern": "foo", "path": ""}<|call|>`, nil, calls(call("grep", "pattern", "foo"))},
+		{"ffgrep query", m, "", q("ffgrep", `{"query": "foo", "path": "src", "limit": 20}`), calls(call("grep", "pattern", "foo", "path", "src"))},
+		{"fixed_strings", m, "", q("grep", `{"pattern": "x[0]", "fixed_strings": true}`), calls(call("grep", "pattern", `x\[0\]`))},
+		{"IsRegex false", m, "", q("grep_search", `{"Query": "x[0]", "SearchPath": "src", "IsRegex": false}`), calls(call("grep", "pattern", `x\[0\]`, "path", "src"))},
+		{"IsRegex true", m, "", q("grep_search", `{"Query": "x+", "SearchPath": "src", "IsRegex": true}`), calls(call("grep", "pattern", "x+", "path", "src"))},
+		{"max_results glob", m, "", q("glob", `{"pattern": "**/*.go", "max_results": 10}`), calls(call("glob", "pattern", "**/*.go"))},
+		{"max_count grep", m, "", q("grep", `{"pattern": "foo", "max_count": 5}`), calls(call("grep", "pattern", "foo"))},
+	})
+}
+
+// Void's tools (its prompts.ts), Hermes Agent's and opencode's patch, SWE-agent's open and
+// search_file, Augment's view, Codex's list_dir paging and read modes, Amp's filePattern, and
+// invented names read by their words.
+func TestVariantsMoreHarnesses(t *testing.T) {
+	m := "qwen3-coder-30b"
+	edit := call("edit_file", "path", "a.go", "old_string", "x := 1", "new_string", "x := 2")
+	runVariants(t, []variant{
+		{"void read_file", m, "", q("read_file", `{"uri": "a.go", "start_line": 10, "end_line": 19, "page_number": 1}`), calls(call("read_file", "path", "a.go", "offset", 10.0, "limit", 10.0))},
+		{"void ls_dir", m, "", q("ls_dir", `{"uri": "src", "page_number": 1}`), calls(call("list_dir", "path", "src"))},
+		{"void get_dir_tree", m, "", q("get_dir_tree", `{"uri": "src"}`), calls(call("list_dir", "path", "src", "depth", 5.0))},
+		{"void rewrite_file", m, "", q("rewrite_file", `{"uri": "a.txt", "new_content": "hi"}`), calls(call("write_file", "path", "a.txt", "content", "hi"))},
+		{"void search_for_files", m, "", q("search_for_files", `{"query": "a.b(", "search_in_folder": "src"}`), calls(call("grep", "pattern", `a\.b\(`, "path", "src"))},
+		{"void search_for_files regex", m, "", q("search_for_files", `{"query": "fo+", "is_regex": true}`), calls(call("grep", "pattern", "fo+"))},
+		{"void search_in_file", m, "", q("search_in_file", `{"uri": "a.go", "query": "x := 1"}`), calls(call("grep", "pattern", "x := 1", "path", "a.go"))},
+		{"void search_pathnames_only", m, "", q("search_pathnames_only", `{"query": "config"}`), calls(call("glob", "pattern", "**/*config*"))},
+		{"void edit_file blocks", m, "", q("edit_file", "{\"uri\": \"a.go\", \"search_replace_blocks\": \"```\\n<<<<<<< ORIGINAL\\nx := 1\\n=======\\nx := 2\\n>>>>>>> UPDATED\\n```\"}"), calls(edit)},
+		{"void run_persistent_command", m, "", q("run_persistent_command", `{"command": "ls -la", "persistent_terminal_id": "1"}`), calls(lsla)},
+		{"continue diffs", m, "", q("replace_in_file", `{"path": "a.go", "diffs": ["------- SEARCH\nx := 1\n=======\nx := 2\n+++++++ REPLACE"]}`), calls(edit)},
+		{"hermes patch replace", m, "", q("patch", `{"mode": "replace", "path": "a.go", "old_string": "x := 1", "new_string": "x := 2"}`), calls(edit)},
+		{"hermes patch unified", m, "", q("patch", `{"mode": "patch", "patch": "--- a/a.go\n+++ b/a.go\n@@ -1 +1 @@\n-x := 1\n+x := 2"}`), calls(edit)},
+		{"opencode patchText", m, "", q("patch", `{"patchText": "*** Begin Patch\n*** Update File: a.go\n@@\n-x := 1\n+x := 2\n*** End Patch"}`), calls(edit)},
+		{"swe open", m, "", q("open", `{"path": "a.go"}`), calls(readA)},
+		{"swe open line", m, "", q("open", `{"path": "a.go", "line_number": 120}`), calls(call("read_file", "path", "a.go", "offset", 70.0, "limit", 100.0))},
+		{"swe search_file", m, "", q("search_file", `{"search_term": "x := 1", "file": "a.go"}`), calls(call("grep", "pattern", "x := 1", "path", "a.go"))},
+		{"augment view dir", m, "", q("view", `{"path": "src", "type": "directory"}`), calls(call("list_dir", "path", "src"))},
+		{"augment view file", m, "", q("view", `{"path": "a.go", "type": "file"}`), calls(readA)},
+		{"augment view regex", m, "", q("view", `{"path": "a.go", "type": "file", "search_query_regex": "func \\w+", "context_lines_after": 3}`), calls(call("grep", "pattern", `func \w+`, "path", "a.go", "context", 3.0))},
+		{"codex list_dir", "gpt-5-codex", "", q("list_dir", `{"dir_path": "src", "offset": 1, "limit": 25, "depth": 2}`), calls(call("list_dir", "path", "src", "depth", 2.0))},
+		{"codex read_file slice", "gpt-5-codex", "", q("read_file", `{"file_path": "a.go", "offset": 5, "limit": 10, "mode": "slice"}`), calls(call("read_file", "path", "a.go", "offset", 5.0, "limit", 10.0))},
+		{"amp glob filePattern", m, "", q("glob", `{"filePattern": "**/*.go", "limit": 20}`), calls(call("glob", "pattern", "**/*.go"))},
+		{"anthropic str_replace tool", m, "", q("str_replace", `{"path": "a.go", "old_str": "x := 1", "new_str": "x := 2"}`), calls(edit)},
+		{"anthropic create tool", m, "", q("create", `{"path": "a.txt", "file_text": "hi"}`), calls(call("write_file", "path", "a.txt", "content", "hi"))},
+		{"run_code shell", m, "", q("run_code", `{"language": "bash", "code": "ls -la"}`), calls(lsla)},
+		{"search_code", m, "", q("search_code", `{"query": "foo", "path": "src"}`), calls(call("grep", "pattern", "foo", "path", "src"))},
+		{"grepCode", m, "", q("grepCode", `{"pattern": "foo"}`), calls(call("grep", "pattern", "foo"))},
+		{"find_files", m, "", q("find_files", `{"pattern": "**/*.go"}`), calls(call("glob", "pattern", "**/*.go"))},
+		{"locate_file", m, "", q("locate_file", `{"pattern": "**/go.mod"}`), calls(call("glob", "pattern", "**/go.mod"))},
+		{"list_tree", m, "", q("list_tree", `{"path": "src"}`), calls(call("list_dir", "path", "src"))},
+	})
+}
