@@ -1,6 +1,7 @@
 package store
 
 import (
+	"fmt"
 	"testing"
 )
 
@@ -102,5 +103,18 @@ func TestQueuedWritesRefuseBadSessionIDs(t *testing.T) {
 	}
 	if err := s.PutMetaSoon(&SessionMeta{ID: ""}, RepairStats{}); err == nil {
 		t.Fatal("a meta without an id was queued")
+	}
+}
+
+// logKey writes seq as 16 hex digits, as %016x does.
+func TestLogKeyIsSixteenHexDigits(t *testing.T) {
+	for _, seq := range []uint64{0, 1, 15, 16, 255, 1 << 32, 1<<64 - 1, 0xdeadbeef} {
+		want := fmt.Sprintf("%s%016x", logPrefix("s"), seq)
+		if got := string(logKey("s", seq)); got != want {
+			t.Fatalf("logKey(%d) = %q, want %q", seq, got, want)
+		}
+		if back, err := seqOfLogKey(logKey("s", seq)); err != nil || back != seq {
+			t.Fatalf("seqOfLogKey(logKey(%d)) = %d, %v", seq, back, err)
+		}
 	}
 }
