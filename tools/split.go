@@ -70,6 +70,8 @@ func (r *Registry) Split(name, raw string) (pieces []Piece, ok bool) {
 		maps, ok = blockPieces(args)
 	case target == "bash" || key == "bash":
 		maps, ok = listPieces(args, "commands", "command")
+	case target == "grep" || key == "grep" || target == "list_dir" || key == "list_dir":
+		maps, ok = listPieces(args, "paths", "path") // a search or listing of several paths
 	case target == "read_file" || key == "read_file":
 		maps, ok = readPieces(args)
 	case target == "edit_file" || key == "edit_file":
