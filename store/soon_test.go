@@ -118,3 +118,21 @@ func TestLogKeyIsSixteenHexDigits(t *testing.T) {
 		}
 	}
 }
+
+// inflight's wait returns once every commit is done, with more added while it waits.
+func TestInflightWaitsForEveryCommit(t *testing.T) {
+	var f inflight
+	f.add()
+	waited := make(chan struct{})
+	go func() { f.wait(); close(waited) }()
+	f.add() // while the wait is under way: no panic, and the wait covers it
+	f.done()
+	select {
+	case <-waited:
+		t.Fatal("wait returned with a commit left")
+	default:
+	}
+	f.done()
+	<-waited
+	f.wait() // none left: at once
+}
