@@ -13,7 +13,7 @@ const logPageBytes = 256 << 10
 // sessionInfo is the wire form of a stored session.
 func sessionInfo(m *store.SessionMeta) messages.SessionInfo {
 	return messages.SessionInfo{ID: m.ID, Parent: m.Parent, Agent: m.Agent, Model: m.Model, BaseURL: m.BaseURL,
-		Task: m.Task, Mode: m.Mode, Workspace: m.Workspace, Status: m.Status, Created: m.Created, Updated: m.Updated,
+		Task: m.Task, Mode: m.Mode, Workspace: m.Workspace, Status: m.Status, Error: m.Error, Created: m.Created, Updated: m.Updated,
 		Turns: m.Turns, InputTokens: m.InputTokens, OutputTokens: m.OutputTokens}
 }
 

@@ -139,7 +139,7 @@ func (s *session) loadSession() error {
 		if s.links.emitter != nil {
 			s.links.emitter.ContinueAfter(meta.EventSeq) // one seq per session across runs
 		}
-		s.meta.Status = string(messages.StatusRunning)
+		s.meta.Status, s.meta.Error = string(messages.StatusRunning), "" // a resume of a failed one runs again
 		s.meta.Model, s.meta.BaseURL = s.cfg.Model, s.cfg.BaseURL
 		if s.cfg.PromptMode != "" {
 			s.meta.PromptMode = s.cfg.PromptMode // the resume named one (see sessionPrefixOf)
@@ -193,6 +193,10 @@ func (s *session) completeFinish(ctx actor.Context, out *messages.SessionFinishe
 	s.takeKidsStep(ctx, s.kids.releaseWaits(s.cfg.handle())) // a wait_agent still blocked gets what is in
 	if s.meta != nil {
 		s.meta.Status = string(out.Status)
+		s.meta.Error = ""
+		if out.Status != messages.StatusDone {
+			s.meta.Error = out.Error
+		}
 		s.meta.Updated = time.Now().UTC()
 		if s.links.emitter != nil { // session.finished, emitted below, takes the next seq
 			s.meta.EventSeq = s.links.emitter.Seq() + 1

@@ -241,7 +241,9 @@ type SessionInfo struct {
 	Workspace string `json:"workspace,omitempty"`
 	// Status is running, done, failed, interrupted or cancelled; a session stored as running
 	// whose process is gone is reported as interrupted.
-	Status       string    `json:"status"`
+	Status string `json:"status"`
+	// Error is why a session that did not end done ended so ("" while it runs, and when done).
+	Error        string    `json:"error,omitempty"`
 	Created      time.Time `json:"created"`
 	Updated      time.Time `json:"updated"`
 	Turns        int       `json:"turns"`

@@ -89,6 +89,7 @@ func marshalMeta(b []byte, m *SessionMeta) ([]byte, error) {
 		b = jsonappend.Strings(append(b, `,"allowlist":`...), m.Allowlist)
 	}
 	b = appendField(b, `,"status":`, m.Status)
+	b = appendOmitted(b, `,"error":`, m.Error)
 	b = append(b, `,"created":`...)
 	b, err := jsonappend.Time(b, m.Created)
 	if err != nil {

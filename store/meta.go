@@ -33,6 +33,9 @@ type SessionMeta struct {
 	Allowlist []string `json:"allowlist,omitempty"`
 	// Status is one of running, done, failed, interrupted, cancelled.
 	Status string `json:"status"`
+	// Error is why a session that did not end done ended as it did (the session.finished
+	// error), so a list of sessions can say it without reading each log.
+	Error string `json:"error,omitempty"`
 
 	Created time.Time `json:"created"`
 	Updated time.Time `json:"updated"`

@@ -60,6 +60,9 @@ func applyPatch(args map[string]any) (string, string) {
 // isPatchText says whether text is a patch (perhaps in a heredoc), not JSON arguments.
 func isPatchText(text string) bool {
 	lines := unwrapHeredoc(strings.Split(strings.TrimSpace(text), "\n"))
+	if _, unified := unifiedAsCodex(lines); unified {
+		return true
+	}
 	return strings.TrimSpace(lines[0]) == patchBegin
 }
 
@@ -145,6 +148,9 @@ func (h patchHunk) edit(n int) (oldText, newText, refusal string) {
 func parsePatch(text string) ([]patchOp, string) {
 	lines := strings.Split(strings.TrimSpace(strings.ReplaceAll(text, "\r\n", "\n")), "\n")
 	lines = unwrapHeredoc(lines)
+	if codex, ok := unifiedAsCodex(lines); ok && strings.TrimSpace(lines[0]) != patchBegin {
+		lines = codex
+	}
 	if strings.TrimSpace(lines[0]) != patchBegin {
 		return nil, fmt.Sprintf("its first line must be %q", patchBegin)
 	}

@@ -48,6 +48,14 @@ func TestParsePatchGolden(t *testing.T) {
 			[]patchOp{{kind: "Update", path: "a", hunks: []patchHunk{{old: []string{"x", "", "y"}, new: []string{"x", "", "z"}}}}}},
 		{"heredoc around it", "<<'EOF'\n*** Begin Patch\n*** Delete File: gone.txt\n*** End Patch\nEOF\n",
 			[]patchOp{{kind: "Delete", path: "gone.txt"}}},
+		// unified diffs as git writes them (git diff's documentation): headers, then hunks
+		{"unified, git headers, two hunks", "diff --git a/x.go b/x.go\nindex 83db48f..bf269f4 100644\n--- a/x.go\n+++ b/x.go\n" +
+			"@@ -1,2 +1,2 @@ package x\n a\n-b\n+B\n@@ -9 +9 @@\n-y\n+Y\n\\ No newline at end of file\n",
+			[]patchOp{{kind: "Update", path: "x.go", hunks: []patchHunk{{old: []string{"a", "b"}, new: []string{"a", "B"}}, {old: []string{"y"}, new: []string{"Y"}}}}}},
+		{"unified, new and deleted files without prefixes", "--- /dev/null\n+++ new.txt\n@@ -0,0 +1,2 @@\n+one\n+two\n--- old.txt\t2026-01-01\n+++ /dev/null\n@@ -1 +0,0 @@\n-gone\n",
+			[]patchOp{{kind: "Add", path: "new.txt", content: "one\ntwo\n"}, {kind: "Delete", path: "old.txt"}}},
+		{"unified, llm-functions' @@ ... @@", "--- a/hello.py\n+++ b/hello.py\n@@ ... @@\n def hello():\n-    print(\"Hello World\")\n+    name = input()\n",
+			[]patchOp{{kind: "Update", path: "hello.py", hunks: []patchHunk{{old: []string{"def hello():", `    print("Hello World")`}, new: []string{"def hello():", "    name = input()"}}}}}},
 	}
 	for _, tc := range tests {
 		got, problem := parsePatch(tc.patch)
@@ -122,7 +130,7 @@ func TestApplyPatchMapping(t *testing.T) {
 			"the patch has 3 file operations (add nested/new.txt, delete delete.txt, update modify.txt); send one call per file"},
 		{"context only", "*** Begin Patch\n*** Update File: a\n@@\n x\n*** End Patch", "hunk 1 changes nothing"},
 		{"empty", "*** Begin Patch\n*** End Patch", "no file operation"},
-		{"not a patch", "--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b", `the patch cannot be read: its first line must be "*** Begin Patch"`},
+		{"not a patch", "in x, change a to b", `the patch cannot be read: its first line must be "*** Begin Patch"`},
 	}
 	for _, tc := range refused {
 		got, _, ok := reg.Resolve("apply_patch", patchArgs(tc.patch))

@@ -16,7 +16,13 @@ const scalarArgMax = 4 << 10
 // one required argument and it takes a string, the value is that argument. raw is a JSON
 // string or plain one-line text; anything else (an object, an array, several lines) is left
 // for the schema error to report.
+//
+// Parameter markup in place of the object is read first (repair_markup.go): it is the whole
+// arguments, not one value.
 func (s *argsSchema) wrapScalar(raw string) (map[string]any, []Repair, bool) {
+	if args, repairs, ok := s.markupArgs(raw); ok {
+		return args, repairs, true
+	}
 	text := strings.TrimSpace(raw)
 	if text == "" || len(text) > scalarArgMax {
 		return nil, nil, false
@@ -38,14 +44,21 @@ func (s *argsSchema) wrapScalar(raw string) (map[string]any, []Repair, bool) {
 	return args, []Repair{newRepair(RepairCoercion, text, fmt.Sprintf("{%q: …}", name))}, true
 }
 
-// soleRequiredString returns the schema's one required argument when it takes a string.
+// soleRequiredString returns the argument a bare value stands for, when it takes a string: the
+// schema's one required argument, or, when it requires none, its first declared one, as a
+// positional argument binds to the first parameter (list_dir("src"), read_dir("src")).
 func (s *argsSchema) soleRequiredString() (string, bool) {
-	if len(s.required) != 1 {
-		return "", false
-	}
-	for _, p := range s.props {
-		if s.required[p.name] && (len(p.types) == 0 || slices.Contains(p.types, "string")) {
-			return p.name, true
+	takesString := func(p propSpec) bool { return len(p.types) == 0 || slices.Contains(p.types, "string") }
+	switch len(s.required) {
+	case 0:
+		if len(s.props) > 0 && takesString(s.props[0]) {
+			return s.props[0].name, true
+		}
+	case 1:
+		for _, p := range s.props {
+			if s.required[p.name] && takesString(p) {
+				return p.name, true
+			}
 		}
 	}
 	return "", false

@@ -31,11 +31,17 @@ func (s *argsSchema) repairObject(args map[string]any, pathArgs []string) (map[s
 	repairs = append(repairs, s.grepFlags(args)...)
 	repairs = append(repairs, s.renameAliases(args)...)
 	repairs = append(repairs, s.caseFlags(args)...)
+	repairs = append(repairs, s.literalPattern(args)...)
+	repairs = append(repairs, s.resultCaps(args)...)
+	repairs = append(repairs, s.firstPage(args)...)
+	repairs = append(repairs, s.options(args)...)
 	repairs = append(repairs, s.argvCommand(args)...)
 	repairs = append(repairs, s.workingDirectory(args)...)
 	repairs = append(repairs, s.escapedCommand(args)...)
 	repairs = append(repairs, s.paddedCommand(args)...)
+	repairs = append(repairs, s.echoedArgs(args)...)
 	repairs = append(repairs, s.dropNotes(args)...)
+	repairs = append(repairs, s.pathValues(args, pathArgs)...)
 	for _, name := range pathArgs {
 		p, ok := args[name].(string)
 		if !ok {

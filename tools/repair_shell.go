@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"html"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/troupe-dev/troupe/internal/lazyre"
@@ -92,4 +94,26 @@ func (s *argsSchema) paddedCommand(args map[string]any) []Repair {
 	}
 	args["command"] = trimmed
 	return []Repair{newRepair(RepairShellForm, fmt.Sprintf("command: %q", cmd), fmt.Sprintf("command: %q", trimmed))}
+}
+
+// echoedArgs drops the arguments a command's schema does not declare whose text the command
+// already holds: a model that sends {"command": "cat ./a.md", "file_path": "./a.md"} named the
+// file twice (llxprt-code#303, ShellTool.run), and the command runs on it either way. Only text
+// of two characters or more counts, and only in a closed schema, which would refuse the call.
+func (s *argsSchema) echoedArgs(args map[string]any) []Repair {
+	cmd, ok := args["command"].(string)
+	if !ok || !s.has("command") || !s.closed {
+		return nil
+	}
+	var repairs []Repair
+	for _, key := range slices.Sorted(maps.Keys(args)) {
+		v, isText := args[key].(string)
+		v = strings.TrimSpace(v)
+		if !isText || s.has(key) || s.aliasOf(key) != "" || len(v) < 2 || !strings.Contains(cmd, v) {
+			continue
+		}
+		delete(args, key)
+		repairs = append(repairs, newRepair(RepairDroppedNote, fmt.Sprintf("%s: %q (the command names it)", key, v), ""))
+	}
+	return repairs
 }

@@ -73,9 +73,10 @@ func (r *Registry) resolve(name, args string) (resolution, bool) {
 	if h, ok := harnessTools[bare]; ok {
 		return r.translate(name, h, args)
 	}
-	if stem, ok := strings.CutSuffix(bare, ".call"); ok && stem != "" {
+	if stem, ok := methodStem(bare); ok {
 		// Llama 3.1's built-in tool syntax (brave_search.call(query=…), its prompt-format
-		// docs) applied to a custom tool: read_file.call(path=…) calls read_file
+		// docs) applied to a custom tool: read_file.call(path=…) calls read_file; a tool
+		// class's run or execute method (ShellTool.run) calls that tool
 		if res, found := r.resolve(stem, args); found {
 			return res.renamedFrom(name), true
 		}
@@ -116,7 +117,15 @@ func (r *Registry) resolve(name, args string) (resolution, bool) {
 			}
 		}
 	}
-	return r.byMeaning(bare, args)
+	res, ok := r.byMeaning(bare, args)
+	if rest, namespaced := namespaceRest(bare); !ok && res.refusal == "" && namespaced {
+		// an invented tool under an invented namespace (ICodebase.read_directory): the
+		// words of the tool's own name decide, with its arguments, as they do bare
+		if res, ok = r.byMeaning(rest, args); ok {
+			res = res.renamedFrom(name)
+		}
+	}
+	return res, ok
 }
 
 // controlToken matches a chat-template control token: <|channel|>, <|constrain|>, <|end|>.

@@ -18,21 +18,8 @@ var namespaceSeparators = []string{"---", "__", "::", ":", "/", "."}
 // namespacedTool returns the tool name after the last namespace separator of name, when that
 // name is one this session knows exactly (ours, or another harness's, by spelling).
 func (r *Registry) namespacedTool(name string) (string, bool) {
-	if strings.HasPrefix(name, "mcp__") {
-		return "", false
-	}
-	cut := -1
-	sepLen := 0
-	for _, sep := range namespaceSeparators {
-		if i := strings.LastIndex(name, sep); i >= 0 && i+len(sep) > cut+sepLen {
-			cut, sepLen = i, len(sep)
-		}
-	}
-	if cut <= 0 || !validNamespace(name[:cut]) {
-		return "", false
-	}
-	tool := name[cut+sepLen:]
-	if tool == "" || tool == name {
+	tool, ok := namespaceRest(name)
+	if !ok {
 		return "", false
 	}
 	if _, ok := r.byName[tool]; ok {
@@ -51,6 +38,26 @@ func (r *Registry) namespacedTool(name string) (string, bool) {
 		return tool, true
 	}
 	return "", false
+}
+
+// namespaceRest is name after its last namespace separator, when what comes before is a
+// namespace (never mcp__'s) and something follows.
+func namespaceRest(name string) (string, bool) {
+	if strings.HasPrefix(name, "mcp__") {
+		return "", false
+	}
+	cut := -1
+	sepLen := 0
+	for _, sep := range namespaceSeparators {
+		if i := strings.LastIndex(name, sep); i >= 0 && i+len(sep) > cut+sepLen {
+			cut, sepLen = i, len(sep)
+		}
+	}
+	if cut <= 0 || !validNamespace(name[:cut]) {
+		return "", false
+	}
+	tool := name[cut+sepLen:]
+	return tool, tool != "" && tool != name
 }
 
 // validNamespace is a namespace as harnesses write one: letters, digits and the separators.
@@ -74,4 +81,18 @@ func doubledName(name string) (string, bool) {
 		return "", false
 	}
 	return name[:n/2], true
+}
+
+// toolMethods are the methods a tool is called through: Llama 3.1's .call, and the run,
+// execute and invoke of the classes harnesses define their tools as.
+var toolMethods = []string{".call", ".run", ".execute", ".invoke", "._run", ".__call__"}
+
+// methodStem is name without its method, when it ends with one.
+func methodStem(name string) (string, bool) {
+	for _, m := range toolMethods {
+		if stem, ok := strings.CutSuffix(name, m); ok && stem != "" {
+			return stem, true
+		}
+	}
+	return "", false
 }

@@ -24,7 +24,7 @@ func TestVariantsDevelopmentRules(t *testing.T) {
 		{"copilot base zero", m, "", q("read_file", `{"filePath": "a.go", "startLineNumberBaseZero": 9, "endLineNumberBaseZero": 19}`), calls(read("a.go", "offset", 10.0, "limit", 11.0))},
 		{"copilot base zero to end", m, "", q("read_file", `{"filePath": "a.go", "startLineNumberBaseZero": 0, "endLineNumberBaseZero": -1}`), calls(readA)},
 		{"copilot startLine endLine", m, "", q("read_file", `{"filePath": "a.go", "startLine": 5, "endLine": 8}`), calls(read("a.go", "offset", 5.0, "limit", 4.0))},
-		{"vscode range", m, "", q("read_file", `{"path": "a.go", "startLineNumber": 1, "endLineNumber": 30}`), calls(read("a.go", "limit", 30.0))},
+		{"vscode range", m, "", q("read_file", `{"path": "a.go", "startLineNumber": 1, "endLineNumber": 30}`), calls(read("a.go", "offset", 1.0, "limit", 30.0))}, // a range keeps the first line it names (repair_lines.go)
 		{"cursor one indexed", m, "", q("read_file", `{"target_file": "a.go", "start_line_one_indexed": 3, "end_line_one_indexed_inclusive": 4, "should_read_entire_file": false}`), calls(read("a.go", "offset", 3.0, "limit", 2.0))},
 		{"cursor whole file", m, "", q("read_file", `{"target_file": "a.go", "start_line_one_indexed": 1, "end_line_one_indexed_inclusive": 200, "should_read_entire_file": true}`), calls(readA)},
 		{"start_line end_line", m, "", q("read_file", `{"path": "a.go", "start_line": 20, "end_line": 20}`), calls(read("a.go", "offset", 20.0, "limit", 1.0))},

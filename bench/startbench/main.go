@@ -45,7 +45,7 @@ func run() error {
 	sizes := flag.String("sizes", "", "print what each module adds to this binary and exit")
 	cold := flag.String("cold", "", "only the cold one-shot against the loopback model, for these binaries (comma-separated) run interleaved, with each phase's median moment")
 	idle := flag.String("idle", "", "only the idle chat (line REPL and TUI) of these binaries (comma-separated), run interleaved: median RssAnon of client and node")
-	versions := flag.String("version", "", "only `troupe version` of these binaries (comma-separated), run interleaved: median wall, CPU and minor faults")
+	versions := flag.String("version", "", "only `troupe version` of these binaries (comma-separated), run interleaved: median wall, exec→main, CPU and minor faults")
 	flag.Parse()
 	switch {
 	case *versions != "":

@@ -33,13 +33,16 @@ func TestLogOfAFailedSessionSaysWhy(t *testing.T) {
 	for _, line := range strings.Split(ls.stdout, "\n")[1:] {
 		if f := strings.Fields(line); len(f) > 1 {
 			id = f[0]
-			if f[1] != "failed" {
-				t.Errorf("sessions shows %q, want failed:\n%s", f[1], ls.stdout)
+			if f[1] != "failed" || !strings.Contains(line, "does not support tools") {
+				t.Errorf("sessions shows %q, want failed and why:\n%s", f[1], ls.stdout)
 			}
 		}
 	}
 	if id == "" {
 		t.Fatalf("sessions lists nothing: %s\n%s", ls.stdout, ls.stderr)
+	}
+	if js := troupe(t, repo, env, "sessions", "--json"); !strings.Contains(js.stdout, `"error":`) || !strings.Contains(js.stdout, "does not support tools") {
+		t.Errorf("sessions --json lacks the failure's reason:\n%s", js.stdout)
 	}
 	lg := troupe(t, repo, env, "log", id)
 	if lg.code != 0 {

@@ -105,6 +105,9 @@ func TestLessonsCarryAFixToTheNextRun(t *testing.T) {
 	if r := troupe(t, repo, env, "lessons", "show"); r.code != 2 {
 		t.Errorf("lessons show without an id: exit %d, want 2", r.code)
 	}
+	if r := troupe(t, repo, env, "lessons", "show", "nope"); r.code != 2 || !strings.Contains(r.stderr, `no lesson "nope"`) {
+		t.Errorf("lessons show of an unknown id: exit %d %s, want 2 and the id named", r.code, r.stderr)
+	}
 
 	if r := troupe(t, repo, env, "stop"); r.code != 0 {
 		t.Fatalf("stop the node: exit %d %s", r.code, r.stderr)
@@ -119,7 +122,7 @@ func TestLessonsCarryAFixToTheNextRun(t *testing.T) {
 			t.Fatalf("forget %s: exit %d %s", id, r.code, r.stderr)
 		}
 	}
-	if r := troupe(t, repo, env, "lessons", "forget", stored.ID); r.code == 0 || !strings.Contains(r.stderr, "no lesson") {
+	if r := troupe(t, repo, env, "lessons", "forget", stored.ID); r.code != 2 || !strings.Contains(r.stderr, "no lesson") {
 		t.Errorf("forgetting it twice: exit %d %s", r.code, r.stderr)
 	}
 }

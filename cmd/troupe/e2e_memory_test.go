@@ -106,4 +106,18 @@ func TestMemoryAcrossRuns(t *testing.T) {
 	if backups, _ := filepath.Glob(profile + ".damaged-*"); len(backups) != 1 {
 		t.Errorf("backups of the damaged profile: %v", backups)
 	}
+
+	// Clearing forgets a whole memory: off a terminal it is refused unless --yes says so.
+	if r := troupe(t, repo, env, "memory", "clear", "--user"); r.code != 2 || !strings.Contains(r.stderr, "--yes") {
+		t.Errorf("clear without --yes off a terminal: %d %q, want exit 2 naming --yes", r.code, r.stderr)
+	}
+	if r := troupe(t, repo, env, "memory", "list", "--user"); !strings.Contains(r.stdout, "Uses fish.") {
+		t.Errorf("a refused clear forgot the profile: %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if r := troupe(t, repo, env, "memory", "clear", "--user", "--yes"); r.code != 0 {
+		t.Errorf("clear --yes: %d %q", r.code, r.stderr)
+	}
+	if r := troupe(t, repo, env, "memory", "list", "--user"); r.code != 0 || strings.Contains(r.stdout, "Uses fish.") {
+		t.Errorf("after clear --yes the profile still holds its entry: %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
 }

@@ -55,14 +55,21 @@ func TestStatsOnAFreshProjectSaysHowToGetSome(t *testing.T) {
 	}
 }
 
+// People see the prose and the repaired call, not the call's raw markup streamed before it;
+// with repair off the same markup is the answer, and prints whole.
 func TestHumanOutputShowsTheRepair(t *testing.T) {
 	repo := newRepo(t, map[string]string{"a.txt": "alpha\n"})
 	model := writeScript(t, repo, `{"turns": [
-		{"text": "<tool_call>{\"name\": \"read_file\", \"arguments\": {\"path\": \"a.txt\"}}</tool_call>"},
+		{"text": "Let me read it.\n<tool_call>{\"name\": \"read_file\", \"arguments\": {\"path\": \"a.txt\"}}</tool_call>"},
 		{"expect": "alpha", "text": "it says alpha"}]}`)
 	r := troupe(t, repo, testEnv(t), "run", "--model", model, "go")
-	if r.code != 0 || !strings.Contains(r.stdout, "↻ repaired text format:") || !strings.Contains(r.stdout, `read_file {"path":"a.txt"}`) {
-		t.Fatalf("exit %d:\n%s%s", r.code, r.stdout, r.stderr)
+	if r.code != 0 || !strings.Contains(r.stdout, "↻ repaired text format:") || !strings.Contains(r.stdout, `read_file {"path":"a.txt"}`) ||
+		!strings.Contains(r.stdout, "Let me read it.") || strings.Contains(r.stdout, "<tool_call>{") {
+		t.Fatalf("want the prose and the repair line, not the raw markup: exit %d:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	off := troupe(t, repo, testEnv(t), "run", "--no-repair", "--model", model, "go")
+	if off.code != 0 || !strings.Contains(off.stdout, "Let me read it.\n<tool_call>{") {
+		t.Fatalf("--no-repair must print the reply whole: exit %d:\n%s%s", off.code, off.stdout, off.stderr)
 	}
 }
 

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"fmt"
-
 	"github.com/spf13/cobra"
 
 	"github.com/troupe-dev/troupe/actors"
@@ -31,27 +29,7 @@ func (m *Main) lessonsCommand() *cobra.Command {
 				return usageErr("lessons %q: use list, show ID or forget ID", args)
 			}
 			return m.withNode(func(client *actors.Client) error {
-				if verb == "forget" {
-					id, err := client.ForgetLesson(args[1])
-					if err != nil {
-						return err
-					}
-					fmt.Fprintf(m.Stdout, "forgot lesson %s\n", id)
-					return nil
-				}
-				list, err := client.Lessons()
-				if err != nil {
-					return err
-				}
-				if verb == "list" {
-					return ui.Lessons(m.Stdout, m.Stderr, list, asJSON)
-				}
-				l, err := ui.FindLesson(list, args[1])
-				if err != nil {
-					return err
-				}
-				ui.Lesson(m.Stdout, l)
-				return nil
+				return ui.LessonsVerb(m.Stdout, m.Stderr, client, verb, args[min(1, len(args)):], asJSON)
 			})
 		},
 	}

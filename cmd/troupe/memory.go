@@ -5,6 +5,7 @@ import (
 
 	"github.com/troupe-dev/troupe/actors"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/memorycli"
+	"github.com/troupe-dev/troupe/cmd/troupe/internal/ui"
 	"github.com/troupe-dev/troupe/messages"
 )
 
@@ -58,10 +59,21 @@ func (m *Main) memoryCommand() *cobra.Command {
 			},
 		}
 	}
+	clear := change("clear", "Forget every entry of --user or --project (asks first; --yes does not)", "clear", 0)
+	var yes bool
+	clear.Flags().BoolVarP(&yes, "yes", "y", false, "clear without asking")
+	clear.PreRunE = func(*cobra.Command, []string) error {
+		t, err := memorycli.Target(user, project, true)
+		if err != nil || yes {
+			return err
+		}
+		onTerminal := ui.OnTerminal(m.Stdin, m.Stdout, m.Getenv("TERM"))
+		return memorycli.ConfirmClear(m.Stdin, m.Stdout, onTerminal, t)
+	}
 	c.AddCommand(list,
 		change("add TEXT", "Remember TEXT (one short fact, in quotes) in --user or --project", "add", 1),
 		change("remove OLD_TEXT", "Forget the entry holding OLD_TEXT (a part of exactly one entry)", "remove", 1),
 		change("edit OLD_TEXT NEW_TEXT", "Replace the entry holding OLD_TEXT with NEW_TEXT", "replace", 2),
-		change("clear", "Forget every entry of --user or --project", "clear", 0))
+		clear)
 	return c
 }

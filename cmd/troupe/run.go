@@ -169,25 +169,27 @@ type eventSink interface {
 	Event(data []byte) *messages.SessionFinishedData
 }
 
-// runView is the progress view of troupe run when a person watches: stdout is a terminal
-// that can draw (not TERM=dumb) and --json is off; the spinner goes to stderr when it is a
-// terminal too. nil otherwise: piped output stays plain.
+// runView is the progress view of troupe run when a person watches (not TERM=dumb, --json
+// off): stdout a terminal gets markdown, and the spinner goes to stderr when it is a terminal
+// too; stdout piped with stderr a terminal gets the plain Printer's text and the spinner on
+// stderr, so a quiet model is not a silent one. nil otherwise: piped output stays plain.
 func (m *Main) runView(f *runFlags) *ui.RunView {
-	outF, ok := m.Stdout.(*os.File)
-	if f.json || !ok || m.Getenv("TERM") == "dumb" {
+	if f.json || m.Getenv("TERM") == "dumb" {
 		return nil
 	}
-	width, _, tty := ui.TerminalSize(outF)
-	if !tty {
-		return nil
-	}
+	outWidth, outTTY := ui.WriterTerminal(m.Stdout)
+	errWidth, errTTY := ui.WriterTerminal(m.Stderr)
 	var status io.Writer
-	if errF, ok := m.Stderr.(*os.File); ok {
-		if _, _, tty := ui.TerminalSize(errF); tty {
-			status = m.Stderr
-		}
+	if errTTY {
+		status = m.Stderr
 	}
-	return ui.NewRunView(ui.RunViewOptions{Out: m.Stdout, Status: status, Width: width, NoColor: m.Getenv("NO_COLOR") != ""})
+	switch {
+	case outTTY:
+		return ui.NewRunView(ui.RunViewOptions{Out: m.Stdout, Status: status, Width: outWidth, NoColor: m.Getenv("NO_COLOR") != ""})
+	case errTTY: // the answer piped on, a person watching stderr: the spinner says it works
+		return ui.NewRunView(ui.RunViewOptions{Out: m.Stdout, Status: status, Width: errWidth, Plain: true})
+	}
+	return nil
 }
 
 // interrupts takes Ctrl-C from here on, for a wait that begins later: taken before a session

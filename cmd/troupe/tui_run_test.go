@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -40,6 +41,24 @@ func TestRunOnATerminalShowsProgressAndMarkdown(t *testing.T) {
 	}
 	if n := strings.Count(r.stderr, "troupe: warning: skipped a broken skill"); n != 1 || strings.Contains(r.stderr, "level=") {
 		t.Errorf("the broken skill is not said once in plain words:\n%s", r.stderr)
+	}
+}
+
+// With the answer piped to a file and stderr still a terminal, the spinner says what runs on
+// the terminal, and the file gets the plain text, with no spinner in it.
+func TestRunPipedShowsProgressOnStderr(t *testing.T) {
+	repo := newRepo(t, nil)
+	model := writeScript(t, repo, runViewScript)
+	out := t.TempDir() + "/out.txt"
+	shell := strings.Replace(troupeShell(t, nil, "run", "--model", model, "--mode", "yolo", "--sandbox", "off", "look around"),
+		`; echo "troupe exited`, " > "+shellQuote(out)+`; echo "troupe exited`, 1)
+	tm := startTmux(t, repo, 100, 30, shell)
+	tm.waitFor("bash sleep 3; echo hi…", 30*time.Second)
+	tm.waitFor("troupe exited 0", 30*time.Second)
+	data, err := os.ReadFile(out)
+	if err != nil || !strings.Contains(string(data), "- one `item`") || !strings.Contains(string(data), "→ bash sleep 3; echo hi") ||
+		strings.Contains(string(data), "Ctrl-C cancels") || strings.Contains(string(data), "\x1b") {
+		t.Errorf("the piped answer is not plain (%v):\n%s", err, data)
 	}
 }
 

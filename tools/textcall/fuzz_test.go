@@ -109,6 +109,7 @@ func FuzzBareJSON(f *testing.F) {
 func FuzzNamedJSON(f *testing.F)  { fuzzScanner(f, scanNamedJSON, "named_json", "namedjson") }
 func FuzzGemmaBare(f *testing.F)  { fuzzScanner(f, scanGemmaBare, "gemma", "functiongemma") }
 func FuzzTagPairs(f *testing.F)   { fuzzScanner(f, scanTagPairs, "tagpair", "qwen3coder") }
+func FuzzAttrTags(f *testing.F)   { fuzzScanner(f, scanAttrTags, "attr_element", "xmltag", "hermes") }
 func FuzzAttributes(f *testing.F) { fuzzScanner(f, scanAttributes, "tagpair") }
 func FuzzFused(f *testing.F)      { fuzzScanner(f, scanFused, "fused") }
 func FuzzAttrLines(f *testing.F)  { fuzzScanner(f, scanAttrLines, "attr_line") }

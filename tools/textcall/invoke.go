@@ -1,6 +1,7 @@
 package textcall
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -31,8 +32,10 @@ const anthropicPrefix = "antml:"
 type invokeForm struct{ tag, prefix, nameAttr string }
 
 // dsmlPrefixes are the spellings of DeepSeek's ｜DSML｜ tag prefix seen in reports: the
-// template's, and the doubled and ASCII forms clients render (cline#14057, AgentFlocks/flocks#687).
-var dsmlPrefixes = []string{"｜DSML｜", "｜｜DSML｜｜ ", "｜｜DSML｜｜", "||DSML||", " | DSML | "}
+// template's, and the doubled and ASCII forms clients render (cline#14057, AgentFlocks/flocks#687),
+// and the template's under Unicode compatibility normalization (NFKC turns the full-width
+// bar into ASCII '|', as it does DeepSeek's other tokens: <|tool▁call▁begin|>).
+var dsmlPrefixes = []string{"｜DSML｜", "｜｜DSML｜｜ ", "｜｜DSML｜｜", "||DSML||", " | DSML | ", "|DSML|"}
 
 // invokeForms is built once and only read afterwards.
 var invokeForms = func() []invokeForm {
@@ -48,7 +51,14 @@ const minimaxBoundary = "]<]minimax[>["
 
 func scanInvoke(text string, sc scanCtx) []span {
 	var calls, wrappers []span
-	for _, f := range invokeForms {
+	forms := invokeForms
+	for _, p := range tagPrefixes(text, ":invoke name=") {
+		forms = append(forms[:len(forms):len(forms)], invokeForm{"invoke", p, "name"})
+		for _, w := range []string{"function_calls", "tool_calls", "tool_call"} {
+			wrappers = append(wrappers, tokenSpans(text, "<"+p+w+">", "</"+p+w+">")...)
+		}
+	}
+	for _, f := range forms {
 		calls = mergeFree(calls, scanTagged(text, "<"+f.prefix+f.tag, "</"+f.prefix+f.tag+">", func(body string) ([]Call, bool) {
 			return invokeBody(body, f)
 		}))
@@ -62,6 +72,46 @@ func scanInvoke(text string, sc scanCtx) []span {
 	wrappers = append(wrappers, tokenSpans(text, "<｜tool_calls_begin｜>", "<｜tool_calls_end｜>", "<｜tool_call_begin｜>", "<｜tool_call_end｜>", "function<｜tool_sep｜>")...)
 	wrappers = append(wrappers, tokenSpans(text, "<minimax:tool_call>", "</minimax:tool_call>", hermesOpen, hermesClose, "<｜end▁of▁sentence｜>", minimaxBoundary)...)
 	return callsOrNothing(calls, wrappers)
+}
+
+// tagPrefixesMax bounds how many namespace prefixes one reply may introduce, and
+// tagPrefixMax how long one may be.
+const (
+	tagPrefixesMax = 4
+	tagPrefixMax   = 24
+)
+
+// tagPrefixes returns the namespace prefixes ("atem:") written before marker in text
+// ("<atem:invoke name="), other than the ones invokeForms already spells. The invoke form keeps
+// its grammar under any namespace: Anthropic's antml:, Step-3's steptml:, MiniMax's minimax:
+// wrapper, and models trained on such transcripts under their own (hermes-agent#83824:
+// <atem:function_calls><atem:invoke name=…><atem:parameter name=…>).
+func tagPrefixes(text, marker string) []string {
+	var out []string
+	for at := 0; len(out) < tagPrefixesMax; {
+		i := strings.Index(text[at:], marker)
+		if i < 0 {
+			return out
+		}
+		i += at
+		at = i + len(marker)
+		j := i
+		for j > 0 && i-j < tagPrefixMax && isNameByte(text[j-1]) && text[j-1] != ':' {
+			j--
+		}
+		if j == i || j == 0 || text[j-1] != '<' {
+			continue
+		}
+		p := text[j : i+1]
+		known := slices.Contains(out, p)
+		for _, f := range invokeForms {
+			known = known || f.prefix == p
+		}
+		if !known {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // invokeBody reads ` name="NAME">…<parameter …>…` (the text after "<invoke").

@@ -10,8 +10,10 @@ import (
 	"github.com/troupe-dev/troupe/internal/lazyre"
 )
 
-// argKeys are the keys models use for a call's arguments, in the order they are tried.
-var argKeys = [...]string{"arguments", "parameters", "args", "input", "tool_input", "action_input"}
+// argKeys are the keys models use for a call's arguments, in the order they are tried
+// ("tool_args" beside "tool_name": the JSON reply many agent prompts teach, CAMEL's MCPAgent
+// in camel#3086 among them).
+var argKeys = [...]string{"arguments", "parameters", "args", "input", "tool_input", "action_input", "tool_args"}
 
 // nameKeys are the keys that hold a call's tool name ("tool": 7836246/cursor2api#15).
 var nameKeys = [...]string{"name", "tool_name", "tool"}

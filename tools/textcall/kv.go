@@ -15,7 +15,7 @@ type kv struct {
 // numbers or booleans depends on the tool's schema, and argument repair in tools/ knows it.
 // Only obvious JSON arrays and objects are decoded, since no string parameter looks like one.
 func tagValue(text string) json.RawMessage {
-	text = trimOneNewline(text)
+	text = trimFlattenedBreaks(trimOneNewline(text))
 	if t := strings.TrimSpace(text); len(t) > 1 && (t[0] == '[' && t[len(t)-1] == ']' || t[0] == '{' && t[len(t)-1] == '}') && json.Valid([]byte(t)) {
 		if v, ok := looseValue(t); ok {
 			return compactJSON(v)
@@ -23,6 +23,20 @@ func tagValue(text string) json.RawMessage {
 	}
 	return quoteJSON(text)
 }
+
+// trimFlattenedBreaks removes one blank from each end of a one-line value padded on both
+// sides: the line breaks the formats' templates write around a value ("<parameter=K>\nV\n</…>"
+// in Qwen3-Coder's, GLM's <arg_value>, the invoke form) flattened to spaces by a client or a
+// log, as in QwenPaw#2813, #2822, #2971 and openclaw#61838 (Qwen3.5, Qwen3-Coder). A value
+// with a line break inside, or blank on one side only (indentation), is kept as written.
+func trimFlattenedBreaks(s string) string {
+	if len(s) < 2 || strings.IndexByte(s, '\n') >= 0 || !isBlank(s[0]) || !isBlank(s[len(s)-1]) {
+		return s
+	}
+	return s[1 : len(s)-1]
+}
+
+func isBlank(c byte) bool { return c == ' ' || c == '\t' }
 
 // quoteJSON encodes s as a JSON string.
 func quoteJSON(s string) json.RawMessage {

@@ -122,6 +122,7 @@ func scanners() []scanner {
 		{FormatMistral, true, scanMistral},
 		{FormatGemma, true, scanGemma},
 		{FormatHermes, true, scanHermes},
+		{FormatTagPair, true, scanAttrTags}, // its marker-less forms check Known themselves
 		{FormatQwen3Coder, true, scanQwen3Coder},
 		{FormatGLM, true, scanGLMOrphans},
 		{FormatTranscript, true, scanTranscript},

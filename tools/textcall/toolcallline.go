@@ -51,37 +51,92 @@ func scanToolCallLines(text string, sc scanCtx) []span {
 	}
 }
 
-// toolCallLine reads "NAME for [KEY ]'VALUE'[ because …]".
+// toolCallLine reads "NAME for|with [KEY[:] ]'VALUE'[ tail]". The prompts' examples (Gemini
+// CLI's and its translations and forks) follow the value with a reason ("because it must run
+// in the background", "to get current state", "，因為需要背景執行"); models add "with KEY: 'V'"
+// clauses for the tool's other arguments (qwen-code#7177: "with description: '…'"). A
+// clause of that shape in the tail is an argument beside a named value (beside a positional
+// one, which the tool layer gives to the tool's one required argument, it is dropped with
+// the reason); the rest of the tail is the reason.
 func toolCallLine(s string) (Call, bool) {
-	name, rest, ok := strings.Cut(s, " for ")
+	name, rest, ok := strings.Cut(s, " ")
 	if !ok || !plausibleName(name) {
 		return Call{}, false
 	}
-	if q, _, found := strings.Cut(rest, " because "); found {
-		rest = q
-	}
-	rest = strings.TrimSpace(rest)
-	key := ""
-	if i := strings.IndexByte(rest, ' '); i > 0 && !isQuote(rest[0]) {
-		key, rest = rest[:i], strings.TrimSpace(rest[i+1:])
-		if !plausibleName(key) {
-			return Call{}, false
-		}
-	}
-	if len(rest) < 2 || !isQuote(rest[0]) || rest[len(rest)-1] != rest[0] {
+	verb, rest, _ := strings.Cut(rest, " ")
+	if verb != "for" && verb != "with" {
 		return Call{}, false
 	}
-	value := rest[1 : len(rest)-1]
-	if strings.IndexByte(value, rest[0]) >= 0 {
-		return Call{}, false // several quoted values: a description, not one argument
+	key, value, tail, ok := quotedClause(rest)
+	if !ok || key == "" && verb == "with" {
+		return Call{}, false
 	}
 	quoted := quoteJSON(value)
 	call := Call{Name: name, Raw: string(quoted), Format: FormatToolCallLine}
+	var pairs []kv
 	if key != "" {
-		call.Args = objectOf([]kv{{key, quoted}})
-		call.Raw = key + " " + rest
+		pairs = append(pairs, kv{key, quoted})
+	}
+	for tail != "" {
+		before, clause, found := strings.Cut(" "+tail, " with ")
+		if !found {
+			break
+		}
+		if opensQuote(before) {
+			return Call{}, false // several quoted values outside clauses: a description
+		}
+		k, v, after, ok := quotedClause(clause)
+		if !ok || k == "" {
+			return Call{}, false
+		}
+		pairs, tail = append(pairs, kv{k, quoteJSON(v)}), after
+	}
+	if opensQuote(" " + tail) {
+		return Call{}, false
+	}
+	if key != "" { // a positional value stays raw, for the tool's one required string argument
+		call.Args, call.Raw = objectOf(pairs), strings.TrimSpace(rest)
 	}
 	return call, true
+}
+
+// quotedClause reads "[KEY[:] ]'VALUE'" at the start of s: the value ends at the next quote of
+// its kind, and what follows it must not continue a word. tail is the text after the value.
+func quotedClause(s string) (key, value, tail string, ok bool) {
+	s = strings.TrimLeft(s, " ")
+	if s != "" && !isQuote(s[0]) {
+		i := strings.IndexByte(s, ' ')
+		if i <= 0 {
+			return "", "", "", false
+		}
+		key, s = strings.TrimSuffix(s[:i], ":"), strings.TrimLeft(s[i+1:], " ")
+		if !plausibleName(key) {
+			return "", "", "", false
+		}
+	}
+	if len(s) < 2 || !isQuote(s[0]) {
+		return "", "", "", false
+	}
+	end := strings.IndexByte(s[1:], s[0])
+	if end < 0 {
+		return "", "", "", false
+	}
+	value, tail = s[1:1+end], s[2+end:]
+	if tail != "" && isNameByte(tail[0]) {
+		return "", "", "", false // a quote inside a word: not the value's end
+	}
+	return key, value, strings.TrimSpace(tail), true
+}
+
+// opensQuote reports whether s holds a quote that opens a quoted value (after a blank), as
+// an apostrophe inside a word ("it's") does not.
+func opensQuote(s string) bool {
+	for _, q := range []string{" '", " \"", " `"} {
+		if strings.Contains(s, q) {
+			return true
+		}
+	}
+	return false
 }
 
 func isQuote(c byte) bool { return c == '\'' || c == '"' || c == '`' }

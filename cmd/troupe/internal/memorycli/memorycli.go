@@ -3,6 +3,8 @@
 package memorycli
 
 import (
+	"bufio"
+	"fmt"
 	"io"
 	"strings"
 
@@ -25,6 +27,14 @@ func Target(user, project, need bool) (string, error) {
 		return "", clierr.Usagef("say which memory: --user (your profile) or --project (this project's facts)")
 	}
 	return "", nil
+}
+
+// Name is how a message names the memory target is: the user profile or the project facts.
+func Name(target string) string {
+	if target == "user" {
+		return "the user profile"
+	}
+	return "the project facts"
 }
 
 // Request is the change request of action (add, remove, replace, clear) with its arguments;
@@ -58,6 +68,22 @@ func Show(stdout, stderr io.Writer, reply *messages.MemoryReply, asJSON, failIfR
 		if b.Error != "" {
 			return &clierr.Error{Code: clierr.Failed}
 		}
+	}
+	return nil
+}
+
+// ConfirmClear asks, at a terminal, before every entry of a memory goes; elsewhere (a script,
+// a pipe) it refuses, as a usage error, and says how to clear anyway: nothing is forgotten
+// that nobody agreed to forget.
+func ConfirmClear(in io.Reader, out io.Writer, onTerminal bool, target string) error {
+	what := Name(target)
+	if !onTerminal {
+		return clierr.Usagef("not clearing %s without asking: troupe memory clear --%s --yes clears it", what, target)
+	}
+	fmt.Fprintf(out, "Forget every entry of %s? [y/N] ", what)
+	line, _ := bufio.NewReader(in).ReadString('\n')
+	if a := strings.ToLower(strings.TrimSpace(line)); a != "y" && a != "yes" {
+		return clierr.Failf("not cleared")
 	}
 	return nil
 }

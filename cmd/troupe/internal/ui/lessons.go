@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/troupe-dev/troupe/cmd/troupe/internal/clierr"
 	"github.com/troupe-dev/troupe/internal/textfmt"
 	"github.com/troupe-dev/troupe/messages"
 )
@@ -58,9 +59,51 @@ func FindLesson(list *messages.LessonList, id string) (*messages.Lesson, error) 
 	case 1:
 		return found[0], nil
 	case 0:
-		return nil, fmt.Errorf("no lesson %q in this project (troupe lessons list shows them)", id)
+		return nil, clierr.Usagef("no lesson %q in this project (troupe lessons list shows them)", id)
 	}
-	return nil, fmt.Errorf("%q names %d lessons; give more of the id", id, len(found))
+	return nil, clierr.Usagef("%q names %d lessons; give more of the id", id, len(found))
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// LessonBook is where lessons are read and forgotten: the Node, through its client.
+type LessonBook interface {
+	Lessons() (*messages.LessonList, error)
+	ForgetLesson(id string) (string, error)
+}
+
+// LessonsVerb runs troupe lessons list, show ID or forget ID (ids holds the ID) against book.
+// An id that names no lesson, or several, is a usage error (exit 2), as an unknown session id
+// is: the fix is in the command line.
+func LessonsVerb(stdout, stderr io.Writer, book LessonBook, verb string, ids []string, asJSON bool) error {
+	list, err := book.Lessons()
+	if err != nil {
+		return err
+	}
+	if verb == "list" {
+		return Lessons(stdout, stderr, list, asJSON)
+	}
+	l, err := FindLesson(list, ids[0])
+	if verb == "show" {
+		if err != nil {
+			return err
+		}
+		Lesson(stdout, l)
+		return nil
+	}
+	// A damaged record is not listed, yet forget takes it by its id: the Node decides, and
+	// its refusal of an id the list lacks too is the same usage error.
+	target := ids[0]
+	if err == nil {
+		target = l.ID
+	}
+	id, ferr := book.ForgetLesson(target)
+	switch {
+	case ferr != nil && err != nil:
+		return clierr.Usagef("%v", ferr)
+	case ferr != nil:
+		return ferr
+	}
+	fmt.Fprintf(stdout, "forgot lesson %s\n", id)
+	return nil
+}

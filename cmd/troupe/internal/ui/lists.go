@@ -42,8 +42,12 @@ func SessionTable(w io.Writer, metas []messages.SessionInfo) error {
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tSTATUS\tTURNS\tMODEL\tUPDATED\tTASK")
 	for _, meta := range metas {
+		task := textfmt.ClipLine(meta.Task, 60)
+		if meta.Error != "" { // why it failed, stopped or was cancelled, without opening its log
+			task += " — " + textfmt.ClipLine(meta.Error, 80)
+		}
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\n", meta.ID, meta.Status, meta.Turns, meta.Model,
-			meta.Updated.Local().Format("2006-01-02 15:04"), textfmt.ClipLine(meta.Task, 60))
+			meta.Updated.Local().Format("2006-01-02 15:04"), task)
 	}
 	return tw.Flush()
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/troupe-dev/troupe/internal/lazyre"
 	"github.com/troupe-dev/troupe/internal/textfmt"
+	"github.com/troupe-dev/troupe/tools/textcall"
 
 	"github.com/troupe-dev/troupe/messages"
 	"github.com/troupe-dev/troupe/tools"
@@ -28,6 +29,11 @@ type Printer struct {
 	// family is the followed session and its subagents known so far (FollowSubagents).
 	family map[string]bool
 	root   string
+	// held is streamed text not printed yet because it may be a call written as text
+	// (textcall.HoldFrom); holding says a whole marker token is in it. A text_format repair
+	// drops it (its line shows the call that runs); any other event prints it as it came.
+	held    string
+	holding bool
 }
 
 // NewPrinter prints to w: the envelopes verbatim with json, for people without.
@@ -94,22 +100,58 @@ func (p *Printer) Event(data []byte) *messages.SessionFinishedData {
 	}
 	if fin, ok := v.(*messages.SessionFinishedData); ok {
 		if !p.json {
+			p.settleHeld(v)
 			p.endLine()
 		}
 		return fin
 	}
 	if !p.json {
+		p.settleHeld(v)
 		p.human(env.Type, v)
 	}
 	return nil
+}
+
+// streamText prints a text delta up to where it may start a call written as text, and holds
+// the rest until the next event settles it.
+func (p *Printer) streamText(text string) {
+	text = p.held + text
+	at := 0 // holding a marker: all of it waits
+	if !p.holding {
+		at, p.holding = textcall.HoldFrom(text)
+	}
+	if at > 0 {
+		fmt.Fprint(p.w, text[:at])
+		p.midLine = !strings.HasSuffix(text[:at], "\n")
+	}
+	p.held = text[at:]
+}
+
+// settleHeld decides held text at the next event: a call repaired from the reply's text is
+// shown by its repair line, so the markup it came from goes; anything else prints it.
+func (p *Printer) settleHeld(v any) {
+	if p.held == "" {
+		return
+	}
+	switch v.(type) {
+	case *messages.DeltaData, *messages.UsageData, *messages.WireQuirkData:
+		return // the same reply still streaming or being read: the repair comes after these
+	}
+	if r, ok := v.(*messages.ToolRepairedData); ok && p.holding && r.Kind == string(tools.RepairTextFormat) {
+		p.held, p.holding = "", false
+		return
+	}
+	held := p.held
+	p.held, p.holding = "", false
+	fmt.Fprint(p.w, held)
+	p.midLine = !strings.HasSuffix(held, "\n")
 }
 
 func (p *Printer) human(t messages.EventType, v any) {
 	switch d := v.(type) {
 	case *messages.DeltaData:
 		if t == messages.EventTextDelta {
-			fmt.Fprint(p.w, d.Text)
-			p.midLine = !strings.HasSuffix(d.Text, "\n")
+			p.streamText(d.Text)
 		}
 	case *messages.ToolCallData:
 		if t == messages.EventToolStarted {

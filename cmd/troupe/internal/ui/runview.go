@@ -10,14 +10,17 @@ import (
 
 	"github.com/troupe-dev/troupe/internal/textfmt"
 	"github.com/troupe-dev/troupe/messages"
+	"github.com/troupe-dev/troupe/tools"
+	"github.com/troupe-dev/troupe/tools/textcall"
 )
 
 // RunView is troupe run for a person at a terminal: while the model works, a spinner line on
 // the status writer (stderr) says what happens — thinking, the tool running, the answer being
 // written — with the elapsed time and the tokens so far, redrawn in place; each turn's text is
-// rendered as markdown once the turn ends, and the tool lines are the Printer's. Piped output
-// and --json keep the Printer alone (run.go decides). Event and Tick may be called from
-// different goroutines.
+// rendered as markdown once the turn ends, and the tool lines are the Printer's. With Plain
+// (the answer piped, stderr a terminal) the answer and the lines are the Printer's as they
+// stream, and only the spinner is drawn; --json, or no terminal at all, keep the Printer
+// alone (run.go decides). Event and Tick may be called from different goroutines.
 type RunView struct {
 	mu      sync.Mutex
 	out     io.Writer // the answer and the tool lines
@@ -35,6 +38,7 @@ type RunView struct {
 	streamed int  // bytes streamed since the last usage event (an estimate of tokens to come)
 	drawn    bool // a spinner line is on the terminal
 	frame    int
+	plain    bool // out is not a terminal: print as the Printer does, render no markdown
 }
 
 // RunViewOptions are what a RunView draws on.
@@ -43,6 +47,7 @@ type RunViewOptions struct {
 	Width       int
 	NoColor     bool
 	Now         func() time.Time // nil: time.Now
+	Plain       bool             // Out is a pipe or a file: the Printer's plain text, streamed
 }
 
 // NewRunView returns a view of one run.
@@ -54,7 +59,7 @@ func NewRunView(o RunViewOptions) *RunView {
 		o.Width = 80
 	}
 	return &RunView{out: o.Out, status: o.Status, lines: NewPrinter(o.Out, false), md: newMDStyles(o.NoColor),
-		width: o.Width, now: o.Now, started: o.Now(), phase: phaseThinking}
+		width: o.Width, now: o.Now, started: o.Now(), phase: phaseThinking, plain: o.Plain}
 }
 
 // Event takes one raw envelope of the session's events and returns the outcome when it is
@@ -79,6 +84,10 @@ func (v *RunView) Event(data []byte) *messages.SessionFinishedData {
 			v.phase = "reasoning"
 		}
 		v.streamed += len(d.Text)
+		if v.plain {
+			v.clear()
+			v.lines.Event(data)
+		}
 		return nil
 	case *messages.TurnStartedData:
 		v.phase = phaseThinking
@@ -91,6 +100,16 @@ func (v *RunView) Event(data []byte) *messages.SessionFinishedData {
 		}
 	case *messages.ToolFinishedData:
 		v.phase = phaseThinking
+	case *messages.ToolRepairedData:
+		// A call read from the reply's text: its repair line shows the call, so the text keeps
+		// only the prose before the call's markup.
+		if text := v.text.String(); d.Kind == string(tools.RepairTextFormat) {
+			if at, whole := textcall.HoldFrom(text); whole {
+				v.text.Reset()
+				v.text.WriteString(text[:at])
+			}
+		}
+		v.flushText()
 	case *messages.TurnFinishedData:
 		v.flushText()
 	case *messages.SessionFinishedData:
@@ -133,7 +152,7 @@ func (v *RunView) Run(stop <-chan struct{}) {
 func (v *RunView) flushText() {
 	src := strings.TrimSpace(v.text.String())
 	v.text.Reset()
-	if src == "" {
+	if src == "" || v.plain { // plain: the Printer streamed it
 		return
 	}
 	v.clear()

@@ -88,3 +88,46 @@ func TestRunViewWithoutAStatusTerminalDrawsNoSpinner(t *testing.T) {
 		t.Fatalf("out = %q", out.String())
 	}
 }
+
+// A call written as text shows as its repair line after the prose before it, not as raw markup.
+func TestRunViewShowsARepairedTextCallAsItsLine(t *testing.T) {
+	var out strings.Builder
+	v := NewRunView(RunViewOptions{Out: &out, Width: 60, NoColor: true, Now: time.Now})
+	ev := func(typ messages.EventType, data any) {
+		raw, _ := json.Marshal(data)
+		env, _ := json.Marshal(&messages.Envelope{V: 1, Session: "s", Type: typ, Data: raw})
+		v.Event(env)
+	}
+	ev(messages.EventTextDelta, &messages.DeltaData{Turn: 1, Text: "Let me read it.\n<tool_call>{\"name\": \"read_file\"}</tool_call>"})
+	ev(messages.EventToolRepaired, &messages.ToolRepairedData{Turn: 1, Kind: "text_format", Before: "hermes: read_file", After: "read_file {}"})
+	ev(messages.EventToolStarted, &messages.ToolCallData{Turn: 1, CallID: "c1", Tool: "read_file", Summary: "read_file a.txt"})
+	got := ansi.Strip(out.String())
+	if !strings.Contains(got, "Let me read it.\n  ↻ repaired text format") || strings.Contains(got, "<tool_call>{") {
+		t.Errorf("want the prose, then the repair line, and no markup:\n%s", got)
+	}
+}
+
+// Plain (the answer piped, stderr a terminal): the text streams plain as the Printer's, never
+// as markdown, and the spinner still says what runs.
+func TestRunViewPlainStreamsTextAndDrawsTheSpinner(t *testing.T) {
+	var out, status strings.Builder
+	v := NewRunView(RunViewOptions{Out: &out, Status: &status, Width: 60, Plain: true, Now: time.Now})
+	ev := func(typ messages.EventType, data any) {
+		raw, _ := json.Marshal(data)
+		env, _ := json.Marshal(&messages.Envelope{V: 1, Session: "s", Type: typ, Data: raw})
+		v.Event(env)
+	}
+	ev(messages.EventTurnStarted, &messages.TurnStartedData{Turn: 1})
+	v.Tick()
+	if !strings.Contains(status.String(), "thinking…") {
+		t.Errorf("no spinner while the model thinks: %q", status.String())
+	}
+	ev(messages.EventTextDelta, &messages.DeltaData{Turn: 1, Text: "# Plan\n**bold**"})
+	if out.String() != "# Plan\n**bold**" {
+		t.Errorf("the text is not streamed as it came: %q", out.String())
+	}
+	ev(messages.EventTurnFinished, &messages.TurnFinishedData{Turn: 1, Stop: "end"})
+	if strings.Count(out.String(), "Plan") != 1 || strings.Contains(out.String(), "\x1b") {
+		t.Errorf("plain output must hold the text once, with no escapes: %q", out.String())
+	}
+}

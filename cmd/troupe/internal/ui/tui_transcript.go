@@ -7,6 +7,8 @@ import (
 
 	"github.com/troupe-dev/troupe/internal/textfmt"
 	"github.com/troupe-dev/troupe/messages"
+	"github.com/troupe-dev/troupe/tools"
+	"github.com/troupe-dev/troupe/tools/textcall"
 )
 
 // The TUI's conversation: what the user typed, the assistant's answer and reasoning, one entry
@@ -80,6 +82,8 @@ func (t *transcript) apply(typ messages.EventType, v any) (turnOver bool) {
 			kind = entryReasoning
 		}
 		t.stream(kind, d.Turn, d.Text)
+	case *messages.ToolRepairedData:
+		t.dropCallMarkup(d)
 	case *messages.ToolCallData:
 		t.toolCall(typ, d)
 	case *messages.ToolFinishedData:
@@ -147,6 +151,19 @@ func (t *transcript) stream(kind entryKind, turn int, text string) {
 		t.closeOpen() // the reasoning before it is complete
 	}
 	t.add(&entry{kind: kind, turn: turn, text: text, open: true})
+}
+
+// dropCallMarkup takes the raw markup of a call written as text out of the answer it streamed
+// in: the call shows as its own tool entry, and the answer keeps the prose before it.
+func (t *transcript) dropCallMarkup(d *messages.ToolRepairedData) {
+	n := len(t.entries)
+	if d.Kind != string(tools.RepairTextFormat) || n == 0 || t.entries[n-1].kind != entryAnswer {
+		return
+	}
+	last := t.entries[n-1]
+	if at, whole := textcall.HoldFrom(last.text); whole {
+		last.text = strings.TrimRight(last.text[:at], " \t\n")
+	}
 }
 
 func (t *transcript) toolCall(typ messages.EventType, d *messages.ToolCallData) {

@@ -68,6 +68,16 @@ func NewWatcher(w io.Writer, focus string, asJSON bool, term string) *Watcher {
 	return wt
 }
 
+// WriterTerminal is w's width when w is a terminal (an *os.File that is one).
+func WriterTerminal(w io.Writer) (int, bool) {
+	f, ok := w.(*os.File)
+	if !ok {
+		return 0, false
+	}
+	width, _, tty := TerminalSize(f)
+	return width, tty
+}
+
 // TerminalSize is the size of f if it is a terminal.
 func TerminalSize(f *os.File) (width, height int, ok bool) {
 	st, err := f.Stat()

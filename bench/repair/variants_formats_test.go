@@ -1,0 +1,97 @@
+package main
+
+import "testing"
+
+// Text-format rules added for issue 20's development misses, each in several spellings of
+// its format's documentation, through the session's path (repair on).
+func TestVariantsFormats(t *testing.T) {
+	m := "some-local-model"
+	lsBlank := call("bash", "command", "ls -la")
+	runVariants(t, []variant{
+		// Values written one per line in the template (Qwen3-Coder's "<parameter=K>\nV\n</parameter>",
+		// GLM's <arg_value>, the invoke form) arrive with their line breaks flattened to one
+		// space each side: the value is what sits between.
+		{"qwen3-coder flattened", m, "<tool_call> <function=read_file> <parameter=path> a.go </parameter> </function> </tool_call>", nil, calls(readA)},
+		{"qwen3-coder flattened two params", m, "<tool_call> <function=bash> <parameter=command> ls -la </parameter> <parameter=timeout> 30 </parameter> </function> </tool_call>", nil, calls(call("bash", "command", "ls -la", "timeout_s", float64(30)))},
+		{"qwen3-coder flattened two calls", m, "<tool_call> <function=read_file> <parameter=path> a.go </parameter> </function> </tool_call> <tool_call> <function=bash> <parameter=command> ls -la </parameter> </function> </tool_call>", nil, calls(readA, lsBlank)},
+		{"qwen3-coder line breaks kept", m, "<tool_call>\n<function=write_file>\n<parameter=path>\na.txt\n</parameter>\n<parameter=content>\n  indented\n</parameter>\n</function>\n</tool_call>", nil, calls(call("write_file", "path", "a.txt", "content", "  indented"))},
+		{"invoke flattened", m, `<function_calls> <invoke name="read_file"> <parameter name="path"> a.go </parameter> </invoke> </function_calls>`, nil, calls(readA)},
+		{"glm flattened", "glm-4.6", "<tool_call>read_file <arg_key>path</arg_key> <arg_value> a.go </arg_value> </tool_call>", nil, calls(readA)},
+	})
+}
+
+// The invoke form under any XML namespace prefix: Anthropic's antml:, Step-3's steptml:,
+// MiniMax's minimax: wrapper, and others' own (hermes-agent#83824's atem:).
+func TestVariantsInvokeNamespaces(t *testing.T) {
+	m := "some-local-model"
+	runVariants(t, []variant{
+		{"atem wrapper", m, "<atem:function_calls>\n  <atem:invoke name=\"bash\">\n    <atem:parameter name=\"command\">ls -la</atem:parameter>\n  </atem:invoke>\n</atem:function_calls>", nil, calls(lsla)},
+		{"other prefix no wrapper", m, `<acme:invoke name="read_file"><acme:parameter name="path">a.go</acme:parameter></acme:invoke>`, nil, calls(readA)},
+		{"prefix tool_calls wrapper", m, "Reading it.\n<x-1:tool_calls><x-1:invoke name=\"read_file\">\n<x-1:parameter name=\"path\">a.go</x-1:parameter>\n</x-1:invoke></x-1:tool_calls>", nil, calls(readA)},
+		{"two prefixes", m, "<a:invoke name=\"read_file\"><a:parameter name=\"path\">a.go</a:parameter></a:invoke>\n<b:invoke name=\"bash\"><b:parameter name=\"command\">ls -la</b:parameter></b:invoke>", nil, calls(readA, lsla)},
+	})
+}
+
+// Gemini CLI's bracket line ([tool_call: NAME for 'V' because …]) in the spellings of its
+// prompt's examples, translations and forks: a reason after the value ("because …", "to …",
+// after a full-width comma), "with KEY 'V'" for the named value, and "with KEY: 'V'" clauses.
+func TestVariantsToolCallLines(t *testing.T) {
+	m := "gemma-4-12b-it"
+	runVariants(t, []variant{
+		{"because reason", m, "[tool_call: run_shell_command for 'ls -la' because it lists the files]", nil, calls(lsla)},
+		{"reason with apostrophe", m, "[tool_call: run_shell_command for 'ls -la' because it's quick]", nil, calls(lsla)},
+		{"to reason", m, "[tool_call: read_file for \"a.go\" to get current state]", nil, calls(readA)},
+		{"full-width comma reason", m, "[tool_call: run_shell_command for 'ls -la'，因為需要背景執行]", nil, calls(lsla)},
+		{"with description clause", m, "I'll run it.\n    [tool_call: run_shell_command for 'ls -la' with description: 'Lists the files']", nil, calls(lsla)},
+		{"with key", m, "[tool_call: glob with pattern \"**/*.go\" to find the sources]", nil, calls(call("glob", "pattern", "**/*.go"))},
+		{"for key then with clause", m, "[tool_call: read_file for absolute_path '/a.go' with limit: '5']", nil, calls(call("read_file", "path", "/a.go", "limit", float64(5)))},
+	})
+}
+
+// One element whose attributes carry the call: the Hermes tag with the name as an attribute
+// and the JSON body (Memoh#435, DeepSeek V4), Cline / Roo / Kilo's XML tool use with the
+// argument tags written as attributes (inferencer-feedback#74, Olmo 3.1), Granite's list
+// lacking its closing bracket (llama-box#17), and the {"tool_name", "tool_args"} reply that
+// agent prompts teach (camel#3086 and others).
+func TestVariantsAttributeElements(t *testing.T) {
+	m := "some-local-model"
+	grep := call("grep", "pattern", "foo", "path", "src", "glob", "*.go")
+	runVariants(t, []variant{
+		{"tool_call name attr json body", m, "<tool_call id=\"call_00_x\" name=\"read_file\">\n{\"path\": \"a.go\"}\n</tool_call>", nil, calls(readA)},
+		{"tool_call name attr unclosed", m, "<tool_call name='bash'>{\"command\": \"ls -la\"}", nil, calls(lsla)},
+		{"function name attr", m, "<function name=\"read_file\">{\"path\": \"a.go\"}</function>", nil, calls(readA)},
+		{"cline attrs self-closing", m, `<read_file path="a.go" />`, nil, calls(readA)},
+		{"cline attrs open", m, "Listing.\n<execute_command command=\"ls -la\" requires_approval=\"false\">", nil, calls(lsla)},
+		{"cline attrs closed empty", m, `<search_files path="src" regex="foo" file_pattern="*.go"></search_files>`, nil, calls(grep)},
+		{"cline attrs entities", m, `<execute_command command="make &amp;&amp; ls -la"/>`, nil, calls(call("bash", "command", "make && ls -la"))},
+		{"cline attrs task_progress", m, `<read_file path="a.go" task_progress="- [ ] Read a.go">`, nil, calls(readA)},
+		{"granite tool_call list unclosed", "granite-3.1-8b-instruct", `<tool_call>[{"name": "read_file", "arguments": {"path": "a.go"}}]`, nil, calls(readA)},
+		{"granite token list", "granite-3.0-8b-instruct", `<|tool_call|>[{"arguments": {"path": "a.go"}, "name": "read_file"}]`, nil, calls(readA)},
+		{"granite list short of its bracket", "granite-3.1-8b-instruct", `<tool_call>[{"name": "read_file", "arguments": {"path": "a.go"}}`, nil, calls(readA)},
+		{"granite two short of the bracket", "granite-3.1-8b-instruct", `<tool_call>[{"name": "read_file", "arguments": {"path": "a.go"}}, {"name": "bash", "arguments": {"command": "ls -la"}}`, nil, calls(readA, lsla)},
+		{"tool_name tool_args", m, "{\n  \"server_idx\": 0,\n  \"tool_name\": \"read_file\",\n  \"tool_args\": {\"path\": \"a.go\"}\n}", nil, calls(readA)},
+		{"tool_name tool_args fenced", m, "```tool_call\n{\"tool_name\": \"bash\", \"tool_args\": {\"command\": \"ls -la\"}}\n```", nil, calls(lsla)},
+	})
+}
+
+// The Hermes wrapper around another family's marker-less syntax: the harness's prompt shows
+// <tool_call>, the model writes the call the way it was trained (Llama 3.2 / LFM pythonic,
+// Gemma 3 tool_code, NAME then its object).
+func TestVariantsHermesOtherBodies(t *testing.T) {
+	m := "some-local-model"
+	runVariants(t, []variant{
+		{"python call", m, `<tool_call>read_file(path="a.go")</tool_call>`, nil, calls(readA)},
+		{"pythonic list", "llama-3.2-3b", "<tool_call>\n[read_file(path=\"a.go\"), bash(command=\"ls -la\")]\n</tool_call>", nil, calls(readA, lsla)},
+		{"name colon object", m, `<tool_call>read_file: {"path": "a.go"}</tool_call>`, nil, calls(readA)},
+		{"name object", m, "<tool_call>\nbash{\"command\": \"ls -la\"}\n</tool_call>", nil, calls(lsla)},
+	})
+}
+
+// DeepSeek V3.2 / V4's DSML block with the full-width bar normalized to ASCII (NFKC), as its
+// other tokens already arrive (<|tool▁call▁begin|>).
+func TestVariantsDSMLNormalized(t *testing.T) {
+	runVariants(t, []variant{
+		{"dsml ascii bars", "deepseek-v3.2", "<|DSML|function_calls>\n<|DSML|invoke name=\"read_file\">\n<|DSML|parameter name=\"path\" string=\"true\">a.go</|DSML|parameter>\n</|DSML|invoke>\n</|DSML|function_calls>", nil, calls(readA)},
+		{"dsml ascii tool_calls", "deepseek-v4-flash", "<|DSML|tool_calls>\n<|DSML|invoke name=\"bash\">\n<|DSML|parameter name=\"command\" string=\"true\">ls -la</|DSML|parameter>\n</|DSML|invoke>\n</|DSML|tool_calls>", nil, calls(lsla)},
+	})
+}
