@@ -43,8 +43,8 @@ func (r *Registry) Split(name, raw string) (pieces []Piece, ok bool) {
 		return pieces, true
 	}
 	key, target := r.splitTool(name)
-	if key == "" {
-		return nil, false
+	if key == "" || !listShaped(key, target) {
+		return nil, false // not read: most calls are to tools that never split (issue 19)
 	}
 	var args map[string]any
 	if text, isText := harnessTools[key].textArgs(raw); isText {
@@ -98,6 +98,20 @@ func (r *Registry) Split(name, raw string) (pieces []Piece, ok bool) {
 		pieces = append(pieces, Piece{Name: to, Args: string(out)})
 	}
 	return pieces, true
+}
+
+// listShaped says whether Split has a way to split calls of key (and target): the cases of its
+// switch.
+func listShaped(key, target string) bool {
+	switch key {
+	case "FileWriteOrEdit", "ReadFiles", "apply_patch", "StrReplaceFile", "search_replace", "bash", "read_file", "edit_file":
+		return true
+	}
+	switch target {
+	case "bash", "read_file", "edit_file":
+		return true
+	}
+	return false
 }
 
 // pieceTool is the key under which a piece names its tool, when it is not the split tool's

@@ -73,3 +73,25 @@ func TestVariantsAttributeElements(t *testing.T) {
 		{"tool_name tool_args fenced", m, "```tool_call\n{\"tool_name\": \"bash\", \"tool_args\": {\"command\": \"ls -la\"}}\n```", nil, calls(lsla)},
 	})
 }
+
+// The Hermes wrapper around another family's marker-less syntax: the harness's prompt shows
+// <tool_call>, the model writes the call the way it was trained (Llama 3.2 / LFM pythonic,
+// Gemma 3 tool_code, NAME then its object).
+func TestVariantsHermesOtherBodies(t *testing.T) {
+	m := "some-local-model"
+	runVariants(t, []variant{
+		{"python call", m, `<tool_call>read_file(path="a.go")</tool_call>`, nil, calls(readA)},
+		{"pythonic list", "llama-3.2-3b", "<tool_call>\n[read_file(path=\"a.go\"), bash(command=\"ls -la\")]\n</tool_call>", nil, calls(readA, lsla)},
+		{"name colon object", m, `<tool_call>read_file: {"path": "a.go"}</tool_call>`, nil, calls(readA)},
+		{"name object", m, "<tool_call>\nbash{\"command\": \"ls -la\"}\n</tool_call>", nil, calls(lsla)},
+	})
+}
+
+// DeepSeek V3.2 / V4's DSML block with the full-width bar normalized to ASCII (NFKC), as its
+// other tokens already arrive (<|tool▁call▁begin|>).
+func TestVariantsDSMLNormalized(t *testing.T) {
+	runVariants(t, []variant{
+		{"dsml ascii bars", "deepseek-v3.2", "<|DSML|function_calls>\n<|DSML|invoke name=\"read_file\">\n<|DSML|parameter name=\"path\" string=\"true\">a.go</|DSML|parameter>\n</|DSML|invoke>\n</|DSML|function_calls>", nil, calls(readA)},
+		{"dsml ascii tool_calls", "deepseek-v4-flash", "<|DSML|tool_calls>\n<|DSML|invoke name=\"bash\">\n<|DSML|parameter name=\"command\" string=\"true\">ls -la</|DSML|parameter>\n</|DSML|invoke>\n</|DSML|tool_calls>", nil, calls(lsla)},
+	})
+}

@@ -67,7 +67,12 @@ func hermesBody(body string, known func(string) bool) ([]Call, bool) {
 		return nil, false
 	case strings.HasPrefix(t, qwenFunctionOpen):
 		return qwenFunctions(strings.TrimLeft(body, " \t\r\n")) // a last value's line break tells it ended
-	case t[0] == '{' || t[0] == '[':
+	case t[0] == '{':
+		return jsonSequence(t, FormatHermes)
+	case t[0] == '[':
+		if calls := otherSyntaxBody(t); len(calls) > 0 {
+			return calls, true
+		}
 		return jsonSequence(t, FormatHermes)
 	case t[0] == '<':
 		if calls, _, ok := newTagPairWork(t, func(string) bool { return true }).at(0); ok {
@@ -75,8 +80,42 @@ func hermesBody(body string, known func(string) bool) ([]Call, bool) {
 		}
 		return glmBody(t, known)
 	default:
+		if calls := otherSyntaxBody(t); len(calls) > 0 {
+			return calls, true
+		}
 		return glmBody(t, known)
 	}
+}
+
+// otherSyntaxBody reads a <tool_call> body written in another family's marker-less call
+// syntax, the whole body one or more calls: a Python call (Llama 3.2's and LFM's pythonic
+// lists, Gemma 3's tool_code) or NAME then its JSON object (NAME{…}, NAME: {…}), as a model
+// mixes the Hermes wrapper its harness's prompt shows with the syntax it was trained on. Inside
+// the marker any name counts, as in a ```tool_call fence.
+func otherSyntaxBody(t string) []Call {
+	if !isNameByte(t[0]) && t[0] != '[' || t[len(t)-1] != ')' && t[len(t)-1] != '}' && t[len(t)-1] != ']' {
+		return nil
+	}
+	sc := scanCtx{inMarker: true}
+	for _, scan := range []func(string, scanCtx) []span{scanPython, scanNamedJSON} {
+		spans := scan(t, sc)
+		var calls []Call
+		at := 0
+		for _, sp := range spans {
+			if strings.TrimSpace(t[at:sp.start]) != "" || sp.partial {
+				calls = nil
+				break
+			}
+			calls, at = append(calls, sp.calls...), sp.end
+		}
+		if len(calls) > 0 && strings.TrimSpace(t[at:]) == "" {
+			for i := range calls {
+				calls[i].Name = strings.TrimSuffix(calls[i].Name, ":")
+			}
+			return calls
+		}
+	}
+	return nil
 }
 
 // jsonSequence reads one or more JSON values written one after another (some models put

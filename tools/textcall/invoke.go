@@ -32,8 +32,10 @@ const anthropicPrefix = "antml:"
 type invokeForm struct{ tag, prefix, nameAttr string }
 
 // dsmlPrefixes are the spellings of DeepSeek's ｜DSML｜ tag prefix seen in reports: the
-// template's, and the doubled and ASCII forms clients render (cline#14057, AgentFlocks/flocks#687).
-var dsmlPrefixes = []string{"｜DSML｜", "｜｜DSML｜｜ ", "｜｜DSML｜｜", "||DSML||", " | DSML | "}
+// template's, and the doubled and ASCII forms clients render (cline#14057, AgentFlocks/flocks#687),
+// and the template's under Unicode compatibility normalization (NFKC turns the full-width
+// bar into ASCII '|', as it does DeepSeek's other tokens: <|tool▁call▁begin|>).
+var dsmlPrefixes = []string{"｜DSML｜", "｜｜DSML｜｜ ", "｜｜DSML｜｜", "||DSML||", " | DSML | ", "|DSML|"}
 
 // invokeForms is built once and only read afterwards.
 var invokeForms = func() []invokeForm {

@@ -116,6 +116,9 @@ func hostileReplies() map[string]string {
 		"name attr tag opens":     repeatTo(`<tool_call name="bash">{"command": "`, megabyte),
 		"name attr tags no gt":    repeatTo(`<tool_call name="bash" `, megabyte),
 		"granite short lists":     repeatTo(`<tool_call>[{"name": "bash", "arguments": {}}`, megabyte),
+		"hermes python opens":     repeatTo(`<tool_call>[read_file(path="a"), `, megabyte),
+		"hermes python bodies":    repeatTo("<tool_call>read_file(path=\"a\")</tool_call>\n", megabyte),
+		"hermes python unclosed":  "<tool_call>" + repeatTo(`read_file(path="a") `, megabyte) + ")",
 		"flattened values":        repeatTo("<function=bash> <parameter=command> ls </parameter> ", megabyte),
 	}
 }

@@ -6,7 +6,7 @@ import "strings"
 var attemptTokens = []string{
 	hermesOpen, hermesClose, qwenFunctionOpen, glmKeyOpen, llamaTag, mistralToken,
 	"tool▁call", kimiCallBegin, "<|tool_calls_section_begin|>", "<invoke ", "<function_calls>",
-	"｜DSML｜", "<minimax:tool_call>", gemmaOpen, funcGemmaOpen, "to=functions.", harmonyCall,
+	"｜DSML｜", "|DSML|", "<minimax:tool_call>", gemmaOpen, funcGemmaOpen, "to=functions.", harmonyCall,
 	"```tool_code", "```tool_call", "```function_call", "default_api.", lfmStart,
 	"{tool => ", calledFunctionOpen, "✿FUNCTION✿", ":function_calls>",
 }
