@@ -141,12 +141,18 @@ func blockPieces(args map[string]any) ([]map[string]any, bool) {
 	return out, true
 }
 
-// listFiles maps list_files; recursive lists the whole tree.
+// listFiles maps list_files: recursive lists the whole tree; false or left out lists the top
+// level only, as Cline's and Roo's prompts define it ("Use true for recursive listing, false
+// or omit for top-level only").
 func listFiles(args map[string]any) (string, string) {
 	rec := args["recursive"]
 	delete(args, "recursive")
+	depth := 1
 	if on, _ := rec.(bool); on || strings.EqualFold(fmt.Sprint(rec), "true") {
-		args["depth"] = json.Number(fmt.Sprint(listMaxDepth))
+		depth = listMaxDepth
+	}
+	if args["depth"] == nil {
+		args["depth"] = json.Number(fmt.Sprint(depth))
 	}
 	return "", ""
 }

@@ -151,10 +151,12 @@ var harnessTools = map[string]harnessTool{
 	"find_path":      {target: "glob", rename: map[string]string{"glob": "pattern"}, drop: []string{"offset"}},
 	// gpt-oss's repo_browser (aliases_gptoss.go): the names not already ours or another's
 	"repo_browser.search": {target: "grep", convert: repoBrowserSearch},
-	"print_tree":          {target: "list_dir"},
-	"ls_path":             {target: "list_dir"},
-	"read_file_lines":     {target: "read_file"},
-	"run_command_output":  {target: "bash", convert: codexShell},
+	// its list_files is the tree, as harnesses serving it map it, not Cline's top level
+	"repo_browser.list_files": {target: "list_dir"},
+	"print_tree":              {target: "list_dir"},
+	"ls_path":                 {target: "list_dir"},
+	"read_file_lines":         {target: "read_file"},
+	"run_command_output":      {target: "bash", convert: codexShell},
 	// Open Interpreter's execute (language, code); llm-functions' fs_* tools (path, contents)
 	"execute": {target: "bash", convert: interpreterExecute},
 	// the same (language, code) shape under the names agent frameworks give a code runner
@@ -188,6 +190,10 @@ var harnessTools = map[string]harnessTool{
 	"search_file": {target: "grep", convert: sweSearchFile},
 	"create_file": {target: "write_file"},
 	"run":         {target: "bash"},
+	"sh":          {target: "bash"},
+	"zsh":         {target: "bash"},
+	"cmd":         {target: "bash"},
+	"command":     {target: "bash"},
 	"find_file":   {target: "glob", convert: findFile},
 	"search_dir":  {target: "grep", convert: searchDir},
 }

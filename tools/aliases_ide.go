@@ -99,7 +99,7 @@ func (s *argsSchema) workingDirectory(args map[string]any) []Repair {
 	}
 	for key, v := range args {
 		switch normalizedName(key) {
-		case "cwd", "cd", "workdir", "workingdirectory":
+		case "cwd", "cd", "workdir", "workingdirectory", "workingdir", "directory", "dir", "rundir":
 		default:
 			continue
 		}

@@ -34,6 +34,7 @@ func (s *argsSchema) repairObject(args map[string]any, pathArgs []string) (map[s
 	repairs = append(repairs, s.literalPattern(args)...)
 	repairs = append(repairs, s.resultCaps(args)...)
 	repairs = append(repairs, s.firstPage(args)...)
+	repairs = append(repairs, s.options(args)...)
 	repairs = append(repairs, s.argvCommand(args)...)
 	repairs = append(repairs, s.workingDirectory(args)...)
 	repairs = append(repairs, s.escapedCommand(args)...)

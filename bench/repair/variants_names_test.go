@@ -155,3 +155,43 @@ func TestVariantsMoreHarnesses(t *testing.T) {
 		{"list_tree", m, "", q("list_tree", `{"path": "src"}`), calls(call("list_dir", "path", "src"))},
 	})
 }
+
+// Options other tools declare and ours lack (repair_options.go), line ranges under one name,
+// file URIs, and the editing and shell arguments under other names.
+func TestVariantsOptions(t *testing.T) {
+	m := "devstral-small"
+	edit := call("edit_file", "path", "a.go", "old_string", "x := 1", "new_string", "x := 2")
+	write := call("write_file", "path", "a.txt", "content", "hi")
+	runVariants(t, []variant{
+		{"args list", m, "", q("run_command", `{"command": "ls", "args": ["-la"]}`), calls(lsla)},
+		{"args quoted", m, "", q("bash", `{"command": "grep", "args": ["-rn", "a b", "src"]}`), calls(call("bash", "command", "grep -rn 'a b' src"))},
+		{"timeout_ms", m, "", q("execute_command", `{"command": "ls -la", "timeout_ms": 30000}`), calls(call("bash", "command", "ls -la", "timeout_s", 30.0))},
+		{"timeoutMs", m, "", q("bash", `{"command": "ls -la", "timeoutMs": 1500}`), calls(call("bash", "command", "ls -la", "timeout_s", 2.0))},
+		{"shell name", m, "", q("bash", `{"command": "ls -la", "shell": "/bin/bash"}`), calls(lsla)},
+		{"env", m, "", q("bash", `{"command": "make", "env": {"CGO_ENABLED": "0"}}`), calls(call("bash", "command", "export CGO_ENABLED=0; make"))},
+		{"working_dir", m, "", q("bash", `{"command": "ls -la", "working_dir": "src"}`), calls(call("bash", "command", "cd src && ls -la"))},
+		{"code", m, "", q("bash", `{"code": "ls -la"}`), calls(lsla)},
+		{"sh tool", m, "", q("sh", `{"command": "ls -la"}`), calls(lsla)},
+		{"cmd tool", m, "", q("cmd", `{"cmd": "ls -la"}`), calls(lsla)},
+		{"overwrite", m, "", q("write_file", `{"path": "a.txt", "content": "hi", "overwrite": true}`), calls(write)},
+		{"create_dirs", m, "", q("write_file", `{"path": "a.txt", "content": "hi", "createDirectories": true}`), calls(write)},
+		{"encoding", m, "", q("read_file", `{"path": "a.go", "encoding": "utf-8"}`), calls(readA)},
+		{"count 1", m, "", q("edit_file", `{"path": "a.go", "old_string": "x := 1", "new_string": "x := 2", "count": 1}`), calls(edit)},
+		{"old_content", m, "", q("edit_file", `{"path": "a.go", "old_content": "x := 1", "new_content": "x := 2"}`), calls(edit)},
+		{"search_text", m, "", q("edit_file", `{"path": "a.go", "search_text": "x := 1", "replace_with": "x := 2"}`), calls(edit)},
+		{"code content", m, "", q("write_file", `{"path": "a.txt", "code": "hi"}`), calls(write)},
+		{"lines text", m, "", q("read_file", `{"path": "a.go", "lines": "10-19"}`), calls(call("read_file", "path", "a.go", "offset", 10.0, "limit", 10.0))},
+		{"line_range list", m, "", q("read_file", `{"path": "a.go", "line_range": [10, 19]}`), calls(call("read_file", "path", "a.go", "offset", 10.0, "limit", 10.0))},
+		{"amp read_range", m, "", q("Read", `{"path": "a.go", "read_range": [1, 50]}`), calls(call("read_file", "path", "a.go", "offset", 1.0, "limit", 50.0))},
+		{"lines count", m, "", q("read_file", `{"path": "a.go", "lines": 50}`), calls(call("read_file", "path", "a.go", "limit", 50.0))},
+		{"file uri", m, "", q("read_file", `{"path": "file:///src/a%20b.go"}`), calls(call("read_file", "path", "/src/a b.go"))},
+		{"list recursive", m, "", q("list_dir", `{"path": "src", "recursive": true}`), calls(call("list_dir", "path", "src", "depth", 5.0))},
+		{"list not recursive", m, "", q("list_dir", `{"path": "src", "recursive": false}`), calls(call("list_dir", "path", "src", "depth", 1.0))},
+		{"list hidden", m, "", q("list_dir", `{"path": "src", "show_hidden": true}`), calls(call("list_dir", "path", "src"))},
+		{"grep recursive", m, "", q("grep", `{"pattern": "foo", "recursive": true}`), calls(call("grep", "pattern", "foo"))},
+		{"glob recursive", m, "", q("glob", `{"pattern": "*.go", "recursive": true}`), calls(call("glob", "pattern", "**/*.go"))},
+		{"file_types", m, "", q("grep", `{"pattern": "foo", "file_types": ["go", "ts"]}`), calls(call("grep", "pattern", "foo", "glob", "**/*.{go,ts}"))},
+		{"extension", m, "", q("grep", `{"pattern": "foo", "extension": ".py"}`), calls(call("grep", "pattern", "foo", "glob", "**/*.py"))},
+		{"grep paths", m, "", q("grep", `{"pattern": "foo", "paths": ["src", "lib"]}`), calls(call("grep", "pattern", "foo", "path", "src"), call("grep", "pattern", "foo", "path", "lib"))},
+	})
+}
