@@ -38,9 +38,11 @@ type NarrowedTool struct {
 }
 
 // sessionSetup builds a session's setup from its start: the model (on the start's endpoint),
-// the prompt mode, the skills and the tools they leave; frozenMemory is the memory block read at
-// the session's start (frozenMemory).
-func (n *Node) sessionSetup(start *messages.StartSession, frozenMemory string) (*SessionSetup, error) {
+// the prompt mode, the skills and the tools they leave; memory gives the memory block read at
+// the session's start (frozenMemory). It is asked last, for the system prompt: on a node that
+// has just started, the project memory's read waits for the store's open (store.Start), and
+// everything before it is built meanwhile.
+func (n *Node) sessionSetup(start *messages.StartSession, memory func() string) (*SessionSetup, error) {
 	if n.opts.Provider == nil {
 		return nil, fmt.Errorf("this node has no provider configured")
 	}
@@ -65,7 +67,7 @@ func (n *Node) sessionSetup(start *messages.StartSession, frozenMemory string) (
 	}
 	instr := SessionInstructions(workspace, cwd, n.opts.UserConfigDir)
 	system := withQuirkHint(SystemPrompt(PromptParts{Root: workspace, Mode: string(start.Mode), RolePrompt: start.RolePrompt,
-		UserDir: n.opts.UserConfigDir, Skills: skills, PromptMode: pm, Instructions: instr, Memory: frozenMemory}), modelName, !start.NoRepair)
+		UserDir: n.opts.UserConfigDir, Skills: skills, PromptMode: pm, Instructions: instr, Memory: memory()}), modelName, !start.NoRepair)
 	return &SessionSetup{Provider: provider, Model: modelStamp(start.Model), ModelName: modelName, Tools: reg,
 		System: system, Skills: skills, SkillProblems: skillProblems, Instructions: instr, Narrowed: narrowed, Delegation: n.delegation(reg)}, nil
 }
@@ -92,4 +94,13 @@ func narrowTools(all []tools.Tool, role string, roleTools []string, pm *config.P
 		}
 	}
 	return kept, away
+}
+
+// modelStamp is the model name stamped on assistant messages: provider/model, or "scripted"
+// for a script (its path is not a model).
+func modelStamp(model string) string {
+	if strings.HasPrefix(model, "scripted:") {
+		return "scripted"
+	}
+	return model
 }

@@ -6,7 +6,6 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"time"
 
@@ -126,13 +125,15 @@ func StartNode(opts NodeOptions) (*Node, error) {
 		return nil, err
 	}
 	n := &Node{ID: nodeID(), Root: opts.Root, opts: opts, schemas: &tools.SchemaCache{}}
-	n.startMemos()
 	// The bus starts (its namespace found first) and the tools' schemas compile while the
 	// store opens: none needs the others, and together they are most of a node's start and its
 	// first session's (bench/startup.sh). The node answers once the bus is up; the schemas are
 	// waited for by the first registry built (sessionTools), the store by the first session.
+	// Spawned in this order, the idle core takes the bus at once, and Badger's open (the longest
+	// path, spawned last, by store.Start) runs next on this one, ahead of the memos and schemas.
 	bus := make(chan busStart, 1)
 	go func() { bus <- startBus(opts, BusKeyDir(dir)) }() // ends once the bus is up or failed
+	n.startMemos()
 	n.schemasDone = make(chan struct{})
 	if opts.Prewarm != nil {
 		n.schemas = &opts.Prewarm.schemas
@@ -305,8 +306,14 @@ func waitClosed(nc *nats.Conn, d time.Duration) {
 
 // newSessionDeps is the Node's SessionFactory.
 func (n *Node) newSessionDeps(start *messages.StartSession) (SessionDeps, error) {
-	frozen, notices := n.frozenMemory(start) // once: a /model or /prompt rebuild keeps it (docs/ARCHITECTURE.md, "Memory")
-	setup, err := n.sessionSetup(start, frozen)
+	// The memory is read once (a /model or /prompt rebuild keeps it: docs/ARCHITECTURE.md,
+	// "Memory"), and last: it waits for the store's open, which the rest is built beside.
+	var frozen string
+	var notices []string
+	setup, err := n.sessionSetup(start, func() string {
+		frozen, notices = n.frozenMemory(start)
+		return frozen
+	})
 	if err != nil {
 		return SessionDeps{}, err
 	}
@@ -332,7 +339,9 @@ func (n *Node) newSessionDeps(start *messages.StartSession) (SessionDeps, error)
 		Executor: n.executorFactory(executorParts{start: start, workspace: workspace, skills: setup.Skills, reg: reg, gate: gate,
 			files: n.fileTracker(start), delegates: setup.Delegation != nil}),
 		System: setup.System, Instructions: setup.Instructions, Delegation: setup.Delegation, Narrowed: setup.Narrowed,
-		Setup: func(st *messages.StartSession) (*SessionSetup, error) { return n.sessionSetup(st, frozen) }, PromptModes: n.promptModes, MCP: n.mcp.statusFunc(), MCPWatch: n.mcp.watchFunc(), MCPPrompts: n.mcp.prompter(start.ID), Lessons: n.lessonBook(start),
+		Setup: func(st *messages.StartSession) (*SessionSetup, error) {
+			return n.sessionSetup(st, func() string { return frozen })
+		}, PromptModes: n.promptModes, MCP: n.mcp.statusFunc(), MCPWatch: n.mcp.watchFunc(), MCPPrompts: n.mcp.prompter(start.ID), Lessons: n.lessonBook(start),
 		Memory: n.sessionMemory(start), Notices: notices, Hooks: n.opts.Hooks,
 	}, nil
 }
@@ -380,13 +389,4 @@ func (n *Node) delegation(reg *tools.Registry) *Delegation {
 		Dispatcher:  n.dispatcher,
 		Node:        n.ID,
 	}
-}
-
-// modelStamp is the model name stamped on assistant messages: provider/model, or "scripted"
-// for a script (its path is not a model).
-func modelStamp(model string) string {
-	if strings.HasPrefix(model, "scripted:") {
-		return "scripted"
-	}
-	return model
 }

@@ -22,11 +22,16 @@ type diskMemo[V any] struct {
 	read  func(key string) V
 	fresh time.Duration
 	now   func() time.Time
+	// waits, if set, is told when a caller starts waiting for a warm's read (tests).
+	waits func(key string)
 
 	mu      sync.Mutex
 	entries map[string]*memoEntry[V]
+	// first holds, for each key whose first read a warm started and has not finished, a
+	// channel closed when it has: a caller waits for that read instead of making a second.
+	first   map[string]chan struct{}
 	closed  bool
-	pending sync.WaitGroup // background re-reads; close waits for them
+	pending sync.WaitGroup // background reads; close waits for them
 }
 
 type memoEntry[V any] struct {
@@ -36,7 +41,7 @@ type memoEntry[V any] struct {
 }
 
 func newDiskMemo[V any](fresh time.Duration, read func(key string) V) *diskMemo[V] {
-	return &diskMemo[V]{read: read, fresh: fresh, now: time.Now, entries: map[string]*memoEntry[V]{}}
+	return &diskMemo[V]{read: read, fresh: fresh, now: time.Now, entries: map[string]*memoEntry[V]{}, first: map[string]chan struct{}{}}
 }
 
 // get returns key's value: read now on its first use, from memory after that.
@@ -52,15 +57,44 @@ func (m *diskMemo[V]) get(key string) V {
 		m.mu.Unlock()
 		return v
 	}
+	if done, ok := m.first[key]; ok { // a warm is reading it: one read, not two at once
+		m.mu.Unlock()
+		if m.waits != nil {
+			m.waits(key)
+		}
+		<-done
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		return m.entries[key].val
+	}
 	m.mu.Unlock()
 	return m.store(key, m.read(key))
 }
 
 // warm reads key in the background (the Node's start, while the bus comes up); a caller who
-// asks before it is read reads it too.
+// asks before it is read waits for that read (a huge directory above the workspace makes the
+// credential list's read take a while: a session starting meanwhile must not read it again).
 func (m *diskMemo[V]) warm(key string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if _, ok := m.entries[key]; ok || m.closed {
+		return
+	}
+	if _, ok := m.first[key]; ok {
+		return
+	}
+	done := make(chan struct{})
+	m.first[key] = done
 	m.pending.Add(1)
-	go m.reread(key)
+	go func() { // ends once key is read
+		defer m.pending.Done()
+		v := m.read(key)
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		m.entries[key] = &memoEntry[V]{val: v, at: m.now()}
+		delete(m.first, key)
+		close(done)
+	}()
 }
 
 func (m *diskMemo[V]) reread(key string) {

@@ -4,6 +4,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/troupe-dev/troupe/internal/testwait"
 )
 
 func TestDiskMemo(t *testing.T) {
@@ -47,5 +49,49 @@ func TestDiskMemo(t *testing.T) {
 	}
 	if v := m.get("b"); v != 1 {
 		t.Fatalf("another key: value %d, want its own first read", v)
+	}
+}
+
+// A caller asking for a key while the warm still reads it waits for that read: one read of a
+// slow directory, not two at once (a session starting while the Node's start warms its root).
+func TestDiskMemoWaitsForTheWarm(t *testing.T) {
+	release := make(chan struct{})
+	var mu sync.Mutex
+	reads := 0
+	m := newDiskMemo(time.Hour, func(key string) string {
+		mu.Lock()
+		reads++
+		first := reads == 1
+		mu.Unlock()
+		if first {
+			<-release // the warm's read, held until the caller waits for it
+		}
+		return key + "-read"
+	})
+	waiting := make(chan string, 1)
+	m.waits = func(key string) { waiting <- key }
+	m.warm("root")
+	got := make(chan string, 1)
+	go func() { got <- m.get("root") }()
+	select {
+	case key := <-waiting:
+		if key != "root" {
+			t.Fatalf("waited for %q", key)
+		}
+	case v := <-got:
+		t.Fatalf("get returned %q while the warm was still reading: it read the key itself", v)
+	case <-time.After(testwait.Scale(5 * time.Second)):
+		t.Fatal("get neither waited for the warm nor returned")
+	}
+	close(release)
+	if v := <-got; v != "root-read" {
+		t.Fatalf("get = %q, want the warm's value", v)
+	}
+	m.warm("root") // held already: no read
+	m.close()
+	mu.Lock()
+	defer mu.Unlock()
+	if reads != 1 {
+		t.Fatalf("%d reads, want 1", reads)
 	}
 }

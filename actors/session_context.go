@@ -50,11 +50,13 @@ func (d *SessionDeps) prefixTokens() int {
 
 // request projects the model-visible context for the next call.
 func (s *session) request() *llm.Request {
-	msgs := s.view.Project(projection.Input{Items: s.items, Now: time.Now(), IdleGap: s.cfg.limits.IdleGap, State: append(stateBlocks(&s.done, s.asChild.trail.changed, s.kids), s.learn.blocks()...)})
+	msgs := s.view.Project(projection.Input{Items: s.items, Now: time.Now(), IdleGap: s.cfg.limits.IdleGap,
+		State: append(stateBlocks(&s.done, s.asChild.trail.changed, s.kids), s.learn.blocks()...),
+		Echo:  &projection.Echo{Stamp: s.deps.Model, Model: s.deps.ModelName}})
 	return &llm.Request{
 		Model:    s.deps.ModelName,
 		System:   s.deps.System,
-		Messages: echoReasoning(msgs, s.deps.Model, s.deps.ModelName),
+		Messages: msgs, // shared with the projector's next answers: never modified in place
 		Tools:    s.deps.toolSpecs(),
 		CacheKey: s.cfg.ID,
 		Agent:    s.cfg.handle(),

@@ -106,36 +106,21 @@ func (s *session) recordUsage(u llm.Usage, requestBytes int) {
 
 // syncStore makes the turn durable against power loss too (a SIGKILL loses nothing either way).
 // The sync runs behind the session (the store's syncer logs a failure): waiting for the disk
-// here was two thirds of the harness's time per turn.
-// The turn's repair counters go to the project's per-model counters in the meta's transaction.
+// here was two thirds of the harness's time per turn. The meta, with the turn's repair
+// counters for the project's per-model counters, is queued rather than waited for
+// (store/soon.go): the session's next write commits after it, and the sync follows it.
 func (s *session) syncStore() {
 	repairs, ok := s.cur.repairsToFlush(s.deps.Model)
 	if !ok || s.deps.Model == "" { // counters without a model would fail the meta's write
 		repairs = store.RepairStats{}
 	}
-	if err := s.putMeta(repairs); err != nil {
+	if s.links.emitter != nil {
+		s.meta.EventSeq = s.links.emitter.Seq()
+	}
+	if err := s.deps.Store.PutMetaSoon(s.meta, repairs); err != nil {
 		s.deps.Log.Warn("record session meta", "session", s.cfg.ID, "err", err)
 	}
-	s.deps.Store.SyncSoon()
 }
 
 // noteText marks a harness note so the model can tell it from the user's words.
 func noteText(text string) string { return projection.NotePrefix + text }
-
-// echoReasoning prepares projected messages for the provider: reasoning is echoed only to the
-// model that wrote it (docs/DESIGN-NOTES.md "Provider errors and retries"). The adapters compare the stamp with the request's model name,
-// so ours is translated and every other model's reasoning dropped. msgs is modified in place
-// (Project returns fresh messages).
-func echoReasoning(msgs []llm.Message, stamp, modelName string) []llm.Message {
-	for i := range msgs {
-		if msgs[i].Role != llm.RoleAssistant {
-			continue
-		}
-		if msgs[i].Model == stamp {
-			msgs[i].Model = modelName
-		} else {
-			msgs[i].Reasoning, msgs[i].ReasoningBlocks = "", nil
-		}
-	}
-	return msgs
-}

@@ -37,7 +37,9 @@ func replyTo(err error, ok any) any {
 func (s *session) audit(event messages.EventType, callID, tool string, data any) {
 	raw, _ := messages.MarshalPayload(data)
 	e := &store.Entry{Kind: store.KindSystem, Event: string(event), CallID: callID, ToolName: tool, Data: raw}
-	if err := s.deps.Store.Append(s.cfg.ID, e); err != nil {
+	// Queued, not waited for: its event is out already, and the session's next write (the
+	// call's result) commits after it (store/soon.go).
+	if err := s.deps.Store.AppendSoon(s.cfg.ID, e); err != nil {
 		s.deps.Log.Warn("record audit entry", "session", s.cfg.ID, "event", event, "err", err)
 	}
 }

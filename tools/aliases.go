@@ -10,21 +10,27 @@ var argAliases = map[string][]string{
 	"file": {"path"}, "filepath": {"path"}, "filename": {"path"}, "pathtofile": {"path"},
 	"targetfile": {"path"}, "absolutepath": {"path"}, "dir": {"path"}, "directory": {"path"},
 	"folder": {"path"}, "dirpath": {"path"}, "directorypath": {"path"}, "filetoread": {"path"},
+	"uri": {"path"}, "searchinfolder": {"path"}, // Void's tools (a workspace path as uri)
 	// command
 	"cmd": {"command"}, "script": {"command"}, "commandline": {"command"},
-	"shellcommand": {"command"},
+	"shellcommand": {"command"}, "code": {"content", "command"}, // a code runner's code
 	// edit_file
 	"oldstr": {"old_string"}, "oldtext": {"old_string"}, "search": {"old_string", "pattern"},
 	"find": {"old_string", "pattern"}, "newstr": {"new_string"}, "newtext": {"new_string"},
 	"replace": {"new_string"}, "replacement": {"new_string"}, "replaceall": {"replace_all"},
 	"old": {"old_string"}, "new": {"new_string"}, // Kimi CLI's StrReplaceFile edits
+	"oldcontent": {"old_string"}, "originaltext": {"old_string"}, "originalstring": {"old_string"},
+	"searchtext": {"old_string", "pattern"}, "searchstring": {"old_string", "pattern"}, "findtext": {"old_string", "pattern"},
+	"replacetext": {"new_string"}, "replacestring": {"new_string"}, "replacewith": {"new_string"},
+	"replacementtext": {"new_string"}, "updatedtext": {"new_string"},
 	// write_file
 	"text": {"content"}, "contents": {"content"}, "filetext": {"content"}, "data": {"content"},
 	"filecontent": {"content"}, "filecontents": {"content"}, "thecontent": {"content"}, // avante
+	"newcontent": {"content", "new_string"}, // Void's rewrite_file; an edit's new content
 	// grep and glob
 	"regex": {"pattern"}, "regexp": {"pattern"}, "query": {"pattern"},
 	"searchpattern": {"pattern"}, "globpattern": {"pattern"}, "include": {"glob"},
-	"filepattern": {"glob"}, "contextlines": {"context"},
+	"filepattern": {"glob", "pattern"}, "contextlines": {"context"}, // Amp's glob takes filePattern
 	"includepattern": {"glob"}, "searchpath": {"path"}, "searchdirectory": {"path"}, // Cursor, Zed, Windsurf
 	"relativeworkspacepath": {"path"},    // Cursor's list_dir
 	"codecontent":           {"content"}, // Windsurf's write_to_file

@@ -18,13 +18,14 @@ import (
 // SEARCH/REPLACE blocks; one block is one edit_file, several are split into one edit_file
 // each, in order (split.go). Their entries are in harnessTools (aliases_harness.go).
 
-// Block markers. Cline writes "------- SEARCH", "=======", "+++++++ REPLACE"; Roo, Kilo and
+// Block markers. Void's edit_file (search_replace_blocks) and Aider's first edit format write
+// "<<<<<<< ORIGINAL", "=======", ">>>>>>> UPDATED", often in a ``` fence. Cline writes "------- SEARCH", "=======", "+++++++ REPLACE"; Roo, Kilo and
 // Aider write "<<<<<<< SEARCH", "=======", ">>>>>>> REPLACE", Roo with ":start_line:N" and a
 // "-------" line after the opening marker.
 var (
-	searchMarker  = lazyre.New(`^\s*(?:-{3,}|<{3,})\s*SEARCH>?\s*$`)
+	searchMarker  = lazyre.New(`^\s*(?:-{3,}|<{3,})\s*(?:SEARCH>?|ORIGINAL)\s*$`)
 	dividerMarker = lazyre.New(`^\s*={3,}\s*$`)
-	replaceMarker = lazyre.New(`^\s*(?:\+{3,}|>{3,})\s*REPLACE<?\s*$`)
+	replaceMarker = lazyre.New(`^\s*(?:\+{3,}|>{3,})\s*(?:REPLACE<?|UPDATED)\s*$`)
 	lineHint      = lazyre.New(`^\s*:(?:start|end)_line:\s*\d*\s*$`)
 	hintEnd       = lazyre.New(`^\s*-{3,}\s*$`)
 )
@@ -38,7 +39,7 @@ func parseSearchReplace(diff string) ([]searchReplaceBlock, string) {
 	lines := strings.Split(strings.ReplaceAll(diff, "\r\n", "\n"), "\n")
 	var blocks []searchReplaceBlock
 	for i := 0; i < len(lines); {
-		if strings.TrimSpace(lines[i]) == "" {
+		if t := strings.TrimSpace(lines[i]); t == "" || strings.HasPrefix(t, "```") {
 			i++
 			continue
 		}
@@ -77,9 +78,36 @@ func parseSearchReplace(diff string) ([]searchReplaceBlock, string) {
 	return blocks, ""
 }
 
+// diffKeys are the names a diff of SEARCH/REPLACE blocks goes by: Cline's and Roo's diff,
+// Void's search_replace_blocks, Continue's diffs (a list of them).
+var diffKeys = []string{"diff", "search_replace_blocks", "diffs"}
+
+// takeDiff removes the diff from args and returns its text (a list's diffs one after another).
+func takeDiff(args map[string]any) string {
+	for _, k := range diffKeys {
+		v, ok := args[k]
+		if !ok {
+			continue
+		}
+		delete(args, k)
+		if list, ok := v.([]any); ok {
+			parts := make([]string, 0, len(list))
+			for _, el := range list {
+				if s, ok := el.(string); ok {
+					parts = append(parts, s)
+				}
+			}
+			return strings.Join(parts, "\n")
+		}
+		s, _ := v.(string)
+		return s
+	}
+	return ""
+}
+
 // searchReplaceDiff maps a diff of one SEARCH/REPLACE block to edit_file.
 func searchReplaceDiff(args map[string]any) (string, string) {
-	diff, _ := args["diff"].(string)
+	diff := takeDiff(args)
 	blocks, problem := parseSearchReplace(diff)
 	switch {
 	case problem != "":
@@ -87,25 +115,25 @@ func searchReplaceDiff(args map[string]any) (string, string) {
 	case len(blocks) > 1:
 		return "", fmt.Sprintf("the diff has %d blocks; send one edit_file per block, in order", len(blocks))
 	}
-	delete(args, "diff")
 	args["old_string"], args["new_string"] = blocks[0].old, blocks[0].new
 	return "", ""
 }
 
 // blockPieces splits a diff of SEARCH/REPLACE blocks into one edit each (split.go).
 func blockPieces(args map[string]any) ([]map[string]any, bool) {
-	diff, _ := args["diff"].(string)
-	blocks, problem := parseSearchReplace(diff)
+	rest := map[string]any{}
+	for k, v := range args {
+		rest[k] = v
+	}
+	blocks, problem := parseSearchReplace(takeDiff(rest))
 	if problem != "" {
 		return nil, false
 	}
 	var out []map[string]any
 	for _, b := range blocks {
 		m := map[string]any{}
-		for k, v := range args {
-			if k != "diff" {
-				m[k] = v
-			}
+		for k, v := range rest {
+			m[k] = v
 		}
 		m["old_string"], m["new_string"] = b.old, b.new
 		out = append(out, m)
@@ -113,12 +141,18 @@ func blockPieces(args map[string]any) ([]map[string]any, bool) {
 	return out, true
 }
 
-// listFiles maps list_files; recursive lists the whole tree.
+// listFiles maps list_files: recursive lists the whole tree; false or left out lists the top
+// level only, as Cline's and Roo's prompts define it ("Use true for recursive listing, false
+// or omit for top-level only").
 func listFiles(args map[string]any) (string, string) {
 	rec := args["recursive"]
 	delete(args, "recursive")
+	depth := 1
 	if on, _ := rec.(bool); on || strings.EqualFold(fmt.Sprint(rec), "true") {
-		args["depth"] = json.Number(fmt.Sprint(listMaxDepth))
+		depth = listMaxDepth
+	}
+	if args["depth"] == nil {
+		args["depth"] = json.Number(fmt.Sprint(depth))
 	}
 	return "", ""
 }

@@ -262,13 +262,20 @@ func strReplaceEditor(args map[string]any) (string, string) {
 
 // viewPath reads a file, or lists a path written as a directory (trailing slash, or the root).
 // Crush's view takes file_path (charmbracelet/crush#2073), so that counts as the path too.
+// Augment's view says which with type (file or directory), and searches the file with
+// search_query_regex.
 func viewPath(args map[string]any) (string, string) {
 	if fp, ok := args["file_path"].(string); ok && args["path"] == nil {
 		args["path"] = fp
 		delete(args, "file_path")
 	}
+	kind, _ := args["type"].(string)
+	delete(args, "type")
+	if re, ok := args["search_query_regex"].(string); ok && re != "" {
+		return augmentSearch(args, re)
+	}
 	p, _ := args["path"].(string)
-	if p == "" || p == "." || p == "/" || strings.HasSuffix(p, "/") {
+	if kind == "directory" || p == "" || p == "." || p == "/" || strings.HasSuffix(p, "/") {
 		delete(args, "view_range")
 		return "list_dir", ""
 	}

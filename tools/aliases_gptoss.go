@@ -67,3 +67,18 @@ func fsPatch(args map[string]any) (string, string) {
 	args["patch"] = text
 	return applyPatch(args)
 }
+
+// piFind maps Pi's find (pattern, path, limit), a glob over file names at any depth (fd's
+// --glob), to our glob, whose pattern is relative to path: a pattern without a directory
+// matches at any depth. A pattern that is no glob and no file name (gpt-oss's browser.find
+// looks for words in a page) is refused.
+func piFind(args map[string]any) (string, string) {
+	p, _ := args["pattern"].(string)
+	if !strings.ContainsAny(p, "*?[{.") {
+		return "", fmt.Sprintf("pattern %q is not a file name or glob (e.g. *.go); to search file contents use grep", p)
+	}
+	if !strings.Contains(p, "/") && !strings.HasPrefix(p, "**") {
+		args["pattern"] = "**/" + p
+	}
+	return "", ""
+}

@@ -151,22 +151,49 @@ var harnessTools = map[string]harnessTool{
 	"find_path":      {target: "glob", rename: map[string]string{"glob": "pattern"}, drop: []string{"offset"}},
 	// gpt-oss's repo_browser (aliases_gptoss.go): the names not already ours or another's
 	"repo_browser.search": {target: "grep", convert: repoBrowserSearch},
-	"print_tree":          {target: "list_dir"},
-	"ls_path":             {target: "list_dir"},
-	"read_file_lines":     {target: "read_file"},
-	"run_command_output":  {target: "bash", convert: codexShell},
+	// its list_files is the tree, as harnesses serving it map it, not Cline's top level
+	"repo_browser.list_files": {target: "list_dir"},
+	"print_tree":              {target: "list_dir"},
+	"ls_path":                 {target: "list_dir"},
+	"read_file_lines":         {target: "read_file"},
+	"run_command_output":      {target: "bash", convert: codexShell},
 	// Open Interpreter's execute (language, code); llm-functions' fs_* tools (path, contents)
-	"execute":  {target: "bash", convert: interpreterExecute},
-	"fs_cat":   {target: "read_file"},
-	"fs_ls":    {target: "list_dir"},
-	"fs_write": {target: "write_file"},
-	"fs_patch": {target: "edit_file", convert: fsPatch},
+	"execute": {target: "bash", convert: interpreterExecute},
+	// the same (language, code) shape under the names agent frameworks give a code runner
+	"run_code":     {target: "bash", convert: interpreterExecute},
+	"execute_code": {target: "bash", convert: interpreterExecute},
+	// Anthropic's text editor commands called as tools (str_replace, create with file_text)
+	"str_replace": {target: "edit_file"},
+	"create":      {target: "write_file", convert: createWithText},
+	"fs_cat":      {target: "read_file"},
+	"fs_ls":       {target: "list_dir"},
+	"fs_write":    {target: "write_file"},
+	"fs_patch":    {target: "edit_file", convert: fsPatch},
+	// Void (aliases_void.go); read_file, edit_file and run_command share names above
+	"ls_dir":                 {target: "list_dir", drop: []string{"page_number"}},
+	"get_dir_tree":           {target: "list_dir", convert: voidTree},
+	"rewrite_file":           {target: "write_file"},
+	"search_pathnames_only":  {target: "glob", convert: voidPathnames},
+	"search_for_files":       {target: "grep", convert: voidSearch},
+	"search_in_file":         {target: "grep", convert: voidSearch},
+	"run_persistent_command": {target: "bash", drop: []string{"persistent_terminal_id"}},
+	// Hermes Agent's and opencode's patch
+	"patch": {target: "edit_file", convert: patchTool},
+	// Pi (its coding agent's find: a glob matched at any depth; the fff extension's ffgrep)
+	"find":   {target: "glob", convert: piFind},
+	"ffgrep": {target: "grep"},
 	// SWE-agent and other common spellings
 	"cat":         {target: "read_file"},
 	"view":        {convert: viewPath},
 	"open_file":   {target: "read_file"},
+	"open":        {target: "read_file", convert: sweOpen},
+	"search_file": {target: "grep", convert: sweSearchFile},
 	"create_file": {target: "write_file"},
 	"run":         {target: "bash"},
+	"sh":          {target: "bash"},
+	"zsh":         {target: "bash"},
+	"cmd":         {target: "bash"},
+	"command":     {target: "bash"},
 	"find_file":   {target: "glob", convert: findFile},
 	"search_dir":  {target: "grep", convert: searchDir},
 }

@@ -99,7 +99,7 @@ func (s *argsSchema) workingDirectory(args map[string]any) []Repair {
 	}
 	for key, v := range args {
 		switch normalizedName(key) {
-		case "cwd", "cd", "workdir", "workingdirectory":
+		case "cwd", "cd", "workdir", "workingdirectory", "workingdir", "directory", "dir", "rundir":
 		default:
 			continue
 		}
@@ -175,4 +175,27 @@ func boolOf(v any) (bool, bool) {
 		return x != "0", true
 	}
 	return false, false
+}
+
+// augmentSearch maps Augment's view with search_query_regex (and its context_lines_before and
+// context_lines_after) to grep in that file.
+func augmentSearch(args map[string]any, re string) (string, string) {
+	width := int64(-1)
+	for _, k := range []string{"context_lines_before", "context_lines_after"} {
+		if n, ok := intOf(args[k]); ok && n > width {
+			width = n
+		}
+		delete(args, k)
+	}
+	delete(args, "search_query_regex")
+	delete(args, "view_range")
+	if on, ok := boolOf(args["case_sensitive"]); ok && !on {
+		re = "(?i)" + re
+	}
+	delete(args, "case_sensitive")
+	args["pattern"] = re
+	if width >= 0 {
+		args["context"] = json.Number(fmt.Sprint(min(width, 10)))
+	}
+	return "grep", ""
 }

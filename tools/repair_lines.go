@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+
+	"github.com/troupe-dev/troupe/internal/lazyre"
 )
 
 // Line ranges of other harnesses' file readers, as their tool definitions declare them, read
@@ -69,6 +71,19 @@ func (s *argsSchema) lineRange(args map[string]any) []Repair {
 		delete(args, "view_range")
 		args["start_line"], args["end_line"] = span[0], span[1]
 	}
+	for _, k := range slices.Sorted(maps.Keys(args)) {
+		// a range under one name: lines "10-20", line_range [10, 20], Amp's read_range
+		switch normalizedName(k) {
+		case "lines", "linerange", "range", "readrange", "linenumbers":
+		default:
+			continue
+		}
+		if first, last, ok := spanOf(args[k]); ok && !s.has(k) {
+			delete(args, k)
+			args["start_line"], args["end_line"] = first, last
+			break
+		}
+	}
 	byNorm := map[string]string{}
 	for k := range args {
 		if !s.has(k) {
@@ -115,4 +130,22 @@ func (s *argsSchema) lineRange(args map[string]any) []Repair {
 
 func isLineRangeKey(norm string) bool {
 	return slices.ContainsFunc(lineRangeKeys, func(lr lineRangeKey) bool { return lr.start == norm || lr.end == norm })
+}
+
+// spanSep splits a range written as text: 10-20, 10:20, 10..20, 10,20, 10 to 20.
+var spanSep = lazyre.New(`^\s*(\d+)\s*(?:-|:|\.\.|,|to)\s*(-?\d+)\s*$`)
+
+// spanOf reads a range of two line numbers, as a list or as text.
+func spanOf(v any) (first, last json.Number, ok bool) {
+	if span, isList := listArg(v); isList && len(span) == 2 {
+		a, ok1 := intOf(span[0])
+		b, ok2 := intOf(span[1])
+		return json.Number(fmt.Sprint(a)), json.Number(fmt.Sprint(b)), ok1 && ok2
+	}
+	text, _ := v.(string)
+	m := spanSep.FindStringSubmatch(text)
+	if m == nil {
+		return "", "", false
+	}
+	return json.Number(m[1]), json.Number(m[2]), true
 }

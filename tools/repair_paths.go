@@ -2,6 +2,7 @@ package tools
 
 import (
 	"fmt"
+	"net/url"
 	"strings"
 )
 
@@ -10,6 +11,9 @@ import (
 // directory that means the default (gpt-oss's repo_browser tools send {"path": ""} for the
 // root). A file name starting or ending with a blank is never what a model means, and an empty
 // optional path is the argument left out.
+
+// A path written as a file URI (file:///home/me/a.go, as IDE agents and Void's uri arguments
+// send it) is that local path.
 
 // pathValues trims the blanks around each path argument, and drops an optional one left empty.
 // A required path left empty stays for validation to name.
@@ -21,6 +25,9 @@ func (s *argsSchema) pathValues(args map[string]any, pathArgs []string) []Repair
 			continue
 		}
 		trimmed := strings.TrimSpace(p)
+		if local, ok := fileURI(trimmed); ok {
+			trimmed = local
+		}
 		switch {
 		case trimmed == "" && !s.required[name] && s.has(name):
 			delete(args, name)
@@ -31,4 +38,24 @@ func (s *argsSchema) pathValues(args map[string]any, pathArgs []string) []Repair
 		}
 	}
 	return repairs
+}
+
+// fileURI is the local path a file:// URI names, with its %-escapes decoded.
+func fileURI(p string) (string, bool) {
+	rest, ok := strings.CutPrefix(p, "file://")
+	if !ok {
+		return "", false
+	}
+	if host, after, found := strings.Cut(rest, "/"); found && (host == "" || host == "localhost") {
+		rest = "/" + after
+	} else {
+		return "", false
+	}
+	if isDrivePath(strings.TrimPrefix(rest, "/")) { // file:///C:/a.go
+		rest = strings.TrimPrefix(rest, "/")
+	}
+	if decoded, err := url.PathUnescape(rest); err == nil {
+		rest = decoded
+	}
+	return rest, rest != ""
 }

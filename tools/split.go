@@ -43,8 +43,8 @@ func (r *Registry) Split(name, raw string) (pieces []Piece, ok bool) {
 		return pieces, true
 	}
 	key, target := r.splitTool(name)
-	if key == "" {
-		return nil, false
+	if key == "" || !listShaped(key, target) {
+		return nil, false // not read: most calls are to tools that never split (issue 19)
 	}
 	var args map[string]any
 	if text, isText := harnessTools[key].textArgs(raw); isText {
@@ -70,6 +70,8 @@ func (r *Registry) Split(name, raw string) (pieces []Piece, ok bool) {
 		maps, ok = blockPieces(args)
 	case target == "bash" || key == "bash":
 		maps, ok = listPieces(args, "commands", "command")
+	case target == "grep" || key == "grep" || target == "list_dir" || key == "list_dir":
+		maps, ok = listPieces(args, "paths", "path") // a search or listing of several paths
 	case target == "read_file" || key == "read_file":
 		maps, ok = readPieces(args)
 	case target == "edit_file" || key == "edit_file":
@@ -96,6 +98,20 @@ func (r *Registry) Split(name, raw string) (pieces []Piece, ok bool) {
 		pieces = append(pieces, Piece{Name: to, Args: string(out)})
 	}
 	return pieces, true
+}
+
+// listShaped says whether Split has a way to split calls of key (and target): the cases of its
+// switch.
+func listShaped(key, target string) bool {
+	switch key {
+	case "FileWriteOrEdit", "ReadFiles", "apply_patch", "StrReplaceFile", "search_replace", "bash", "read_file", "edit_file":
+		return true
+	}
+	switch target {
+	case "bash", "read_file", "edit_file":
+		return true
+	}
+	return false
 }
 
 // pieceTool is the key under which a piece names its tool, when it is not the split tool's

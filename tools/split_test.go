@@ -90,7 +90,7 @@ func TestClineTools(t *testing.T) {
 		{"write_to_file", `{"path": "a.txt", "content": "x", "line_count": "1"}`, "write_file", `{"path":"a.txt","content":"x"}`},
 		{"replace_in_file", `{"path": "a.go", "diff": "------- SEARCH\nold\n=======\nnew\n+++++++ REPLACE"}`, "edit_file", `{"path":"a.go","old_string":"old","new_string":"new"}`},
 		{"list_files", `{"path": "src", "recursive": "true"}`, "list_dir", `{"path":"src","depth":5}`},
-		{"list_files", `{"path": "src"}`, "list_dir", `{"path":"src"}`},
+		{"list_files", `{"path": "src"}`, "list_dir", `{"path":"src","depth":1}`},
 		{"search_files", `{"path": "src", "regex": "TODO", "file_pattern": "*.go"}`, "grep", `{"path":"src","pattern":"TODO","glob":"*.go"}`},
 		{"search_and_replace", `{"path": "a.go", "search": "foo", "replace": "bar"}`, "edit_file", `{"path":"a.go","old_string":"foo","new_string":"bar","replace_all":true}`},
 		{"search_and_replace", `{"path": "a.go", "search": "f.o", "replace": "bar", "use_regex": true}`, "", ""},

@@ -25,18 +25,23 @@ var wordMeanings = map[string]string{
 	"list": "list", "ls": "list", "dir": "dir", "directory": "dir", "folder": "dir", "files": "dir",
 	"run": "run", "execute": "run", "exec": "run", "send": "run", "command": "shell", "commands": "shell",
 	"shell": "shell", "bash": "shell", "terminal": "shell", "cmd": "shell",
+	"search": "search", "grep": "search", "code": "code", "tree": "dir", "find": "find", "locate": "find",
 	"to": "", "the": "", "a": "", "tool": "", "in": "", "of": "", "from": "",
 }
 
 // meaningTools are our tools by the sorted meanings of a name that means them.
 var meaningTools = map[string]string{
-	"file read":  "read_file",
-	"file write": "write_file",
-	"edit file":  "edit_file",
-	"dir list":   "list_dir",
-	"dir read":   "list_dir", // read_dir, read_directory, get_folder: a directory is read by listing it
-	"run shell":  "bash",
-	"shell":      "bash", // terminal_command, bash_commands: every word names the shell
+	"file read":   "read_file",
+	"file write":  "write_file",
+	"edit file":   "edit_file",
+	"dir list":    "list_dir",
+	"dir read":    "list_dir", // read_dir, read_directory, get_folder: a directory is read by listing it
+	"run shell":   "bash",
+	"code search": "grep", // search_code, grep_code
+	"dir search":  "grep", // search_directory, search_dir: SWE-agent's searches contents
+	"dir find":    "glob", // find_files, locate_files
+	"file find":   "glob", // find_file, locate_file
+	"shell":       "bash", // terminal_command, bash_commands: every word names the shell
 }
 
 // byMeaning maps an invented name to the tool it means, when its arguments fit that tool. With

@@ -35,6 +35,27 @@ type Input struct {
 	PreviewBytes int
 	// State is appended as a final "[troupe state]" user message when not empty.
 	State []StateBlock
+	// Echo, when set, prepares assistant messages for the model the call goes to (Echo.Apply).
+	Echo *Echo
+}
+
+// Echo says which model a call goes to, for what its assistant messages carry: reasoning is
+// echoed only to the model that wrote it (docs/DESIGN-NOTES.md "Provider errors and
+// retries"). The adapters compare a message's Model with the request's model name, so
+// messages stamped Stamp (the full provider/model string) are stamped Model (the name the
+// provider is asked for), and every other model's reasoning is dropped.
+type Echo struct{ Stamp, Model string }
+
+// Apply prepares one message as Echo says.
+func (e Echo) Apply(m *llm.Message) {
+	if m.Role != llm.RoleAssistant {
+		return
+	}
+	if m.Model == e.Stamp {
+		m.Model = e.Model
+	} else {
+		m.Reasoning, m.ReasoningBlocks = "", nil
+	}
 }
 
 // StateHeader opens the state message.
@@ -47,7 +68,8 @@ const StateHeader = "[troupe state]"
 //
 // Project is pure and deterministic. It never modifies in.Items; the messages it returns share
 // their ToolCalls arrays with the items (capped, so appending to one copies) and must not be
-// modified in place. If the items' messages pass Violations, so do the returned ones.
+// modified in place: a Projector's answers share their backing array with the ones before
+// them (see Projector). If the items' messages pass Violations, so do the returned ones.
 func Project(in Input) []llm.Message {
 	var p Projector
 	return p.Project(in)

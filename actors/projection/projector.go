@@ -16,12 +16,20 @@ import (
 // A log that is not the one it saw grown (another slice, fewer items, a changed last item) or
 // a new boundary rebuilds the view; so do other options. The zero value is ready; a Projector
 // is owned by one goroutine, and the log's items it has seen must not change.
+//
+// Its answers are not copies: each is the conversation it keeps, appended to and never
+// changed in place, capped at its length (only state blocks, or a changed elision, make a
+// new array). Copying the whole context into every request was the largest piece of a
+// turn's CPU once the view was kept (issue 19). So an earlier answer stays as it was while
+// later ones grow, and no caller may modify one in place.
 type Projector struct {
 	base    *Item  // &items[0] of the log it saw
 	seen    int    // how many of the log's items it took in
 	lastSeq uint64 // the seq of items[seen-1], to notice a changed log
 	gap     time.Duration
 	preview int // the preview bound the elided forms were cut to
+	echo    Echo
+	echoing bool // echo applies (Input.Echo was set)
 
 	boundary string // the last boundary, rendered ("" for none)
 	to       uint64 // the last seq that boundary replaced
@@ -33,6 +41,12 @@ type Projector struct {
 	lastGap int           // the index in view of the first item after the latest idle gap (0: none)
 	results []int         // the indexes in view of the tool results
 	elided  []llm.Message // view[i] as shown before an idle gap, cut for i < len(elided)
+
+	// shown is what the last answer showed when it is not view itself (a boundary, or outputs
+	// elided): the boundary, elided[:shownCut], then view[shownCut:shownView].
+	shown     []llm.Message
+	shownCut  int
+	shownView int
 }
 
 // Project returns Project(in), taking in only what was appended to in.Items since the last call.
@@ -47,7 +61,11 @@ func (p *Projector) Project(in Input) []llm.Message {
 	if previewBytes <= 0 {
 		previewBytes = DefaultPreviewBytes
 	}
-	p.catchUp(in.Items, gap, previewBytes)
+	var echo Echo
+	if in.Echo != nil {
+		echo = *in.Echo
+	}
+	p.catchUp(in.Items, gap, previewBytes, echo, in.Echo != nil)
 
 	elideBefore := 0
 	if gap > 0 {
@@ -58,24 +76,44 @@ func (p *Projector) Project(in Input) []llm.Message {
 		elideBefore = min(at, p.keepFrom(keep))
 	}
 	p.cut(elideBefore)
-	out := make([]llm.Message, 0, len(p.view)+2)
-	if p.hasB {
-		out = append(out, llm.Message{Role: llm.RoleUser, Content: p.boundary})
-	}
-	out = append(out, p.elided[:elideBefore]...)
-	out = append(out, p.view[elideBefore:]...)
-	if len(in.State) > 0 {
+	out := p.conversation(elideBefore)
+	if len(in.State) > 0 { // beyond out's capacity: a new array, the kept one unchanged
 		out = append(out, llm.Message{Role: llm.RoleUser, Content: renderState(in.State)})
 	}
 	return out
 }
 
+// conversation is the view as shown with its first elideBefore messages elided, capped at its
+// length. Without a boundary or elision that is the view itself; otherwise shown, extended
+// while the elision stays where it was and made anew when it moves.
+func (p *Projector) conversation(elideBefore int) []llm.Message {
+	if !p.hasB && elideBefore == 0 {
+		p.shown = nil
+		if p.view == nil {
+			return []llm.Message{} // empty, as Project's
+		}
+		return p.view[:len(p.view):len(p.view)]
+	}
+	if p.shown == nil || elideBefore != p.shownCut {
+		p.shown = make([]llm.Message, 0, len(p.view)+1)
+		if p.hasB {
+			p.shown = append(p.shown, llm.Message{Role: llm.RoleUser, Content: p.boundary})
+		}
+		p.shown = append(p.shown, p.elided[:elideBefore]...)
+		p.shownCut, p.shownView = elideBefore, elideBefore
+	}
+	p.shown = append(p.shown, p.view[p.shownView:]...)
+	p.shownView = len(p.view)
+	return p.shown[:len(p.shown):len(p.shown)]
+}
+
 // catchUp brings the view up to items: it takes in the items appended since the last call, or
 // rebuilds the view when items is not that log grown, holds a new boundary, or the options
 // the view depends on changed.
-func (p *Projector) catchUp(items []Item, gap time.Duration, previewBytes int) {
+func (p *Projector) catchUp(items []Item, gap time.Duration, previewBytes int, echo Echo, echoing bool) {
 	grown := len(items) > 0 && &items[0] == p.base && len(items) >= p.seen && p.seen > 0 &&
-		items[p.seen-1].Seq == p.lastSeq && gap == p.gap && previewBytes == p.preview
+		items[p.seen-1].Seq == p.lastSeq && gap == p.gap && previewBytes == p.preview &&
+		echo == p.echo && echoing == p.echoing
 	if grown {
 		for _, it := range items[p.seen:] {
 			if it.Boundary != nil {
@@ -85,7 +123,7 @@ func (p *Projector) catchUp(items []Item, gap time.Duration, previewBytes int) {
 		}
 	}
 	if !grown {
-		p.rebuild(items, gap, previewBytes)
+		p.rebuild(items, gap, previewBytes, echo, echoing)
 		return
 	}
 	for _, it := range items[p.seen:] {
@@ -95,9 +133,9 @@ func (p *Projector) catchUp(items []Item, gap time.Duration, previewBytes int) {
 	p.lastSeq = items[p.seen-1].Seq
 }
 
-// rebuild builds the view of items from nothing.
-func (p *Projector) rebuild(items []Item, gap time.Duration, previewBytes int) {
-	*p = Projector{gap: gap, preview: previewBytes, seen: len(items), view: p.view[:0], results: p.results[:0]}
+// rebuild builds the view of items from nothing, in a new array: earlier answers keep theirs.
+func (p *Projector) rebuild(items []Item, gap time.Duration, previewBytes int, echo Echo, echoing bool) {
+	*p = Projector{gap: gap, preview: previewBytes, echo: echo, echoing: echoing, seen: len(items), results: p.results[:0]}
 	if len(items) == 0 {
 		return
 	}
@@ -132,6 +170,9 @@ func (p *Projector) take(it Item) {
 	}
 	m := it.Msg
 	m.ToolCalls = m.ToolCalls[:len(m.ToolCalls):len(m.ToolCalls)]
+	if p.echoing {
+		p.echo.Apply(&m)
+	}
 	p.view = append(p.view, m)
 	p.last = it.Time
 }

@@ -17,18 +17,29 @@ func checkGrown(t *testing.T, h *hist, now time.Duration, keep, previewBytes int
 	t.Helper()
 	var p Projector
 	state := []StateBlock{{Title: "Goal", Body: "g"}}
+	type answer struct{ got, want []llm.Message }
+	var answers []answer
 	for k := 1; k <= len(h.items); k++ {
 		at := h.items[k-1].Time
 		if k == len(h.items) {
 			at = h.now.Add(now)
 		}
-		in := Input{Items: h.items[:k], Now: at, KeepOutputs: keep, PreviewBytes: previewBytes, State: state}
+		in := Input{Items: h.items[:k], Now: at, KeepOutputs: keep, PreviewBytes: previewBytes}
+		if k%2 == 0 { // with and without state: without, the answer is the kept array itself
+			in.State = state
+		}
+		if k%3 == 0 {
+			in.Echo = &Echo{Stamp: "p/m", Model: "m"}
+		}
 		got, want := p.Project(in), projectWhole(in)
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("after %d items the grown projection differs:\n got %s\nwant %s", k, renderMessages(got), renderMessages(want))
 		}
-		if len(got) > 0 {
-			got[0].Content, got[len(got)-1].Model = "changed by the caller", "x" // as echoReasoning does: it must not reach the next call
+		answers = append(answers, answer{got, want})
+	}
+	for k, a := range answers { // the answers share arrays: a later one never changes an earlier one
+		if !reflect.DeepEqual(a.got, a.want) {
+			t.Fatalf("the answer after %d items changed later:\n got %s\nwant %s", k+1, renderMessages(a.got), renderMessages(a.want))
 		}
 	}
 	in := Input{Items: cloneItems(h.items), Now: h.now.Add(now), KeepOutputs: keep, PreviewBytes: previewBytes}
@@ -71,4 +82,27 @@ func TestProjectorRebuildsWhenTheLogIsNotTheOneItSawGrown(t *testing.T) {
 	p.Project(Input{Items: changed, Now: h.now})
 	changed[len(changed)-1] = Item{Seq: 999, Time: h.now, Msg: llm.Message{Role: llm.RoleAssistant, Content: "rewritten in place"}}
 	check("its last item rewritten in place", Input{Items: changed, Now: h.now})
+}
+
+// Echo stamps the calling model's own messages with the name it is asked by and drops every
+// other model's reasoning; a Projector that saw another Echo (or none) builds its view again.
+func TestProjectorEchoesReasoningOnlyToItsModel(t *testing.T) {
+	h := newHist().user("go")
+	h.add(Item{Msg: llm.Message{Role: llm.RoleAssistant, Content: "a", Reasoning: "mine", ReasoningBlocks: []byte(`{}`), Model: "p/m"}})
+	h.add(Item{Msg: llm.Message{Role: llm.RoleAssistant, Content: "b", Reasoning: "theirs", ReasoningBlocks: []byte(`{}`), Model: "q/other"}})
+	var p Projector
+	got := p.Project(Input{Items: h.items, Now: h.now, Echo: &Echo{Stamp: "p/m", Model: "m"}})
+	if a, b := got[1], got[2]; a.Model != "m" || a.Reasoning != "mine" || len(a.ReasoningBlocks) == 0 || b.Model != "q/other" || b.Reasoning != "" || b.ReasoningBlocks != nil {
+		t.Fatalf("echo: %+v / %+v", a, b)
+	}
+	if h.items[1].Msg.Model != "p/m" || h.items[2].Msg.Reasoning != "theirs" {
+		t.Fatal("the log's items were changed")
+	}
+	got = p.Project(Input{Items: h.items, Now: h.now, Echo: &Echo{Stamp: "q/other", Model: "other"}})
+	if a, b := got[1], got[2]; a.Reasoning != "" || a.Model != "p/m" || b.Model != "other" || b.Reasoning != "theirs" {
+		t.Fatalf("another model: %+v / %+v", a, b)
+	}
+	if got := p.Project(Input{Items: h.items, Now: h.now}); !reflect.DeepEqual(got, projectWhole(Input{Items: h.items, Now: h.now})) || got[1].Model != "p/m" {
+		t.Fatalf("no echo: %s", renderMessages(got))
+	}
 }

@@ -49,6 +49,9 @@ func projectWhole(in Input) []llm.Message {
 			m.Content += fmt.Sprintf("\n[%d image(s) no longer shown; read the file again to see it]", len(m.Images))
 			m.Images = nil
 		}
+		if in.Echo != nil {
+			in.Echo.Apply(&m)
+		}
 		out = append(out, m)
 	}
 	if len(in.State) > 0 {

@@ -45,7 +45,7 @@ func TestVariantsHarnessNames(t *testing.T) {
 		{"cline write_to_file", m, "", q("write_to_file", `{"path": "a.txt", "content": "hi", "line_count": 1}`), calls(write)},
 		{"cline search_files", m, "", q("search_files", `{"path": "src", "regex": "foo"}`), calls(grepFoo)},
 		{"cline search_files pattern", m, "", q("search_files", `{"path": "src", "regex": "foo", "file_pattern": "*.go"}`), calls(call("grep", "pattern", "foo", "path", "src", "glob", "*.go"))},
-		{"cline list_files", m, "", q("list_files", `{"path": "src", "recursive": false}`), calls(call("list_dir", "path", "src"))},
+		{"cline list_files", m, "", q("list_files", `{"path": "src", "recursive": false}`), calls(call("list_dir", "path", "src", "depth", 1.0))}, // top level only (Cline's prompt)
 		{"cline replace_in_file", m, "", q("replace_in_file", `{"path": "a.go", "diff": "------- SEARCH\nx := 1\n=======\nx := 2\n+++++++ REPLACE"}`), calls(edit)},
 		{"roo apply_diff", m, "", q("apply_diff", `{"path": "a.go", "diff": "<<<<<<< SEARCH\n:start_line:1\n-------\nx := 1\n=======\nx := 2\n>>>>>>> REPLACE"}`), calls(edit)},
 		{"roo read_file files", m, "", q("read_file", `{"files": [{"path": "a.go"}]}`), calls(readA)},

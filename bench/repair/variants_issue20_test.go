@@ -52,7 +52,7 @@ func TestVariantsIssue20Shapes(t *testing.T) {
 		{"cline write_to_file", m, "<write_to_file>\n<path>a.txt</path>\n<content>\nhi\n</content>\n<line_count>1</line_count>\n</write_to_file>", nil, calls(call("write_file", "path", "a.txt", "content", "hi"))}, // Cline drops the one break after <content> and before </content>
 		{"cline replace_in_file", m, "<replace_in_file>\n<path>a.go</path>\n<diff>\n------- SEARCH\nx := 1\n=======\nx := 2\n+++++++ REPLACE\n</diff>\n</replace_in_file>", nil, calls(edit)},
 		{"cline search_files", m, "<search_files>\n<path>src</path>\n<regex>foo</regex>\n<file_pattern>*.go</file_pattern>\n</search_files>", nil, calls(call("grep", "pattern", "foo", "path", "src", "glob", "*.go"))},
-		{"cline list_files", m, "<list_files>\n<path>src</path>\n<recursive>false</recursive>\n</list_files>", nil, calls(call("list_dir", "path", "src"))},
+		{"cline list_files", m, "<list_files>\n<path>src</path>\n<recursive>false</recursive>\n</list_files>", nil, calls(call("list_dir", "path", "src", "depth", 1.0))}, // top level only (Cline's prompt)
 		{"roo read_file args", m, "<read_file>\n<args>\n  <file>\n    <path>a.go</path>\n  </file>\n</args>\n</read_file>", nil, calls(readA)},
 		{"roo apply_diff", m, "<apply_diff>\n<path>a.go</path>\n<diff>\n<<<<<<< SEARCH\n:start_line:1\n-------\nx := 1\n=======\nx := 2\n>>>>>>> REPLACE\n</diff>\n</apply_diff>", nil, calls(edit)},
 		// stray tokens between a name and its arguments

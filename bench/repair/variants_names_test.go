@@ -93,3 +93,105 @@ func TestVariantsClassesAndMethods(t *testing.T) {
 		{"ns python positional", "gemini-2.5-pro", "```tool_code\nprint(await Repo.read_directory(\"src\"))\n```", nil, calls(call("list_dir", "path", "src"))},
 	})
 }
+
+// Pi's tools (its coding agent's read, bash, edit, write, grep, find, ls; the fff extension's
+// ffgrep) and the search options ours lack: result caps and literal patterns.
+func TestVariantsSearchOptions(t *testing.T) {
+	m := "gpt-oss-20b"
+	runVariants(t, []variant{
+		{"pi find", m, "", q("find", `{"pattern": "*.go", "path": "src", "limit": 100}`), calls(call("glob", "pattern", "**/*.go", "path", "src"))},
+		{"pi find nested", m, "", q("find", `{"pattern": "src/**/*.ts"}`), calls(call("glob", "pattern", "src/**/*.ts"))},
+		{"pi find name", m, "", q("find", `{"pattern": "go.mod"}`), calls(call("glob", "pattern", "**/go.mod"))},
+		{"pi ls limit", m, "", q("ls", `{"path": "src", "limit": 500}`), calls(call("list_dir", "path", "src"))},
+		{"pi grep literal", m, "", q("grep", `{"pattern": "a.b(", "literal": true, "limit": 50}`), calls(call("grep", "pattern", `a\.b\(`))},
+		{"pi grep ignoreCase", m, "", q("grep", `{"pattern": "foo", "ignoreCase": true, "path": "src"}`), calls(call("grep", "pattern", "(?i)foo", "path", "src"))},
+		{"ffgrep", m, `<|channel|>commentary to=functions.ffgrep <|constrain|>json<|message|>{"pattern": "foo", "path": ""}<|call|>`, nil, calls(call("grep", "pattern", "foo"))},
+		{"ffgrep query", m, "", q("ffgrep", `{"query": "foo", "path": "src", "limit": 20}`), calls(call("grep", "pattern", "foo", "path", "src"))},
+		{"fixed_strings", m, "", q("grep", `{"pattern": "x[0]", "fixed_strings": true}`), calls(call("grep", "pattern", `x\[0\]`))},
+		{"IsRegex false", m, "", q("grep_search", `{"Query": "x[0]", "SearchPath": "src", "IsRegex": false}`), calls(call("grep", "pattern", `x\[0\]`, "path", "src"))},
+		{"IsRegex true", m, "", q("grep_search", `{"Query": "x+", "SearchPath": "src", "IsRegex": true}`), calls(call("grep", "pattern", "x+", "path", "src"))},
+		{"max_results glob", m, "", q("glob", `{"pattern": "**/*.go", "max_results": 10}`), calls(call("glob", "pattern", "**/*.go"))},
+		{"max_count grep", m, "", q("grep", `{"pattern": "foo", "max_count": 5}`), calls(call("grep", "pattern", "foo"))},
+	})
+}
+
+// Void's tools (its prompts.ts), Hermes Agent's and opencode's patch, SWE-agent's open and
+// search_file, Augment's view, Codex's list_dir paging and read modes, Amp's filePattern, and
+// invented names read by their words.
+func TestVariantsMoreHarnesses(t *testing.T) {
+	m := "qwen3-coder-30b"
+	edit := call("edit_file", "path", "a.go", "old_string", "x := 1", "new_string", "x := 2")
+	runVariants(t, []variant{
+		{"void read_file", m, "", q("read_file", `{"uri": "a.go", "start_line": 10, "end_line": 19, "page_number": 1}`), calls(call("read_file", "path", "a.go", "offset", 10.0, "limit", 10.0))},
+		{"void ls_dir", m, "", q("ls_dir", `{"uri": "src", "page_number": 1}`), calls(call("list_dir", "path", "src"))},
+		{"void get_dir_tree", m, "", q("get_dir_tree", `{"uri": "src"}`), calls(call("list_dir", "path", "src", "depth", 5.0))},
+		{"void rewrite_file", m, "", q("rewrite_file", `{"uri": "a.txt", "new_content": "hi"}`), calls(call("write_file", "path", "a.txt", "content", "hi"))},
+		{"void search_for_files", m, "", q("search_for_files", `{"query": "a.b(", "search_in_folder": "src"}`), calls(call("grep", "pattern", `a\.b\(`, "path", "src"))},
+		{"void search_for_files regex", m, "", q("search_for_files", `{"query": "fo+", "is_regex": true}`), calls(call("grep", "pattern", "fo+"))},
+		{"void search_in_file", m, "", q("search_in_file", `{"uri": "a.go", "query": "x := 1"}`), calls(call("grep", "pattern", "x := 1", "path", "a.go"))},
+		{"void search_pathnames_only", m, "", q("search_pathnames_only", `{"query": "config"}`), calls(call("glob", "pattern", "**/*config*"))},
+		{"void edit_file blocks", m, "", q("edit_file", "{\"uri\": \"a.go\", \"search_replace_blocks\": \"```\\n<<<<<<< ORIGINAL\\nx := 1\\n=======\\nx := 2\\n>>>>>>> UPDATED\\n```\"}"), calls(edit)},
+		{"void run_persistent_command", m, "", q("run_persistent_command", `{"command": "ls -la", "persistent_terminal_id": "1"}`), calls(lsla)},
+		{"continue diffs", m, "", q("replace_in_file", `{"path": "a.go", "diffs": ["------- SEARCH\nx := 1\n=======\nx := 2\n+++++++ REPLACE"]}`), calls(edit)},
+		{"hermes patch replace", m, "", q("patch", `{"mode": "replace", "path": "a.go", "old_string": "x := 1", "new_string": "x := 2"}`), calls(edit)},
+		{"hermes patch unified", m, "", q("patch", `{"mode": "patch", "patch": "--- a/a.go\n+++ b/a.go\n@@ -1 +1 @@\n-x := 1\n+x := 2"}`), calls(edit)},
+		{"opencode patchText", m, "", q("patch", `{"patchText": "*** Begin Patch\n*** Update File: a.go\n@@\n-x := 1\n+x := 2\n*** End Patch"}`), calls(edit)},
+		{"swe open", m, "", q("open", `{"path": "a.go"}`), calls(readA)},
+		{"swe open line", m, "", q("open", `{"path": "a.go", "line_number": 120}`), calls(call("read_file", "path", "a.go", "offset", 70.0, "limit", 100.0))},
+		{"swe search_file", m, "", q("search_file", `{"search_term": "x := 1", "file": "a.go"}`), calls(call("grep", "pattern", "x := 1", "path", "a.go"))},
+		{"augment view dir", m, "", q("view", `{"path": "src", "type": "directory"}`), calls(call("list_dir", "path", "src"))},
+		{"augment view file", m, "", q("view", `{"path": "a.go", "type": "file"}`), calls(readA)},
+		{"augment view regex", m, "", q("view", `{"path": "a.go", "type": "file", "search_query_regex": "func \\w+", "context_lines_after": 3}`), calls(call("grep", "pattern", `func \w+`, "path", "a.go", "context", 3.0))},
+		{"codex list_dir", "gpt-5-codex", "", q("list_dir", `{"dir_path": "src", "offset": 1, "limit": 25, "depth": 2}`), calls(call("list_dir", "path", "src", "depth", 2.0))},
+		{"codex read_file slice", "gpt-5-codex", "", q("read_file", `{"file_path": "a.go", "offset": 5, "limit": 10, "mode": "slice"}`), calls(call("read_file", "path", "a.go", "offset", 5.0, "limit", 10.0))},
+		{"amp glob filePattern", m, "", q("glob", `{"filePattern": "**/*.go", "limit": 20}`), calls(call("glob", "pattern", "**/*.go"))},
+		{"anthropic str_replace tool", m, "", q("str_replace", `{"path": "a.go", "old_str": "x := 1", "new_str": "x := 2"}`), calls(edit)},
+		{"anthropic create tool", m, "", q("create", `{"path": "a.txt", "file_text": "hi"}`), calls(call("write_file", "path", "a.txt", "content", "hi"))},
+		{"run_code shell", m, "", q("run_code", `{"language": "bash", "code": "ls -la"}`), calls(lsla)},
+		{"search_code", m, "", q("search_code", `{"query": "foo", "path": "src"}`), calls(call("grep", "pattern", "foo", "path", "src"))},
+		{"grepCode", m, "", q("grepCode", `{"pattern": "foo"}`), calls(call("grep", "pattern", "foo"))},
+		{"find_files", m, "", q("find_files", `{"pattern": "**/*.go"}`), calls(call("glob", "pattern", "**/*.go"))},
+		{"locate_file", m, "", q("locate_file", `{"pattern": "**/go.mod"}`), calls(call("glob", "pattern", "**/go.mod"))},
+		{"list_tree", m, "", q("list_tree", `{"path": "src"}`), calls(call("list_dir", "path", "src"))},
+	})
+}
+
+// Options other tools declare and ours lack (repair_options.go), line ranges under one name,
+// file URIs, and the editing and shell arguments under other names.
+func TestVariantsOptions(t *testing.T) {
+	m := "devstral-small"
+	edit := call("edit_file", "path", "a.go", "old_string", "x := 1", "new_string", "x := 2")
+	write := call("write_file", "path", "a.txt", "content", "hi")
+	runVariants(t, []variant{
+		{"args list", m, "", q("run_command", `{"command": "ls", "args": ["-la"]}`), calls(lsla)},
+		{"args quoted", m, "", q("bash", `{"command": "grep", "args": ["-rn", "a b", "src"]}`), calls(call("bash", "command", "grep -rn 'a b' src"))},
+		{"timeout_ms", m, "", q("execute_command", `{"command": "ls -la", "timeout_ms": 30000}`), calls(call("bash", "command", "ls -la", "timeout_s", 30.0))},
+		{"timeoutMs", m, "", q("bash", `{"command": "ls -la", "timeoutMs": 1500}`), calls(call("bash", "command", "ls -la", "timeout_s", 2.0))},
+		{"shell name", m, "", q("bash", `{"command": "ls -la", "shell": "/bin/bash"}`), calls(lsla)},
+		{"env", m, "", q("bash", `{"command": "make", "env": {"CGO_ENABLED": "0"}}`), calls(call("bash", "command", "export CGO_ENABLED=0; make"))},
+		{"working_dir", m, "", q("bash", `{"command": "ls -la", "working_dir": "src"}`), calls(call("bash", "command", "cd src && ls -la"))},
+		{"code", m, "", q("bash", `{"code": "ls -la"}`), calls(lsla)},
+		{"sh tool", m, "", q("sh", `{"command": "ls -la"}`), calls(lsla)},
+		{"cmd tool", m, "", q("cmd", `{"cmd": "ls -la"}`), calls(lsla)},
+		{"overwrite", m, "", q("write_file", `{"path": "a.txt", "content": "hi", "overwrite": true}`), calls(write)},
+		{"create_dirs", m, "", q("write_file", `{"path": "a.txt", "content": "hi", "createDirectories": true}`), calls(write)},
+		{"encoding", m, "", q("read_file", `{"path": "a.go", "encoding": "utf-8"}`), calls(readA)},
+		{"count 1", m, "", q("edit_file", `{"path": "a.go", "old_string": "x := 1", "new_string": "x := 2", "count": 1}`), calls(edit)},
+		{"old_content", m, "", q("edit_file", `{"path": "a.go", "old_content": "x := 1", "new_content": "x := 2"}`), calls(edit)},
+		{"search_text", m, "", q("edit_file", `{"path": "a.go", "search_text": "x := 1", "replace_with": "x := 2"}`), calls(edit)},
+		{"code content", m, "", q("write_file", `{"path": "a.txt", "code": "hi"}`), calls(write)},
+		{"lines text", m, "", q("read_file", `{"path": "a.go", "lines": "10-19"}`), calls(call("read_file", "path", "a.go", "offset", 10.0, "limit", 10.0))},
+		{"line_range list", m, "", q("read_file", `{"path": "a.go", "line_range": [10, 19]}`), calls(call("read_file", "path", "a.go", "offset", 10.0, "limit", 10.0))},
+		{"amp read_range", m, "", q("Read", `{"path": "a.go", "read_range": [1, 50]}`), calls(call("read_file", "path", "a.go", "offset", 1.0, "limit", 50.0))},
+		{"lines count", m, "", q("read_file", `{"path": "a.go", "lines": 50}`), calls(call("read_file", "path", "a.go", "limit", 50.0))},
+		{"file uri", m, "", q("read_file", `{"path": "file:///src/a%20b.go"}`), calls(call("read_file", "path", "/src/a b.go"))},
+		{"list recursive", m, "", q("list_dir", `{"path": "src", "recursive": true}`), calls(call("list_dir", "path", "src", "depth", 5.0))},
+		{"list not recursive", m, "", q("list_dir", `{"path": "src", "recursive": false}`), calls(call("list_dir", "path", "src", "depth", 1.0))},
+		{"list hidden", m, "", q("list_dir", `{"path": "src", "show_hidden": true}`), calls(call("list_dir", "path", "src"))},
+		{"grep recursive", m, "", q("grep", `{"pattern": "foo", "recursive": true}`), calls(call("grep", "pattern", "foo"))},
+		{"glob recursive", m, "", q("glob", `{"pattern": "*.go", "recursive": true}`), calls(call("glob", "pattern", "**/*.go"))},
+		{"file_types", m, "", q("grep", `{"pattern": "foo", "file_types": ["go", "ts"]}`), calls(call("grep", "pattern", "foo", "glob", "**/*.{go,ts}"))},
+		{"extension", m, "", q("grep", `{"pattern": "foo", "extension": ".py"}`), calls(call("grep", "pattern", "foo", "glob", "**/*.py"))},
+		{"grep paths", m, "", q("grep", `{"pattern": "foo", "paths": ["src", "lib"]}`), calls(call("grep", "pattern", "foo", "path", "src"), call("grep", "pattern", "foo", "path", "lib"))},
+	})
+}

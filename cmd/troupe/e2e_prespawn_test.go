@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -94,4 +95,35 @@ func processesWithEnv(kv string) []string {
 		out = append(out, filepath.Base(d))
 	}
 	return out
+}
+
+// The early node starts at the beginning of the client's initialisation, not half-way through
+// it: package launch's init runs before reflect's, and so before that of every package that
+// uses reflection (encoding/json, fmt and every large dependency).
+func TestPrespawnInitRunsEarly(t *testing.T) {
+	cmd := exec.Command(troupeBin, "version")
+	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("troupe version: %v\n%s", err, out)
+	}
+	order := map[string]int{}
+	n := 0
+	for _, line := range strings.Split(string(out), "\n") {
+		if f := strings.Fields(line); len(f) > 2 && f[0] == "init" {
+			n++
+			if _, seen := order[f[1]]; !seen {
+				order[f[1]] = n
+			}
+		}
+	}
+	launch, ok := order["github.com/troupe-dev/troupe/cmd/troupe/internal/prespawn/launch"]
+	if !ok {
+		t.Fatalf("no init of package launch in the init trace:\n%s", out)
+	}
+	for _, later := range []string{"reflect", "unicode", "google.golang.org/protobuf/internal/detrand", "github.com/nats-io/nats-server/v2/server"} {
+		if at, ok := order[later]; ok && at < launch {
+			t.Errorf("%s initialises before package launch (%d < %d): the early node starts that much later", later, at, launch)
+		}
+	}
 }

@@ -4,9 +4,9 @@
 //
 // A cold `troupe run` used to pay two package initialisations in turn: its own (~12 ms quiet),
 // then, once it had read its configuration and found no node, the node's (`troupe serve`, the
-// same binary, another ~12 ms) before the node could open its store. This package's init runs
-// early in the client's initialisation (it imports only a few standard packages) and, for a
-// command that starts sessions in a project whose node.json names no live process, starts
+// same binary, another ~12 ms) before the node could open its store. The init of package launch
+// (imported here) runs as early in the client's initialisation as Go's init order allows and, for
+// a command that starts sessions in a project whose node.json names no live process, starts
 // `troupe serve` at once with an argument that makes it wait, after its own initialisation,
 // for the rest of its arguments on a pipe. background.Start hands them over (Take) instead of
 // starting a process of its own; the node then runs exactly as one started there.
@@ -20,32 +20,19 @@ package prespawn
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
-	"slices"
 	"strconv"
-	"sync/atomic"
-	"syscall"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/troupe-dev/troupe/cmd/troupe/internal/prespawn/launch"
 )
 
 // AwaitArg is the argument a node started here runs with: `troupe serve AwaitArg`. Its real
-// arguments come on argsFD (Args).
-const AwaitArg = "--await-args-from-client"
-
-// The waiting node's descriptors: fd 3 is the ready pipe (background.Start reads "ready" on it,
-// as from any node it starts), fd 4 the pipe its arguments come on.
-const (
-	readyFD = 3
-	argsFD  = 4
-)
-
-// sessionCommands are the commands that start a session on the project's node.
-var sessionCommands = []string{"run", "chat", "resume", "loop"}
+// arguments come on the arguments pipe (Args).
+const AwaitArg = launch.AwaitArg
 
 // Child is a node process started here, waiting for its arguments.
 type Child struct {
@@ -62,107 +49,15 @@ type Orders struct {
 	Args []string `json:"args"`
 }
 
-// pending is the node this process started in its initialisation; nil once taken or dropped.
-// A package variable because it is made by init, before main has anything to hold it.
-var pending atomic.Pointer[Child]
-
-func init() {
-	if len(os.Args) < 2 || !slices.Contains(sessionCommands, os.Args[1]) || asksHelp(os.Args[2:]) {
-		return
+// Take returns the node started in this process's initialisation (by package launch, whose
+// init does the starting), once; nil if there is none.
+func Take() *Child {
+	c := launch.Take()
+	if c == nil {
+		return nil
 	}
-	wd, err := os.Getwd()
-	if err != nil || liveNode(wd) {
-		return
-	}
-	if c, err := start(); err == nil {
-		pending.Store(c)
-	}
+	return &Child{Process: c.Process, Ready: c.Ready, args: c.Args}
 }
-
-// asksHelp reports whether the flags in args ask for help (then no node is needed).
-func asksHelp(args []string) bool {
-	for _, a := range args {
-		switch a {
-		case "--":
-			return false
-		case "-h", "--help":
-			return true
-		}
-	}
-	return false
-}
-
-// liveNode reports whether the project around dir has a node.json naming a live process: then
-// the client attaches to it and needs no new node. The root is found as config.ProjectRoot
-// finds it (the nearest directory holding .git), without importing the config package, whose
-// dependencies would run this init much later. A state directory elsewhere (a read-only
-// checkout) is not looked at: a node is started, and dropped if one runs.
-func liveNode(dir string) bool {
-	if real, err := filepath.EvalSymlinks(dir); err == nil {
-		dir = real
-	}
-	root := filepath.Clean(dir)
-	for d := root; ; {
-		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
-			root = d
-			break
-		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			break
-		}
-		d = parent
-	}
-	raw, err := os.ReadFile(filepath.Join(root, ".troupe", "node.json"))
-	if err != nil {
-		return false
-	}
-	var info struct {
-		PID int `json:"pid"`
-	}
-	if json.Unmarshal(raw, &info) != nil || info.PID <= 0 {
-		return false
-	}
-	err = syscall.Kill(info.PID, 0)
-	return err == nil || errors.Is(err, syscall.EPERM)
-}
-
-// start starts `troupe serve AwaitArg` in a session of its own, with no terminal.
-func start() (*Child, error) {
-	exe, err := os.Executable()
-	if err != nil {
-		return nil, err
-	}
-	null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer null.Close()
-	readyR, readyW, err := os.Pipe()
-	if err != nil {
-		return nil, err
-	}
-	defer readyW.Close() // the child's copy is the only writer: its exit is EOF on readyR
-	argsR, argsW, err := os.Pipe()
-	if err != nil {
-		readyR.Close()
-		return nil, err
-	}
-	defer argsR.Close()
-	p, err := os.StartProcess(exe, []string{exe, "serve", AwaitArg}, &os.ProcAttr{
-		Files: []*os.File{null, null, null, readyW, argsR},
-		Sys:   &syscall.SysProcAttr{Setsid: true},
-	})
-	if err != nil {
-		readyR.Close()
-		argsW.Close()
-		return nil, err
-	}
-	return &Child{Process: p, Ready: readyR, args: argsW}, nil
-}
-
-// Take returns the node started in this process's initialisation, once; nil if there is none.
-func Take() *Child { return pending.Swap(nil) }
 
 // Discard drops the node started in this process's initialisation, if it was not taken: it
 // exits on the closed pipe, and is reaped here.
@@ -206,7 +101,7 @@ func Args(args []string, meanwhile func()) []string {
 	if meanwhile != nil {
 		meanwhile()
 	}
-	f := os.NewFile(argsFD, "args")
+	f := os.NewFile(launch.ArgsFD, "args")
 	data, err := io.ReadAll(io.LimitReader(f, 1<<20))
 	f.Close()
 	var o Orders
@@ -239,4 +134,4 @@ func follow(o Orders) error {
 }
 
 // ReadyFD is the descriptor a node started here writes "ready" on, as a string for --ready-fd.
-func ReadyFD() string { return strconv.Itoa(readyFD) }
+func ReadyFD() string { return strconv.Itoa(launch.ReadyFD) }

@@ -1,0 +1,106 @@
+package store
+
+import (
+	"testing"
+)
+
+// A queued append takes its seq at once and commits before anything the session writes after
+// it: a read after the next waited-for write sees both, gap-free and in order.
+func TestAppendSoonCommitsBeforeTheNextWrite(t *testing.T) {
+	s, _ := openTemp(t)
+	for i := range 50 {
+		queued := &Entry{Kind: KindSystem, Event: "tool.decision"}
+		if err := s.AppendSoon("a", queued); err != nil {
+			t.Fatal(err)
+		}
+		if queued.Seq != uint64(2*i+1) || queued.Time.IsZero() {
+			t.Fatalf("queued entry: seq %d, time %v", queued.Seq, queued.Time)
+		}
+		m := &SessionMeta{ID: "a", Turns: i}
+		if err := s.PutMetaSoon(m, RepairStats{Model: "m", Calls: 1}); err != nil {
+			t.Fatal(err)
+		}
+		if m.LogSeq != queued.Seq || m.Updated.IsZero() {
+			t.Fatalf("queued meta: log seq %d, updated %v", m.LogSeq, m.Updated)
+		}
+		if err := s.Append("a", &Entry{Kind: KindToolResult, Text: "ok"}); err != nil {
+			t.Fatal(err)
+		}
+		log, err := s.Log("a")
+		if err != nil || len(log) != 2*i+2 || log[2*i].Event != "tool.decision" {
+			t.Fatalf("after the result: %d entries, %v", len(log), err)
+		}
+		if got, err := s.Meta("a"); err != nil || got.Turns != i {
+			t.Fatalf("meta after the result: %+v, %v", got, err)
+		}
+	}
+	assertGapFree(t, s, "a", 100)
+	if r, err := s.Repairs(); err != nil || len(r) != 1 || r[0].Calls != 50 {
+		t.Fatalf("repair counters: %+v, %v", r, err)
+	}
+}
+
+// Close waits for queued writes: a reopened store has them.
+func TestQueuedWritesSurviveClose(t *testing.T) {
+	s, dir := openTemp(t)
+	for range 20 {
+		if err := s.AppendSoon("a", &Entry{Kind: KindSystem, Event: "x"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.PutMetaSoon(&SessionMeta{ID: "a", Turns: 7}, RepairStats{Model: "m", Calls: 2, ByKind: map[string]int{"k": 1}}); err != nil {
+		t.Fatal(err)
+	}
+	s = reopen(t, s, dir)
+	assertGapFree(t, s, "a", 20)
+	if m, err := s.Meta("a"); err != nil || m.Turns != 7 || m.LogSeq != 20 {
+		t.Fatalf("meta after reopen: %+v, %v", m, err)
+	}
+	if r, err := s.Repairs(); err != nil || len(r) != 1 || r[0].Calls != 2 || r[0].ByKind["k"] != 1 {
+		t.Fatalf("repair counters after reopen: %+v, %v", r, err)
+	}
+}
+
+// With a commit hook the queued writes are waited for, so the hook hears every commit in order.
+func TestQueuedWritesWithAHookAreHeardInOrder(t *testing.T) {
+	s, _ := openTemp(t)
+	var seqs []uint64
+	metas := 0
+	s.SetCommitHook(func(session string, entries []*Entry, meta *SessionMeta) {
+		for _, e := range entries {
+			seqs = append(seqs, e.Seq)
+		}
+		if meta != nil {
+			metas++
+		}
+	})
+	for range 3 {
+		if err := s.AppendSoon("a", &Entry{Kind: KindSystem, Event: "x"}); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.PutMetaSoon(&SessionMeta{ID: "a"}, RepairStats{}); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Append("a", &Entry{Kind: KindToolResult}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(seqs) != 6 || metas != 3 {
+		t.Fatalf("heard seqs %v and %d metas", seqs, metas)
+	}
+	for i, q := range seqs {
+		if q != uint64(i+1) {
+			t.Fatalf("heard seqs %v", seqs)
+		}
+	}
+}
+
+func TestQueuedWritesRefuseBadSessionIDs(t *testing.T) {
+	s, _ := openTemp(t)
+	if err := s.AppendSoon("../x", &Entry{Kind: KindUser}); err == nil {
+		t.Fatal("a bad id was queued")
+	}
+	if err := s.PutMetaSoon(&SessionMeta{ID: ""}, RepairStats{}); err == nil {
+		t.Fatal("a meta without an id was queued")
+	}
+}
