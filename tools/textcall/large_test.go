@@ -119,6 +119,11 @@ func hostileReplies() map[string]string {
 		"hermes python opens":     repeatTo(`<tool_call>[read_file(path="a"), `, megabyte),
 		"hermes python bodies":    repeatTo("<tool_call>read_file(path=\"a\")</tool_call>\n", megabyte),
 		"hermes python unclosed":  "<tool_call>" + repeatTo(`read_file(path="a") `, megabyte) + ")",
+		"continue labels":         repeatTo("TOOL_NAME: bash\nBEGIN_ARG: command\n", megabyte),
+		"continue names":          repeatTo("TOOL_NAME: bash\n", megabyte),
+		"continue groups":         "TOOL_NAME: bash\n" + repeatTo("BEGIN_ARG: k\nv\nEND_ARG\n", megabyte),
+		"parallel wrappers":       repeatTo(`{"tool_uses": [{"recipient_name": "functions.bash", "parameters": {`, megabyte),
+		"name attr param opens":   repeatTo(`<tool_call name="bash"><parameter name="command">`, megabyte),
 		"flattened values":        repeatTo("<function=bash> <parameter=command> ls </parameter> ", megabyte),
 	}
 }
