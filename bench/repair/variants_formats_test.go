@@ -115,3 +115,14 @@ func TestVariantsUnwrappedAndWrappers(t *testing.T) {
 		{"memgpt params", m, `{"function": "read_file", "params": {"path": "a.go"}}`, nil, calls(readA)},
 	})
 }
+
+// GLM's value with its <arg_value> opener lost and its closer kept (GLM-5.2's raw tokens in
+// vllm#49248), as the invoke form's lost openers are read (MiniMax-M3, vllm#51075).
+func TestVariantsGLMLostValueOpener(t *testing.T) {
+	runVariants(t, []variant{
+		{"inline", "glm-5", "<tool_call>read_file<arg_key>path</arg_key>a.go</arg_value></tool_call>", nil, calls(readA)},
+		{"lines", "glm-4.6", "<tool_call>read_file\n<arg_key>path</arg_key>\na.go</arg_value>\n</tool_call>", nil, calls(readA)},
+		{"second value", "glm-4.7", "<tool_call>bash\n<arg_key>command</arg_key>\n<arg_value>ls -la</arg_value>\n<arg_key>timeout_s</arg_key>\n30</arg_value>\n</tool_call>", nil, calls(call("bash", "command", "ls -la", "timeout_s", float64(30)))},
+		{"no wrapper", "glm-4.6", "bash\n<arg_key>command</arg_key>ls -la</arg_value>\n</tool_call>", nil, calls(lsla)},
+	})
+}
