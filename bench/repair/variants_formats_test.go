@@ -126,3 +126,14 @@ func TestVariantsGLMLostValueOpener(t *testing.T) {
 		{"no wrapper", "glm-4.6", "bash\n<arg_key>command</arg_key>ls -la</arg_value>\n</tool_call>", nil, calls(lsla)},
 	})
 }
+
+// The invoke form with every '<' and '</' dropped (MiniMax M2.1 / M2.5 / M2.7 through exo,
+// exo#1882), its brackets put back when the lines read as the form and the name is Known.
+func TestVariantsInvokeBrackets(t *testing.T) {
+	runVariants(t, []variant{
+		{"all dropped", "minimax-m2.5", "invoke name=\"read_file\">\nparameter name=\"path\">a.goparameter>\ninvoke>", nil, calls(readA)},
+		{"slash kept", "minimax-m2.1", "invoke name=\"bash\">\nparameter name=\"command\">ls -la/parameter>\n/invoke>", nil, calls(lsla)},
+		{"closer kept", "minimax-m2.7", "Reading it.\ninvoke name=\"read_file\">\nparameter name=\"path\">a.go</parameter>\ninvoke>", nil, calls(readA)},
+		{"two params", "minimax-m2.5", "invoke name=\"read_file\">\nparameter name=\"path\">a.goparameter>\nparameter name=\"limit\">5parameter>\ninvoke>", nil, calls(call("read_file", "path", "a.go", "limit", float64(5)))},
+	})
+}

@@ -126,6 +126,9 @@ func hostileReplies() map[string]string {
 		"name attr param opens":   repeatTo(`<tool_call name="bash"><parameter name="command">`, megabyte),
 		"glm lost openers":        repeatTo("bash\n<arg_key>command</arg_key>ls</arg_value>", megabyte),
 		"glm keys one closer":     repeatTo("<arg_key>k</arg_key>v ", megabyte) + "</arg_value>",
+		"bare invoke opens":       repeatTo("invoke name=\"bash\">\nparameter name=\"command\">ls", megabyte),
+		"bare invoke lines":       "invoke name=\"bash\">\n" + repeatTo("parameter name=\"k\">vparameter>\n", megabyte),
+		"bare invoke blocks":      repeatTo("invoke name=\"bash\">\nparameter name=\"command\">lsparameter>\ninvoke>\n", megabyte),
 		"flattened values":        repeatTo("<function=bash> <parameter=command> ls </parameter> ", megabyte),
 	}
 }
