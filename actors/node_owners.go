@@ -8,6 +8,7 @@ import (
 
 	"github.com/nats-io/nats-server/v2/server"
 
+	"github.com/troupe-dev/troupe/internal/idlemem"
 	"github.com/troupe-dev/troupe/messages"
 )
 
@@ -118,13 +119,13 @@ func (n *Node) ServeUntilIdle(ctx context.Context, idle time.Duration) bool {
 	tick := time.NewTicker(watchEvery)
 	defer tick.Stop()
 	var idleSince time.Time
-	var release idleRelease
+	var release idlemem.Releaser // hands back what a quiet Node no longer uses
 	for {
 		select {
 		case <-ctx.Done():
 			return false
 		case now := <-tick.C:
-			release.releaseIfQuiet(now)
+			release.ReleaseIfQuiet(now)
 			active := n.Active()
 			conns := n.remoteClients()
 			for _, id := range n.owners.orphaned(active, conns) {

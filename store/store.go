@@ -139,8 +139,9 @@ func (s *Store) open(opts badger.Options, level0 int) {
 			s.unlock()
 			return
 		}
+		level0 = 0
 	}
-	db, err := openBadger(opts)
+	db, err := openBadger(opts.WithCompactL0OnClose(compactAtClose(level0)))
 	if err != nil {
 		s.openErr = classifyOpenError(s.dir, err)
 		s.unlock()

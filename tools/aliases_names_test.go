@@ -34,6 +34,7 @@ func TestNameRulesRefuse(t *testing.T) {
 		{"glob", `{"pattern": "*.go", "recursive": false}`, "unknown property 'recursive'"},
 		{"write_file", `{"path": "a.go", "content": "x", "overwrite": false}`, "unknown property 'overwrite'"},
 		{"grep", `{"pattern": "x", "type": "c++"}`, "unknown property 'type'"},
+		{"WriteFile", `{"path": "a.go", "content": "x", "mode": "append"}`, "unknown property 'mode'"},
 		{"mcp__repo__read_directory", `{"path": "src"}`, "unknown tool"},
 		{"ICodebase.read_directory", `{"pattern": "*.go"}`, "arguments do not fit list_dir"},
 		{"ShellTool.run", `{"command": "cat a.md", "file_path": "b.md"}`, "unknown property 'file_path'"},

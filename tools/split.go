@@ -104,11 +104,11 @@ func (r *Registry) Split(name, raw string) (pieces []Piece, ok bool) {
 // switch.
 func listShaped(key, target string) bool {
 	switch key {
-	case "FileWriteOrEdit", "ReadFiles", "apply_patch", "StrReplaceFile", "search_replace", "bash", "read_file", "edit_file":
+	case "FileWriteOrEdit", "ReadFiles", "apply_patch", "StrReplaceFile", "search_replace", "bash", "read_file", "edit_file", "grep", "list_dir":
 		return true
 	}
 	switch target {
-	case "bash", "read_file", "edit_file":
+	case "bash", "read_file", "edit_file", "grep", "list_dir":
 		return true
 	}
 	return false

@@ -14,7 +14,7 @@ import (
 )
 
 // idleFor is how long a chat sits at its prompt before its memory is read: past the client's
-// and the node's release of what they no longer use (ui.IdleRelease, actors' idleRelease).
+// and the node's first release of what they no longer use (internal/idlemem).
 const idleFor = 4 * time.Second
 
 // idleSample is the private memory (RssAnon, KiB) of an idle chat's client and of its node.

@@ -5,13 +5,13 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"runtime/debug"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/clierr"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/ui"
+	"github.com/troupe-dev/troupe/internal/idlemem"
 	"github.com/troupe-dev/troupe/messages"
 )
 
@@ -90,8 +90,9 @@ func (m *Main) chat(ctx context.Context, f *commonFlags, o chatOpen) error {
 	}
 	id := start.ID
 	defer l.close(m, id)
+	defer idlemem.Start()() // an idle chat hands back what it no longer uses
 	lc := ui.NewLineChat(ui.LineChatOptions{Session: l.client, ID: id, In: m.Stdin, Out: m.Stdout, Err: m.Stderr,
-		Release: debug.FreeOSMemory, FirstTurn: o.task != ""})
+		FirstTurn: o.task != ""})
 	sub, err := l.client.SubscribeRaw(messages.SessionEventsSubject(l.client.NS, id), lc.Event)
 	if err != nil {
 		return err

@@ -3,11 +3,11 @@ package main
 import (
 	"context"
 	"fmt"
-	"runtime/debug"
 
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/clierr"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/setup"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/ui"
+	"github.com/troupe-dev/troupe/internal/idlemem"
 	"github.com/troupe-dev/troupe/messages"
 )
 
@@ -23,8 +23,9 @@ func (m *Main) tuiChat(ctx context.Context, f *commonFlags, o chatOpen) error {
 	}
 	id := start.ID
 	defer l.close(m, id)
+	defer idlemem.Start()() // an idle chat hands back what it no longer uses
 	chat := ui.NewChat(ui.ChatOptions{Session: l.client, ID: id, Model: start.Model, Mode: s.cfg.Mode,
-		In: m.Stdin, Out: m.Stdout, NoColor: m.Getenv("NO_COLOR") != "", Release: debug.FreeOSMemory,
+		In: m.Stdin, Out: m.Stdout, NoColor: m.Getenv("NO_COLOR") != "",
 		Resumed: start.Resume, History: history, Complete: setup.Completer(s.root, m.Getenv, start.Model)})
 	sub, err := l.client.SubscribeRaw(messages.ProjectEventsSubject(l.client.NS), chat.Event)
 	if err != nil {

@@ -22,10 +22,6 @@ type ChatOptions struct {
 	In          io.Reader
 	Out         io.Writer
 	NoColor     bool
-	// Release hands memory an idle chat does not use back to the system (nil: nothing to do):
-	// debug.FreeOSMemory. The binary's own text pages are left alone: they are clean, shared
-	// with the page cache, and the kernel reclaims them by itself when memory is short.
-	Release func()
 	// Resumed says the session is a stored one reopened; History is its stored log, whose
 	// conversation the chat shows first.
 	Resumed bool
@@ -89,7 +85,7 @@ func (c *Chat) Run(ctx context.Context) (*messages.SessionFinishedData, error) {
 	defer c.goneSet()
 	o := c.o
 	model := newTUIModel(tuiConfig{session: o.Session, id: o.ID, model: o.Model, mode: o.Mode, noColor: o.NoColor,
-		release: o.Release, complete: o.Complete})
+		complete: o.Complete})
 	if o.Resumed {
 		model.log.history(o.ID, o.History)
 	}

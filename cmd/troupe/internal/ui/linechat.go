@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"strings"
-	"time"
 
 	"github.com/troupe-dev/troupe/messages"
 )
@@ -21,7 +20,6 @@ type LineChat struct {
 	in       io.Reader
 	out, err io.Writer // the conversation; the prompt and notes
 	printer  *Printer
-	release  func()
 
 	firstTurn bool
 	ends      chan turnEnd
@@ -36,8 +34,6 @@ type LineChatOptions struct {
 	ID       string // the chat's session
 	In       io.Reader
 	Out, Err io.Writer
-	// Release hands memory an idle chat does not use back to the system (nil: nothing to do).
-	Release func()
 	// FirstTurn says the session starts with a task (troupe "prompt"): Run waits for that turn
 	// before it reads a line, as it does after a line it sent.
 	FirstTurn bool
@@ -47,7 +43,7 @@ type LineChatOptions struct {
 // session starts.
 func NewLineChat(o LineChatOptions) *LineChat {
 	return &LineChat{session: o.Session, id: o.ID, in: o.In, out: o.Out, err: o.Err, printer: NewPrinter(o.Out, false),
-		release: o.Release, firstTurn: o.FirstTurn, ends: make(chan turnEnd, 4), asks: make(chan *messages.ApprovalRequestedData, 16),
+		firstTurn: o.FirstTurn, ends: make(chan turnEnd, 4), asks: make(chan *messages.ApprovalRequestedData, 16),
 		resolved: make(chan string, 16), asked: map[string]bool{}}
 }
 
@@ -146,16 +142,9 @@ func (c *LineChat) Run(ctx context.Context, sigs <-chan os.Signal) (*messages.Se
 	}
 }
 
-// IdleRelease is how long the prompt waits before handing idle memory back to the system: long
-// enough for the end of a turn to settle, short enough that an idle chat is small.
-const IdleRelease = time.Second
-
 // waitLine waits for the next line of input; ok is false at EOF, Ctrl-C or SIGTERM, and fin is
-// set if the session finished meanwhile. Waiting for the human is the long idle stretch, so
-// memory the process no longer uses is released then.
+// set if the session finished meanwhile.
 func (c *LineChat) waitLine(ctx context.Context, lines <-chan string, sigs <-chan os.Signal) (string, bool, *messages.SessionFinishedData) {
-	idle := time.NewTimer(IdleRelease)
-	defer idle.Stop()
 	for {
 		select {
 		case line, ok := <-lines:
@@ -168,10 +157,6 @@ func (c *LineChat) waitLine(ctx context.Context, lines <-chan string, sigs <-cha
 			return "", false, nil
 		case <-ctx.Done():
 			return "", false, nil
-		case <-idle.C:
-			if c.release != nil {
-				c.release()
-			}
 		}
 	}
 }

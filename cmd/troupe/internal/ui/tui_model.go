@@ -25,8 +25,6 @@ type (
 	noteMsg string
 	// tickMsg moves the spinner and the elapsed times.
 	tickMsg time.Time
-	// idleMsg comes a while after the session went idle: time to give memory back.
-	idleMsg struct{}
 )
 
 // tuiConfig is what the TUI model starts with.
@@ -36,8 +34,6 @@ type tuiConfig struct {
 	model, mode string
 	noColor     bool
 	now         func() time.Time
-	// release hands memory an idle chat does not use back to the system (nil: nothing to do).
-	release func()
 	// complete is what Tab completes: commands, their arguments, @paths.
 	complete Completer
 }
@@ -108,10 +104,6 @@ func (m *tuiModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case tickMsg:
 		return m, m.tick()
-	case idleMsg:
-		if release := m.cfg.release; !m.busy {
-			return m, func() tea.Msg { release(); return nil }
-		}
 	}
 	return m, nil
 }
@@ -320,19 +312,15 @@ func (m *tuiModel) onStatus(st *messages.StatusReply) tea.Cmd {
 		m.log.contextPct = 100 * float64(st.ContextTokens) / float64(st.ContextWindow)
 	}
 	m.log.inTokens, m.log.outTokens = max(m.log.inTokens, st.InputTokens), max(m.log.outTokens, st.OutputTokens)
-	var idle tea.Cmd
 	if st.Phase == phaseIdle {
 		m.busy, m.cancelling, m.log.phase = false, false, ""
-		if m.cfg.release != nil { // waiting for the person is the long idle stretch, as in the line chat
-			idle = tea.Tick(IdleRelease, func(time.Time) tea.Msg { return idleMsg{} })
-		}
 	}
 	for _, p := range st.Pending { // requests made before this client subscribed
 		if p.CallID != "" && !m.asking(m.cfg.id, p.CallID) {
 			m.asks = append(m.asks, pendingAsk{m.cfg.id, p})
 		}
 	}
-	return idle
+	return nil
 }
 
 func (m *tuiModel) statusCmd() tea.Cmd {
