@@ -115,3 +115,25 @@ func TestVariantsUnwrappedAndWrappers(t *testing.T) {
 		{"memgpt params", m, `{"function": "read_file", "params": {"path": "a.go"}}`, nil, calls(readA)},
 	})
 }
+
+// GLM's value with its <arg_value> opener lost and its closer kept (GLM-5.2's raw tokens in
+// vllm#49248), as the invoke form's lost openers are read (MiniMax-M3, vllm#51075).
+func TestVariantsGLMLostValueOpener(t *testing.T) {
+	runVariants(t, []variant{
+		{"inline", "glm-5", "<tool_call>read_file<arg_key>path</arg_key>a.go</arg_value></tool_call>", nil, calls(readA)},
+		{"lines", "glm-4.6", "<tool_call>read_file\n<arg_key>path</arg_key>\na.go</arg_value>\n</tool_call>", nil, calls(readA)},
+		{"second value", "glm-4.7", "<tool_call>bash\n<arg_key>command</arg_key>\n<arg_value>ls -la</arg_value>\n<arg_key>timeout_s</arg_key>\n30</arg_value>\n</tool_call>", nil, calls(call("bash", "command", "ls -la", "timeout_s", float64(30)))},
+		{"no wrapper", "glm-4.6", "bash\n<arg_key>command</arg_key>ls -la</arg_value>\n</tool_call>", nil, calls(lsla)},
+	})
+}
+
+// The invoke form with every '<' and '</' dropped (MiniMax M2.1 / M2.5 / M2.7 through exo,
+// exo#1882), its brackets put back when the lines read as the form and the name is Known.
+func TestVariantsInvokeBrackets(t *testing.T) {
+	runVariants(t, []variant{
+		{"all dropped", "minimax-m2.5", "invoke name=\"read_file\">\nparameter name=\"path\">a.goparameter>\ninvoke>", nil, calls(readA)},
+		{"slash kept", "minimax-m2.1", "invoke name=\"bash\">\nparameter name=\"command\">ls -la/parameter>\n/invoke>", nil, calls(lsla)},
+		{"closer kept", "minimax-m2.7", "Reading it.\ninvoke name=\"read_file\">\nparameter name=\"path\">a.go</parameter>\ninvoke>", nil, calls(readA)},
+		{"two params", "minimax-m2.5", "invoke name=\"read_file\">\nparameter name=\"path\">a.goparameter>\nparameter name=\"limit\">5parameter>\ninvoke>", nil, calls(call("read_file", "path", "a.go", "limit", float64(5)))},
+	})
+}

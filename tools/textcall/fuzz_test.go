@@ -113,6 +113,7 @@ func FuzzAttrTags(f *testing.F)  { fuzzScanner(f, scanAttrTags, "attr_element", 
 func FuzzContinueLines(f *testing.F) {
 	fuzzScanner(f, scanContinueLines, "continue")
 }
+func FuzzBareInvoke(f *testing.F) { fuzzScanner(f, scanBareInvoke, "invoke") }
 func FuzzAttributes(f *testing.F) { fuzzScanner(f, scanAttributes, "tagpair") }
 func FuzzFused(f *testing.F)      { fuzzScanner(f, scanFused, "fused") }
 func FuzzAttrLines(f *testing.F)  { fuzzScanner(f, scanAttrLines, "attr_line") }

@@ -148,6 +148,7 @@ func scanners() []scanner {
 		{FormatLabelLine, false, scanLabelLines},
 		{FormatXMLTag, false, scanXMLTag},
 		{FormatXMLTag, false, scanMangledXMLTag},
+		{FormatInvoke, false, scanBareInvoke},
 		{FormatReAct, false, scanReAct},
 	}
 }
