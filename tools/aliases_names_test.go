@@ -38,6 +38,7 @@ func TestNameRulesRefuse(t *testing.T) {
 		{"file", `{"action": "delete", "path": "a.go"}`, `action "delete" names no tool here`},
 		{"file", `{"action": "read", "query": "x"}`, "its arguments do not fit it"},
 		{"mcp__fs__file", `{"action": "read", "path": "a.go"}`, "unknown tool"},
+		{"bash", `{"code": "print(1)"}`, "missing required property 'command'"},
 		{"mcp__repo__read_directory", `{"path": "src"}`, "unknown tool"},
 		{"ICodebase.read_directory", `{"pattern": "*.go"}`, "arguments do not fit list_dir"},
 		{"ShellTool.run", `{"command": "cat a.md", "file_path": "b.md"}`, "unknown property 'file_path'"},

@@ -174,7 +174,6 @@ func TestVariantsOptions(t *testing.T) {
 		{"shell name", m, "", q("bash", `{"command": "ls -la", "shell": "/bin/bash"}`), calls(lsla)},
 		{"env", m, "", q("bash", `{"command": "make", "env": {"CGO_ENABLED": "0"}}`), calls(call("bash", "command", "export CGO_ENABLED=0; make"))},
 		{"working_dir", m, "", q("bash", `{"command": "ls -la", "working_dir": "src"}`), calls(call("bash", "command", "cd src && ls -la"))},
-		{"code", m, "", q("bash", `{"code": "ls -la"}`), calls(lsla)},
 		{"sh tool", m, "", q("sh", `{"command": "ls -la"}`), calls(lsla)},
 		{"cmd tool", m, "", q("cmd", `{"cmd": "ls -la"}`), calls(lsla)},
 		{"overwrite", m, "", q("write_file", `{"path": "a.txt", "content": "hi", "overwrite": true}`), calls(write)},
@@ -217,6 +216,7 @@ func TestVariantsActionTools(t *testing.T) {
 		{"directory ls", m, "", q("directory", `{"op": "ls", "path": "src"}`), calls(call("list_dir", "path", "src"))},
 		{"fs read_file", m, "", q("fs", `{"action": "read_file", "path": "a.go"}`), calls(readA)},
 		{"files edit", m, "", q("files", `{"action": "edit", "path": "a.go", "old_string": "x := 1", "new_string": "x := 2"}`), calls(call("edit_file", "path", "a.go", "old_string", "x := 1", "new_string", "x := 2"))},
+		{"grep glob kept", m, "", q("grep", `{"pattern": "foo", "glob": "*.go"}`), calls(call("grep", "pattern", "foo", "glob", "*.go"))},
 		{"tag glued", m, "", q("read_file</tool_call>", `{"path": "a.go"}`), calls(readA)},
 		{"function tag glued", m, "", q("<function>bash</function>", `{"command": "ls -la"}`), calls(lsla)},
 		{"bash_command", m, "", q("bash_command", `{"command": "ls -la"}`), calls(lsla)},
@@ -239,6 +239,8 @@ func TestNamesInProseAreNotCalls(t *testing.T) {
 		"Use sh -c 'ls' here, or cmd /c dir on Windows; create a file with write_file.",
 		"In Python, open(path) returns a file object and find() is a string method.",
 		"ShellTool.run is Gemini CLI's shell; repo_browser.search is gpt-oss's.",
+		`{"language": "python", "code": "print(sum(range(10)))"}`,
+		`{"text": "Hello! How can I help you today?"}`,
 	} {
 		d := classify(Case{ID: "prose", Model: "qwen3-coder", Text: text}, true, reg)
 		if len(d.Calls) > 0 {
