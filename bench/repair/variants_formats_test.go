@@ -137,3 +137,14 @@ func TestVariantsInvokeBrackets(t *testing.T) {
 		{"two params", "minimax-m2.5", "invoke name=\"read_file\">\nparameter name=\"path\">a.goparameter>\nparameter name=\"limit\">5parameter>\ninvoke>", nil, calls(call("read_file", "path", "a.go", "limit", float64(5)))},
 	})
 }
+
+// Gemma 4's relaxed object in round brackets with plain quotes between its call tokens
+// (hermes-agent#7457), as its braces already take plain quotes.
+func TestVariantsGemmaRoundPlain(t *testing.T) {
+	m := "gemma-4-31b-it"
+	runVariants(t, []variant{
+		{"one key", m, `<|tool_call>call:read_file(path: "a.go")<tool_call|>`, nil, calls(readA)},
+		{"two keys", m, `<|tool_call>call:read_file(path: "a.go", limit: 5)<tool_call|>`, nil, calls(call("read_file", "path", "a.go", "limit", float64(5)))},
+		{"python kwargs still", m, `<|tool_call>call:bash(command="ls -la")<tool_call|>`, nil, calls(lsla)},
+	})
+}
