@@ -205,6 +205,24 @@ func TestVariantsOptions(t *testing.T) {
 	})
 }
 
+// A file tool whose action argument names the operation (toolnames_action.go), and names with
+// a call format's tag glued on or folding to another harness's.
+func TestVariantsActionTools(t *testing.T) {
+	m := "qwen2.5-coder:14b"
+	runVariants(t, []variant{
+		{"file action read", m, "", q("file", `{"action": "read", "path": "a.go"}`), calls(readA)},
+		{"file_manager write", m, "", q("file_manager", `{"action": "write", "path": "a.txt", "content": "hi"}`), calls(call("write_file", "path", "a.txt", "content", "hi"))},
+		{"filesystem operation list", m, "", q("filesystem", `{"operation": "list", "path": "src"}`), calls(call("list_dir", "path", "src"))},
+		{"file_operations view", m, "", q("file_operations", `{"command": "view", "path": "a.go"}`), calls(readA)},
+		{"directory ls", m, "", q("directory", `{"op": "ls", "path": "src"}`), calls(call("list_dir", "path", "src"))},
+		{"fs read_file", m, "", q("fs", `{"action": "read_file", "path": "a.go"}`), calls(readA)},
+		{"files edit", m, "", q("files", `{"action": "edit", "path": "a.go", "old_string": "x := 1", "new_string": "x := 2"}`), calls(call("edit_file", "path", "a.go", "old_string", "x := 1", "new_string", "x := 2"))},
+		{"tag glued", m, "", q("read_file</tool_call>", `{"path": "a.go"}`), calls(readA)},
+		{"function tag glued", m, "", q("<function>bash</function>", `{"command": "ls -la"}`), calls(lsla)},
+		{"bash_command", m, "", q("bash_command", `{"command": "ls -la"}`), calls(lsla)},
+	})
+}
+
 // Prose that names the tools these rules added (common words among them: open, find, patch,
 // execute, command, create) is not a call.
 func TestNamesInProseAreNotCalls(t *testing.T) {
