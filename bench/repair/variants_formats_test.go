@@ -137,3 +137,24 @@ func TestVariantsInvokeBrackets(t *testing.T) {
 		{"two params", "minimax-m2.5", "invoke name=\"read_file\">\nparameter name=\"path\">a.goparameter>\nparameter name=\"limit\">5parameter>\ninvoke>", nil, calls(call("read_file", "path", "a.go", "limit", float64(5)))},
 	})
 }
+
+// Gemma 4's relaxed object in round brackets with plain quotes between its call tokens
+// (hermes-agent#7457), as its braces already take plain quotes.
+func TestVariantsGemmaRoundPlain(t *testing.T) {
+	m := "gemma-4-31b-it"
+	runVariants(t, []variant{
+		{"one key", m, `<|tool_call>call:read_file(path: "a.go")<tool_call|>`, nil, calls(readA)},
+		{"two keys", m, `<|tool_call>call:read_file(path: "a.go", limit: 5)<tool_call|>`, nil, calls(call("read_file", "path", "a.go", "limit", float64(5)))},
+		{"python kwargs still", m, `<|tool_call>call:bash(command="ls -la")<tool_call|>`, nil, calls(lsla)},
+	})
+}
+
+// The invoke form's parameters as self-closing elements with the value in an attribute
+// (DeepSeek V4's nested DSML invoke in codex-relay#49; <parameter name="k" value="v"/>).
+func TestVariantsSelfClosingParams(t *testing.T) {
+	runVariants(t, []variant{
+		{"dsml nested invoke", "deepseek-v4-flash", "<｜DSML｜tool_calls>\n<｜DSML｜invoke name=\"bash\">\n<｜DSML｜invoke name=\"command\" string=\"ls -la\" />\n</｜DSML｜invoke>\n</｜DSML｜tool_calls>", nil, calls(lsla)},
+		{"dsml parameter value attr", "deepseek-v3.2", "<｜DSML｜function_calls>\n<｜DSML｜invoke name=\"read_file\">\n<｜DSML｜parameter name=\"path\" value=\"a.go\"/>\n</｜DSML｜invoke>\n</｜DSML｜function_calls>", nil, calls(readA)},
+		{"plain invoke value attrs", "some-local-model", "<function_calls>\n<invoke name=\"read_file\">\n<parameter name=\"path\" value=\"a.go\" />\n<parameter name=\"limit\" value=\"5\" />\n</invoke>\n</function_calls>", nil, calls(call("read_file", "path", "a.go", "limit", float64(5)))},
+	})
+}

@@ -44,8 +44,10 @@ func gemmaBody(body, quote string) ([]Call, bool) {
 		if calls, complete := pythonCallsInMarker(t, scanCtx{}, FormatGemma); len(calls) > 0 || !complete {
 			return calls, complete
 		}
-		// Gemma 4's own object in round brackets: call:bash(command:<|"|>ls<|"|>)
-		if strings.HasSuffix(t, ")") && strings.Contains(t, quote) {
+		// Gemma 4's own object in round brackets: call:bash(command:<|"|>ls<|"|>), its
+		// strings in the quote token or, as inside its braces, plain quotes
+		// (call:search(query: "blockchain news"), hermes-agent#7457)
+		if strings.HasSuffix(t, ")") && (strings.Contains(t, quote) || keyColonFirst(t[paren+1:])) {
 			t = t[:paren] + "{" + t[paren+1:len(t)-1] + "}"
 			brace = paren
 		}
@@ -172,4 +174,15 @@ func isJSONLiteral(w string) bool {
 		return true
 	}
 	return w != "" && (w[0] == '-' || w[0] >= '0' && w[0] <= '9') && json.Valid([]byte(w))
+}
+
+// keyColonFirst reports whether s opens with a bare key and a colon (key: …), the relaxed
+// object syntax rather than Python's key=value.
+func keyColonFirst(s string) bool {
+	s = strings.TrimLeft(s, " \t\r\n")
+	i := 0
+	for i < len(s) && i <= pyNameMax && isIdentByte(s[i]) {
+		i++
+	}
+	return i > 0 && i < len(s) && s[i] == ':'
 }

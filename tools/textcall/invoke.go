@@ -58,6 +58,7 @@ func scanInvoke(text string, sc scanCtx) []span {
 			wrappers = append(wrappers, tokenSpans(text, "<"+p+w+">", "</"+p+w+">")...)
 		}
 	}
+	calls = scanSelfClosingParams(text, forms)
 	for _, f := range forms {
 		calls = mergeFree(calls, scanTagged(text, "<"+f.prefix+f.tag, "</"+f.prefix+f.tag+">", func(body string) ([]Call, bool) {
 			return invokeBody(body, f)

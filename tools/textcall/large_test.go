@@ -129,6 +129,8 @@ func hostileReplies() map[string]string {
 		"bare invoke opens":       repeatTo("invoke name=\"bash\">\nparameter name=\"command\">ls", megabyte),
 		"bare invoke lines":       "invoke name=\"bash\">\n" + repeatTo("parameter name=\"k\">vparameter>\n", megabyte),
 		"bare invoke blocks":      repeatTo("invoke name=\"bash\">\nparameter name=\"command\">lsparameter>\ninvoke>\n", megabyte),
+		"self-closing params":     `<invoke name="bash">` + repeatTo(`<parameter name="k" value="v"/>`, megabyte),
+		"self-closing opens":      repeatTo(`<invoke name="bash"><invoke name="k" string="v" `, megabyte),
 		"flattened values":        repeatTo("<function=bash> <parameter=command> ls </parameter> ", megabyte),
 	}
 }
