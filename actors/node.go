@@ -130,10 +130,11 @@ func StartNode(opts NodeOptions) (*Node, error) {
 	// first session's (bench/startup.sh). The node answers once the bus is up; the schemas are
 	// waited for by the first registry built (sessionTools), the store by the first session.
 	// Spawned in this order, the idle core takes the bus at once, and Badger's open (the longest
-	// path, spawned last, by store.Start) runs next on this one, ahead of the memos and schemas.
+	// path, spawned last, by store.Start) runs next on this one, ahead of the schemas; the memos
+	// are read once the node answers (warmMemos).
+	n.newMemos()
 	bus := make(chan busStart, 1)
 	go func() { bus <- startBus(opts, BusKeyDir(dir)) }() // ends once the bus is up or failed
-	n.startMemos()
 	n.schemasDone = make(chan struct{})
 	if opts.Prewarm != nil {
 		n.schemas = &opts.Prewarm.schemas
@@ -211,6 +212,7 @@ func StartNode(opts NodeOptions) (*Node, error) {
 		n.Close()
 		return nil, err
 	}
+	n.warmMemos()
 	n.phase("bus")
 	return n, nil
 }

@@ -127,8 +127,8 @@ type loadedRoles struct {
 	err   error
 }
 
-// startMemos makes the Node's memos and warms them for its root.
-func (n *Node) startMemos() {
+// newMemos makes the Node's memos; warmMemos starts reading its root's.
+func (n *Node) newMemos() {
 	home, _ := os.UserHomeDir()
 	n.hidden = newDiskMemo(memoFresh, func(workspace string) []string {
 		return sandbox.HiddenPaths(home, workspace, n.opts.UserConfigDir, n.opts.DenyRead, n.opts.AllowRead)
@@ -137,6 +137,13 @@ func (n *Node) startMemos() {
 		roles, err := config.LoadRoles(root)
 		return loadedRoles{roles, err}
 	})
+}
+
+// warmMemos reads the root's credential list and roles in the background. StartNode calls it
+// once the node answers, not before: the reads (a directory listing of each of the root's
+// parents) are not needed before a session starts, after the store's open, and run meanwhile
+// instead of beside the bus's start and the open, on a machine of two cores.
+func (n *Node) warmMemos() {
 	n.hidden.warm(n.Root)
 	n.roles.warm(n.Root)
 }

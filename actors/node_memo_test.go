@@ -95,3 +95,33 @@ func TestDiskMemoWaitsForTheWarm(t *testing.T) {
 		t.Fatalf("%d reads, want 1", reads)
 	}
 }
+
+// A started node has its root's credential list and roles read, or being read: the first
+// session's executor takes them from memory (or waits for that read), never reads them again.
+func TestStartNodeWarmsTheRootsMemos(t *testing.T) {
+	node, err := StartNode(NodeOptions{Root: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer node.Close()
+	for name, check := range map[string]func() bool{
+		"hidden": func() bool {
+			node.hidden.mu.Lock()
+			defer node.hidden.mu.Unlock()
+			_, e := node.hidden.entries[node.Root]
+			_, f := node.hidden.first[node.Root]
+			return e || f
+		},
+		"roles": func() bool {
+			node.roles.mu.Lock()
+			defer node.roles.mu.Unlock()
+			_, e := node.roles.entries[node.Root]
+			_, f := node.roles.first[node.Root]
+			return e || f
+		},
+	} {
+		if !check() {
+			t.Errorf("the %s memo holds nothing for the root after StartNode: the first session reads it itself", name)
+		}
+	}
+}

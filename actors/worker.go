@@ -121,7 +121,8 @@ func StartWorker(opts WorkerOptions) (*Worker, error) {
 func startWorkerNode(opts WorkerOptions) (*Node, error) {
 	nopts := opts.Node
 	n := &Node{ID: "w-" + opts.Name, NS: opts.NS, Root: nopts.Root, opts: nopts, schemas: &tools.SchemaCache{}}
-	n.startMemos()
+	n.newMemos()
+	n.warmMemos()
 	if err := os.MkdirAll(opts.StateDir, 0o700); err != nil {
 		return nil, fmt.Errorf("worker state: %w", err)
 	}
