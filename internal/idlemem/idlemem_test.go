@@ -21,23 +21,26 @@ func TestReleaserReleasesOncePerQuietSpell(t *testing.T) {
 		looks []look
 	}{
 		{"start, then quiet for a second: one release", []look{
-			{10 * mib, 0, 0, false}, {10*mib + 1000, 0, 200, false}, {10*mib + 2000, 0, 800, false},
-			{10*mib + 3000, 0, 1200, true}, {10*mib + 4000, 1, 1400, false}, {10*mib + 5000, 1, 5000, false}}},
+			{10 * mib, 1, 0, false}, {10*mib + 1000, 1, 200, false}, {10*mib + 2000, 1, 800, false},
+			{10*mib + 3000, 1, 1200, true}, {10*mib + 4000, 2, 1400, false}, {10*mib + 5000, 2, 5000, false}}},
+		{"no collection yet: the first is the collector's", []look{
+			{10 * mib, 0, 0, false}, {10 * mib, 0, 1200, false}, {10 * mib, 0, 5000, false},
+			{12 * mib, 1, 6000, false}, {12*mib + 600*kib, 1, 9000, false}, {12*mib + 700*kib, 1, 10500, true}}},
 		{"a burst ends the quiet spell and starts the count again", []look{
-			{10 * mib, 0, 0, false}, {10 * mib, 0, 200, false}, {11 * mib, 0, 900, false},
-			{11 * mib, 0, 1100, false}, {11 * mib, 0, 1900, false}, {11 * mib, 0, 2200, true}}},
+			{10 * mib, 1, 0, false}, {10 * mib, 1, 200, false}, {11 * mib, 1, 900, false},
+			{11 * mib, 1, 1100, false}, {11 * mib, 1, 1900, false}, {11 * mib, 1, 2200, true}}},
 		{"quiet but little allocated since the last release: none", []look{
-			{10 * mib, 0, 0, false}, {10 * mib, 0, 100, false}, {10 * mib, 0, 1200, true},
-			{10*mib + 200*kib, 1, 2400, false}, {10*mib + 400*kib, 1, 4000, false}, {10*mib + 600*kib, 1, 9000, false}}},
+			{10 * mib, 1, 0, false}, {10 * mib, 1, 100, false}, {10 * mib, 1, 1200, true},
+			{10*mib + 200*kib, 2, 2400, false}, {10*mib + 400*kib, 2, 4000, false}, {10*mib + 600*kib, 2, 9000, false}}},
 		{"slow allocation adds up to a second release", []look{
-			{10 * mib, 0, 0, false}, {10 * mib, 0, 100, false}, {10 * mib, 0, 1200, true},
-			{10*mib + 400*kib, 1, 3000, false}, {10*mib + 800*kib, 1, 5000, false}, {11*mib + 100*kib, 1, 7000, true}}},
+			{10 * mib, 1, 0, false}, {10 * mib, 1, 100, false}, {10 * mib, 1, 1200, true},
+			{10*mib + 400*kib, 2, 3000, false}, {10*mib + 800*kib, 2, 5000, false}, {11*mib + 100*kib, 2, 7000, true}}},
 		{"the collector's own collection starts the count again", []look{
-			{10 * mib, 0, 0, false}, {10 * mib, 0, 100, false}, {10 * mib, 1, 1200, false},
-			{10*mib + 900*kib, 1, 6000, false}, {11*mib + 100*kib, 1, 7000, true}}},
+			{10 * mib, 1, 0, false}, {10 * mib, 1, 100, false}, {10 * mib, 2, 1200, false},
+			{10*mib + 900*kib, 2, 6000, false}, {11*mib + 100*kib, 2, 7000, true}}},
 		{"a rate over QuietRate is busy however far apart the looks", []look{
-			{10 * mib, 0, 0, false}, {10*mib + 300*kib, 0, 1000, false}, {10*mib + 600*kib, 0, 2000, false},
-			{10*mib + 600*kib, 0, 3000, false}, {10*mib + 600*kib, 0, 3900, false}, {10*mib + 600*kib, 0, 4000, true}}},
+			{10 * mib, 1, 0, false}, {10*mib + 300*kib, 1, 1000, false}, {10*mib + 600*kib, 1, 2000, false},
+			{10*mib + 600*kib, 1, 3000, false}, {10*mib + 600*kib, 1, 3900, false}, {10*mib + 600*kib, 1, 4000, true}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var r Releaser
