@@ -95,6 +95,11 @@ func (n *nestedInstructions) restore(rec instructionDelivery) {
 // touchedDir is the workspace-relative directory a call worked in: the file's directory for
 // read_file, write_file and edit_file, the directory searched for list_dir, glob and grep.
 func touchedDir(root string, call llm.ToolCall) (string, bool) {
+	switch call.Name {
+	case "read_file", "write_file", "edit_file", "list_dir", "glob", "grep":
+	default:
+		return "", false // bash and the rest: their arguments are not read
+	}
 	var args struct {
 		Path     string `json:"path"`
 		FilePath string `json:"file_path"`

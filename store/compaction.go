@@ -26,10 +26,20 @@ import (
 // safe), then opens as usual. One open in four pays that (10-20 ms more, bench/storecycles); the
 // others pay nothing. A crash in the middle is a crash in a Badger compaction, which Badger
 // survives.
+//
+// A store closed whole (a node's exit: nobody waits on it) takes that work off the next open: an
+// open that finds level0CompactAt-1 level-0 tables sets CompactL0OnClose, so its Close, which
+// flushes the table that would have reached the count, merges them then. The next open, a
+// user's cold start, finds none to merge; the open's compaction stays for stores left unclosed
+// (a one-shot's own node, a crash).
 
 // level0CompactAt is the level-0 table count at which Open compacts level 0 first. Measured with
 // bench/storecycles.
 const level0CompactAt = 4
+
+// compactAtClose reports whether a store opened with level0 level-0 tables compacts level 0 when
+// it is closed: when the table its Close flushes would bring the next open to level0CompactAt.
+func compactAtClose(level0 int) bool { return level0+1 >= level0CompactAt }
 
 // compactLevel0 merges dir's level-0 tables (and any write-ahead log left by a run that did not
 // close) into the level below.

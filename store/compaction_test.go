@@ -168,3 +168,35 @@ func TestCloseTwiceIsHarmless(t *testing.T) {
 		t.Fatalf("second Close: %v", err)
 	}
 }
+
+// TestClosedRunsLeaveNoCompactionToTheNextOpen: runs that close the store whole (a node's exit)
+// merge level 0 as they close, so no later open finds level0CompactAt level-0 tables and pays
+// the merge before its first read (a cold start's path).
+func TestClosedRunsLeaveNoCompactionToTheNextOpen(t *testing.T) {
+	dir := t.TempDir()
+	for i := range 3 * level0CompactAt {
+		oneShotRun(t, dir, fmt.Sprintf("20260101-0001%02d-cccccc", i))
+		mf, _, err := readManifest(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		level0 := 0
+		for _, tm := range mf.Tables {
+			if tm.Level == 0 {
+				level0++
+			}
+		}
+		if level0 >= level0CompactAt {
+			t.Fatalf("after closed run %d: %d level-0 tables: the next open compacts before it serves", i+1, level0)
+		}
+	}
+	checkTablesAndSessions(t, dir, len(storeFilesWithSuffix(t, dir, ".sst")), 3*level0CompactAt)
+}
+
+func TestCompactAtClose(t *testing.T) {
+	for level0, want := range map[int]bool{0: false, level0CompactAt - 2: false, level0CompactAt - 1: true, level0CompactAt: true} {
+		if got := compactAtClose(level0); got != want {
+			t.Errorf("compactAtClose(%d) = %v, want %v", level0, got, want)
+		}
+	}
+}

@@ -42,7 +42,13 @@ func logPrefix(session string) []byte { return []byte(sessionPrefix + session + 
 
 // logKey is the key of entry seq: 16 hex digits, so byte order is numeric order.
 func logKey(session string, seq uint64) []byte {
-	return fmt.Appendf(logPrefix(session), "%016x", seq)
+	const digits = "0123456789abcdef"
+	k := append(logPrefix(session), "0000000000000000"...) // %016x, without fmt: three per turn
+	for i := len(k) - 1; seq > 0; i-- {
+		k[i] = digits[seq&0xf]
+		seq >>= 4
+	}
+	return k
 }
 
 // seqOfLogKey parses the seq back out of a log key.

@@ -2,6 +2,7 @@ package store
 
 import (
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/dgraph-io/badger/v4"
@@ -132,10 +133,10 @@ func (s *Store) PutMetaSoon(m *SessionMeta, repairs RepairStats) error {
 // their order; the callback runs on a goroutine of Badger's once the commit is done (Close
 // waits for it).
 func (s *Store) commitSoon(txn *badger.Txn, session string, counter *sessionSeq, then func()) {
-	s.soon.Add(1)
+	s.soon.add()
 	defer txn.Discard()
 	txn.CommitWith(func(err error) {
-		defer s.soon.Done()
+		defer s.soon.done()
 		if err != nil {
 			s.syncer.log.Error("a queued write of the store failed", "session", session, "err", err)
 			go func() { // not under the caller's lock: CommitWith may call back at once
@@ -150,4 +151,36 @@ func (s *Store) commitSoon(txn *badger.Txn, session string, counter *sessionSeq,
 			then()
 		}
 	})
+}
+
+// inflight counts the queued commits not yet done. (A sync.WaitGroup may not take an Add while
+// a Wait is under way, and a session may still queue a write while the Store closes.)
+type inflight struct {
+	mu   sync.Mutex
+	n    int
+	none sync.Cond
+}
+
+func (f *inflight) add() {
+	f.mu.Lock()
+	f.n++
+	f.mu.Unlock()
+}
+
+func (f *inflight) done() {
+	f.mu.Lock()
+	if f.n--; f.n == 0 && f.none.L != nil {
+		f.none.Broadcast()
+	}
+	f.mu.Unlock()
+}
+
+// wait returns once no queued commit is left.
+func (f *inflight) wait() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.none.L = &f.mu
+	for f.n > 0 {
+		f.none.Wait()
+	}
 }

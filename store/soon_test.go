@@ -1,6 +1,7 @@
 package store
 
 import (
+	"fmt"
 	"testing"
 )
 
@@ -103,4 +104,35 @@ func TestQueuedWritesRefuseBadSessionIDs(t *testing.T) {
 	if err := s.PutMetaSoon(&SessionMeta{ID: ""}, RepairStats{}); err == nil {
 		t.Fatal("a meta without an id was queued")
 	}
+}
+
+// logKey writes seq as 16 hex digits, as %016x does.
+func TestLogKeyIsSixteenHexDigits(t *testing.T) {
+	for _, seq := range []uint64{0, 1, 15, 16, 255, 1 << 32, 1<<64 - 1, 0xdeadbeef} {
+		want := fmt.Sprintf("%s%016x", logPrefix("s"), seq)
+		if got := string(logKey("s", seq)); got != want {
+			t.Fatalf("logKey(%d) = %q, want %q", seq, got, want)
+		}
+		if back, err := seqOfLogKey(logKey("s", seq)); err != nil || back != seq {
+			t.Fatalf("seqOfLogKey(logKey(%d)) = %d, %v", seq, back, err)
+		}
+	}
+}
+
+// inflight's wait returns once every commit is done, with more added while it waits.
+func TestInflightWaitsForEveryCommit(t *testing.T) {
+	var f inflight
+	f.add()
+	waited := make(chan struct{})
+	go func() { f.wait(); close(waited) }()
+	f.add() // while the wait is under way: no panic, and the wait covers it
+	f.done()
+	select {
+	case <-waited:
+		t.Fatal("wait returned with a commit left")
+	default:
+	}
+	f.done()
+	<-waited
+	f.wait() // none left: at once
 }

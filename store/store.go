@@ -69,7 +69,7 @@ type Store struct {
 	repairs   map[string]RepairStats
 
 	hook atomic.Pointer[CommitHook] // told of each committed append and meta (store/hook.go)
-	soon sync.WaitGroup             // queued commits not yet done (store/soon.go)
+	soon inflight                   // queued commits not yet done (store/soon.go)
 }
 
 // Open opens (creating if needed) the store in dir with options sized for a small footprint.
@@ -139,8 +139,9 @@ func (s *Store) open(opts badger.Options, level0 int) {
 			s.unlock()
 			return
 		}
+		level0 = 0
 	}
-	db, err := openBadger(opts)
+	db, err := openBadger(opts.WithCompactL0OnClose(compactAtClose(level0)))
 	if err != nil {
 		s.openErr = classifyOpenError(s.dir, err)
 		s.unlock()
@@ -217,7 +218,7 @@ func (s *Store) Close() error {
 		return err // the failed open released the directory
 	}
 	defer s.unlock()
-	s.soon.Wait() // the queued writes commit before the stamp and the close
+	s.soon.wait() // the queued writes commit before the stamp and the close
 	if err := s.stampWritten(); err != nil {
 		s.db.Close()
 		return fmt.Errorf("close store %s: %w", s.dir, err)

@@ -51,6 +51,9 @@ func actionCall(args map[string]any) (name, inner string, ok bool) {
 // has no equivalent here.
 func wcgwBash(args map[string]any) (string, string) {
 	payload := objectOf(args["action_json"])
+	if _, isText := args["command"].(string); payload == nil && isText {
+		return "", "" // bash_command {"command": …}: a shell call under a name that folds to wcgw's
+	}
 	if payload == nil {
 		return "", "action_json must hold the command: {\"command\": \"…\"}"
 	}

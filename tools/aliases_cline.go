@@ -157,6 +157,16 @@ func listFiles(args map[string]any) (string, string) {
 	return "", ""
 }
 
+// lsRecursive maps an ls whose recursive, when given, decides as list_files' does; without
+// it the harnesses differ (Continue's and Pi's list the top level, Crush's the tree), so our
+// default depth stands.
+func lsRecursive(args map[string]any) (string, string) {
+	if _, ok := args["recursive"]; ok {
+		return listFiles(args)
+	}
+	return "", ""
+}
+
 // rooSearchAndReplace maps Roo's search_and_replace, which replaces every match of a literal.
 func rooSearchAndReplace(args map[string]any) (string, string) {
 	if on, _ := args["use_regex"].(bool); on || strings.EqualFold(fmt.Sprint(args["use_regex"]), "true") {

@@ -114,13 +114,14 @@ var harnessTools = map[string]harnessTool{
 	"search_and_replace": {target: "edit_file", convert: rooSearchAndReplace},
 	"use_mcp_tool":       {convert: clineMCPTool},
 	// Continue (core/tools/builtIn.ts; read_file shares our name, its filepath is an alias)
-	"create_new_file":         {target: "write_file"},
-	"single_find_and_replace": {target: "edit_file"},
-	"run_terminal_command":    {target: "bash", drop: []string{"waitForCompletion"}},
-	"grep_search":             {target: "grep", drop: []string{"exclude_pattern", "MatchPerLine"}},
-	"file_glob_search":        {target: "glob"},
-	"ls":                      {target: "list_dir", drop: []string{"recursive"}},
-	"view_subdirectory":       {target: "list_dir"},
+	"create_new_file":            {target: "write_file"},
+	"single_find_and_replace":    {target: "edit_file"},
+	"run_terminal_command":       {target: "bash", drop: []string{"waitForCompletion"}},
+	"grep_search":                {target: "grep", drop: []string{"exclude_pattern", "MatchPerLine"}},
+	"file_glob_search":           {target: "glob"},
+	"ls":                         {target: "list_dir", convert: lsRecursive, drop: []string{"ignore"}}, // Continue's (dirPath, recursive), Crush's (path, ignore)
+	"search_and_replace_in_file": {target: "edit_file", convert: searchReplaceDiff},                    // filepath, diffs
+	"view_subdirectory":          {target: "list_dir"},
 	// GitHub Copilot in VS Code (its agent mode's built-in tools; read_file, list_dir and
 	// create_file share names with ours or others above, and filePath/oldString are aliases;
 	// file_search takes a glob in query, an alias of pattern: ollama#11470)

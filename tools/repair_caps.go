@@ -81,7 +81,7 @@ func (s *argsSchema) literalPattern(args map[string]any) []Repair {
 			continue
 		}
 		switch normalizedName(key) {
-		case "literal", "fixedstrings", "fixedstring":
+		case "literal", "fixedstrings", "fixedstring", "literaltext": // Crush's grep: literal_text
 		case "isregex", "useregex":
 			on = !on
 		default:

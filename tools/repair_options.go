@@ -30,6 +30,7 @@ var alreadySo = map[string][]any{
 	"mkdir": {true}, "parents": {true}, "encoding": {"utf-8", "utf8", "UTF-8", "UTF8"},
 	"count": {1}, "expectedreplacements": {1}, "occurrences": {1}, "maxreplacements": {1},
 	"showhidden": {true, false}, "includehidden": {true, false}, "all": {true, false},
+	"mode": {"overwrite", "write", "w"}, "includedirs": {true, false}, // Kimi CLI's WriteFile, Glob
 }
 
 // alreadySoFor says which schemas an option belongs to: the argument the schema must declare.
@@ -38,6 +39,7 @@ var alreadySoFor = map[string]string{
 	"createparents": "content", "mkdir": "content", "parents": "content", "encoding": "path",
 	"count": "old_string", "expectedreplacements": "old_string", "occurrences": "old_string",
 	"maxreplacements": "old_string", "showhidden": "depth", "includehidden": "depth", "all": "depth",
+	"mode": "content", "includedirs": "pattern",
 }
 
 // options applies the rules above to a closed schema.

@@ -43,7 +43,8 @@ func (r *Registry) Split(name, raw string) (pieces []Piece, ok bool) {
 		return pieces, true
 	}
 	key, target := r.splitTool(name)
-	if key == "" || !listShaped(key, target) {
+	pieceMaps := splitterOf(key, target)
+	if pieceMaps == nil {
 		return nil, false // not read: most calls are to tools that never split (issue 19)
 	}
 	var args map[string]any
@@ -54,31 +55,7 @@ func (r *Registry) Split(name, raw string) (pieces []Piece, ok bool) {
 	} else if parsed, _, err := parseArgs(raw); err != nil || decodeNumbers(string(parsed), &args) != nil {
 		return nil, false
 	}
-	var maps []map[string]any
-	switch {
-	case key == "FileWriteOrEdit":
-		maps, ok = wcgwBlocks(args)
-	case key == "ReadFiles":
-		maps, ok = listPieces(args, "file_paths", "path")
-	case key == "apply_patch":
-		maps, ok = patchPieces(args)
-	case key == "StrReplaceFile":
-		maps, ok = listPieces(args, "edit", "")
-	case key == "search_replace":
-		args["diff"] = args["content"]
-		delete(args, "content")
-		maps, ok = blockPieces(args)
-	case target == "bash" || key == "bash":
-		maps, ok = listPieces(args, "commands", "command")
-	case target == "grep" || key == "grep" || target == "list_dir" || key == "list_dir":
-		maps, ok = listPieces(args, "paths", "path") // a search or listing of several paths
-	case target == "read_file" || key == "read_file":
-		maps, ok = readPieces(args)
-	case target == "edit_file" || key == "edit_file":
-		if maps, ok = blockPieces(args); !ok {
-			maps, ok = editPieces(args)
-		}
-	}
+	maps, ok := pieceMaps(args)
 	if !ok || len(maps) == 0 || len(maps) > maxPieces {
 		return nil, false
 	}
@@ -100,18 +77,42 @@ func (r *Registry) Split(name, raw string) (pieces []Piece, ok bool) {
 	return pieces, true
 }
 
-// listShaped says whether Split has a way to split calls of key (and target): the cases of its
-// switch.
-func listShaped(key, target string) bool {
-	switch key {
-	case "FileWriteOrEdit", "ReadFiles", "apply_patch", "StrReplaceFile", "search_replace", "bash", "read_file", "edit_file":
-		return true
+// splitterOf is how Split cuts the arguments of a call to key (and target) into pieces; nil
+// when calls of that tool never split, so their arguments need not be read at all.
+func splitterOf(key, target string) func(args map[string]any) ([]map[string]any, bool) {
+	switch {
+	case key == "":
+		return nil
+	case key == "FileWriteOrEdit":
+		return wcgwBlocks
+	case key == "ReadFiles":
+		return func(args map[string]any) ([]map[string]any, bool) { return listPieces(args, "file_paths", "path") }
+	case key == "apply_patch":
+		return patchPieces
+	case key == "StrReplaceFile":
+		return func(args map[string]any) ([]map[string]any, bool) { return listPieces(args, "edit", "") }
+	case key == "search_replace":
+		return func(args map[string]any) ([]map[string]any, bool) {
+			args["diff"] = args["content"]
+			delete(args, "content")
+			return blockPieces(args)
+		}
+	case target == "bash" || key == "bash":
+		return func(args map[string]any) ([]map[string]any, bool) { return listPieces(args, "commands", "command") }
+	case target == "grep" || key == "grep" || target == "list_dir" || key == "list_dir":
+		// a search or listing of several paths
+		return func(args map[string]any) ([]map[string]any, bool) { return listPieces(args, "paths", "path") }
+	case target == "read_file" || key == "read_file":
+		return readPieces
+	case target == "edit_file" || key == "edit_file":
+		return func(args map[string]any) ([]map[string]any, bool) {
+			if maps, ok := blockPieces(args); ok {
+				return maps, true
+			}
+			return editPieces(args)
+		}
 	}
-	switch target {
-	case "bash", "read_file", "edit_file":
-		return true
-	}
-	return false
+	return nil
 }
 
 // pieceTool is the key under which a piece names its tool, when it is not the split tool's

@@ -118,6 +118,9 @@ func (r *Registry) resolve(name, args string) (resolution, bool) {
 		}
 	}
 	res, ok := r.byMeaning(bare, args)
+	if !ok && res.refusal == "" && strings.TrimSpace(args) != "" {
+		res, ok = r.byAction(bare, args)
+	}
 	if rest, namespaced := namespaceRest(bare); !ok && res.refusal == "" && namespaced {
 		// an invented tool under an invented namespace (ICodebase.read_directory): the
 		// words of the tool's own name decide, with its arguments, as they do bare
@@ -129,7 +132,8 @@ func (r *Registry) resolve(name, args string) (resolution, bool) {
 }
 
 // controlToken matches a chat-template control token: <|channel|>, <|constrain|>, <|end|>.
-var controlToken = lazyre.New(`<\|[a-z_]{1,24}\|>`)
+// A call format's own tag glued to the name (read_file</tool_call>) is read the same way.
+var controlToken = lazyre.New(`<\|[a-z_]{1,24}\|>|</?(?:tool_call|function_call|function|invoke|tool|call)>`)
 
 // leakedTokenPieces splits a name that carries leaked control tokens (gpt-oss:
 // "query_dataset<|channel|>commentary", vllm#32587; "assistant<|channel|>analysis",

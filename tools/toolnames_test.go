@@ -116,7 +116,7 @@ func TestResolveHarnessTools(t *testing.T) {
 		{"openhands", "execute_command", `{"command":"ls"}`, "bash", `{"command":"ls"}`},
 		{"continue", "create_new_file", `{"filepath":"test.txt","contents":"hello"}`, "write_file", `{"filepath":"test.txt","contents":"hello"}`},
 		{"continue", "run_terminal_command", `{"command":"ls","waitForCompletion":true}`, "bash", `{"command":"ls"}`},
-		{"continue", "ls", `{"dirPath":"src","recursive":false}`, "list_dir", `{"dirPath":"src"}`},
+		{"continue", "ls", `{"dirPath":"src","recursive":false}`, "list_dir", `{"dirPath":"src","depth":1}`}, // top level only
 		{"continue", "grep_search", `{"query":"x"}`, "grep", `{"query":"x"}`},
 		{"continue", "file_glob_search", `{"pattern":"*.go"}`, "glob", `{"pattern":"*.go"}`},
 		{"codex", "shell", `{"command":"[\"powershell\", \"-Command\", \"Get-Location\"]"}`, "bash", `{"command":"powershell -Command Get-Location"}`},

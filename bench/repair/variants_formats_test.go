@@ -95,3 +95,45 @@ func TestVariantsDSMLNormalized(t *testing.T) {
 		{"dsml ascii tool_calls", "deepseek-v4-flash", "<|DSML|tool_calls>\n<|DSML|invoke name=\"bash\">\n<|DSML|parameter name=\"command\" string=\"true\">ls -la</|DSML|parameter>\n</|DSML|invoke>\n</|DSML|tool_calls>", nil, calls(lsla)},
 	})
 }
+
+// Continue's labelled tool form without its ```tool fence; the invoke form's parameters under
+// a name-attribute element; OpenAI's multi_tool_use.parallel wrapper (ChatGPT's function
+// prompt, shared by gpt-oss's harmony tools); MemGPT's {"function", "params"}.
+func TestVariantsUnwrappedAndWrappers(t *testing.T) {
+	m := "some-local-model"
+	parallel := `{"tool_uses": [{"recipient_name": "functions.read_file", "parameters": {"path": "a.go"}}, {"recipient_name": "functions.bash", "parameters": {"command": "ls -la"}}]}`
+	runVariants(t, []variant{
+		{"continue unfenced", m, "TOOL_NAME: read_file\nBEGIN_ARG: filepath\na.go\nEND_ARG", nil, calls(readA)},
+		{"continue unfenced after prose", m, "I'll list it.\n\nTOOL_NAME: run_terminal_command\nBEGIN_ARG: command\nls -la\nEND_ARG\n", nil, calls(lsla)},
+		{"continue unfenced two args", m, "TOOL_NAME: create_new_file\nBEGIN_ARG: filepath\na.txt\nEND_ARG\n\nBEGIN_ARG: contents\nhi\nthere\nEND_ARG", nil, calls(call("write_file", "path", "a.txt", "content", "hi\nthere"))},
+		{"function name parameters", m, "<function name=\"read_file\">\n<parameter name=\"path\">a.go</parameter>\n</function>", nil, calls(readA)},
+		{"tool_call name parameters", m, "<tool_call name=\"bash\">\n<parameter name=\"command\">ls -la</parameter>\n</tool_call>", nil, calls(lsla)},
+		{"tool_call name child tags", m, "<tool_call name=\"read_file\">\n<path>a.go</path>\n</tool_call>", nil, calls(readA)},
+		{"parallel bare", m, parallel, nil, calls(readA, lsla)},
+		{"parallel harmony", "gpt-oss-20b", "<|channel|>commentary to=multi_tool_use.parallel <|constrain|>json<|message|>" + parallel + "<|call|>", nil, calls(readA, lsla)},
+		{"parallel functions prefix", "gpt-oss-120b", "<|channel|>commentary to=functions.multi_tool_use.parallel <|constrain|>json<|message|>" + parallel + "<|call|>", nil, calls(readA, lsla)},
+		{"memgpt params", m, `{"function": "read_file", "params": {"path": "a.go"}}`, nil, calls(readA)},
+	})
+}
+
+// GLM's value with its <arg_value> opener lost and its closer kept (GLM-5.2's raw tokens in
+// vllm#49248), as the invoke form's lost openers are read (MiniMax-M3, vllm#51075).
+func TestVariantsGLMLostValueOpener(t *testing.T) {
+	runVariants(t, []variant{
+		{"inline", "glm-5", "<tool_call>read_file<arg_key>path</arg_key>a.go</arg_value></tool_call>", nil, calls(readA)},
+		{"lines", "glm-4.6", "<tool_call>read_file\n<arg_key>path</arg_key>\na.go</arg_value>\n</tool_call>", nil, calls(readA)},
+		{"second value", "glm-4.7", "<tool_call>bash\n<arg_key>command</arg_key>\n<arg_value>ls -la</arg_value>\n<arg_key>timeout_s</arg_key>\n30</arg_value>\n</tool_call>", nil, calls(call("bash", "command", "ls -la", "timeout_s", float64(30)))},
+		{"no wrapper", "glm-4.6", "bash\n<arg_key>command</arg_key>ls -la</arg_value>\n</tool_call>", nil, calls(lsla)},
+	})
+}
+
+// The invoke form with every '<' and '</' dropped (MiniMax M2.1 / M2.5 / M2.7 through exo,
+// exo#1882), its brackets put back when the lines read as the form and the name is Known.
+func TestVariantsInvokeBrackets(t *testing.T) {
+	runVariants(t, []variant{
+		{"all dropped", "minimax-m2.5", "invoke name=\"read_file\">\nparameter name=\"path\">a.goparameter>\ninvoke>", nil, calls(readA)},
+		{"slash kept", "minimax-m2.1", "invoke name=\"bash\">\nparameter name=\"command\">ls -la/parameter>\n/invoke>", nil, calls(lsla)},
+		{"closer kept", "minimax-m2.7", "Reading it.\ninvoke name=\"read_file\">\nparameter name=\"path\">a.go</parameter>\ninvoke>", nil, calls(readA)},
+		{"two params", "minimax-m2.5", "invoke name=\"read_file\">\nparameter name=\"path\">a.goparameter>\nparameter name=\"limit\">5parameter>\ninvoke>", nil, calls(call("read_file", "path", "a.go", "limit", float64(5)))},
+	})
+}

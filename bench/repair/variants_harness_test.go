@@ -71,7 +71,7 @@ func TestVariantsHarnessNames(t *testing.T) {
 		{"continue read_file", m, "", q("read_file", `{"filepath": "a.go"}`), calls(readA)},
 		{"continue create_new_file", m, "", q("create_new_file", `{"filepath": "a.txt", "contents": "hi"}`), calls(write)},
 		{"continue run_terminal_command", m, "", q("run_terminal_command", `{"command": "ls -la", "waitForCompletion": true}`), calls(lsla)},
-		{"continue ls", m, "", q("ls", `{"dirPath": "src", "recursive": false}`), calls(call("list_dir", "path", "src"))},
+		{"continue ls", m, "", q("ls", `{"dirPath": "src", "recursive": false}`), calls(call("list_dir", "path", "src", "depth", 1.0))}, // top level only
 		{"continue builtin_read_file", "qwen2.5-coder:7b", "", q("builtin_read_file", `{"filepath": "a.go"}`), calls(readA)},
 		{"continue builtin_run_terminal_command", "qwen2.5-coder:7b", "", q("builtin_run_terminal_command", `{"command": "ls -la", "waitForCompletion": true}`), calls(lsla)},
 		{"continue builtin_create_new_file", "qwen2.5-coder:7b", "", q("builtin_create_new_file", `{"filepath": "a.txt", "contents": "hi"}`), calls(call("write_file", "path", "a.txt", "content", "hi"))},
@@ -91,7 +91,7 @@ func TestVariantsHarnessNames(t *testing.T) {
 		{"qwen code grep_search", "qwen3-coder-plus", "", q("grep_search", `{"pattern": "foo", "path": "src"}`), calls(grepFoo)},
 		// Crush
 		{"crush view", m, "", q("view", `{"file_path": "a.go", "offset": 10, "limit": 20}`), calls(call("read_file", "path", "a.go", "offset", 10.0, "limit", 20.0))},
-		{"crush ls", m, "", q("ls", `{"path": "src"}`), calls(call("list_dir", "path", "src"))},
+		{"crush ls", m, "", q("ls", `{"path": "src", "ignore": ["*.log"]}`), calls(call("list_dir", "path", "src"))},
 		// Kimi CLI
 		{"kimi Shell", "kimi-k2", "", q("Shell", `{"command": "ls -la"}`), calls(lsla)},
 		{"kimi ReadFile", "kimi-k2", "", q("ReadFile", `{"path": "a.go"}`), calls(readA)},

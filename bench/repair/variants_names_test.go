@@ -1,6 +1,10 @@
 package main
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/troupe-dev/troupe/tools"
+)
 
 // Names and arguments of other harnesses' tools (the alias engineer's rows, issue 20): each
 // rule in several spellings, from the tool definitions the harnesses publish and the names
@@ -192,6 +196,53 @@ func TestVariantsOptions(t *testing.T) {
 		{"glob recursive", m, "", q("glob", `{"pattern": "*.go", "recursive": true}`), calls(call("glob", "pattern", "**/*.go"))},
 		{"file_types", m, "", q("grep", `{"pattern": "foo", "file_types": ["go", "ts"]}`), calls(call("grep", "pattern", "foo", "glob", "**/*.{go,ts}"))},
 		{"extension", m, "", q("grep", `{"pattern": "foo", "extension": ".py"}`), calls(call("grep", "pattern", "foo", "glob", "**/*.py"))},
+		{"continue search_and_replace_in_file", m, "", q("search_and_replace_in_file", `{"filepath": "a.go", "diffs": ["<<<<<<< SEARCH\nx := 1\n=======\nx := 2\n>>>>>>> REPLACE"]}`), calls(edit)},
+		{"crush grep literal_text", m, "", q("grep", `{"pattern": "a.b", "literal_text": true}`), calls(call("grep", "pattern", `a\.b`))},
+		{"kimi WriteFile overwrite", m, "", q("WriteFile", `{"path": "a.txt", "content": "hi", "mode": "overwrite"}`), calls(write)},
+		{"kimi Glob include_dirs", m, "", q("Glob", `{"pattern": "**/*.go", "directory": "src", "include_dirs": false}`), calls(call("glob", "pattern", "**/*.go", "path", "src"))},
+		{"continue ls recursive", m, "", q("builtin_ls", `{"dirPath": "src", "recursive": true}`), calls(call("list_dir", "path", "src", "depth", 5.0))},
 		{"grep paths", m, "", q("grep", `{"pattern": "foo", "paths": ["src", "lib"]}`), calls(call("grep", "pattern", "foo", "path", "src"), call("grep", "pattern", "foo", "path", "lib"))},
 	})
+}
+
+// A file tool whose action argument names the operation (toolnames_action.go), and names with
+// a call format's tag glued on or folding to another harness's.
+func TestVariantsActionTools(t *testing.T) {
+	m := "qwen2.5-coder:14b"
+	runVariants(t, []variant{
+		{"file action read", m, "", q("file", `{"action": "read", "path": "a.go"}`), calls(readA)},
+		{"file_manager write", m, "", q("file_manager", `{"action": "write", "path": "a.txt", "content": "hi"}`), calls(call("write_file", "path", "a.txt", "content", "hi"))},
+		{"filesystem operation list", m, "", q("filesystem", `{"operation": "list", "path": "src"}`), calls(call("list_dir", "path", "src"))},
+		{"file_operations view", m, "", q("file_operations", `{"command": "view", "path": "a.go"}`), calls(readA)},
+		{"directory ls", m, "", q("directory", `{"op": "ls", "path": "src"}`), calls(call("list_dir", "path", "src"))},
+		{"fs read_file", m, "", q("fs", `{"action": "read_file", "path": "a.go"}`), calls(readA)},
+		{"files edit", m, "", q("files", `{"action": "edit", "path": "a.go", "old_string": "x := 1", "new_string": "x := 2"}`), calls(call("edit_file", "path", "a.go", "old_string", "x := 1", "new_string", "x := 2"))},
+		{"tag glued", m, "", q("read_file</tool_call>", `{"path": "a.go"}`), calls(readA)},
+		{"function tag glued", m, "", q("<function>bash</function>", `{"command": "ls -la"}`), calls(lsla)},
+		{"bash_command", m, "", q("bash_command", `{"command": "ls -la"}`), calls(lsla)},
+	})
+}
+
+// Prose that names the tools these rules added (common words among them: open, find, patch,
+// execute, command, create) is not a call.
+func TestNamesInProseAreNotCalls(t *testing.T) {
+	reg, err := tools.NewRegistry(tools.Builtins()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, text := range []string{
+		"Let me open the config file and find where the timeout is set.",
+		"I'll run the command `find . -name '*.go'` to list them.",
+		"To fix it, patch the handler, then execute the tests with `go test ./...`.",
+		"Next I will search_code for the handler, then read_directory src and print_tree.",
+		"The execute tool runs code in Open Interpreter; fs_write and fs_patch are llm-functions' tools.",
+		"Use sh -c 'ls' here, or cmd /c dir on Windows; create a file with write_file.",
+		"In Python, open(path) returns a file object and find() is a string method.",
+		"ShellTool.run is Gemini CLI's shell; repo_browser.search is gpt-oss's.",
+	} {
+		d := classify(Case{ID: "prose", Model: "qwen3-coder", Text: text}, true, reg)
+		if len(d.Calls) > 0 {
+			t.Errorf("%q read as %d call(s): %s %s", text, len(d.Calls), d.Calls[0].Name, d.Calls[0].Args)
+		}
+	}
 }

@@ -1,6 +1,7 @@
 package textcall
 
 import (
+	"encoding/json"
 	"html"
 	"strings"
 )
@@ -14,7 +15,8 @@ import (
 //	<list_files path="src" recursive="false"/>
 //
 // The first is the Hermes tag with the name moved into an attribute and the arguments as the
-// JSON body (DeepSeek V4 Pro in Memoh#435); the tag is the call marker, so any name counts.
+// JSON body (DeepSeek V4 Pro in Memoh#435), or the invoke form's parameters under the tag
+// (attrTagBody); the tag is the call marker, so any name counts.
 // Under a <function> or <tool> tag the name must be Known. The second is the XML tool use
 // that Cline, Roo Code and Kilo teach (<list_files><path>src</path>…</list_files>, xmltag.go)
 // with each argument tag turned into an attribute (Olmo 3.1 in inferencer-feedback#74), the
@@ -70,19 +72,37 @@ func scanNameAttrTag(text string, sc scanCtx, tag string, marker bool) []span {
 			continue
 		}
 		raw := strings.TrimSpace(text[body:bodyEnd])
-		if raw != "" && raw[0] != '{' {
-			continue
-		}
-		if e, ok := matchJSON(raw, 0); raw != "" && (!ok || e != len(raw)) {
-			continue
-		}
-		args := argsFromText(raw)
+		args := attrTagBody(raw, bodyEnd < len(text))
 		if args == nil {
 			continue
 		}
 		out = append(out, span{start: start, end: end, calls: []Call{{Name: name, Args: args, Raw: raw, Format: FormatTagPair}}})
 		pos = end
 	}
+}
+
+// attrTagBody reads the arguments in the body of a name-attribute element: a whole JSON
+// object, or the invoke form's <parameter name="K">V</parameter> tags, or one tag per argument
+// (<path>a.go</path>), the way the invoke form's bodies are read (invoke.go) under another tag:
+// <function name="N"> as <invoke name="N">. Tag bodies count only when the element was closed.
+// nil when the body is none of these.
+func attrTagBody(raw string, closed bool) json.RawMessage {
+	switch {
+	case raw == "":
+		return emptyArgs
+	case raw[0] == '{':
+		if e, ok := matchJSON(raw, 0); !ok || e != len(raw) {
+			return nil
+		}
+		return argsFromText(raw)
+	case raw[0] == '<' && closed:
+		calls, complete := invokeBody(` name="args">`+raw, invokeForm{"invoke", "", "name"})
+		if !complete || len(calls) != 1 || string(calls[0].Args) == "{}" {
+			return nil
+		}
+		return calls[0].Args
+	}
+	return nil
 }
 
 // scanArgAttrTags reads <KNOWN k="v" …/> (or …>, or …></KNOWN>) standing alone on its line.

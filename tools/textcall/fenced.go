@@ -105,7 +105,7 @@ func fencedCalls(spans []span, lang string) (calls []Call, partial bool) {
 			switch {
 			case c.Format == FormatPython && lang == "tool_code":
 				c.Format = FormatGemma
-			case c.Format == FormatPython || c.Format == FormatJSON:
+			case c.Format == FormatPython || c.Format == FormatJSON || c.Format == FormatContinue:
 				c.Format = FormatFenced
 			}
 			calls = append(calls, c)

@@ -106,10 +106,14 @@ func FuzzFenced(f *testing.F) { fuzzScanner(f, scanFenced, "fenced", "gemma_tool
 func FuzzBareJSON(f *testing.F) {
 	fuzzScanner(f, scanBareJSON, "json", "llama_bare", "hermes_missing_open", "fused_member")
 }
-func FuzzNamedJSON(f *testing.F)  { fuzzScanner(f, scanNamedJSON, "named_json", "namedjson") }
-func FuzzGemmaBare(f *testing.F)  { fuzzScanner(f, scanGemmaBare, "gemma", "functiongemma") }
-func FuzzTagPairs(f *testing.F)   { fuzzScanner(f, scanTagPairs, "tagpair", "qwen3coder") }
-func FuzzAttrTags(f *testing.F)   { fuzzScanner(f, scanAttrTags, "attr_element", "xmltag", "hermes") }
+func FuzzNamedJSON(f *testing.F) { fuzzScanner(f, scanNamedJSON, "named_json", "namedjson") }
+func FuzzGemmaBare(f *testing.F) { fuzzScanner(f, scanGemmaBare, "gemma", "functiongemma") }
+func FuzzTagPairs(f *testing.F)  { fuzzScanner(f, scanTagPairs, "tagpair", "qwen3coder") }
+func FuzzAttrTags(f *testing.F)  { fuzzScanner(f, scanAttrTags, "attr_element", "xmltag", "hermes") }
+func FuzzContinueLines(f *testing.F) {
+	fuzzScanner(f, scanContinueLines, "continue")
+}
+func FuzzBareInvoke(f *testing.F) { fuzzScanner(f, scanBareInvoke, "invoke") }
 func FuzzAttributes(f *testing.F) { fuzzScanner(f, scanAttributes, "tagpair") }
 func FuzzFused(f *testing.F)      { fuzzScanner(f, scanFused, "fused") }
 func FuzzAttrLines(f *testing.F)  { fuzzScanner(f, scanAttrLines, "attr_line") }

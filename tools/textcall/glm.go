@@ -11,7 +11,8 @@ import "strings"
 //
 // The block is scanned by the Hermes scanner (same tag); this reads its body. A missing
 // </arg_value> ends at the next <arg_key>; a closer with its '<' or its '/' lost
-// (a.go/arg_value>, a.go<arg_value>) closes the value.
+// (a.go/arg_value>, a.go<arg_value>) closes the value; a value whose <arg_value> was lost
+// runs from </arg_key> to its </arg_value>.
 
 const (
 	glmKeyOpen    = "<arg_key>"
@@ -51,6 +52,12 @@ func glmBody(body string, known func(string) bool) ([]Call, bool) {
 		}
 		_, value, ok := strings.Cut(after, glmValueOpen)
 		if !ok {
+			// the value's opener lost, its closer kept: <arg_key>k</arg_key>v</arg_value>
+			// (GLM-5.2's raw tokens in vllm#49248), as childTags reads a lost opener
+			if v, _, closed := strings.Cut(after, glmValueClose); closed && !strings.Contains(v, "<arg_") {
+				pairs = append(pairs, kv{strings.TrimSpace(key), tagValue(trimOneNewline(v))})
+				continue
+			}
 			complete = false
 			break
 		}
@@ -107,6 +114,13 @@ func scanGLMOrphans(text string, sc scanCtx) []span {
 func glmPairsEnd(text string, k int, f glmFinders) (end int, complete bool) {
 	for strings.HasPrefix(text[k:], glmKeyOpen) {
 		v := f.values.at(k)
+		if c := f.closes.at(k); c >= 0 && (v < 0 || c < v) { // the value's opener lost
+			if next := f.keys.at(k + len(glmKeyOpen)); next < 0 || c < next {
+				end = c + len(glmValueClose)
+				k = skipSpace(text, end)
+				continue
+			}
+		}
 		if v < 0 {
 			return len(text), false
 		}

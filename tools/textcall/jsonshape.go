@@ -12,8 +12,8 @@ import (
 
 // argKeys are the keys models use for a call's arguments, in the order they are tried
 // ("tool_args" beside "tool_name": the JSON reply many agent prompts teach, CAMEL's MCPAgent
-// in camel#3086 among them).
-var argKeys = [...]string{"arguments", "parameters", "args", "input", "tool_input", "action_input", "tool_args"}
+// in camel#3086 among them; "params" beside "function", MemGPT's function-call JSON).
+var argKeys = [...]string{"arguments", "parameters", "args", "input", "tool_input", "action_input", "tool_args", "params"}
 
 // nameKeys are the keys that hold a call's tool name ("tool": 7836246/cursor2api#15).
 var nameKeys = [...]string{"name", "tool_name", "tool"}
@@ -149,6 +149,9 @@ func callsFromJSON(v json.RawMessage, f Format) []Call {
 func callsFromObject(obj map[string]json.RawMessage, f Format) []Call {
 	if list, ok := obj["tool_calls"]; ok {
 		return callsFromJSON(list, f)
+	}
+	if list, ok := obj["tool_uses"]; ok {
+		return parallelCalls(list, f)
 	}
 	for _, key := range []string{"function", "function_call", "functionCall"} {
 		if fn, ok := obj[key]; ok && len(fn) > 0 && fn[0] == '{' {

@@ -119,6 +119,16 @@ func hostileReplies() map[string]string {
 		"hermes python opens":     repeatTo(`<tool_call>[read_file(path="a"), `, megabyte),
 		"hermes python bodies":    repeatTo("<tool_call>read_file(path=\"a\")</tool_call>\n", megabyte),
 		"hermes python unclosed":  "<tool_call>" + repeatTo(`read_file(path="a") `, megabyte) + ")",
+		"continue labels":         repeatTo("TOOL_NAME: bash\nBEGIN_ARG: command\n", megabyte),
+		"continue names":          repeatTo("TOOL_NAME: bash\n", megabyte),
+		"continue groups":         "TOOL_NAME: bash\n" + repeatTo("BEGIN_ARG: k\nv\nEND_ARG\n", megabyte),
+		"parallel wrappers":       repeatTo(`{"tool_uses": [{"recipient_name": "functions.bash", "parameters": {`, megabyte),
+		"name attr param opens":   repeatTo(`<tool_call name="bash"><parameter name="command">`, megabyte),
+		"glm lost openers":        repeatTo("bash\n<arg_key>command</arg_key>ls</arg_value>", megabyte),
+		"glm keys one closer":     repeatTo("<arg_key>k</arg_key>v ", megabyte) + "</arg_value>",
+		"bare invoke opens":       repeatTo("invoke name=\"bash\">\nparameter name=\"command\">ls", megabyte),
+		"bare invoke lines":       "invoke name=\"bash\">\n" + repeatTo("parameter name=\"k\">vparameter>\n", megabyte),
+		"bare invoke blocks":      repeatTo("invoke name=\"bash\">\nparameter name=\"command\">lsparameter>\ninvoke>\n", megabyte),
 		"flattened values":        repeatTo("<function=bash> <parameter=command> ls </parameter> ", megabyte),
 	}
 }

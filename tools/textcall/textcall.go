@@ -48,6 +48,7 @@ const (
 	FormatReAct        Format = "react"          // Action: N / Action Input: {…} (LangChain ReAct), ✿FUNCTION✿: N / ✿ARGS✿: {…} (Qwen-Agent)
 	FormatAttrLine     Format = "attr_line"      // read_file path="a.go" (a name and key="value" pairs on their own line)
 	FormatLabelLine    Format = "label_line"     // : Read Args :{…}, bash Arguments: {…} (a rendered call record)
+	FormatContinue     Format = "continue"       // TOOL_NAME: N / BEGIN_ARG: k / v / END_ARG (Continue's form, its ```tool fence lost)
 )
 
 // Call is one tool call found in text.
@@ -123,6 +124,7 @@ func scanners() []scanner {
 		{FormatGemma, true, scanGemma},
 		{FormatHermes, true, scanHermes},
 		{FormatTagPair, true, scanAttrTags}, // its marker-less forms check Known themselves
+		{FormatContinue, true, scanContinueLines},
 		{FormatQwen3Coder, true, scanQwen3Coder},
 		{FormatGLM, true, scanGLMOrphans},
 		{FormatTranscript, true, scanTranscript},
@@ -146,6 +148,7 @@ func scanners() []scanner {
 		{FormatLabelLine, false, scanLabelLines},
 		{FormatXMLTag, false, scanXMLTag},
 		{FormatXMLTag, false, scanMangledXMLTag},
+		{FormatInvoke, false, scanBareInvoke},
 		{FormatReAct, false, scanReAct},
 	}
 }
@@ -259,6 +262,9 @@ func assemble(text string, spans []span) Result {
 			continue
 		}
 		res.Calls = append(res.Calls, s.calls...)
+	}
+	if len(res.Calls) > 0 {
+		res.Calls = expandParallel(res.Calls)
 	}
 	prose.WriteString(text[at:])
 	res.Prose = collapseBlankLines(strings.TrimSpace(prose.String()))
