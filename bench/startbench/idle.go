@@ -13,14 +13,16 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// idleFor is how long a chat sits at its prompt before its memory is read: past the client's
-// and the node's first release of what they no longer use (internal/idlemem).
+// idleFor is how long a chat sits at its prompt before its memory is read by default: past the
+// client's and the node's first release of what they no longer use (internal/idlemem). An idle
+// process still allocates a little (a full-screen chat's cursor blink, the node's watch loop),
+// so -idlefor 90s shows what a chat left waiting holds, not only what it holds at first.
 const idleFor = 4 * time.Second
 
 // idleSample is the private memory (RssAnon, KiB) of an idle chat's client and of its node.
 type idleSample struct{ client, node int }
 
-// idleOnce starts `troupe chat` in a fresh project, lets it sit idle for idleFor and reads
+// idleOnce starts `troupe chat` in a fresh project, lets it sit idle for b.idleFor and reads
 // RssAnon of the client and of the node it started. On a terminal (tui) the chat is the
 // full-screen Bubble Tea UI, driven through a pseudo-terminal of 120×40; otherwise it is the
 // line REPL on pipes, stdin held open.
@@ -54,7 +56,7 @@ func (b *bench) idleOnce(name, script string, tui bool) (idleSample, error) {
 	if err := cmd.Start(); err != nil {
 		return idleSample{}, err
 	}
-	time.Sleep(idleFor) // the measure itself: memory after the chat sat idle
+	time.Sleep(b.idleFor) // the measure itself: memory after the chat sat idle
 	m := treeMemory(cmd.Process.Pid)
 	client := statusKiB(filepath.Join("/proc", strconv.Itoa(cmd.Process.Pid), "status"), "RssAnon")["RssAnon"]
 	if tui {
@@ -122,7 +124,7 @@ func (b *bench) idleAB(bins []string) error {
 	for r := range b.runs {
 		for i, bin := range bins {
 			for k, tui := range []bool{false, true} {
-				run := &bench{bin: bin, work: b.work, runs: b.runs}
+				run := &bench{bin: bin, work: b.work, runs: b.runs, idleFor: b.idleFor}
 				s, err := run.idleOnce(fmt.Sprintf("idle-%d-%d-%d", r, i, k), script, tui)
 				if err != nil {
 					return fmt.Errorf("%s: %w", bin, err)

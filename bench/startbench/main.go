@@ -45,6 +45,7 @@ func run() error {
 	sizes := flag.String("sizes", "", "print what each module adds to this binary and exit")
 	cold := flag.String("cold", "", "only the cold one-shot against the loopback model, for these binaries (comma-separated) run interleaved, with each phase's median moment")
 	idle := flag.String("idle", "", "only the idle chat (line REPL and TUI) of these binaries (comma-separated), run interleaved: median RssAnon of client and node")
+	idleWait := flag.Duration("idlefor", idleFor, "with -idle: how long each chat sits idle before its memory is read")
 	versions := flag.String("version", "", "only `troupe version` of these binaries (comma-separated), run interleaved: median wall, exec→main, CPU and minor faults")
 	flag.Parse()
 	switch {
@@ -60,7 +61,7 @@ func run() error {
 		return err
 	}
 	defer os.RemoveAll(work)
-	b := &bench{bin: *bin, work: work, runs: *runs}
+	b := &bench{bin: *bin, work: work, runs: *runs, idleFor: *idleWait}
 	if *idle != "" {
 		return b.idleAB(strings.Split(*idle, ","))
 	}
@@ -76,7 +77,8 @@ func run() error {
 type bench struct {
 	bin, work string
 	runs      int
-	loopback  string // the base URL of the loopback model
+	loopback  string        // the base URL of the loopback model
+	idleFor   time.Duration // how long an idle chat sits before its memory is read
 }
 
 func row(name, value string) { fmt.Printf("%-44s %s\n", name, value) }

@@ -90,7 +90,6 @@ func (m *Main) chat(ctx context.Context, f *commonFlags, o chatOpen) error {
 	}
 	id := start.ID
 	defer l.close(m, id)
-	defer idlemem.Start()() // an idle chat hands back what it no longer uses
 	lc := ui.NewLineChat(ui.LineChatOptions{Session: l.client, ID: id, In: m.Stdin, Out: m.Stdout, Err: m.Stderr,
 		FirstTurn: o.task != ""})
 	sub, err := l.client.SubscribeRaw(messages.SessionEventsSubject(l.client.NS, id), lc.Event)
@@ -105,6 +104,7 @@ func (m *Main) chat(ctx context.Context, f *commonFlags, o chatOpen) error {
 		}
 		return usageErr("%v", err)
 	}
+	defer idlemem.Start()() // from here the chat waits on its user: a quiet one hands back what it no longer uses
 	if start.Resume {
 		fmt.Fprintf(m.Stderr, "resumed session %s (%d stored entries; troupe log %s shows them)\n", id, len(history), id)
 	}

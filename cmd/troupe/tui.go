@@ -23,7 +23,6 @@ func (m *Main) tuiChat(ctx context.Context, f *commonFlags, o chatOpen) error {
 	}
 	id := start.ID
 	defer l.close(m, id)
-	defer idlemem.Start()() // an idle chat hands back what it no longer uses
 	chat := ui.NewChat(ui.ChatOptions{Session: l.client, ID: id, Model: start.Model, Mode: s.cfg.Mode,
 		In: m.Stdin, Out: m.Stdout, NoColor: m.Getenv("NO_COLOR") != "",
 		Resumed: start.Resume, History: history, Complete: setup.Completer(s.root, m.Getenv, start.Model)})
@@ -39,6 +38,7 @@ func (m *Main) tuiChat(ctx context.Context, f *commonFlags, o chatOpen) error {
 		}
 		return usageErr("%v", err)
 	}
+	defer idlemem.Start()() // from here the chat waits on its user: a quiet one hands back what it no longer uses
 	fin, runErr := chat.Run(ctx)
 	if fin != nil {
 		return m.chatEnded(id, fin)

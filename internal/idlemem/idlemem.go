@@ -3,11 +3,11 @@
 // A chat client and its node spend most of their life waiting: for a model, for the user at
 // the prompt, for the next client. While they wait they still allocate a little (a Node's
 // watch loop, badger's compactor ticks, a full-screen chat's cursor blink: 10-35 KB/s), and
-// with the heap far below the collector's goal nothing collects it: each such allocation takes
-// fresh pages, and an idle chat grew by about 1 MiB every 30-60 s until the collector's goal
-// (bench/SIZES.md). A Releaser collects and returns the freed pages (debug.FreeOSMemory) once a
-// process has gone quiet, and again each time a little more has been allocated while quiet, so
-// what a waiting process holds stays close to what it uses.
+// with the heap below the collector's goal nothing collects it: each such allocation takes
+// fresh pages, and an idle full-screen chat's client grew from 9 to 12 MiB in 90 s (bench/SIZES.md).
+// A Releaser collects and returns the freed pages (debug.FreeOSMemory) once a process has gone
+// quiet, and again each time ReleaseAfter more has been allocated since a collection, so what
+// a waiting process holds stays within about that of what it uses.
 package idlemem
 
 import (
@@ -21,27 +21,38 @@ const (
 	QuietRate = 256 << 10 // bytes per second
 	// QuietFor is how long a process must be quiet before a release.
 	QuietFor = time.Second
-	// ReleaseAfter is how much must have been allocated since the last release for another:
-	// a release is a collection (a millisecond or two of CPU for these heaps), so a process
-	// idle for hours releases once per ReleaseAfter allocated, and holds at most about that
-	// much of garbage meanwhile.
-	ReleaseAfter = 256 << 10
+	// ReleaseAfter is how much must have been allocated since the last collection for a
+	// release: a release is a collection (a millisecond or two of CPU for these heaps, and
+	// runtime metadata for a process's first few), so a process idle for hours releases once
+	// per ReleaseAfter allocated and holds at most about that much garbage meanwhile. At 256
+	// KiB a line chat's client collected again a few seconds after its first release and held
+	// 0.4 MiB more for it (bench/SIZES.md).
+	ReleaseAfter = 1 << 20
 )
 
 // Releaser decides when to release: once per quiet spell, after QuietFor allocating less than
-// QuietRate, and only when at least ReleaseAfter was allocated since the last release.
+// QuietRate, and only when at least ReleaseAfter was allocated since the last collection (a
+// release or the collector's own). Each collection costs a small process runtime metadata,
+// about 0.4 MiB for each of its first few, more than one that frees little gives back, so the
+// first collection is left to the collector: forced at the prompt, it took an idle line chat's
+// client from 4.2 to 4.7 MiB (bench/SIZES.md).
 // The zero value is ready; it is not safe for concurrent use.
 type Releaser struct {
 	lastAlloc    uint64    // the process's allocated bytes at the last look
 	lastLook     time.Time // zero before the first look
-	sinceRelease uint64    // bytes allocated since the last release
+	sinceRelease uint64    // bytes allocated since the last collection
+	lastCycles   uint64    // the collections the process had run at the last look
 	quietSince   time.Time // zero while busy
-	sample       [1]metrics.Sample
+	samples      [2]metrics.Sample
 }
 
-// Look takes the process's total of allocated bytes at now and reports whether to release.
-func (r *Releaser) Look(allocated uint64, now time.Time) bool {
+// Look takes the process's total of allocated bytes and of collections at now and reports
+// whether to release.
+func (r *Releaser) Look(allocated, cycles uint64, now time.Time) bool {
 	delta := allocated - r.lastAlloc
+	if cycles != r.lastCycles { // collected since the last look: count from there
+		r.lastCycles, r.sinceRelease = cycles, 0
+	}
 	elapsed := now.Sub(r.lastLook)
 	first := r.lastLook.IsZero()
 	r.lastAlloc, r.lastLook = allocated, now
@@ -53,7 +64,7 @@ func (r *Releaser) Look(allocated uint64, now time.Time) bool {
 	if r.quietSince.IsZero() {
 		r.quietSince = now
 	}
-	if now.Sub(r.quietSince) < QuietFor || r.sinceRelease < ReleaseAfter {
+	if now.Sub(r.quietSince) < QuietFor || r.sinceRelease < ReleaseAfter || cycles == 0 {
 		return false
 	}
 	r.sinceRelease = 0
@@ -63,20 +74,25 @@ func (r *Releaser) Look(allocated uint64, now time.Time) bool {
 // ReleaseIfQuiet looks at the process's allocations and releases its unused memory when Look
 // says it is time.
 func (r *Releaser) ReleaseIfQuiet(now time.Time) {
-	if r.Look(r.heapAllocs(), now) {
+	allocated, cycles := r.read()
+	if r.Look(allocated, cycles, now) {
 		debug.FreeOSMemory()
 	}
 }
 
-// heapAllocs is the process's total of bytes allocated on the heap so far (no stop of the
-// world, unlike runtime.ReadMemStats, and no allocation: the sample is kept).
-func (r *Releaser) heapAllocs() uint64 {
-	r.sample[0].Name = "/gc/heap/allocs:bytes"
-	metrics.Read(r.sample[:])
-	if r.sample[0].Value.Kind() != metrics.KindUint64 {
-		return 0
+// read takes the process's total of bytes allocated on the heap so far and of collections
+// run (no stop of the world, unlike runtime.ReadMemStats, and no allocation: the samples are
+// kept). A release is itself a collection, which Look then sees.
+func (r *Releaser) read() (allocated, cycles uint64) {
+	r.samples[0].Name, r.samples[1].Name = "/gc/heap/allocs:bytes", "/gc/cycles/total:gc-cycles"
+	metrics.Read(r.samples[:])
+	if r.samples[0].Value.Kind() == metrics.KindUint64 {
+		allocated = r.samples[0].Value.Uint64()
 	}
-	return r.sample[0].Value.Uint64()
+	if r.samples[1].Value.Kind() == metrics.KindUint64 {
+		cycles = r.samples[1].Value.Uint64()
+	}
+	return allocated, cycles
 }
 
 // LookEvery is how often Start looks: once a second wakes an idle process little.
