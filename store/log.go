@@ -92,16 +92,11 @@ func (s *Store) AppendWithMeta(m *SessionMeta, entries ...*Entry) error {
 
 // appendTxn writes entries (and meta, if not nil) in one Badger transaction.
 func (s *Store) appendTxn(session string, entries []*Entry, meta *SessionMeta) error {
-	counter := s.counter(session)
-	counter.mu.Lock()
-	defer counter.mu.Unlock()
-	if !counter.loaded {
-		last, err := s.knownLastSeq(session)
-		if err != nil {
-			return err
-		}
-		counter.last, counter.loaded = last, true
+	counter, err := s.lockedCounter(session)
+	if err != nil {
+		return err
 	}
+	defer counter.mu.Unlock()
 
 	restoreMeta := func() {}
 	if meta != nil {
@@ -123,7 +118,7 @@ func (s *Store) appendTxn(session string, entries []*Entry, meta *SessionMeta) e
 			e.Time = now
 		}
 	}
-	err := s.update(func(txn *badger.Txn) error {
+	err = s.update(func(txn *badger.Txn) error {
 		for _, e := range entries {
 			b, err := encodeEntry(e)
 			if err != nil {
@@ -160,6 +155,22 @@ func (s *Store) counter(session string) *sessionSeq {
 		s.seqs[session] = c
 	}
 	return c
+}
+
+// lockedCounter is session's seq counter, locked (the caller unlocks it) and loaded from the
+// log when this is the Store's first append to it; on an error it is left unlocked.
+func (s *Store) lockedCounter(session string) (*sessionSeq, error) {
+	c := s.counter(session)
+	c.mu.Lock()
+	if !c.loaded {
+		last, err := s.knownLastSeq(session)
+		if err != nil {
+			c.mu.Unlock()
+			return nil, err
+		}
+		c.last, c.loaded = last, true
+	}
+	return c, nil
 }
 
 // lastSeq finds the highest stored seq of session (0 for an empty log) with one reverse seek.

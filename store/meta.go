@@ -65,14 +65,9 @@ func (s *Store) PutMeta(m *SessionMeta) error {
 // project's counters of repairs.Model (nothing when repairs is Empty). A session's turn ends
 // with both: one transaction instead of two.
 func (s *Store) PutMetaAndRepairs(m *SessionMeta, repairs RepairStats) error {
-	if err := checkSessionID(m.ID); err != nil {
-		return fmt.Errorf("put session meta: %w", err)
-	}
-	withRepairs := !repairs.Empty()
-	if withRepairs {
-		if err := checkRepairModel(repairs); err != nil {
-			return fmt.Errorf("put session %s meta: repair counters: %w", m.ID, err)
-		}
+	withRepairs, err := checkMetaWrite(m, repairs)
+	if err != nil {
+		return err
 	}
 	// Under the session's append lock, so meta writes commit in the order of their stamps.
 	counter := s.counter(m.ID)
@@ -87,7 +82,7 @@ func (s *Store) PutMetaAndRepairs(m *SessionMeta, repairs RepairStats) error {
 	}
 	restore := s.stampMeta(m)
 	var sum RepairStats
-	err := s.update(func(txn *badger.Txn) error {
+	err = s.update(func(txn *badger.Txn) error {
 		if withRepairs {
 			var err error
 			if sum, err = s.addRepairs(txn, repairs); err != nil {
@@ -105,6 +100,21 @@ func (s *Store) PutMetaAndRepairs(m *SessionMeta, repairs RepairStats) error {
 	}
 	s.committed(m.ID, nil, m)
 	return nil
+}
+
+// checkMetaWrite checks a meta write's session id and, when it adds repairs (the bool), their
+// model.
+func checkMetaWrite(m *SessionMeta, repairs RepairStats) (bool, error) {
+	if err := checkSessionID(m.ID); err != nil {
+		return false, fmt.Errorf("put session meta: %w", err)
+	}
+	withRepairs := !repairs.Empty()
+	if withRepairs {
+		if err := checkRepairModel(repairs); err != nil {
+			return false, fmt.Errorf("put session %s meta: repair counters: %w", m.ID, err)
+		}
+	}
+	return withRepairs, nil
 }
 
 // stampMeta sets Updated (and a missing Created) and returns how to undo it if the write fails.

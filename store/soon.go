@@ -36,16 +36,11 @@ func (s *Store) AppendSoon(session string, entries ...*Entry) error {
 	if err := s.Ready(); err != nil {
 		return fmt.Errorf("append to session %s log: %w", session, err)
 	}
-	counter := s.counter(session)
-	counter.mu.Lock()
-	defer counter.mu.Unlock()
-	if !counter.loaded {
-		last, err := s.knownLastSeq(session)
-		if err != nil {
-			return fmt.Errorf("append to session %s log: %w", session, err)
-		}
-		counter.last, counter.loaded = last, true
+	counter, err := s.lockedCounter(session)
+	if err != nil {
+		return fmt.Errorf("append to session %s log: %w", session, err)
 	}
+	defer counter.mu.Unlock()
 	txn := s.db.NewTransaction(true)
 	now := time.Now().UTC()
 	for i, e := range entries {
@@ -81,14 +76,9 @@ func (s *Store) AppendSoon(session string, entries ...*Entry) error {
 // change it at once. The Store's copy of the counters takes the sum when it is queued, so the
 // next write of them adds to it (and, if this one failed, stores it).
 func (s *Store) PutMetaSoon(m *SessionMeta, repairs RepairStats) error {
-	if err := checkSessionID(m.ID); err != nil {
-		return fmt.Errorf("put session meta: %w", err)
-	}
-	withRepairs := !repairs.Empty()
-	if withRepairs {
-		if err := checkRepairModel(repairs); err != nil {
-			return fmt.Errorf("put session %s meta: repair counters: %w", m.ID, err)
-		}
+	withRepairs, err := checkMetaWrite(m, repairs)
+	if err != nil {
+		return err
 	}
 	if s.hook.Load() != nil {
 		err := s.PutMetaAndRepairs(m, repairs)
@@ -111,7 +101,7 @@ func (s *Store) PutMetaSoon(m *SessionMeta, repairs RepairStats) error {
 	restore := s.stampMeta(m)
 	txn := s.db.NewTransaction(true)
 	var sum RepairStats
-	err := setMeta(txn, m)
+	err = setMeta(txn, m)
 	if err == nil && withRepairs {
 		// A first read of the stored counters happens here, under repairsMu: the
 		// transaction's conflict check is made as it is queued, with the lock still held.

@@ -317,7 +317,8 @@ func findFile(args map[string]any) (string, string) {
 	return "", ""
 }
 
-// searchDir maps SWE-agent's search_dir (a literal term) to grep with the term quoted.
+// searchDir maps SWE-agent's search_dir and search_file (a literal term, in a directory or in
+// one file) to grep with the term quoted.
 func searchDir(args map[string]any) (string, string) {
 	term, _ := args["search_term"].(string)
 	if term == "" {

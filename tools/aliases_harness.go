@@ -188,7 +188,7 @@ var harnessTools = map[string]harnessTool{
 	"view":        {convert: viewPath},
 	"open_file":   {target: "read_file"},
 	"open":        {target: "read_file", convert: sweOpen},
-	"search_file": {target: "grep", convert: sweSearchFile},
+	"search_file": {target: "grep", convert: searchDir},
 	"create_file": {target: "write_file"},
 	"run":         {target: "bash"},
 	"sh":          {target: "bash"},

@@ -97,18 +97,6 @@ func sweOpen(args map[string]any) (string, string) {
 // sweWindow is SWE-agent's editor window, in lines.
 const sweWindow = 100
 
-// sweSearchFile maps SWE-agent's search_file (search_term, file), a literal search in one
-// file, to grep.
-func sweSearchFile(args map[string]any) (string, string) {
-	term, _ := args["search_term"].(string)
-	if term == "" {
-		return "", "search_term is required"
-	}
-	delete(args, "search_term")
-	args["pattern"] = regexp.QuoteMeta(term)
-	return "", ""
-}
-
 // createWithText maps a create with its text (Anthropic's text editor's create command sent
 // as a tool: path, file_text) to write_file; SWE-agent's create, a name only, makes an empty
 // file that may already exist, so it is refused.
