@@ -158,3 +158,29 @@ func TestVariantsSelfClosingParams(t *testing.T) {
 		{"plain invoke value attrs", "some-local-model", "<function_calls>\n<invoke name=\"read_file\">\n<parameter name=\"path\" value=\"a.go\" />\n<parameter name=\"limit\" value=\"5\" />\n</invoke>\n</function_calls>", nil, calls(call("read_file", "path", "a.go", "limit", float64(5)))},
 	})
 }
+
+// Qwen3-Coder markup mangled in the ways the development set shows (q27#24 with Qwen3.6-27B,
+// step-3.5-flash in opencode logs), each in several spellings: the <function=NAME> opener
+// written as an empty <parameter=NAME> (bare, in the wrapper, glued to prose, two in a row, in
+// reasoning), an opener's '>' lost (a space or a line break instead), and the block closed with
+// other tags than its own.
+func TestVariantsQwenMangled(t *testing.T) {
+	m := "qwen3.6-27b"
+	write := call("write_file", "path", "b.txt", "content", "hi")
+	vs := []variant{
+		{"param as function bare", m, "<parameter=bash>\n<parameter=command>\nls -la\n</parameter>\n</function>", nil, calls(lsla)},
+		{"param as function wrapped", m, "<tool_call>\n<parameter=read_file>\n<parameter=path>\na.go\n</parameter>\n</function>\n</tool_call>", nil, calls(readA)},
+		{"param as function glued", m, "Reading it now.<parameter=read_file>\n<parameter=path>\na.go\n</parameter>\n</function>", nil, calls(readA)},
+		{"param as function alias name", m, "<parameter=read>\n<parameter=filePath>\na.go\n</parameter>\n</function>", nil, calls(readA)},
+		{"param as function two", m, "<parameter=read_file>\n<parameter=path>\na.go\n</parameter>\n</function>\n<parameter=bash>\n<parameter=command>\nls -la\n</parameter>\n</function>", nil, calls(readA, lsla)},
+		{"param as function no closer", m, "<parameter=write_file>\n<parameter=path>\nb.txt\n</parameter>\n<parameter=content>\nhi\n</parameter>\n<parameter=bash>\n<parameter=command>\nls -la\n</parameter>", nil, calls(write, lsla)},
+		{"lost gt space", m, "<tool_call>\n<function=bash>\n<parameter=command ls -la\n</parameter>\n</function>\n</tool_call>", nil, calls(lsla)},
+		{"lost gt newline", m, "<tool_call>\n<function=read_file>\n<parameter=path\na.go\n</parameter>\n</function>\n</tool_call>", nil, calls(readA)},
+		{"lost gt on function", m, "<tool_call>\n<function=read_file\n<parameter=path>\na.go\n</parameter>\n</function>\n</tool_call>", nil, calls(readA)},
+		{"stray closers", m, "Writing it:<tool_call>\n<function=write_file>\n<parameter=content>\nhi\n</parameter>\n<parameter=path>\nb.txt\n</compiling>\n</think>", nil, calls(write)},
+		{"stray closer one", m, "<tool_call>\n<function=read_file>\n<parameter=path>\na.go\n</tool_call>", nil, calls(readA)},
+		{"stray closers after params", m, "<function=read_file>\n<parameter=path>\na.go\n</parameter>\n</think>", nil, calls(readA)},
+	}
+	runVariants(t, vs)
+	replayVariants(t, vs, true)
+}

@@ -74,6 +74,12 @@ func hermesBody(body string, known func(string) bool) ([]Call, bool) {
 			return calls, true
 		}
 		return jsonSequence(t, FormatHermes)
+	case strings.HasPrefix(t, qwenParamOpen):
+		lead := strings.TrimLeft(body, " \t\r\n")
+		if name, at, ok := namedParamOpener(lead, 0, scanCtx{inMarker: true}); ok {
+			return qwenFunctions(qwenFunctionOpen + name + ">" + lead[at:])
+		}
+		return glmBody(t, known)
 	case t[0] == '<':
 		if calls, _, ok := newTagPairWork(t, func(string) bool { return true }).at(0); ok {
 			return calls, true // inside <tool_call>: the marker makes it a call
