@@ -184,3 +184,23 @@ func TestVariantsQwenMangled(t *testing.T) {
 	runVariants(t, vs)
 	replayVariants(t, vs, true)
 }
+
+// A call object whose tool name sits under another key than "name": "tool_call" beside
+// "parameters" (gemma4:e2b), "function_name" and "toolName" as agent prompts spell it, and the
+// call object wrapped under "tool_call" or "tool_use"; bare, fenced, after a sentence, in
+// reasoning.
+func TestVariantsJSONNameKeys(t *testing.T) {
+	m := "gemma4:e2b"
+	list := call("list_dir", "path", "/tmp")
+	vs := []variant{
+		{"tool_call key", m, `{"tool_call":"list_directory","parameters":{"path":"/tmp"}}`, nil, calls(list)},
+		{"tool_call key fenced", m, "```json\n{\"tool_call\": \"list_dir\", \"parameters\": {\"path\": \"/tmp\"}}\n```", nil, calls(list)},
+		{"tool_call key after prose", m, "Let me look.\n{\"tool_call\": \"read_file\", \"arguments\": {\"path\": \"a.go\"}}", nil, calls(readA)},
+		{"function_name key", m, `{"function_name": "bash", "arguments": {"command": "ls -la"}}`, nil, calls(lsla)},
+		{"toolName key", m, `{"toolName": "read_file", "args": {"path": "a.go"}}`, nil, calls(readA)},
+		{"tool_call wrapper object", m, `{"tool_call": {"name": "bash", "arguments": {"command": "ls -la"}}}`, nil, calls(lsla)},
+		{"tool_use wrapper object", m, `{"tool_use": {"name": "read_file", "input": {"path": "a.go"}}}`, nil, calls(readA)},
+	}
+	runVariants(t, vs)
+	replayVariants(t, vs, true)
+}
