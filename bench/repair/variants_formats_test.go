@@ -204,3 +204,19 @@ func TestVariantsJSONNameKeys(t *testing.T) {
 	runVariants(t, vs)
 	replayVariants(t, vs, true)
 }
+
+// A <tool_call> body written as one call in attribute form (openclaw#33258): the name and
+// key="value" pairs, self-closed or not, with or without the element's '<', the name repeated
+// in a tool= attribute; glued to prose, closed or not, in reasoning.
+func TestVariantsHermesAttributeBody(t *testing.T) {
+	m := "some-local-model"
+	vs := []variant{
+		{"self-closing glued", m, `好的，我来排查。<tool_call>exec tool="exec" command="ls -la" />`, nil, calls(lsla)},
+		{"closed", m, `<tool_call>read_file path="a.go"</tool_call>`, nil, calls(readA)},
+		{"element inside", m, `<tool_call><read_file path="a.go"/></tool_call>`, nil, calls(readA)},
+		{"single quotes", m, "<tool_call>\nbash command='ls -la'\n</tool_call>", nil, calls(lsla)},
+		{"two", m, "<tool_call>read_file path=\"a.go\" /></tool_call>\n<tool_call>bash command=\"ls -la\" /></tool_call>", nil, calls(readA, lsla)},
+	}
+	runVariants(t, vs)
+	replayVariants(t, vs, true)
+}

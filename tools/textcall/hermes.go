@@ -84,9 +84,15 @@ func hermesBody(body string, known func(string) bool) ([]Call, bool) {
 		if calls, _, ok := newTagPairWork(t, func(string) bool { return true }).at(0); ok {
 			return calls, true // inside <tool_call>: the marker makes it a call
 		}
+		if calls := attrLineBody(t); calls != nil {
+			return calls, true
+		}
 		return glmBody(t, known)
 	default:
 		if calls := otherSyntaxBody(t); len(calls) > 0 {
+			return calls, true
+		}
+		if calls := attrLineBody(t); calls != nil {
 			return calls, true
 		}
 		return glmBody(t, known)

@@ -70,6 +70,8 @@ func hostileReplies() map[string]string {
 		"param-named no closers":  repeatTo("<parameter=bash> <parameter=x> <parameter=y>", megabyte),
 		"lost gt openers":         "<function=bash>" + repeatTo("<parameter=command ls\n", megabyte),
 		"stray closers":           "<function=bash>\n<parameter=command>\nls\n" + repeatTo("</x>\n", megabyte),
+		"attribute bodies":        repeatTo(`<tool_call>exec tool="exec" command="ls`, megabyte),
+		"attribute bodies closed": repeatTo(`<tool_call>exec command="ls" />`, megabyte),
 		"glued glm names":         repeatTo("<tool_call>bashcommand</arg_key><arg_value>", megabyte),
 		"xml tags unclosed":       repeatTo("<read_file>\n<path>a", megabyte),
 		"xml tags mangled":        repeatTo("<read_file><path>a/path>", megabyte),
