@@ -252,7 +252,8 @@ func TestNamesInProseAreNotCalls(t *testing.T) {
 // Argument keys and values in the shapes models mangle them into (issue 20): a parameter's
 // value fused into its name, a timeout in milliseconds sent as text, ripgrep's flags as keys,
 // an object whose quotes all arrive escaped, values in stray quotes, Roo Code's file entries
-// in each nesting, a tool_code body with a positional call, and Agent Zero's terminal.
+// in each nesting, a tool_code body with a positional call, a next call's opening tag leaked
+// into a value, and Agent Zero's terminal.
 func TestVariantsMangledArguments(t *testing.T) {
 	m := "qwen3-coder-30b"
 	write := call("write_file", "path", "a.txt", "content", "hi")
@@ -296,6 +297,11 @@ func TestVariantsMangledArguments(t *testing.T) {
 		{"tool_code tag positional", "gemma-3-4b", "<tool_code>run_command(\"ls -la\")</tool_code>", nil, calls(lsla)},
 		{"tool_code fence positional", "gemma-3-4b", "```tool_code\nread_file(\"a.go\")\n```", nil, calls(readA)},
 		{"tool_code print positional", "gemma-3-4b", "", q("tool_code", `print(list_dir("src"))`), calls(call("list_dir", "path", "src"))},
+		// the next call's opening leaked onto the end of a command or path (never a pattern)
+		{"leaked tool_call open", "minimax-m2", "", q("bash", `{"command": "ls -la<tool_call>"}`), calls(lsla)},
+		{"leaked invoke open", "minimax-m2", "", q("read_file", `{"path": "a.go\n<invoke name=\"bash\">"}`), calls(readA)},
+		{"leaked function open", m, "", q("bash", `{"command": "ls -la </function>\n<function=bash>"}`), calls(lsla)},
+		{"pattern keeps open tag", m, "", q("grep", `{"pattern": "x<tool_call>"}`), calls(call("grep", "pattern", "x<tool_call>"))},
 		// Agent Zero's code_execution_tool, in its reply form and through call syntax
 		{"agent zero terminal", "minimax-m2", "", q("code_execution_tool", `{"runtime": "terminal", "code": "ls -la", "session": 0}`), calls(lsla)},
 		{"agent zero tool_args", "minimax-m2", "<minimax:tool_call>\n<invoke name=\"code_execution_tool\">\n<tool_args>{\"code\": \"ls -la\", \"runtime\": \"terminal\", \"session\": 0, \"reset\": false}</tool_args>\n</invoke>\n</minimax:tool_call>", nil, calls(lsla)},
