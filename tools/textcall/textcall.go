@@ -128,6 +128,7 @@ func scanners() []scanner {
 		{FormatTagPair, true, scanAttrTags}, // its marker-less forms check Known themselves
 		{FormatContinue, true, scanContinueLines},
 		{FormatQwen3Coder, true, scanQwen3Coder},
+		{FormatQwen3Coder, true, scanQwenParamNamed}, // its names must be Known outside <tool_call>
 		{FormatGLM, true, scanGLMOrphans},
 		{FormatTranscript, true, scanTranscript},
 		{FormatTranscript, true, scanTranscriptLines},
