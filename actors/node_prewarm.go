@@ -13,7 +13,8 @@ import (
 
 // Prewarm is the part of a node's start that can run before the node has its orders: the
 // Ed25519 tables its bus keys are made and checked with (built once per process, on first use),
-// the built-in tools' compiled argument schemas and, for the project the process stands in (its
+// the built-in tools' argument schemas (read, their validators left to each tool's first call:
+// tools.SchemaCache.Defer) and, for the project the process stands in (its
 // working directory's), the store's open. A node process started before it knows its
 // arguments (one a client started early, cmd/troupe/internal/prespawn) runs it while it waits
 // for its orders; the Node it then starts (NodeOptions.Prewarm) uses those schemas, waiting for
@@ -45,7 +46,7 @@ func StartPrewarm(root string, log *slog.Logger) *Prewarm {
 		defer close(p.done)
 		ed25519.NewKeyFromSeed(make([]byte, ed25519.SeedSize)) // the bus keys need it first
 		var defaults Node                                      // the tools of a Node with no options
-		_, _ = tools.NewRegistryWith(&p.schemas, defaults.nodeTools(true, true, nil)...)
+		_ = p.schemas.Defer(defaults.nodeTools(true, true, nil)...)
 	}()
 	return p
 }

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"encoding/json"
+	"fmt"
 	"sync"
 )
 
@@ -37,10 +38,33 @@ func (c *SchemaCache) compile(name string, schema json.RawMessage) (*argsSchema,
 	if err != nil {
 		return nil, err
 	}
+	return c.keep(name, schema, s), nil
+}
+
+// Defer reads the schemas of ts into the cache with their validators left to build on each
+// one's first validation: what a registry needs of them at once (properties, required, the
+// summary) is read now, the rest only for a tool that is called, so a Node starting does not
+// build validators for tools none of its sessions calls. Only for schemas known to compile (the
+// built-in tools', checked by their tests): a schema that turned out not to would fail its calls
+// rather than the registry's construction.
+func (c *SchemaCache) Defer(ts ...Tool) error {
+	for _, t := range ts {
+		spec := t.Spec()
+		s, err := readArgsSchema(spec.Schema, false)
+		if err != nil {
+			return fmt.Errorf("read the schema of %s: %w", spec.Name, err)
+		}
+		c.keep(spec.Name, spec.Schema, s)
+	}
+	return nil
+}
+
+// keep stores s as tool name's schema unless one is stored already, and returns the stored one.
+func (c *SchemaCache) keep(name string, schema json.RawMessage, s *argsSchema) *argsSchema {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if prev, ok := c.byName[name][string(schema)]; ok {
-		return prev, nil
+		return prev
 	}
 	if c.byName == nil {
 		c.byName = map[string]map[string]*argsSchema{}
@@ -49,5 +73,5 @@ func (c *SchemaCache) compile(name string, schema json.RawMessage) (*argsSchema,
 		c.byName[name] = map[string]*argsSchema{}
 	}
 	c.byName[name][string(schema)] = s
-	return s, nil
+	return s
 }

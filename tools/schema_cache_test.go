@@ -195,3 +195,47 @@ func BenchmarkNewRegistry(b *testing.B) {
 		}
 	})
 }
+
+// Deferred schemas give registries what they read at once, validate exactly as compiled ones do
+// on the first call, and are shared like them; a deferred schema that does not compile fails
+// the calls that need it, with the compiler's words.
+func TestSchemaCacheDefer(t *testing.T) {
+	deferred := &SchemaCache{}
+	if err := deferred.Defer(allTools()...); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := deferred.size(), len(allTools()); got != want {
+		t.Fatalf("deferred %d schemas, want %d", got, want)
+	}
+	for _, tool := range allTools() {
+		spec := tool.Spec()
+		d, err := deferred.compile(spec.Name, spec.Schema)
+		if err != nil {
+			t.Fatalf("%s: %v", spec.Name, err)
+		}
+		if d.resolved != nil {
+			t.Errorf("%s: the validator was built before any call", spec.Name)
+		}
+		c, err := compileArgsSchema(spec.Name, spec.Schema)
+		if err != nil {
+			t.Fatalf("%s: %v", spec.Name, err)
+		}
+		if d.summary != c.summary || d.example != c.example || d.closed != c.closed {
+			t.Errorf("%s: deferred reads %q %q, compiled %q %q", spec.Name, d.summary, d.example, c.summary, c.example)
+		}
+		for _, args := range []any{map[string]any{}, map[string]any{"path": 12, "zzz": true}} {
+			de, ce := d.validate(args), c.validate(args)
+			if (de == nil) != (ce == nil) || (de != nil && de.Error() != ce.Error()) {
+				t.Errorf("%s: validate(%v): deferred %v, compiled %v", spec.Name, args, de, ce)
+			}
+		}
+	}
+	bad := &SchemaCache{}
+	if err := bad.Defer(specTool{Spec{Name: "t", Description: "x", Risk: RiskRead, Schema: json.RawMessage(`{"type":"object","properties":{"a":{"type":"nope"}}}`)}}); err != nil {
+		t.Fatalf("deferring reads only what a registry needs at once: %v", err)
+	}
+	s, _ := bad.compile("t", json.RawMessage(`{"type":"object","properties":{"a":{"type":"nope"}}}`))
+	if err := s.validate(map[string]any{"a": 1}); err == nil || !strings.Contains(err.Error(), "compile schema") {
+		t.Errorf("a deferred schema that does not compile: validate = %v", err)
+	}
+}

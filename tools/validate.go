@@ -8,6 +8,7 @@ import (
 	"math/big"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
 )
@@ -19,10 +20,15 @@ import (
 type argsSchema struct {
 	resolved *jsonschema.Resolved
 	root     *jsonschema.Schema
-	props    []propSpec
-	required map[string]bool
-	summary  string
-	example  string // one valid call's arguments, shown in errors
+	// source is the schema; resolving it into resolved and root, at compile time or, for a
+	// schema known to compile (SchemaCache.Defer), at the first validation, happens once.
+	source     json.RawMessage
+	resolving  sync.Once
+	resolveErr error
+	props      []propSpec
+	required   map[string]bool
+	summary    string
+	example    string // one valid call's arguments, shown in errors
 	// closed says the schema rejects undeclared properties (additionalProperties: false):
 	// only then is an undeclared argument certainly a mistake worth renaming.
 	closed bool
@@ -43,6 +49,12 @@ type rawSchema struct {
 }
 
 func compileArgsSchema(name string, schema json.RawMessage) (*argsSchema, error) {
+	return readArgsSchema(schema, true)
+}
+
+// readArgsSchema reads schema; resolve says whether it is resolved now (else at the first
+// validation: for a schema known to compile).
+func readArgsSchema(schema json.RawMessage, resolve bool) (*argsSchema, error) {
 	if len(bytes.TrimSpace(schema)) == 0 {
 		return nil, errors.New("no schema")
 	}
@@ -50,9 +62,11 @@ func compileArgsSchema(name string, schema json.RawMessage) (*argsSchema, error)
 		var probe any
 		return nil, fmt.Errorf("parse schema: %w", json.Unmarshal(schema, &probe))
 	}
-	root, resolved, err := resolveSchema(schema)
-	if err != nil {
-		return nil, fmt.Errorf("compile schema: %w", err)
+	s := &argsSchema{source: schema, required: map[string]bool{}}
+	if resolve {
+		if err := s.resolve(); err != nil {
+			return nil, err
+		}
 	}
 	var raw rawSchema
 	if err := json.Unmarshal(schema, &raw); err != nil {
@@ -61,8 +75,7 @@ func compileArgsSchema(name string, schema json.RawMessage) (*argsSchema, error)
 	if t := typesOf(raw.Type); len(t) != 1 || t[0] != "object" {
 		return nil, errors.New(`schema "type" must be "object": tool arguments are an object`)
 	}
-	s := &argsSchema{resolved: resolved, root: root, required: map[string]bool{},
-		closed: string(bytes.TrimSpace(raw.AdditionalProperties)) == "false"}
+	s.closed = string(bytes.TrimSpace(raw.AdditionalProperties)) == "false"
 	for _, r := range raw.Required {
 		s.required[r] = true
 	}
@@ -267,6 +280,9 @@ func contains(list []string, s string) bool {
 // problem, each once. The library's verdict decides; the words are the harness's own
 // (problemsOf), so the model sees the same texts whichever validator sits underneath.
 func (s *argsSchema) validate(args any) error {
+	if err := s.resolve(); err != nil {
+		return err
+	}
 	verdict := s.resolved.Validate(plainNumbers(args))
 	if verdict == nil {
 		return nil
@@ -284,6 +300,19 @@ func (s *argsSchema) validate(args any) error {
 		return fmt.Errorf("arguments: %s", libraryProblem(verdict))
 	}
 	return errors.New(strings.Join(problems, "; "))
+}
+
+// resolve prepares the schema for validation, once.
+func (s *argsSchema) resolve() error {
+	s.resolving.Do(func() {
+		root, resolved, err := resolveSchema(s.source)
+		if err != nil {
+			s.resolveErr = fmt.Errorf("compile schema: %w", err)
+			return
+		}
+		s.root, s.resolved = root, resolved
+	})
+	return s.resolveErr
 }
 
 func prefixed(parent, name string) string {
