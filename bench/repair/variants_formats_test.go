@@ -158,3 +158,65 @@ func TestVariantsSelfClosingParams(t *testing.T) {
 		{"plain invoke value attrs", "some-local-model", "<function_calls>\n<invoke name=\"read_file\">\n<parameter name=\"path\" value=\"a.go\" />\n<parameter name=\"limit\" value=\"5\" />\n</invoke>\n</function_calls>", nil, calls(call("read_file", "path", "a.go", "limit", float64(5)))},
 	})
 }
+
+// Qwen3-Coder markup mangled in the ways the development set shows (q27#24 with Qwen3.6-27B,
+// step-3.5-flash in opencode logs), each in several spellings: the <function=NAME> opener
+// written as an empty <parameter=NAME> (bare, in the wrapper, glued to prose, two in a row, in
+// reasoning), an opener's '>' lost (a space or a line break instead), and the block closed with
+// other tags than its own.
+func TestVariantsQwenMangled(t *testing.T) {
+	m := "qwen3.6-27b"
+	write := call("write_file", "path", "b.txt", "content", "hi")
+	vs := []variant{
+		{"param as function bare", m, "<parameter=bash>\n<parameter=command>\nls -la\n</parameter>\n</function>", nil, calls(lsla)},
+		{"param as function wrapped", m, "<tool_call>\n<parameter=read_file>\n<parameter=path>\na.go\n</parameter>\n</function>\n</tool_call>", nil, calls(readA)},
+		{"param as function glued", m, "Reading it now.<parameter=read_file>\n<parameter=path>\na.go\n</parameter>\n</function>", nil, calls(readA)},
+		{"param as function alias name", m, "<parameter=read>\n<parameter=filePath>\na.go\n</parameter>\n</function>", nil, calls(readA)},
+		{"param as function two", m, "<parameter=read_file>\n<parameter=path>\na.go\n</parameter>\n</function>\n<parameter=bash>\n<parameter=command>\nls -la\n</parameter>\n</function>", nil, calls(readA, lsla)},
+		{"param as function no closer", m, "<parameter=write_file>\n<parameter=path>\nb.txt\n</parameter>\n<parameter=content>\nhi\n</parameter>\n<parameter=bash>\n<parameter=command>\nls -la\n</parameter>", nil, calls(write, lsla)},
+		{"lost gt space", m, "<tool_call>\n<function=bash>\n<parameter=command ls -la\n</parameter>\n</function>\n</tool_call>", nil, calls(lsla)},
+		{"lost gt newline", m, "<tool_call>\n<function=read_file>\n<parameter=path\na.go\n</parameter>\n</function>\n</tool_call>", nil, calls(readA)},
+		{"lost gt on function", m, "<tool_call>\n<function=read_file\n<parameter=path>\na.go\n</parameter>\n</function>\n</tool_call>", nil, calls(readA)},
+		{"stray closers", m, "Writing it:<tool_call>\n<function=write_file>\n<parameter=content>\nhi\n</parameter>\n<parameter=path>\nb.txt\n</compiling>\n</think>", nil, calls(write)},
+		{"stray closer one", m, "<tool_call>\n<function=read_file>\n<parameter=path>\na.go\n</tool_call>", nil, calls(readA)},
+		{"stray closers after params", m, "<function=read_file>\n<parameter=path>\na.go\n</parameter>\n</think>", nil, calls(readA)},
+	}
+	runVariants(t, vs)
+	replayVariants(t, vs, true)
+}
+
+// A call object whose tool name sits under another key than "name": "tool_call" beside
+// "parameters" (gemma4:e2b), "function_name" and "toolName" as agent prompts spell it, and the
+// call object wrapped under "tool_call" or "tool_use"; bare, fenced, after a sentence, in
+// reasoning.
+func TestVariantsJSONNameKeys(t *testing.T) {
+	m := "gemma4:e2b"
+	list := call("list_dir", "path", "/tmp")
+	vs := []variant{
+		{"tool_call key", m, `{"tool_call":"list_directory","parameters":{"path":"/tmp"}}`, nil, calls(list)},
+		{"tool_call key fenced", m, "```json\n{\"tool_call\": \"list_dir\", \"parameters\": {\"path\": \"/tmp\"}}\n```", nil, calls(list)},
+		{"tool_call key after prose", m, "Let me look.\n{\"tool_call\": \"read_file\", \"arguments\": {\"path\": \"a.go\"}}", nil, calls(readA)},
+		{"function_name key", m, `{"function_name": "bash", "arguments": {"command": "ls -la"}}`, nil, calls(lsla)},
+		{"toolName key", m, `{"toolName": "read_file", "args": {"path": "a.go"}}`, nil, calls(readA)},
+		{"tool_call wrapper object", m, `{"tool_call": {"name": "bash", "arguments": {"command": "ls -la"}}}`, nil, calls(lsla)},
+		{"tool_use wrapper object", m, `{"tool_use": {"name": "read_file", "input": {"path": "a.go"}}}`, nil, calls(readA)},
+	}
+	runVariants(t, vs)
+	replayVariants(t, vs, true)
+}
+
+// A <tool_call> body written as one call in attribute form (openclaw#33258): the name and
+// key="value" pairs, self-closed or not, with or without the element's '<', the name repeated
+// in a tool= attribute; glued to prose, closed or not, in reasoning.
+func TestVariantsHermesAttributeBody(t *testing.T) {
+	m := "some-local-model"
+	vs := []variant{
+		{"self-closing glued", m, `好的，我来排查。<tool_call>exec tool="exec" command="ls -la" />`, nil, calls(lsla)},
+		{"closed", m, `<tool_call>read_file path="a.go"</tool_call>`, nil, calls(readA)},
+		{"element inside", m, `<tool_call><read_file path="a.go"/></tool_call>`, nil, calls(readA)},
+		{"single quotes", m, "<tool_call>\nbash command='ls -la'\n</tool_call>", nil, calls(lsla)},
+		{"two", m, "<tool_call>read_file path=\"a.go\" /></tool_call>\n<tool_call>bash command=\"ls -la\" /></tool_call>", nil, calls(readA, lsla)},
+	}
+	runVariants(t, vs)
+	replayVariants(t, vs, true)
+}

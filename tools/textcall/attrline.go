@@ -116,3 +116,37 @@ func endsLine(rest string) bool {
 		}
 	}
 }
+
+// attrLineBody reads a <tool_call> body that is one call in attribute form: the name, then
+// key="value" pairs, as an element with or without its '<' and closed or not
+// (`exec command="ls" />`, `<read_file path="a.go"/>`; OpenClaw in openclaw#33258). Inside the
+// marker any name counts. An attribute that only repeats the name (tool="exec") is dropped.
+func attrLineBody(t string) []Call {
+	t = strings.TrimSpace(t)
+	t = strings.TrimPrefix(t, "<")
+	i := 0
+	for i < len(t) && isNameByte(t[i]) && t[i] != ':' {
+		i++
+	}
+	name := t[:i]
+	if !plausibleName(name) || i >= len(t) || !isSpace(t[i]) {
+		return nil
+	}
+	rest := strings.TrimRight(t[i:], " \t\r\n")
+	if inner, ok := strings.CutSuffix(rest, "</"+name+">"); ok {
+		rest = strings.TrimRight(inner, " \t\r\n")
+	}
+	rest = strings.TrimSuffix(strings.TrimSuffix(rest, ">"), "/")
+	pairs, ok := attributePairs(rest)
+	if !ok {
+		return nil
+	}
+	kept := pairs[:0]
+	for _, p := range pairs {
+		if (p.key == "tool" || p.key == "name") && string(p.value) == string(quoteJSON(name)) {
+			continue
+		}
+		kept = append(kept, p)
+	}
+	return []Call{{Name: name, Args: objectOf(kept), Raw: strings.TrimSpace(rest), Format: FormatAttrLine}}
+}

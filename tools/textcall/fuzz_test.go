@@ -83,15 +83,16 @@ func FuzzParse(f *testing.F) {
 	})
 }
 
-func FuzzGLMOrphans(f *testing.F)    { fuzzScanner(f, scanGLMOrphans, "glm") }
-func FuzzHermes(f *testing.F)        { fuzzScanner(f, scanHermes, "hermes", "glm", "qwen3coder_basic") }
-func FuzzQwen3Coder(f *testing.F)    { fuzzScanner(f, scanQwen3Coder, "qwen3coder", "llama_function") }
-func FuzzMistral(f *testing.F)       { fuzzScanner(f, scanMistral, "mistral") }
-func FuzzDeepSeek(f *testing.F)      { fuzzScanner(f, scanDeepSeek, "deepseek") }
-func FuzzInvoke(f *testing.F)        { fuzzScanner(f, scanInvoke, "invoke") }
-func FuzzInvokeLines(f *testing.F)   { fuzzScanner(f, scanInvokeLines, "invoke_line") }
-func FuzzToolCallLines(f *testing.F) { fuzzScanner(f, scanToolCallLines, "tool_call_line") }
-func FuzzArrow(f *testing.F)         { fuzzScanner(f, scanArrow, "arrow") }
+func FuzzGLMOrphans(f *testing.F)     { fuzzScanner(f, scanGLMOrphans, "glm") }
+func FuzzHermes(f *testing.F)         { fuzzScanner(f, scanHermes, "hermes", "glm", "qwen3coder_basic") }
+func FuzzQwen3Coder(f *testing.F)     { fuzzScanner(f, scanQwen3Coder, "qwen3coder", "llama_function") }
+func FuzzQwenParamNamed(f *testing.F) { fuzzScanner(f, scanQwenParamNamed, "qwen3coder") }
+func FuzzMistral(f *testing.F)        { fuzzScanner(f, scanMistral, "mistral") }
+func FuzzDeepSeek(f *testing.F)       { fuzzScanner(f, scanDeepSeek, "deepseek") }
+func FuzzInvoke(f *testing.F)         { fuzzScanner(f, scanInvoke, "invoke") }
+func FuzzInvokeLines(f *testing.F)    { fuzzScanner(f, scanInvokeLines, "invoke_line") }
+func FuzzToolCallLines(f *testing.F)  { fuzzScanner(f, scanToolCallLines, "tool_call_line") }
+func FuzzArrow(f *testing.F)          { fuzzScanner(f, scanArrow, "arrow") }
 func FuzzTranscriptLines(f *testing.F) {
 	fuzzScanner(f, scanTranscriptLines, "transcript_line")
 }

@@ -74,13 +74,25 @@ func hermesBody(body string, known func(string) bool) ([]Call, bool) {
 			return calls, true
 		}
 		return jsonSequence(t, FormatHermes)
+	case strings.HasPrefix(t, qwenParamOpen):
+		lead := strings.TrimLeft(body, " \t\r\n")
+		if name, at, ok := namedParamOpener(lead, 0, scanCtx{inMarker: true}); ok {
+			return qwenFunctions(qwenFunctionOpen + name + ">" + lead[at:])
+		}
+		return glmBody(t, known)
 	case t[0] == '<':
 		if calls, _, ok := newTagPairWork(t, func(string) bool { return true }).at(0); ok {
 			return calls, true // inside <tool_call>: the marker makes it a call
 		}
+		if calls := attrLineBody(t); calls != nil {
+			return calls, true
+		}
 		return glmBody(t, known)
 	default:
 		if calls := otherSyntaxBody(t); len(calls) > 0 {
+			return calls, true
+		}
+		if calls := attrLineBody(t); calls != nil {
 			return calls, true
 		}
 		return glmBody(t, known)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"html"
+	"slices"
 	"strings"
 
 	"github.com/troupe-dev/troupe/internal/jsonfix"
@@ -15,8 +16,10 @@ import (
 // in camel#3086 among them; "params" beside "function", MemGPT's function-call JSON).
 var argKeys = [...]string{"arguments", "parameters", "args", "input", "tool_input", "action_input", "tool_args", "params"}
 
-// nameKeys are the keys that hold a call's tool name ("tool": 7836246/cursor2api#15).
-var nameKeys = [...]string{"name", "tool_name", "tool"}
+// nameKeys are the keys that hold a call's tool name ("tool": 7836246/cursor2api#15;
+// "tool_call" beside "parameters": gemma4:e2b in toolcall-repair-bench; "function_name" and
+// "toolName", the spellings agent prompts teach beside "tool_name").
+var nameKeys = [...]string{"name", "tool_name", "tool", "tool_call", "function_name", "toolName"}
 
 // emptyArgs is the Args of a call written without arguments.
 var emptyArgs = json.RawMessage("{}")
@@ -153,7 +156,7 @@ func callsFromObject(obj map[string]json.RawMessage, f Format) []Call {
 	if list, ok := obj["tool_uses"]; ok {
 		return parallelCalls(list, f)
 	}
-	for _, key := range []string{"function", "function_call", "functionCall"} {
+	for _, key := range []string{"function", "function_call", "functionCall", "tool_call", "tool_use"} {
 		if fn, ok := obj[key]; ok && len(fn) > 0 && fn[0] == '{' {
 			return callsFromJSON(fn, f)
 		}
@@ -179,7 +182,7 @@ func callsFromObject(obj map[string]json.RawMessage, f Format) []Call {
 		}
 	}
 	for key := range obj {
-		if key != "name" && key != "tool_name" && key != "tool" && key != "function" && key != "type" && key != "id" {
+		if !slices.Contains(nameKeys[:], key) && key != "function" && key != "type" && key != "id" {
 			return nil // a name beside other data is a record, not a call
 		}
 	}

@@ -87,19 +87,21 @@ func qwenFunction(block string) (*Call, bool) {
 	if call, matched, complete := llamaFunction(rest); matched {
 		return call, complete
 	}
-	gt := strings.IndexByte(rest, '>')
-	if gt < 0 {
+	name, after, ok := openerName(rest)
+	if !ok {
 		return nil, false
 	}
-	name := strings.TrimSpace(rest[:gt])
 	if !plausibleName(name) {
 		return nil, true
 	}
-	body, _, closed := strings.Cut(rest[gt+1:], qwenFunctionClose)
+	body, _, closed := strings.Cut(after, qwenFunctionClose)
+	if !closed {
+		body, closed = dropStrayClosers(body)
+	}
 	var keys, values []string
 	complete, inline := true, !strings.Contains(body, qwenParamClose)
 	for _, part := range strings.Split(body, qwenParamOpen)[1:] {
-		key, value, ok := strings.Cut(part, ">")
+		key, value, ok := openerName(part)
 		if !ok {
 			complete = false
 			break
