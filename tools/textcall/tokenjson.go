@@ -15,6 +15,7 @@ import (
 //	<tool_calls>\n{"name": …}\n{"name": …}\n</tool_calls>           MiniMax-M1 (one object a line)
 //	<function_call> {"name": …, "arguments": …} <function_call> {…}   Granite-20B-FunctionCalling
 //	<|tools_prefix|>[{"N": {…args}}]<|tools_suffix|>                Apertus (the name as the key)
+//	<longcat_tool_call>{"name": …, "arguments": {…}}</longcat_tool_call>   LongCat-Flash
 //	<|action_start|><|plugin|>{"name": …, "parameters": {…}}<|action_end|>   InternLM
 //	<|tool_calls|>[{'name': …, 'arguments': {…}}]                   Sarashina (Python literals)
 //	<|message_model|>N<|content_invoke_tool_json|>{"name": …, "args": {…}}<|end_message|>   Inkling
@@ -45,6 +46,7 @@ var tokenPairs = []tokenPair{
 	{open: "<|content_invoke_tool_json|>", close: "<|end_message|>", before: []string{"<|message_model|>"}},
 	{open: "function call<|role_sep|>", before: []string{"<|message_sep|>"}},
 	{open: "<function_call>"},
+	{open: "<longcat_tool_call>", close: "</longcat_tool_call>"},
 	{open: "<|tools_prefix|>", close: "<|tools_suffix|>", nameKeyed: true},
 }
 
