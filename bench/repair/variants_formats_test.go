@@ -220,3 +220,19 @@ func TestVariantsHermesAttributeBody(t *testing.T) {
 	runVariants(t, vs)
 	replayVariants(t, vs, true)
 }
+
+// The invoke form's value left unclosed with the call's own markup leaked after it
+// (MiniMax-M3's nested <tool_call> after a command, ik_llama.cpp#2085): the value ends at the
+// markup, as a child tag or a parameter, with or without the boundary tokens, in reasoning.
+func TestVariantsInvokeMarkupLeak(t *testing.T) {
+	m := "MiniMax-M3"
+	b := "]<]minimax[>["
+	vs := []variant{
+		{"child tag then tool_call", m, "<minimax:tool_call>\n<invoke name=\"bash\"><command>ls -la<tool_call>\n</invoke>\n</minimax:tool_call>", nil, calls(lsla)},
+		{"boundary tokens", m, b + "<tool_call>\n" + b + "<invoke name=\"bash\">" + b + "<command>ls -la" + b + "<tool_call>\n" + b + "</invoke>\n" + b + "</tool_call>", nil, calls(lsla)},
+		{"parameter then closer", m, "<invoke name=\"read_file\">\n<parameter name=\"path\">a.go</minimax:tool_call>\n</invoke>", nil, calls(readA)},
+		{"parameter then tool_call", m, "<invoke name=\"bash\">\n<parameter name=\"command\">ls -la\n<tool_call>\n</invoke>", nil, calls(lsla)},
+	}
+	runVariants(t, vs)
+	replayVariants(t, vs, true)
+}
