@@ -236,3 +236,19 @@ func TestVariantsInvokeMarkupLeak(t *testing.T) {
 	runVariants(t, vs)
 	replayVariants(t, vs, true)
 }
+
+// Gemma 3's tool_code block written as a <tool_code> tag instead of its fence: a positional
+// argument, keyword arguments, print(…) around the call, a list of calls, glued to prose, in
+// reasoning.
+func TestVariantsToolCodeTag(t *testing.T) {
+	m := "gemma-3-4b"
+	vs := []variant{
+		{"positional", m, `<tool_code>run_command("ls -la")</tool_code>`, nil, calls(lsla)},
+		{"keyword", m, "<tool_code>\nread_file(path=\"a.go\")\n</tool_code>", nil, calls(readA)},
+		{"print", m, `<tool_code>print(read_file(path="a.go"))</tool_code>`, nil, calls(readA)},
+		{"list", m, `<tool_code>[read_file(path="a.go"), run_command(command="ls -la")]</tool_code>`, nil, calls(readA, lsla)},
+		{"glued", m, `Reading it.<tool_code>read_file("a.go")</tool_code>`, nil, calls(readA)},
+	}
+	runVariants(t, vs)
+	replayVariants(t, vs, true)
+}

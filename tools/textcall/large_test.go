@@ -72,6 +72,8 @@ func hostileReplies() map[string]string {
 		"stray closers":           "<function=bash>\n<parameter=command>\nls\n" + repeatTo("</x>\n", megabyte),
 		"attribute bodies":        repeatTo(`<tool_call>exec tool="exec" command="ls`, megabyte),
 		"attribute bodies closed": repeatTo(`<tool_call>exec command="ls" />`, megabyte),
+		"tool_code tag opens":     repeatTo(`<tool_code>run_command("ls`, megabyte),
+		"tool_code tags":          repeatTo(`<tool_code>run_command("ls")</tool_code>`, megabyte),
 		"glued glm names":         repeatTo("<tool_call>bashcommand</arg_key><arg_value>", megabyte),
 		"xml tags unclosed":       repeatTo("<read_file>\n<path>a", megabyte),
 		"xml tags mangled":        repeatTo("<read_file><path>a/path>", megabyte),
