@@ -252,3 +252,20 @@ func TestVariantsToolCodeTag(t *testing.T) {
 	runVariants(t, vs)
 	replayVariants(t, vs, true)
 }
+
+// Continue's labelled BEGIN_ARG … END_ARG groups under a name label in Gemma's own call
+// syntax (call:NAME: instead of TOOL_NAME: NAME; gemma4 in ollama#18275), a lone group with
+// no key holding the tool's one argument, Gemma's thinking span inside a value; bare, in the
+// ```tool fence, after prose, in reasoning.
+func TestVariantsContinueGemmaLabel(t *testing.T) {
+	m := "gemma4:12b"
+	vs := []variant{
+		{"keyless group with thought", m, "call:run_terminal_command:\nBEGIN_ARG:\n<|channel>thought\n<channel|>ls -la\nEND_ARG", nil, calls(lsla)},
+		{"keyed group", m, "call:read_file\nBEGIN_ARG: filepath\na.go\nEND_ARG", nil, calls(readA)},
+		{"keyed in fence", m, "```tool\ncall:run_terminal_command:\nBEGIN_ARG: command\nls -la\nEND_ARG\n```", nil, calls(lsla)},
+		{"after prose", m, "I'll list the files.\ncall:run_terminal_command:\nBEGIN_ARG: command\nls -la\nEND_ARG", nil, calls(lsla)},
+		{"keyless plain", m, "call:builtin_read_file:\nBEGIN_ARG:\na.go\nEND_ARG", nil, calls(readA)},
+	}
+	runVariants(t, vs)
+	replayVariants(t, vs, true)
+}
