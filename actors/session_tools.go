@@ -15,14 +15,19 @@ import (
 const eventPreviewBytes = 2048
 
 // dispatch sends the turn's calls to the tool executor, in call order. The batch owns the
-// pairing; the session performs what it decides.
+// pairing; the session performs what it decides. The calls go out before their tool.proposed
+// events are made (what each runs as, encoded), so the executor starts meanwhile: whatever it
+// answers (tool.started first) is handled after this, so the events keep their order.
 func (s *session) dispatch(ctx actor.Context, batch *toolBatch) {
 	s.cur.batch = batch
 	s.become(phaseExecuting, s.executing)
-	for _, c := range batch.Calls() {
-		s.emit(messages.ToolProposedEvent.Of(s.cur.callData(s.turn, c)))
+	calls := batch.Calls()
+	for _, c := range calls {
 		ctx.Send(s.links.toolexec, &messages.ToolRequest{Turn: s.turn, CallID: c.ID, Name: c.Name, Args: c.Args, ReplyTo: s.links.addr,
 			Inferred: batch.isInferred(c.ID)})
+	}
+	for _, c := range calls {
+		s.emit(messages.ToolProposedEvent.Of(s.cur.callData(s.turn, c)))
 	}
 }
 
