@@ -269,3 +269,19 @@ func TestVariantsContinueGemmaLabel(t *testing.T) {
 	runVariants(t, vs)
 	replayVariants(t, vs, true)
 }
+
+// A bare JSON call that never closes: a key's closing quote written escaped ("timeout\": …,
+// MTPLX#196, Qwen3.6-27B) so the rest reads as a string, or its last braces dropped where the
+// prose resumes; at the start, after a sentence, fenced, in reasoning.
+func TestVariantsJSONShortBeforeProse(t *testing.T) {
+	m := "qwen3.6-27b"
+	vs := []variant{
+		{"escaped key quote", m, `{"name": "read_file", "arguments": {"path": "a.go", "limit\": 20}Let me read it first.`, nil, calls(call("read_file", "path", "a.go", "limit", float64(20)))},
+		{"escaped key quote closed", m, `{"name": "bash", "arguments": {"command\": "ls -la"}}`, nil, calls(lsla)},
+		{"closers dropped before prose", m, `Looking. {"name": "read_file", "arguments": {"path": "a.go"}Then I'll edit it.`, nil, calls(readA)},
+		{"closers dropped before next line", m, "{\"name\": \"bash\", \"arguments\": {\"command\": \"ls -la\"}\nNow the listing.", nil, calls(lsla)},
+		{"both", m, `{"name": "bash", "arguments": {"command": "ls -la", "timeout\": 30}I will wait for it.`, nil, calls(call("bash", "command", "ls -la", "timeout_s", float64(30)))},
+	}
+	runVariants(t, vs)
+	replayVariants(t, vs, true)
+}
