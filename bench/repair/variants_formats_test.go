@@ -285,3 +285,21 @@ func TestVariantsJSONShortBeforeProse(t *testing.T) {
 	runVariants(t, vs)
 	replayVariants(t, vs, true)
 }
+
+// SWE-agent's DISCUSSION reply: the command in its fence (the documented form, bare or
+// ```bash), or under a COMMAND heading with the fence lost (SWE-agent#297), its file commands
+// read with their positional arguments; in reasoning too.
+func TestVariantsSWEAgent(t *testing.T) {
+	m := "some-local-model"
+	d := "DISCUSSION\nI'll look at the files first.\n"
+	vs := []variant{
+		{"fence", m, d + "```\nls -la\n```", nil, calls(lsla)},
+		{"bash fence", m, d + "```bash\nls -la\n```\n", nil, calls(lsla)},
+		{"command heading", m, d + "\nCOMMAND\nls -la\n\nLet me know what happens next!", nil, calls(lsla)},
+		{"command heading fence", m, d + "COMMAND\n```\nls -la\n```", nil, calls(lsla)},
+		{"open", m, d + "COMMAND\nopen a.go", nil, calls(readA)},
+		{"find_file", m, d + "```\nfind_file \"a.go\"\n```", nil, calls(call("glob", "pattern", "**/a.go"))},
+	}
+	runVariants(t, vs)
+	replayVariants(t, vs, true)
+}

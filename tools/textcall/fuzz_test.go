@@ -150,3 +150,5 @@ func FuzzClosedBeforeProse(f *testing.F) {
 		}
 	})
 }
+
+func FuzzSWEAgent(f *testing.F) { fuzzScanner(f, scanSWEAgent, "swe_agent") }
