@@ -45,7 +45,7 @@ var argAliases = map[string][]string{
 }
 
 // wrapperKeys are the keys a model wraps the real arguments in.
-var wrapperKeys = []string{"arguments", "input", "parameters", "args", "action_json", "action"}
+var wrapperKeys = []string{"arguments", "input", "parameters", "args", "action_json", "action", "tool_args"}
 
 // normalizedName folds case and drops the separators of snake, kebab and camel case, so
 // file_path, filePath and File-Path all read "filepath".

@@ -53,7 +53,7 @@ func millisecondsTimeout(key string) func(map[string]any) (string, string) {
 
 // claudeGrep folds Claude Code's grep flags into our pattern, context and glob.
 func claudeGrep(args map[string]any) (string, string) {
-	if on, _ := args["-i"].(bool); on {
+	if on, _ := boolOf(args["-i"]); on {
 		if p, ok := args["pattern"].(string); ok {
 			args["pattern"] = "(?i)" + p
 		}

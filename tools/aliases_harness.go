@@ -163,6 +163,8 @@ var harnessTools = map[string]harnessTool{
 	// the same (language, code) shape under the names agent frameworks give a code runner
 	"run_code":     {target: "bash", convert: interpreterExecute},
 	"execute_code": {target: "bash", convert: interpreterExecute},
+	// Agent Zero's terminal (aliases_agentzero.go)
+	"code_execution_tool": {target: "bash", convert: agentZeroCode},
 	// Anthropic's text editor commands called as tools (str_replace, create with file_text)
 	"str_replace": {target: "edit_file"},
 	"create":      {target: "write_file", convert: createWithText},

@@ -45,6 +45,10 @@ func parseArgsDepth(raw string, depth int) (json.RawMessage, []Repair, error) {
 		return asObject(text, depth)
 	}
 	fixed, repairs := text, []Repair(nil)
+	if t, ok := escapedObject(fixed); ok {
+		repairs = append(repairs, newRepair(RepairStrayText, fixed, t))
+		fixed = t
+	}
 	if t, ok := escapeStrayBackslashes(fixed); ok {
 		repairs = append(repairs, newRepair(RepairBackslash, fixed, t))
 		fixed = t
@@ -148,8 +152,16 @@ func asObject(text string, depth int) (json.RawMessage, []Repair, error) {
 	}
 }
 
+// libraryRepairMax bounds the text the repair library is given: its time grows with the square
+// of the length on unclosed input (a megabyte of nested objects takes most of a minute), so
+// longer broken arguments are refused with their syntax error, which says where they broke.
+const libraryRepairMax = 256 << 10
+
 // libraryRepair runs the repair library on text and on the object inside any prose around it.
 func libraryRepair(text string, depth int) (args json.RawMessage, repaired string, more []Repair, ok bool) {
+	if len(text) > libraryRepairMax {
+		return nil, "", nil, false
+	}
 	for _, candidate := range repairCandidates(text) {
 		fixed, ok := jsonfix.Repair(candidate)
 		if !ok {

@@ -14,8 +14,9 @@ import (
 // grepFlagKeys are the keys that mark such a call.
 var grepFlagKeys = []string{"-A", "-B", "-C", "-i", "-n", "output_mode", "output"}
 
-// grepOutputModes are Claude Code's output_mode values.
-var grepOutputModes = []string{"content", "files_with_matches", "count"}
+// grepOutputModes are Claude Code's output_mode values, and "text", ripgrep's own printer
+// (the one besides --json), which models that write rg's flags as keys send as output.
+var grepOutputModes = []string{"content", "files_with_matches", "count", "text"}
 
 // grepFlags folds Claude Code's Grep flags into a grep schema (pattern and context, without
 // those keys of its own).

@@ -40,15 +40,24 @@ var valueTagArgs = []string{"command", "path", "pattern", "glob"}
 // left at the end of a value: {"command": "ls -la</arg_value>"}, "a.go</parameter>".
 var leakedValueTag = lazyre.New(`(?:\s*</(?:arg_value|parameter|function|tool_call|invoke|arguments)>)+\s*$`)
 
+// leakedOpenTag also matches the opening of a next call leaked into this one's value
+// (MiniMax-M3's "… | head -3<tool_call>", ik_llama.cpp#2085; <invoke name="…">, <function=…>),
+// cut only from a command or a path: unquoted in a command, the tag is a redirection bash
+// refuses, and no file name ends in one, whereas a search pattern may look for the markup.
+var leakedOpenTag = lazyre.New(`(?:\s*(?:</(?:arg_value|parameter|function|tool_call|invoke|arguments)>|<(?:tool_call|minimax:tool_call|invoke name="[^"<>]{0,64}"|function=[^<>]{0,64}|parameter=[^<>]{0,64})>))+\s*$`)
+
 // leakedValueTags cuts those closing tags off the end of a one-line argument.
 func (s *argsSchema) leakedValueTags(args map[string]any) []Repair {
 	var repairs []Repair
 	for _, key := range valueTagArgs {
 		v, ok := args[key].(string)
-		if !ok || !s.has(key) || !strings.Contains(v, "</") {
+		if !ok || !s.has(key) || !strings.Contains(v, "<") {
 			continue
 		}
 		clean := leakedValueTag.ReplaceAllString(v, "")
+		if key == "command" || key == "path" {
+			clean = leakedOpenTag.ReplaceAllString(v, "")
+		}
 		if clean == v || strings.TrimSpace(clean) == "" {
 			continue
 		}

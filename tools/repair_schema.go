@@ -24,6 +24,7 @@ func (s *argsSchema) repairObject(args map[string]any, pathArgs []string) (map[s
 		repairs = append(repairs, newRepair(RepairWrapper, key+": {…}", keyList(inner)))
 		args = inner
 	}
+	repairs = append(repairs, s.gluedValues(args)...)
 	repairs = append(repairs, s.leakedKeyTags(args)...)
 	repairs = append(repairs, s.leakedValueTags(args)...)
 	repairs = append(repairs, s.millisecondTimeout(args)...)
@@ -41,6 +42,7 @@ func (s *argsSchema) repairObject(args map[string]any, pathArgs []string) (map[s
 	repairs = append(repairs, s.paddedCommand(args)...)
 	repairs = append(repairs, s.echoedArgs(args)...)
 	repairs = append(repairs, s.dropNotes(args)...)
+	repairs = append(repairs, s.quotedValues(args, pathArgs)...)
 	repairs = append(repairs, s.pathValues(args, pathArgs)...)
 	for _, name := range pathArgs {
 		p, ok := args[name].(string)
@@ -196,10 +198,14 @@ func (s *argsSchema) aliasTarget(key string, args map[string]any) string {
 // from too many others.
 const typoMinLen = 6
 
+// typoMaxLen is the longest: a longer name is no misspelling of an argument name, and the edit
+// distance to each name costs its length (a megabyte-long key would take seconds).
+const typoMaxLen = 64
+
 // typoTarget reads a misspelt argument name ("absolutea_path", gemini-cli#6989) as the alias
 // or declared name it is nearest to, only with a clear margin over every other name.
 func (s *argsSchema) typoTarget(norm string, free func(string) bool) string {
-	if len(norm) < typoMinLen {
+	if len(norm) < typoMinLen || len(norm) > typoMaxLen {
 		return ""
 	}
 	targets := map[string]string{}

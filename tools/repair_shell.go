@@ -30,6 +30,9 @@ func (s *argsSchema) millisecondTimeout(args map[string]any) []Repair {
 		return nil
 	}
 	n, isNum := v.(json.Number)
+	if text, isText := v.(string); isText { // digits as text, as the XML call formats send them
+		n, isNum = json.Number(strings.TrimSpace(text)), true
+	}
 	ms, err := n.Float64()
 	if !isNum || err != nil || ms < msTimeoutFloor {
 		return nil

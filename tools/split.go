@@ -273,13 +273,23 @@ func (r *Registry) nestedCall(name, raw string) (Piece, bool) {
 }
 
 // readPieces splits a read of several files: paths (strings or objects), Roo Code's native
-// files: [{path, …}], or its XML form's args: {file: [{path}]}.
+// files: [{path, …}], or its XML form's args: {file: [{path}]} in any of the nestings a
+// conversion of that XML gives (fileEntries).
 func readPieces(args map[string]any) ([]map[string]any, bool) {
-	if inner := objectOf(args["args"]); inner != nil && len(args) == 1 {
-		args = inner
+	if v, has := args["args"]; has && len(args) == 1 {
+		entries, ok := fileEntries(v, 0)
+		if !ok {
+			return nil, false
+		}
+		args = map[string]any{"files": entries}
 	}
 	for _, key := range []string{"paths", "files", "file"} {
-		if _, has := args[key]; has {
+		if v, has := args[key]; has {
+			if key != "paths" {
+				if entries, ok := fileEntries(v, 0); ok {
+					args[key] = entries
+				}
+			}
 			pieces, ok := listPieces(args, key, "path")
 			for _, p := range pieces {
 				ok = ok && lineRange(p)
@@ -289,6 +299,49 @@ func readPieces(args map[string]any) ([]map[string]any, bool) {
 	}
 	if list, ok := args["path"].([]any); ok && len(list) > 1 {
 		return listPieces(args, "path", "path") // several paths under the one-path name
+	}
+	return nil, false
+}
+
+// maxEntryNesting bounds the layers of file: {…} and lists fileEntries looks through.
+const maxEntryNesting = 4
+
+// fileEntries flattens Roo Code's read_file entries as its XML (<args><file><path>…) comes
+// through a JSON conversion: one entry or a list of them, each {path, …} or {file: entries},
+// also as a JSON string (args: [{file: {path}}], gpt-oss in Roo-Code#6739; args: {file: {path}}
+// for one file; args: {file: [{path}, …]}).
+func fileEntries(v any, depth int) ([]any, bool) {
+	if depth > maxEntryNesting {
+		return nil, false
+	}
+	if s, ok := v.(string); ok {
+		if t := strings.TrimSpace(s); !strings.HasPrefix(t, "{") && !strings.HasPrefix(t, "[") {
+			return []any{s}, depth > 0 // a path in a list; alone, the one-file call it is
+		}
+		var decoded any
+		if decodeNumbers(s, &decoded) != nil {
+			return nil, false
+		}
+		v = decoded
+	}
+	switch x := v.(type) {
+	case []any:
+		var out []any
+		for _, el := range x {
+			more, ok := fileEntries(el, depth+1)
+			if !ok {
+				return nil, false
+			}
+			out = append(out, more...)
+		}
+		return out, len(out) > 0
+	case map[string]any:
+		if inner, ok := x["file"]; ok && len(x) == 1 {
+			return fileEntries(inner, depth+1)
+		}
+		if _, ok := x["path"]; ok {
+			return []any{x}, true
+		}
 	}
 	return nil, false
 }

@@ -136,7 +136,7 @@ func TestHeldoutSetMatchesItsHashes(t *testing.T) {
 	}
 }
 
-func TestSharedSourcesCountsCommittedFilesByRepository(t *testing.T) {
+func TestSharedSourcesCountsCommittedFilesByOwner(t *testing.T) {
 	dev := []Case{
 		{Source: "https://github.com/ollama/ollama/issues/1"},
 		{Source: "https://github.com/Acme/Bench/blob/abc/results/run1.json#L3"},
@@ -145,10 +145,11 @@ func TestSharedSourcesCountsCommittedFilesByRepository(t *testing.T) {
 		{Source: "https://github.com/ollama/ollama/issues/1"},                // same thread
 		{Source: "https://github.com/ollama/ollama/issues/2"},                // same tracker, another report: unseen
 		{Source: "https://github.com/acme/bench/blob/def/results/run2.json"}, // same repository's files
+		{Source: "https://github.com/acme/loop2/blob/def/log.md"},            // same owner's other repository
 		{Source: "https://github.com/Other/Repo/blob/abc/x.md"},              // unseen
 	}
 	thread, repo := sharedSources(dev, heldout)
-	if thread != 1 || repo != 1 {
-		t.Fatalf("sharedSources = %d thread, %d repo; want 1, 1", thread, repo)
+	if thread != 1 || repo != 2 {
+		t.Fatalf("sharedSources = %d thread, %d repo; want 1, 2", thread, repo)
 	}
 }

@@ -235,21 +235,22 @@ func replayReport(w io.Writer, dev, heldout []Case, devDir, heldoutDir string, s
 	printSummary(w, "held-out set ("+heldoutDir+", frozen by "+sumsFile+")", h, showHeldout)
 	shared, sharedRepo := sharedSources(dev, heldout)
 	fmt.Fprintf(w, "  held-out cases whose source thread the development set also quotes: %d\n", shared)
-	fmt.Fprintf(w, "  held-out cases quoting a committed file from a repository the development set quotes files of: %d\n", sharedRepo)
+	fmt.Fprintf(w, "  held-out cases quoting a committed file of an owner whose committed files the development set quotes: %d\n", sharedRepo)
 	return nil
 }
 
 // sharedSources counts the held-out cases that are not unseen evidence: those citing a thread or
 // file the development set cites, and those citing a committed file (a transcript, a benchmark's
-// outputs, a fixture) of a repository whose files the development set also cites — such files
-// share their harness, prompt and model, so a rule written from one fits the others. Issue and
-// pull-request threads are counted by thread only: one tracker holds unrelated reports.
+// outputs, a fixture) of a GitHub owner whose committed files the development set also cites —
+// one author's repositories share their harness, prompt and model (a loop run over many
+// projects), so a rule written from one fits the others. Issue and pull-request threads are
+// counted by thread only: one tracker holds unrelated reports.
 func sharedSources(dev, heldout []Case) (thread, repo int) {
 	devSources := map[string]bool{}
 	devRepos := map[string]bool{}
 	for _, c := range dev {
 		devSources[c.Source] = true
-		if r, ok := fileRepo(c.Source); ok {
+		if r, ok := fileOwner(c.Source); ok {
 			devRepos[r] = true
 		}
 	}
@@ -258,16 +259,16 @@ func sharedSources(dev, heldout []Case) (thread, repo int) {
 			thread++
 			continue
 		}
-		if r, ok := fileRepo(c.Source); ok && devRepos[r] {
+		if r, ok := fileOwner(c.Source); ok && devRepos[r] {
 			repo++
 		}
 	}
 	return thread, repo
 }
 
-// fileRepo returns "owner/name" for a GitHub URL naming a committed file or tree
+// fileOwner returns the owner for a GitHub URL naming a committed file or tree
 // (…/blob/…, …/tree/…, …/commit/…, …/raw/…), and false for threads and anything else.
-func fileRepo(source string) (string, bool) {
+func fileOwner(source string) (string, bool) {
 	rest, ok := strings.CutPrefix(source, "https://github.com/")
 	if !ok {
 		return "", false
@@ -278,7 +279,7 @@ func fileRepo(source string) (string, bool) {
 	}
 	switch parts[2] {
 	case "blob", "tree", "commit", "raw":
-		return strings.ToLower(parts[0] + "/" + parts[1]), true
+		return strings.ToLower(parts[0]), true
 	}
 	return "", false
 }

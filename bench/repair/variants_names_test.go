@@ -248,3 +248,63 @@ func TestNamesInProseAreNotCalls(t *testing.T) {
 		}
 	}
 }
+
+// Argument keys and values in the shapes models mangle them into (issue 20): a parameter's
+// value fused into its name, a timeout in milliseconds sent as text, ripgrep's flags as keys,
+// an object whose quotes all arrive escaped, values in stray quotes, Roo Code's file entries
+// in each nesting, a tool_code body with a positional call, a next call's opening tag leaked
+// into a value, and Agent Zero's terminal.
+func TestVariantsMangledArguments(t *testing.T) {
+	m := "qwen3-coder-30b"
+	write := call("write_file", "path", "a.txt", "content", "hi")
+	runVariants(t, []variant{
+		// the XML parameter form fused into a JSON key, the value given empty
+		{"glued equals", m, "", q("exec_command", `{"cmd=pwd\n</parameter": ""}`), calls(call("bash", "command", "pwd"))},
+		{"glued newline", m, "", q("exec_command", `{"cmd\nls -la\n</parameter": ""}`), calls(lsla)},
+		{"glued closed tag", m, "", q("bash", `{"command=ls -la</parameter>": ""}`), calls(lsla)},
+		{"glued colon path", m, "", q("read_file", `{"path: a.go": null}`), calls(readA)},
+		{"glued alias path", m, "", q("read_file", `{"file_path=a.go\n</parameter": ""}`), calls(readA)},
+		{"glued blank xml", m, "<tool_call>\n<function=bash>\n<parameter=command ls -la\n</parameter>\n</function>\n</tool_call>", nil, calls(lsla)},
+		{"glued glob", m, "", q("glob", `{"pattern=**/*.go": "", "path": "src"}`), calls(call("glob", "pattern", "**/*.go", "path", "src"))},
+		// a millisecond timeout in the XML formats' text
+		{"timeout text glm", "glm-4.7", "<tool_call>bash<arg_key>command</arg_key><arg_value>ls -la</arg_value><arg_key>timeout</arg_key><arg_value>120000</arg_value></tool_call>", nil, calls(call("bash", "command", "ls -la", "timeout_s", 120.0))},
+		{"timeout text qwen", m, "<tool_call>\n<function=bash>\n<parameter=command>\nls -la\n</parameter>\n<parameter=timeout>\n10000\n</parameter>\n</function>\n</tool_call>", nil, calls(call("bash", "command", "ls -la", "timeout_s", 10.0))},
+		{"timeout seconds text", m, "", q("bash", `{"command": "ls -la", "timeout": "30"}`), calls(call("bash", "command", "ls -la", "timeout_s", 30.0))},
+		// ripgrep's flags as parameter names
+		{"rg -C output text", m, "<tool_call>\n<function=grep>\n<parameter=-C>\n3\n</parameter>\n<parameter=output>\ntext\n</parameter>\n<parameter=pattern>\nfoo\n</parameter>\n</function>\n</tool_call>", nil, calls(call("grep", "pattern", "foo", "context", 3.0))},
+		{"rg -i text", m, "", q("grep", `{"pattern": "foo", "-i": "true", "path": "src"}`), calls(call("grep", "pattern", "(?i)foo", "path", "src"))},
+		{"rg -A -B", m, "", q("grep", `{"pattern": "foo", "-A": 2, "-B": 5}`), calls(call("grep", "pattern", "foo", "context", 5.0))},
+		// every quote escaped, once or twice, with or without doubled braces
+		{"escaped once", m, "", q("read_file", `{\"path\": \"a.go\"}`), calls(readA)},
+		{"escaped twice", m, "", q("bash", `{\\\"command\\\": \\\"ls -la\\\"}`), calls(lsla)},
+		{"escaped braces stray backslash", m, "", q("read", `{{\\\"filePath\\\":\\\"a.go\\\\"}}`), calls(readA)},
+		{"escaped content quote", m, "", q("write_file", `{\"path\": \"a.txt\", \"content\": \"say \\\"hi\\\"\"}`), calls(call("write_file", "path", "a.txt", "content", `say "hi"`))},
+		{"escaped lines", m, "", q("edit_file", "{\\\"path\\\": \\\"a.go\\\",\n \\\"old_string\\\": \\\"x := 1\\\",\n \\\"new_string\\\": \\\"x := 2\\\"}"), calls(call("edit_file", "path", "a.go", "old_string", "x := 1", "new_string", "x := 2"))},
+		// values in stray quotes
+		{"quoted path", m, "", q("read_file", `{"path": "\"a.go\""}`), calls(readA)},
+		{"single-quoted path", m, "", q("list_dir", `{"path": "'src'"}`), calls(call("list_dir", "path", "src"))},
+		{"quoted path and content", m, "", q("write", `{"filePath": "\"a.txt\"", "content": "\"hi\""}`), calls(write)},
+		{"triple-quoted content", m, "", q("write_file", `{"path": "\"a.py\"", "content": "\"\"\"x = 1\n\"\""}`), calls(call("write_file", "path", "a.py", "content", "x = 1\n"))},
+		{"content quotes kept", m, "", q("write_file", `{"path": "a.txt", "content": "\"hi\""}`), calls(call("write_file", "path", "a.txt", "content", `"hi"`))},
+		{"docstring kept", m, "", q("write_file", `{"path": "\"a.py\"", "content": "\"\"\"Doc.\"\"\"\nx = \"\""}`), calls(call("write_file", "path", "a.py", "content", "\"\"\"Doc.\"\"\"\nx = \"\""))},
+		// Roo Code's read_file entries in each nesting its XML takes through JSON
+		{"roo args list of file", "gpt-oss-20b", "", q("read_file", `{"args": [{"file": {"path": "a.go"}}]}`), calls(readA)},
+		{"roo args file object", m, "", q("read_file", `{"args": {"file": {"path": "a.go"}}}`), calls(readA)},
+		{"roo args file list", m, "", q("read_file", `{"args": {"file": [{"path": "a.go"}, {"path": "b.go"}]}}`), calls(readA, call("read_file", "path", "b.go"))},
+		{"roo args string", m, "", q("read_file", `{"args": "[{\"file\": {\"path\": \"a.go\"}}]"}`), calls(readA)},
+		{"roo files", m, "", q("read_file", `{"files": [{"path": "a.go"}]}`), calls(readA)},
+		// a tool_code body that is one call with a positional value
+		{"tool_code tag positional", "gemma-3-4b", "<tool_code>run_command(\"ls -la\")</tool_code>", nil, calls(lsla)},
+		{"tool_code fence positional", "gemma-3-4b", "```tool_code\nread_file(\"a.go\")\n```", nil, calls(readA)},
+		{"tool_code print positional", "gemma-3-4b", "", q("tool_code", `print(list_dir("src"))`), calls(call("list_dir", "path", "src"))},
+		// the next call's opening leaked onto the end of a command or path (never a pattern)
+		{"leaked tool_call open", "minimax-m2", "", q("bash", `{"command": "ls -la<tool_call>"}`), calls(lsla)},
+		{"leaked invoke open", "minimax-m2", "", q("read_file", `{"path": "a.go\n<invoke name=\"bash\">"}`), calls(readA)},
+		{"leaked function open", m, "", q("bash", `{"command": "ls -la </function>\n<function=bash>"}`), calls(lsla)},
+		{"pattern keeps open tag", m, "", q("grep", `{"pattern": "x<tool_call>"}`), calls(call("grep", "pattern", "x<tool_call>"))},
+		// Agent Zero's code_execution_tool, in its reply form and through call syntax
+		{"agent zero terminal", "minimax-m2", "", q("code_execution_tool", `{"runtime": "terminal", "code": "ls -la", "session": 0}`), calls(lsla)},
+		{"agent zero tool_args", "minimax-m2", "<minimax:tool_call>\n<invoke name=\"code_execution_tool\">\n<tool_args>{\"code\": \"ls -la\", \"runtime\": \"terminal\", \"session\": 0, \"reset\": false}</tool_args>\n</invoke>\n</minimax:tool_call>", nil, calls(lsla)},
+		{"agent zero json reply", "qwen3-32b", `{"thoughts": ["list the files"], "tool_name": "code_execution_tool", "tool_args": {"runtime": "terminal", "session": 0, "code": "ls -la"}}`, nil, calls(lsla)},
+	})
+}

@@ -9,9 +9,11 @@ import "strings"
 // The recipient may also sit before the channel ("assistant to=functions.x<|channel|>…"), the
 // <|start|>assistant prefix is often missing and <|call|> is sometimes left out. A message
 // without a to= recipient (analysis, final) is not a call and is left alone. Some servers strip
-// the special tokens and leak the rest (Rapid-MLX#480):
+// the special tokens and leak the rest (Rapid-MLX#480), the recipient in the channel or, as
+// the format guide also allows, in the role position:
 //
 //	commentary to=functions.get_weather json{"city":"Paris"}
+//	assistant to=functions.get_weather commentary json{"city":"Paris"}
 
 const (
 	harmonyMessage = "<|message|>"
@@ -67,7 +69,8 @@ const strippedRecipient = "to=functions."
 func scanHarmonyStripped(text string) []span {
 	var out []span
 	f := newFinder(text, strippedRecipient)
-	for pos := 0; ; {
+	budget := workBudget(text) // unclosed objects would otherwise be matched to the end each
+	for pos := 0; budget > 0; {
 		at := f.at(pos)
 		if at < 0 {
 			return out
@@ -79,6 +82,14 @@ func scanHarmonyStripped(text string) []span {
 		}
 		name := text[pos:j]
 		k := skipSpace(text, j)
+		// The recipient in the role position ("assistant to=functions.x commentary json{…}")
+		// leaves the channel word between the name and the content type.
+		for _, word := range []string{"commentary", "analysis"} {
+			if strings.HasPrefix(text[k:], word) {
+				k = skipSpace(text, k+len(word))
+				break
+			}
+		}
 		for _, word := range []string{"<|constrain|>json", "json", "code"} {
 			if strings.HasPrefix(text[k:], word) {
 				k = skipSpace(text, k+len(word))
@@ -89,16 +100,21 @@ func scanHarmonyStripped(text string) []span {
 			continue
 		}
 		end, ok := matchJSON(text, k)
+		budget -= end - k
 		if !ok {
 			continue
 		}
 		start := at
-		if w := strings.TrimRight(text[:at], " "); strings.HasSuffix(w, "commentary") {
-			start = len(w) - len("commentary")
+		for _, word := range []string{"commentary", "analysis", "assistant"} {
+			if w := strings.TrimRight(text[:at], " "); strings.HasSuffix(w, word) {
+				start = len(w) - len(word)
+				break
+			}
 		}
 		out = append(out, span{start: start, end: end, calls: []Call{newCall(name, text[k:end], FormatHarmony)}})
 		pos = end
 	}
+	return out
 }
 
 // harmonyHeader finds the recipient in the header text[from:m] and where the header starts.

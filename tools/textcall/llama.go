@@ -8,8 +8,10 @@ import "strings"
 //	<|python_tag|>{"type": "function", "name": "read_file", "parameters": {"path": "a.go"}}<|eom_id|>
 //
 // Several calls are separated by ";". Built-in tools use Python syntax after the tag
-// (brave_search.call(query="…")). Without the tag the JSON is read by the bare JSON scanner,
-// which reports {"type":"function",…,"parameters":…} objects as FormatLlama.
+// (brave_search.call(query="…")); any other code after the tag is for the built-in code
+// interpreter, a code_interpreter call with {"code": …}. Without the tag the JSON is read by
+// the bare JSON scanner, which reports {"type":"function",…,"parameters":…} objects as
+// FormatLlama.
 
 const llamaTag = "<|python_tag|>"
 
@@ -66,16 +68,54 @@ func llamaBody(body string, sc scanCtx) ([]Call, bool) {
 	if t[0] == '{' || t[0] == '[' && strings.HasPrefix(strings.TrimLeft(t[1:], " \t\r\n"), "{") {
 		return jsonSequence(t, FormatLlama)
 	}
-	return pythonCallsInMarker(t, sc, FormatLlama)
+	if strings.HasPrefix(t, qwenFunctionOpen) {
+		if c, matched, complete := llamaFunction(t[len(qwenFunctionOpen):]); matched {
+			if c == nil {
+				return nil, complete
+			}
+			return []Call{*c}, true
+		}
+	}
+	spans := scanPython(t, scanCtx{opt: sc.opt, inMarker: true})
+	if !onlyCalls(t, spans) {
+		// Anything but calls after the tag is the built-in code interpreter's code
+		// (llama-models chat_format.py: tool code_interpreter, arguments {"code": …}).
+		return []Call{codeInterpreterCall(t)}, true
+	}
+	return callsOf(spans, FormatLlama)
 }
 
-// pythonCallsInMarker reads Python-style calls written between a format's call markers, where
-// every name counts as a call, and marks them with that format.
-func pythonCallsInMarker(t string, sc scanCtx, format Format) ([]Call, bool) {
-	inner := scanCtx{opt: sc.opt, inMarker: true}
+// codeInterpreter is the name Meta's llama-models gives the built-in tool that runs the Python
+// code a model writes after <|python_tag|> (or Llama 4's <|python_start|>).
+const codeInterpreter = "code_interpreter"
+
+func codeInterpreterCall(code string) Call {
+	args := objectOf([]kv{{"code", quoteJSON(code)}})
+	return Call{Name: codeInterpreter, Args: args, Raw: code, Format: FormatLlama}
+}
+
+// onlyCalls reports whether spans hold at least one call (or a cut-off one) and the text
+// between them is only list brackets, separators and blanks.
+func onlyCalls(t string, spans []span) bool {
+	if len(spans) == 0 {
+		return false
+	}
+	at := 0
+	for _, s := range spans {
+		if !onlyRunes(t[at:s.start], " \t\r\n,;[]") {
+			return false
+		}
+		at = s.end
+	}
+	return onlyRunes(t[at:], " \t\r\n,;[]")
+}
+
+// callsOf collects the calls of spans marked with format; complete is false when one of
+// them is cut off.
+func callsOf(spans []span, format Format) ([]Call, bool) {
 	var calls []Call
 	complete := true
-	for _, s := range scanPython(t, inner) {
+	for _, s := range spans {
 		if s.partial {
 			complete = false
 			continue
@@ -86,6 +126,12 @@ func pythonCallsInMarker(t string, sc scanCtx, format Format) ([]Call, bool) {
 		}
 	}
 	return calls, complete
+}
+
+// pythonCallsInMarker reads Python-style calls written between a format's call markers, where
+// every name counts as a call, and marks them with that format.
+func pythonCallsInMarker(t string, sc scanCtx, format Format) ([]Call, bool) {
+	return callsOf(scanPython(t, scanCtx{opt: sc.opt, inMarker: true}), format)
 }
 
 // Llama 3.1's custom-tool format (llama-models prompt_format.md) shares Qwen3-Coder's opening

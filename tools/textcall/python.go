@@ -136,11 +136,26 @@ func linesOfCalls(text string, found []span, inMarker bool) []span {
 }
 
 // lineEdge reports whether text[start:end] has only blanks or backticks between it and the
-// line's (or text's) edges.
+// line's (or text's) edges. End-of-turn tokens after it count as the line's end: Llama 3.2's
+// and 4's prompt formats end a call list with <|eot_id|>, <|eot|> or <|eom|> on its line.
 func lineEdge(text string, start, end int) bool {
 	before := backOver(text, start, " \t`")
-	after := skipOver(text, end, " \t`")
+	after := skipEndTokens(text, skipOver(text, end, " \t`"))
 	return (before == 0 || text[before-1] == '\n') && (after == len(text) || text[after] == '\n' || text[after] == '\r')
+}
+
+// skipEndTokens skips the end-of-turn tokens (endTokens) and blanks at i.
+func skipEndTokens(text string, i int) int {
+	for more := true; more; {
+		more = false
+		for _, tok := range endTokens {
+			if strings.HasPrefix(text[i:], tok) {
+				i, more = skipOver(text, i+len(tok), " \t"), true
+				break
+			}
+		}
+	}
+	return i
 }
 
 func backOver(text string, i int, set string) int {

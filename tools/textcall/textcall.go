@@ -1,6 +1,7 @@
 // Package textcall recovers tool calls that a model wrote into its reply text instead of the
 // provider's structured tool_calls field. Each format (Hermes, Qwen3-Coder, Mistral, DeepSeek,
-// Kimi, GLM, gpt-oss harmony, Gemma, Llama, Liquid LFM, MiniMax's [TOOL_CALL] arrows, bare
+// Kimi K2 and K3, GLM, gpt-oss harmony, Gemma, Llama, Liquid LFM, Phi-4's functools[…], JSON
+// between a family's special tokens (Granite, Nemotron, Command, …), MiniMax's [TOOL_CALL] arrows, bare
 // JSON, Python-call syntax, Cline's XML tags, fenced blocks, Gemini CLI's [tool_call: …] lines,
 // harnesses' transcript records, ReAct and Qwen-Agent label lines, SWE-agent's DISCUSSION replies) has its own scanner in its own file; Parse runs them, keeps
 // the non-overlapping matches and returns the calls in text order with the remaining prose.
@@ -120,6 +121,7 @@ func scanners() []scanner {
 		{FormatFenced, true, scanFenced}, // first: it owns the markers written inside a fence
 		{FormatHarmony, true, scanHarmony},
 		{FormatKimi, true, scanKimi},
+		{FormatKimiK3, true, scanKimiK3},
 		{FormatDeepSeek, true, scanDeepSeek},
 		{FormatMistral, true, scanMistral},
 		{FormatGemma, true, scanGemma},
@@ -137,6 +139,8 @@ func scanners() []scanner {
 		{FormatInvoke, true, scanInvokeLines}, // after scanInvoke: its <function_calls> blocks go first
 		{FormatLlama, true, scanLlama},
 		{FormatLFM, true, scanLFM},
+		{FormatFunctools, true, scanFunctools},
+		{FormatTokenJSON, true, scanTokenJSON},
 		{FormatReAct, true, scanQwenAgent},
 		{FormatSWEAgent, true, scanSWEAgent},
 		{FormatJSON, false, scanBareJSON},
@@ -195,7 +199,7 @@ func Parse(text string, opt Options) Result {
 var placeholderToken = lazyre.New(`<\|reserved_(?:special_)?token_[0-9]{1,6}\|>`)
 
 // endTokens are chat-template end-of-turn tokens models leak after a call; they go with it.
-var endTokens = []string{"<|im_end|>", "<|eot_id|>", "<|eom_id|>", "<|eot|>", "<|eom|>", "<|end|>", "<|endoftext|>", "</s>", "<｜end▁of▁sentence｜>", "<end_of_turn>", "<turn|>"}
+var endTokens = []string{"<|im_end|>", "<|eot_id|>", "<|eom_id|>", "<|eot|>", "<|eom|>", "<|end|>", "<|endoftext|>", "</s>", "<｜end▁of▁sentence｜>", "<end_of_turn>", "<turn|>", "<|end_of_text|>", "<|END_OF_TURN_TOKEN|>"}
 
 // absorbEndTokens extends each call span over end-of-turn tokens that directly follow it.
 func absorbEndTokens(text string, spans []span) []span {

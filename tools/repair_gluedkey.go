@@ -1,0 +1,61 @@
+package tools
+
+import (
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/troupe-dev/troupe/internal/lazyre"
+)
+
+// A parameter's value fused into its name (issue 20): the XML parameter form
+// (<parameter=cmd>pwd</parameter>) written into a JSON key, or a parameter tag whose '>' went
+// missing, so the name runs into the value and the value ends at the closing tag:
+// {"cmd=pwd\n</parameter": ""}, {"cmd\nls\n</parameter": ""}, {"command curl -X GET …": ""}.
+// The key then starts with an argument name (the schema's own or an alias of one), a
+// separator ('=', ':' or a blank), and the value; what the key was given is empty. It is
+// read as that argument when the schema declares it and the call lacks it, so a key that
+// merely contains a blank is never renamed.
+
+// gluedKey splits a fused key: its argument name, then the value after '=', ':' or a blank,
+// then an optional leaked closing tag (with or without its '>').
+var gluedKey = lazyre.New(`^\s*([A-Za-z][A-Za-z0-9_.-]{0,40})(?:\s*[=:]\s*|\s+)([\s\S]*?)\s*(?:</?(?:parameter|param|arg_value|arg_key|value)>?\s*)*$`)
+
+// gluedKeyMax bounds the keys split (a key holding a whole command can be long).
+const gluedKeyMax = 64 << 10
+
+// gluedValues reads each fused key as its argument and value.
+func (s *argsSchema) gluedValues(args map[string]any) []Repair {
+	var repairs []Repair
+	for _, key := range slices.Sorted(maps.Keys(args)) {
+		if s.has(key) || len(key) > gluedKeyMax || !emptyValue(args[key]) || !strings.ContainsAny(key, "=: \t\r\n") {
+			continue
+		}
+		m := gluedKey.FindStringSubmatch(key)
+		if m == nil || strings.TrimSpace(m[2]) == "" {
+			continue
+		}
+		name := m[1]
+		if !s.has(name) {
+			name = s.aliasTarget(name, args)
+		}
+		if _, taken := args[name]; name == "" || taken || !s.has(name) {
+			continue
+		}
+		delete(args, key)
+		args[name] = m[2]
+		repairs = append(repairs, newRepair(RepairArgAlias, key, name+": "+m[2]))
+	}
+	return repairs
+}
+
+// emptyValue says whether v is what a fused key is given: an empty string or null.
+func emptyValue(v any) bool {
+	switch x := v.(type) {
+	case nil:
+		return true
+	case string:
+		return strings.TrimSpace(x) == ""
+	}
+	return false
+}
