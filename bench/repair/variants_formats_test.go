@@ -179,6 +179,8 @@ func TestVariantsQwenMangled(t *testing.T) {
 		{"lost gt on function", m, "<tool_call>\n<function=read_file\n<parameter=path>\na.go\n</parameter>\n</function>\n</tool_call>", nil, calls(readA)},
 		{"stray closers", m, "Writing it:<tool_call>\n<function=write_file>\n<parameter=content>\nhi\n</parameter>\n<parameter=path>\nb.txt\n</compiling>\n</think>", nil, calls(write)},
 		{"stray closer one", m, "<tool_call>\n<function=read_file>\n<parameter=path>\na.go\n</tool_call>", nil, calls(readA)},
+		{"opener written as closer", m, "<tool_call>\n<function=read_file>\n</parameter=path>\na.go\n</parameter>\n</function>\n</tool_call>", nil, calls(readA)},
+		{"opener as closer and lost gt", m, "Checking.<tool_call>\n<function=glob\n</parameter=pattern>\n**/*.go\n</parameter>\n</function>\n</tool_call>", nil, calls(call("glob", "pattern", "**/*.go"))},
 		{"stray closers after params", m, "<function=read_file>\n<parameter=path>\na.go\n</parameter>\n</think>", nil, calls(readA)},
 	}
 	runVariants(t, vs)
