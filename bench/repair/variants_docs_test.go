@@ -29,6 +29,8 @@ func TestDocsLlama(t *testing.T) {
 		{"llama4 function tag eot", m4, `<function=read_file>{"path": "a.go"}</function><|eot|>`, nil, calls(readA)},
 		{"llama function tag single quotes", m31, `<function=read_file>{'path': 'a.go'}</function>`, nil, calls(readA)},
 		{"llama function tag two", m31, "<function=read_file>{\"path\": \"a.go\"}</function>\n<function=read_file>{\"path\": \"b.go\"}</function>", nil, twoRead},
+		{"llama function tag closed by gt", m31, `<function=read_file>{"path": "a.go"}>`, nil, calls(readA)},
+		{"llama function tag unclosed", m31, `<function=read_file>{"path": "a.go"}`, nil, calls(readA)},
 		{"llama function tag after prose", m31, "Reading it now.\n<function=read_file>{\"path\": \"a.go\"}</function>", nil, calls(readA)},
 		// Llama 3.2 / 3.3 zero-shot: a Python list of keyword calls, single or double quotes,
 		// ended by <|eot_id|>; Llama 4 the same with <|eot|>.
@@ -164,6 +166,14 @@ func TestDocsNewerFamilies(t *testing.T) {
 		{"inkling tml json", "inkling-1", "<|message_model|>read_file<|content_invoke_tool_json|>{\"name\": \"read_file\", \"args\": {\"path\": \"a.go\"}}<|end_message|>", nil, calls(readA)},
 		{"gigachat3 function call", "gigachat-3-lightning", "<|message_sep|>\n\nfunction call<|role_sep|>\n{\"name\": \"read_file\", \"arguments\": {\"path\": \"a.go\"}}", nil, calls(readA)},
 		{"mirothinker use_mcp_tool", "mirothinker-v1.5", "<think>Read it.</think>\n<use_mcp_tool>\n<server_name>tools</server_name>\n<tool_name>read_file</tool_name>\n<arguments>\n{\"path\": \"a.go\"}\n</arguments>\n</use_mcp_tool>", nil, calls(readA)},
+		// vLLM's tool parsers (vllm/entrypoints/openai/tool_parsers): minimax (MiniMax-M1, one
+		// object a line in <tool_calls>), granite_20b_fc (<function_call> before each object),
+		// apertus (<|tools_prefix|>[{"NAME": {…}}]<|tools_suffix|>), ernie45 (Hermes after </think>).
+		{"minimax m1 lines", "minimax-m1-80k", "<think>Read, then list.</think>\n<tool_calls>\n{\"name\": \"read_file\", \"arguments\": {\"path\": \"a.go\"}}\n{\"name\": \"bash\", \"arguments\": {\"command\": \"ls -la\"}}\n</tool_calls>", nil, calls(readA, lsla)},
+		{"granite 20b fc two", "granite-20b-functioncalling", "<function_call> {\"name\": \"read_file\", \"arguments\": {\"path\": \"a.go\"}} <function_call> {\"name\": \"bash\", \"arguments\": {\"command\": \"ls -la\"}}", nil, calls(readA, lsla)},
+		{"apertus name keyed", "apertus-8b-instruct-2509", `<|tools_prefix|>[{"read_file": {"path": "a.go"}}, {"bash": {"command": "ls -la"}}]<|tools_suffix|>`, nil, calls(readA, lsla)},
+		{"ernie45 after think", "ernie-4.5-21b-a3b-thinking", "I need the file.\n</think>\n\n\n<tool_call>\n{\"name\": \"read_file\", \"arguments\": {\"path\": \"a.go\"}}\n</tool_call>\n", nil, calls(readA)},
+		{"longcat flash", "longcat-flash-chat", "<longcat_tool_call>\n{\"name\": \"read_file\", \"arguments\": {\"path\": \"a.go\"}}\n</longcat_tool_call>", nil, calls(readA)},
 		{"functionary v32 all then call", "functionary-small-v3.2", "all\nLet me read it.>>>read_file\n{\"path\": \"a.go\"}", nil, calls(readA)},
 	})
 }
