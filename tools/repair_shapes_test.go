@@ -34,6 +34,8 @@ func TestMangledArgumentsLeftAlone(t *testing.T) {
 		{"write_file", `{"path": "a.txt", "content": "hel`, "refused"},
 		{"bash", `{"description": "List", "command": "ls -l`, "refused"},
 		{"bash", `{"command": "ls", "env": {"description": "x`, "refused"}, // not a top-level note
+		// another tool's name among the arguments is not the tool's own: left for validation
+		{"bash", `{"command": "ls", "tool": "read_file"}`, "refused"},
 		// Agent Zero's other runtimes have no equivalent
 		{"code_execution_tool", `{"runtime": "python", "code": "print(1)"}`, "refused"},
 		{"code_execution_tool", `{"runtime": "output"}`, "refused"},
