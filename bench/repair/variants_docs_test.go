@@ -186,3 +186,17 @@ func TestDocsNewerFamilies(t *testing.T) {
 		{"functionary v32 all then call", "functionary-small-v3.2", "all\nLet me read it.>>>read_file\n{\"path\": \"a.go\"}", nil, calls(readA)},
 	})
 }
+
+// Gemma 4 (llama.cpp common_chat_params_init_gemma4, Ollama gemma4.go: call:NAME{…} with bare
+// keys, <|"|> strings, JSON numbers, booleans, lists and nested dicts, an empty {} for no
+// arguments, several calls back to back, thinking in <|channel>thought…<channel|>).
+func TestDocsGemma4(t *testing.T) {
+	m := "gemma-4-31b-it"
+	Q := `<|"|>`
+	runVariants(t, []variant{
+		{"gemma4 no arguments", m, "<|tool_call>call:list_dir{}<tool_call|>", nil, calls(call("list_dir"))},
+		{"gemma4 boolean", m, "<|tool_call>call:edit_file{path:" + Q + "a.go" + Q + ",old_string:" + Q + "x" + Q + ",new_string:" + Q + "y" + Q + ",replace_all:true}<tool_call|>", nil, calls(call("edit_file", "path", "a.go", "old_string", "x", "new_string", "y", "replace_all", true))},
+		{"gemma4 empty thought then call", m, "<|channel>thought\n<channel|><|tool_call>call:read_file{path:" + Q + "a.go" + Q + "}<tool_call|>", nil, calls(readA)},
+		{"gemma4 two back to back after text", m, "Reading both.<|tool_call>call:read_file{path:" + Q + "a.go" + Q + "}<tool_call|><|tool_call>call:read_file{path:" + Q + "b.go" + Q + "}<tool_call|>", nil, calls(readA, call("read_file", "path", "b.go"))},
+	})
+}
