@@ -39,8 +39,9 @@ type NodeOptions struct {
 	// Agents bounds subagents (depth, siblings running at once, per-child budgets).
 	Agents AgentLimits
 	// OnPhase, if set, hears StartNode reach "bus" (the bus and the actor system are up, the
-	// node answers) and, from another goroutine, "store" (the store is open; before or after
-	// "bus"): the start-up trace.
+	// node answers) and, from other goroutines, "store" (the store is open; before or after
+	// "bus"), "start" (a session start arrived) and "session" (a session's setup is built and
+	// the store open): the start-up trace, whose first mark of each phase counts.
 	OnPhase func(phase string)
 	// NATS joins an external NATS server or cluster (comma-separated URLs) instead of starting
 	// an embedded one; "" means embedded. BusCredentials authenticate to it ([bus]).
@@ -76,7 +77,8 @@ type NodeOptions struct {
 	// Dispatch lets sessions send subagents to workers ([agents] placement); a nil Open
 	// keeps every subagent on this Node.
 	Dispatch DispatchOptions
-	// Prewarm, if set, is this process's prewarm (StartPrewarm): the Node takes its schemas.
+	// Prewarm, if set, is this process's prewarm (StartPrewarm): the Node takes its schemas,
+	// and its store when the prewarm started this Node's.
 	Prewarm *Prewarm
 }
 
@@ -146,7 +148,10 @@ func StartNode(opts NodeOptions) (*Node, error) {
 		}
 		n.compileToolSchemas()
 	}()
-	st, err := store.Start(filepath.Join(dir, "db"), opts.Log)
+	st := opts.Prewarm.takeStore(filepath.Join(dir, "db")) // started before the orders came
+	if st == nil {
+		st, err = store.Start(filepath.Join(dir, "db"), opts.Log)
+	}
 	b := <-bus
 	if err != nil {
 		if b.err == nil {
@@ -335,6 +340,7 @@ func (n *Node) newSessionDeps(start *messages.StartSession) (SessionDeps, error)
 	if err := n.store.Ready(); err != nil {
 		return SessionDeps{}, err
 	}
+	n.phase("session")
 	return SessionDeps{
 		Store: n.store, Bridge: n.bridge, Runs: n.runs, Provider: setup.Provider, Model: setup.Model, ModelName: setup.ModelName,
 		Tools: reg, Workspace: workspace, Sandbox: n.opts.Sandbox, Skills: setup.Skills, SkillProblems: setup.SkillProblems, Retry: n.opts.Retry, Log: n.opts.Log,

@@ -61,6 +61,7 @@ func (n *Node) answer(m *nats.Msg) {
 // owned by the future (it ends with the answer or the timeout), so a start that waits for a
 // previous run to stop does not hold up the other node queries.
 func (n *Node) answerStart(m *nats.Msg, start *messages.StartSession) {
+	n.phase("start")
 	n.owners.set(start)
 	future := n.system.Root.RequestFuture(n.supervisor, start, startTimeout)
 	go func() {

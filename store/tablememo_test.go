@@ -204,3 +204,26 @@ func TestVerifyNewTablesSkipsAVanishedTable(t *testing.T) {
 		t.Fatalf("memo = %+v; want only table 1", next)
 	}
 }
+
+// A memo whose only change is that every table was verified again now is not worth a save (a
+// store the scrub covers whole); any other change is.
+func TestOnlyTimesMoved(t *testing.T) {
+	now := time.Unix(1_000_000, 0)
+	fp := tableFingerprint{size: 10, modTime: 5, tail: 7}
+	memo := verifiedTables{1: {fp: fp, verified: 10}, 2: {fp: fp, verified: 20}}
+	for _, tc := range []struct {
+		name string
+		v    verifiedTables
+		want bool
+	}{
+		{"all verified now", verifiedTables{1: {fp: fp, verified: now.Unix()}, 2: {fp: fp, verified: now.Unix()}}, true},
+		{"one left as it was", verifiedTables{1: {fp: fp, verified: now.Unix()}, 2: {fp: fp, verified: 20}}, false},
+		{"a table gone", verifiedTables{1: {fp: fp, verified: now.Unix()}}, false},
+		{"a table new", verifiedTables{1: {fp: fp, verified: now.Unix()}, 3: {fp: fp, verified: now.Unix()}}, false},
+		{"a fingerprint changed", verifiedTables{1: {fp: fp, verified: now.Unix()}, 2: {fp: tableFingerprint{size: 11}, verified: now.Unix()}}, false},
+	} {
+		if got := tc.v.onlyTimesMoved(memo, now); got != tc.want {
+			t.Errorf("%s: onlyTimesMoved = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}

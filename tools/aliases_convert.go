@@ -73,7 +73,7 @@ func claudeGrep(args map[string]any) (string, string) {
 		args["context"] = width
 	}
 	if typ, ok := args["type"].(string); ok && args["glob"] == nil && fileType.MatchString(typ) {
-		args["glob"] = "**/*." + typ
+		args["glob"] = "*." + typ // a glob without / matches file names at any depth (grep.go)
 	}
 	delete(args, "type")
 	return "", ""

@@ -65,6 +65,10 @@ func parseArgsDepth(raw string, depth int) (json.RawMessage, []Repair, error) {
 		repairs = append(repairs, newRepair(RepairStrayText, fixed, t))
 		fixed = t
 	}
+	if t, ok := dropStrayWords(fixed); ok {
+		repairs = append(repairs, newRepair(RepairStrayText, fixed, t))
+		fixed = t
+	}
 	if t, ok := unwrapDoubledBraces(fixed); ok {
 		repairs = append(repairs, newRepair(RepairStrayText, fixed, t))
 		fixed = t

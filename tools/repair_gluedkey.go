@@ -59,3 +59,25 @@ func emptyValue(v any) bool {
 	}
 	return false
 }
+
+// emptyUnknowns drops the arguments a closed schema does not declare that carry nothing: an
+// XML parameter opened and closed with only a line break between (<parameter=type>\n
+// </parameter>) sends "", which asks for nothing. Only a plain name is dropped: a key with a
+// value fused into it that gluedValues could not read (cmd=pwd beside a command) stays for
+// validation to name.
+func (s *argsSchema) emptyUnknowns(args map[string]any) []Repair {
+	if !s.closed {
+		return nil
+	}
+	var repairs []Repair
+	for _, key := range slices.Sorted(maps.Keys(args)) {
+		if !s.has(key) && emptyValue(args[key]) && plainKey.MatchString(key) {
+			delete(args, key)
+			repairs = append(repairs, newRepair(RepairDroppedNote, key+": (empty)", ""))
+		}
+	}
+	return repairs
+}
+
+// plainKey is an argument name with nothing fused into it.
+var plainKey = lazyre.New(`^[A-Za-z_$-][A-Za-z0-9_.$-]{0,63}$`)

@@ -192,7 +192,7 @@ func envExports(env map[string]any) ([]string, bool) {
 }
 
 // fileTypes reads a search's file types (extensions, as ripgrep's type names mostly are) as
-// its glob: one type **/*.go, several **/*.{go,ts}.
+// its glob: one type *.go, several *.{go,ts}.
 func (s *argsSchema) fileTypes(args map[string]any) []Repair {
 	if !s.has("glob") || !s.has("pattern") || args["glob"] != nil {
 		return nil
@@ -219,9 +219,9 @@ func (s *argsSchema) fileTypes(args map[string]any) []Repair {
 			}
 			exts = append(exts, e)
 		}
-		glob := "**/*." + exts[0]
+		glob := "*." + exts[0] // without a /, the glob matches file names at any depth (grep.go)
 		if len(exts) > 1 {
-			glob = "**/*.{" + strings.Join(exts, ",") + "}"
+			glob = "*.{" + strings.Join(exts, ",") + "}"
 		}
 		args["glob"] = glob
 		delete(args, key)

@@ -42,6 +42,7 @@ func (s *argsSchema) repairObject(args map[string]any, pathArgs []string) (map[s
 	repairs = append(repairs, s.paddedCommand(args)...)
 	repairs = append(repairs, s.echoedArgs(args)...)
 	repairs = append(repairs, s.dropNotes(args)...)
+	repairs = append(repairs, s.emptyUnknowns(args)...)
 	repairs = append(repairs, s.quotedValues(args, pathArgs)...)
 	repairs = append(repairs, s.pathValues(args, pathArgs)...)
 	for _, name := range pathArgs {

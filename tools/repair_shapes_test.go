@@ -24,6 +24,10 @@ func TestMangledArgumentsLeftAlone(t *testing.T) {
 		{"read_file", `{"path": "\"a\".go"}`, `{"path":"\"a\".go"}`},
 		{"write_file", `{"path": "a.txt", "content": "\"\"\"doc\"\"\""}`, `{"path":"a.txt","content":"\"\"\"doc\"\"\""}`},
 		{"write_file", `{"path": "\"a.txt\"", "content": "\"hi"}`, `{"path":"a.txt","content":"\"hi"}`},
+		// a bare word is dropped only where no JSON reading places it
+		{"bash", `{"command": "echo "hi" there"}`, `{"command":"echo \"hi\" there"}`}, // the library's reading of unescaped quotes
+		{"read_file", `{"path": a.go}`, `{"path":"a.go"}`},                            // an unquoted value is read, not dropped
+		{"read_file", `{"path": "a.go", limit: 5}`, `{"path":"a.go","limit":5}`},      // an unquoted key too
 		// Agent Zero's other runtimes have no equivalent
 		{"code_execution_tool", `{"runtime": "python", "code": "print(1)"}`, "refused"},
 		{"code_execution_tool", `{"runtime": "output"}`, "refused"},
@@ -95,6 +99,7 @@ func TestMangledArgumentsHostileMegabyte(t *testing.T) {
 		"quoted content":   {"write_file", `{"path": "\"a\"", "content": "` + strings.Repeat(`\"`, mb/2) + `"}`},
 		"roo nesting":      {"read_file", `{"args": ` + strings.Repeat(`{"file": `, mb/9) + `{"path": "a"}` + strings.Repeat("}", mb/9) + "}"},
 		"tool_code lines":  {"tool_code", strings.Repeat(`read_file("a")`+"\n", mb/15)},
+		"stray words":      {"read_file", "{" + strings.Repeat(`"a": {"b": 1, x}, `, mb/18) + `"path": "a"}`},
 		"agent zero large": {"code_execution_tool", `{"tool_args": {"runtime": "terminal", "code": "` + strings.Repeat("x", mb) + `"}}`},
 	}
 	for name, call := range hostile {

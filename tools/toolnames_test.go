@@ -92,7 +92,7 @@ func TestResolveHarnessTools(t *testing.T) {
 		{"claude", "Edit", `{"file_path":"a","old_string":"x","new_string":"y"}`, "edit_file", `{"file_path":"a","old_string":"x","new_string":"y"}`},
 		{"claude", "MultiEdit", `{"file_path":"a","edits":[{"old_string":"x","new_string":"y"}]}`, "edit_file", `{"file_path":"a","old_string":"x","new_string":"y"}`},
 		{"claude", "Bash", `{"command":"ls","timeout":120500,"description":"list","run_in_background":true}`, "bash", `{"command":"ls","timeout_s":121,"background":true}`},
-		{"claude", "Grep", `{"pattern":"foo","path":"src","-i":true,"-C":2,"type":"go","output_mode":"content"}`, "grep", `{"pattern":"(?i)foo","path":"src","context":2,"glob":"**/*.go"}`},
+		{"claude", "Grep", `{"pattern":"foo","path":"src","-i":true,"-C":2,"type":"go","output_mode":"content"}`, "grep", `{"pattern":"(?i)foo","path":"src","context":2,"glob":"*.go"}`},
 		{"claude", "Glob", `{"pattern":"**/*.go","path":"src"}`, "glob", `{"pattern":"**/*.go","path":"src"}`},
 		{"claude", "LS", `{"path":"src","ignore":["x"]}`, "list_dir", `{"path":"src"}`},
 		{"claude (early)", "GrepTool", `{"pattern":"class Base\\(","path":"."}`, "grep", `{"pattern":"class Base\\(","path":"."}`},

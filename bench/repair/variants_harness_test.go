@@ -120,7 +120,7 @@ func TestVariantsArgumentShapes(t *testing.T) {
 		{"double encoded", m, "", q("read_file", `"{\"path\": \"a.go\"}"`), calls(readA)},
 		{"python dict", m, "", q("read_file", `{'path': 'a.go'}`), calls(readA)},
 		{"offset 0", m, "", q("Read", `{"file_path": "a.go", "limit": 2000, "offset": 0}`), calls(call("read_file", "path", "a.go", "limit", 2000.0))},
-		{"grep extras", m, "", q("Grep", `{"pattern": "foo", "output_mode": "files_with_matches", "-i": true, "type": "go", "head_limit": 20}`), calls(call("grep", "pattern", "(?i)foo", "glob", "**/*.go"))},
+		{"grep extras", m, "", q("Grep", `{"pattern": "foo", "output_mode": "files_with_matches", "-i": true, "type": "go", "head_limit": 20}`), calls(call("grep", "pattern", "(?i)foo", "glob", "*.go"))},
 		{"glob null path", m, "", q("Glob", `{"pattern": "*.go", "path": null}`), calls(call("glob", "pattern", "*.go"))},
 		{"bash timeout string", m, "", q("Bash", `{"command": "ls -la", "timeout": "60000"}`), calls(call("bash", "command", "ls -la", "timeout_s", 60.0))},
 		{"write content number", m, "", q("write_file", `{"path": "a.txt", "content": 42}`), calls(call("write_file", "path", "a.txt", "content", "42"))},

@@ -193,8 +193,8 @@ func TestVariantsOptions(t *testing.T) {
 		{"list hidden", m, "", q("list_dir", `{"path": "src", "show_hidden": true}`), calls(call("list_dir", "path", "src"))},
 		{"grep recursive", m, "", q("grep", `{"pattern": "foo", "recursive": true}`), calls(call("grep", "pattern", "foo"))},
 		{"glob recursive", m, "", q("glob", `{"pattern": "*.go", "recursive": true}`), calls(call("glob", "pattern", "**/*.go"))},
-		{"file_types", m, "", q("grep", `{"pattern": "foo", "file_types": ["go", "ts"]}`), calls(call("grep", "pattern", "foo", "glob", "**/*.{go,ts}"))},
-		{"extension", m, "", q("grep", `{"pattern": "foo", "extension": ".py"}`), calls(call("grep", "pattern", "foo", "glob", "**/*.py"))},
+		{"file_types", m, "", q("grep", `{"pattern": "foo", "file_types": ["go", "ts"]}`), calls(call("grep", "pattern", "foo", "glob", "*.{go,ts}"))},
+		{"extension", m, "", q("grep", `{"pattern": "foo", "extension": ".py"}`), calls(call("grep", "pattern", "foo", "glob", "*.py"))},
 		{"continue search_and_replace_in_file", m, "", q("search_and_replace_in_file", `{"filepath": "a.go", "diffs": ["<<<<<<< SEARCH\nx := 1\n=======\nx := 2\n>>>>>>> REPLACE"]}`), calls(edit)},
 		{"crush grep literal_text", m, "", q("grep", `{"pattern": "a.b", "literal_text": true}`), calls(call("grep", "pattern", `a\.b`))},
 		{"kimi WriteFile overwrite", m, "", q("WriteFile", `{"path": "a.txt", "content": "hi", "mode": "overwrite"}`), calls(write)},
@@ -274,6 +274,15 @@ func TestVariantsMangledArguments(t *testing.T) {
 		{"rg -C output text", m, "<tool_call>\n<function=grep>\n<parameter=-C>\n3\n</parameter>\n<parameter=output>\ntext\n</parameter>\n<parameter=pattern>\nfoo\n</parameter>\n</function>\n</tool_call>", nil, calls(call("grep", "pattern", "foo", "context", 3.0))},
 		{"rg -i text", m, "", q("grep", `{"pattern": "foo", "-i": "true", "path": "src"}`), calls(call("grep", "pattern", "(?i)foo", "path", "src"))},
 		{"rg -A -B", m, "", q("grep", `{"pattern": "foo", "-A": 2, "-B": 5}`), calls(call("grep", "pattern", "foo", "context", 5.0))},
+		{"rg output file:line", m, "", q("grep", `{"pattern": "foo", "output": "file:line", "path": "src"}`), calls(call("grep", "pattern", "foo", "path", "src"))},
+		{"rg type toml", m, "<tool_call>\n<function=grep>\n<parameter=output_mode>\ncontent\n</parameter>\n<parameter=pattern>\nfoo\n</parameter>\n<parameter=type>\ntoml\n</parameter>\n</function>\n</tool_call>", nil, calls(call("grep", "pattern", "foo", "glob", "*.toml"))},
+		// parameters opened and closed with nothing between: the argument left out
+		{"empty xml params", m, "<tool_call>\n<function=grep>\n<parameter=output>\n</parameter>\n<parameter=pattern>\nfoo\n</parameter>\n<parameter=type>\n</parameter>\n</function>\n</tool_call>", nil, calls(call("grep", "pattern", "foo"))},
+		{"empty json extra", m, "", q("read_file", `{"path": "a.go", "encoding": "", "mode": null}`), calls(readA)},
+		// bare words fallen out of their strings
+		{"words after value", "minimax-m2.5", "", q("bash", `{"command": "ls -la" list files, "description": "List"}`), calls(lsla)},
+		{"word in key place", m, "", q("read", ` {"filePath": "a.go",ubin}`), calls(readA)},
+		{"word between members", m, "", q("grep", `{"pattern": "foo", stray, "path": "src"}`), calls(call("grep", "pattern", "foo", "path", "src"))},
 		// every quote escaped, once or twice, with or without doubled braces
 		{"escaped once", m, "", q("read_file", `{\"path\": \"a.go\"}`), calls(readA)},
 		{"escaped twice", m, "", q("bash", `{\\\"command\\\": \\\"ls -la\\\"}`), calls(lsla)},

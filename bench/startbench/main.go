@@ -174,10 +174,12 @@ func (b *bench) version() error {
 
 // phases are the start-up trace's phases in order; each row is the time from the previous one.
 // "node …" are those of the node a cold run starts in the background (troupe serve): its
-// exec and package initialisation (→ node main), its store and bus (→ node store, → node
-// bus: started together), and the first model request it makes.
-var phases = []string{"main", "config", "node main", "node config", "node store", "node bus", "spawned", "store", "bus",
-	"attached", "node request", "request", "event", "finished", "exit"}
+// exec and package initialisation (→ node awaiting, when it waits for its orders), the orders
+// (→ node main), its store and bus (→ node store, → node bus: started together), the session
+// start it is asked for (→ node start), that session's setup (→ node session) and the first
+// model request it makes.
+var phases = []string{"node awaiting", "main", "config", "node main", "node config", "node store", "node bus", "spawned", "store", "bus",
+	"attached", "node start", "node session", "node request", "request", "event", "finished", "exit"}
 
 func report(what string, samples []*runSample, n int) {
 	pick := func(f func(*runSample) float64) float64 {

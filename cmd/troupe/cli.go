@@ -64,6 +64,7 @@ func (m *Main) Run(ctx context.Context, args []string) (code int) {
 		}
 	}()
 	m.trace = starttrace.New(m.Stderr, m.Getenv)
+	m.trace.MarkAt(starttrace.Awaiting, m.prewarm.Began()) // a node started early: it waited from then
 	m.trace.Mark(starttrace.Main)
 	defer m.trace.Mark(starttrace.Exit)
 	m.log = setup.Logger(m.Stderr, m.Getenv("TROUPE_LOG"))

@@ -5,6 +5,7 @@ import (
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/background"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/nodeconf"
 	"github.com/troupe-dev/troupe/cmd/troupe/internal/nodelink"
+	"github.com/troupe-dev/troupe/cmd/troupe/internal/setup"
 	"github.com/troupe-dev/troupe/llm"
 )
 
@@ -47,9 +48,13 @@ func (m *Main) nodeOptions(s *settings) (actors.NodeOptions, error) {
 	return opts, err
 }
 
-// prewarmNode starts what a node process can do before it knows its project
-// (actors.StartPrewarm), while it waits for its client's orders (prespawn.Args).
-func (m *Main) prewarmNode() { m.prewarm = actors.StartPrewarm() }
+// prewarmNode starts what a node process can do before its orders come (actors.StartPrewarm)
+// while it waits for them (prespawn.Args), and returns what undoes it if none come.
+func (m *Main) prewarmNode() (dropped func()) {
+	root, _ := setup.ProjectRoot() // "" on an error: the orders' directory decides
+	m.prewarm = actors.StartPrewarm(root, setup.Logger(m.Stderr, m.Getenv("TROUPE_LOG")))
+	return m.prewarm.Drop
+}
 
 // project is the node configuration of the resolved settings, built once per process.
 func (m *Main) project(s *settings) *nodeconf.Project {

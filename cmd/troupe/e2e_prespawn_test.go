@@ -78,6 +78,46 @@ func TestUnneededEarlyNodeExits(t *testing.T) {
 	}
 }
 
+// In a project whose store exists, the early node opens it while it waits for its orders; a
+// run that then needs no node (a usage error) has it close the store again and exit: the lock
+// is free at once for the next run, which finds the first run's session.
+func TestUnneededEarlyNodeReleasesTheStore(t *testing.T) {
+	repo := newRepo(t, nil)
+	env := testEnv(t)
+	script := writeScript(t, repo, `{"turns": [{"text": "first answer"}]}`)
+	if r := troupe(t, repo, env, "run", "--sandbox", "off", "--model", script, "hello"); r.code != 0 {
+		t.Fatalf("run: exit %d\nstderr: %s", r.code, r.stderr)
+	}
+	if r := troupe(t, repo, env, "stop", "--force"); r.code != 0 {
+		t.Fatalf("stop: exit %d\nstderr: %s", r.code, r.stderr)
+	}
+	home := ""
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "HOME="); ok {
+			home = v
+		}
+	}
+	gone := func() error {
+		if pids := processesWithEnv("HOME=" + home); len(pids) > 0 {
+			return fmt.Errorf("processes of the runs still alive: %v", pids)
+		}
+		return nil
+	}
+	testwait.For(t, 30*time.Second, gone)
+	if r := troupe(t, repo, env, "run", "--no-such-flag", "hello"); r.code != 2 {
+		t.Fatalf("run with an unknown flag: exit %d, want 2\nstderr: %s", r.code, r.stderr)
+	}
+	testwait.For(t, 30*time.Second, gone)
+	if _, err := os.Stat(filepath.Join(repo, ".troupe", "db", "LOCK")); !os.IsNotExist(err) {
+		t.Errorf("the dropped node left the store's lock file: %v", err)
+	}
+	r := troupe(t, repo, env, "sessions")
+	defer troupe(t, repo, env, "stop", "--force")
+	if r.code != 0 || !strings.Contains(r.stdout, " done ") || !strings.Contains(r.stdout, "hello") {
+		t.Errorf("sessions after the dropped node: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
+
 // processesWithEnv lists the live processes (zombies aside) whose environment holds kv.
 func processesWithEnv(kv string) []string {
 	var out []string

@@ -18,6 +18,7 @@ func main() {
 	m := &Main{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, ExitAfterRun: true, NodeProcess: true}
 	// A node a client started early gets its arguments, and prewarms while it waits for them.
 	code := m.Run(ctx, prespawn.Args(os.Args[1:], m.prewarmNode))
+	m.prewarm.Drop() // a store the prewarm started that no Node took (serve failed before it)
 	stop()
 	os.Exit(code)
 }

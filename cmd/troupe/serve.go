@@ -101,16 +101,17 @@ func (m *Main) startOwnNode(s *settings, background bool) (*actors.Node, error) 
 	}
 	opts.Background = background
 	node, err := actors.StartNode(opts)
-	if errors.Is(err, store.ErrLocked) {
-		// Another process holds the store: it is starting its Node. Name it once it is up.
-		deadline := time.Now().Add(5 * time.Second)
-		for time.Now().Before(deadline) {
-			if info, err := actors.FindNode(s.root, s.cfg.NATS); err == nil {
-				return nil, running(info)
-			}
-			time.Sleep(50 * time.Millisecond)
+	// The store is held: by a process starting its Node (name it once it is up), or by a node a
+	// client started early and dropped (it lets go: then start ours).
+	for deadline, tries := time.Now().Add(5*time.Second), 1; errors.Is(err, store.ErrLocked); tries++ {
+		if info, ferr := actors.FindNode(s.root, s.cfg.NATS); ferr == nil {
+			return nil, running(info)
+		} else if time.Now().After(deadline) {
+			return nil, usageErr("another process holds the troupe store of %s: %v", s.root, err)
 		}
-		return nil, usageErr("another process holds the troupe store of %s: %v", s.root, err)
+		if time.Sleep(50 * time.Millisecond); tries%4 == 0 {
+			node, err = actors.StartNode(opts)
+		}
 	}
 	if err != nil {
 		return nil, fmt.Errorf("start troupe node in %s: %w", s.root, err)

@@ -13,7 +13,7 @@
 //
 // A client that does not need it (a usage error, --help, a node that turned up meanwhile)
 // drops it (Discard), or simply exits: either way the pipe closes and the waiting process exits
-// without having touched the project. Its cost is then its initialisation's CPU, never the
+// having changed nothing in the project (what it started meanwhile, undone). Its cost is then its initialisation's CPU, never the
 // user's wall time.
 package prespawn
 
@@ -90,22 +90,27 @@ func (c *Child) Drop() {
 
 // Args is what main runs with: args themselves, or, for a node started by a client's
 // initialisation (`serve AwaitArg`), the arguments the client sends once it needs the node,
-// after moving to the directory and onto the log it names. A pipe closed without orders (the
-// client did not need the node) exits the process at once. meanwhile, if set, is called just
-// before such a node starts waiting: work that needs no project can start then (it must not
-// block: the wait is for the client, not for it).
-func Args(args []string, meanwhile func()) []string {
+// after moving to the directory and onto the log it names. meanwhile, if set, is called just
+// before such a node starts waiting: work that needs no orders can start then (it must not
+// block: the wait is for the client, not for it); what it returns, if not nil, undoes that work
+// when the pipe closes without orders (the client did not need the node), after which the
+// process exits.
+func Args(args []string, meanwhile func() (undo func())) []string {
 	if len(args) != 2 || args[0] != "serve" || args[1] != AwaitArg {
 		return args
 	}
+	var undo func()
 	if meanwhile != nil {
-		meanwhile()
+		undo = meanwhile()
 	}
 	f := os.NewFile(launch.ArgsFD, "args")
 	data, err := io.ReadAll(io.LimitReader(f, 1<<20))
 	f.Close()
 	var o Orders
 	if err != nil || len(bytes.TrimSpace(data)) == 0 || json.Unmarshal(data, &o) != nil {
+		if undo != nil {
+			undo()
+		}
 		os.Exit(0)
 	}
 	if err := follow(o); err != nil {

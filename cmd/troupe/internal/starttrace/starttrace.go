@@ -19,7 +19,8 @@ const Env = "TROUPE_TRACE_START"
 
 // The phases, in the order a one-shot run passes them.
 const (
-	Main     = "main"     // package initialisation is over, main runs
+	Awaiting = "awaiting" // a node started early (prespawn) is initialised and waits for its orders
+	Main     = "main"     // package initialisation is over (a node started early: its orders came), main runs
 	Config   = "config"   // project root found, configuration loaded and validated
 	Spawned  = "spawned"  // a node started in the background (troupe serve) said it is ready
 	Store    = "store"    // the store is open (only when this process owns the Node)
@@ -47,11 +48,15 @@ func New(w io.Writer, getenv func(string) string) *Trace {
 }
 
 // Mark records that phase is reached now; later marks of the same phase are ignored.
-func (t *Trace) Mark(phase string) {
-	if t == nil {
+func (t *Trace) Mark(phase string) { t.MarkAt(phase, time.Now()) }
+
+// MarkAt records that phase was reached at when (a moment before the trace existed); a zero
+// when is no mark.
+func (t *Trace) MarkAt(phase string, when time.Time) {
+	if t == nil || when.IsZero() {
 		return
 	}
-	now := time.Now().UnixNano()
+	now := when.UnixNano()
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.seen[phase] {
