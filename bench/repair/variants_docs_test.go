@@ -77,6 +77,10 @@ func TestDocsHarmony(t *testing.T) {
 		// Servers that drop the special tokens (decoded with skip_special_tokens) leave the words.
 		{"harmony stripped role recipient", m, `assistant to=functions.read_file commentary json{"path":"a.go"}`, nil, calls(readA)},
 		{"harmony stripped analysis then call", m, `analysisNeed to read a.go.assistantcommentary to=functions.read_file <|constrain|>json{"path":"a.go"}`, nil, calls(readA)},
+		// Stripping the tokens glues the header words to the recipient where the guide writes
+		// none between them ("to=functions.generate_file<|constrain|>json").
+		{"harmony stripped glued json", m, `commentary to=functions.read_filejson{"path":"a.go"}`, nil, calls(readA)},
+		{"harmony stripped glued channel", m, `assistant to=functions.read_filecommentary json{"path":"a.go"}`, nil, calls(readA)},
 		{"harmony stripped no content type", m, `commentary to=functions.read_file {"path":"a.go"}`, nil, calls(readA)},
 		// Codex-style container.exec (argv in "cmd"); the guide's python and browser built-ins
 		// have no troupe tool and are checked in tools/textcall's TestParse_DocumentedForms.

@@ -2,6 +2,7 @@ package textcall
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
@@ -52,6 +53,9 @@ func TestParse_DocumentedForms(t *testing.T) {
 		{"granite 20b fc after text", "I will.<function_call> {\"name\": \"read_file\", \"arguments\": {\"path\": \"a.go\"}}", []docCall{{"read_file", `{"path":"a.go"}`}}, "I will."},
 		{"apertus", `<|tools_prefix|>[{"read_file": {"path": "a.go"}}]<|tools_suffix|>`, []docCall{{"read_file", `{"path":"a.go"}`}}, ""},
 		{"phi4 functools", `functools[{"name": "read_file", "arguments": {"path": "a.go"}}]`, []docCall{{"read_file", `{"path":"a.go"}`}}, ""},
+		// Header words glued to a stripped recipient come off only onto a known name.
+		{"harmony glued json onto known", `commentary to=functions.read_filejson{"path":"a.go"}`, []docCall{{"read_file", `{"path":"a.go"}`}}, ""},
+		{"harmony json-named tool kept", `commentary to=functions.to_json json{"a":1}`, []docCall{{"to_json", `{"a":1}`}}, ""},
 		// Not calls.
 		{"harmony final only", "<|channel|>analysis<|message|>Nothing to run.<|end|><|start|>assistant<|channel|>final<|message|>All done.<|return|>", nil, ""},
 		{"harmony recipient named in prose", "Use the to=functions.read_file recipient in commentary.", nil, ""},
@@ -120,6 +124,7 @@ func TestParse_DocumentedFormsHostile(t *testing.T) {
 		"token json lines":       "<tool_calls>\n" + repeatTo("{\"name\": \"bash\", \"arguments\": {}}\n{", megabyte),
 		"function_call opens":    repeatTo("<function_call> {\"name\": \"bash\", \"arguments\": {\"command\": \"", megabyte),
 		"name keyed lists":       "<|tools_prefix|>" + repeatTo("[{\"bash\": ", megabyte) + "<|tools_suffix|>",
+		"glued harmony names":    repeatTo("commentary to=functions.read_file"+strings.Repeat("json", 64)+"{", megabyte),
 		"end tokens after calls": "read_file(path=\"a.go\")" + repeatTo("<|eot|> ", megabyte),
 	}
 	for name, text := range replies {
