@@ -57,7 +57,13 @@ func (r *Registry) Execute(ctx context.Context, env *Env, call Call) (res Result
 // it repaired on the way.
 func (r *Registry) prepare(env *Env, e *entry, call Call) (json.RawMessage, []Repair, *Result) {
 	failWith := func(res Result) (json.RawMessage, []Repair, *Result) { return nil, nil, &res }
+	var noteCut []Repair
+	if head, ok := cutInNote(call.Args); ok && !env.NoRepair { // the cut is in a note it drops
+		noteCut = []Repair{newRepair(RepairDroppedNote, call.Args, head)}
+		call.Args = head
+	}
 	args, repairs, err := parseArgs(call.Args)
+	repairs = append(noteCut, repairs...)
 	// Completing cut-off arguments is fine for a read; for anything else it would run or
 	// write what the model did not send.
 	if (err != nil || e.spec.Risk != RiskRead && slices.ContainsFunc(repairs, isJSONRepair)) && cutOff(call.Args) {

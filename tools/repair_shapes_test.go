@@ -28,6 +28,11 @@ func TestMangledArgumentsLeftAlone(t *testing.T) {
 		{"bash", `{"command": "echo "hi" there"}`, `{"command":"echo \"hi\" there"}`}, // the library's reading of unescaped quotes
 		{"read_file", `{"path": a.go}`, `{"path":"a.go"}`},                            // an unquoted value is read, not dropped
 		{"read_file", `{"path": "a.go", limit: 5}`, `{"path":"a.go","limit":5}`},      // an unquoted key too
+		// a cut anywhere but in a note is still refused
+		{"bash", `{"command": "rm -rf build && ma`, "refused"},
+		{"write_file", `{"path": "a.txt", "content": "hel`, "refused"},
+		{"bash", `{"description": "List", "command": "ls -l`, "refused"},
+		{"bash", `{"command": "ls", "env": {"description": "x`, "refused"}, // not a top-level note
 		// Agent Zero's other runtimes have no equivalent
 		{"code_execution_tool", `{"runtime": "python", "code": "print(1)"}`, "refused"},
 		{"code_execution_tool", `{"runtime": "output"}`, "refused"},
@@ -100,6 +105,9 @@ func TestMangledArgumentsHostileMegabyte(t *testing.T) {
 		"roo nesting":      {"read_file", `{"args": ` + strings.Repeat(`{"file": `, mb/9) + `{"path": "a"}` + strings.Repeat("}", mb/9) + "}"},
 		"tool_code lines":  {"tool_code", strings.Repeat(`read_file("a")`+"\n", mb/15)},
 		"stray words":      {"read_file", "{" + strings.Repeat(`"a": {"b": 1, x}, `, mb/18) + `"path": "a"}`},
+		"cut note":         {"bash", `{"command": "ls", "description": "` + strings.Repeat(`a\"`, mb/3)},
+		"cut nested":       {"bash", strings.Repeat(`{"a": [`, mb/7)},
+		"touch paths":      {"touch", `{"paths": [` + strings.Repeat(`"a b", `, mb/7) + `"c"]}`},
 		"agent zero large": {"code_execution_tool", `{"tool_args": {"runtime": "terminal", "code": "` + strings.Repeat("x", mb) + `"}}`},
 	}
 	for name, call := range hostile {
