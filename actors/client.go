@@ -236,6 +236,19 @@ func (c *Client) Subscribe(subject string, fn func(*messages.Envelope)) (*nats.S
 	return sub, c.nc.Flush()
 }
 
+// SubscribeRawFor is SubscribeRaw without the round trip that waits for the server to have the
+// subscription, for a caller whose next step is a request on this client's connection that makes
+// the messages (a session's start, making its events): the server reads one connection's
+// messages in order, so the subscription is in place before the request reaches the Node, and so
+// before anything the request makes is published.
+func (c *Client) SubscribeRawFor(subject string, fn func([]byte)) (*nats.Subscription, error) {
+	sub, err := c.nc.Subscribe(subject, func(m *nats.Msg) { fn(m.Data) })
+	if err != nil {
+		return nil, fmt.Errorf("subscribe %s: %w", subject, err)
+	}
+	return sub, sub.SetPendingLimits(-1, -1)
+}
+
 // SubscribeRaw delivers the raw bytes of each event (for `--json` output without re-encoding).
 func (c *Client) SubscribeRaw(subject string, fn func([]byte)) (*nats.Subscription, error) {
 	sub, err := c.nc.Subscribe(subject, func(m *nats.Msg) { fn(m.Data) })

@@ -90,6 +90,7 @@ func (r *Registry) prepare(env *Env, e *entry, call Call) (json.RawMessage, []Re
 		}
 	}
 	decoded, more := e.schema.repairObject(decoded, e.spec.PathArgs)
+	more = append(more, e.schema.ownName(decoded, e.spec.Name, call.Name)...)
 	repairs = append(repairs, more...)
 	repairs = append(repairs, e.schema.coerce(decoded)...)
 	fail := func(res Result) (json.RawMessage, []Repair, *Result) { return nil, repairs, &res }

@@ -317,6 +317,11 @@ func TestVariantsMangledArguments(t *testing.T) {
 		{"cut in description", "minimax-m2.5", "", q("bash", `{"command": "ls -la", "description": "List the fi`), calls(lsla)},
 		{"cut in explanation", m, "", q("edit_file", `{"path": "a.go", "old_string": "x := 1", "new_string": "x := 2", "explanation": "Bump x`), calls(call("edit_file", "path", "a.go", "old_string", "x := 1", "new_string", "x := 2"))},
 		{"cut in summary", m, "", q("read_file", "{\"path\": \"a.go\",\n \"summary\": \"Read the"), calls(readA)},
+		// the tool's own name repeated among its arguments
+		{"own name tool", "qwen3.6-27b", `{"name": "bash", "arguments": {"command": "ls -la", "tool": "bash"}}`, nil, calls(lsla)},
+		{"own name name", m, "", q("read_file", `{"path": "a.go", "name": "read_file"}`), calls(readA)},
+		{"own name ours via alias", m, "", q("Read", `{"file_path": "a.go", "tool_name": "read_file"}`), calls(readA)},
+		{"own name function", m, "", q("grep", `{"pattern": "foo", "function": "grep"}`), calls(call("grep", "pattern", "foo"))},
 		// file-system operations called as tools: that shell command over the quoted paths
 		{"touch filePath xml", "stepfun/step-3.5-flash", "<tool_call>\n<function=touch>\n<parameter=filePath>\nsrc/__init__.py\n</parameter>\n</function>\n</tool_call>", nil, calls(call("bash", "command", "touch src/__init__.py"))},
 		{"touch paths", m, "", q("touch", `{"paths": ["a.go", "my file.txt"]}`), calls(call("bash", "command", "touch a.go 'my file.txt'"))},

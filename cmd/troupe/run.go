@@ -131,7 +131,7 @@ func (m *Main) runSession(ctx context.Context, f *runFlags, start *messages.Star
 // started runs once the Node accepted the session.
 func (m *Main) runStarted(ctx context.Context, l *link, out eventSink, start *messages.StartSession, tap func([]byte), stderr io.Writer, started func()) (*messages.SessionFinishedData, error) {
 	finished := make(chan *messages.SessionFinishedData, 1)
-	sub, err := l.client.SubscribeRaw(messages.SessionEventsSubject(l.client.NS, start.ID), func(data []byte) {
+	sub, err := l.client.SubscribeRawFor(messages.SessionEventsSubject(l.client.NS, start.ID), func(data []byte) {
 		m.trace.Mark(starttrace.Event)
 		if tap != nil {
 			tap(data)

@@ -42,6 +42,7 @@ func TestParse_DocumentedForms(t *testing.T) {
 		{"granite3 list short of its bracket", `<|tool_call|>[{"name": "read_file", "arguments": {"path": "a.go"}}`, []docCall{{"read_file", `{"path":"a.go"}`}}, ""},
 		{"nemotron", `<TOOLCALL>[{"name": "read_file", "arguments": {"path": "a.go"}}]</TOOLCALL>`, []docCall{{"read_file", `{"path":"a.go"}`}}, ""},
 		{"command a", "<|START_ACTION|>[{\"tool_call_id\": \"0\", \"tool_name\": \"read_file\", \"parameters\": {\"path\": \"a.go\"}}]<|END_ACTION|><|END_OF_TURN_TOKEN|>", []docCall{{"read_file", `{"path":"a.go"}`}}, ""},
+		{"command r7b response then action", "<|START_RESPONSE|>Let me check.<|END_RESPONSE|><|START_ACTION|>[{\"tool_call_id\": \"0\", \"tool_name\": \"read_file\", \"parameters\": {\"path\": \"a.go\"}}]<|END_ACTION|>", []docCall{{"read_file", `{"path":"a.go"}`}}, "Let me check."},
 		{"jamba", `<tool_calls>[{"name": "read_file", "arguments": {"path": "a.go"}}]</tool_calls>`, []docCall{{"read_file", `{"path":"a.go"}`}}, ""},
 		{"internlm", "<|action_start|><|plugin|>\n{\"name\": \"read_file\", \"parameters\": {\"path\": \"a.go\"}}<|action_end|>", []docCall{{"read_file", `{"path":"a.go"}`}}, ""},
 		{"sarashina", `<|tool_calls|>[{'name': 'read_file', 'arguments': {'path': 'a.go'}}]`, []docCall{{"read_file", `{"path":"a.go"}`}}, ""},

@@ -1,6 +1,7 @@
 package textcall
 
 import (
+	"encoding/json"
 	"slices"
 	"strings"
 )
@@ -131,6 +132,11 @@ func invokeBody(body string, f invokeForm) ([]Call, bool) {
 	}
 	open, close := "<"+f.prefix+"parameter", "</"+f.prefix+"parameter>"
 	if !strings.Contains(rest, open) {
+		if t := strings.TrimSpace(rest); strings.HasPrefix(t, "{") && json.Valid([]byte(t)) {
+			// the arguments object written straight inside the invoke, which DeepSeek's DSML
+			// parsers accept as a fallback (SGLang's deepseek_dsml)
+			return []Call{newCall(name, t, FormatInvoke)}, true
+		}
 		pairs, complete := childTags(rest)
 		return []Call{{Name: name, Args: objectOf(pairs), Raw: strings.TrimSpace(rest), Format: FormatInvoke}}, complete
 	}

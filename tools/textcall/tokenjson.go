@@ -33,13 +33,14 @@ const FormatTokenJSON Format = "token_json"
 type tokenPair struct {
 	open, close string
 	before      []string
-	nameKeyed   bool // each call is {"NAME": {arguments}} (Apertus)
+	nameKeyed   bool     // each call is {"NAME": {arguments}} (Apertus)
+	wrappers    []string // the family's tokens around its answer text, which go with a call
 }
 
 var tokenPairs = []tokenPair{
 	{open: "<|tool_call|>", close: "<|/tool_call|>"},
 	{open: "<TOOLCALL>", close: "</TOOLCALL>"},
-	{open: "<|START_ACTION|>", close: "<|END_ACTION|>"},
+	{open: "<|START_ACTION|>", close: "<|END_ACTION|>", wrappers: []string{"<|START_RESPONSE|>", "<|END_RESPONSE|>", "<|START_TEXT|>", "<|END_TEXT|>"}},
 	{open: "<tool_calls>", close: "</tool_calls>"},
 	{open: "<|action_start|><|plugin|>", close: "<|action_end|>"},
 	{open: "<|tool_calls|>"},
@@ -54,7 +55,11 @@ func scanTokenJSON(text string, _ scanCtx) []span {
 	var out []span
 	for _, p := range tokenPairs {
 		if strings.Contains(text, p.open) {
-			out = mergeFree(out, scanTokenPair(text, p))
+			spans := scanTokenPair(text, p)
+			if len(p.wrappers) > 0 {
+				spans = callsOrNothing(spans, tokenSpans(text, p.wrappers...))
+			}
+			out = mergeFree(out, spans)
 		}
 	}
 	return out
