@@ -305,3 +305,18 @@ func TestVariantsSWEAgent(t *testing.T) {
 	runVariants(t, vs)
 	replayVariants(t, vs, true)
 }
+
+// GLM's <arg_value> holds its value verbatim (its template adds no line breaks around it): a
+// value of several lines keeps its last line break, as a file's content does; one padded
+// after its opener loses that one; one-line values are as before. In text and reasoning.
+func TestVariantsGLMMultilineValue(t *testing.T) {
+	m := "glm-4.7"
+	faq := call("write_file", "path", "docs/faq.md", "content", "# FAQ\nQ: How?\n")
+	vs := []variant{
+		{"content then path", m, "Proceeding:<tool_call>write_file<arg_key>content</arg_key><arg_value># FAQ\nQ: How?\n</arg_value><arg_key>path</arg_key><arg_value>docs/faq.md</arg_value></tool_call>", nil, calls(faq)},
+		{"padded after opener", m, "<tool_call>write_file\n<arg_key>path</arg_key>\n<arg_value>docs/faq.md</arg_value>\n<arg_key>content</arg_key>\n<arg_value>\n# FAQ\nQ: How?\n</arg_value>\n</tool_call>", nil, calls(faq)},
+		{"one line padded", m, "<tool_call>read_file\n<arg_key>path</arg_key>\n<arg_value>\na.go\n</arg_value>\n</tool_call>", nil, calls(readA)},
+	}
+	runVariants(t, vs)
+	replayVariants(t, vs, true)
+}
