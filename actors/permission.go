@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync/atomic"
 
 	"github.com/troupe-dev/troupe/messages"
 	"github.com/troupe-dev/troupe/tools"
@@ -22,9 +21,6 @@ type callGate struct {
 	req     *messages.ToolRequest
 	answers chan *messages.ApprovalAnswer
 	to      sessionTell
-	// asked is set once the gate decided to ask about the call: only an answer can grow the
-	// session allowlist (toolExec.startNext).
-	asked atomic.Bool
 }
 
 type callGateKey struct{}
@@ -69,9 +65,6 @@ func newSessionGate(start *messages.StartSession, sandboxed bool) (*tools.Gate, 
 		cg := gateOf(ctx)
 		if cg == nil {
 			return
-		}
-		if d == tools.Ask {
-			cg.asked.Store(true)
 		}
 		decision := map[tools.Decision]messages.Decision{tools.Allow: messages.DecisionAllowed, tools.Ask: messages.DecisionAsked,
 			tools.Deny: messages.DecisionDenied}[d]

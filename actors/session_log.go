@@ -70,6 +70,9 @@ func (s *session) commitAssistant(r *llm.Reply) error {
 	}
 	s.meta.Turns++
 	s.meta.Updated = time.Now().UTC()
+	if s.links.emitter != nil {
+		s.meta.EventSeq = s.links.emitter.Seq()
+	}
 	e.Time = s.meta.Updated
 	if err := s.deps.Store.AppendWithMeta(s.meta, e); err != nil {
 		s.meta.Turns--
@@ -95,6 +98,16 @@ func (s *session) commit(e *store.Entry, m llm.Message) error {
 	return nil
 }
 
+// appendWithMeta appends e with meta and repairs (store.AppendWithMetaAndRepairs); the item is
+// what the model sees of it.
+func appendWithMeta(st *store.Store, meta *store.SessionMeta, repairs store.RepairStats, e *store.Entry, m llm.Message) (projection.Item, error) {
+	e.Time = time.Now().UTC()
+	if err := st.AppendWithMetaAndRepairs(meta, repairs, e); err != nil {
+		return projection.Item{}, fmt.Errorf("record %s entry: %w", e.Kind, err)
+	}
+	return projection.Item{Seq: e.Seq, Time: e.Time, Msg: m}, nil
+}
+
 func (s *session) recordUsage(u llm.Usage, requestBytes int) {
 	s.meta.InputTokens += u.InputTokens
 	s.meta.OutputTokens += u.OutputTokens
@@ -109,10 +122,17 @@ func (s *session) recordUsage(u llm.Usage, requestBytes int) {
 // here was two thirds of the harness's time per turn. The meta, with the turn's repair
 // counters for the project's per-model counters, is queued rather than waited for
 // (store/soon.go): the session's next write commits after it, and the sync follows it.
-func (s *session) syncStore() {
-	repairs, ok := s.cur.repairsToFlush(s.deps.Model)
-	if !ok || s.deps.Model == "" { // counters without a model would fail the meta's write
-		repairs = store.RepairStats{}
+//
+// A turn that goes on to the next model call (goesOn) whose meta and counters were committed
+// with its last tool result (onToolResult) and has no repairs left to count only syncs: its
+// meta changed since in nothing but the seq of its last events, which the next reply's write
+// records.
+func (s *session) syncStore(goesOn bool) {
+	repairs, stored := s.cur.repairsFor(s.deps.Model), s.cur.metaStored
+	s.cur.metaStored = false
+	if goesOn && stored && repairs.Empty() {
+		s.deps.Store.SyncSoon()
+		return
 	}
 	if s.links.emitter != nil {
 		s.meta.EventSeq = s.links.emitter.Seq()

@@ -6,6 +6,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/troupe-dev/troupe/actors/projection"
 	"github.com/troupe-dev/troupe/llm"
 	"github.com/troupe-dev/troupe/messages"
 )
@@ -32,17 +33,36 @@ func (s *session) dispatch(ctx actor.Context, batch *toolBatch) {
 }
 
 // onToolResult hands a result to the batch and commits what it releases, in call order; when
-// the last is in, the next turn starts (or the cancelled turn ends).
+// the last is in, the next turn starts (or the cancelled turn ends). The last is committed with
+// the session's meta and the turn's repair counters, the write the turn's end makes
+// (syncStore), so a turn that goes on makes one commit fewer: the steering observes each
+// result first, so the counters hold the last one's repairs too.
 func (s *session) onToolResult(ctx actor.Context, msg *messages.ToolResult) {
-	for _, r := range s.cur.batch.Add(msg) {
-		if err := s.commit(toolResultEntry(r.Call, r.Result)); err != nil {
+	released := s.cur.batch.Add(msg)
+	closing := s.cur.batch.Done()
+	for i, r := range released {
+		observed := s.cur.observed(s.turn, r.Call, r.Result)
+		e, m := toolResultEntry(r.Call, r.Result)
+		var err error
+		if closing && i == len(released)-1 {
+			if s.links.emitter != nil {
+				s.meta.EventSeq = s.links.emitter.Seq()
+			}
+			var item projection.Item
+			if item, err = appendWithMeta(s.deps.Store, s.meta, s.cur.repairsFor(s.deps.Model), e, m); err == nil {
+				s.items, s.cur.metaStored = append(s.items, item), true
+			}
+		} else {
+			err = s.commit(e, m)
+		}
+		if err != nil {
 			s.fail(ctx, messages.FailInternal, err.Error())
 			return
 		}
 		s.asChild.trail.track(r.Call, r.Result)
 		s.instructions() // the copy is made on first use
 		s.nested.touch(s.deps.Workspace, r.Call, r.Result)
-		s.emit(s.cur.observed(s.turn, r.Call, r.Result)...)
+		s.emit(observed...)
 		ran := s.cur.callData(s.turn, r.Call)
 		s.emit(messages.ToolFinishedEvent.Of(&messages.ToolFinishedData{Turn: s.turn, CallID: r.Call.ID, Tool: ran.Tool,
 			RequestedTool: ran.RequestedTool,

@@ -161,7 +161,7 @@ func (s *session) takeTurnStep(ctx actor.Context, st turnStep) {
 	}
 	s.emit(st.then...)
 	if st.sync {
-		s.syncStore()
+		s.syncStore(st.next == turnGoesOn)
 	}
 	if st.note != "" {
 		if err := s.commit(noteEntry(st.note)); err != nil {
@@ -260,7 +260,7 @@ func (s *session) endCancelledTurn(ctx actor.Context) {
 	reason := s.cur.cancelling
 	s.cur.cancelling = ""
 	s.emit(s.cur.finished(s.turn, messages.StopCancelled))
-	s.syncStore()
+	s.syncStore(false)
 	if s.cfg.Interactive {
 		s.become(phaseIdle, s.idle)
 		return

@@ -127,7 +127,7 @@ func (s *session) onUserResult(ctx actor.Context, msg *messages.ToolResult) {
 			return
 		}
 	}
-	s.syncStore()
+	s.syncStore(false)
 	if u.shell == "" {
 		s.cur.newInput()
 		s.hooks.newInput()

@@ -50,28 +50,11 @@ type sessionTell struct {
 
 func (s sessionTell) tell(msg any) { s.root.RequestWithCustomSender(s.session, msg, s.under) }
 
-// toolDone is sent by a call's goroutine to its toolExec when the call returns. answered says
-// the goroutine told the session the call's answers itself (callAnswers).
+// toolDone is sent by a call's goroutine to its toolExec when the call returns.
 type toolDone struct {
-	req      *messages.ToolRequest
-	result   tools.Result
-	took     time.Duration
-	answered bool
-}
-
-// callAnswers are what the session is told when a call returns, in order: why it was refused
-// before the permission step (nobody was asked; the audit trail says why), then its result.
-func callAnswers(req *messages.ToolRequest, res tools.Result, took time.Duration) []any {
-	out := &messages.ToolResult{Turn: req.Turn, CallID: req.CallID, Name: req.Name, Output: res.Output,
-		IsError: res.IsError, Changed: res.Changed, Duration: took, Images: res.Images}
-	for _, rp := range res.Repairs {
-		out.Repairs = append(out.Repairs, messages.Repair{Kind: string(rp.Kind), Before: rp.Before, After: rp.After})
-	}
-	if !res.Rejected {
-		return []any{out}
-	}
-	return []any{&messages.ToolDecision{Turn: req.Turn, CallID: req.CallID, Tool: req.Name,
-		Decision: messages.DecisionRejected, Reason: rejection(res.Output)}, out}
+	req    *messages.ToolRequest
+	result tools.Result
+	took   time.Duration
 }
 
 // newToolExec returns the producer of a session's executor. env and perm are the executor's
@@ -146,22 +129,11 @@ func (t *toolExec) startNext(ctx actor.Context) {
 	t.gate = gate
 	callCtx = withGate(callCtx, gate)
 	t.to.tell(&messages.ToolStarted{CallID: req.CallID})
-	self, root, to := ctx.Self(), ctx.ActorSystem().Root, t.to
+	self, root := ctx.Self(), ctx.ActorSystem().Root
 	t.runs.Go(func() { // on a grown stack: the registry's checks go deep (mailbox_stack.go)
 		start := time.Now()
 		res := t.run(callCtx, req)
-		done := &toolDone{req: req, result: res, took: time.Since(start)}
-		// A call nobody was asked about cannot have grown the session allowlist, which the
-		// session must hear of before the result (finish): its answers go to the session from
-		// here, a hop sooner than through the executor's mailbox. toolDone goes first, so the
-		// executor has it queued before anything the session sends in reply to the result.
-		done.answered = !gate.asked.Load()
-		root.Send(self, done)
-		if done.answered {
-			for _, msg := range callAnswers(req, res, done.took) {
-				to.tell(msg)
-			}
-		}
+		root.Send(self, &toolDone{req: req, result: res, took: time.Since(start)})
 	})
 }
 
@@ -186,13 +158,24 @@ func (t *toolExec) finish(ctx actor.Context, done *toolDone) {
 	}
 	t.cancel()
 	t.running, t.cancel, t.gate = nil, nil, nil
-	if !done.answered {
-		t.tellAllowlist() // before the result: a child spawned next inherits what was allowed
-		for _, msg := range callAnswers(done.req, done.result, done.took) {
-			t.to.tell(msg)
-		}
+	if done.result.Rejected {
+		// It failed before the permission step: invalid arguments, a path outside the
+		// workspace, a stale file. Nobody was asked; the audit trail says why.
+		t.to.tell(&messages.ToolDecision{Turn: done.req.Turn, CallID: done.req.CallID,
+			Tool: done.req.Name, Decision: messages.DecisionRejected, Reason: rejection(done.result.Output)})
 	}
+	t.tellAllowlist() // before the result: a child spawned next inherits what was allowed
+	t.reply(done.req, done.result, done.took)
 	t.startNext(ctx)
+}
+
+func (t *toolExec) reply(req *messages.ToolRequest, res tools.Result, took time.Duration) {
+	out := &messages.ToolResult{Turn: req.Turn, CallID: req.CallID, Name: req.Name, Output: res.Output,
+		IsError: res.IsError, Changed: res.Changed, Duration: took, Images: res.Images}
+	for _, rp := range res.Repairs {
+		out.Repairs = append(out.Repairs, messages.Repair{Kind: string(rp.Kind), Before: rp.Before, After: rp.After})
+	}
+	t.to.tell(out)
 }
 
 // answer hands an approval answer to the running call waiting for it.

@@ -140,6 +140,16 @@ func (t *turnState) callsDone(n int, interactive bool) turnStep {
 	return step
 }
 
+// repairsFor is repairsToFlush for a write of the meta: none without a model (counters without
+// one would fail the write).
+func (t *turnState) repairsFor(model string) store.RepairStats {
+	repairs, ok := t.repairsToFlush(model)
+	if !ok || model == "" {
+		return store.RepairStats{}
+	}
+	return repairs
+}
+
 // repairsToFlush is the repair counters gathered since the last flush, for the project's
 // per-model counters (false: none).
 func (t *turnState) repairsToFlush(model string) (store.RepairStats, bool) {

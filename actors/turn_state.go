@@ -24,6 +24,7 @@ type turnState struct {
 	recheck    *time.Timer
 	checkFor   string
 	batch      *toolBatch // the turn's tool calls, while they run
+	metaStored bool       // the meta and counters went with the turn's last result (syncStore)
 	cancelling string     // non-empty once a Cancel arrived mid-turn: its reason
 	// How often the model replied with nothing, or was cut off, in a row (nudges, then a failure).
 	emptyReplies, lengthContinues int

@@ -71,7 +71,7 @@ func (s *Store) Append(session string, entries ...*Entry) error {
 	if err := checkSessionID(session); err != nil {
 		return fmt.Errorf("append to log: %w", err)
 	}
-	if err := s.appendTxn(session, entries, nil); err != nil {
+	if err := s.appendTxn(session, entries, nil, RepairStats{}); err != nil {
 		return fmt.Errorf("append to session %s log: %w", session, err)
 	}
 	return nil
@@ -81,22 +81,40 @@ func (s *Store) Append(session string, entries ...*Entry) error {
 // turn's entries and its counters (turns, tokens) never disagree. m.Updated is stamped as in
 // PutMeta.
 func (s *Store) AppendWithMeta(m *SessionMeta, entries ...*Entry) error {
+	return s.AppendWithMetaAndRepairs(m, RepairStats{}, entries...)
+}
+
+// AppendWithMetaAndRepairs is AppendWithMeta that also adds repairs to the project's counters
+// of repairs.Model (nothing when repairs is Empty), as PutMetaAndRepairs does, in the same
+// transaction: a turn's last tool result, its meta and its counters are one commit.
+func (s *Store) AppendWithMetaAndRepairs(m *SessionMeta, repairs RepairStats, entries ...*Entry) error {
 	if err := checkSessionID(m.ID); err != nil {
 		return fmt.Errorf("append to log: %w", err)
 	}
-	if err := s.appendTxn(m.ID, entries, m); err != nil {
+	if !repairs.Empty() {
+		if err := checkRepairModel(repairs); err != nil {
+			return fmt.Errorf("append to session %s log: repair counters: %w", m.ID, err)
+		}
+	}
+	if err := s.appendTxn(m.ID, entries, m, repairs); err != nil {
 		return fmt.Errorf("append to session %s log: %w", m.ID, err)
 	}
 	return nil
 }
 
-// appendTxn writes entries (and meta, if not nil) in one Badger transaction.
-func (s *Store) appendTxn(session string, entries []*Entry, meta *SessionMeta) error {
+// appendTxn writes entries (and meta, if not nil, with repairs added to the project's
+// counters) in one Badger transaction.
+func (s *Store) appendTxn(session string, entries []*Entry, meta *SessionMeta, repairs RepairStats) error {
 	counter, err := s.lockedCounter(session)
 	if err != nil {
 		return err
 	}
 	defer counter.mu.Unlock()
+	withRepairs := meta != nil && !repairs.Empty()
+	if withRepairs { // the counters are shared by every session (store.go)
+		s.repairsMu.Lock()
+		defer s.repairsMu.Unlock()
+	}
 
 	restoreMeta := func() {}
 	if meta != nil {
@@ -118,6 +136,7 @@ func (s *Store) appendTxn(session string, entries []*Entry, meta *SessionMeta) e
 			e.Time = now
 		}
 	}
+	var sum RepairStats
 	err = s.update(func(txn *badger.Txn) error {
 		for _, e := range entries {
 			b, err := encodeEntry(e)
@@ -128,10 +147,15 @@ func (s *Store) appendTxn(session string, entries []*Entry, meta *SessionMeta) e
 				return fmt.Errorf("write entry %d: %w", e.Seq, err)
 			}
 		}
-		if meta != nil {
-			return setMeta(txn, meta)
+		if meta == nil {
+			return nil
 		}
-		return nil
+		if withRepairs {
+			if sum, err = s.addRepairs(txn, repairs); err != nil {
+				return fmt.Errorf("repair counters: %w", err)
+			}
+		}
+		return setMeta(txn, meta)
 	})
 	if err != nil {
 		restoreMeta()
@@ -139,6 +163,9 @@ func (s *Store) appendTxn(session string, entries []*Entry, meta *SessionMeta) e
 			e.Seq, e.Time = saved[i].seq, saved[i].time
 		}
 		return err
+	}
+	if withRepairs {
+		s.repairsCommitted(sum)
 	}
 	counter.last += uint64(len(entries))
 	s.committed(session, entries, meta)

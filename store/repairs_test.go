@@ -161,3 +161,33 @@ func TestPutMetaAndRepairsFromConcurrentSessions(t *testing.T) {
 		t.Fatal("the meta was stored though its counters were refused")
 	}
 }
+
+// A turn's last result, its meta and its repair counters are one commit: all stored, the
+// counters added to what was stored before, and a bad model refused before anything is.
+func TestAppendWithMetaAndRepairs(t *testing.T) {
+	s, dir := openTemp(t)
+	if err := s.PutMetaAndRepairs(&SessionMeta{ID: "a"}, RepairStats{Model: "m", Calls: 2}); err != nil {
+		t.Fatal(err)
+	}
+	m := &SessionMeta{ID: "a", Turns: 4}
+	e := &Entry{Kind: KindToolResult, CallID: "c", Text: "ok"}
+	if err := s.AppendWithMetaAndRepairs(m, RepairStats{Model: "m", Calls: 3, ByKind: map[string]int{"json": 1}}, e); err != nil {
+		t.Fatal(err)
+	}
+	if e.Seq != 1 || m.LogSeq != 1 || m.Updated.IsZero() {
+		t.Fatalf("entry seq %d, meta log seq %d, updated %v", e.Seq, m.LogSeq, m.Updated)
+	}
+	if err := s.AppendWithMetaAndRepairs(m, RepairStats{Calls: 1}, &Entry{Kind: KindToolResult}); err == nil {
+		t.Fatal("counters without a model were stored")
+	}
+	s = reopen(t, s, dir)
+	if got, err := s.Meta("a"); err != nil || got.Turns != 4 || got.LogSeq != 1 {
+		t.Fatalf("meta: %+v, %v", got, err)
+	}
+	if log, err := s.Log("a"); err != nil || len(log) != 1 {
+		t.Fatalf("log: %d entries, %v", len(log), err)
+	}
+	if r, err := s.Repairs(); err != nil || len(r) != 1 || r[0].Calls != 5 || r[0].ByKind["json"] != 1 {
+		t.Fatalf("counters: %+v, %v", r, err)
+	}
+}

@@ -58,7 +58,7 @@ var harnessTools = map[string]harnessTool{
 	"Grep": {target: "grep", convert: claudeGrep,
 		drop: []string{"output_mode", "-n", "head_limit", "multiline", "offset"}},
 	"Glob": {target: "glob"},
-	"LS":   {target: "list_dir", drop: []string{"ignore"}},
+	"LS":   {target: "list_dir", convert: listingGlob(nil), drop: []string{"ignore"}},
 	// early Claude Code's names for them (seen from Qwen3-Coder, vllm#22975)
 	"GrepTool": {target: "grep", convert: claudeGrep,
 		drop: []string{"output_mode", "-n", "head_limit", "multiline", "offset"}},
@@ -104,7 +104,7 @@ var harnessTools = map[string]harnessTool{
 	"search_replace": {target: "edit_file", convert: vibeSearchReplace},
 	// Codex's experimental grep_files (pattern, include, path, limit); opencode's list
 	"grep_files": {target: "grep", drop: []string{"limit"}},
-	"list":       {target: "list_dir", drop: []string{"ignore"}},
+	"list":       {target: "list_dir", convert: listingGlob(nil), drop: []string{"ignore"}},
 	// Cline, Roo Code and Kilo Code (aliases_cline.go); read_file and search_files are shared
 	"execute_command":    {target: "bash", convert: inDirectory("cwd"), drop: []string{"requires_approval"}},
 	"write_to_file":      {target: "write_file", convert: emptyFile, drop: []string{"line_count"}},
@@ -119,8 +119,8 @@ var harnessTools = map[string]harnessTool{
 	"run_terminal_command":       {target: "bash", drop: []string{"waitForCompletion"}},
 	"grep_search":                {target: "grep", drop: []string{"exclude_pattern", "MatchPerLine"}},
 	"file_glob_search":           {target: "glob"},
-	"ls":                         {target: "list_dir", convert: lsRecursive, drop: []string{"ignore"}}, // Continue's (dirPath, recursive), Crush's (path, ignore)
-	"search_and_replace_in_file": {target: "edit_file", convert: searchReplaceDiff},                    // filepath, diffs
+	"ls":                         {target: "list_dir", convert: listingGlob(lsRecursive), drop: []string{"ignore"}}, // Continue's (dirPath, recursive), Crush's (path, ignore)
+	"search_and_replace_in_file": {target: "edit_file", convert: searchReplaceDiff},                                 // filepath, diffs
 	"view_subdirectory":          {target: "list_dir"},
 	// GitHub Copilot in VS Code (its agent mode's built-in tools; read_file, list_dir and
 	// create_file share names with ours or others above, and filePath/oldString are aliases;
@@ -163,6 +163,12 @@ var harnessTools = map[string]harnessTool{
 	// the same (language, code) shape under the names agent frameworks give a code runner
 	"run_code":     {target: "bash", convert: interpreterExecute},
 	"execute_code": {target: "bash", convert: interpreterExecute},
+	// file-system operations as shell commands (aliases_fsops.go)
+	"touch":            {target: "bash", convert: shellOp("touch")},
+	"mkdir":            {target: "bash", convert: shellOp("mkdir -p")},
+	"create_directory": {target: "bash", convert: shellOp("mkdir -p")},
+	"make_directory":   {target: "bash", convert: shellOp("mkdir -p")},
+	"move_file":        {target: "bash", convert: moveFile},
 	// Agent Zero's terminal (aliases_agentzero.go)
 	"code_execution_tool": {target: "bash", convert: agentZeroCode},
 	// Anthropic's text editor commands called as tools (str_replace, create with file_text)

@@ -57,7 +57,13 @@ func (r *Registry) Execute(ctx context.Context, env *Env, call Call) (res Result
 // it repaired on the way.
 func (r *Registry) prepare(env *Env, e *entry, call Call) (json.RawMessage, []Repair, *Result) {
 	failWith := func(res Result) (json.RawMessage, []Repair, *Result) { return nil, nil, &res }
+	var noteCut []Repair
+	if head, ok := cutInNote(call.Args); ok && !env.NoRepair { // the cut is in a note it drops
+		noteCut = []Repair{newRepair(RepairDroppedNote, call.Args, head)}
+		call.Args = head
+	}
 	args, repairs, err := parseArgs(call.Args)
+	repairs = append(noteCut, repairs...)
 	// Completing cut-off arguments is fine for a read; for anything else it would run or
 	// write what the model did not send.
 	if (err != nil || e.spec.Risk != RiskRead && slices.ContainsFunc(repairs, isJSONRepair)) && cutOff(call.Args) {
@@ -84,6 +90,7 @@ func (r *Registry) prepare(env *Env, e *entry, call Call) (json.RawMessage, []Re
 		}
 	}
 	decoded, more := e.schema.repairObject(decoded, e.spec.PathArgs)
+	more = append(more, e.schema.ownName(decoded, e.spec.Name, call.Name)...)
 	repairs = append(repairs, more...)
 	repairs = append(repairs, e.schema.coerce(decoded)...)
 	fail := func(res Result) (json.RawMessage, []Repair, *Result) { return nil, repairs, &res }

@@ -81,3 +81,24 @@ func (s *argsSchema) emptyUnknowns(args map[string]any) []Repair {
 
 // plainKey is an argument name with nothing fused into it.
 var plainKey = lazyre.New(`^[A-Za-z_$-][A-Za-z0-9_.$-]{0,63}$`)
+
+// ownNameKeys are the keys (normalized) under which a model repeats the tool's name among its
+// arguments ({"command": "cat a.md", "tool": "bash"}, Qwen3.6 in MTPLX#196).
+var ownNameKeys = []string{"tool", "toolname", "name", "function", "functionname"}
+
+// ownName drops such a key when the schema does not declare it and its value is the tool's
+// name (ours, or the one the call was sent under): it says nothing the call does not.
+func (s *argsSchema) ownName(args map[string]any, names ...string) []Repair {
+	var repairs []Repair
+	for _, key := range slices.Sorted(maps.Keys(args)) {
+		v, ok := args[key].(string)
+		if !ok || s.has(key) || !slices.Contains(ownNameKeys, normalizedName(key)) {
+			continue
+		}
+		if slices.ContainsFunc(names, func(n string) bool { return n != "" && normalizedName(n) == normalizedName(v) }) {
+			delete(args, key)
+			repairs = append(repairs, newRepair(RepairDroppedNote, key+": "+v, ""))
+		}
+	}
+	return repairs
+}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/troupe-dev/troupe/internal/testwait"
+	"github.com/troupe-dev/troupe/messages"
 )
 
 // The argument shapes of issue 20's development misses are read only where the schema makes
@@ -28,6 +29,13 @@ func TestMangledArgumentsLeftAlone(t *testing.T) {
 		{"bash", `{"command": "echo "hi" there"}`, `{"command":"echo \"hi\" there"}`}, // the library's reading of unescaped quotes
 		{"read_file", `{"path": a.go}`, `{"path":"a.go"}`},                            // an unquoted value is read, not dropped
 		{"read_file", `{"path": "a.go", limit: 5}`, `{"path":"a.go","limit":5}`},      // an unquoted key too
+		// a cut anywhere but in a note is still refused
+		{"bash", `{"command": "rm -rf build && ma`, "refused"},
+		{"write_file", `{"path": "a.txt", "content": "hel`, "refused"},
+		{"bash", `{"description": "List", "command": "ls -l`, "refused"},
+		{"bash", `{"command": "ls", "env": {"description": "x`, "refused"}, // not a top-level note
+		// another tool's name among the arguments is not the tool's own: left for validation
+		{"bash", `{"command": "ls", "tool": "read_file"}`, "refused"},
 		// Agent Zero's other runtimes have no equivalent
 		{"code_execution_tool", `{"runtime": "python", "code": "print(1)"}`, "refused"},
 		{"code_execution_tool", `{"runtime": "output"}`, "refused"},
@@ -100,6 +108,9 @@ func TestMangledArgumentsHostileMegabyte(t *testing.T) {
 		"roo nesting":      {"read_file", `{"args": ` + strings.Repeat(`{"file": `, mb/9) + `{"path": "a"}` + strings.Repeat("}", mb/9) + "}"},
 		"tool_code lines":  {"tool_code", strings.Repeat(`read_file("a")`+"\n", mb/15)},
 		"stray words":      {"read_file", "{" + strings.Repeat(`"a": {"b": 1, x}, `, mb/18) + `"path": "a"}`},
+		"cut note":         {"bash", `{"command": "ls", "description": "` + strings.Repeat(`a\"`, mb/3)},
+		"cut nested":       {"bash", strings.Repeat(`{"a": [`, mb/7)},
+		"touch paths":      {"touch", `{"paths": [` + strings.Repeat(`"a b", `, mb/7) + `"c"]}`},
 		"agent zero large": {"code_execution_tool", `{"tool_args": {"runtime": "terminal", "code": "` + strings.Repeat("x", mb) + `"}}`},
 	}
 	for name, call := range hostile {
@@ -119,5 +130,31 @@ func TestMangledArgumentsHostileMegabyte(t *testing.T) {
 				}
 			}, "a hostile 1 MB argument text")
 		})
+	}
+}
+
+// A call these rules repaired into one that writes still asks in ask mode: the resolved
+// tool and arguments are what the gate judges.
+func TestRepairedWritesStillAsk(t *testing.T) {
+	reg := builtinRegistry(t)
+	env := &Env{Root: t.TempDir()}
+	policy := &Policy{Mode: messages.ModeAsk}
+	for _, c := range []Call{
+		{ID: "1", Name: "touch", Args: `{"filePath": "a.go"}`},
+		{ID: "2", Name: "create_directory", Args: `{"path": "src"}`},
+		{ID: "3", Name: "move_file", Args: `{"source": "a.go", "destination": "b.go"}`},
+		{ID: "4", Name: "write", Args: `{"filePath": "\"a.txt\"", "content": "\"hi\""}`},
+		{ID: "5", Name: "exec_command", Args: `{"cmd=rm -rf build\n</parameter": ""}`},
+		{ID: "6", Name: "code_execution_tool", Args: `{"tool_args": {"runtime": "terminal", "code": "make"}}`},
+		{ID: "7", Name: "bash", Args: `{"command": "make install", "description": "Inst`},
+	} {
+		a := reg.Admit(env, c)
+		if a.Refusal != "" {
+			t.Fatalf("%s %s refused: %s", c.Name, c.Args, a.Refusal)
+		}
+		spec, _ := reg.Spec(a.Name)
+		if d, why := policy.Decide(spec, a.Args, nil); d != Ask {
+			t.Errorf("%s %s became %s %s, decided %s (%s), want ask", c.Name, c.Args, a.Name, a.Args, d, why)
+		}
 	}
 }

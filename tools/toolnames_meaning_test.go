@@ -24,7 +24,8 @@ func TestResolveByMeaning(t *testing.T) {
 		{"execute_command_line", `{"command":"ls"}`, ""},        // "line" is not in the table
 		{"fetch_file_content", `{"url":"https://x.dev/a"}`, ""}, // read_file needs a path
 		{"get_weather", `{"city":"Oslo"}`, ""},
-		{"create_directory", `{"path":"src"}`, ""}, // write + dir: no tool means that
+		{"create_folder", `{"path":"src"}`, ""},        // write + dir: no tool means that
+		{"create_directory", `{"path":"src"}`, "bash"}, // the MCP filesystem server's: mkdir -p (aliases_fsops.go)
 		{"fetch_file_content", `{"filePath":"a","encoding":"utf8"}`, "read_file"},
 		// names made only of the shell's words, or a verb that sends to it
 		{"terminal_command", `{"command":"ls"}`, "bash"},

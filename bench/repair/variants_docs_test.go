@@ -21,6 +21,7 @@ func TestDocsLlama(t *testing.T) {
 		{"llama31 json without tag eot", m31, "{\"type\": \"function\", \"name\": \"read_file\", \"parameters\": {\"path\": \"a.go\"}}<|eot_id|>", nil, calls(readA)},
 		{"llama31 json name parameters only", m31, `{"name": "read_file", "parameters": {"path": "a.go"}}`, nil, calls(readA)},
 		{"llama31 json parameter values as strings", m31, "<|python_tag|>{\"type\": \"function\", \"name\": \"read_file\", \"parameters\": {\"path\": \"a.go\", \"limit\": \"20\"}}<|eom_id|>", nil, calls(call("read_file", "path", "a.go", "limit", 20.0))},
+		{"llama31 python_tag arguments key", m31, `<|python_tag|>{"name": "read_file", "arguments": {"path": "a.go"}}<|eom_id|>`, nil, calls(readA)},
 		{"llama31 python_tag no end token", m31, `<|python_tag|>{"name": "read_file", "parameters": {"path": "a.go"}}`, nil, calls(readA)},
 		{"llama31 assistant header leaked", m31, "<|start_header_id|>assistant<|end_header_id|>\n\n<|python_tag|>{\"name\": \"read_file\", \"parameters\": {\"path\": \"a.go\"}}<|eom_id|>", nil, calls(readA)},
 		{"llama31 python_tag semicolons", m31, `<|python_tag|>{"name": "read_file", "parameters": {"path": "a.go"}}; {"name": "read_file", "parameters": {"path": "b.go"}}<|eom_id|>`, nil, twoRead},
@@ -29,6 +30,8 @@ func TestDocsLlama(t *testing.T) {
 		{"llama4 function tag eot", m4, `<function=read_file>{"path": "a.go"}</function><|eot|>`, nil, calls(readA)},
 		{"llama function tag single quotes", m31, `<function=read_file>{'path': 'a.go'}</function>`, nil, calls(readA)},
 		{"llama function tag two", m31, "<function=read_file>{\"path\": \"a.go\"}</function>\n<function=read_file>{\"path\": \"b.go\"}</function>", nil, twoRead},
+		{"llama function tag closed by gt", m31, `<function=read_file>{"path": "a.go"}>`, nil, calls(readA)},
+		{"llama function tag unclosed", m31, `<function=read_file>{"path": "a.go"}`, nil, calls(readA)},
 		{"llama function tag after prose", m31, "Reading it now.\n<function=read_file>{\"path\": \"a.go\"}</function>", nil, calls(readA)},
 		// Llama 3.2 / 3.3 zero-shot: a Python list of keyword calls, single or double quotes,
 		// ended by <|eot_id|>; Llama 4 the same with <|eot|>.
@@ -62,6 +65,10 @@ func TestDocsHarmony(t *testing.T) {
 		{"harmony preamble then call", m, "<|channel|>commentary<|message|>**Action plan**: read a.go.\nWill start executing the plan step by step<|end|><|start|>assistant<|channel|>commentary to=functions.read_file<|constrain|>json<|message|>{\"path\": \"a.go\"}<|call|>", nil, calls(readA)},
 		{"harmony recipient in role constrain token", m, `<|start|>assistant to=functions.read_file<|channel|>commentary <|constrain|>json<|message|>{"path":"a.go"}<|call|>`, nil, calls(readA)},
 		{"harmony recipient in role no constrain", m, `<|start|>assistant to=functions.read_file<|channel|>commentary<|message|>{"path":"a.go"}<|call|>`, nil, calls(readA)},
+		// The generation prompt ends with <|start|>assistant, so the reply itself opens with the
+		// role position's recipient (llama.cpp's tool_in_role after its "<|start|>assistant").
+		{"harmony reply opens in role header", m, ` to=functions.read_file<|channel|>commentary <|constrain|>json<|message|>{"path":"a.go"}<|call|>`, nil, calls(readA)},
+		{"harmony reply opens with channel", m, `<|channel|>commentary to=functions.read_file <|constrain|>json<|message|>{"path":"a.go"}`, nil, calls(readA)},
 		{"harmony analysis channel call", m, `<|channel|>analysis to=functions.read_file <|constrain|>json<|message|>{"path":"a.go"}<|call|>`, nil, calls(readA)},
 		{"harmony constrain without token", m, `<|channel|>commentary to=functions.read_file json<|message|>{"path":"a.go"}<|call|>`, nil, calls(readA)},
 		{"harmony stray commentary prefix", m, `<|channel|>commentary to=assistant<|channel|>commentary to=functions.read_file <|constrain|>json<|message|>{"path":"a.go"}<|call|>`, nil, calls(readA)},
@@ -70,6 +77,10 @@ func TestDocsHarmony(t *testing.T) {
 		// Servers that drop the special tokens (decoded with skip_special_tokens) leave the words.
 		{"harmony stripped role recipient", m, `assistant to=functions.read_file commentary json{"path":"a.go"}`, nil, calls(readA)},
 		{"harmony stripped analysis then call", m, `analysisNeed to read a.go.assistantcommentary to=functions.read_file <|constrain|>json{"path":"a.go"}`, nil, calls(readA)},
+		// Stripping the tokens glues the header words to the recipient where the guide writes
+		// none between them ("to=functions.generate_file<|constrain|>json").
+		{"harmony stripped glued json", m, `commentary to=functions.read_filejson{"path":"a.go"}`, nil, calls(readA)},
+		{"harmony stripped glued channel", m, `assistant to=functions.read_filecommentary json{"path":"a.go"}`, nil, calls(readA)},
 		{"harmony stripped no content type", m, `commentary to=functions.read_file {"path":"a.go"}`, nil, calls(readA)},
 		// Codex-style container.exec (argv in "cmd"); the guide's python and browser built-ins
 		// have no troupe tool and are checked in tools/textcall's TestParse_DocumentedForms.
@@ -140,6 +151,8 @@ func TestDocsMarkerFamilies(t *testing.T) {
 	runVariants(t, []variant{
 		{"deepseek v32 dsml", "deepseek-v3.2", "<" + D + "function_calls>\n<" + D + "invoke name=\"read_file\">\n<" + D + "parameter name=\"path\" string=\"true\">a.go</" + D + "parameter>\n<" + D + "parameter name=\"limit\" string=\"false\">20</" + D + "parameter>\n</" + D + "invoke>\n</" + D + "function_calls>", nil, calls(call("read_file", "path", "a.go", "limit", 20.0))},
 		{"deepseek v4 dsml tool_calls", "deepseek-v4-flash", "<" + D + "tool_calls>\n<" + D + "invoke name=\"read_file\">\n<" + D + "parameter name=\"path\" string=\"true\">a.go</" + D + "parameter>\n</" + D + "invoke>\n<" + D + "invoke name=\"bash\">\n<" + D + "parameter name=\"command\" string=\"true\">ls -la</" + D + "parameter>\n</" + D + "invoke>\n</" + D + "tool_calls>", nil, calls(readA, lsla)},
+		{"deepseek dsml json in invoke", "deepseek-v3.2", "<" + D + "function_calls>\n<" + D + "invoke name=\"read_file\">{\"path\": \"a.go\"}</" + D + "invoke>\n</" + D + "function_calls>", nil, calls(readA)},
+		{"deepseek dsml non-string list", "deepseek-v3.2", "<" + D + "function_calls>\n<" + D + "invoke name=\"bash\">\n<" + D + "parameter name=\"command\" string=\"true\">ls -la</" + D + "parameter>\n<" + D + "parameter name=\"timeout\" string=\"false\">30</" + D + "parameter>\n</" + D + "invoke>\n</" + D + "function_calls>", nil, calls(call("bash", "command", "ls -la", "timeout_s", 30.0))},
 		{"deepseek v31 two", "deepseek-v3.1", "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>read_file<｜tool▁sep｜>{\"path\": \"a.go\"}<｜tool▁call▁end｜><｜tool▁call▁begin｜>bash<｜tool▁sep｜>{\"command\": \"ls -la\"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>", nil, calls(readA, lsla)},
 		{"deepseek r1 0528 two", "deepseek-r1-0528", "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>read_file\n```json\n{\"path\": \"a.go\"}\n```<｜tool▁call▁end｜>\n<｜tool▁call▁begin｜>function<｜tool▁sep｜>bash\n```json\n{\"command\": \"ls -la\"}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜><｜end▁of▁sentence｜>", nil, calls(readA, lsla)},
 		{"kimi k2 after think", "kimi-k2-thinking", "<think>Read it.</think><|tool_calls_section_begin|><|tool_call_begin|>functions.read_file:0<|tool_call_argument_begin|>{\"path\": \"a.go\"}<|tool_call_end|><|tool_calls_section_end|>", nil, calls(readA)},
@@ -164,6 +177,30 @@ func TestDocsNewerFamilies(t *testing.T) {
 		{"inkling tml json", "inkling-1", "<|message_model|>read_file<|content_invoke_tool_json|>{\"name\": \"read_file\", \"args\": {\"path\": \"a.go\"}}<|end_message|>", nil, calls(readA)},
 		{"gigachat3 function call", "gigachat-3-lightning", "<|message_sep|>\n\nfunction call<|role_sep|>\n{\"name\": \"read_file\", \"arguments\": {\"path\": \"a.go\"}}", nil, calls(readA)},
 		{"mirothinker use_mcp_tool", "mirothinker-v1.5", "<think>Read it.</think>\n<use_mcp_tool>\n<server_name>tools</server_name>\n<tool_name>read_file</tool_name>\n<arguments>\n{\"path\": \"a.go\"}\n</arguments>\n</use_mcp_tool>", nil, calls(readA)},
+		// vLLM's tool parsers (vllm/entrypoints/openai/tool_parsers): minimax (MiniMax-M1, one
+		// object a line in <tool_calls>), granite_20b_fc (<function_call> before each object),
+		// apertus (<|tools_prefix|>[{"NAME": {…}}]<|tools_suffix|>), ernie45 (Hermes after </think>),
+		// minicpm (MiniCPM3: Python calls in a ```python fence between <|tool_call_start|> tokens).
+		{"minimax m1 lines", "minimax-m1-80k", "<think>Read, then list.</think>\n<tool_calls>\n{\"name\": \"read_file\", \"arguments\": {\"path\": \"a.go\"}}\n{\"name\": \"bash\", \"arguments\": {\"command\": \"ls -la\"}}\n</tool_calls>", nil, calls(readA, lsla)},
+		{"granite 20b fc two", "granite-20b-functioncalling", "<function_call> {\"name\": \"read_file\", \"arguments\": {\"path\": \"a.go\"}} <function_call> {\"name\": \"bash\", \"arguments\": {\"command\": \"ls -la\"}}", nil, calls(readA, lsla)},
+		{"apertus name keyed", "apertus-8b-instruct-2509", `<|tools_prefix|>[{"read_file": {"path": "a.go"}}, {"bash": {"command": "ls -la"}}]<|tools_suffix|>`, nil, calls(readA, lsla)},
+		{"ernie45 after think", "ernie-4.5-21b-a3b-thinking", "I need the file.\n</think>\n\n\n<tool_call>\n{\"name\": \"read_file\", \"arguments\": {\"path\": \"a.go\"}}\n</tool_call>\n", nil, calls(readA)},
+		{"longcat flash", "longcat-flash-chat", "<longcat_tool_call>\n{\"name\": \"read_file\", \"arguments\": {\"path\": \"a.go\"}}\n</longcat_tool_call>", nil, calls(readA)},
+		{"minicpm3 python fence in lfm tokens", "minicpm3-4b", "<|thought_start|>I need the file.<|thought_end|><|tool_call_start|>```python\nread_file(path=\"a.go\")\n```<|tool_call_end|>", nil, calls(readA)},
 		{"functionary v32 all then call", "functionary-small-v3.2", "all\nLet me read it.>>>read_file\n{\"path\": \"a.go\"}", nil, calls(readA)},
+	})
+}
+
+// Gemma 4 (llama.cpp common_chat_params_init_gemma4, Ollama gemma4.go: call:NAME{…} with bare
+// keys, <|"|> strings, JSON numbers, booleans, lists and nested dicts, an empty {} for no
+// arguments, several calls back to back, thinking in <|channel>thought…<channel|>).
+func TestDocsGemma4(t *testing.T) {
+	m := "gemma-4-31b-it"
+	Q := `<|"|>`
+	runVariants(t, []variant{
+		{"gemma4 no arguments", m, "<|tool_call>call:list_dir{}<tool_call|>", nil, calls(call("list_dir"))},
+		{"gemma4 boolean", m, "<|tool_call>call:edit_file{path:" + Q + "a.go" + Q + ",old_string:" + Q + "x" + Q + ",new_string:" + Q + "y" + Q + ",replace_all:true}<tool_call|>", nil, calls(call("edit_file", "path", "a.go", "old_string", "x", "new_string", "y", "replace_all", true))},
+		{"gemma4 empty thought then call", m, "<|channel>thought\n<channel|><|tool_call>call:read_file{path:" + Q + "a.go" + Q + "}<tool_call|>", nil, calls(readA)},
+		{"gemma4 two back to back after text", m, "Reading both.<|tool_call>call:read_file{path:" + Q + "a.go" + Q + "}<tool_call|><|tool_call>call:read_file{path:" + Q + "b.go" + Q + "}<tool_call|>", nil, calls(readA, call("read_file", "path", "b.go"))},
 	})
 }

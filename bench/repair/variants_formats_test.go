@@ -179,6 +179,8 @@ func TestVariantsQwenMangled(t *testing.T) {
 		{"lost gt on function", m, "<tool_call>\n<function=read_file\n<parameter=path>\na.go\n</parameter>\n</function>\n</tool_call>", nil, calls(readA)},
 		{"stray closers", m, "Writing it:<tool_call>\n<function=write_file>\n<parameter=content>\nhi\n</parameter>\n<parameter=path>\nb.txt\n</compiling>\n</think>", nil, calls(write)},
 		{"stray closer one", m, "<tool_call>\n<function=read_file>\n<parameter=path>\na.go\n</tool_call>", nil, calls(readA)},
+		{"opener written as closer", m, "<tool_call>\n<function=read_file>\n</parameter=path>\na.go\n</parameter>\n</function>\n</tool_call>", nil, calls(readA)},
+		{"opener as closer and lost gt", m, "Checking.<tool_call>\n<function=glob\n</parameter=pattern>\n**/*.go\n</parameter>\n</function>\n</tool_call>", nil, calls(call("glob", "pattern", "**/*.go"))},
 		{"stray closers after params", m, "<function=read_file>\n<parameter=path>\na.go\n</parameter>\n</think>", nil, calls(readA)},
 	}
 	runVariants(t, vs)
@@ -216,6 +218,104 @@ func TestVariantsHermesAttributeBody(t *testing.T) {
 		{"element inside", m, `<tool_call><read_file path="a.go"/></tool_call>`, nil, calls(readA)},
 		{"single quotes", m, "<tool_call>\nbash command='ls -la'\n</tool_call>", nil, calls(lsla)},
 		{"two", m, "<tool_call>read_file path=\"a.go\" /></tool_call>\n<tool_call>bash command=\"ls -la\" /></tool_call>", nil, calls(readA, lsla)},
+	}
+	runVariants(t, vs)
+	replayVariants(t, vs, true)
+}
+
+// The invoke form's value left unclosed with the call's own markup leaked after it
+// (MiniMax-M3's nested <tool_call> after a command, ik_llama.cpp#2085): the value ends at the
+// markup, as a child tag or a parameter, with or without the boundary tokens, in reasoning.
+func TestVariantsInvokeMarkupLeak(t *testing.T) {
+	m := "MiniMax-M3"
+	b := "]<]minimax[>["
+	vs := []variant{
+		{"child tag then tool_call", m, "<minimax:tool_call>\n<invoke name=\"bash\"><command>ls -la<tool_call>\n</invoke>\n</minimax:tool_call>", nil, calls(lsla)},
+		{"boundary tokens", m, b + "<tool_call>\n" + b + "<invoke name=\"bash\">" + b + "<command>ls -la" + b + "<tool_call>\n" + b + "</invoke>\n" + b + "</tool_call>", nil, calls(lsla)},
+		{"parameter then closer", m, "<invoke name=\"read_file\">\n<parameter name=\"path\">a.go</minimax:tool_call>\n</invoke>", nil, calls(readA)},
+		{"parameter then tool_call", m, "<invoke name=\"bash\">\n<parameter name=\"command\">ls -la\n<tool_call>\n</invoke>", nil, calls(lsla)},
+	}
+	runVariants(t, vs)
+	replayVariants(t, vs, true)
+}
+
+// Gemma 3's tool_code block written as a <tool_code> tag instead of its fence: a positional
+// argument, keyword arguments, print(…) around the call, a list of calls, glued to prose, in
+// reasoning.
+func TestVariantsToolCodeTag(t *testing.T) {
+	m := "gemma-3-4b"
+	vs := []variant{
+		{"positional", m, `<tool_code>run_command("ls -la")</tool_code>`, nil, calls(lsla)},
+		{"keyword", m, "<tool_code>\nread_file(path=\"a.go\")\n</tool_code>", nil, calls(readA)},
+		{"print", m, `<tool_code>print(read_file(path="a.go"))</tool_code>`, nil, calls(readA)},
+		{"list", m, `<tool_code>[read_file(path="a.go"), run_command(command="ls -la")]</tool_code>`, nil, calls(readA, lsla)},
+		{"glued", m, `Reading it.<tool_code>read_file("a.go")</tool_code>`, nil, calls(readA)},
+	}
+	runVariants(t, vs)
+	replayVariants(t, vs, true)
+}
+
+// Continue's labelled BEGIN_ARG … END_ARG groups under a name label in Gemma's own call
+// syntax (call:NAME: instead of TOOL_NAME: NAME; gemma4 in ollama#18275), a lone group with
+// no key holding the tool's one argument, Gemma's thinking span inside a value; bare, in the
+// ```tool fence, after prose, in reasoning.
+func TestVariantsContinueGemmaLabel(t *testing.T) {
+	m := "gemma4:12b"
+	vs := []variant{
+		{"keyless group with thought", m, "call:run_terminal_command:\nBEGIN_ARG:\n<|channel>thought\n<channel|>ls -la\nEND_ARG", nil, calls(lsla)},
+		{"keyed group", m, "call:read_file\nBEGIN_ARG: filepath\na.go\nEND_ARG", nil, calls(readA)},
+		{"keyed in fence", m, "```tool\ncall:run_terminal_command:\nBEGIN_ARG: command\nls -la\nEND_ARG\n```", nil, calls(lsla)},
+		{"after prose", m, "I'll list the files.\ncall:run_terminal_command:\nBEGIN_ARG: command\nls -la\nEND_ARG", nil, calls(lsla)},
+		{"keyless plain", m, "call:builtin_read_file:\nBEGIN_ARG:\na.go\nEND_ARG", nil, calls(readA)},
+	}
+	runVariants(t, vs)
+	replayVariants(t, vs, true)
+}
+
+// A bare JSON call that never closes: a key's closing quote written escaped ("timeout\": …,
+// MTPLX#196, Qwen3.6-27B) so the rest reads as a string, or its last braces dropped where the
+// prose resumes; at the start, after a sentence, fenced, in reasoning.
+func TestVariantsJSONShortBeforeProse(t *testing.T) {
+	m := "qwen3.6-27b"
+	vs := []variant{
+		{"escaped key quote", m, `{"name": "read_file", "arguments": {"path": "a.go", "limit\": 20}Let me read it first.`, nil, calls(call("read_file", "path", "a.go", "limit", float64(20)))},
+		{"escaped key quote closed", m, `{"name": "bash", "arguments": {"command\": "ls -la"}}`, nil, calls(lsla)},
+		{"closers dropped before prose", m, `Looking. {"name": "read_file", "arguments": {"path": "a.go"}Then I'll edit it.`, nil, calls(readA)},
+		{"closers dropped before next line", m, "{\"name\": \"bash\", \"arguments\": {\"command\": \"ls -la\"}\nNow the listing.", nil, calls(lsla)},
+		{"both", m, `{"name": "bash", "arguments": {"command": "ls -la", "timeout\": 30}I will wait for it.`, nil, calls(call("bash", "command", "ls -la", "timeout_s", float64(30)))},
+	}
+	runVariants(t, vs)
+	replayVariants(t, vs, true)
+}
+
+// SWE-agent's DISCUSSION reply: the command in its fence (the documented form, bare or
+// ```bash), or under a COMMAND heading with the fence lost (SWE-agent#297), its file commands
+// read with their positional arguments; in reasoning too.
+func TestVariantsSWEAgent(t *testing.T) {
+	m := "some-local-model"
+	d := "DISCUSSION\nI'll look at the files first.\n"
+	vs := []variant{
+		{"fence", m, d + "```\nls -la\n```", nil, calls(lsla)},
+		{"bash fence", m, d + "```bash\nls -la\n```\n", nil, calls(lsla)},
+		{"command heading", m, d + "\nCOMMAND\nls -la\n\nLet me know what happens next!", nil, calls(lsla)},
+		{"command heading fence", m, d + "COMMAND\n```\nls -la\n```", nil, calls(lsla)},
+		{"open", m, d + "COMMAND\nopen a.go", nil, calls(readA)},
+		{"find_file", m, d + "```\nfind_file \"a.go\"\n```", nil, calls(call("glob", "pattern", "**/a.go"))},
+	}
+	runVariants(t, vs)
+	replayVariants(t, vs, true)
+}
+
+// GLM's <arg_value> holds its value verbatim (its template adds no line breaks around it): a
+// value of several lines keeps its last line break, as a file's content does; one padded
+// after its opener loses that one; one-line values are as before. In text and reasoning.
+func TestVariantsGLMMultilineValue(t *testing.T) {
+	m := "glm-4.7"
+	faq := call("write_file", "path", "docs/faq.md", "content", "# FAQ\nQ: How?\n")
+	vs := []variant{
+		{"content then path", m, "Proceeding:<tool_call>write_file<arg_key>content</arg_key><arg_value># FAQ\nQ: How?\n</arg_value><arg_key>path</arg_key><arg_value>docs/faq.md</arg_value></tool_call>", nil, calls(faq)},
+		{"padded after opener", m, "<tool_call>write_file\n<arg_key>path</arg_key>\n<arg_value>docs/faq.md</arg_value>\n<arg_key>content</arg_key>\n<arg_value>\n# FAQ\nQ: How?\n</arg_value>\n</tool_call>", nil, calls(faq)},
+		{"one line padded", m, "<tool_call>read_file\n<arg_key>path</arg_key>\n<arg_value>\na.go\n</arg_value>\n</tool_call>", nil, calls(readA)},
 	}
 	runVariants(t, vs)
 	replayVariants(t, vs, true)

@@ -241,6 +241,8 @@ func TestNamesInProseAreNotCalls(t *testing.T) {
 		"ShellTool.run is Gemini CLI's shell; repo_browser.search is gpt-oss's.",
 		`{"language": "python", "code": "print(sum(range(10)))"}`,
 		`{"text": "Hello! How can I help you today?"}`,
+		"Next I'll touch src/a.go, mkdir src/api (create_directory would do too) and move_file it later.",
+		"Run `touch a.go` or `mkdir -p src` yourself; ls with a pattern such as *.go lists matches.",
 	} {
 		d := classify(Case{ID: "prose", Model: "qwen3-coder", Text: text}, true, reg)
 		if len(d.Calls) > 0 {
@@ -311,6 +313,26 @@ func TestVariantsMangledArguments(t *testing.T) {
 		{"leaked invoke open", "minimax-m2", "", q("read_file", `{"path": "a.go\n<invoke name=\"bash\">"}`), calls(readA)},
 		{"leaked function open", m, "", q("bash", `{"command": "ls -la </function>\n<function=bash>"}`), calls(lsla)},
 		{"pattern keeps open tag", m, "", q("grep", `{"pattern": "x<tool_call>"}`), calls(call("grep", "pattern", "x<tool_call>"))},
+		// cut off inside a note the tool drops: the note goes, what runs was sent whole
+		{"cut in description", "minimax-m2.5", "", q("bash", `{"command": "ls -la", "description": "List the fi`), calls(lsla)},
+		{"cut in explanation", m, "", q("edit_file", `{"path": "a.go", "old_string": "x := 1", "new_string": "x := 2", "explanation": "Bump x`), calls(call("edit_file", "path", "a.go", "old_string", "x := 1", "new_string", "x := 2"))},
+		{"cut in summary", m, "", q("read_file", "{\"path\": \"a.go\",\n \"summary\": \"Read the"), calls(readA)},
+		// the tool's own name repeated among its arguments
+		{"own name tool", "qwen3.6-27b", `{"name": "bash", "arguments": {"command": "ls -la", "tool": "bash"}}`, nil, calls(lsla)},
+		{"own name name", m, "", q("read_file", `{"path": "a.go", "name": "read_file"}`), calls(readA)},
+		{"own name ours via alias", m, "", q("Read", `{"file_path": "a.go", "tool_name": "read_file"}`), calls(readA)},
+		{"own name function", m, "", q("grep", `{"pattern": "foo", "function": "grep"}`), calls(call("grep", "pattern", "foo"))},
+		// file-system operations called as tools: that shell command over the quoted paths
+		{"touch filePath xml", "stepfun/step-3.5-flash", "<tool_call>\n<function=touch>\n<parameter=filePath>\nsrc/__init__.py\n</parameter>\n</function>\n</tool_call>", nil, calls(call("bash", "command", "touch src/__init__.py"))},
+		{"touch paths", m, "", q("touch", `{"paths": ["a.go", "my file.txt"]}`), calls(call("bash", "command", "touch a.go 'my file.txt'"))},
+		{"mkdir", m, "", q("mkdir", `{"path": "src/api"}`), calls(call("bash", "command", "mkdir -p src/api"))},
+		{"mcp create_directory", m, "", q("create_directory", `{"path": "src/api"}`), calls(call("bash", "command", "mkdir -p src/api"))},
+		{"mcp move_file", m, "", q("move_file", `{"source": "a.go", "destination": "b.go"}`), calls(call("bash", "command", "mv a.go b.go"))},
+		// a listing given a glob is a glob
+		{"ls pattern xml", "stepfun/step-3.5-flash", "<tool_call>\n<function=ls>\n<parameter=pattern>\ndata/*\n</parameter>\n</function>\n</tool_call>", nil, calls(call("glob", "pattern", "data/*"))},
+		{"LS pattern path", m, "", q("LS", `{"path": "src", "pattern": "*.go"}`), calls(call("glob", "pattern", "*.go", "path", "src"))},
+		{"list pattern", m, "", q("list", `{"pattern": "**/*.md"}`), calls(call("glob", "pattern", "**/*.md"))},
+		{"ls plain", m, "", q("ls", `{"path": "src"}`), calls(call("list_dir", "path", "src"))},
 		// Agent Zero's code_execution_tool, in its reply form and through call syntax
 		{"agent zero terminal", "minimax-m2", "", q("code_execution_tool", `{"runtime": "terminal", "code": "ls -la", "session": 0}`), calls(lsla)},
 		{"agent zero tool_args", "minimax-m2", "<minimax:tool_call>\n<invoke name=\"code_execution_tool\">\n<tool_args>{\"code\": \"ls -la\", \"runtime\": \"terminal\", \"session\": 0, \"reset\": false}</tool_args>\n</invoke>\n</minimax:tool_call>", nil, calls(lsla)},

@@ -40,6 +40,16 @@ func scanBareJSON(text string, sc scanCtx) []span {
 					pos = sp.end
 					continue
 				}
+				// A key's quote escaped by mistake, or the closers dropped before the prose
+				// resumes (jsonprose.go).
+				if fixed, n, ok := closedBeforeProse(text[start:]); ok && mentionsCallKey(fixed) {
+					budget -= n
+					if calls := jsonCallsIn(fixed, FormatJSON); acceptedAny(calls, sc) {
+						out = append(out, span{start: start, end: start + n, calls: calls})
+						pos = start + n
+						continue
+					}
+				}
 				// A reply that ends one or two closing brackets short of a whole call
 				// (vllm#11786, Llama 3.2): the model dropped them. Anything else is cut off.
 				if fixed, ok := closeBrackets(text[start:]); ok && mentionsCallKey(fixed) {

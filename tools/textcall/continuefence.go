@@ -1,6 +1,9 @@
 package textcall
 
-import "strings"
+import (
+	"encoding/json"
+	"strings"
+)
 
 // Continue's tool fence for models without native tool calls (its system-message tools,
 // core/tools/systemMessageTools): the name and each argument on labelled lines, each value
@@ -22,11 +25,29 @@ const (
 	continueEndArg   = "END_ARG"
 )
 
+// continueCallLabel is the name label written in Gemma's own call syntax, "call:NAME:"
+// (gemma4 under Continue, ollama#18275): the model keeps the BEGIN_ARG groups it was shown and
+// names the tool the way it was trained to.
+const continueCallLabel = "call:"
+
+// continueName reads the block's first line as its name label; gemma reports the call: label.
+func continueName(line string) (name string, gemma, ok bool) {
+	line = strings.TrimSpace(line)
+	if name, ok := strings.CutPrefix(line, continueToolName); ok {
+		return strings.TrimSpace(name), false, true
+	}
+	if name, ok := strings.CutPrefix(line, continueCallLabel); ok {
+		return strings.TrimSpace(strings.TrimSuffix(name, ":")), true, true
+	}
+	return "", false, false
+}
+
 // continueToolCall reads a ```tool fence's body in Continue's labelled form; nil when it is not.
+// A lone group with no key (BEGIN_ARG: and nothing after it) is the bare value of the tool's
+// one argument: the call carries it as Raw for argument repair to place.
 func continueToolCall(body string) []Call {
 	lines := strings.Split(strings.TrimSpace(body), "\n")
-	name, ok := strings.CutPrefix(strings.TrimSpace(lines[0]), continueToolName)
-	name = strings.TrimSpace(name)
+	name, _, ok := continueName(lines[0])
 	if !ok || !plausibleName(name) {
 		return nil
 	}
@@ -43,9 +64,44 @@ func continueToolCall(body string) []Call {
 		for i++; i < len(lines) && strings.TrimSpace(lines[i]) != continueEndArg; i++ {
 			value = append(value, lines[i])
 		}
-		pairs = append(pairs, kv{strings.TrimSpace(key), tagValue(strings.Join(value, "\n"))})
+		pairs = append(pairs, kv{strings.TrimSpace(key), tagValue(dropGemmaThought(strings.Join(value, "\n")))})
+	}
+	if len(pairs) == 1 && pairs[0].key == "" {
+		var bare string
+		if json.Unmarshal(pairs[0].value, &bare) == nil {
+			return []Call{{Name: name, Raw: bare, Format: FormatFenced}}
+		}
 	}
 	return []Call{{Name: name, Args: objectOf(pairs), Raw: strings.TrimSpace(body), Format: FormatFenced}}
+}
+
+// Gemma 4's thinking span, which its chat template opens and closes around the model's
+// thoughts; one written inside a value is the model thinking, not the value.
+const (
+	gemmaThoughtOpen  = "<|channel>"
+	gemmaThoughtClose = "<channel|>"
+)
+
+// dropGemmaThought removes the thinking spans written inside a value.
+func dropGemmaThought(v string) string {
+	if !strings.Contains(v, gemmaThoughtOpen) {
+		return v
+	}
+	var b strings.Builder
+	for {
+		i := strings.Index(v, gemmaThoughtOpen)
+		if i < 0 {
+			break
+		}
+		j := strings.Index(v[i:], gemmaThoughtClose)
+		if j < 0 {
+			break
+		}
+		b.WriteString(v[:i])
+		v = v[i+j+len(gemmaThoughtClose):]
+	}
+	b.WriteString(v)
+	return b.String()
 }
 
 // scanContinueLines reads Continue's labelled form written without its ```tool fence, as
@@ -55,17 +111,21 @@ func continueToolCall(body string) []Call {
 // "TOOL_NAME: x" line in prose stays prose. A group left open at the end of the text is cut
 // off.
 func scanContinueLines(text string, sc scanCtx) []span {
-	names, fences := newFinder(text, continueToolName), newFinder(text, fence)
+	names, gemmaNames, fences := newFinder(text, continueToolName), newFinder(text, continueCallLabel), newFinder(text, fence)
 	fenced, fenceFrom := false, 0
 	var out []span
 	for pos := 0; ; {
-		start := names.at(pos)
+		start := firstOf(pos, names, gemmaNames)
 		if start < 0 {
 			return out
 		}
-		pos = start + len(continueToolName)
+		pos = start + len(continueCallLabel)
 		if start > 0 && text[start-1] != '\n' {
 			continue
+		}
+		_, gemma, _ := continueName(text[start:pastLine(text, start)])
+		if gemma && !nextLineOpensGroup(text, start) {
+			continue // Gemma's own call:NAME{…} is gemmabare.go's
 		}
 		for fenceAt := fences.at(fenceFrom); fenceAt >= 0 && fenceAt < start; fenceAt = fences.at(fenceFrom) {
 			fenced, fenceFrom = !fenced, fenceAt+len(fence)
@@ -121,4 +181,10 @@ func pastLine(text string, i int) int {
 		return i + j + 1
 	}
 	return len(text)
+}
+
+// nextLineOpensGroup reports whether the line after the one holding i is a BEGIN_ARG line.
+func nextLineOpensGroup(text string, i int) bool {
+	next := pastLine(text, i)
+	return strings.HasPrefix(strings.TrimLeft(text[next:min(len(text), next+64)], " \t"), continueBeginArg)
 }

@@ -2,6 +2,7 @@ package textcall
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
@@ -42,18 +43,26 @@ func TestParse_DocumentedForms(t *testing.T) {
 		{"granite3 list short of its bracket", `<|tool_call|>[{"name": "read_file", "arguments": {"path": "a.go"}}`, []docCall{{"read_file", `{"path":"a.go"}`}}, ""},
 		{"nemotron", `<TOOLCALL>[{"name": "read_file", "arguments": {"path": "a.go"}}]</TOOLCALL>`, []docCall{{"read_file", `{"path":"a.go"}`}}, ""},
 		{"command a", "<|START_ACTION|>[{\"tool_call_id\": \"0\", \"tool_name\": \"read_file\", \"parameters\": {\"path\": \"a.go\"}}]<|END_ACTION|><|END_OF_TURN_TOKEN|>", []docCall{{"read_file", `{"path":"a.go"}`}}, ""},
+		{"command r7b response then action", "<|START_RESPONSE|>Let me check.<|END_RESPONSE|><|START_ACTION|>[{\"tool_call_id\": \"0\", \"tool_name\": \"read_file\", \"parameters\": {\"path\": \"a.go\"}}]<|END_ACTION|>", []docCall{{"read_file", `{"path":"a.go"}`}}, "Let me check."},
 		{"jamba", `<tool_calls>[{"name": "read_file", "arguments": {"path": "a.go"}}]</tool_calls>`, []docCall{{"read_file", `{"path":"a.go"}`}}, ""},
 		{"internlm", "<|action_start|><|plugin|>\n{\"name\": \"read_file\", \"parameters\": {\"path\": \"a.go\"}}<|action_end|>", []docCall{{"read_file", `{"path":"a.go"}`}}, ""},
 		{"sarashina", `<|tool_calls|>[{'name': 'read_file', 'arguments': {'path': 'a.go'}}]`, []docCall{{"read_file", `{"path":"a.go"}`}}, ""},
 		{"inkling", "<|message_model|>read_file<|content_invoke_tool_json|>{\"name\": \"read_file\", \"args\": {\"path\": \"a.go\"}}<|end_message|>", []docCall{{"read_file", `{"path":"a.go"}`}}, ""},
 		{"gigachat3", "<|message_sep|>\n\nfunction call<|role_sep|>\n{\"name\": \"read_file\", \"arguments\": {\"path\": \"a.go\"}}", []docCall{{"read_file", `{"path":"a.go"}`}}, ""},
+		{"minimax m1 lines", "<tool_calls>\n{\"name\": \"read_file\", \"arguments\": {\"path\": \"a.go\"}}\n{\"name\": \"bash\", \"arguments\": {\"command\": \"ls\"}}\n</tool_calls>", []docCall{{"read_file", `{"path":"a.go"}`}, {"bash", `{"command":"ls"}`}}, ""},
+		{"granite 20b fc after text", "I will.<function_call> {\"name\": \"read_file\", \"arguments\": {\"path\": \"a.go\"}}", []docCall{{"read_file", `{"path":"a.go"}`}}, "I will."},
+		{"apertus", `<|tools_prefix|>[{"read_file": {"path": "a.go"}}]<|tools_suffix|>`, []docCall{{"read_file", `{"path":"a.go"}`}}, ""},
 		{"phi4 functools", `functools[{"name": "read_file", "arguments": {"path": "a.go"}}]`, []docCall{{"read_file", `{"path":"a.go"}`}}, ""},
+		// Header words glued to a stripped recipient come off only onto a known name.
+		{"harmony glued json onto known", `commentary to=functions.read_filejson{"path":"a.go"}`, []docCall{{"read_file", `{"path":"a.go"}`}}, ""},
+		{"harmony json-named tool kept", `commentary to=functions.to_json json{"a":1}`, []docCall{{"to_json", `{"a":1}`}}, ""},
 		// Not calls.
 		{"harmony final only", "<|channel|>analysis<|message|>Nothing to run.<|end|><|start|>assistant<|channel|>final<|message|>All done.<|return|>", nil, ""},
 		{"harmony recipient named in prose", "Use the to=functions.read_file recipient in commentary.", nil, ""},
 		{"python call in a sentence", "You could call read_file(path=\"a.go\") to see it.", nil, ""},
 		{"functools index in prose", "Look at functools[0] and functools[key] in the docs, or functools[ alone.", nil, ""},
 		{"wrapper tokens named in prose", "The <TOOLCALL> tag wraps [1, 2] lists, and <|tool_call|> {not json}.", nil, ""},
+		{"apertus not name keyed", `<|tools_prefix|>[{"a": 1, "b": 2}]<|tools_suffix|>`, nil, ""},
 		{"kimi k3 response only", "<|open|>response<|sep|>No tool needed.<|close|>response<|sep|>", nil, ""},
 		{"llama pythonic list in a sentence", "The model answers [read_file(path=\"a.go\")] when asked, as shown.", nil, ""},
 	}
@@ -112,6 +121,10 @@ func TestParse_DocumentedFormsHostile(t *testing.T) {
 		"token json opens":       repeatTo("<|START_ACTION|>{\"tool_name\": \"bash\", ", megabyte),
 		"token json one closer":  repeatTo("<TOOLCALL>[{\"name\": \"bash\", ", megabyte) + "</TOOLCALL>",
 		"token json headers":     repeatTo("<|message_model|>read_file<|content_invoke_tool_json|>[", megabyte) + "]",
+		"token json lines":       "<tool_calls>\n" + repeatTo("{\"name\": \"bash\", \"arguments\": {}}\n{", megabyte),
+		"function_call opens":    repeatTo("<function_call> {\"name\": \"bash\", \"arguments\": {\"command\": \"", megabyte),
+		"name keyed lists":       "<|tools_prefix|>" + repeatTo("[{\"bash\": ", megabyte) + "<|tools_suffix|>",
+		"glued harmony names":    repeatTo("commentary to=functions.read_file"+strings.Repeat("json", 64)+"{", megabyte),
 		"end tokens after calls": "read_file(path=\"a.go\")" + repeatTo("<|eot|> ", megabyte),
 	}
 	for name, text := range replies {
@@ -144,6 +157,8 @@ func FuzzTokenJSON(f *testing.F) {
 	f.Add(`<|tool_call|>[{"name": "read_file", "arguments": {"path": "a.go"}}]<|/tool_call|>`)
 	f.Add(`<|message_model|>read_file<|content_invoke_tool_json|>{"name": "read_file", "args": {"path": "a.go"}}<|end_message|>`)
 	f.Add("<|START_ACTION|>[{\"tool_name\": \"bash\", \"parameters\": {}}")
+	f.Add(`<|tools_prefix|>[{"read_file": {"path": "a.go"}}]<|tools_suffix|>`)
+	f.Add("<tool_calls>\n{\"name\": \"a\", \"arguments\": {}}\n{\"name\": \"b\"")
 	fuzzScanner(f, scanTokenJSON, "granite", "phi", "nemotron", "command")
 }
 

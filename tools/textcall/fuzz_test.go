@@ -139,3 +139,16 @@ func FuzzGLM(f *testing.F) {
 		}
 	})
 }
+
+// FuzzClosedBeforeProse fuzzes the repair of bare JSON calls that never close (jsonprose.go).
+func FuzzClosedBeforeProse(f *testing.F) {
+	seedGoldens(f, "json")
+	f.Fuzz(func(t *testing.T, s string) {
+		fixed, n, ok := closedBeforeProse(s)
+		if ok && (n <= 0 || n > len(s) || fixed == "") {
+			t.Fatalf("span %d of %d, fixed %q", n, len(s), fixed)
+		}
+	})
+}
+
+func FuzzSWEAgent(f *testing.F) { fuzzScanner(f, scanSWEAgent, "swe_agent") }

@@ -26,7 +26,30 @@ const (
 func scanGemma(text string, sc scanCtx) []span {
 	four := scanTagged(text, gemmaOpen, gemmaClose, func(body string) ([]Call, bool) { return gemmaBody(body, gemmaQuote) })
 	function := scanTagged(text, funcGemmaOpen, funcGemmaClose, func(body string) ([]Call, bool) { return gemmaBody(body, funcGemmaEscape) })
-	return mergeFree(four, function)
+	return mergeFree(mergeFree(four, function), scanTagged(text, toolCodeOpen, toolCodeClose, toolCodeBody))
+}
+
+// Gemma 3's tool_code block written as a tag instead of a fence (<tool_code>run_command("ls")
+// </tool_code>, as local proxies' captures of gemma-3 show): the same Python calls, the tag the
+// marker.
+const (
+	toolCodeOpen  = "<tool_code>"
+	toolCodeClose = "</tool_code>"
+)
+
+// toolCodeBody reads a <tool_code> body: Python calls and nothing else.
+func toolCodeBody(body string) ([]Call, bool) {
+	t := strings.TrimSpace(body)
+	if t == "" {
+		return nil, false
+	}
+	calls := otherSyntaxBody(t)
+	for i := range calls {
+		if calls[i].Format == FormatPython {
+			calls[i].Format = FormatGemma
+		}
+	}
+	return calls, true
 }
 
 // gemmaBody reads "call:NAME{args}" with args in Gemma's relaxed object syntax.

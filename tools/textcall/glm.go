@@ -1,6 +1,9 @@
 package textcall
 
-import "strings"
+import (
+	"encoding/json"
+	"strings"
+)
 
 // GLM-4.5/4.6/4.7, from the zai-org chat templates and vLLM's glm4_moe tool parser:
 //
@@ -68,9 +71,23 @@ func glmBody(body string, known func(string) bool) ([]Call, bool) {
 		} else { // the closer with its '/' lost: a.go<arg_value>
 			value, _, complete = strings.Cut(value, glmValueOpen)
 		}
-		pairs = append(pairs, kv{strings.TrimSpace(key), tagValue(value)})
+		pairs = append(pairs, kv{strings.TrimSpace(key), glmValue(value)})
 	}
 	return []Call{{Name: name, Args: objectOf(pairs), Raw: strings.TrimSpace(rest), Format: FormatGLM}}, complete
+}
+
+// glmValue is an <arg_value>'s value. GLM's template writes a value verbatim between its tags,
+// with no line breaks of its own around it, so a value of several lines keeps its last line
+// break (a file's content ends with one: GLM-4.7 writing a FAQ file in
+// singapore-smb-support-agent's pasted session); a line break right after the opener, the
+// habit of templates that pad values, is dropped. One-line values and JSON read as tagValue
+// reads them.
+func glmValue(v string) json.RawMessage {
+	t := strings.TrimSpace(v)
+	if !strings.Contains(t, "\n") || !strings.HasSuffix(v, "\n") || strings.HasSuffix(v, "\n\n") || t[0] == '[' || t[0] == '{' {
+		return tagValue(v)
+	}
+	return quoteJSON(strings.TrimPrefix(strings.TrimPrefix(v, "\r"), "\n"))
 }
 
 // scanGLMOrphans reads GLM calls whose opening <tool_call> was lost:

@@ -37,7 +37,7 @@ func scanHarmony(text string, sc scanCtx) []span {
 	for pos := 0; ; {
 		m := messages.at(pos)
 		if m < 0 {
-			return mergeFree(out, scanHarmonyStripped(text))
+			return mergeFree(out, scanHarmonyStripped(text, sc))
 		}
 		body := m + len(harmonyMessage)
 		start, name := harmonyHeader(text, max(pos, m-harmonyHeaderMax), m)
@@ -66,7 +66,7 @@ const strippedRecipient = "to=functions."
 
 // scanHarmonyStripped reads "[commentary ]to=functions.NAME[ json|code]{…}": the recipient,
 // then the arguments object right after it. Only a complete object counts.
-func scanHarmonyStripped(text string) []span {
+func scanHarmonyStripped(text string, sc scanCtx) []span {
 	var out []span
 	f := newFinder(text, strippedRecipient)
 	budget := workBudget(text) // unclosed objects would otherwise be matched to the end each
@@ -80,7 +80,7 @@ func scanHarmonyStripped(text string) []span {
 		for j < len(text) && isNameByte(text[j]) {
 			j++
 		}
-		name := text[pos:j]
+		name := harmonyUnglue(text[pos:j], sc)
 		k := skipSpace(text, j)
 		// The recipient in the role position ("assistant to=functions.x commentary json{…}")
 		// leaves the channel word between the name and the content type.
@@ -115,6 +115,35 @@ func scanHarmonyStripped(text string) []span {
 		pos = end
 	}
 	return out
+}
+
+// harmonyGlued are the header words that end up glued to the recipient when the tokens
+// between them are stripped: the format guide's own example writes
+// "to=functions.generate_file<|constrain|>json", and the role position "to=functions.x<|channel|>commentary".
+var harmonyGlued = []string{"json", "code", "commentary", "analysis"}
+
+// harmonyUnglue takes the header words glued to a stripped recipient off its end, only when
+// the name as written is not a known tool and what remains is one.
+func harmonyUnglue(name string, sc scanCtx) string {
+	known := sc.opt.Known
+	if known == nil || len(name) > pyNameMax || known(name) {
+		return name
+	}
+	for trimmed := name; ; {
+		cut := false
+		for _, w := range harmonyGlued {
+			if rest, ok := strings.CutSuffix(trimmed, w); ok && rest != "" {
+				trimmed, cut = rest, true
+				if known(trimmed) {
+					return trimmed
+				}
+				break
+			}
+		}
+		if !cut {
+			return name
+		}
+	}
 }
 
 // harmonyHeader finds the recipient in the header text[from:m] and where the header starts.

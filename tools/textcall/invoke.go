@@ -1,6 +1,7 @@
 package textcall
 
 import (
+	"encoding/json"
 	"slices"
 	"strings"
 )
@@ -131,6 +132,11 @@ func invokeBody(body string, f invokeForm) ([]Call, bool) {
 	}
 	open, close := "<"+f.prefix+"parameter", "</"+f.prefix+"parameter>"
 	if !strings.Contains(rest, open) {
+		if t := strings.TrimSpace(rest); strings.HasPrefix(t, "{") && json.Valid([]byte(t)) {
+			// the arguments object written straight inside the invoke, which DeepSeek's DSML
+			// parsers accept as a fallback (SGLang's deepseek_dsml)
+			return []Call{newCall(name, t, FormatInvoke)}, true
+		}
 		pairs, complete := childTags(rest)
 		return []Call{{Name: name, Args: objectOf(pairs), Raw: strings.TrimSpace(rest), Format: FormatInvoke}}, complete
 	}
@@ -143,6 +149,9 @@ func invokeBody(body string, f invokeForm) ([]Call, bool) {
 			break
 		}
 		value, _, complete = strings.Cut(value, close)
+		if !complete {
+			value, complete = beforeCallMarkup(value)
+		}
 		v := tagValue(value)
 		if attribute(pattrs, "string") == "false" {
 			if decoded, ok := looseValue(value); ok {
@@ -240,6 +249,9 @@ func childTags(rest string) ([]kv, bool) {
 			value, after, closed = strings.Cut(rest[j+1:], "/"+key+">")
 		}
 		if !closed {
+			if v, leaked := beforeCallMarkup(value); leaked {
+				return append(pairs, kv{key, tagValue(v)}), true
+			}
 			return append(pairs, kv{key, tagValue(value)}), false
 		}
 		pairs = append(pairs, kv{key, tagValue(value)})
@@ -261,4 +273,24 @@ func lostOpener(rest string, i int) (key, after string, ok bool) {
 		return "", "", false
 	}
 	return rest[i+2 : j], rest[j+1:], true
+}
+
+// callMarkup are the tags of the call around a value. A value never closed that runs into one
+// ended there: the model's call markup leaked into its argument and the rest is no value
+// (MiniMax-M3's nested <tool_call> after a command, ik_llama.cpp PR #2085). A value that is
+// closed keeps whatever it holds.
+var callMarkup = []string{"<tool_call>", "</tool_call>", "<invoke ", "</invoke>", "<minimax:tool_call>", "</minimax:tool_call>", "<function_calls>", "</function_calls>"}
+
+// beforeCallMarkup cuts an unclosed value at the first call tag inside it; leaked reports one.
+func beforeCallMarkup(value string) (string, bool) {
+	cut := -1
+	for _, tag := range callMarkup {
+		if i := strings.Index(value, tag); i >= 0 && (cut < 0 || i < cut) {
+			cut = i
+		}
+	}
+	if cut < 0 {
+		return value, false
+	}
+	return strings.TrimRight(value[:cut], " \t\r\n"), true
 }

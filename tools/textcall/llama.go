@@ -161,7 +161,10 @@ func llamaFunction(rest string) (call *Call, matched, complete bool) {
 	if !ok {
 		return nil, true, false
 	}
-	if after := skipSpace(rest, end); after < len(rest) && !strings.HasPrefix(rest[after:], qwenFunctionClose) {
+	// Closed by </function>, by a lone ">" (vLLM's llama3_user_defined_custom parser reads
+	// `<function=N>{…}(?:</function>|>)?`), or by the end of the block.
+	if after := skipSpace(rest, end); after < len(rest) && !strings.HasPrefix(rest[after:], qwenFunctionClose) &&
+		!(rest[after] == '>' && strings.TrimSpace(rest[after+1:]) == "") {
 		return nil, false, false
 	}
 	c := newCall(rest[:i], rest[j:end], FormatLlama)

@@ -9,6 +9,7 @@ var attemptTokens = []string{
 	"｜DSML｜", "|DSML|", "<minimax:tool_call>", gemmaOpen, funcGemmaOpen, "to=functions.", harmonyCall,
 	"```tool_code", "```tool_call", "```function_call", "default_api.", lfmStart,
 	"{tool => ", calledFunctionOpen, "✿FUNCTION✿", ":function_calls>", functoolsMarker + "{", xtmlOpen + "call ",
+	qwenParamOpen, toolCodeOpen,
 }
 
 // Looks reports, cheaply, whether text contains something that looks like an attempted tool

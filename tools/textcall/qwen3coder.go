@@ -129,9 +129,11 @@ func qwenFunction(block string) (*Call, bool) {
 
 // fixClosers repairs the closing tags models mangle inside a <function=…> block: the '<' lost
 // ("a.go/parameter>"), the '/' lost ("a.go<parameter>", never an opener: openers carry '='),
-// or "function>" alone on the last line. The result parses under the format's grammar or the
+// or "function>" alone on the last line; and an opener written with a closer's '/'. The result parses under the format's grammar or the
 // block is read as before.
 func fixClosers(block string) string {
+	// an opener written as a closer, "</parameter=pattern>" (step-3.5-flash): closers carry no '='
+	block = strings.ReplaceAll(block, "</"+qwenParamOpen[1:], qwenParamOpen)
 	if !strings.Contains(block, "parameter>") && !strings.Contains(block, "function>") {
 		return block
 	}

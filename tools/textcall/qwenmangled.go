@@ -9,7 +9,7 @@ import "strings"
 //     ("<parameter=command ls -la\n</parameter>", "<function=bash\n<parameter=…"; step-3.5-flash
 //     in opencode logs);
 //   - the block's closing tags written as other tags ("…a.go\n</compiling>\n</think>" where
-//     "</parameter></function>" belong), or missing;
+//     "</parameter></function>" belong) after a one-line value;
 //   - the <function=NAME> opener written as a parameter opener with no value,
 //     "<parameter=bash>\n<parameter=command>\nls\n</parameter>\n</function>" (Qwen3.6-27B
 //     under q27), with or without the <tool_call> wrapper: the name must be one of ours or a
@@ -57,10 +57,23 @@ func dropStrayClosers(body string) (string, bool) {
 		}
 		t, dropped = strings.TrimRight(t[:lt], " \t\r\n"), true
 	}
-	if !dropped {
+	if !dropped || !scalarLastValue(t) {
 		return body, false
 	}
 	return t + "\n", true
+}
+
+// scalarLastValue reports whether the last parameter of a block is one short line with no
+// markup: a value the dropped closers cannot belong to. A file's content or an edit's
+// "</div>\n</section>" ends with closers that are its own.
+func scalarLastValue(block string) bool {
+	i := strings.LastIndex(block, qwenParamOpen)
+	if i < 0 {
+		return false
+	}
+	_, v, ok := openerName(block[i+len(qwenParamOpen):])
+	v = strings.TrimSpace(v)
+	return ok && v != "" && !strings.ContainsAny(v, "\n<")
 }
 
 // namedParamOpener reads text[at:] as "<parameter=NAME>" standing for "<function=NAME>": no

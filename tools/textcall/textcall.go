@@ -3,7 +3,7 @@
 // Kimi K2 and K3, GLM, gpt-oss harmony, Gemma, Llama, Liquid LFM, Phi-4's functools[…], JSON
 // between a family's special tokens (Granite, Nemotron, Command, …), MiniMax's [TOOL_CALL] arrows, bare
 // JSON, Python-call syntax, Cline's XML tags, fenced blocks, Gemini CLI's [tool_call: …] lines,
-// harnesses' transcript records, ReAct and Qwen-Agent label lines) has its own scanner in its own file; Parse runs them, keeps
+// harnesses' transcript records, ReAct and Qwen-Agent label lines, SWE-agent's DISCUSSION replies) has its own scanner in its own file; Parse runs them, keeps
 // the non-overlapping matches and returns the calls in text order with the remaining prose.
 //
 // Every scanner moves forward through the text and never rescans it per candidate, so a reply
@@ -50,6 +50,7 @@ const (
 	FormatAttrLine     Format = "attr_line"      // read_file path="a.go" (a name and key="value" pairs on their own line)
 	FormatLabelLine    Format = "label_line"     // : Read Args :{…}, bash Arguments: {…} (a rendered call record)
 	FormatContinue     Format = "continue"       // TOOL_NAME: N / BEGIN_ARG: k / v / END_ARG (Continue's form, its ```tool fence lost)
+	FormatSWEAgent     Format = "swe_agent"      // DISCUSSION / … / ```ls -a``` (SWE-agent's thought and action), or under a COMMAND heading
 )
 
 // Call is one tool call found in text.
@@ -141,6 +142,7 @@ func scanners() []scanner {
 		{FormatFunctools, true, scanFunctools},
 		{FormatTokenJSON, true, scanTokenJSON},
 		{FormatReAct, true, scanQwenAgent},
+		{FormatSWEAgent, true, scanSWEAgent},
 		{FormatJSON, false, scanBareJSON},
 		{FormatPython, false, scanPython},
 		{FormatNamedJSON, false, scanNamedJSON},

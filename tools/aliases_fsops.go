@@ -1,0 +1,89 @@
+package tools
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+)
+
+// File-system operations no tool of ours is named for, called as tools: the MCP filesystem
+// server's create_directory and move_file (its tool definitions), and the shell utilities
+// models invent tools for, touch and mkdir, with a path argument (Step 3.5 Flash in opencode
+// calls <function=touch> with filePath). Each is that operation as a bash command, its paths
+// quoted, so it goes through bash's gate: a write asks first outside yolo. A listing given a
+// glob (ls with pattern: data/*) is a glob.
+
+// pathsOf takes the path arguments out of args (path and its aliases, or a list under paths),
+// in order; false when there are none or one is not text.
+func pathsOf(args map[string]any) ([]string, bool) {
+	var out []string
+	for _, key := range slices.Sorted(maps.Keys(args)) {
+		norm := normalizedName(key)
+		if norm != "path" && norm != "paths" && !slices.Contains(argAliases[norm], "path") {
+			continue
+		}
+		values, isList := listArg(args[key])
+		if !isList {
+			values = []any{args[key]}
+		}
+		for _, v := range values {
+			p, ok := v.(string)
+			if !ok || strings.TrimSpace(p) == "" {
+				return nil, false
+			}
+			out = append(out, strings.TrimSpace(p))
+		}
+		delete(args, key)
+	}
+	return out, len(out) > 0
+}
+
+// shellOp maps a tool named for a shell utility to that command over its paths.
+func shellOp(command string) func(map[string]any) (string, string) {
+	return func(args map[string]any) (string, string) {
+		paths, ok := pathsOf(args)
+		if !ok {
+			return "", "path is required"
+		}
+		var line strings.Builder
+		line.WriteString(command)
+		for _, p := range paths {
+			line.WriteString(" " + shellQuote(p))
+		}
+		args["command"] = line.String()
+		return "", ""
+	}
+}
+
+// moveFile maps the MCP filesystem server's move_file (source, destination) to mv.
+func moveFile(args map[string]any) (string, string) {
+	src, ok1 := args["source"].(string)
+	dst, ok2 := args["destination"].(string)
+	if !ok1 || !ok2 || strings.TrimSpace(src) == "" || strings.TrimSpace(dst) == "" {
+		return "", "source and destination are required"
+	}
+	delete(args, "source")
+	delete(args, "destination")
+	args["command"] = fmt.Sprintf("mv %s %s", shellQuote(src), shellQuote(dst))
+	return "", ""
+}
+
+// listingGlob reads a listing tool given a glob pattern (and no other option of a listing) as
+// a glob over that pattern; any other listing goes on as before (then).
+func listingGlob(then func(map[string]any) (string, string)) func(map[string]any) (string, string) {
+	return func(args map[string]any) (string, string) {
+		p, ok := args["pattern"].(string)
+		if !ok || !strings.ContainsAny(p, "*?[{") {
+			if then == nil {
+				return "", ""
+			}
+			return then(args)
+		}
+		if dir, ok := args["dirPath"]; ok && args["path"] == nil {
+			args["path"] = dir
+			delete(args, "dirPath")
+		}
+		return "glob", ""
+	}
+}
