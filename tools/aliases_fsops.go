@@ -49,7 +49,7 @@ func shellOp(command string) func(map[string]any) (string, string) {
 		var line strings.Builder
 		line.WriteString(command)
 		for _, p := range paths {
-			line.WriteString(" " + shellQuote(p))
+			line.WriteString(" " + operandQuote(p))
 		}
 		args["command"] = line.String()
 		return "", ""
@@ -65,8 +65,17 @@ func moveFile(args map[string]any) (string, string) {
 	}
 	delete(args, "source")
 	delete(args, "destination")
-	args["command"] = fmt.Sprintf("mv %s %s", shellQuote(src), shellQuote(dst))
+	args["command"] = fmt.Sprintf("mv %s %s", operandQuote(src), operandQuote(dst))
 	return "", ""
+}
+
+// operandQuote quotes a path as a command's operand: one that starts with '-' gets "./" first,
+// so a model's path can never be read as an option of touch, mkdir or mv.
+func operandQuote(p string) string {
+	if strings.HasPrefix(p, "-") {
+		p = "./" + p
+	}
+	return shellQuote(p)
 }
 
 // listingGlob reads a listing tool given a glob pattern (and no other option of a listing) as

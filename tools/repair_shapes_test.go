@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -155,6 +156,30 @@ func TestRepairedWritesStillAsk(t *testing.T) {
 		spec, _ := reg.Spec(a.Name)
 		if d, why := policy.Decide(spec, a.Args, nil); d != Ask {
 			t.Errorf("%s %s became %s %s, decided %s (%s), want ask", c.Name, c.Args, a.Name, a.Args, d, why)
+		}
+	}
+}
+
+// A path that starts with '-' is an operand of the file operation it becomes, never an option.
+func TestFileOperationPathsAreNeverOptions(t *testing.T) {
+	reg := builtinRegistry(t)
+	env := &Env{Root: t.TempDir()}
+	for _, tc := range []struct {
+		call Call
+		want string
+	}{
+		{Call{ID: "1", Name: "touch", Args: `{"path": "-rf"}`}, `touch ./-rf`},
+		{Call{ID: "2", Name: "create_directory", Args: `{"path": "--help"}`}, `mkdir -p ./--help`},
+		{Call{ID: "3", Name: "move_file", Args: `{"source": "-a b", "destination": "c"}`}, `mv './-a b' c`},
+		{Call{ID: "4", Name: "touch", Args: `{"path": "notes-1.md"}`}, `touch notes-1.md`},
+	} {
+		a := reg.Admit(env, tc.call)
+		if a.Refusal != "" {
+			t.Fatalf("%s %s refused: %s", tc.call.Name, tc.call.Args, a.Refusal)
+		}
+		var got struct{ Command string }
+		if err := json.Unmarshal([]byte(a.Args), &got); err != nil || got.Command != tc.want {
+			t.Errorf("%s %s became %s %s, want command %q", tc.call.Name, tc.call.Args, a.Name, a.Args, tc.want)
 		}
 	}
 }
