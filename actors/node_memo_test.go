@@ -104,24 +104,21 @@ func TestStartNodeWarmsTheRootsMemos(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer node.Close()
-	for name, check := range map[string]func() bool{
-		"hidden": func() bool {
-			node.hidden.mu.Lock()
-			defer node.hidden.mu.Unlock()
-			_, e := node.hidden.entries[node.Root]
-			_, f := node.hidden.first[node.Root]
-			return e || f
-		},
-		"roles": func() bool {
-			node.roles.mu.Lock()
-			defer node.roles.mu.Unlock()
-			_, e := node.roles.entries[node.Root]
-			_, f := node.roles.first[node.Root]
-			return e || f
-		},
+	for name, holds := range map[string]bool{
+		"hidden": memoHolds(node.hidden, node.Root),
+		"roles":  memoHolds(node.roles, node.Root),
 	} {
-		if !check() {
+		if !holds {
 			t.Errorf("the %s memo holds nothing for the root after StartNode: the first session reads it itself", name)
 		}
 	}
+}
+
+// memoHolds says whether m has key's value, or its first read under way.
+func memoHolds[V any](m *diskMemo[V], key string) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	_, e := m.entries[key]
+	_, f := m.first[key]
+	return e || f
 }
