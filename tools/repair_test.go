@@ -94,19 +94,7 @@ func TestParseArgsGarbageIsBounded(t *testing.T) {
 		"python": "{'a': " + strings.Repeat("True, ", 1<<17),
 	}
 	for name, raw := range inputs {
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			_, _, _ = parseArgs(raw)
-		}()
-		testwait.Until(t, 60*time.Second, func() bool {
-			select {
-			case <-done:
-				return true
-			default:
-				return false
-			}
-		}, "parseArgs to finish on 1 MB of "+name)
+		testwait.Returns(t, 60*time.Second, func() { _, _, _ = parseArgs(raw) }, "parseArgs to finish on 1 MB of "+name)
 	}
 }
 

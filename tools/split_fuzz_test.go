@@ -75,16 +75,7 @@ func TestSplitHostileMegabyte(t *testing.T) {
 	}
 	for name, call := range hostile {
 		t.Run(name, func(t *testing.T) {
-			done := make(chan struct{})
-			go func() { defer close(done); checkPieces(t, reg, call[0], call[1]) }()
-			testwait.Until(t, 20*time.Second, func() bool {
-				select {
-				case <-done:
-					return true
-				default:
-					return false
-				}
-			}, "Split of a hostile 1 MB call")
+			testwait.Returns(t, 20*time.Second, func() { checkPieces(t, reg, call[0], call[1]) }, "Split of a hostile 1 MB call")
 		})
 	}
 }

@@ -54,3 +54,19 @@ func Until(t testing.TB, d time.Duration, cond func() bool, what string) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// Returns runs fn on a goroutine and waits for it to return, at most d (scaled): for bounds on
+// work that must end, such as a parser given hostile input.
+func Returns(t testing.TB, d time.Duration, fn func(), what string) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() { defer close(done); fn() }()
+	Until(t, d, func() bool {
+		select {
+		case <-done:
+			return true
+		default:
+			return false
+		}
+	}, what)
+}
