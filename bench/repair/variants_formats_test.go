@@ -1,6 +1,10 @@
 package main
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/troupe-dev/troupe/tools"
+)
 
 // Text-format rules added for issue 20's development misses, each in several spellings of
 // its format's documentation, through the session's path (repair on).
@@ -319,4 +323,48 @@ func TestVariantsGLMMultilineValue(t *testing.T) {
 	}
 	runVariants(t, vs)
 	replayVariants(t, vs, true)
+}
+
+// gpt-oss harmony with its special tokens stripped and glitch tokens leaked between the
+// header's parts (the format guide's "<|channel|>commentary to=functions.N <|constrain|>json
+// <|message|>{…}"): runs of unrelated CJK, Georgian or Telugu tokens, "commentary" spelled
+// half in another script, the object on the next line, after a stray "content" or "_input=",
+// in any channel or role word (openclaw/docs' translated pages in eight languages, forge's
+// analysis-channel call to gpt-oss's trained-in repo_browser). In text and reasoning.
+func TestVariantsHarmonyStrayTokens(t *testing.T) {
+	m := "gpt-oss-20b"
+	vs := []variant{
+		{"cjk then json next line", m, "Die Datei lesen】【：】【assistant to=functions.read_file  海南天天 ￣亚洲json\n{\"path\":\"a.go\"}", nil, calls(readA)},
+		{"mangled commentary", m, "Lire le fichierassistant to=functions.read_file კომენტary  玩彩神争霸json\n{\"path\":\"a.go\"}", nil, calls(readA)},
+		{"in commentary content", m, "変更user to=functions.bash in commentary  天天彩票怎么json  content{\"command\":\"ls -la\"}", nil, calls(lsla)},
+		{"content colon", m, "analysis to=functions.read_file  天天中彩票commentary 开号json  content: {\"path\":\"a.go\"}", nil, calls(readA)},
+		{"input equals then code", m, "读取】【。analysis to=functions.read_file  xx_input={\"path\":\"a.go\"} code", nil, calls(readA)},
+		{"token glued to json", m, "hata ayıklama】【analysis to=functions.read_file 彩票娱乐注册json 和天天中彩票{\"path\":\"a.go\"}", nil, calls(readA)},
+		{"two in a row", m, "変更analysis to=functions.read_file in commentary 天天json content{\"path\":\"a.go\"}/Sub assistant to=functions.bash in commentary 手机json content{\"command\":\"ls -la\"} 天天json", nil, calls(readA, lsla)},
+		{"other namespace after channel", m, "assistantanalysis to=repo_browser.open_file code{\"path\":\"a.go\"}", nil, calls(readA)},
+		{"container exec stripped", m, "assistantcommentary to=container.exec json{\"cmd\":[\"bash\",\"-lc\",\"ls -la\"]}", nil, calls(lsla)},
+	}
+	runVariants(t, vs)
+	replayVariants(t, vs, true)
+}
+
+// A recipient written in prose is not a call: a sentence between it and an object, more words
+// than stray tokens hold, a second line break, another namespace with no header word before it.
+func TestHarmonyRecipientInProseIsNotACall(t *testing.T) {
+	reg, err := tools.NewRegistry(tools.Builtins()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, text := range []string{
+		"Use the to=functions.read_file recipient. Then send {\"path\": \"a.go\"} as its message.",
+		"The header holds to=functions.read_file and the message body holds the object {\"path\": \"a.go\"}",
+		"commentary to=functions.read_file\n\nThe arguments were\n{\"path\": \"a.go\"}",
+		"Send it to=repo_browser.open_file json{\"path\": \"a.go\"}",
+		"Name to=functions.bash, then later pass {\"command\": \"ls -la\"}",
+	} {
+		d := classify(Case{ID: "prose", Model: "gpt-oss-20b", Text: text}, true, reg)
+		if len(d.Calls) > 0 {
+			t.Errorf("%q read as %d call(s): %s %s", text, len(d.Calls), d.Calls[0].Name, d.Calls[0].Args)
+		}
+	}
 }
