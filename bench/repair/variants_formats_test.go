@@ -3,6 +3,7 @@ package main
 import (
 	"testing"
 
+	"github.com/troupe-dev/troupe/messages"
 	"github.com/troupe-dev/troupe/tools"
 )
 
@@ -365,6 +366,64 @@ func TestHarmonyRecipientInProseIsNotACall(t *testing.T) {
 		d := classify(Case{ID: "prose", Model: "gpt-oss-20b", Text: text}, true, reg)
 		if len(d.Calls) > 0 {
 			t.Errorf("%q read as %d call(s): %s %s", text, len(d.Calls), d.Calls[0].Name, d.Calls[0].Args)
+		}
+	}
+}
+
+// Python-call syntax as small models mangle it (tool-calling-benchmark's gemma3:1b, BitNet and
+// LFM2.5 runs; subversionbench's llama-4-maverick): "key: value" for key=value (Gemma 4's own
+// call:NAME{k:v} pairs), a string left unquoted or in escaped quotes, the whole call in
+// typographic quotes, the </tool_call> cut short, misspelled or alone, the name beside the
+// arguments in a marked JSON object, and LFM's list with its answer glued after "]" once the
+// special tokens are stripped. In text and reasoning.
+func TestVariantsPythonMangled(t *testing.T) {
+	m := "some-local-model"
+	globPy := call("glob", "pattern", "*.py")
+	vs := []variant{
+		{"colon kwarg in tool_call fence", m, "```tool_call\nglob(pattern: '*.py')\n```", nil, calls(globPy)},
+		{"colon kwarg in tags", m, `<tool_call>read_file(path: "a.go")</tool_call>`, nil, calls(readA)},
+		{"colon kwarg own line", m, "Reading it.\nread_file(path: \"a.go\")", nil, calls(readA)},
+		{"closer cut short", m, "<tool_call>read_file(path: \"a.go\")</tool_\n", nil, calls(readA)},
+		{"closer misspelled", m, `<tool_call>bash(command: "ls -la")</tool_Latin>`, nil, calls(lsla)},
+		{"closer alone", m, `read_file(path: "a.go")</tool_call>`, nil, calls(readA)},
+		{"closer alone after a line", m, "Listing.\nbash(command=\"ls -la\")</tool_call>", nil, calls(lsla)},
+		{"unquoted glob in tags", m, `<tool_call>glob(pattern: *.py)</tool_call>`, nil, calls(globPy)},
+		{"unquoted word in tags", m, `<tool_call>read_file(path: README)</tool_call>`, nil, calls(call("read_file", "path", "README"))},
+		{"unquoted words in a list", "llama-4-maverick", "Let's begin by listing.\n\n[bash(command=ls -la)]", nil, calls(lsla)},
+		{"typographic quotes", m, `<tool_call>“read_file(path: a.go)”</tool_call>`, nil, calls(readA)},
+		{"escaped quotes", m, `<tool_call>read_file(path: \"a.go\")</tool_call>`, nil, calls(readA)},
+		{"positional single quotes", m, `<tool_call>glob('*.py')</tool_call>`, nil, calls(globPy)},
+		{"flat json in tags unclosed", m, `<tool_call>{"name": "read_file", "path": "a.go"}`, nil, calls(readA)},
+		{"flat json with id", m, `<tool_call>{"id": "c1", "name": "read_file", "path": "a.go"}</tool_call>`, nil, calls(readA)},
+		{"flat json in fence", m, "```tool_call\n{\"name\": \"bash\", \"command\": \"ls -la\"}\n```", nil, calls(lsla)},
+		{"lfm list with answer glued", "lfm2.5-1.2b", `[read_file(path="a.go")]I am reading the file to see its contents.`, nil, calls(readA)},
+	}
+	runVariants(t, vs)
+	replayVariants(t, vs, true)
+}
+
+// Code and prose around those shapes stay prose: a signature, a variable or attribute as the
+// value, a list quoted mid-sentence or followed by a blank, an assignment, an unquoted word
+// cut off at the end.
+func TestPythonMangledProseIsNotACall(t *testing.T) {
+	reg, err := tools.NewRegistry(tools.Builtins()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, text := range []string{
+		"def read_file(path: str) -> str:\n    return open(path).read()",
+		"read_file(path: str)",
+		"[read_file(path=file_path)]",
+		"[read_file(path=self.path)]",
+		"The list [read_file(path=a.go)] reads it.",
+		"[read_file(path=\"a.go\")] is the call the model should send.",
+		"content = read_file(path: \"a.go\")",
+		"Next I will call\nread_file(path=the whole file",
+		"Call it as read_file(path: a.go) when you need it.",
+	} {
+		d := classify(Case{ID: "prose", Model: "some-local-model", Text: text}, true, reg)
+		if len(d.Calls) > 0 || d.Class != messages.ReplyFinal {
+			t.Errorf("%q read as %s with %d call(s)", text, d.Class, len(d.Calls))
 		}
 	}
 }

@@ -129,6 +129,11 @@ func TestParse_DocumentedFormsHostile(t *testing.T) {
 		"harmony stray tokens":   repeatTo("assistant to=functions.read_file 天天中彩票json\n", megabyte),
 		"harmony stray objects":  repeatTo("analysis to=functions.bash 彩票json content{\"command\": \"", megabyte),
 		"harmony namespaced":     repeatTo("assistantanalysis to=repo_browser.open_file code 天天 ", megabyte),
+		"unquoted list values":   repeatTo("[read_file(path=a b", megabyte),
+		"escaped quote values":   repeatTo("<tool_call>read_file(path: \\\"", megabyte),
+		"stray closers":          repeatTo("read_file(path: \"a.go\")</tool_", megabyte),
+		"flat objects":           repeatTo(`<tool_call>{"name": "bash", "command": "`, megabyte),
+		"glued lists":            repeatTo("[read_file(path=\"a.go\")]I\n", megabyte),
 	}
 	for name, text := range replies {
 		t.Run(name, func(t *testing.T) {
