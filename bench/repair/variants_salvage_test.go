@@ -42,7 +42,7 @@ func TestVariantsSalvageRecipient(t *testing.T) {
 		{"recipient, json on the next line", m, "Texte à traduire assistant to=functions.read in commentary  彩票 json\n{\"path\":\"a.go\"}", nil, calls(readA)},
 		{"recipient, glued code{", m, `assistantanalysis to=repo_browser.open_file code{"path":"a.go"}`, nil, calls(readA)},
 		{"recipient, key= before the object", m, `翻译 analysis to=functions.bash  input={"command":"ls -la"} code`, nil, calls(lsla)},
-		{"two recipients on one line", m, `x to=functions.read json {"path":"a.go"}/y to=functions.read json {"path":"b.go"}`, nil, calls(readA, call("read_file", "path", "b.go"))},
+		{"two recipients on one line", m, `变更analysis to=functions.read json {"path":"a.go"}/Subassistant to=functions.read json {"path":"b.go"}`, nil, calls(readA, call("read_file", "path", "b.go"))},
 	})
 }
 

@@ -9,6 +9,10 @@ import (
 // JSON object, a JSON string for a one-argument tool, or the raw text of an object cut off by
 // the end of the reply, which tools/ repairs or refuses) and where the payload ends.
 
+// gapWordsMax bounds the ASCII words between a marked name and its payload: a harmony
+// header's channel and format words ("in commentary … json content"), not a sentence.
+const gapWordsMax = 4
+
 // payload is one reading of the text after a name.
 type payload struct {
 	args   string
@@ -22,7 +26,7 @@ type payload struct {
 func (s *salvager) after(o occurrence, l lead, next int, rest []occurrence) (candidate, bool) {
 	t := s.text
 	limit := min(o.end+salvageGapMax, len(t))
-	newlines := 0
+	newlines, words := 0, 0
 	for i := o.end; i < limit; {
 		if i > next {
 			return candidate{}, false // the gap reached another name: its own call, or none
@@ -63,8 +67,8 @@ func (s *salvager) after(o occurrence, l lead, next int, rest []occurrence) (can
 				p, ok := s.attrArgs(i)
 				return s.take(o, l, i, p, ok, rest)
 			}
-			if l.kind != leadMarker || i == next {
-				return candidate{}, false // a word between a name and an object: a sentence
+			if words++; l.kind != leadMarker || i == next || words > gapWordsMax {
+				return candidate{}, false // words between a name and an object: a sentence
 			}
 			i = j
 		default: // punctuation, or a byte of a non-ASCII token
@@ -124,6 +128,7 @@ func (s *salvager) parenArgs(i int) (payload, bool) {
 	t := s.text
 	var pairs []kv
 	var positional json.RawMessage
+	lastBare, closed := false, false
 	j := i + 1
 	for len(pairs) < 64 {
 		j = skipSpace(t, j)
@@ -131,14 +136,15 @@ func (s *salvager) parenArgs(i int) (payload, bool) {
 			break
 		}
 		if t[j] == ')' {
-			j++
+			j, closed = j+1, true
 			break
 		}
 		key, k := keywordAt(t, j)
 		v, vend, bare, ok := s.value(k)
-		if !ok || key == "" && (positional != nil || bare || v[0] != '"' && v[0] != '{') {
+		if !ok || key == "" && (positional != nil || bare || v[0] != '"' && v[0] != '{') || bare && !bareLiteral(t[k-1], v) {
 			return payload{}, false
 		}
+		lastBare = bare
 		if key == "" {
 			positional = v
 		} else {
@@ -154,12 +160,36 @@ func (s *salvager) parenArgs(i int) (payload, bool) {
 		}
 	}
 	switch {
+	case !closed && lastBare:
+		return payload{}, false // "read_file(path=the whole file": words cut off, not a value
 	case positional != nil && pairs == nil:
 		return payload{args: string(positional), end: j}, true
 	case positional == nil:
 		return payload{args: string(objectOf(pairs)), end: j}, true
 	}
 	return payload{}, false
+}
+
+// typeNames are the types a signature gives its parameters (read_file(path: str)).
+var typeNames = map[string]bool{"str": true, "string": true, "int": true, "integer": true, "float": true, "bool": true,
+	"boolean": true, "number": true, "list": true, "dict": true, "object": true, "any": true, "array": true, "none": true}
+
+// bareLiteral reports whether an unquoted value after sep can be an argument: after "=" (a
+// Python keyword) not a variable or attribute (path=file_path, path=self.path); after ":" not
+// a type (a signature's path: str).
+func bareLiteral(sep byte, v json.RawMessage) bool {
+	var word string
+	if json.Unmarshal(v, &word) != nil {
+		return true // a number or literal
+	}
+	if sep == ':' {
+		return !typeNames[strings.ToLower(word)]
+	}
+	ident := word != "" && !(word[0] >= '0' && word[0] <= '9')
+	for i := 0; i < len(word) && ident; i++ {
+		ident = isIdentByte(word[i]) || word[i] == '.'
+	}
+	return !ident
 }
 
 // keywordAt reads "key=" or "key:" at t[j] and returns the key and where its value starts, or

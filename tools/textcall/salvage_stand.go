@@ -35,10 +35,13 @@ func leadOf(text string, at int) lead {
 		for k > 0 && isIdentByte(text[k-1]) && at-k < 32 {
 			k--
 		}
-		if k > 0 && text[k-1] == '<' {
-			k--
+		if recipient(text, k, strings.ToLower(text[k:at-1])) {
+			if k > 0 && text[k-1] == '<' {
+				k--
+			}
+			return lead{kind: leadMarker, start: k}
 		}
-		return lead{kind: leadMarker, start: k}
+		return lead{kind: leadProse}
 	}
 	k, opener := at, ""
 	for k > 0 && at-k < salvageLeadMax {
@@ -62,6 +65,37 @@ func leadOf(text string, at int) lead {
 		return lead{kind: leadLine, start: k, opener: opener}
 	}
 	return lead{kind: leadProse}
+}
+
+// recipientKeys name the tool a call goes to: <function=N>, name=N, tool=N.
+var recipientKeys = map[string]bool{"function": true, "name": true, "tool": true, "tool_name": true, "recipient": true}
+
+// harmonyWords end the header before a harmony recipient (docs/ARCHITECTURE.md's harmony
+// format: <|start|>assistant<|channel|>commentary to=functions.N), the role and channel left
+// when the special tokens between them are lost.
+var harmonyWords = []string{"analysis", "commentary", "final", "assistant", "user", "developer", "system", "tool"}
+
+// recipient reports whether key= ending at text[k] introduces a tool name: a recipient key, or
+// to= after a harmony header word (glued to whatever precedes it) or at a line's start; "send
+// it to=functions.bash" in a sentence is not one.
+func recipient(text string, k int, key string) bool {
+	if key != "to" {
+		return recipientKeys[key]
+	}
+	j := backOver(text, k, " \t")
+	if j == 0 || text[j-1] == '\n' {
+		return true
+	}
+	if _, ok := markupTokenBefore(text, j); ok {
+		return true
+	}
+	word := strings.ToLower(text[max(0, j-16):j])
+	for _, w := range harmonyWords {
+		if strings.HasSuffix(word, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // openerBefore is the opener ending at text[k], or "".
@@ -164,8 +198,10 @@ func trail(text string, end, limit int, l lead, strict bool) (int, bool) {
 		}
 		break
 	}
-	if (l.opener == "[" || l.opener == "(") && first == closerOf[l.opener] {
-		return i, true // [read_file(path="a")] then prose: the bracket holds the call
+	if (l.opener == "[" || l.opener == "(") && first == closerOf[l.opener] && i < limit && !isSpace(text[i]) {
+		// [read_file(path="a")]I am reading…: the special tokens around the bracket were
+		// stripped and the answer glued on; a space then words is a sentence about the call
+		return i, true
 	}
 	lineEnd := limit
 	if nl := strings.IndexByte(text[i:limit], '\n'); nl >= 0 {
