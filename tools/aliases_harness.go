@@ -17,7 +17,9 @@ type harnessTool struct {
 	// drop lists arguments with no effect here (descriptions, output modes).
 	drop []string
 	// textArg, when set, names the argument a call's bare text stands for: arguments that are
-	// not a JSON object but the input itself (Codex's apply_patch is a freeform tool).
+	// not a JSON object but the input itself (Codex's apply_patch is a freeform tool), or a
+	// Python call's one positional string (search_files('*.py'): the pattern, the first
+	// parameter of Hermes Agent's search_files and of the benchmarks' that define it).
 	textArg string
 	// isText says whether bare arguments are that input.
 	isText func(text string) bool
@@ -38,6 +40,8 @@ func (h harnessTool) textArgs(raw string) (map[string]any, bool) {
 	var s string
 	if json.Unmarshal([]byte(text), &s) == nil {
 		text = s
+	} else if s, ok := singleQuoted(text); ok {
+		text = s // a Python call's positional string: search_files('*.py')
 	}
 	if !h.isText(text) {
 		return nil, false
@@ -142,7 +146,7 @@ var harnessTools = map[string]harnessTool{
 	// several files at once: split into one read each (split.go); Gemini CLI's read_many_files
 	"read_multiple_files": {target: "read_file"},
 	"read_many_files":     {target: "read_file"},
-	"search_files":        {convert: searchFiles},
+	"search_files":        {convert: searchFiles, textArg: "pattern", isText: isOneLine},
 	// Gemma's tool_code block sent as a tool (aliases_toolcode.go): split into its calls
 	"tool_code": {convert: toolCodeRefusal},
 	// IDE agents, as their published tool definitions declare them (aliases_ide.go)
@@ -216,3 +220,32 @@ var harnessByNormalized = func() map[string]string {
 	}
 	return m
 }()
+
+// singleQuoted is the content of a Python single-quoted string literal ('*.py', 'it\'s'),
+// ok only when text is exactly one such literal.
+func singleQuoted(text string) (string, bool) {
+	if len(text) < 2 || text[0] != '\'' || text[len(text)-1] != '\'' {
+		return "", false
+	}
+	var b strings.Builder
+	body := text[1 : len(text)-1]
+	for i := 0; i < len(body); i++ {
+		switch c := body[i]; {
+		case c == '\'':
+			return "", false // a second literal, or a quote the model did not escape
+		case c == '\\' && i+1 < len(body) && (body[i+1] == '\'' || body[i+1] == '\\'):
+			b.WriteByte(body[i+1])
+			i++
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String(), true
+}
+
+// isOneLine says whether text is one line of plain text: not empty, not an object or an
+// array (arguments that are JSON are read as JSON).
+func isOneLine(text string) bool {
+	t := strings.TrimSpace(text)
+	return t != "" && !strings.ContainsAny(t, "\n") && t[0] != '{' && t[0] != '['
+}
