@@ -39,6 +39,11 @@ func millisecondsTimeout(key string) func(map[string]any) (string, string) {
 		}
 		n, isNum := v.(json.Number)
 		if text, isText := v.(string); isText { // digits as text, as XML-ish formats send them
+			if secs, withUnit := durationSeconds(text); withUnit { // or a duration with its unit ("2m")
+				delete(args, key)
+				args["timeout_s"] = json.Number(fmt.Sprint(secs))
+				return "", ""
+			}
 			n, isNum = json.Number(strings.TrimSpace(text)), true
 		}
 		ms, err := n.Float64()

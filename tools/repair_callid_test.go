@@ -121,3 +121,37 @@ func TestNamedWrapperUnwraps(t *testing.T) {
 		}
 	}
 }
+
+// A timeout written with its unit, and a command sent as a bare argv array (repair_shell.go,
+// repair_scalar.go).
+func TestTimeoutUnitsAndBareArgv(t *testing.T) {
+	reg := builtinRegistry(t)
+	env := &Env{Root: t.TempDir()}
+	cases := []struct{ tool, args, want string }{
+		{"bash", `{"command":"ls","timeout":"30s"}`, `{"command":"ls","timeout_s":30}`},
+		{"bash", `{"command":"ls","timeout":"2 min"}`, `{"command":"ls","timeout_s":120}`},
+		{"bash", `{"command":"ls","timeout_s":"1.5m"}`, `{"command":"ls","timeout_s":90}`},
+		{"bash", `{"command":"ls","timeout":"120000ms"}`, `{"command":"ls","timeout_s":120}`},
+		{"bash", `{"command":"ls","timeout":"1500 milliseconds"}`, `{"command":"ls","timeout_s":2}`},
+		{"bash", `{"command":"ls","timeout":"10ms"}`, `{"command":"ls","timeout_s":1}`},
+		{"bash", `{"command":"ls","timeout":"90 Seconds"}`, `{"command":"ls","timeout_s":90}`},
+		{"bash", `{"command":"ls","timeout":"soon"}`, ""},
+		{"bash", `{"command":"ls","timeout":"30 parsecs"}`, ""},
+		{"bash", `["ls","-la"]`, `{"command":"ls -la"}`},
+		{"bash", `["bash","-lc","ls -R"]`, `{"command":"ls -R"}`},
+		{"shell", `["bash","lc","ls -R"]`, `{"command":"ls -R"}`},
+		{"bash", `{"argv":["ls","-la"]}`, `{"command":"ls -la"}`},
+		{"bash", `[]`, ""},
+		{"bash", `["ls", 3]`, ""},
+		{"read_file", `["a.go"]`, ""}, // an argv is a command's, never a path list read as one path
+	}
+	for _, tc := range cases {
+		a := reg.Admit(env, Call{ID: "1", Name: tc.tool, Args: tc.args})
+		switch {
+		case tc.want == "" && a.Refusal == "":
+			t.Errorf("%s %s: admitted as %s, want refused", tc.tool, tc.args, a.Args)
+		case tc.want != "" && (a.Refusal != "" || string(a.Args) != tc.want):
+			t.Errorf("%s %s: got %s (refusal %q), want %s", tc.tool, tc.args, a.Args, a.Refusal, tc.want)
+		}
+	}
+}

@@ -374,5 +374,12 @@ func TestVariantsNamesIDsAndShapes(t *testing.T) {
 		{"search_files positional double", "gemma3:1b", `<tool_call>search_files("*.go")</tool_call>`, nil, calls(call("glob", "pattern", "*.go"))},
 		{"search_files json string", m, "", q("search_files", `"*.md"`), calls(call("glob", "pattern", "*.md"))},
 		{"search_files word", m, "", q("search_files", `'TODO'`), calls(call("grep", "pattern", "TODO"))},
+		// a timeout with its unit (Go's, systemd's, Docker's durations), an argv without its object
+		{"timeout 30s", m, "", q("bash", `{"command": "ls -la", "timeout": "30s"}`), calls(call("bash", "command", "ls -la", "timeout_s", 30.0))},
+		{"timeout 2m on Bash", m, "", q("Bash", `{"command": "ls -la", "timeout": "2m"}`), calls(call("bash", "command", "ls -la", "timeout_s", 120.0))},
+		{"timeout_s 90 seconds xml", m, "<tool_call>\n<function=bash>\n<parameter=command>\nls -la\n</parameter>\n<parameter=timeout_s>\n90 seconds\n</parameter>\n</function>\n</tool_call>", nil, calls(call("bash", "command", "ls -la", "timeout_s", 90.0))},
+		{"argv as the arguments", "gpt-5-codex", "", q("shell", `["bash", "-lc", "ls -la"]`), calls(lsla)},
+		{"argv mangled flag", "gpt-oss-20b", "", q("exec", `["bash", "lc", "ls -la"]`), calls(lsla)},
+		{"argv key", m, "", q("bash", `{"argv": ["ls", "-la"]}`), calls(lsla)},
 	})
 }
