@@ -33,6 +33,7 @@ var argAliases = map[string][]string{
 	"filepattern": {"glob", "pattern"}, "contextlines": {"context"}, // Amp's glob takes filePattern
 	"includepattern": {"glob"}, "searchpath": {"path"}, "searchdirectory": {"path"}, // Cursor, Zed, Windsurf
 	"relativeworkspacepath": {"path"},    // Cursor's list_dir
+	"targetdirectory":       {"path"},    // Cursor's glob_file_search and list_dir
 	"codecontent":           {"content"}, // Windsurf's write_to_file
 	// read_file
 	"startline": {"offset"}, "line": {"offset"}, "linenumber": {"offset"}, "lines": {"limit"},

@@ -150,10 +150,11 @@ var harnessTools = map[string]harnessTool{
 	// Gemma's tool_code block sent as a tool (aliases_toolcode.go): split into its calls
 	"tool_code": {convert: toolCodeRefusal},
 	// IDE agents, as their published tool definitions declare them (aliases_ide.go)
-	"run_command":    {target: "bash", convert: windsurfCommand},
-	"launch-process": {target: "bash", convert: augmentProcess},
-	"find_by_name":   {target: "glob", convert: windsurfFind},
-	"find_path":      {target: "glob", rename: map[string]string{"glob": "pattern"}, drop: []string{"offset"}},
+	"run_command":      {target: "bash", convert: windsurfCommand},
+	"launch-process":   {target: "bash", convert: augmentProcess},
+	"find_by_name":     {target: "glob", convert: windsurfFind},
+	"find_path":        {target: "glob", rename: map[string]string{"glob": "pattern"}, drop: []string{"offset"}},
+	"glob_file_search": {target: "glob"}, // Cursor's (glob_pattern, target_directory)
 	// gpt-oss's repo_browser (aliases_gptoss.go): the names not already ours or another's
 	"repo_browser.search": {target: "grep", convert: repoBrowserSearch},
 	// its list_files is the tree, as harnesses serving it map it, not Cline's top level
@@ -173,6 +174,13 @@ var harnessTools = map[string]harnessTool{
 	"create_directory": {target: "bash", convert: shellOp("mkdir -p")},
 	"make_directory":   {target: "bash", convert: shellOp("mkdir -p")},
 	"move_file":        {target: "bash", convert: moveFile},
+	// Zed's file tools (its agent's tool list) and Cursor's and Augment's deletes: rm, mv and
+	// cp over the quoted paths, judged by bash's gate like any command
+	"delete_file":  {target: "bash", convert: shellOp("rm")},
+	"remove-files": {target: "bash", convert: shellOp("rm")},
+	"delete_path":  {target: "bash", convert: shellOp("rm -r")},
+	"move_path":    {target: "bash", convert: moveFile},
+	"copy_path":    {target: "bash", convert: copyPath},
 	// Agent Zero's terminal (aliases_agentzero.go)
 	"code_execution_tool": {target: "bash", convert: agentZeroCode},
 	// Anthropic's text editor commands called as tools (str_replace, create with file_text)

@@ -3,6 +3,8 @@ package tools
 import (
 	"strings"
 	"testing"
+
+	"github.com/troupe-dev/troupe/messages"
 )
 
 // An id where a tool's name belongs (repair_callid.go): the documented id spellings only, the
@@ -152,6 +154,38 @@ func TestTimeoutUnitsAndBareArgv(t *testing.T) {
 			t.Errorf("%s %s: admitted as %s, want refused", tc.tool, tc.args, a.Args)
 		case tc.want != "" && (a.Refusal != "" || string(a.Args) != tc.want):
 			t.Errorf("%s %s: got %s (refusal %q), want %s", tc.tool, tc.args, a.Args, a.Refusal, tc.want)
+		}
+	}
+}
+
+// A repaired call that writes or runs still asks in ask and auto-edit modes: another harness's
+// delete, move and copy become the shell command, which bash's gate judges like any other.
+func TestRepairedFileOperationsStillAsk(t *testing.T) {
+	reg := builtinRegistry(t)
+	env := &Env{Root: t.TempDir()}
+	cases := []struct{ name, args string }{
+		{"delete_file", `{"target_file":"a.go"}`},
+		{"delete_path", `{"path":"src"}`},
+		{"remove-files", `{"file_paths":["a.go","b.go"]}`},
+		{"move_path", `{"source_path":"a.go","destination_path":"b.go"}`},
+		{"copy_path", `{"source_path":"a.go","destination_path":"b.go"}`},
+		{"call_0", `{"command":"rm -f a.go"}`},
+		{"search_replace", `{"file_path":"a.go","old_string":"x","new_string":"y"}`},
+	}
+	for _, tc := range cases {
+		a := reg.Admit(env, Call{ID: "1", Name: tc.name, Args: tc.args})
+		if a.Refusal != "" {
+			t.Errorf("%s %s: refused: %s", tc.name, tc.args, a.Refusal)
+			continue
+		}
+		spec := reg.byName[a.Name].spec
+		for _, mode := range []messages.Mode{messages.ModeAsk, messages.ModeAutoEdit} {
+			if a.Name == "edit_file" && mode == messages.ModeAutoEdit {
+				continue // auto-edit allows workspace edits, repaired or not
+			}
+			if d, _ := (&Policy{Mode: mode}).Decide(spec, a.Args, nil); d != Ask {
+				t.Errorf("%s → %s %s in %s mode: %v, want ask", tc.name, a.Name, a.Args, mode, d)
+			}
 		}
 	}
 }

@@ -381,5 +381,14 @@ func TestVariantsNamesIDsAndShapes(t *testing.T) {
 		{"argv as the arguments", "gpt-5-codex", "", q("shell", `["bash", "-lc", "ls -la"]`), calls(lsla)},
 		{"argv mangled flag", "gpt-oss-20b", "", q("exec", `["bash", "lc", "ls -la"]`), calls(lsla)},
 		{"argv key", m, "", q("bash", `{"argv": ["ls", "-la"]}`), calls(lsla)},
+		// Cursor's (its published agent prompt), Zed's (its agent's tool list) and Augment's tools
+		{"cursor search_replace", m, "", q("search_replace", `{"file_path": "a.go", "old_string": "x := 1", "new_string": "x := 2"}`), calls(call("edit_file", "path", "a.go", "old_string", "x := 1", "new_string", "x := 2"))},
+		{"cursor glob_file_search", m, "", q("glob_file_search", `{"glob_pattern": "*.go", "target_directory": "src"}`), calls(call("glob", "pattern", "*.go", "path", "src"))},
+		{"cursor list_dir target_directory", m, "", q("list_dir", `{"target_directory": "src"}`), calls(call("list_dir", "path", "src"))},
+		{"cursor delete_file", m, "", q("delete_file", `{"target_file": "a.go", "explanation": "unused"}`), calls(call("bash", "command", "rm a.go"))},
+		{"zed delete_path", m, "", q("delete_path", `{"path": "build dir"}`), calls(call("bash", "command", "rm -r 'build dir'"))},
+		{"zed move_path", m, "", q("move_path", `{"source_path": "a.go", "destination_path": "b.go"}`), calls(call("bash", "command", "mv a.go b.go"))},
+		{"zed copy_path", m, "", q("copy_path", `{"source_path": "src", "destination_path": "src2"}`), calls(call("bash", "command", "cp -R src src2"))},
+		{"augment remove-files", m, "", q("remove-files", `{"file_paths": ["a.go", "b.go"]}`), calls(call("bash", "command", "rm a.go b.go"))},
 	})
 }
