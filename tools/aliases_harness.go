@@ -216,7 +216,9 @@ var harnessTools = map[string]harnessTool{
 	"cmd":         {target: "bash"},
 	"command":     {target: "bash"},
 	"find_file":   {target: "glob", convert: findFile},
-	"search_dir":  {target: "grep", convert: searchDir},
+	// OpenHands' agent skills (file_name, to_replace, new_content)
+	"edit_file_by_replace": {target: "edit_file", rename: map[string]string{"to_replace": "old_string"}},
+	"search_dir":           {target: "grep", convert: searchDir},
 }
 
 // harnessByNormalized finds a harness tool by its name with case and separators folded

@@ -189,3 +189,27 @@ func TestRepairedFileOperationsStillAsk(t *testing.T) {
 		}
 	}
 }
+
+// A name in quotes or backticks, and Anthropic's versioned tool types (repair_names.go), resolve
+// only onto a name resolve maps.
+func TestQuotedAndVersionedNames(t *testing.T) {
+	reg := builtinRegistry(t)
+	env := &Env{Root: t.TempDir()}
+	cases := []struct{ name, args, tool string }{
+		{"`bash`", `{"command":"ls"}`, "bash"},
+		{`"read_file"`, `{"path":"a.go"}`, "read_file"},
+		{"“Read”", `{"file_path":"a.go"}`, "read_file"},
+		{"bash_20250124", `{"command":"ls"}`, "bash"},
+		{"text_editor_20250728", `{"command":"view","path":"a.go"}`, "read_file"},
+		{"`nope`", `{"command":"ls"}`, ""},
+		{"computer_20241022", `{"action":"screenshot"}`, ""},
+		{"bash_2025", `{"command":"ls"}`, ""},
+		{"mcp__srv__bash_20250124", `{"command":"ls"}`, ""}, // another server's tool, never ours
+	}
+	for _, tc := range cases {
+		a := reg.Admit(env, Call{ID: "1", Name: tc.name, Args: tc.args})
+		if a.Name != tc.tool || (tc.tool == "") != (a.Refusal != "") {
+			t.Errorf("%s %s: got %q (refusal %q), want %q", tc.name, tc.args, a.Name, a.Refusal, tc.tool)
+		}
+	}
+}

@@ -92,6 +92,13 @@ func (r *Registry) resolve(name, args string) (resolution, bool) {
 			return res.renamedFrom(name), true
 		}
 	}
+	for _, unwrap := range []func(string) (string, bool){unquotedName, versionedName} { // repair_names.go
+		if inner, ok := unwrap(bare); ok {
+			if res, found := r.resolve(inner, args); found {
+				return res.renamedFrom(name), true
+			}
+		}
+	}
 
 	if tool, ok := r.namespacedTool(bare); ok && tool != bare {
 		res, found := r.resolve(tool, args)

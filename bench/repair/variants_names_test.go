@@ -390,5 +390,11 @@ func TestVariantsNamesIDsAndShapes(t *testing.T) {
 		{"zed move_path", m, "", q("move_path", `{"source_path": "a.go", "destination_path": "b.go"}`), calls(call("bash", "command", "mv a.go b.go"))},
 		{"zed copy_path", m, "", q("copy_path", `{"source_path": "src", "destination_path": "src2"}`), calls(call("bash", "command", "cp -R src src2"))},
 		{"augment remove-files", m, "", q("remove-files", `{"file_paths": ["a.go", "b.go"]}`), calls(call("bash", "command", "rm a.go b.go"))},
+		{"openhands edit_file_by_replace", m, "", q("edit_file_by_replace", `{"file_name": "a.go", "to_replace": "x := 1", "new_content": "x := 2"}`), calls(call("edit_file", "path", "a.go", "old_string", "x := 1", "new_string", "x := 2"))},
+		// a name in backticks or quotes; Anthropic's versioned tool types as names
+		{"backticked name json", m, "<tool_call>{\"name\": \"`read_file`\", \"arguments\": {\"path\": \"a.go\"}}</tool_call>", nil, calls(readA)},
+		{"quoted name structured", m, "", q(`"bash"`, `{"command": "ls -la"}`), calls(lsla)},
+		{"bash type as name", "claude-sonnet-4", "", q("bash_20250124", `{"command": "ls -la"}`), calls(lsla)},
+		{"text editor type as name", "claude-sonnet-4", "", q("text_editor_20250728", `{"command": "view", "path": "a.go"}`), calls(readA)},
 	})
 }
