@@ -13,7 +13,8 @@ var argAliases = map[string][]string{
 	"uri": {"path"}, "searchinfolder": {"path"}, // Void's tools (a workspace path as uri)
 	// command
 	"cmd": {"command"}, "script": {"command"}, "commandline": {"command"},
-	"shellcommand": {"command"}, "argv": {"command"}, // an argv array, joined by argvCommand "code": {"content"}, // never command: {"code": …} alone is code to run in its language, not the shell
+	"shellcommand": {"command"}, "argv": {"command"}, // an argv array, joined by argvCommand
+	"code": {"content"}, // never command: {"code": …} alone is code to run in its language, not the shell
 	// edit_file
 	"oldstr": {"old_string"}, "oldtext": {"old_string"}, "search": {"old_string", "pattern"},
 	"find": {"old_string", "pattern"}, "newstr": {"new_string"}, "newtext": {"new_string"},

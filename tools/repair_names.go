@@ -13,11 +13,18 @@ import (
 // is the name of text_editor_20250429): a model trained on them sends the type as the name.
 // Either resolves only when what remains is a name resolve maps.
 
+// maxUnwrappedName bounds the names these unwraps read: tool names are short (OpenAI's limit is
+// 64 characters), and a hostile megabyte of name must cost nothing here.
+const maxUnwrappedName = 128
+
 // nameQuotes are the quote pairs a name comes wrapped in.
 var nameQuotes = [][2]string{{"`", "`"}, {`"`, `"`}, {"'", "'"}, {"“", "”"}, {"‘", "’"}}
 
 // unquotedName is name without the one pair of quotes around it.
 func unquotedName(name string) (string, bool) {
+	if len(name) > maxUnwrappedName {
+		return "", false
+	}
 	for _, q := range nameQuotes {
 		if inner, ok := strings.CutPrefix(name, q[0]); ok {
 			if inner, ok = strings.CutSuffix(inner, q[1]); ok && inner != "" && !strings.ContainsAny(inner, "`\"'“”‘’") {
@@ -33,6 +40,9 @@ var versionSuffix = lazyre.New(`^([A-Za-z][A-Za-z_]*[A-Za-z])_20[0-9]{6}$`)
 
 // versionedName is the tool type's name without its version date.
 func versionedName(name string) (string, bool) {
+	if len(name) > maxUnwrappedName {
+		return "", false
+	}
 	m := versionSuffix.FindStringSubmatch(name)
 	if m == nil {
 		return "", false
