@@ -1,6 +1,11 @@
 package main
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/troupe-dev/troupe/messages"
+	"github.com/troupe-dev/troupe/tools"
+)
 
 // Text-format rules added for issue 20's development misses, each in several spellings of
 // its format's documentation, through the session's path (repair on).
@@ -319,4 +324,106 @@ func TestVariantsGLMMultilineValue(t *testing.T) {
 	}
 	runVariants(t, vs)
 	replayVariants(t, vs, true)
+}
+
+// gpt-oss harmony with its special tokens stripped and glitch tokens leaked between the
+// header's parts (the format guide's "<|channel|>commentary to=functions.N <|constrain|>json
+// <|message|>{…}"): runs of unrelated CJK, Georgian or Telugu tokens, "commentary" spelled
+// half in another script, the object on the next line, after a stray "content" or "_input=",
+// in any channel or role word (openclaw/docs' translated pages in eight languages, forge's
+// analysis-channel call to gpt-oss's trained-in repo_browser). In text and reasoning.
+func TestVariantsHarmonyStrayTokens(t *testing.T) {
+	m := "gpt-oss-20b"
+	vs := []variant{
+		{"cjk then json next line", m, "Die Datei lesen】【：】【assistant to=functions.read_file  海南天天 ￣亚洲json\n{\"path\":\"a.go\"}", nil, calls(readA)},
+		{"mangled commentary", m, "Lire le fichierassistant to=functions.read_file კომენტary  玩彩神争霸json\n{\"path\":\"a.go\"}", nil, calls(readA)},
+		{"in commentary content", m, "変更user to=functions.bash in commentary  天天彩票怎么json  content{\"command\":\"ls -la\"}", nil, calls(lsla)},
+		{"content colon", m, "analysis to=functions.read_file  天天中彩票commentary 开号json  content: {\"path\":\"a.go\"}", nil, calls(readA)},
+		{"input equals then code", m, "读取】【。analysis to=functions.read_file  xx_input={\"path\":\"a.go\"} code", nil, calls(readA)},
+		{"token glued to json", m, "hata ayıklama】【analysis to=functions.read_file 彩票娱乐注册json 和天天中彩票{\"path\":\"a.go\"}", nil, calls(readA)},
+		{"two in a row", m, "変更analysis to=functions.read_file in commentary 天天json content{\"path\":\"a.go\"}/Sub assistant to=functions.bash in commentary 手机json content{\"command\":\"ls -la\"} 天天json", nil, calls(readA, lsla)},
+		{"other namespace after channel", m, "assistantanalysis to=repo_browser.open_file code{\"path\":\"a.go\"}", nil, calls(readA)},
+		{"container exec stripped", m, "assistantcommentary to=container.exec json{\"cmd\":[\"bash\",\"-lc\",\"ls -la\"]}", nil, calls(lsla)},
+	}
+	runVariants(t, vs)
+	replayVariants(t, vs, true)
+}
+
+// A recipient written in prose is not a call: a sentence between it and an object, more words
+// than stray tokens hold, a second line break, another namespace with no header word before it.
+func TestHarmonyRecipientInProseIsNotACall(t *testing.T) {
+	reg, err := tools.NewRegistry(tools.Builtins()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, text := range []string{
+		"Use the to=functions.read_file recipient. Then send {\"path\": \"a.go\"} as its message.",
+		"The header holds to=functions.read_file and the message body holds the object {\"path\": \"a.go\"}",
+		"commentary to=functions.read_file\n\nThe arguments were\n{\"path\": \"a.go\"}",
+		"Send it to=repo_browser.open_file json{\"path\": \"a.go\"}",
+		"Name to=functions.bash, then later pass {\"command\": \"ls -la\"}",
+	} {
+		d := classify(Case{ID: "prose", Model: "gpt-oss-20b", Text: text}, true, reg)
+		if len(d.Calls) > 0 {
+			t.Errorf("%q read as %d call(s): %s %s", text, len(d.Calls), d.Calls[0].Name, d.Calls[0].Args)
+		}
+	}
+}
+
+// Python-call syntax as small models mangle it (tool-calling-benchmark's gemma3:1b, BitNet and
+// LFM2.5 runs; subversionbench's llama-4-maverick): "key: value" for key=value (Gemma 4's own
+// call:NAME{k:v} pairs), a string left unquoted or in escaped quotes, the whole call in
+// typographic quotes, the </tool_call> cut short, misspelled or alone, the name beside the
+// arguments in a marked JSON object, and LFM's list with its answer glued after "]" once the
+// special tokens are stripped. In text and reasoning.
+func TestVariantsPythonMangled(t *testing.T) {
+	m := "some-local-model"
+	globPy := call("glob", "pattern", "*.py")
+	vs := []variant{
+		{"colon kwarg in tool_call fence", m, "```tool_call\nglob(pattern: '*.py')\n```", nil, calls(globPy)},
+		{"colon kwarg in tags", m, `<tool_call>read_file(path: "a.go")</tool_call>`, nil, calls(readA)},
+		{"colon kwarg own line", m, "Reading it.\nread_file(path: \"a.go\")", nil, calls(readA)},
+		{"closer cut short", m, "<tool_call>read_file(path: \"a.go\")</tool_\n", nil, calls(readA)},
+		{"closer misspelled", m, `<tool_call>bash(command: "ls -la")</tool_Latin>`, nil, calls(lsla)},
+		{"closer alone", m, `read_file(path: "a.go")</tool_call>`, nil, calls(readA)},
+		{"closer alone after a line", m, "Listing.\nbash(command=\"ls -la\")</tool_call>", nil, calls(lsla)},
+		{"unquoted glob in tags", m, `<tool_call>glob(pattern: *.py)</tool_call>`, nil, calls(globPy)},
+		{"unquoted word in tags", m, `<tool_call>read_file(path: README)</tool_call>`, nil, calls(call("read_file", "path", "README"))},
+		{"unquoted words in a list", "llama-4-maverick", "Let's begin by listing.\n\n[bash(command=ls -la)]", nil, calls(lsla)},
+		{"typographic quotes", m, `<tool_call>“read_file(path: a.go)”</tool_call>`, nil, calls(readA)},
+		{"escaped quotes", m, `<tool_call>read_file(path: \"a.go\")</tool_call>`, nil, calls(readA)},
+		{"positional single quotes", m, `<tool_call>glob('*.py')</tool_call>`, nil, calls(globPy)},
+		{"flat json in tags unclosed", m, `<tool_call>{"name": "read_file", "path": "a.go"}`, nil, calls(readA)},
+		{"flat json with id", m, `<tool_call>{"id": "c1", "name": "read_file", "path": "a.go"}</tool_call>`, nil, calls(readA)},
+		{"flat json in fence", m, "```tool_call\n{\"name\": \"bash\", \"command\": \"ls -la\"}\n```", nil, calls(lsla)},
+		{"lfm list with answer glued", "lfm2.5-1.2b", `[read_file(path="a.go")]I am reading the file to see its contents.`, nil, calls(readA)},
+	}
+	runVariants(t, vs)
+	replayVariants(t, vs, true)
+}
+
+// Code and prose around those shapes stay prose: a signature, a variable or attribute as the
+// value, a list quoted mid-sentence or followed by a blank, an assignment, an unquoted word
+// cut off at the end.
+func TestPythonMangledProseIsNotACall(t *testing.T) {
+	reg, err := tools.NewRegistry(tools.Builtins()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, text := range []string{
+		"def read_file(path: str) -> str:\n    return open(path).read()",
+		"read_file(path: str)",
+		"[read_file(path=file_path)]",
+		"[read_file(path=self.path)]",
+		"The list [read_file(path=a.go)] reads it.",
+		"[read_file(path=\"a.go\")] is the call the model should send.",
+		"content = read_file(path: \"a.go\")",
+		"Next I will call\nread_file(path=the whole file",
+		"Call it as read_file(path: a.go) when you need it.",
+	} {
+		d := classify(Case{ID: "prose", Model: "some-local-model", Text: text}, true, reg)
+		if len(d.Calls) > 0 || d.Class != messages.ReplyFinal {
+			t.Errorf("%q read as %s with %d call(s)", text, d.Class, len(d.Calls))
+		}
+	}
 }

@@ -65,6 +65,9 @@ func scanBareJSON(text string, sc scanCtx) []span {
 		var calls []Call
 		if mentionsCallKey(text[start:end]) {
 			calls = jsonCallsIn(text[start:end], FormatJSON)
+			if len(calls) == 0 && sc.inMarker {
+				calls = flatCallIn(text[start:end], FormatJSON)
+			}
 		}
 		orphan := skipSpace(text, end)
 		markedByClose := strings.HasPrefix(text[orphan:], hermesClose)

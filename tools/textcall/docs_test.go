@@ -126,6 +126,14 @@ func TestParse_DocumentedFormsHostile(t *testing.T) {
 		"name keyed lists":       "<|tools_prefix|>" + repeatTo("[{\"bash\": ", megabyte) + "<|tools_suffix|>",
 		"glued harmony names":    repeatTo("commentary to=functions.read_file"+strings.Repeat("json", 64)+"{", megabyte),
 		"end tokens after calls": "read_file(path=\"a.go\")" + repeatTo("<|eot|> ", megabyte),
+		"harmony stray tokens":   repeatTo("assistant to=functions.read_file 天天中彩票json\n", megabyte),
+		"harmony stray objects":  repeatTo("analysis to=functions.bash 彩票json content{\"command\": \"", megabyte),
+		"harmony namespaced":     repeatTo("assistantanalysis to=repo_browser.open_file code 天天 ", megabyte),
+		"unquoted list values":   repeatTo("[read_file(path=a b", megabyte),
+		"escaped quote values":   repeatTo("<tool_call>read_file(path: \\\"", megabyte),
+		"stray closers":          repeatTo("read_file(path: \"a.go\")</tool_", megabyte),
+		"flat objects":           repeatTo(`<tool_call>{"name": "bash", "command": "`, megabyte),
+		"glued lists":            repeatTo("[read_file(path=\"a.go\")]I\n", megabyte),
 	}
 	for name, text := range replies {
 		t.Run(name, func(t *testing.T) {

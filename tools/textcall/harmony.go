@@ -1,6 +1,9 @@
 package textcall
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // gpt-oss harmony, from OpenAI's harmony format guide (openai/harmony, cookbook "harmony"):
 //
@@ -64,23 +67,41 @@ func scanHarmony(text string, sc scanCtx) []span {
 // strippedRecipient introduces a harmony call whose special tokens were stripped.
 const strippedRecipient = "to=functions."
 
+// harmonyStrayMax bounds the stray tokens read between a stripped recipient and its arguments
+// object: gpt-oss leaks glitch tokens (runs of unrelated CJK, Georgian or Telugu text, a
+// "commentary" spelled half in another script) between the header's parts when its special
+// tokens are stripped (openclaw/docs' translated pages, several languages).
+const harmonyStrayMax = 192
+
+// harmonyStrayWords are the ASCII words a header holds between its recipient and its object;
+// any other ASCII word counts against harmonyStrayOther.
+var harmonyStrayWords = []string{"commentary", "analysis", "assistant", "constrain", "json", "code", "content", "message", "in"}
+
+// harmonyStrayOther is how many other ASCII words stray tokens may hold: a sentence has more.
+const harmonyStrayOther = 2
+
 // scanHarmonyStripped reads "[commentary ]to=functions.NAME[ json|code]{…}": the recipient,
-// then the arguments object right after it. Only a complete object counts.
+// then the arguments object after it, past a bounded run of stray tokens. A recipient in
+// another namespace (gpt-oss's trained-in to=repo_browser.open_file, to=container.exec) counts
+// after a header word and when its name is Known. Only a complete object counts.
 func scanHarmonyStripped(text string, sc scanCtx) []span {
 	var out []span
-	f := newFinder(text, strippedRecipient)
+	f := newFinder(text, "to=")
 	budget := workBudget(text) // unclosed objects would otherwise be matched to the end each
 	for pos := 0; budget > 0; {
 		at := f.at(pos)
 		if at < 0 {
 			return out
 		}
-		pos = at + len(strippedRecipient)
+		pos = at + len("to=")
 		j := pos
 		for j < len(text) && isNameByte(text[j]) {
 			j++
 		}
-		name := harmonyUnglue(text[pos:j], sc)
+		name, ok := strippedName(text, at, text[pos:j], sc)
+		if !ok {
+			continue
+		}
 		k := skipSpace(text, j)
 		// The recipient in the role position ("assistant to=functions.x commentary json{…}")
 		// leaves the channel word between the name and the content type.
@@ -96,7 +117,10 @@ func scanHarmonyStripped(text string, sc scanCtx) []span {
 				break
 			}
 		}
-		if !plausibleName(name) || k >= len(text) || text[k] != '{' {
+		if k < len(text) && text[k] != '{' {
+			k = strayObject(text, k)
+		}
+		if k < 0 || k >= len(text) {
 			continue
 		}
 		end, ok := matchJSON(text, k)
@@ -105,7 +129,7 @@ func scanHarmonyStripped(text string, sc scanCtx) []span {
 			continue
 		}
 		start := at
-		for _, word := range []string{"commentary", "analysis", "assistant"} {
+		for _, word := range []string{"commentary", "analysis", "assistant", "user"} {
 			if w := strings.TrimRight(text[:at], " "); strings.HasSuffix(w, word) {
 				start = len(w) - len(word)
 				break
@@ -116,6 +140,72 @@ func scanHarmonyStripped(text string, sc scanCtx) []span {
 	}
 	return out
 }
+
+// strippedName reads the recipient written at text[at:] ("to=" then raw): functions.NAME, or
+// a Known name in another namespace right after a header word.
+func strippedName(text string, at int, raw string, sc scanCtx) (string, bool) {
+	if rest, ok := strings.CutPrefix(raw, strings.TrimPrefix(strippedRecipient, "to=")); ok {
+		name := harmonyUnglue(rest, sc)
+		return name, plausibleName(name)
+	}
+	if !strings.Contains(raw, ".") || !afterHeaderWord(text, at) {
+		return "", false
+	}
+	name := harmonyUnglue(raw, sc)
+	return name, sc.opt.Known != nil && sc.opt.Known(name)
+}
+
+// afterHeaderWord reports whether a header word (a channel or role, glued or not) ends right
+// before text[at].
+func afterHeaderWord(text string, at int) bool {
+	w := strings.TrimRight(text[:at], " \t")
+	for _, word := range []string{"commentary", "analysis", "assistant"} {
+		if strings.HasSuffix(w, word) {
+			return true
+		}
+	}
+	return false
+}
+
+// strayObject returns where the arguments object opens within harmonyStrayMax bytes of i, past
+// stray tokens: no other recipient, at most one line break and few ASCII words other than
+// the header's own. It returns -1 when there is none.
+func strayObject(text string, i int) int {
+	lines, other := 0, 0
+	for j := i; j < len(text) && j-i < harmonyStrayMax; {
+		switch c := text[j]; {
+		case c == '{':
+			return j
+		case c == '\n':
+			if lines++; lines > 1 {
+				return -1
+			}
+		case strings.HasPrefix(text[j:], "to="), sentenceEnd(text, j):
+			return -1
+		case isASCIILetter(c):
+			w := j
+			for j < len(text) && (isASCIILetter(text[j]) || text[j] == '_') {
+				j++
+			}
+			if !slices.Contains(harmonyStrayWords, text[w:j]) {
+				if other++; other > harmonyStrayOther {
+					return -1
+				}
+			}
+			continue
+		}
+		j++
+	}
+	return -1
+}
+
+// sentenceEnd reports whether text[j] ends an ASCII sentence (". ", "!\n"): prose, not
+// stray tokens.
+func sentenceEnd(text string, j int) bool {
+	return strings.IndexByte(".!?", text[j]) >= 0 && j+1 < len(text) && isSpace(text[j+1])
+}
+
+func isASCIILetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
 // harmonyGlued are the header words that end up glued to the recipient when the tokens
 // between them are stripped: the format guide's own example writes

@@ -61,14 +61,18 @@ func scanTagged(text, open, close string, parse bodyParser) []span {
 }
 
 func hermesBody(body string, known func(string) bool) ([]Call, bool) {
-	t := strings.TrimSpace(body)
+	t := trimStrayCloser(strings.TrimSpace(body))
 	switch {
 	case t == "":
 		return nil, false
 	case strings.HasPrefix(t, qwenFunctionOpen):
 		return qwenFunctions(strings.TrimLeft(body, " \t\r\n")) // a last value's line break tells it ended
 	case t[0] == '{':
-		return jsonSequence(t, FormatHermes)
+		calls, complete := jsonSequence(t, FormatHermes)
+		if len(calls) == 0 && complete {
+			calls = flatCallIn(t, FormatHermes)
+		}
+		return calls, complete
 	case t[0] == '[':
 		if calls := otherSyntaxBody(t); len(calls) > 0 {
 			return calls, true
@@ -92,11 +96,43 @@ func hermesBody(body string, known func(string) bool) ([]Call, bool) {
 		if calls := otherSyntaxBody(t); len(calls) > 0 {
 			return calls, true
 		}
+		if calls := otherSyntaxBody(unquoteTypographic(t)); len(calls) > 0 {
+			return calls, true
+		}
 		if calls := attrLineBody(t); calls != nil {
 			return calls, true
 		}
 		return glmBody(t, known)
 	}
+}
+
+// trimStrayCloser drops a mangled closing tag from the end of a body whose </tool_call> never
+// came: cut short ("</tool_" at the end of the reply) or misspelled ("</tool_Latin>"), as
+// tool-calling-benchmark's gemma3:1b runs show. The body must still parse on its own.
+func trimStrayCloser(t string) string {
+	i := strings.LastIndex(t, "</tool")
+	if i <= 0 || t[i:] == hermesClose {
+		return t
+	}
+	for j := i + len("</tool"); j < len(t); j++ {
+		if c := t[j]; !isIdentByte(c) && c != '>' || c == '>' && j != len(t)-1 {
+			return t
+		}
+	}
+	return strings.TrimSpace(t[:i])
+}
+
+// unquoteTypographic takes typographic quotes wrapped around a whole body off:
+// <tool_call>“search_files(pattern: Brussels)”</tool_call>.
+func unquoteTypographic(t string) string {
+	for _, q := range [][2]string{{"“", "”"}, {"‘", "’"}, {"„", "“"}, {"«", "»"}} {
+		if inner, ok := strings.CutPrefix(t, q[0]); ok {
+			if inner, ok := strings.CutSuffix(inner, q[1]); ok {
+				return strings.TrimSpace(inner)
+			}
+		}
+	}
+	return t
 }
 
 // otherSyntaxBody reads a <tool_call> body written in another family's marker-less call

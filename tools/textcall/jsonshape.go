@@ -189,6 +189,33 @@ func callsFromObject(obj map[string]json.RawMessage, f Format) []Call {
 	return []Call{{Name: name, Args: emptyArgs, Format: f}}
 }
 
+// flatCallIn reads a call object inside a call marker whose arguments sit beside its name
+// instead of under an arguments key: <tool_call>{"name": "glob", "pattern": "*.py"}, as
+// tool-calling-benchmark's BitNet and gemma3:1b write it. Outside a marker such an object is a
+// record, not a call (callsFromObject).
+func flatCallIn(text string, f Format) []Call {
+	v, ok := looseValue(text)
+	var obj map[string]json.RawMessage
+	if !ok || v[0] != '{' || json.Unmarshal(v, &obj) != nil {
+		return nil
+	}
+	name := stringField(obj, nameKeys[:]...)
+	if name == "" {
+		return nil
+	}
+	args := map[string]json.RawMessage{}
+	for k, val := range obj {
+		if !slices.Contains(nameKeys[:], k) && k != "type" && k != "id" {
+			args[k] = val
+		}
+	}
+	raw, err := json.Marshal(args)
+	if err != nil {
+		return nil
+	}
+	return []Call{{Name: name, Args: raw, Raw: string(raw), Format: f}}
+}
+
 // rawArgText is the argument text as written: a string's content, or the JSON itself.
 func rawArgText(raw json.RawMessage) string {
 	var s string

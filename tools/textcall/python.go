@@ -79,6 +79,12 @@ func pyCallAt(text string, start, open int, sc scanCtx) (Call, int, pyStatus) {
 		return Call{}, open, pyBad
 	}
 	p := pyReader{s: text, i: open + 1}
+	switch k := backOver(text, start, " \t"); {
+	case sc.inMarker:
+		p.bare = bareAny
+	case k > 0 && text[k-1] == '[':
+		p.bare = bareNotCode // the pythonic list form: [bash(cmd=cat README.md)]
+	}
 	pairs, positional, st := p.args()
 	if st != pyOK {
 		return Call{}, p.i, st
@@ -89,6 +95,11 @@ func pyCallAt(text string, start, open int, sc scanCtx) (Call, int, pyStatus) {
 		call.Args = p.object // the arguments object itself, passed as the one argument
 	case positional > 0:
 		call.Args = nil // positional values cannot be named without the tool's schema
+		if positional == 1 && len(pairs) == 0 && len(p.first) > 0 && p.first[0] == '"' {
+			// one string, in JSON's quotes whatever the model's were, for the tools'
+			// one-string-argument repair: search_files('*.py')
+			call.Raw = string(p.first)
+		}
 	}
 	return call, p.i, pyOK
 }
@@ -119,10 +130,15 @@ func linesOfCalls(text string, found []span, inMarker bool) []span {
 		if k := backOver(text, start, " \t"); k > 0 && text[k-1] == '[' {
 			start = k - 1
 		}
-		if k := skipOver(text, end, " \t"); k < len(text) && text[k] == ']' {
-			end = k + 1
+		bracketed := false
+		if k := skipOver(text, end, " \t"); k < len(text) && text[k] == ']' && start < found[i].start {
+			end, bracketed = k+1, true
 		}
-		if inMarker || lineEdge(text, start, end) {
+		// A stray </tool_call> whose opening was lost ends the call's line, as after bare JSON.
+		if k := skipOver(text, end, " \t"); strings.HasPrefix(text[k:], hermesClose) {
+			end = k + len(hermesClose)
+		}
+		if inMarker || lineEdge(text, start, end) || bracketed && gluedAnswer(text, start, end) {
 			group := found[i:j]
 			group[0].start, group[len(group)-1].end = start, end
 			for g := range group[:len(group)-1] {
@@ -133,6 +149,15 @@ func linesOfCalls(text string, found []span, inMarker bool) []span {
 		i = j
 	}
 	return out
+}
+
+// gluedAnswer reports whether a bracketed call list that opens its line has the answer glued
+// straight after its "]": LFM's <|tool_call_start|>[…]<|tool_call_end|> followed by its text,
+// with the special tokens stripped ("[search_files(pattern=\"*.py\")]I am searching…").
+// Prose that quotes the list puts a blank after it.
+func gluedAnswer(text string, start, end int) bool {
+	before := backOver(text, start, " \t")
+	return (before == 0 || text[before-1] == '\n') && end < len(text) && (isASCIILetter(text[end]) || text[end] >= 0x80)
 }
 
 // lineEdge reports whether text[start:end] has only blanks or backticks between it and the

@@ -28,7 +28,25 @@ type pyReader struct {
 	// object is the call's one positional argument when it is a dict: a model that wrote
 	// the arguments object as JavaScript, Read({file_path:"a"}) (sums001/Deepseek-API#2).
 	object json.RawMessage
+	// first is the call's first positional argument, whatever its type.
+	first json.RawMessage
+	// bare says which unquoted argument values read as strings (see bareValue).
+	bare bareMode
 }
+
+// bareMode is how far a keyword argument's unquoted value is read as a string: models that
+// leave a call's string unquoted (tool-calling-benchmark's gemma3:1b "search_files(pattern:
+// .py)", subversionbench's llama-4-maverick "[bash(cmd=cat README.md)]").
+type bareMode int
+
+const (
+	bareNone bareMode = iota
+	// bareNotCode reads an unquoted value only when it cannot be Python (words with blanks
+	// between, a leading '.', a glob): a name or attribute there is a variable in code.
+	bareNotCode
+	// bareAny reads any unquoted value, inside a call marker.
+	bareAny
+)
 
 func (p *pyReader) space() { p.i = skipSpace(p.s, p.i) }
 
@@ -46,13 +64,21 @@ func (p *pyReader) args() (pairs []kv, positional int, st pyStatus) {
 			return pairs, positional, pyOK
 		}
 		key := p.keyword()
+		at := p.i
 		v, st := p.value()
+		if st == pyBad && key != "" && p.bare != bareNone {
+			p.i = at
+			v, st = p.bareValue()
+		}
 		if st != pyOK {
 			return nil, 0, st
 		}
 		if key == "" {
-			if positional++; positional == 1 && len(v) > 0 && v[0] == '{' {
-				p.object = v
+			if positional++; positional == 1 {
+				p.first = v
+				if len(v) > 0 && v[0] == '{' {
+					p.object = v
+				}
 			}
 		} else {
 			pairs = append(pairs, kv{key, v})
@@ -69,14 +95,17 @@ func (p *pyReader) args() (pairs []kv, positional int, st pyStatus) {
 	}
 }
 
-// keyword consumes "name=" and returns name, or returns "" and consumes nothing.
+// keyword consumes "name=" and returns name, or returns "" and consumes nothing. "name:"
+// counts too: no Python call argument is written so, and models mixing in the key: value
+// pairs of Gemma 4's call:NAME{k:v} or of JavaScript write it (tool-calling-benchmark's
+// gemma3:1b "search_files(pattern: '*.py')").
 func (p *pyReader) keyword() string {
 	j := p.i
 	for j < len(p.s) && isIdentByte(p.s[j]) {
 		j++
 	}
 	k := skipSpace(p.s, j)
-	if j == p.i || k >= len(p.s) || p.s[k] != '=' || k+1 < len(p.s) && p.s[k+1] == '=' {
+	if j == p.i || k >= len(p.s) || p.s[k] != '=' && p.s[k] != ':' || k+1 < len(p.s) && p.s[k+1] == '=' {
 		return ""
 	}
 	key := p.s[p.i:j]
@@ -106,6 +135,8 @@ func (p *pyReader) value() (json.RawMessage, pyStatus) {
 		return quoteJSON(v), pyOK
 	case c == '"' || c == '\'':
 		return p.str()
+	case c == '\\' && strings.HasPrefix(p.s[p.i:], `\"`):
+		return p.escapedStr()
 	case c == '[' || c == '(':
 		if c == '(' {
 			return p.list(')')
@@ -287,4 +318,59 @@ func (p *pyReader) separator(close byte) pyStatus {
 		return pyBad
 	}
 	return pyOK
+}
+
+// escapedStr reads a string whose quotes arrived escaped, as if the call sat inside a JSON
+// string: search_files(pattern: \"train\") (tool-calling-benchmark's gemma3:1b).
+func (p *pyReader) escapedStr() (json.RawMessage, pyStatus) {
+	const q = `\"`
+	p.i += len(q)
+	end := strings.Index(p.s[p.i:], q)
+	if end < 0 {
+		return nil, pyCutOff
+	}
+	v := p.s[p.i : p.i+end]
+	if strings.ContainsAny(v, "\n\"") {
+		return nil, pyBad
+	}
+	p.i += end + len(q)
+	return quoteJSON(v), pyOK
+}
+
+// bareMax bounds an unquoted value.
+const bareMax = 512
+
+// bareValue reads an unquoted keyword value up to the ',' or ')' that ends it, as a string.
+// It holds no quote, bracket or line break; under bareNotCode it must not read as Python.
+func (p *pyReader) bareValue() (json.RawMessage, pyStatus) {
+	p.space()
+	j := p.i
+	for j < len(p.s) && j-p.i < bareMax && p.s[j] != ',' && p.s[j] != ')' {
+		if strings.IndexByte("\"'()[]{}<>\n", p.s[j]) >= 0 {
+			return nil, pyBad
+		}
+		j++
+	}
+	if j >= len(p.s) {
+		return nil, pyBad // never "cut off": an unquoted word at the end is prose
+	}
+	v := strings.TrimRight(p.s[p.i:j], " \t\r")
+	if v == "" || p.bare == bareNotCode && pythonic(v) {
+		return nil, pyBad
+	}
+	p.i = j
+	return quoteJSON(v), pyOK
+}
+
+// pythonic reports whether v reads as a Python name, attribute or number: a variable in code.
+func pythonic(v string) bool {
+	if v[0] >= '0' && v[0] <= '9' {
+		return true
+	}
+	for i := 0; i < len(v); i++ {
+		if !isIdentByte(v[i]) && (v[i] != '.' || i == 0) {
+			return false
+		}
+	}
+	return true
 }
