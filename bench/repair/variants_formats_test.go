@@ -427,3 +427,16 @@ func TestPythonMangledProseIsNotACall(t *testing.T) {
 		}
 	}
 }
+
+// Gemma 4's quote token left open before the object's '}' in a terminated block: the string
+// ends there (TensorFold's recorded glob leak; the same in FunctionGemma's <escape>).
+func TestVariantsGemmaOpenString(t *testing.T) {
+	m := "gemma-4-26b"
+	vs := []variant{
+		{"glob pattern", m, `<|tool_call>call:glob{pattern:<|"|>*/}<tool_call|>`, nil, calls(call("glob", "pattern", "*/"))},
+		{"last of two", m, `<|tool_call>call:read_file{limit:5,path:<|"|>a.go}<tool_call|>`, nil, calls(call("read_file", "path", "a.go", "limit", float64(5)))},
+		{"functiongemma escape", "functiongemma-270m", `<start_function_call>call:read_file{path:<escape>a.go}<end_function_call>`, nil, calls(readA)},
+	}
+	runVariants(t, vs)
+	replayVariants(t, vs, true)
+}
