@@ -440,3 +440,18 @@ func TestVariantsGemmaOpenString(t *testing.T) {
 	runVariants(t, vs)
 	replayVariants(t, vs, true)
 }
+
+// An action object one or two brackets short before the fence that closes the reply, in a
+// fence of the harness's own language (forge's ```forge_action, Ornith-1.5-9B) or a plain one:
+// the fence ends it, nothing was cut off.
+func TestVariantsFencedObjectShortOfBrackets(t *testing.T) {
+	m := "some-local-model"
+	write := call("write_file", "path", "a.txt", "content", "hi {x}\n")
+	vs := []variant{
+		{"harness fence tool key", m, "Creating it.\n\n```forge_action\n{\"tool\": \"write_file\", \"args\": {\"path\": \"a.txt\", \"content\": \"hi {x}\\n\"}\n```", nil, calls(write)},
+		{"harness fence two short", m, "```action\n{\"tool\": \"bash\", \"args\": {\"command\": \"ls -la\"\n```\n", nil, calls(lsla)},
+		{"plain fence name key", m, "```\n{\"name\": \"read_file\", \"arguments\": {\"path\": \"a.go\"}\n```", nil, calls(readA)},
+	}
+	runVariants(t, vs)
+	replayVariants(t, vs, true)
+}
