@@ -455,3 +455,29 @@ func TestVariantsFencedObjectShortOfBrackets(t *testing.T) {
 	runVariants(t, vs)
 	replayVariants(t, vs, true)
 }
+
+// DeepSeek's DSML block as a chat client renders it with its tags' brackets dropped and the
+// full-width bars as " | " (hermes-agent#115475), closed or with a parameter left open before
+// the next; the ASCII and full-width bar both. Prose that names DSML stays prose.
+func TestVariantsDSMLBareLines(t *testing.T) {
+	m := "deepseek-v4-flash"
+	vs := []variant{
+		{"v4 tool_calls closed", m, "DSML | tool_calls\nDSML | invoke name=\"read_file\"\nDSML | parameter name=\"path\" string=\"true\"\na.go\nDSML | /parameter\nDSML | /invoke\nDSML | /tool_calls", nil, calls(readA)},
+		{"parameter left open", m, "Running it.\nDSML | tool_calls\nDSML | invoke name=\"bash\"\nDSML | parameter name=\"command\" string=\"true\"\nls -la\nDSML | parameter name=\"timeout\" string=\"false\"\n30\nDSML | /parameter\nDSML | /invoke\nDSML | /tool_calls", nil, calls(call("bash", "command", "ls -la", "timeout_s", float64(30)))},
+		{"v32 function_calls full-width bar", "deepseek-v3.2", "DSML｜function_calls\nDSML｜invoke name=\"read_file\"\nDSML｜parameter name=\"path\" string=\"true\"\na.go\nDSML｜/parameter\nDSML｜/invoke\nDSML｜/function_calls", nil, calls(readA)},
+	}
+	runVariants(t, vs)
+	replayVariants(t, vs, true)
+	reg, err := tools.NewRegistry(tools.Builtins()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, text := range []string{
+		"DSML | tool_calls is the wrapper DeepSeek V4 writes; DSML | invoke holds one call.",
+		"The block opens with\nDSML | tool_calls\nand closes with\nDSML | /tool_calls",
+	} {
+		if d := classify(Case{ID: "prose", Model: m, Text: text}, true, reg); len(d.Calls) > 0 || d.Class != messages.ReplyFinal {
+			t.Errorf("%q read as %s with %d call(s)", text, d.Class, len(d.Calls))
+		}
+	}
+}
