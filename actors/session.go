@@ -215,8 +215,12 @@ func (s *session) Receive(ctx actor.Context) {
 		s.onMCPToolsChanged(ctx, msg)
 	case *messages.HooksRan:
 		s.onHooksRan(ctx, msg)
+	case *messages.FilesRechecked: // in any phase: an answer asked ahead may come early (turn_recheck.go)
+		if s.fromExecutor(ctx) {
+			s.takeTurnStep(ctx, s.cur.filesAnswer(s.turn, msg))
+		}
 	case *messages.ToolStarted, *messages.ToolResult, *messages.ApprovalNeeded, *messages.ToolDecision,
-		*messages.FilesRechecked, *messages.CheckResult:
+		*messages.CheckResult:
 		if s.fromExecutor(ctx) {
 			s.behavior.Receive(ctx) // each is awaited by one phase
 		}
@@ -254,8 +258,6 @@ func (s *session) calling(ctx actor.Context) {
 		s.emit(s.cur.retried(s.turn, msg))
 	case *modelDone:
 		s.onModelDone(ctx, msg)
-	case *messages.FilesRechecked:
-		s.takeTurnStep(ctx, s.cur.rechecked(s.turn, msg))
 	case *recheckExpired:
 		s.onRecheckExpired(ctx, msg)
 	case *messages.Cancel:

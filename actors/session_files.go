@@ -18,7 +18,9 @@ type recheckExpired struct{ turn int }
 // (docs/ARCHITECTURE.md, "How a turn flows"): external edits and deletions become a note in the
 // prompt, and events. The file truth is
 // the executor's, so the session asks it (RecheckFiles) and the turn goes on when the answer
-// (FilesRechecked) or the timeout arrives; a Cancel meanwhile ends the turn (cancelTurn).
+// (FilesRechecked) or the timeout arrives; a Cancel meanwhile ends the turn (cancelTurn). The
+// call a batch's last result starts was asked for with the batch (recheckAhead): its answer
+// follows that result, so the call takes it, or waits for it, without asking.
 func (s *session) recheckFiles(ctx actor.Context) {
 	if s.turn == 1 && !s.cfg.Resume {
 		// Nothing to recheck yet: the file truth grows only by this run's tool calls, or
@@ -29,7 +31,12 @@ func (s *session) recheckFiles(ctx actor.Context) {
 	}
 	turn, self, root := s.turn, ctx.Self(), ctx.ActorSystem().Root
 	s.cur.recheck = time.AfterFunc(recheckTimeout, func() { root.Send(self, &recheckExpired{turn: turn}) })
-	ctx.Send(s.links.toolexec, &messages.RecheckFiles{Turn: turn})
+	switch answer, ask := s.cur.ahead.atCall(turn); {
+	case answer != nil:
+		s.takeTurnStep(ctx, s.cur.rechecked(turn, answer))
+	case ask:
+		ctx.Send(s.links.toolexec, &messages.RecheckFiles{Turn: turn})
+	}
 }
 
 // onRecheckExpired goes on without the recheck.

@@ -9,6 +9,7 @@ import (
 	"github.com/troupe-dev/troupe/actors/projection"
 	"github.com/troupe-dev/troupe/llm"
 	"github.com/troupe-dev/troupe/messages"
+	"github.com/troupe-dev/troupe/tools/hooks"
 )
 
 // eventPreviewBytes bounds the tool output carried in tool.finished events; the model gets the
@@ -26,6 +27,11 @@ func (s *session) dispatch(ctx actor.Context, batch *toolBatch) {
 	for _, c := range calls {
 		ctx.Send(s.links.toolexec, &messages.ToolRequest{Turn: s.turn, CallID: c.ID, Name: c.Name, Args: c.Args, ReplyTo: s.links.addr,
 			Inferred: batch.isInferred(c.ID)})
+	}
+	// The recheck for the call after the batch goes behind its calls (turn_recheck.go), unless
+	// a PreModel hook runs before that call: the recheck must see what the hook did.
+	if ask := s.cur.ahead.ask(s.turn+1, !s.deps.Hooks.Wants(hooks.PreModel)); ask != nil {
+		ctx.Send(s.links.toolexec, ask)
 	}
 	for _, c := range calls {
 		s.emit(messages.ToolProposedEvent.Of(s.cur.callData(s.turn, c)))
@@ -70,7 +76,9 @@ func (s *session) onToolResult(ctx actor.Context, msg *messages.ToolResult) {
 			Changed: r.Result.Changed, DurationMS: r.Result.Duration.Milliseconds()}))
 	}
 	if s.cur.batch != nil && s.cur.batch.Done() {
+		s.cur.ahead.closing = true // a call the last result starts takes the recheck asked ahead
 		s.takeTurnStep(ctx, s.cur.callsDone(s.turn, s.cfg.Interactive))
+		s.cur.ahead.closing = false
 	}
 }
 

@@ -39,6 +39,8 @@ type toolExec struct {
 	// of the gate's session allowlist the session has been told of.
 	checkCancel context.CancelFunc
 	allowTold   int
+	// recheckAfter is a RecheckFiles that came behind calls: it is answered once they have run.
+	recheckAfter *messages.RecheckFiles
 }
 
 // sessionTell sends a message to the session from its executor, from any goroutine: the
@@ -86,7 +88,11 @@ func (t *toolExec) Receive(ctx actor.Context) {
 			}
 			t.tellAllowlist()
 		}
-	case *messages.RecheckFiles:
+	case *messages.RecheckFiles: // after the calls before it (turn_recheck.go)
+		if t.running != nil || len(t.queue) > 0 {
+			t.recheckAfter = msg
+			return
+		}
 		t.recheckFiles(msg)
 	case *messages.RunCheck:
 		t.runCheck(msg)
@@ -167,6 +173,10 @@ func (t *toolExec) finish(ctx actor.Context, done *toolDone) {
 	t.tellAllowlist() // before the result: a child spawned next inherits what was allowed
 	t.reply(done.req, done.result, done.took)
 	t.startNext(ctx)
+	if req := t.recheckAfter; req != nil && t.running == nil {
+		t.recheckAfter = nil
+		t.recheckFiles(req)
+	}
 }
 
 func (t *toolExec) reply(req *messages.ToolRequest, res tools.Result, took time.Duration) {

@@ -61,6 +61,19 @@ func (t *turnState) decided(n int, msg *messages.ToolDecision) turnStep {
 	return turnStep{emit: []messages.Payload{p}, audit: []auditRecord{{p.EventType(), msg.CallID, msg.Tool, p.Data()}}}
 }
 
+// filesAnswer takes a FilesRechecked from the executor: the call of turn n that waits for it
+// goes on (rechecked) or asks again, or the answer is kept for a later call (recheckAhead).
+func (t *turnState) filesAnswer(n int, msg *messages.FilesRechecked) turnStep {
+	deliver, ask := t.ahead.arrived(msg, n, t.recheck != nil)
+	switch {
+	case deliver != nil:
+		return t.rechecked(n, deliver)
+	case ask:
+		return turnStep{tell: &messages.RecheckFiles{Turn: n}}
+	}
+	return turnStep{}
+}
+
 // rechecked takes the executor's answer about the files before turn n's call: external edits
 // and deletions become events and a note to the model, then the call is prepared. A late or
 // repeated answer changes nothing.

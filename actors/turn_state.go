@@ -22,6 +22,7 @@ type turnState struct {
 	// recheck is armed while the executor re-checks the files before the model call (its
 	// timeout); checkFor is the final answer waiting on the check command.
 	recheck    *time.Timer
+	ahead      recheckAhead // the recheck asked with the batch, for the call after it (turn_recheck.go)
 	checkFor   string
 	batch      *toolBatch // the turn's tool calls, while they run
 	metaStored bool       // the meta and counters went with the turn's last result (syncStore)

@@ -63,6 +63,10 @@ type sessionSeq struct {
 	mu     sync.Mutex
 	loaded bool
 	last   uint64
+	// held are queued entries (AppendSoon) the session's next write takes into its
+	// transaction; heldTimer commits them alone if none comes soon (held.go).
+	held      []heldEntry
+	heldTimer *time.Timer
 }
 
 // Append adds entries to session's log in one transaction, assigning each its Seq (in place)
@@ -138,6 +142,9 @@ func (s *Store) appendTxn(session string, entries []*Entry, meta *SessionMeta, r
 	}
 	var sum RepairStats
 	err = s.update(func(txn *badger.Txn) error {
+		if err := putHeld(txn, counter); err != nil { // queued before these (held.go)
+			return fmt.Errorf("write queued entries: %w", err)
+		}
 		for _, e := range entries {
 			b, err := encodeEntry(e)
 			if err != nil {
@@ -168,6 +175,7 @@ func (s *Store) appendTxn(session string, entries []*Entry, meta *SessionMeta, r
 		s.repairsCommitted(sum)
 	}
 	counter.last += uint64(len(entries))
+	s.tookHeld(counter)
 	s.committed(session, entries, meta)
 	return nil
 }

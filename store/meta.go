@@ -83,6 +83,9 @@ func (s *Store) PutMetaAndRepairs(m *SessionMeta, repairs RepairStats) error {
 	restore := s.stampMeta(m)
 	var sum RepairStats
 	err = s.update(func(txn *badger.Txn) error {
+		if err := putHeld(txn, counter); err != nil { // queued before it (held.go)
+			return fmt.Errorf("write queued entries: %w", err)
+		}
 		if withRepairs {
 			var err error
 			if sum, err = s.addRepairs(txn, repairs); err != nil {
@@ -98,6 +101,7 @@ func (s *Store) PutMetaAndRepairs(m *SessionMeta, repairs RepairStats) error {
 	if withRepairs {
 		s.repairsCommitted(sum)
 	}
+	s.tookHeld(counter)
 	s.committed(m.ID, nil, m)
 	return nil
 }

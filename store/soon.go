@@ -12,7 +12,8 @@ import (
 // every commit is a hand-off to Badger's writer goroutine and back, the largest part of the
 // harness's time per turn on a loaded machine (issue 19). Two of them are records nothing
 // waits on: the audit entry of a tool decision (its event is out before it is written) and the
-// meta at the turn's end (its failure was only ever logged). Those are queued instead.
+// meta at the turn's end (its failure was only ever logged). Those are queued instead: the
+// audit entry is held for the session's next write and goes in its transaction (held.go).
 //
 // Badger commits queued writes in the order they were queued, one batch after the other, and a
 // read waits until every commit before its start is done. So a later Append or PutMeta of the
@@ -41,8 +42,8 @@ func (s *Store) AppendSoon(session string, entries ...*Entry) error {
 		return fmt.Errorf("append to session %s log: %w", session, err)
 	}
 	defer counter.mu.Unlock()
-	txn := s.db.NewTransaction(true)
 	now := time.Now().UTC()
+	held := make([]heldEntry, len(entries))
 	for i, e := range entries {
 		seq, at := counter.last+uint64(i)+1, e.Time
 		if at.IsZero() {
@@ -51,13 +52,10 @@ func (s *Store) AppendSoon(session string, entries ...*Entry) error {
 		stored := *e // e keeps its seq and time until every entry is queued
 		stored.Seq, stored.Time = seq, at
 		b, err := encodeEntry(&stored)
-		if err == nil {
-			err = txn.Set(logKey(session, seq), b)
-		}
 		if err != nil {
-			txn.Discard()
 			return fmt.Errorf("append to session %s log: entry %d (%s): %w", session, seq, e.Kind, err)
 		}
+		held[i] = heldEntry{key: logKey(session, seq), value: b}
 	}
 	for i, e := range entries {
 		e.Seq = counter.last + uint64(i) + 1
@@ -66,7 +64,7 @@ func (s *Store) AppendSoon(session string, entries ...*Entry) error {
 		}
 	}
 	counter.last += uint64(len(entries))
-	s.commitSoon(txn, session, counter, nil)
+	s.hold(session, counter, held) // with the session's next write, or alone soon (held.go)
 	return nil
 }
 
@@ -101,7 +99,9 @@ func (s *Store) PutMetaSoon(m *SessionMeta, repairs RepairStats) error {
 	restore := s.stampMeta(m)
 	txn := s.db.NewTransaction(true)
 	var sum RepairStats
-	err = setMeta(txn, m)
+	if err = putHeld(txn, counter); err == nil {
+		err = setMeta(txn, m)
+	}
 	if err == nil && withRepairs {
 		// A first read of the stored counters happens here, under repairsMu: the
 		// transaction's conflict check is made as it is queued, with the lock still held.
@@ -116,6 +116,7 @@ func (s *Store) PutMetaSoon(m *SessionMeta, repairs RepairStats) error {
 		s.repairsCommitted(sum)
 	}
 	s.commitSoon(txn, m.ID, counter, s.SyncSoon)
+	s.tookHeld(counter)
 	return nil
 }
 

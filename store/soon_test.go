@@ -3,6 +3,9 @@ package store
 import (
 	"fmt"
 	"testing"
+	"time"
+
+	"github.com/troupe-dev/troupe/internal/testwait"
 )
 
 // A queued append takes its seq at once and commits before anything the session writes after
@@ -94,6 +97,34 @@ func TestQueuedWritesWithAHookAreHeardInOrder(t *testing.T) {
 			t.Fatalf("heard seqs %v", seqs)
 		}
 	}
+}
+
+// A queued entry goes in the session's next write's transaction (one commit for both), and
+// commits alone when no write comes.
+func TestAQueuedEntryRidesWithTheNextWrite(t *testing.T) {
+	s, _ := openTemp(t)
+	if err := s.Append("a", &Entry{Kind: KindUser, Text: "go"}); err != nil {
+		t.Fatal(err)
+	}
+	before := s.writes.Load()
+	if err := s.AppendSoon("a", &Entry{Kind: KindSystem, Event: "tool.decision"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Append("a", &Entry{Kind: KindToolResult, Text: "ok"}); err != nil {
+		t.Fatal(err)
+	}
+	if n := s.writes.Load() - before; n != 1 {
+		t.Fatalf("the queued entry and the result took %d commits, want 1", n)
+	}
+	assertGapFree(t, s, "a", 3)
+	if err := s.AppendSoon("a", &Entry{Kind: KindSystem, Event: "tool.decision"}); err != nil {
+		t.Fatal(err)
+	}
+	testwait.Until(t, 10*time.Second, func() bool {
+		log, err := s.Log("a")
+		return err == nil && len(log) == 4 && log[3].Event == "tool.decision"
+	}, "the queued entry committed alone")
+	assertGapFree(t, s, "a", 4)
 }
 
 func TestQueuedWritesRefuseBadSessionIDs(t *testing.T) {
