@@ -374,6 +374,11 @@ func TestVariantsNamesIDsAndShapes(t *testing.T) {
 		{"search_files positional double", "gemma3:1b", `<tool_call>search_files("*.go")</tool_call>`, nil, calls(call("glob", "pattern", "*.go"))},
 		{"search_files json string", m, "", q("search_files", `"*.md"`), calls(call("glob", "pattern", "*.md"))},
 		{"search_files word", m, "", q("search_files", `'TODO'`), calls(call("grep", "pattern", "TODO"))},
+		// a pattern that is a file's name is a name search, as the MCP filesystem server reads it
+		{"search_files file name", m, "", q("search_files", `{"pattern": "quarterly_report.pdf"}`), calls(call("glob", "pattern", "quarterly_report.pdf"))},
+		{"search_files extension", "gemma3:1b", "<tool_call>search_files(pattern=\".py\")</tool_call>", nil, calls(call("glob", "pattern", ".py"))},
+		{"search_files go.mod path", m, "", q("search_files", `{"path": "src", "pattern": "go.mod"}`), calls(call("glob", "pattern", "go.mod", "path", "src"))},
+		{"search_files dotted code", m, "", q("search_files", `{"pattern": "os.path"}`), calls(call("grep", "pattern", "os.path"))},
 		// a timeout with its unit (Go's, systemd's, Docker's durations), an argv without its object
 		{"timeout 30s", m, "", q("bash", `{"command": "ls -la", "timeout": "30s"}`), calls(call("bash", "command", "ls -la", "timeout_s", 30.0))},
 		{"timeout 2m on Bash", m, "", q("Bash", `{"command": "ls -la", "timeout": "2m"}`), calls(call("bash", "command", "ls -la", "timeout_s", 120.0))},
