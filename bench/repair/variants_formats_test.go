@@ -427,3 +427,57 @@ func TestPythonMangledProseIsNotACall(t *testing.T) {
 		}
 	}
 }
+
+// Gemma 4's quote token left open before the object's '}' in a terminated block: the string
+// ends there (TensorFold's recorded glob leak; the same in FunctionGemma's <escape>).
+func TestVariantsGemmaOpenString(t *testing.T) {
+	m := "gemma-4-26b"
+	vs := []variant{
+		{"glob pattern", m, `<|tool_call>call:glob{pattern:<|"|>*/}<tool_call|>`, nil, calls(call("glob", "pattern", "*/"))},
+		{"last of two", m, `<|tool_call>call:read_file{limit:5,path:<|"|>a.go}<tool_call|>`, nil, calls(call("read_file", "path", "a.go", "limit", float64(5)))},
+		{"functiongemma escape", "functiongemma-270m", `<start_function_call>call:read_file{path:<escape>a.go}<end_function_call>`, nil, calls(readA)},
+	}
+	runVariants(t, vs)
+	replayVariants(t, vs, true)
+}
+
+// An action object one or two brackets short before the fence that closes the reply, in a
+// fence of the harness's own language (forge's ```forge_action, Ornith-1.5-9B) or a plain one:
+// the fence ends it, nothing was cut off.
+func TestVariantsFencedObjectShortOfBrackets(t *testing.T) {
+	m := "some-local-model"
+	write := call("write_file", "path", "a.txt", "content", "hi {x}\n")
+	vs := []variant{
+		{"harness fence tool key", m, "Creating it.\n\n```forge_action\n{\"tool\": \"write_file\", \"args\": {\"path\": \"a.txt\", \"content\": \"hi {x}\\n\"}\n```", nil, calls(write)},
+		{"harness fence two short", m, "```action\n{\"tool\": \"bash\", \"args\": {\"command\": \"ls -la\"\n```\n", nil, calls(lsla)},
+		{"plain fence name key", m, "```\n{\"name\": \"read_file\", \"arguments\": {\"path\": \"a.go\"}\n```", nil, calls(readA)},
+	}
+	runVariants(t, vs)
+	replayVariants(t, vs, true)
+}
+
+// DeepSeek's DSML block as a chat client renders it with its tags' brackets dropped and the
+// full-width bars as " | " (hermes-agent#115475), closed or with a parameter left open before
+// the next; the ASCII and full-width bar both. Prose that names DSML stays prose.
+func TestVariantsDSMLBareLines(t *testing.T) {
+	m := "deepseek-v4-flash"
+	vs := []variant{
+		{"v4 tool_calls closed", m, "DSML | tool_calls\nDSML | invoke name=\"read_file\"\nDSML | parameter name=\"path\" string=\"true\"\na.go\nDSML | /parameter\nDSML | /invoke\nDSML | /tool_calls", nil, calls(readA)},
+		{"parameter left open", m, "Running it.\nDSML | tool_calls\nDSML | invoke name=\"bash\"\nDSML | parameter name=\"command\" string=\"true\"\nls -la\nDSML | parameter name=\"timeout\" string=\"false\"\n30\nDSML | /parameter\nDSML | /invoke\nDSML | /tool_calls", nil, calls(call("bash", "command", "ls -la", "timeout_s", float64(30)))},
+		{"v32 function_calls full-width bar", "deepseek-v3.2", "DSML｜function_calls\nDSML｜invoke name=\"read_file\"\nDSML｜parameter name=\"path\" string=\"true\"\na.go\nDSML｜/parameter\nDSML｜/invoke\nDSML｜/function_calls", nil, calls(readA)},
+	}
+	runVariants(t, vs)
+	replayVariants(t, vs, true)
+	reg, err := tools.NewRegistry(tools.Builtins()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, text := range []string{
+		"DSML | tool_calls is the wrapper DeepSeek V4 writes; DSML | invoke holds one call.",
+		"The block opens with\nDSML | tool_calls\nand closes with\nDSML | /tool_calls",
+	} {
+		if d := classify(Case{ID: "prose", Model: m, Text: text}, true, reg); len(d.Calls) > 0 || d.Class != messages.ReplyFinal {
+			t.Errorf("%q read as %s with %d call(s)", text, d.Class, len(d.Calls))
+		}
+	}
+}

@@ -134,6 +134,7 @@ func TestParse_DocumentedFormsHostile(t *testing.T) {
 		"stray closers":          repeatTo("read_file(path: \"a.go\")</tool_", megabyte),
 		"flat objects":           repeatTo(`<tool_call>{"name": "bash", "command": "`, megabyte),
 		"glued lists":            repeatTo("[read_file(path=\"a.go\")]I\n", megabyte),
+		"dsml bare lines":        repeatTo("DSML | invoke name=\"bash\"\nDSML | parameter name=\"command\"\nls\n", megabyte),
 	}
 	for name, text := range replies {
 		t.Run(name, func(t *testing.T) {
