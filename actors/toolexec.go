@@ -19,7 +19,8 @@ import (
 // refinement), each in a goroutine it owns, so its mailbox stays free for Cancel. What else the
 // session needs of the environment it asks by message too (toolexec_env.go). Every answer goes
 // to the session's mailbox with the executor as its sender, which is how the session knows it
-// came from its own executor.
+// came from its own executor; a call's result is told by the call's goroutine as it ends
+// (answerFromCall), and the executor's books follow (toolDone).
 type toolExec struct {
 	registry *tools.Registry
 	env      *tools.Env
@@ -52,11 +53,13 @@ type sessionTell struct {
 
 func (s sessionTell) tell(msg any) { s.root.RequestWithCustomSender(s.session, msg, s.under) }
 
-// toolDone is sent by a call's goroutine to its toolExec when the call returns.
+// toolDone is sent by a call's goroutine to its toolExec when the call returns. replied says
+// the goroutine told the session the result itself (answerFromCall).
 type toolDone struct {
-	req    *messages.ToolRequest
-	result tools.Result
-	took   time.Duration
+	req     *messages.ToolRequest
+	result  tools.Result
+	took    time.Duration
+	replied bool
 }
 
 // newToolExec returns the producer of a session's executor. env and perm are the executor's
@@ -135,12 +138,28 @@ func (t *toolExec) startNext(ctx actor.Context) {
 	t.gate = gate
 	callCtx = withGate(callCtx, gate)
 	t.to.tell(&messages.ToolStarted{CallID: req.CallID})
-	self, root := ctx.Self(), ctx.ActorSystem().Root
+	self, root, to, told := ctx.Self(), ctx.ActorSystem().Root, t.to, t.allowTold
 	t.runs.Go(func() { // on a grown stack: the registry's checks go deep (mailbox_stack.go)
 		start := time.Now()
 		res := t.run(callCtx, req)
-		root.Send(self, &toolDone{req: req, result: res, took: time.Since(start)})
+		done := &toolDone{req: req, result: res, took: time.Since(start)}
+		done.replied = answerFromCall(to, t.perm, told, done)
+		root.Send(self, done)
 	})
+}
+
+// answerFromCall tells the session a call's result from the call's goroutine, so the result
+// reaches it without a hop through the executor's mailbox; the executor keeps its books when
+// the toolDone follows. The executor answers instead (false) when the call grew the session
+// allowlist (told is how many patterns the session had been told of at its start): the session
+// must hear of the list before the result (tellAllowlist). Every tell goes out with the
+// executor as its sender, as the executor's own do.
+func answerFromCall(to sessionTell, perm *tools.Gate, told int, done *toolDone) bool {
+	if perm != nil && perm.SessionAllowed() > told {
+		return false
+	}
+	tellResult(to, done)
+	return true
 }
 
 // run executes one call. Registry.Execute recovers tool panics itself; the recover here guards
@@ -164,14 +183,10 @@ func (t *toolExec) finish(ctx actor.Context, done *toolDone) {
 	}
 	t.cancel()
 	t.running, t.cancel, t.gate = nil, nil, nil
-	if done.result.Rejected {
-		// It failed before the permission step: invalid arguments, a path outside the
-		// workspace, a stale file. Nobody was asked; the audit trail says why.
-		t.to.tell(&messages.ToolDecision{Turn: done.req.Turn, CallID: done.req.CallID,
-			Tool: done.req.Name, Decision: messages.DecisionRejected, Reason: rejection(done.result.Output)})
+	if !done.replied {
+		t.tellAllowlist() // before the result: a child spawned next inherits what was allowed
+		tellResult(t.to, done)
 	}
-	t.tellAllowlist() // before the result: a child spawned next inherits what was allowed
-	t.reply(done.req, done.result, done.took)
 	t.startNext(ctx)
 	if req := t.recheckAfter; req != nil && t.running == nil {
 		t.recheckAfter = nil
@@ -179,13 +194,21 @@ func (t *toolExec) finish(ctx actor.Context, done *toolDone) {
 	}
 }
 
-func (t *toolExec) reply(req *messages.ToolRequest, res tools.Result, took time.Duration) {
+// tellResult tells the session a finished call's result: a rejection's audit decision first.
+func tellResult(to sessionTell, done *toolDone) {
+	req, res := done.req, done.result
+	if res.Rejected {
+		// It failed before the permission step: invalid arguments, a path outside the
+		// workspace, a stale file. Nobody was asked; the audit trail says why.
+		to.tell(&messages.ToolDecision{Turn: req.Turn, CallID: req.CallID,
+			Tool: req.Name, Decision: messages.DecisionRejected, Reason: rejection(res.Output)})
+	}
 	out := &messages.ToolResult{Turn: req.Turn, CallID: req.CallID, Name: req.Name, Output: res.Output,
-		IsError: res.IsError, Changed: res.Changed, Duration: took, Images: res.Images}
+		IsError: res.IsError, Changed: res.Changed, Duration: done.took, Images: res.Images}
 	for _, rp := range res.Repairs {
 		out.Repairs = append(out.Repairs, messages.Repair{Kind: string(rp.Kind), Before: rp.Before, After: rp.After})
 	}
-	t.to.tell(out)
+	to.tell(out)
 }
 
 // answer hands an approval answer to the running call waiting for it.

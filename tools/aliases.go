@@ -13,7 +13,8 @@ var argAliases = map[string][]string{
 	"uri": {"path"}, "searchinfolder": {"path"}, // Void's tools (a workspace path as uri)
 	// command
 	"cmd": {"command"}, "script": {"command"}, "commandline": {"command"},
-	"shellcommand": {"command"}, "code": {"content"}, // never command: {"code": …} alone is code to run in its language, not the shell
+	"shellcommand": {"command"}, "argv": {"command"}, // an argv array, joined by argvCommand
+	"code": {"content"}, // never command: {"code": …} alone is code to run in its language, not the shell
 	// edit_file
 	"oldstr": {"old_string"}, "oldtext": {"old_string"}, "search": {"old_string", "pattern"},
 	"find": {"old_string", "pattern"}, "newstr": {"new_string"}, "newtext": {"new_string"},
@@ -33,6 +34,7 @@ var argAliases = map[string][]string{
 	"filepattern": {"glob", "pattern"}, "contextlines": {"context"}, // Amp's glob takes filePattern
 	"includepattern": {"glob"}, "searchpath": {"path"}, "searchdirectory": {"path"}, // Cursor, Zed, Windsurf
 	"relativeworkspacepath": {"path"},    // Cursor's list_dir
+	"targetdirectory":       {"path"},    // Cursor's glob_file_search and list_dir
 	"codecontent":           {"content"}, // Windsurf's write_to_file
 	// read_file
 	"startline": {"offset"}, "line": {"offset"}, "linenumber": {"offset"}, "lines": {"limit"},

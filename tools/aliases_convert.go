@@ -39,6 +39,11 @@ func millisecondsTimeout(key string) func(map[string]any) (string, string) {
 		}
 		n, isNum := v.(json.Number)
 		if text, isText := v.(string); isText { // digits as text, as XML-ish formats send them
+			if secs, withUnit := durationSeconds(text); withUnit { // or a duration with its unit ("2m")
+				delete(args, key)
+				args["timeout_s"] = json.Number(fmt.Sprint(secs))
+				return "", ""
+			}
 			n, isNum = json.Number(strings.TrimSpace(text)), true
 		}
 		ms, err := n.Float64()
@@ -187,29 +192,6 @@ func isCommandFlag(flag string) bool {
 		return r
 	}, flag)
 	return letters == "c" || letters == "lc" || letters == "cl"
-}
-
-var shellSafe = lazyre.New(`^[A-Za-z0-9_./=:,+@%^-]+$`)
-
-// shellQuote quotes s for bash unless it is made only of characters bash leaves alone.
-func shellQuote(s string) string {
-	if shellSafe.MatchString(s) {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-// inDirectory turns a working-directory argument into a cd before the command.
-func inDirectory(key string) func(map[string]any) (string, string) {
-	return func(args map[string]any) (string, string) {
-		dir, ok := args[key].(string)
-		delete(args, key)
-		cmd, isString := args["command"].(string)
-		if ok && dir != "" && dir != "." && isString {
-			args["command"] = "cd " + shellQuote(dir) + " && " + cmd
-		}
-		return "", ""
-	}
 }
 
 // shellPatch maps a patch given to Codex's shell; its paths are relative to workdir, then to

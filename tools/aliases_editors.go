@@ -42,6 +42,9 @@ func kimiStrReplace(args map[string]any) (string, string) {
 
 // vibeSearchReplace maps Mistral Vibe's search_replace: its content is the SEARCH/REPLACE diff.
 func vibeSearchReplace(args map[string]any) (string, string) {
+	if _, hasContent := args["content"]; !hasContent && args["diff"] == nil {
+		return "", "" // Cursor's search_replace (file_path, old_string, new_string) is edit_file as it is
+	}
 	if c, ok := args["content"]; ok && args["diff"] == nil {
 		args["diff"] = c
 		delete(args, "content")

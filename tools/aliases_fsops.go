@@ -8,7 +8,8 @@ import (
 )
 
 // File-system operations no tool of ours is named for, called as tools: the MCP filesystem
-// server's create_directory and move_file (its tool definitions), and the shell utilities
+// server's create_directory and move_file (its tool definitions), Zed's move_path, copy_path
+// and delete_path, Cursor's delete_file and Augment's remove-files, and the shell utilities
 // models invent tools for, touch and mkdir, with a path argument (Step 3.5 Flash in opencode
 // calls <function=touch> with filePath). Each is that operation as a bash command, its paths
 // quoted, so it goes through bash's gate: a write asks first outside yolo. A listing given a
@@ -20,7 +21,7 @@ func pathsOf(args map[string]any) ([]string, bool) {
 	var out []string
 	for _, key := range slices.Sorted(maps.Keys(args)) {
 		norm := normalizedName(key)
-		if norm != "path" && norm != "paths" && !slices.Contains(argAliases[norm], "path") {
+		if norm != "path" && norm != "paths" && norm != "filepaths" && !slices.Contains(argAliases[norm], "path") {
 			continue
 		}
 		values, isList := listArg(args[key])
@@ -56,16 +57,32 @@ func shellOp(command string) func(map[string]any) (string, string) {
 	}
 }
 
-// moveFile maps the MCP filesystem server's move_file (source, destination) to mv.
+// moveFile maps the MCP filesystem server's move_file (source, destination) and Zed's
+// move_path (source_path, destination_path) to mv.
 func moveFile(args map[string]any) (string, string) {
-	src, ok1 := args["source"].(string)
-	dst, ok2 := args["destination"].(string)
-	if !ok1 || !ok2 || strings.TrimSpace(src) == "" || strings.TrimSpace(dst) == "" {
+	return twoPaths(args, "mv")
+}
+
+// copyPath maps Zed's copy_path (a file or a directory, recursively) to cp -R.
+func copyPath(args map[string]any) (string, string) {
+	return twoPaths(args, "cp -R")
+}
+
+// twoPaths is command over a source and a destination, under either harness's names.
+func twoPaths(args map[string]any, command string) (string, string) {
+	var ends [2]string
+	for i, keys := range [2][2]string{{"source", "source_path"}, {"destination", "destination_path"}} {
+		for _, k := range keys {
+			if p, ok := args[k].(string); ok && strings.TrimSpace(p) != "" && ends[i] == "" {
+				ends[i] = strings.TrimSpace(p)
+				delete(args, k)
+			}
+		}
+	}
+	if ends[0] == "" || ends[1] == "" {
 		return "", "source and destination are required"
 	}
-	delete(args, "source")
-	delete(args, "destination")
-	args["command"] = fmt.Sprintf("mv %s %s", operandQuote(src), operandQuote(dst))
+	args["command"] = fmt.Sprintf("%s %s %s", command, operandQuote(ends[0]), operandQuote(ends[1]))
 	return "", ""
 }
 

@@ -17,7 +17,9 @@ type harnessTool struct {
 	// drop lists arguments with no effect here (descriptions, output modes).
 	drop []string
 	// textArg, when set, names the argument a call's bare text stands for: arguments that are
-	// not a JSON object but the input itself (Codex's apply_patch is a freeform tool).
+	// not a JSON object but the input itself (Codex's apply_patch is a freeform tool), or a
+	// Python call's one positional string (search_files('*.py'): the pattern, the first
+	// parameter of Hermes Agent's search_files and of the benchmarks' that define it).
 	textArg string
 	// isText says whether bare arguments are that input.
 	isText func(text string) bool
@@ -38,6 +40,8 @@ func (h harnessTool) textArgs(raw string) (map[string]any, bool) {
 	var s string
 	if json.Unmarshal([]byte(text), &s) == nil {
 		text = s
+	} else if s, ok := singleQuoted(text); ok {
+		text = s // a Python call's positional string: search_files('*.py')
 	}
 	if !h.isText(text) {
 		return nil, false
@@ -142,14 +146,15 @@ var harnessTools = map[string]harnessTool{
 	// several files at once: split into one read each (split.go); Gemini CLI's read_many_files
 	"read_multiple_files": {target: "read_file"},
 	"read_many_files":     {target: "read_file"},
-	"search_files":        {convert: searchFiles},
+	"search_files":        {convert: searchFiles, textArg: "pattern", isText: isOneLine},
 	// Gemma's tool_code block sent as a tool (aliases_toolcode.go): split into its calls
 	"tool_code": {convert: toolCodeRefusal},
 	// IDE agents, as their published tool definitions declare them (aliases_ide.go)
-	"run_command":    {target: "bash", convert: windsurfCommand},
-	"launch-process": {target: "bash", convert: augmentProcess},
-	"find_by_name":   {target: "glob", convert: windsurfFind},
-	"find_path":      {target: "glob", rename: map[string]string{"glob": "pattern"}, drop: []string{"offset"}},
+	"run_command":      {target: "bash", convert: windsurfCommand},
+	"launch-process":   {target: "bash", convert: augmentProcess},
+	"find_by_name":     {target: "glob", convert: windsurfFind},
+	"find_path":        {target: "glob", rename: map[string]string{"glob": "pattern"}, drop: []string{"offset"}},
+	"glob_file_search": {target: "glob"}, // Cursor's (glob_pattern, target_directory)
 	// gpt-oss's repo_browser (aliases_gptoss.go): the names not already ours or another's
 	"repo_browser.search": {target: "grep", convert: repoBrowserSearch},
 	// its list_files is the tree, as harnesses serving it map it, not Cline's top level
@@ -169,6 +174,13 @@ var harnessTools = map[string]harnessTool{
 	"create_directory": {target: "bash", convert: shellOp("mkdir -p")},
 	"make_directory":   {target: "bash", convert: shellOp("mkdir -p")},
 	"move_file":        {target: "bash", convert: moveFile},
+	// Zed's file tools (its agent's tool list) and Cursor's and Augment's deletes: rm, mv and
+	// cp over the quoted paths, judged by bash's gate like any command
+	"delete_file":  {target: "bash", convert: shellOp("rm")},
+	"remove-files": {target: "bash", convert: shellOp("rm")},
+	"delete_path":  {target: "bash", convert: shellOp("rm -r")},
+	"move_path":    {target: "bash", convert: moveFile},
+	"copy_path":    {target: "bash", convert: copyPath},
 	// Agent Zero's terminal (aliases_agentzero.go)
 	"code_execution_tool": {target: "bash", convert: agentZeroCode},
 	// Anthropic's text editor commands called as tools (str_replace, create with file_text)
@@ -204,7 +216,9 @@ var harnessTools = map[string]harnessTool{
 	"cmd":         {target: "bash"},
 	"command":     {target: "bash"},
 	"find_file":   {target: "glob", convert: findFile},
-	"search_dir":  {target: "grep", convert: searchDir},
+	// OpenHands' agent skills (file_name, to_replace, new_content)
+	"edit_file_by_replace": {target: "edit_file", rename: map[string]string{"to_replace": "old_string"}},
+	"search_dir":           {target: "grep", convert: searchDir},
 }
 
 // harnessByNormalized finds a harness tool by its name with case and separators folded
@@ -216,3 +230,32 @@ var harnessByNormalized = func() map[string]string {
 	}
 	return m
 }()
+
+// singleQuoted is the content of a Python single-quoted string literal ('*.py', 'it\'s'),
+// ok only when text is exactly one such literal.
+func singleQuoted(text string) (string, bool) {
+	if len(text) < 2 || text[0] != '\'' || text[len(text)-1] != '\'' {
+		return "", false
+	}
+	var b strings.Builder
+	body := text[1 : len(text)-1]
+	for i := 0; i < len(body); i++ {
+		switch c := body[i]; {
+		case c == '\'':
+			return "", false // a second literal, or a quote the model did not escape
+		case c == '\\' && i+1 < len(body) && (body[i+1] == '\'' || body[i+1] == '\\'):
+			b.WriteByte(body[i+1])
+			i++
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String(), true
+}
+
+// isOneLine says whether text is one line of plain text: not empty, not an object or an
+// array (arguments that are JSON are read as JSON).
+func isOneLine(text string) bool {
+	t := strings.TrimSpace(text)
+	return t != "" && !strings.ContainsAny(t, "\n") && t[0] != '{' && t[0] != '['
+}

@@ -108,9 +108,7 @@ func (s *argsSchema) workingDirectory(args map[string]any) []Repair {
 			continue
 		}
 		delete(args, key)
-		if dir != "" && dir != "." {
-			args["command"] = "cd " + shellQuote(dir) + " && " + cmd
-		}
+		args["command"] = cdThen(dir, cmd)
 		return []Repair{newRepair(RepairShellForm, fmt.Sprintf("%s: %q", key, dir), "command: "+preview(args["command"].(string)))}
 	}
 	return nil

@@ -84,6 +84,13 @@ func (g *Gate) SessionAllowlist() []string {
 	return slices.Clone(g.sessionAllow)
 }
 
+// SessionAllowed is how many patterns the session allowlist holds (it only grows).
+func (g *Gate) SessionAllowed() int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return len(g.sessionAllow)
+}
+
 // AllowForSession adds a pattern to the session allowlist (a restored session's, or an answer's).
 func (g *Gate) AllowForSession(pattern string) {
 	g.mu.Lock()

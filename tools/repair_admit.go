@@ -30,6 +30,7 @@ func (r *Registry) admit(env *Env, call Call) (e *entry, resolved Call, args jso
 			return nil, call, nil, nil, &res
 		}
 		e, call.Name, call.Args, repairs = r.byName[to.name], to.name, to.args, to.repairs
+		call.Inferred = call.Inferred || to.inferred
 	}
 	if env == nil || env.Root == "" {
 		res := errorResult(fmt.Sprintf("internal error: %s has no workspace to run in", call.Name))

@@ -18,6 +18,7 @@ type ArgsFit struct {
 	// own names or an alias) are left out, so the guess does not fail on them.
 	Object  string
 	dropped []string // the object's keys the tool does not take
+	renames []Repair // the object's keys renamed to the tool's names (renameAliases)
 }
 
 // ToolFittingArgs names the one tool a JSON object of arguments sent with no tool name fits:
@@ -25,8 +26,9 @@ type ArgsFit struct {
 // cmd → command), and it takes more of the object's keys than any other tool that fits. Keys
 // no tool declares do not count against a fit (nanocoder#488 sends a language with its
 // write_file arguments). When several tools take equally many keys, a leftover string value
-// naming one of them decides ({"path": …, "action": "read"}, ClawRouter#213); otherwise none
-// fits.
+// naming one of them decides ({"path": …, "action": "read"}, ClawRouter#213), then the kind of
+// path a key names ({"file_path": …} is a file to read, not a directory to list:
+// repair_fitkind.go); otherwise none fits.
 func (r *Registry) ToolFittingArgs(object string) (ArgsFit, bool) {
 	var probe map[string]any
 	if json.Unmarshal([]byte(object), &probe) != nil || len(probe) == 0 {
@@ -44,14 +46,18 @@ func (r *Registry) ToolFittingArgs(object string) (ArgsFit, bool) {
 		if !ok || len(fit) < bestTaken {
 			continue
 		}
-		candidate := ArgsFit{Tool: e.spec.Name, Args: fit, dropped: untaken(probe, fit, renames)}
+		candidate := ArgsFit{Tool: e.spec.Name, Args: fit, dropped: untaken(probe, fit, renames), renames: renames}
 		if len(fit) > bestTaken {
 			best, bestTaken = nil, len(fit)
 		}
 		best = append(best, candidate)
 	}
 	if len(best) > 1 {
-		best = r.namedByValue(best, probe)
+		if named := r.namedByValue(best, probe); len(named) > 0 {
+			best = named
+		} else {
+			best = r.byPathKind(best)
+		}
 	}
 	if len(best) != 1 {
 		return ArgsFit{}, false

@@ -27,6 +27,9 @@ func (s *argsSchema) wrapScalar(raw string) (map[string]any, []Repair, bool) {
 	if text == "" || len(text) > scalarArgMax {
 		return nil, nil, false
 	}
+	if args, repairs, ok := s.argvArgs(text); ok {
+		return args, repairs, true
+	}
 	var value string
 	if json.Unmarshal([]byte(text), &value) != nil {
 		// Plain text: one line that does not open JSON. Quotes inside it are the value's
@@ -62,4 +65,22 @@ func (s *argsSchema) soleRequiredString() (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// argvArgs reads arguments that are only an argv array (["bash", "-lc", "ls -R"], Codex's
+// shell command sent without its object) as the command of a tool whose one required string
+// is a command; argvCommand then joins it into the command line.
+func (s *argsSchema) argvArgs(text string) (map[string]any, []Repair, bool) {
+	var argv []string
+	if !strings.HasPrefix(text, "[") || json.Unmarshal([]byte(text), &argv) != nil || len(argv) == 0 {
+		return nil, nil, false
+	}
+	if name, ok := s.soleRequiredString(); !ok || name != "command" {
+		return nil, nil, false
+	}
+	words := make([]any, len(argv))
+	for i, w := range argv {
+		words[i] = w
+	}
+	return map[string]any{"command": words}, []Repair{newRepair(RepairShellForm, text, `{"command": […]}`)}, true
 }

@@ -70,9 +70,9 @@ func (s *argsSchema) has(name string) bool {
 
 // unwrap finds {"arguments": {...}} (or input, parameters, args; the object may also be a
 // JSON string) when the schema declares no such property and the call as sent is invalid (a
-// closed schema, or required arguments, which the wrapper alone cannot carry). A "name"
-// beside the wrapper (the model repeating the tool's name) is allowed when the schema has no
-// "name" either.
+// closed schema, or required arguments, which the wrapper alone cannot carry). A "name" (or
+// "tool", callNameKeys) beside the wrapper (the model repeating the tool's name) is allowed
+// when the schema has no such key either.
 func (s *argsSchema) unwrap(args map[string]any) (map[string]any, string, bool) {
 	for _, key := range wrapperKeys {
 		value, ok := args[key]
@@ -82,7 +82,7 @@ func (s *argsSchema) unwrap(args map[string]any) (map[string]any, string, bool) 
 		switch len(args) {
 		case 1:
 		case 2:
-			if _, named := args["name"].(string); !named || s.has("name") {
+			if !s.namedBeside(args) {
 				continue
 			}
 		default:
@@ -93,6 +93,23 @@ func (s *argsSchema) unwrap(args map[string]any) (map[string]any, string, bool) 
 		}
 	}
 	return nil, "", false
+}
+
+// callNameKeys are the keys a whole call names its tool under, as agent frameworks write it
+// ({"name"|"tool"|"tool_name"|"function": N, "arguments"|"args": {…}}, aliases_action.go).
+var callNameKeys = []string{"name", "tool", "tool_name", "function"}
+
+// namedBeside says whether args, a wrapper and one other key, names the tool beside the
+// wrapper: the model repeating the call's whole shape inside its arguments (Forge's
+// {"tool": "run_command", "args": {…}} sent as run_command's args). The name key must be one
+// the schema does not declare.
+func (s *argsSchema) namedBeside(args map[string]any) bool {
+	for _, k := range callNameKeys {
+		if _, named := args[k].(string); named && !s.has(k) {
+			return true
+		}
+	}
+	return false
 }
 
 // knowsAnyOf says whether args carries an argument the schema declares, or an alias of one:

@@ -27,7 +27,7 @@ const msTimeoutFloor = 1000
 func (s *argsSchema) millisecondTimeout(args map[string]any) []Repair {
 	v, ok := args["timeout"]
 	if !ok || s.has("timeout") || !s.has("timeout_s") || args["timeout_s"] != nil {
-		return nil
+		return s.durationTimeout(args)
 	}
 	n, isNum := v.(json.Number)
 	if text, isText := v.(string); isText { // digits as text, as the XML call formats send them
@@ -35,10 +35,56 @@ func (s *argsSchema) millisecondTimeout(args map[string]any) []Repair {
 	}
 	ms, err := n.Float64()
 	if !isNum || err != nil || ms < msTimeoutFloor {
-		return nil
+		return s.durationTimeout(args)
 	}
 	millisecondsTimeout("timeout")(args) // Claude Code's Bash conversion: a positive number, so no refusal
 	return []Repair{newRepair(RepairShellForm, fmt.Sprintf("timeout: %s (milliseconds)", n), fmt.Sprintf("timeout_s: %s", args["timeout_s"]))}
+}
+
+// timeoutDuration is a duration written with its unit: "30s", "2 min", "1.5m", "120000ms",
+// "90 seconds", "1h".
+var timeoutDuration = lazyre.New(`^\s*([0-9]+(?:\.[0-9]+)?)\s*(ms|msecs?|milliseconds?|s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?)\s*$`)
+
+// durationTimeout reads a timeout written as a duration with its unit ({"timeout": "30s"},
+// {"timeout_s": "2m"}), as models write Go's, systemd's and Docker's durations, into whole
+// seconds (rounded up). A string without a unit is left to the aliases and coercion; a unit
+// makes the number certain, so no floor applies.
+func (s *argsSchema) durationTimeout(args map[string]any) []Repair {
+	if !s.has("timeout_s") {
+		return nil
+	}
+	for _, key := range []string{"timeout_s", "timeout"} {
+		text, ok := args[key].(string)
+		if !ok || key == "timeout" && (s.has("timeout") || args["timeout_s"] != nil) {
+			continue
+		}
+		secs, ok := durationSeconds(text)
+		if !ok {
+			continue
+		}
+		delete(args, key)
+		args["timeout_s"] = json.Number(fmt.Sprint(secs))
+		return []Repair{newRepair(RepairShellForm, fmt.Sprintf("%s: %q", key, text), fmt.Sprintf("timeout_s: %d", secs))}
+	}
+	return nil
+}
+
+// durationSeconds reads a duration written with its unit (timeoutDuration) as whole seconds,
+// rounded up, at least one.
+func durationSeconds(text string) (int64, bool) {
+	m := timeoutDuration.FindStringSubmatch(strings.ToLower(text))
+	if m == nil {
+		return 0, false
+	}
+	var n float64
+	if _, err := fmt.Sscan(m[1], &n); err != nil || n <= 0 {
+		return 0, false
+	}
+	unit := map[byte]float64{'m': 60, 'h': 3600, 's': 1}[m[2][0]]
+	if strings.HasPrefix(m[2], "ms") || strings.HasPrefix(m[2], "milli") {
+		unit = 0.001
+	}
+	return max(int64(n*unit+0.999), 1), true
 }
 
 // argvCommand joins a command sent as an argv array (Codex's shell: ["bash", "-lc", "ls"]) into

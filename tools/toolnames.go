@@ -29,6 +29,9 @@ type resolution struct {
 	args    string   // the arguments, translated when the name was another harness's
 	repairs []Repair // tool_name first, then any repairs made parsing args to translate them
 	refusal string   // why the name cannot be mapped, when it cannot (precise, for the model)
+	// inferred says the name named no tool (a call id) and the arguments chose it: the call
+	// is a guess, as a reply of bare arguments is (Call.Inferred, repair_callid.go)
+	inferred bool
 }
 
 // Resolve maps name (and its raw arguments) to a registered tool. canonical is name itself
@@ -55,6 +58,9 @@ func (r *Registry) resolve(name, args string) (resolution, bool) {
 	}
 	if strings.HasPrefix(name, "mcp__") || name == "" {
 		return resolution{}, false
+	}
+	if res, isID, ok := r.resolveCallID(name, args); isID {
+		return res, ok
 	}
 	if pieces := leakedTokenPieces(name); pieces != nil {
 		return r.resolveLeaked(name, pieces, args)
@@ -84,6 +90,13 @@ func (r *Registry) resolve(name, args string) (resolution, bool) {
 	if half, ok := doubledName(bare); ok {
 		if res, found := r.resolve(half, args); found {
 			return res.renamedFrom(name), true
+		}
+	}
+	for _, unwrap := range []func(string) (string, bool){unquotedName, versionedName} { // repair_names.go
+		if inner, ok := unwrap(bare); ok {
+			if res, found := r.resolve(inner, args); found {
+				return res.renamedFrom(name), true
+			}
 		}
 	}
 

@@ -339,3 +339,62 @@ func TestVariantsMangledArguments(t *testing.T) {
 		{"agent zero json reply", "qwen3-32b", `{"thoughts": ["list the files"], "tool_name": "code_execution_tool", "tool_args": {"runtime": "terminal", "session": 0, "code": "ls -la"}}`, nil, calls(lsla)},
 	})
 }
+
+// Ids where a tool's name belongs, working directories already entered, a whole call nested in
+// its own arguments, and a Python call's positional string (repair_callid.go,
+// aliases_workdir.go, repair_schema.go's unwrap, aliases_harness.go's textArg).
+func TestVariantsNamesIDsAndShapes(t *testing.T) {
+	m := "qwen3-coder"
+	kimi := func(id, args string) string { // Kimi K2's section, an id where functions.NAME:N goes
+		return "<|tool_calls_section_begin|><|tool_call_begin|>" + id + "<|tool_call_argument_begin|>" + args + "<|tool_call_end|><|tool_calls_section_end|>"
+	}
+	runVariants(t, []variant{
+		// the providers' documented call-id spellings (OpenAI call_…, Anthropic toolu_…, vLLM
+		// chatcmpl-tool-…, the Responses API's fc_…, numbered call_N): the arguments decide
+		{"kimi call_0 file_path", "kimi-k2", kimi("call_0", `{"file_path": "a.go"}`), nil, calls(readA)},
+		{"kimi call_1 command", "kimi-k2", kimi("call_1", `{"command": "ls -la"}`), nil, calls(lsla)},
+		{"openai id as name", m, "", q("call_8fK2xQ1mZp0aBcDeFgHiJkLm", `{"command": "ls -la"}`), calls(lsla)},
+		{"anthropic id as name", m, "", q("toolu_01A09q90qw90lq917835lq9", `{"file_path": "a.go", "old_string": "x := 1", "new_string": "x := 2"}`), calls(call("edit_file", "path", "a.go", "old_string", "x := 1", "new_string", "x := 2"))},
+		{"vllm id as name", m, "", q("chatcmpl-tool-4f1a9c2e7b", `{"path": "a.go", "content": "hi"}`), calls(call("write_file", "path", "a.go", "content", "hi"))},
+		{"numbered tool_call id", m, "", q("tool_call_2", `{"filename": "a.go"}`), calls(readA)},
+		// a working directory the command already enters (Cline's cwd, Codex's workdir, a cwd
+		// on bash itself) is entered once
+		{"bash cwd and cd", "deepseek-v4", "", q("bash", `{"command": "cd /w && ls -la", "cwd": "/w"}`), calls(call("bash", "command", "cd /w && ls -la"))},
+		{"execute_command cwd relative", m, "", q("execute_command", `{"command": "cd sub && ls -la", "cwd": "sub", "requires_approval": false}`), calls(call("bash", "command", "cd sub && ls -la"))},
+		{"codex workdir trailing slash", "gpt-5-codex", "", q("shell", `{"command": ["bash", "-lc", "cd /w/ && make"], "workdir": "/w"}`), calls(call("bash", "command", "cd /w/ && make"))},
+		{"gemini directory quoted", "gemini-2.5-pro", "", q("run_shell_command", `{"command": "cd 'my dir'; make", "directory": "my dir"}`), calls(call("bash", "command", "cd 'my dir'; make"))},
+		{"cwd another dir", "deepseek-v4", "", q("bash", `{"command": "cd b && ls -la", "cwd": "a"}`), calls(call("bash", "command", "cd a && cd b && ls -la"))},
+		// the whole call repeated inside its arguments
+		{"forge action in args", "gpt-oss-20b", "", q("run_command", `{"tool": "run_command", "args": {"command": "ls -la"}}`), calls(lsla)},
+		{"tool_name beside args", m, "", q("read_file", `{"tool_name": "read_file", "args": {"path": "a.go"}}`), calls(readA)},
+		{"Bash tool beside input", m, "", q("Bash", `{"tool": "Bash", "input": {"command": "ls -la"}}`), calls(lsla)},
+		{"function beside parameters", m, "", q("grep", `{"function": "grep", "parameters": {"pattern": "foo"}}`), calls(call("grep", "pattern", "foo"))},
+		// a Python call's one positional string is search_files' pattern
+		{"search_files positional in tags", "gemma3:1b", "<tool_call>search_files('*.py')</tool_call>", nil, calls(call("glob", "pattern", "*.py"))},
+		{"search_files positional double", "gemma3:1b", `<tool_call>search_files("*.go")</tool_call>`, nil, calls(call("glob", "pattern", "*.go"))},
+		{"search_files json string", m, "", q("search_files", `"*.md"`), calls(call("glob", "pattern", "*.md"))},
+		{"search_files word", m, "", q("search_files", `'TODO'`), calls(call("grep", "pattern", "TODO"))},
+		// a timeout with its unit (Go's, systemd's, Docker's durations), an argv without its object
+		{"timeout 30s", m, "", q("bash", `{"command": "ls -la", "timeout": "30s"}`), calls(call("bash", "command", "ls -la", "timeout_s", 30.0))},
+		{"timeout 2m on Bash", m, "", q("Bash", `{"command": "ls -la", "timeout": "2m"}`), calls(call("bash", "command", "ls -la", "timeout_s", 120.0))},
+		{"timeout_s 90 seconds xml", m, "<tool_call>\n<function=bash>\n<parameter=command>\nls -la\n</parameter>\n<parameter=timeout_s>\n90 seconds\n</parameter>\n</function>\n</tool_call>", nil, calls(call("bash", "command", "ls -la", "timeout_s", 90.0))},
+		{"argv as the arguments", "gpt-5-codex", "", q("shell", `["bash", "-lc", "ls -la"]`), calls(lsla)},
+		{"argv mangled flag", "gpt-oss-20b", "", q("exec", `["bash", "lc", "ls -la"]`), calls(lsla)},
+		{"argv key", m, "", q("bash", `{"argv": ["ls", "-la"]}`), calls(lsla)},
+		// Cursor's (its published agent prompt), Zed's (its agent's tool list) and Augment's tools
+		{"cursor search_replace", m, "", q("search_replace", `{"file_path": "a.go", "old_string": "x := 1", "new_string": "x := 2"}`), calls(call("edit_file", "path", "a.go", "old_string", "x := 1", "new_string", "x := 2"))},
+		{"cursor glob_file_search", m, "", q("glob_file_search", `{"glob_pattern": "*.go", "target_directory": "src"}`), calls(call("glob", "pattern", "*.go", "path", "src"))},
+		{"cursor list_dir target_directory", m, "", q("list_dir", `{"target_directory": "src"}`), calls(call("list_dir", "path", "src"))},
+		{"cursor delete_file", m, "", q("delete_file", `{"target_file": "a.go", "explanation": "unused"}`), calls(call("bash", "command", "rm a.go"))},
+		{"zed delete_path", m, "", q("delete_path", `{"path": "build dir"}`), calls(call("bash", "command", "rm -r 'build dir'"))},
+		{"zed move_path", m, "", q("move_path", `{"source_path": "a.go", "destination_path": "b.go"}`), calls(call("bash", "command", "mv a.go b.go"))},
+		{"zed copy_path", m, "", q("copy_path", `{"source_path": "src", "destination_path": "src2"}`), calls(call("bash", "command", "cp -R src src2"))},
+		{"augment remove-files", m, "", q("remove-files", `{"file_paths": ["a.go", "b.go"]}`), calls(call("bash", "command", "rm a.go b.go"))},
+		{"openhands edit_file_by_replace", m, "", q("edit_file_by_replace", `{"file_name": "a.go", "to_replace": "x := 1", "new_content": "x := 2"}`), calls(call("edit_file", "path", "a.go", "old_string", "x := 1", "new_string", "x := 2"))},
+		// a name in backticks or quotes; Anthropic's versioned tool types as names
+		{"backticked name json", m, "<tool_call>{\"name\": \"`read_file`\", \"arguments\": {\"path\": \"a.go\"}}</tool_call>", nil, calls(readA)},
+		{"quoted name structured", m, "", q(`"bash"`, `{"command": "ls -la"}`), calls(lsla)},
+		{"bash type as name", "claude-sonnet-4", "", q("bash_20250124", `{"command": "ls -la"}`), calls(lsla)},
+		{"text editor type as name", "claude-sonnet-4", "", q("text_editor_20250728", `{"command": "view", "path": "a.go"}`), calls(readA)},
+	})
+}
