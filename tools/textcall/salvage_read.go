@@ -95,7 +95,9 @@ func (s *salvager) readAt(i int) (payload, bool) {
 
 // take checks a payload's standing and fit and makes it a candidate.
 func (s *salvager) take(name string, l lead, at int, p payload, ok bool, rest []occurrence) (candidate, bool) {
-	if !ok {
+	if !ok || p.strict && l.kind != leadMarker {
+		// a lone string needs call markup before the name: a line such as
+		// cat "notes.txt" in an answer is a command shown, not one sent
 		return candidate{}, false
 	}
 	end, standing := trail(s.text, p.end, nextAfter(s.text, rest, p.end), l, p.strict)
