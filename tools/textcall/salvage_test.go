@@ -112,6 +112,11 @@ func TestSalvage_Rules(t *testing.T) {
 		{"key and value tags", `<tool_call>bash<arg_key>command</arg_key><arg_value>ls</arg_value></tool_call>`, []string{`bash {"command":"ls"}`}},
 		{"tag named after the tool", "Listing.\n<bash> ls -la </bash>", []string{`bash "ls -la"`}},
 		{"tag named after the tool in a sentence", "Use <bash>ls</bash> to list the files.", nil},
+		{"tag named after the tool, attributes", `<read_file path="a.go" />`, []string{`read_file {"path":"a.go"}`}},
+		{"tag named after the tool, attributes left unread", `<read_file path="a.go" onclick=x>`, nil},
+		{"tag named after the tool, argument tags", "<read_file>\n<path>a.go</path>\n</read_file>", []string{`read_file {"path":"a.go"}`}},
+		{"a list of calls", `[bash(command='ls a'), bash(command='ls b')]`, []string{`bash {"command":"ls a"}`, `bash {"command":"ls b"}`}},
+		{"a Python dict wrapper", `{'name': 'read_file', 'input': {'path': 'a.go'}}`, []string{`read_file {"path":"a.go"}`}},
 		// fit and margin
 		{"unknown key", `read_file {"path": "a.go", "colour": "red"}`, nil},
 		{"required key missing", `bash {"timeout_s": 5}`, nil},
