@@ -567,3 +567,15 @@ func TestVariantsFusedXMLForms(t *testing.T) {
 		}
 	}
 }
+
+// Inside <tool_call>, the name as the object's one key, as Apertus's template writes a call
+// ({"N": {…}} in <|tools_prefix|>[…]): a model mixing that shape into the Hermes wrapper.
+func TestVariantsNameKeyedInHermes(t *testing.T) {
+	m := "some-local-model"
+	vs := []variant{
+		{"name keyed", m, "<tool_call>\n{\"read_file\": {\"path\": \"a.go\"}}\n</tool_call>", nil, calls(readA)},
+		{"name keyed unclosed tag", m, `<tool_call>{"bash": {"command": "ls -la"}}`, nil, calls(lsla)},
+	}
+	runVariants(t, vs)
+	replayVariants(t, vs, true)
+}
