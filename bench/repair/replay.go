@@ -236,6 +236,7 @@ func replayReport(w io.Writer, dev, heldout []Case, devDir, heldoutDir string, s
 	shared, sharedRepo := sharedSources(dev, heldout)
 	fmt.Fprintf(w, "  held-out cases whose source thread the development set also quotes: %d\n", shared)
 	fmt.Fprintf(w, "  held-out cases quoting a committed file of an owner whose committed files the development set quotes: %d\n", sharedRepo)
+	fmt.Fprintf(w, "  held-out cases whose quoted reply the development set also holds: %d\n", sharedReplies(dev, heldout))
 	return nil
 }
 
@@ -264,6 +265,35 @@ func sharedSources(dev, heldout []Case) (thread, repo int) {
 		}
 	}
 	return thread, repo
+}
+
+// sharedReplies counts the held-out cases whose quoted reply (text, reasoning and structured
+// calls, blanks at the ends aside) a development case also quotes: two threads can paste one
+// reply, and a reply the parsers were written from is not unseen, whatever thread cites it.
+func sharedReplies(dev, heldout []Case) int {
+	seen := make(map[string]bool, len(dev))
+	for _, c := range dev {
+		seen[replyKey(c)] = true
+	}
+	n := 0
+	for _, c := range heldout {
+		if seen[replyKey(c)] {
+			n++
+		}
+	}
+	return n
+}
+
+// replyKey is what a case quotes the model sending, as one comparable string.
+func replyKey(c Case) string {
+	var b strings.Builder
+	b.WriteString(strings.TrimSpace(c.Text))
+	b.WriteString("\x00")
+	b.WriteString(strings.TrimSpace(c.Reasoning))
+	for _, q := range c.Calls {
+		b.WriteString("\x00" + q.Name + "\x00" + q.Args)
+	}
+	return b.String()
 }
 
 // fileOwner returns the owner for a GitHub URL naming a committed file or tree
