@@ -540,3 +540,42 @@ func TestMangledMarkupLeavesTheRestAlone(t *testing.T) {
 		}
 	}
 }
+
+// Two documented forms fused (issue 20's "XML fused"): a tag pair whose argument tag holds one
+// child tag per argument (Cline's XML tool use under <tool>/<args>), and Qwen3-Coder's
+// <function=N> holding the invoke form's <parameter name="K">. In text and reasoning.
+func TestVariantsFusedXMLForms(t *testing.T) {
+	m := "some-local-model"
+	vs := []variant{
+		{"tag pair child tags", m, "<tool_call>\n<tool_name>read_file</tool_name>\n<parameters><path>a.go</path></parameters>\n</tool_call>", nil, calls(readA)},
+		{"tool args child tags", m, "<tool>bash</tool>\n<args>\n<command>ls -la</command>\n</args>", nil, calls(lsla)},
+		{"function parameter name", "qwen3-coder-30b", "<tool_call>\n<function=read_file>\n<parameter name=\"path\">\na.go\n</parameter>\n</function>\n</tool_call>", nil, calls(readA)},
+		{"function parameter name string attr", "qwen3-coder-30b", "<function=bash>\n<parameter name=\"command\" string=\"true\">ls -la</parameter>\n</function>", nil, calls(lsla)},
+	}
+	runVariants(t, vs)
+	replayVariants(t, vs, true)
+	reg, err := tools.NewRegistry(tools.Builtins()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, text := range []string{
+		"The <tool>bash</tool> tag names it; <args><command>ls</command></args> would be its arguments.",
+		"<tool>bash</tool> <args>see <command>ls</command> below</args>",
+	} {
+		if d := classify(Case{ID: "prose", Model: m, Text: text}, true, reg); len(d.Calls) > 0 {
+			t.Errorf("%q read as %d call(s): %s %s", text, len(d.Calls), d.Calls[0].Name, d.Calls[0].Args)
+		}
+	}
+}
+
+// Inside <tool_call>, the name as the object's one key, as Apertus's template writes a call
+// ({"N": {…}} in <|tools_prefix|>[…]): a model mixing that shape into the Hermes wrapper.
+func TestVariantsNameKeyedInHermes(t *testing.T) {
+	m := "some-local-model"
+	vs := []variant{
+		{"name keyed", m, "<tool_call>\n{\"read_file\": {\"path\": \"a.go\"}}\n</tool_call>", nil, calls(readA)},
+		{"name keyed unclosed tag", m, `<tool_call>{"bash": {"command": "ls -la"}}`, nil, calls(lsla)},
+	}
+	runVariants(t, vs)
+	replayVariants(t, vs, true)
+}
