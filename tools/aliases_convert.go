@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/troupe-dev/troupe/internal/lazyre"
@@ -325,7 +326,7 @@ func directoryTree(args map[string]any) (string, string) {
 // finds files by name (path, pattern, excludePatterns); Hermes Agent's searches contents
 // (pattern, path, file_glob, target "content" by default, or "files" for names,
 // hermes-studio#942). Hermes's own arguments decide; otherwise a pattern with a glob
-// wildcard names files.
+// wildcard, or one that is a file name (isFileName), names files.
 func searchFiles(args map[string]any) (string, string) {
 	target, _ := args["target"].(string)
 	delete(args, "target")
@@ -349,8 +350,25 @@ func searchFiles(args map[string]any) (string, string) {
 		// Hermes finds files by name at any depth (find -name); our glob is relative to path
 		args["pattern"] = "**/" + p
 		return "glob", ""
-	case target == "files" || mcp || strings.ContainsAny(p, "*?"):
+	case target == "files" || mcp || strings.ContainsAny(p, "*?") || isFileName(p):
 		return "glob", ""
 	}
 	return "grep", ""
+}
+
+// fileExtensions are the extensions a search pattern that names a file ends with: a pattern
+// like quarterly_report.pdf or .py is a file's name, as the MCP filesystem server's
+// search_files reads every pattern, not text to find inside files.
+var fileExtensions = []string{"py", "go", "rs", "js", "jsx", "ts", "tsx", "java", "kt", "c", "h", "cc", "cpp", "hpp", "cs",
+	"rb", "php", "swift", "sh", "md", "txt", "json", "yaml", "yml", "toml", "ini", "cfg", "xml", "html", "css", "scss",
+	"csv", "pdf", "doc", "docx", "xls", "xlsx", "png", "jpg", "jpeg", "svg", "log", "lock", "mod", "sum", "sql", "zip"}
+
+// isFileName says whether p is one file name (or a bare extension): no blanks, no regular
+// expression syntax, and a dot before a known extension at its end.
+func isFileName(p string) bool {
+	if p == "" || strings.ContainsAny(p, " \t\\^$|()[]{}+") {
+		return false
+	}
+	i := strings.LastIndexByte(p, '.')
+	return i >= 0 && slices.Contains(fileExtensions, p[i+1:])
 }

@@ -88,21 +88,39 @@ func durationSeconds(text string) (int64, bool) {
 }
 
 // argvCommand joins a command sent as an argv array (Codex's shell: ["bash", "-lc", "ls"]) into
-// the one command line the schema's string command takes.
+// the one command line the schema's string command takes; a list whose every element is a
+// whole command line is those commands in order, joined by &&.
 func (s *argsSchema) argvCommand(args map[string]any) []Repair {
 	argv, ok := args["command"].([]any)
 	if !ok || !s.has("command") || len(argv) == 0 {
 		return nil
 	}
 	words := make([]string, len(argv))
+	lines := 0 // elements that are whole command lines (a blank inside)
 	for i, w := range argv {
 		word, ok := w.(string)
 		if !ok {
 			return nil // not an argv: let validation say what is wrong
 		}
 		words[i] = word
+		if strings.ContainsAny(strings.TrimSpace(word), " \t\n") {
+			lines++
+		}
 	}
-	line := commandLine(words)
+	var line string
+	switch {
+	case lines == len(words):
+		// a list of command lines (["npm install", "npm test"]): run in order, each only
+		// when the one before it succeeded; quoting each as one word would run a program
+		// named "npm install"
+		trimmed := make([]string, len(words))
+		for i, w := range words {
+			trimmed[i] = strings.TrimSpace(w)
+		}
+		line = strings.Join(trimmed, " && ")
+	default:
+		line = commandLine(words) // an argv: a program (a path may hold a blank), then its arguments
+	}
 	args["command"] = line
 	before, _ := json.Marshal(argv)
 	return []Repair{newRepair(RepairShellForm, "command: "+string(before), "command: "+strings.TrimSpace(line))}

@@ -153,3 +153,19 @@ func TestSharedSourcesCountsCommittedFilesByOwner(t *testing.T) {
 		t.Fatalf("sharedSources = %d thread, %d repo; want 1, 2", thread, repo)
 	}
 }
+
+func TestSharedRepliesCountsAReplyTheDevelopmentSetQuotes(t *testing.T) {
+	dev := []Case{
+		{Source: "https://github.com/acme/agent/issues/190", Text: "<tool_call>read_file a.go"},
+		{Source: "https://github.com/acme/agent/issues/7", Calls: []QuotedCall{{Name: "Bash", Args: `{"cmd":"ls"}`}}},
+	}
+	heldout := []Case{
+		{Source: "https://github.com/acme/agent/issues/189", Text: "<tool_call>read_file a.go\n"}, // the same reply, another thread
+		{Source: "https://github.com/acme/agent/issues/8", Calls: []QuotedCall{{Name: "Bash", Args: `{"cmd":"ls"}`}}},
+		{Source: "https://github.com/acme/agent/issues/9", Calls: []QuotedCall{{Name: "Bash", Args: `{"cmd":"pwd"}`}}},
+		{Source: "https://github.com/acme/agent/issues/10", Reasoning: "<tool_call>read_file a.go"}, // reasoning, not text
+	}
+	if got := sharedReplies(dev, heldout); got != 2 {
+		t.Fatalf("sharedReplies = %d; want 2", got)
+	}
+}

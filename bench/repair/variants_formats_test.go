@@ -427,3 +427,116 @@ func TestPythonMangledProseIsNotACall(t *testing.T) {
 		}
 	}
 }
+
+// Gemma 4's quote token left open before the object's '}' in a terminated block: the string
+// ends there (TensorFold's recorded glob leak; the same in FunctionGemma's <escape>).
+func TestVariantsGemmaOpenString(t *testing.T) {
+	m := "gemma-4-26b"
+	vs := []variant{
+		{"glob pattern", m, `<|tool_call>call:glob{pattern:<|"|>*/}<tool_call|>`, nil, calls(call("glob", "pattern", "*/"))},
+		{"last of two", m, `<|tool_call>call:read_file{limit:5,path:<|"|>a.go}<tool_call|>`, nil, calls(call("read_file", "path", "a.go", "limit", float64(5)))},
+		{"functiongemma escape", "functiongemma-270m", `<start_function_call>call:read_file{path:<escape>a.go}<end_function_call>`, nil, calls(readA)},
+	}
+	runVariants(t, vs)
+	replayVariants(t, vs, true)
+}
+
+// An action object one or two brackets short before the fence that closes the reply, in a
+// fence of the harness's own language (forge's ```forge_action, Ornith-1.5-9B) or a plain one:
+// the fence ends it, nothing was cut off.
+func TestVariantsFencedObjectShortOfBrackets(t *testing.T) {
+	m := "some-local-model"
+	write := call("write_file", "path", "a.txt", "content", "hi {x}\n")
+	vs := []variant{
+		{"harness fence tool key", m, "Creating it.\n\n```forge_action\n{\"tool\": \"write_file\", \"args\": {\"path\": \"a.txt\", \"content\": \"hi {x}\\n\"}\n```", nil, calls(write)},
+		{"harness fence two short", m, "```action\n{\"tool\": \"bash\", \"args\": {\"command\": \"ls -la\"\n```\n", nil, calls(lsla)},
+		{"plain fence name key", m, "```\n{\"name\": \"read_file\", \"arguments\": {\"path\": \"a.go\"}\n```", nil, calls(readA)},
+	}
+	runVariants(t, vs)
+	replayVariants(t, vs, true)
+}
+
+// DeepSeek's DSML block as a chat client renders it with its tags' brackets dropped and the
+// full-width bars as " | " (hermes-agent#115475), closed or with a parameter left open before
+// the next; the ASCII and full-width bar both. Prose that names DSML stays prose.
+func TestVariantsDSMLBareLines(t *testing.T) {
+	m := "deepseek-v4-flash"
+	vs := []variant{
+		{"v4 tool_calls closed", m, "DSML | tool_calls\nDSML | invoke name=\"read_file\"\nDSML | parameter name=\"path\" string=\"true\"\na.go\nDSML | /parameter\nDSML | /invoke\nDSML | /tool_calls", nil, calls(readA)},
+		{"parameter left open", m, "Running it.\nDSML | tool_calls\nDSML | invoke name=\"bash\"\nDSML | parameter name=\"command\" string=\"true\"\nls -la\nDSML | parameter name=\"timeout\" string=\"false\"\n30\nDSML | /parameter\nDSML | /invoke\nDSML | /tool_calls", nil, calls(call("bash", "command", "ls -la", "timeout_s", float64(30)))},
+		{"v32 function_calls full-width bar", "deepseek-v3.2", "DSML｜function_calls\nDSML｜invoke name=\"read_file\"\nDSML｜parameter name=\"path\" string=\"true\"\na.go\nDSML｜/parameter\nDSML｜/invoke\nDSML｜/function_calls", nil, calls(readA)},
+	}
+	runVariants(t, vs)
+	replayVariants(t, vs, true)
+	reg, err := tools.NewRegistry(tools.Builtins()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, text := range []string{
+		"DSML | tool_calls is the wrapper DeepSeek V4 writes; DSML | invoke holds one call.",
+		"The block opens with\nDSML | tool_calls\nand closes with\nDSML | /tool_calls",
+	} {
+		if d := classify(Case{ID: "prose", Model: m, Text: text}, true, reg); len(d.Calls) > 0 || d.Class != messages.ReplyFinal {
+			t.Errorf("%q read as %s with %d call(s)", text, d.Class, len(d.Calls))
+		}
+	}
+}
+
+// Each family's own grammar with one tag mangled the ways issue 20 names (a tag's '<' lost, a
+// closer lost before the next tag or the block's end, a wrapper's closer alone), written from
+// the chat templates: GLM's <arg_key>/<arg_value> pairs, Qwen3-Coder's <parameter=K>, Llama
+// 3.1's <function=N>{…}</function><|eom_id|>, LFM's and Gemma 3's Python between their
+// tokens, gpt-oss harmony's recipient with no functions. namespace, Mistral's pre-v11 list.
+// In text and reasoning.
+func TestVariantsMangledMarkup(t *testing.T) {
+	vs := []variant{
+		{"glm key opener lost its <", "glm-4.6", "<tool_call>read_file\narg_key>path</arg_key>\n<arg_value>a.go</arg_value>\n</tool_call>", nil, calls(readA)},
+		{"glm value opener lost its <", "glm-4.7", "<tool_call>bash\n<arg_key>command</arg_key>\narg_value>ls -la</arg_value>\n</tool_call>", nil, calls(lsla)},
+		{"glm key closer lost", "glm-4.6", "<tool_call>read_file\n<arg_key>path<arg_value>a.go</arg_value>\n</tool_call>", nil, calls(readA)},
+		{"glm last value closer lost", "glm-4.6", "<tool_call>read_file<arg_key>path</arg_key><arg_value>a.go</tool_call>", nil, calls(readA)},
+		{"glm last value closer lost two keys", "glm-4.7", "<tool_call>bash\n<arg_key>command</arg_key>\n<arg_value>ls -la</arg_value>\n<arg_key>timeout</arg_key>\n<arg_value>30\n</tool_call>", nil, calls(call("bash", "command", "ls -la", "timeout_s", float64(30)))},
+		{"qwen parameter opener lost its <", "qwen3-coder-30b", "<tool_call>\n<function=read_file>\nparameter=path>\na.go\n</parameter>\n</function>\n</tool_call>", nil, calls(readA)},
+		{"qwen every tag lost its <", "qwen3-coder-30b", "<tool_call>\n<function=bash>\nparameter=command>\nls -la\n/parameter>\n/function>\n</tool_call>", nil, calls(lsla)},
+		{"llama function eom without closer", "llama-3.1-8b-instruct", `<function=read_file>{"path": "a.go"}<|eom_id|>`, nil, calls(readA)},
+		{"llama function eot without closer", "llama-3.3-70b-instruct", "<function=bash>{\"command\": \"ls -la\"}<|eot_id|>", nil, calls(lsla)},
+		{"lfm end token alone", "lfm2-1.2b", `[read_file(path="a.go")]<|tool_call_end|>`, nil, calls(readA)},
+		{"tool_code closer alone", "gemma-3-27b-it", "Reading it.\nread_file(path=\"a.go\")</tool_code>", nil, calls(readA)},
+		{"harmony stripped no namespace", "gpt-oss-20b", `commentary to=read_file json{"path":"a.go"}`, nil, calls(readA)},
+		{"harmony stripped no namespace role", "gpt-oss-120b", `assistant to=bash commentary json{"command":"ls -la"}`, nil, calls(lsla)},
+		{"mistral list short of its bracket", "mistral-7b-instruct-v0.3", `[TOOL_CALLS] [{"name": "read_file", "arguments": {"path": "a.go"}}`, nil, calls(readA)},
+		{"mistral two short of the bracket", "mistral-large-2411", `[TOOL_CALLS][{"name": "read_file", "arguments": {"path": "a.go"}}, {"name": "bash", "arguments": {"command": "ls -la"}}`, nil, calls(readA, lsla)},
+	}
+	runVariants(t, vs)
+	replayVariants(t, vs, true)
+}
+
+// What those repairs must not read: a value line that merely holds the tag's words, a value
+// cut off with no closer at all, a recipient with no header word before it, a Mistral list
+// cut off inside a call.
+func TestMangledMarkupLeavesTheRestAlone(t *testing.T) {
+	reg, err := tools.NewRegistry(tools.Builtins()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		model, text string
+		want        []Expected
+	}{
+		{"qwen3-coder-30b", "<tool_call>\n<function=write_file>\n<parameter=path>\na.txt\n</parameter>\n<parameter=content>\nset parameter=x> here\n</parameter>\n</function>\n</tool_call>", calls(call("write_file", "path", "a.txt", "content", "set parameter=x> here"))},
+		{"glm-4.6", "<tool_call>write_file<arg_key>path</arg_key><arg_value>a.txt</arg_value><arg_key>content</arg_key><arg_value>x arg_key>y</arg_value></tool_call>", calls(call("write_file", "path", "a.txt", "content", "x arg_key>y"))},
+		{"glm-4.6", "Use to=read_file json{\"path\":\"a.go\"} in the header.", nil},
+		{"mistral-7b-instruct-v0.3", `[TOOL_CALLS] [{"name": "read_file", "arguments": {"path": "a.`, nil},
+		{"glm-4.6", "<tool_call>read_file<arg_key>path</arg_key><arg_value>a.go", nil},
+	} {
+		got, err := replayCase(Case{ID: "rest", Model: c.model, Text: c.text, Expect: c.want}, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.want != nil && !got.ok {
+			t.Errorf("%q: %s", c.text, got.why)
+		}
+		if d := classify(Case{ID: "rest", Model: c.model, Text: c.text}, true, reg); c.want == nil && len(d.Calls) > 0 {
+			t.Errorf("%q read as %d call(s): %s %s", c.text, len(d.Calls), d.Calls[0].Name, d.Calls[0].Args)
+		}
+	}
+}

@@ -374,6 +374,11 @@ func TestVariantsNamesIDsAndShapes(t *testing.T) {
 		{"search_files positional double", "gemma3:1b", `<tool_call>search_files("*.go")</tool_call>`, nil, calls(call("glob", "pattern", "*.go"))},
 		{"search_files json string", m, "", q("search_files", `"*.md"`), calls(call("glob", "pattern", "*.md"))},
 		{"search_files word", m, "", q("search_files", `'TODO'`), calls(call("grep", "pattern", "TODO"))},
+		// a pattern that is a file's name is a name search, as the MCP filesystem server reads it
+		{"search_files file name", m, "", q("search_files", `{"pattern": "quarterly_report.pdf"}`), calls(call("glob", "pattern", "quarterly_report.pdf"))},
+		{"search_files extension", "gemma3:1b", "<tool_call>search_files(pattern=\".py\")</tool_call>", nil, calls(call("glob", "pattern", ".py"))},
+		{"search_files go.mod path", m, "", q("search_files", `{"path": "src", "pattern": "go.mod"}`), calls(call("glob", "pattern", "go.mod", "path", "src"))},
+		{"search_files dotted code", m, "", q("search_files", `{"pattern": "os.path"}`), calls(call("grep", "pattern", "os.path"))},
 		// a timeout with its unit (Go's, systemd's, Docker's durations), an argv without its object
 		{"timeout 30s", m, "", q("bash", `{"command": "ls -la", "timeout": "30s"}`), calls(call("bash", "command", "ls -la", "timeout_s", 30.0))},
 		{"timeout 2m on Bash", m, "", q("Bash", `{"command": "ls -la", "timeout": "2m"}`), calls(call("bash", "command", "ls -la", "timeout_s", 120.0))},
@@ -396,5 +401,17 @@ func TestVariantsNamesIDsAndShapes(t *testing.T) {
 		{"quoted name structured", m, "", q(`"bash"`, `{"command": "ls -la"}`), calls(lsla)},
 		{"bash type as name", "claude-sonnet-4", "", q("bash_20250124", `{"command": "ls -la"}`), calls(lsla)},
 		{"text editor type as name", "claude-sonnet-4", "", q("text_editor_20250728", `{"command": "view", "path": "a.go"}`), calls(readA)},
+		// values in another shape than a string: command lines as a list, the argument nested
+		// in itself, a file as its lines, grep's file filter as several globs, a wrapper of text
+		{"command lines list", m, "", q("bash", `{"command": ["npm install", "npm test"]}`), calls(call("bash", "command", "npm install && npm test"))},
+		{"one command line in a list", m, "", q("run_shell_command", `{"command": ["git status"]}`), calls(call("bash", "command", "git status"))},
+		{"command nested in itself", m, "", q("bash", `{"command": {"command": "ls -la"}}`), calls(lsla)},
+		{"path nested under file", m, "", q("read_file", `{"file": {"path": "a.go"}}`), calls(readA)},
+		{"content as lines", m, "", q("write_file", `{"path": "a.txt", "content": ["one", "two"]}`), calls(call("write_file", "path", "a.txt", "content", "one\ntwo\n"))},
+		{"json content as array", m, "", q("write_file", `{"path": "a.json", "content": ["a", "b"]}`), calls(call("write_file", "path", "a.json", "content", `["a","b"]`))},
+		{"grep globs list", m, "", q("grep", `{"pattern": "foo", "glob": ["*.go", "*.ts"]}`), calls(call("grep", "pattern", "foo", "glob", "{*.go,*.ts}"))},
+		{"grep include list", m, "", q("grep_search", `{"query": "foo", "include_pattern": ["*.go", "*.md"]}`), calls(call("grep", "pattern", "foo", "glob", "{*.go,*.md}"))},
+		{"input holding the command", m, "", q("bash", `{"input": "ls -la"}`), calls(lsla)},
+		{"arguments holding the path", m, "<tool_call>{\"name\": \"read_file\", \"arguments\": {\"arguments\": \"a.go\"}}</tool_call>", nil, calls(readA)},
 	})
 }

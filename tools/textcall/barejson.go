@@ -52,7 +52,7 @@ func scanBareJSON(text string, sc scanCtx) []span {
 				}
 				// A reply that ends one or two closing brackets short of a whole call
 				// (vllm#11786, Llama 3.2): the model dropped them. Anything else is cut off.
-				if fixed, ok := closeBrackets(text[start:]); ok && mentionsCallKey(fixed) {
+				if fixed, ok := closeBrackets(beforeLastFence(text, start)); ok && mentionsCallKey(fixed) {
 					if calls := jsonCallsIn(fixed, FormatJSON); acceptedAny(calls, sc) {
 						return append(out, span{start: start, end: len(text), calls: calls})
 					}
@@ -108,6 +108,17 @@ func acceptedAny(calls []Call, sc scanCtx) bool {
 	return false
 }
 
+// beforeLastFence is text[start:] without the fence that closes the reply, when the candidate
+// sits in that fence: the object is then short of its brackets before the fence, as forge's
+// e2e log shows Ornith-1.5-9B sending a fenced action one '}' short four times running.
+func beforeLastFence(text string, start int) string {
+	t := strings.TrimRight(text[start:], " \t\r\n")
+	if rest, ok := strings.CutSuffix(t, fence); ok && strings.Contains(text[:start], fence) {
+		return rest
+	}
+	return text[start:]
+}
+
 // leadingNameWindow is how far into an unterminated candidate its name is looked for.
 const leadingNameWindow = 512
 
@@ -115,7 +126,7 @@ const leadingNameWindow = 512
 // candidate, read without decoding it: the test for a call cut off at the end of the reply.
 func leadingName(tail string) string {
 	head := tail[:min(len(tail), leadingNameWindow)]
-	for _, key := range []string{`"name"`, `'name'`} {
+	for _, key := range []string{`"name"`, `'name'`, `"tool"`, `"tool_name"`} {
 		i := strings.Index(head, key)
 		if i < 0 {
 			continue

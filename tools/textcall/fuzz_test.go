@@ -152,3 +152,18 @@ func FuzzClosedBeforeProse(f *testing.F) {
 }
 
 func FuzzSWEAgent(f *testing.F) { fuzzScanner(f, scanSWEAgent, "swe_agent") }
+
+// FuzzRestoreDSMLLines fuzzes the rewrite of DSML tag lines rendered without their brackets.
+func FuzzRestoreDSMLLines(f *testing.F) {
+	f.Add("DSML | tool_calls\nDSML | invoke name=\"bash\"\nDSML | parameter name=\"command\" string=\"true\"\nls\nDSML | /parameter\nDSML | /invoke\nDSML | /tool_calls")
+	f.Add("DSML｜invoke name=\"x\"\r\nDSML|/invoke")
+	f.Fuzz(func(t *testing.T, text string) {
+		out := restoreDSMLLines(text)
+		if out != text && !strings.Contains(out, "｜DSML｜invoke") {
+			t.Fatalf("rewrote %q with no invoke: %q", text, out)
+		}
+		for _, c := range Parse(text, knownOpts()).Calls {
+			checkCall(t, c)
+		}
+	})
+}

@@ -24,8 +24,10 @@ const (
 )
 
 func scanGemma(text string, sc scanCtx) []span {
-	four := scanTagged(text, gemmaOpen, gemmaClose, func(body string) ([]Call, bool) { return gemmaBody(body, gemmaQuote) })
-	function := scanTagged(text, funcGemmaOpen, funcGemmaClose, func(body string) ([]Call, bool) { return gemmaBody(body, funcGemmaEscape) })
+	four := scanTaggedClosed(text, gemmaOpen, gemmaClose, func(body string, closed bool) ([]Call, bool) { return gemmaBody(body, gemmaQuote, closed) })
+	function := scanTaggedClosed(text, funcGemmaOpen, funcGemmaClose, func(body string, closed bool) ([]Call, bool) {
+		return gemmaBody(body, funcGemmaEscape, closed)
+	})
 	return mergeFree(mergeFree(four, function), scanTagged(text, toolCodeOpen, toolCodeClose, toolCodeBody))
 }
 
@@ -52,8 +54,9 @@ func toolCodeBody(body string) ([]Call, bool) {
 	return calls, true
 }
 
-// gemmaBody reads "call:NAME{args}" with args in Gemma's relaxed object syntax.
-func gemmaBody(body, quote string) ([]Call, bool) {
+// gemmaBody reads "call:NAME{args}" with args in Gemma's relaxed object syntax. closed says
+// the block's close tag came: a last string left open then ends at the object's own '}'.
+func gemmaBody(body, quote string, closed bool) ([]Call, bool) {
 	t := strings.TrimSpace(body)
 	if rest, ok := strings.CutPrefix(t, "call:"); ok {
 		t = rest
@@ -87,6 +90,12 @@ func gemmaBody(body, quote string) ([]Call, bool) {
 		return nil, true
 	}
 	converted, end, complete := relaxedToJSON(t, brace, quote)
+	if !complete && closed {
+		if fixed, ok := closeLastQuote(t[brace:], quote); ok {
+			converted, end, complete = relaxedToJSON(fixed, 0, quote)
+			t, brace = fixed, 0
+		}
+	}
 	raw := t[brace:end]
 	call := Call{Name: name, Args: argsFromText(converted), Raw: raw, Format: FormatGemma}
 	return []Call{call}, complete
@@ -176,6 +185,23 @@ func relaxedToJSON(s string, i int, quote string) (out string, end int, complete
 		}
 	}
 	return b.String(), len(s), false
+}
+
+// closeLastQuote closes a quote-token string left open in a terminated block's object:
+// <|tool_call>call:glob{pattern:<|"|>*/}<tool_call|> (a Gemma 4 leak TensorFold's repair
+// records). The object's last '}' ends the block's body, so the string runs up to it; the
+// repair holds only when the object then reads whole.
+func closeLastQuote(obj, quote string) (string, bool) {
+	obj = strings.TrimRight(obj, " \t\r\n")
+	last := strings.LastIndex(obj, quote)
+	if quote == "" || last < 0 || !strings.HasSuffix(obj, "}") || strings.Count(obj, quote)%2 == 0 {
+		return "", false
+	}
+	fixed := obj[:len(obj)-1] + quote + "}"
+	if _, _, complete := relaxedToJSON(fixed, 0, quote); !complete {
+		return "", false
+	}
+	return fixed, true
 }
 
 // matchString returns the index past the JSON string opening at s[i].

@@ -30,7 +30,7 @@ func glmBody(body string, known func(string) bool) ([]Call, bool) {
 		nameEnd = i
 	}
 	name := strings.TrimSpace(body[:nameEnd])
-	rest := body[nameEnd:]
+	rest := restoreGLMOpeners(body[nameEnd:])
 	if n, key, ok := unglue(name, rest, known); ok {
 		name, rest = n, glmKeyOpen+key+rest
 	}
@@ -49,6 +49,12 @@ func glmBody(body string, known func(string) bool) ([]Call, bool) {
 	complete := true
 	for _, part := range strings.Split(rest, glmKeyOpen)[1:] {
 		key, after, ok := strings.Cut(part, glmKeyClose)
+		if !ok {
+			// the key's closer lost before its value: <arg_key>path<arg_value>a.go</arg_value>
+			if k, v, found := strings.Cut(part, glmValueOpen); found && !strings.Contains(k, "<") {
+				key, after, ok = k, glmValueOpen+v, true
+			}
+		}
 		if !ok {
 			complete = false
 			break
@@ -74,6 +80,29 @@ func glmBody(body string, known func(string) bool) ([]Call, bool) {
 		pairs = append(pairs, kv{strings.TrimSpace(key), glmValue(value)})
 	}
 	return []Call{{Name: name, Args: objectOf(pairs), Raw: strings.TrimSpace(rest), Format: FormatGLM}}, complete
+}
+
+// restoreGLMOpeners gives back the '<' a tag of the pairs lost at the start of its line
+// ("arg_key>path</arg_key>", "/arg_key>"), as the other formats' closers lose theirs; a word
+// that merely ends in "arg_key>" inside a value is left alone.
+func restoreGLMOpeners(rest string) string {
+	if !strings.Contains(rest, "arg_") {
+		return rest
+	}
+	var b strings.Builder
+	for i := 0; i < len(rest); i++ {
+		lineStart := i == 0 || rest[i-1] == '\n'
+		if lineStart {
+			for _, tag := range []string{"arg_key>", "arg_value>", "/arg_key>"} {
+				if strings.HasPrefix(rest[i:], tag) {
+					b.WriteByte('<')
+					break
+				}
+			}
+		}
+		b.WriteByte(rest[i])
+	}
+	return b.String()
 }
 
 // glmValue is an <arg_value>'s value. GLM's template writes a value verbatim between its tags,
@@ -152,6 +181,9 @@ func glmPairsEnd(text string, k int, f glmFinders) (end int, complete bool) {
 			}
 		case next >= 0:
 			end = next
+		case f.wrapperEnds.at(body) >= 0:
+			// the last value's closer lost before the block's: <arg_value>a.go</tool_call>
+			return f.wrapperEnds.at(body), true
 		default:
 			return len(text), false
 		}
@@ -161,10 +193,11 @@ func glmPairsEnd(text string, k int, f glmFinders) (end int, complete bool) {
 }
 
 // glmFinders search the text once for each GLM tag (finder).
-type glmFinders struct{ keys, values, closes, lostLt *finder }
+type glmFinders struct{ keys, values, closes, lostLt, wrapperEnds *finder }
 
 func newGLMFinders(text string) glmFinders {
-	return glmFinders{newFinder(text, glmKeyOpen), newFinder(text, glmValueOpen), newFinder(text, glmValueClose), newFinder(text, glmValueClose[1:])}
+	return glmFinders{newFinder(text, glmKeyOpen), newFinder(text, glmValueOpen), newFinder(text, glmValueClose), newFinder(text, glmValueClose[1:]),
+		newFinder(text, hermesClose)}
 }
 
 // unglue splits a name glued to the first argument key, as GLM drops the <arg_key> between

@@ -142,13 +142,13 @@ func scanHarmonyStripped(text string, sc scanCtx) []span {
 }
 
 // strippedName reads the recipient written at text[at:] ("to=" then raw): functions.NAME, or
-// a Known name in another namespace right after a header word.
+// a Known name right after a header word, in another namespace or none (to=read_file).
 func strippedName(text string, at int, raw string, sc scanCtx) (string, bool) {
 	if rest, ok := strings.CutPrefix(raw, strings.TrimPrefix(strippedRecipient, "to=")); ok {
 		name := harmonyUnglue(rest, sc)
 		return name, plausibleName(name)
 	}
-	if !strings.Contains(raw, ".") || !afterHeaderWord(text, at) {
+	if !afterHeaderWord(text, at) {
 		return "", false
 	}
 	name := harmonyUnglue(raw, sc)

@@ -28,6 +28,12 @@ type bodyParser func(body string) (calls []Call, complete bool)
 // scanTagged claims every open…close block whose body yields a call. A block without its
 // close tag runs to the next open tag or the end of the text.
 func scanTagged(text, open, close string, parse bodyParser) []span {
+	return scanTaggedClosed(text, open, close, func(body string, _ bool) ([]Call, bool) { return parse(body) })
+}
+
+// scanTaggedClosed is scanTagged for a body parser that needs to know whether the block's close
+// tag came (a value left open is then ended by the block, not cut off).
+func scanTaggedClosed(text, open, close string, parse func(body string, closed bool) ([]Call, bool)) []span {
 	opens, closes := newFinder(text, open), newFinder(text, close)
 	var out []span
 	for pos := 0; ; {
@@ -47,7 +53,7 @@ func scanTagged(text, open, close string, parse bodyParser) []span {
 				end, closed = len(text), true
 			}
 		}
-		calls, complete := parse(text[body:bodyEnd])
+		calls, complete := parse(text[body:bodyEnd], closed)
 		switch {
 		case !closed && next < 0 && !complete:
 			out = append(out, span{start: start, end: end, partial: true})

@@ -163,8 +163,10 @@ func llamaFunction(rest string) (call *Call, matched, complete bool) {
 	}
 	// Closed by </function>, by a lone ">" (vLLM's llama3_user_defined_custom parser reads
 	// `<function=N>{…}(?:</function>|>)?`), or by the end of the block.
+	// Llama 3.1's prompt format ends the call with <|eom_id|> after </function>: with the
+	// closer lost, the end token ends it.
 	if after := skipSpace(rest, end); after < len(rest) && !strings.HasPrefix(rest[after:], qwenFunctionClose) &&
-		!(rest[after] == '>' && strings.TrimSpace(rest[after+1:]) == "") {
+		!(rest[after] == '>' && strings.TrimSpace(rest[after+1:]) == "") && skipSpace(rest, skipEndTokens(rest, after)) != len(rest) {
 		return nil, false, false
 	}
 	c := newCall(rest[:i], rest[j:end], FormatLlama)

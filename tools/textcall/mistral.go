@@ -54,6 +54,11 @@ func mistralCall(text string, start int) (span, bool) {
 		end, ok := matchJSON(text, i)
 		sp.end = end
 		if !ok {
+			// the list's closing ']' dropped after whole calls, as Granite's (hermes.go)
+			if list, whole := listShortOfItsBracket(text[i:]); whole {
+				sp.calls = jsonCallsIn(list, FormatMistral)
+				return sp, len(sp.calls) > 0
+			}
 			sp.partial = true
 			return sp, false
 		}

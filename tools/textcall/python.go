@@ -134,9 +134,14 @@ func linesOfCalls(text string, found []span, inMarker bool) []span {
 		if k := skipOver(text, end, " \t"); k < len(text) && text[k] == ']' && start < found[i].start {
 			end, bracketed = k+1, true
 		}
-		// A stray </tool_call> whose opening was lost ends the call's line, as after bare JSON.
-		if k := skipOver(text, end, " \t"); strings.HasPrefix(text[k:], hermesClose) {
-			end = k + len(hermesClose)
+		// A stray closer whose opening was lost ends the call's line, as after bare JSON:
+		// Hermes's </tool_call>, LFM's <|tool_call_end|>, Gemma 3's </tool_code>.
+		k := skipOver(text, end, " \t")
+		for _, closer := range pythonClosers {
+			if strings.HasPrefix(text[k:], closer) {
+				end = k + len(closer)
+				break
+			}
 		}
 		if inMarker || lineEdge(text, start, end) || bracketed && gluedAnswer(text, start, end) {
 			group := found[i:j]
@@ -150,6 +155,9 @@ func linesOfCalls(text string, found []span, inMarker bool) []span {
 	}
 	return out
 }
+
+// pythonClosers close the markers of the families whose calls are Python syntax.
+var pythonClosers = []string{hermesClose, lfmEnd, toolCodeClose}
 
 // gluedAnswer reports whether a bracketed call list that opens its line has the answer glued
 // straight after its "]": LFM's <|tool_call_start|>[…]<|tool_call_end|> followed by its text,

@@ -134,6 +134,7 @@ func qwenFunction(block string) (*Call, bool) {
 func fixClosers(block string) string {
 	// an opener written as a closer, "</parameter=pattern>" (step-3.5-flash): closers carry no '='
 	block = strings.ReplaceAll(block, "</"+qwenParamOpen[1:], qwenParamOpen)
+	block = restoreParamOpeners(block)
 	if !strings.Contains(block, "parameter>") && !strings.Contains(block, "function>") {
 		return block
 	}
@@ -152,4 +153,27 @@ func fixClosers(block string) string {
 		out = append(out, block[i])
 	}
 	return string(out)
+}
+
+// restoreParamOpeners gives back the '<' a parameter opener lost at the start of its line
+// ("parameter=path>"), as fixClosers does for closers; the name must run to a '>' on the line.
+func restoreParamOpeners(block string) string {
+	const lost = "parameter="
+	if !strings.Contains(block, "\n"+lost) {
+		return block
+	}
+	var b strings.Builder
+	for i := 0; i < len(block); i++ {
+		if i > 0 && block[i-1] == '\n' && strings.HasPrefix(block[i:], lost) {
+			line := block[i:]
+			if nl := strings.IndexByte(line, '\n'); nl >= 0 {
+				line = line[:nl]
+			}
+			if gt := strings.IndexByte(line, '>'); gt > len(lost) && plausibleName(line[len(lost):gt]) {
+				b.WriteByte('<')
+			}
+		}
+		b.WriteByte(block[i])
+	}
+	return b.String()
 }

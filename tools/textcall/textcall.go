@@ -189,6 +189,9 @@ func Parse(text string, opt Options) Result {
 	if strings.Contains(text, "&lt;") {
 		text = unescapeMarkup(text)
 	}
+	if strings.Contains(text, "DSML") {
+		text = restoreDSMLLines(text)
+	}
 	spans := claim(text, scanCtx{opt: opt}, ordered(opt.Prefer))
 	return assemble(text, absorbEndTokens(text, spans))
 }

@@ -110,3 +110,17 @@ func TestLooks(t *testing.T) {
 		}
 	}
 }
+
+// A Gemma 4 string left open in a terminated block ends at the object's '}'; in a block the
+// reply cuts off, the same text is a call cut short, never run.
+func TestParse_GemmaOpenStringEndsAtTheBlock(t *testing.T) {
+	q := `<|"|>`
+	res := Parse("<|tool_call>call:read_file{path:"+q+"a.go}<tool_call|>", knownOpts())
+	if len(res.Calls) != 1 || res.Calls[0].Name != "read_file" || !sameJSON(res.Calls[0].Args, `{"path":"a.go"}`) {
+		t.Fatalf("terminated block: %+v", res)
+	}
+	res = Parse("<|tool_call>call:write_file{path:"+q+"a.go"+q+",content:"+q+"func main() {}", knownOpts())
+	if len(res.Calls) != 0 || !res.Partial {
+		t.Fatalf("cut-off block read as %d calls, partial %v", len(res.Calls), res.Partial)
+	}
+}
