@@ -95,6 +95,7 @@ func steeringFor(deps *SessionDeps, noRepair bool) func() *turn.Steering {
 			steer.Classifier.FitArgs = deps.Tools.ToolFittingArgs
 			if !noRepair {
 				steer.Classifier.Split = deps.Tools.Split
+				steer.Classifier.Salvage = turn.NewSalvager(deps.Tools.Knows, deps.Tools.FitCall)
 			}
 		}
 		return steer

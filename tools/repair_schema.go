@@ -38,6 +38,7 @@ func (s *argsSchema) repairObject(args map[string]any, pathArgs []string) (map[s
 	repairs = append(repairs, s.options(args)...)
 	repairs = append(repairs, s.argvCommand(args)...)
 	repairs = append(repairs, s.valueShapes(args)...)
+	repairs = append(repairs, s.promptURL(args)...)
 	repairs = append(repairs, s.workingDirectory(args)...)
 	repairs = append(repairs, s.escapedCommand(args)...)
 	repairs = append(repairs, s.paddedCommand(args)...)

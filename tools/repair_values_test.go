@@ -1,6 +1,13 @@
 package tools
 
-import "testing"
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/troupe-dev/troupe/internal/testwait"
+)
 
 // A working directory the command already enters is entered once (aliases_workdir.go).
 func TestCdThen(t *testing.T) {
@@ -164,5 +171,36 @@ func TestValueShapes(t *testing.T) {
 		case tc.want != "" && (a.Refusal != "" || string(a.Args) != tc.want):
 			t.Errorf("%s %s: got %s (refusal %q), want %s", tc.tool, tc.args, a.Args, a.Refusal, tc.want)
 		}
+	}
+}
+
+// The rules of this file stay bounded on a hostile megabyte: admission returns (admitted or
+// refused) within the scaled bound whatever the shape.
+func TestValueShapesHostileMegabyte(t *testing.T) {
+	reg := builtinRegistry(t)
+	env := &Env{Root: t.TempDir()}
+	const mb = 1 << 20
+	quoted := func(s string) string { b, _ := json.Marshal(s); return string(b) }
+	hostile := map[string][2]string{
+		"command lines":  {"bash", `{"command": [` + strings.Repeat(`"a b",`, mb/6) + `"c d"]}`},
+		"content lines":  {"write_file", `{"path": "a.txt", "content": [` + strings.Repeat(`"x",`, mb/4) + `"y"]}`},
+		"globs":          {"grep", `{"pattern": "x", "glob": [` + strings.Repeat(`"*.go",`, mb/7) + `"*.md"]}`},
+		"cd prefix":      {"execute_command", `{"cwd": "a", "command": ` + quoted("cd "+strings.Repeat("a", mb)+" && ls") + `}`},
+		"quoted cd":      {"bash", `{"cwd": "a", "command": ` + quoted("cd '"+strings.Repeat("a", mb)) + `}`},
+		"duration":       {"bash", `{"command": "ls", "timeout": ` + quoted(strings.Repeat("9", mb)+"s") + `}`},
+		"huge number":    {"read_file", `{"path": "a", "offset": ` + strings.Repeat("9", mb) + `}`},
+		"huge digits":    {"read_file", `{"path": "a", "limit": ` + quoted(strings.Repeat("9", mb)) + `}`},
+		"nested command": {"bash", `{"command": {"command": ` + quoted(strings.Repeat("x", mb)) + `}}`},
+		"wrapped text":   {"bash", `{"input": ` + quoted(strings.Repeat("x ", mb/2)) + `}`},
+		"call id":        {"call_" + strings.Repeat("1", mb), `{"command": "ls"}`},
+		"quoted name":    {"`" + strings.Repeat("b", mb) + "`", `{"command": "ls"}`},
+		"versioned name": {strings.Repeat("a", mb) + "_20250124", `{"command": "ls"}`},
+		"argv":           {"bash", `[` + strings.Repeat(`"a",`, mb/4) + `"b"]`},
+		"positional":     {"search_files", quoted("'" + strings.Repeat("*", mb) + "'")},
+	}
+	for name, call := range hostile {
+		t.Run(name, func(t *testing.T) {
+			testwait.Returns(t, 20*time.Second, func() { reg.Admit(env, Call{ID: "1", Name: call[0], Args: call[1]}) }, "admission of a hostile 1 MB call")
+		})
 	}
 }

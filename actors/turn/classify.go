@@ -26,6 +26,9 @@ type Classifier struct {
 	// Split turns one call that stands for several (a list of paths, commands, edits, a patch
 	// of several hunks) into those calls, in order (tools.Registry's Split); nil splits none.
 	Split func(name, args string) ([]tools.Piece, bool)
+	// Salvage reads, as inferred calls, the calls no format's grammar read (NewSalvager); nil
+	// reads none.
+	Salvage Salvager
 }
 
 // Decision is a classified reply and what to do with it.
@@ -76,6 +79,9 @@ func (c Classifier) Classify(r *llm.Reply, turn int) Decision {
 		// in a harmony commentary message without a recipient).
 		if bare, isBare := c.bareArguments(r.Text, turn); isBare {
 			return bare
+		}
+		if salvaged, found := c.salvage(r, turn); found {
+			return c.split(salvaged, turn)
 		}
 		if ok {
 			return found

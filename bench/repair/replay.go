@@ -27,11 +27,17 @@ type replayOutcome struct {
 
 // replayCase runs c with repair on or off and compares what would run with c.Expect.
 func replayCase(c Case, repair bool) (replayOutcome, error) {
+	return replayWith(c, repair, false)
+}
+
+// replayWith is replayCase; salvageOnly turns every format's grammar (and the bare-arguments
+// inference) off and leaves the grammar-free salvage pass alone: the design's own reach.
+func replayWith(c Case, repair, salvageOnly bool) (replayOutcome, error) {
 	reg, err := tools.NewRegistry(tools.Builtins()...)
 	if err != nil {
 		return replayOutcome{}, err
 	}
-	d := classify(c, repair, reg)
+	d := classifyWith(c, repair, salvageOnly, reg)
 	calls := d.Calls
 	if len(calls) == 0 && d.Class == messages.ReplyMalformed && strings.HasPrefix(d.Note, bareArgumentsNote) {
 		meant, _, _ := strings.Cut(strings.TrimPrefix(d.Note, bareArgumentsNote), ", without")
@@ -64,10 +70,20 @@ const bareArgumentsNote = "Your last reply is only the arguments for "
 
 // classify is the session's reply classifier for c's model, as the session builds it.
 func classify(c Case, repair bool, reg *tools.Registry) turn.Decision {
+	return classifyWith(c, repair, false, reg)
+}
+
+// classifyWith is classify; salvageOnly leaves the salvage pass alone (replayWith).
+func classifyWith(c Case, repair, salvageOnly bool, reg *tools.Registry) turn.Decision {
 	steer := turn.NewSteering(repair, turn.Textcall(llm.QuirksFor(c.Model).TextFormat), reg.Knows)
 	steer.Classifier.FitArgs = reg.ToolFittingArgs
 	if repair {
 		steer.Classifier.Split = reg.Split
+		steer.Classifier.Salvage = turn.NewSalvager(reg.Knows, reg.FitCall)
+	}
+	if repair && salvageOnly {
+		steer.Classifier.Parse = func(text string, _ func(string) bool) turn.Parsed { return turn.Parsed{Prose: text} }
+		steer.Classifier.FitArgs = nil
 	}
 	reply := &llm.Reply{Text: c.Text, Reasoning: c.Reasoning, Stop: llm.StopEnd}
 	for i, q := range c.Calls {
@@ -111,7 +127,7 @@ func readsForeign(c Case) (ok bool, checked bool, why string) {
 
 // replayTally is one family's (or the whole set's) count: cases in scope, recovered with
 // repair on and with it off.
-type replayTally struct{ total, on, off int }
+type replayTally struct{ total, on, off, salvage int }
 
 // replaySummary is one set replayed: the tallies by family, the excluded cases and what the
 // parser read of them, and every case not recovered with repair on, with its reason.
@@ -164,6 +180,13 @@ func replaySet(cases []Case) (replaySummary, error) {
 		if off.ok {
 			t.off++
 		}
+		alone, err := replayWith(c, true, true)
+		if err != nil {
+			return s, err
+		}
+		if alone.ok {
+			t.salvage++
+		}
 	}
 	return s, nil
 }
@@ -172,7 +195,7 @@ func replaySet(cases []Case) (replaySummary, error) {
 func (s replaySummary) overall() replayTally {
 	var all replayTally
 	for _, t := range s.byFamily {
-		all.total, all.on, all.off = all.total+t.total, all.on+t.on, all.off+t.off
+		all.total, all.on, all.off, all.salvage = all.total+t.total, all.on+t.on, all.off+t.off, all.salvage+t.salvage
 	}
 	return all
 }
@@ -198,6 +221,7 @@ func printSummary(w io.Writer, title string, s replaySummary, detail bool) {
 		return fmt.Sprintf("%d / %d (%.0f%%)", n, all.total, 100*float64(n)/float64(max(all.total, 1)))
 	}
 	row("overall", fmt.Sprint(all.total), pct(all.on), pct(all.off))
+	fmt.Fprintf(w, "\nsalvage pass alone (every grammar off, repair on): %s\n", pct(all.salvage))
 	fmt.Fprintf(w, "\nexcluded (no troupe tool for what the model meant, or the report elided the call): %d\n", s.excluded)
 	fmt.Fprintf(w, "  of those, text calls read as the model meant them (parser only, foreign names known): %d / %d\n", s.foreignRead, s.foreignChecked)
 	if !detail {
