@@ -78,6 +78,11 @@ func TestVariantsSalvageOtherPayloads(t *testing.T) {
 		{"one quoted string", m, "bash \"ls -la\"", nil, calls(lsla)},
 		{"flat wrapper, unclosed tag", "bitnet-2B-4T", `<tool_call>{"name": "read_file", "path": "a.go"}`, nil, calls(readA)},
 		{"flat wrapper in a fence", m, "```tool_call\n{\"name\": \"bash\", \"command\": \"ls -la\"}\n```\n", nil, calls(lsla)},
+		{"name attribute, parameter tags under a mangled prefix", "deepseek-v4", "<|DSML|tool_calls>\n<|DSML|invoke name=\"bash\">\n<|DSML|parameter name=\"command\" string=\"true\">ls -la</|DSML|parameter>\n</|DSML|invoke>", nil, calls(lsla)},
+		{"name attribute, a stray word before the tag", m, "court\n<invoke name=\"Bash\">\n<parameter name=\"command\">ls -la</parameter>\n</invoke>", nil, calls(lsla)},
+		{"key and value tags after the name", "glm-4.6", "glob\n<arg_key>pattern</arg_key>\n<arg_value>*.go</arg_value>", nil, calls(call("glob", "pattern", "*.go"))},
+		{"call index after a namespaced name", "kimi-k2", "<|tool_call_begin|>functions.bash:3<|tool_call_argument_begin|>{\"command\": \"ls -la\"}", nil, calls(lsla)},
+		{"tag named after the tool, one string", m, "Let me list it.\n\n<execute_command> ls -la </execute_command>", nil, calls(lsla)},
 		{"wrapper missing its last brace", m, "Writing it.\n\n```action\n{\"tool\": \"write_file\", \"args\": {\"path\": \"a.txt\", \"content\": \"hi\\n\"}\n```", nil,
 			calls(call("write_file", "path", "a.txt", "content", "hi\n"))},
 	})

@@ -127,6 +127,8 @@ func (s *salvager) names() []occurrence {
 		}
 		if b-a >= 2 && b-a <= pyNameMax && s.isKnown(t[a:b]) {
 			out = append(out, occurrence{a, b})
+		} else if c := strings.LastIndexByte(t[a:b], ':'); c > 1 && onlyRunes(t[a+c+1:b], "0123456789") && s.isKnown(t[a:a+c]) {
+			out = append(out, occurrence{a, a + c}) // Kimi's call index: functions.bash:3
 		}
 		i = j
 	}
@@ -167,22 +169,30 @@ type candidate struct {
 // A quoted name is read only as a wrapper's ({"name": "read_file", …}); any other only with
 // the payload after it.
 func (s *salvager) at(o occurrence, rest []occurrence) (span, bool) {
-	var found []candidate
-	if c, ok := s.wrapped(o, rest); ok {
-		found = append(found, c)
-	} else if l := leadOf(s.text, o.start); l.kind != leadProse && !quotedMention(s.text, o) && !inCodeFence(s.fences, o.start) {
-		if c, ok := s.after(o, l, nextAfter(s.text, rest, o.end), rest); ok {
-			found = append(found, c)
+	name := s.text[o.start:o.end]
+	next := nextAfter(s.text, rest, o.end)
+	c, ok := s.wrapped(o, rest)
+	switch {
+	case ok || inCodeFence(s.fences, o.start):
+	case quotedMention(s.text, o):
+		if start, named := namedInAttribute(s.text, o); named {
+			c, ok = s.after(name, o.end+1, lead{kind: leadMarker, start: start}, next, rest)
+		}
+	default:
+		if c, ok = s.tagNamed(o, rest); ok {
+			break
+		}
+		if l := leadOf(s.text, o.start); l.kind != leadProse {
+			c, ok = s.after(name, o.end, l, next, rest)
 		}
 	}
-	if len(found) == 0 {
+	if !ok {
 		return span{}, false
 	}
-	c := found[0]
 	if elided(c.args) {
 		return span{}, false // an example with its values left out, not a call
 	}
-	call := Call{Name: s.text[o.start:o.end], Raw: c.raw, Format: FormatSalvage}
+	call := Call{Name: name, Raw: c.raw, Format: FormatSalvage}
 	if strings.HasPrefix(c.args, "{") && json.Valid([]byte(c.args)) {
 		call.Args = compactJSON(json.RawMessage(c.args))
 	} else {

@@ -20,14 +20,14 @@ type payload struct {
 	strict bool // one bare string: nothing may follow it on its line
 }
 
-// after reads the payload nearest after the name at o. Between them may stand white space (at
+// after reads the payload nearest after a name, scanning from from. Between them may stand white space (at
 // most one line break), punctuation, non-ASCII tokens and markup; ASCII words only when markup
 // or a recipient introduced the name.
-func (s *salvager) after(o occurrence, l lead, next int, rest []occurrence) (candidate, bool) {
+func (s *salvager) after(name string, from int, l lead, next int, rest []occurrence) (candidate, bool) {
 	t := s.text
-	limit := min(o.end+salvageGapMax, len(t))
+	limit := min(from+salvageGapMax, len(t))
 	newlines, words := 0, 0
-	for i := o.end; i < limit; {
+	for i := from; i < limit; {
 		if i > next {
 			return candidate{}, false // the gap reached another name: its own call, or none
 		}
@@ -42,10 +42,10 @@ func (s *salvager) after(o occurrence, l lead, next int, rest []occurrence) (can
 			i++
 		case c == '{' || c == '(' || c == '"' || c == '\'' || strings.HasPrefix(t[i:], "“"):
 			p, ok := s.readAt(i)
-			return s.take(o, l, i, p, ok, rest)
+			return s.take(name, l, i, p, ok, rest)
 		case c == '<':
 			if p, ok := s.tagArgs(i); ok {
-				return s.take(o, l, i, p, true, rest)
+				return s.take(name, l, i, p, true, rest)
 			}
 			m := markupAt(t, i, limit)
 			if m == i {
@@ -65,7 +65,7 @@ func (s *salvager) after(o occurrence, l lead, next int, rest []occurrence) (can
 			}
 			if j+1 < len(t) && t[j] == '=' && (t[j+1] == '"' || t[j+1] == '\'') {
 				p, ok := s.attrArgs(i)
-				return s.take(o, l, i, p, ok, rest)
+				return s.take(name, l, i, p, ok, rest)
 			}
 			if words++; l.kind != leadMarker || i == next || words > gapWordsMax {
 				return candidate{}, false // words between a name and an object: a sentence
@@ -94,7 +94,7 @@ func (s *salvager) readAt(i int) (payload, bool) {
 }
 
 // take checks a payload's standing and fit and makes it a candidate.
-func (s *salvager) take(o occurrence, l lead, at int, p payload, ok bool, rest []occurrence) (candidate, bool) {
+func (s *salvager) take(name string, l lead, at int, p payload, ok bool, rest []occurrence) (candidate, bool) {
 	if !ok {
 		return candidate{}, false
 	}
@@ -102,7 +102,7 @@ func (s *salvager) take(o occurrence, l lead, at int, p payload, ok bool, rest [
 	if !standing {
 		return candidate{}, false
 	}
-	return s.fit(s.text[o.start:o.end], candidate{start: l.start, end: end, args: p.args, raw: s.text[at:p.end]})
+	return s.fit(name, candidate{start: l.start, end: end, args: p.args, raw: s.text[at:p.end]})
 }
 
 // objectArgs reads a JSON object (repaired). An object the reply ends inside is returned as
@@ -263,54 +263,6 @@ func (s *salvager) value(i int) (v json.RawMessage, end int, bare, ok bool) {
 		return json.RawMessage(word), i + k, true, true
 	}
 	return quoteJSON(word), i + k, true, true
-}
-
-// tagArgs reads <key>value</key> or <parameter=key>value</parameter> pairs.
-func (s *salvager) tagArgs(i int) (payload, bool) {
-	t := s.text
-	var pairs []kv
-	j := i
-	for len(pairs) < 64 {
-		k := skipSpace(t, j)
-		if k >= len(t) || t[k] != '<' {
-			break
-		}
-		gt := strings.IndexByte(t[k:min(len(t), k+66)], '>')
-		if gt < 0 {
-			break
-		}
-		key, closeTag := t[k+1:k+gt], ""
-		if p, ok := strings.CutPrefix(key, "parameter="); ok {
-			key, closeTag = p, "</parameter>"
-		} else {
-			closeTag = "</" + key + ">"
-		}
-		if key == "" || !onlyIdent(key) {
-			break
-		}
-		body := k + gt + 1
-		window := t[body:min(len(t), body+max(s.budget, 0))]
-		c := strings.Index(window, closeTag)
-		s.budget -= max(c, len(window))
-		if c < 0 {
-			break
-		}
-		pairs = append(pairs, kv{key, tagValue(window[:c])})
-		j = body + c + len(closeTag)
-	}
-	if len(pairs) == 0 {
-		return payload{}, false
-	}
-	return payload{args: string(objectOf(pairs)), end: j}, true
-}
-
-func onlyIdent(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if !isIdentByte(s[i]) {
-			return false
-		}
-	}
-	return true
 }
 
 // attrArgs reads key="value" pairs. A value's closing quote is the first one followed by the

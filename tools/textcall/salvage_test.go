@@ -104,6 +104,13 @@ func TestSalvage_Rules(t *testing.T) {
 		{"wrapper with arguments", "```json\n{\"tool\": \"read_file\", \"args\": {\"path\": \"a.go\"}}\n```", []string{`read_file {"path":"a.go"}`}},
 		{"wrapper mid-sentence", `I would send {"name": "read_file", "path": "a.go"} now`, nil},
 		{"cut-off object kept raw", `read_file {"path": "a.go`, []string{`read_file {"path": "a.go`}},
+		{"call index after the name", "<|tool_call_begin|>functions.bash:3<|tool_call_argument_begin|>{\"command\": \"ls\"}", []string{`functions.bash {"command":"ls"}`}},
+		{"name attribute, parameter tags", "<invoke name=\"read_file\">\n<parameter name=\"path\">a.go</parameter>\n</invoke>", []string{`read_file {"path":"a.go"}`}},
+		{"name attribute, prefixed tags", `<｜DSML｜invoke name="bash"><｜DSML｜parameter name="command" string="true">ls</｜DSML｜parameter></｜DSML｜invoke>`, []string{`bash {"command":"ls"}`}},
+		{"name attribute in prose", `She said name="bash" loudly.`, nil},
+		{"key and value tags", `<tool_call>bash<arg_key>command</arg_key><arg_value>ls</arg_value></tool_call>`, []string{`bash {"command":"ls"}`}},
+		{"tag named after the tool", "Listing.\n<bash> ls -la </bash>", []string{`bash "ls -la"`}},
+		{"tag named after the tool in a sentence", "Use <bash>ls</bash> to list the files.", nil},
 		// fit and margin
 		{"unknown key", `read_file {"path": "a.go", "colour": "red"}`, nil},
 		{"required key missing", `bash {"timeout_s": 5}`, nil},
@@ -146,17 +153,21 @@ func TestSalvage_ProseKeepsTheRest(t *testing.T) {
 func TestSalvage_HostileMegabyte(t *testing.T) {
 	replies := hostileReplies()
 	for name, unit := range map[string]string{
-		"names and open objects":  "read_file {\"path\": \"",
-		"names and open parens":   "\nread_file(path=\"",
-		"recipients and words":    "to=functions.bash commentary json ",
-		"names and open tags":     "<tool_call>read_file\n<path>",
-		"names and attributes":    "\nbash command=\"x \" y \"",
-		"wrappers never closed":   "\n{\"name\": \"bash\", \"command\": \"",
-		"wrapper names only":      `"name": "bash", `,
-		"fences and calls":        "```\nbash(\"ls\")\nx\n",
-		"many standing calls":     "bash(command=\"ls\")\n",
-		"distinct unknown words":  "w",
-		"names between positions": "bash ▁ ",
+		"names and open objects":   "read_file {\"path\": \"",
+		"names and open parens":    "\nread_file(path=\"",
+		"recipients and words":     "to=functions.bash commentary json ",
+		"names and open tags":      "<tool_call>read_file\n<path>",
+		"names and attributes":     "\nbash command=\"x \" y \"",
+		"wrappers never closed":    "\n{\"name\": \"bash\", \"command\": \"",
+		"wrapper names only":       `"name": "bash", `,
+		"fences and calls":         "```\nbash(\"ls\")\nx\n",
+		"many standing calls":      "bash(command=\"ls\")\n",
+		"distinct unknown words":   "w",
+		"names between positions":  "bash ▁ ",
+		"name attributes unclosed": `<invoke name="bash"><parameter name="command">`,
+		"key tags without values":  "bash<arg_key>command</arg_key>",
+		"tags named, never closed": "<bash> ls ",
+		"call indexes":             "functions.bash:1 <|x|>{",
 	} {
 		replies["salvage: "+name] = repeatTo(unit, megabyte)
 	}
