@@ -124,7 +124,7 @@ func Start(dir string, logger *slog.Logger) (*Store, error) {
 		return nil, err
 	}
 	s := &Store{dir: dir, seqs: make(map[string]*sessionSeq), opened: make(chan struct{}), unlock: unlock}
-	s.syncer = newSyncer(s.Sync, logger)
+	s.syncer = newSyncer(s.Sync, logger, syncEvery)
 	go s.open(smallOptions(dir, logger).WithBypassLockGuard(true), level0) // ends with the open
 	return s, nil
 }
@@ -244,7 +244,8 @@ func (s *Store) Sync() error {
 }
 
 // SyncSoon is Sync without the wait: the writes acknowledged so far reach the disk within one
-// sync's time (a sync already running is followed by one more), while the caller goes on. For
+// sync's time (a sync already running is followed by one more), or, in a burst of requests,
+// within syncEvery plus one sync (syncer.go), while the caller goes on. For
 // turn boundaries, where a session would otherwise block on the disk; a SIGKILL loses nothing
 // either way, and Sync (or Close) is still the way to be sure before exiting.
 func (s *Store) SyncSoon() { s.syncer.request() }

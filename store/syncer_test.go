@@ -19,7 +19,7 @@ func TestSyncSoonCoalescesWhileASyncRuns(t *testing.T) {
 		<-release
 		finished.Add(1)
 		return nil
-	}, slog.New(slog.DiscardHandler))
+	}, slog.New(slog.DiscardHandler), time.Millisecond)
 	y.request()
 	testwait.Until(t, 5*time.Second, func() bool { return started.Load() == 1 }, "the first sync starts")
 	for range 50 {
@@ -35,6 +35,20 @@ func TestSyncSoonCoalescesWhileASyncRuns(t *testing.T) {
 	y.halt()
 	if n := started.Load(); n != 2 {
 		t.Fatalf("a request after halt ran a sync (%d syncs)", n)
+	}
+}
+
+// TestSyncsAreSpaced: a request soon after a sync waits for the spacing, and halting meanwhile
+// ends the wait without a sync (Close syncs itself).
+func TestSyncsAreSpaced(t *testing.T) {
+	var started atomic.Int32
+	y := newSyncer(func() error { started.Add(1); return nil }, slog.New(slog.DiscardHandler), time.Hour)
+	y.request() // after a quiet spell: at once
+	testwait.Until(t, 5*time.Second, func() bool { return started.Load() == 1 }, "the first sync runs at once")
+	y.request()
+	y.halt() // returns though a request waits for its turn
+	if n := started.Load(); n != 1 {
+		t.Fatalf("syncs run: %d, want 1 (the second waits an hour for its turn)", n)
 	}
 }
 

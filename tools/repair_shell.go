@@ -72,6 +72,9 @@ func (s *argsSchema) durationTimeout(args map[string]any) []Repair {
 // durationSeconds reads a duration written with its unit (timeoutDuration) as whole seconds,
 // rounded up, at least one.
 func durationSeconds(text string) (int64, bool) {
+	if len(text) > 32 { // no duration is longer; a hostile one costs nothing
+		return 0, false
+	}
 	m := timeoutDuration.FindStringSubmatch(strings.ToLower(text))
 	if m == nil {
 		return 0, false

@@ -114,3 +114,22 @@ func (s *argsSchema) stringList(key string, list []any) (string, bool) {
 	}
 	return "", false
 }
+
+// promptURL reads a fetch given only a prompt that holds its one URL (Gemini CLI's web_fetch:
+// "Summarize https://…") as that URL, and drops a prompt sent beside the URL (Claude Code's
+// WebFetch runs it over the page; here the page comes back whole and the model reads it).
+func (s *argsSchema) promptURL(args map[string]any) []Repair {
+	prompt, ok := args["prompt"].(string)
+	if !ok || !s.has("url") || s.has("prompt") {
+		return nil
+	}
+	if _, has := args["url"]; !has {
+		urls := urlInText.FindAllString(prompt, 3)
+		if len(urls) != 1 {
+			return nil
+		}
+		args["url"] = strings.TrimRight(urls[0], ".,;:")
+	}
+	delete(args, "prompt")
+	return []Repair{newRepair(RepairArgAlias, "prompt: "+preview(prompt), fmt.Sprintf("url: %v", args["url"]))}
+}

@@ -1,6 +1,13 @@
 package tools
 
-import "testing"
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/troupe-dev/troupe/internal/testwait"
+)
 
 // A working directory the command already enters is entered once (aliases_workdir.go).
 func TestCdThen(t *testing.T) {
@@ -133,7 +140,8 @@ func TestQuotedAndVersionedNames(t *testing.T) {
 }
 
 // Values in another shape than the schema's string (repair_values.go, repair_shell.go's
-// command lists, repair_schema.go's wrapped text): changed only where the meaning is certain.
+// command lists): changed only where the meaning is certain. A wrapper holding plain text
+// ({"args": "…"}) stays refused: salvaged markup (<args>see … below</args>) reads that way.
 func TestValueShapes(t *testing.T) {
 	reg := builtinRegistry(t)
 	env := &Env{Root: t.TempDir()}
@@ -147,14 +155,12 @@ func TestValueShapes(t *testing.T) {
 		{"read_file", `{"file":{"path":"a.go"}}`, `{"path":"a.go"}`},
 		{"bash", `{"command":{"x":"ls"}}`, ""},
 		{"bash", `{"command":{"command":"ls","cwd":"a"}}`, ""},
+		{"bash", `{"args":"see <command>ls</command> below"}`, ""},
 		{"write_file", `{"path":"a.txt","content":["one","two"]}`, `{"content":"one\ntwo\n","path":"a.txt"}`},
 		{"write_file", `{"path":"d.json","content":["a",1]}`, `{"content":"[\"a\",1]","path":"d.json"}`},
 		{"write_file", `{"path":"a.txt","content":["a",1]}`, ""},
 		{"grep", `{"pattern":"foo","glob":["*.go","*.ts"]}`, `{"glob":"{*.go,*.ts}","pattern":"foo"}`},
 		{"grep", `{"pattern":"foo","glob":["*.{go,ts}","*.md"]}`, ""},
-		{"bash", `{"input":"ls -la"}`, `{"command":"ls -la"}`},
-		{"bash", `{"arguments":"ls -la\nrm -rf x"}`, ""}, // several lines: not one value
-		{"list_dir", `{"input":"src"}`, ""},              // no required argument: no certain slot
 	}
 	for _, tc := range cases {
 		a := reg.Admit(env, Call{ID: "1", Name: tc.tool, Args: tc.args})
@@ -164,5 +170,35 @@ func TestValueShapes(t *testing.T) {
 		case tc.want != "" && (a.Refusal != "" || string(a.Args) != tc.want):
 			t.Errorf("%s %s: got %s (refusal %q), want %s", tc.tool, tc.args, a.Args, a.Refusal, tc.want)
 		}
+	}
+}
+
+// The rules of this file stay bounded on a hostile megabyte: admission returns (admitted or
+// refused) within the scaled bound whatever the shape.
+func TestValueShapesHostileMegabyte(t *testing.T) {
+	reg := builtinRegistry(t)
+	env := &Env{Root: t.TempDir()}
+	const mb = 1 << 20
+	quoted := func(s string) string { b, _ := json.Marshal(s); return string(b) }
+	hostile := map[string][2]string{
+		"command lines":  {"bash", `{"command": [` + strings.Repeat(`"a b",`, mb/6) + `"c d"]}`},
+		"content lines":  {"write_file", `{"path": "a.txt", "content": [` + strings.Repeat(`"x",`, mb/4) + `"y"]}`},
+		"globs":          {"grep", `{"pattern": "x", "glob": [` + strings.Repeat(`"*.go",`, mb/7) + `"*.md"]}`},
+		"cd prefix":      {"execute_command", `{"cwd": "a", "command": ` + quoted("cd "+strings.Repeat("a", mb)+" && ls") + `}`},
+		"quoted cd":      {"bash", `{"cwd": "a", "command": ` + quoted("cd '"+strings.Repeat("a", mb)) + `}`},
+		"duration":       {"bash", `{"command": "ls", "timeout": ` + quoted(strings.Repeat("9", mb)+"s") + `}`},
+		"huge number":    {"read_file", `{"path": "a", "offset": ` + strings.Repeat("9", mb) + `}`},
+		"huge digits":    {"read_file", `{"path": "a", "limit": ` + quoted(strings.Repeat("9", mb)) + `}`},
+		"nested command": {"bash", `{"command": {"command": ` + quoted(strings.Repeat("x", mb)) + `}}`},
+		"call id":        {"call_" + strings.Repeat("1", mb), `{"command": "ls"}`},
+		"quoted name":    {"`" + strings.Repeat("b", mb) + "`", `{"command": "ls"}`},
+		"versioned name": {strings.Repeat("a", mb) + "_20250124", `{"command": "ls"}`},
+		"argv":           {"bash", `[` + strings.Repeat(`"a",`, mb/4) + `"b"]`},
+		"positional":     {"search_files", quoted("'" + strings.Repeat("*", mb) + "'")},
+	}
+	for name, call := range hostile {
+		t.Run(name, func(t *testing.T) {
+			testwait.Returns(t, 20*time.Second, func() { reg.Admit(env, Call{ID: "1", Name: call[0], Args: call[1]}) }, "admission of a hostile 1 MB call")
+		})
 	}
 }

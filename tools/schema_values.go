@@ -3,7 +3,9 @@ package tools
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"math/big"
+	"strconv"
 )
 
 // Decoded JSON values (map[string]any, []any, json.Number, string, bool, nil) as the schema
@@ -34,6 +36,9 @@ func jsonTypeOf(v any) string {
 func ratOf(v any) (*big.Rat, bool) {
 	switch x := v.(type) {
 	case json.Number:
+		if len(x) > maxExactNumber {
+			return approxRat(x)
+		}
 		return new(big.Rat).SetString(x.String())
 	case float64:
 		r := new(big.Rat).SetFloat64(x) // nil for NaN and infinities
@@ -44,6 +49,24 @@ func ratOf(v any) (*big.Rat, bool) {
 		return big.NewRat(x, 1), true
 	}
 	return nil, false
+}
+
+// maxExactNumber bounds the digits read exactly: big.Rat's decimal parse grows with the square
+// of the length, and no argument of ours needs more digits than this (a hostile megabyte of
+// digits must not cost seconds).
+const maxExactNumber = 400
+
+// approxRat is a long number's value as the nearest float64, or the largest one, with its sign,
+// when it is beyond float64: still a number, far outside any schema's range.
+func approxRat(x json.Number) (*big.Rat, bool) {
+	f, err := strconv.ParseFloat(x.String(), 64)
+	if err != nil && !math.IsInf(f, 0) {
+		return nil, false
+	}
+	if math.IsInf(f, 0) {
+		f = math.Copysign(math.MaxFloat64, f)
+	}
+	return new(big.Rat).SetFloat64(f), true
 }
 
 // jsonEqual compares two decoded JSON values, numbers by value (1 equals 1.0).

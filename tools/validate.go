@@ -215,6 +215,9 @@ func coerceValue(v any, typ string) (any, bool) {
 		if _, err := strconv.ParseInt(text, 10, 64); err == nil {
 			return json.Number(text), true
 		}
+		if len(text) > maxExactNumber { // no int64 is this long (schema_values.go)
+			return nil, false
+		}
 		if r, ok := new(big.Rat).SetString(text); ok && r.IsInt() && r.Num().IsInt64() {
 			return json.Number(r.Num().String()), true
 		}

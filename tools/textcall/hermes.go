@@ -78,6 +78,13 @@ func hermesBody(body string, known func(string) bool) ([]Call, bool) {
 		if len(calls) == 0 && complete {
 			calls = flatCallIn(t, FormatHermes)
 		}
+		if len(calls) == 0 && complete {
+			// the name as the object's one key, as Apertus writes its calls: {"N": {…}}
+			calls = nameKeyedCalls(t)
+			for i := range calls {
+				calls[i].Format = FormatHermes
+			}
+		}
 		return calls, complete
 	case t[0] == '[':
 		if calls := otherSyntaxBody(t); len(calls) > 0 {

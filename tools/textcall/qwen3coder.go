@@ -1,6 +1,10 @@
 package textcall
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/troupe-dev/troupe/internal/lazyre"
+)
 
 // Qwen3-Coder, from its chat template and tool parser (Qwen/Qwen3-Coder-*, qwen3coder_tool_parser.py):
 //
@@ -135,6 +139,10 @@ func fixClosers(block string) string {
 	// an opener written as a closer, "</parameter=pattern>" (step-3.5-flash): closers carry no '='
 	block = strings.ReplaceAll(block, "</"+qwenParamOpen[1:], qwenParamOpen)
 	block = restoreParamOpeners(block)
+	if strings.Contains(block, "<parameter name=") {
+		// the invoke form's parameter fused in: <parameter name="path"> (invoke.go)
+		block = invokeParamOpener.ReplaceAllString(block, qwenParamOpen+"$1>")
+	}
 	if !strings.Contains(block, "parameter>") && !strings.Contains(block, "function>") {
 		return block
 	}
@@ -177,3 +185,6 @@ func restoreParamOpeners(block string) string {
 	}
 	return b.String()
 }
+
+// invokeParamOpener is the invoke form's parameter opener, its name quoted or not.
+var invokeParamOpener = lazyre.New(`<parameter name=["']?([A-Za-z0-9_.:-]{1,128})["']?(?:\s+[a-z]+="[^"<>]*")*\s*>`)

@@ -138,11 +138,28 @@ func (w *tagPairWork) at(open int) ([]Call, int, bool) {
 		w.budget -= e - body
 		args := argsFromText(text[body:e])
 		if args == nil {
+			args = childTagArgs(text[body:e]) // <parameters><path>a.go</path></parameters>
+		}
+		if args == nil {
 			return nil, 0, false
 		}
 		return []Call{{Name: name, Args: args, Raw: strings.TrimSpace(text[body:e]), Format: FormatTagPair}}, e + len(t) + 3, true
 	}
 	return nil, 0, false
+}
+
+// childTagArgs reads an argument tag whose body is one child tag per argument, as Cline's XML
+// tool use writes them: <args><path>a.go</path></args>. It is nil unless every byte is a child.
+func childTagArgs(body string) json.RawMessage {
+	t := strings.TrimSpace(body)
+	if !strings.HasPrefix(t, "<") || !strings.HasSuffix(t, ">") {
+		return nil
+	}
+	pairs, ok := childTags(t)
+	if !ok || len(pairs) == 0 {
+		return nil
+	}
+	return objectOf(pairs)
 }
 
 // attrCall matches name=N / name="N" then an arguments attribute opening an object, bare or
