@@ -105,6 +105,9 @@ func TestSalvageProseStays(t *testing.T) {
 		"read_file path=\"a.go\" and then bash",
 		"I ran the grep tool (pattern: \"TODO\") and found nothing.",
 		"To see it yourself:\n\ncat \"notes.txt\"\n\nThat prints the notes.",
+		"<tool>bash</tool> <args>see <command>ls</command> below</args>", // parse's row of a29a277
+		"Use <command>ls</command> to list the files.",
+		"<read_file path=\"a.go\" onclick=x>",
 	} {
 		if got := salvaged(text); len(got) > 0 {
 			t.Errorf("prose read as a call: %q\n→ %v", text, got)
