@@ -93,27 +93,8 @@ func (s *argsSchema) unwrap(args map[string]any) (map[string]any, string, bool) 
 		if inner := objectOf(value); inner != nil && s.knowsAnyOf(inner) && (s.closed || len(s.required) > 0) {
 			return inner, key, true
 		}
-		if inner, ok := s.wrappedText(value); ok {
-			return inner, key, true
-		}
 	}
 	return nil, "", false
-}
-
-// wrappedText reads a wrapper holding plain text, not an object ({"input": "ls -la"} for bash),
-// as the tool's one required string argument, as a bare value is read (wrapScalar): one line
-// that does not open JSON.
-func (s *argsSchema) wrappedText(value any) (map[string]any, bool) {
-	text, ok := value.(string)
-	text = strings.TrimSpace(text)
-	if !ok || text == "" || len(text) > scalarArgMax || strings.ContainsAny(text, "\n") || strings.ContainsAny(text[:1], "{[\"") {
-		return nil, false
-	}
-	name, ok := s.soleRequiredString()
-	if !ok || len(s.required) != 1 {
-		return nil, false
-	}
-	return map[string]any{name: text}, true
 }
 
 // callNameKeys are the keys a whole call names its tool under, as agent frameworks write it

@@ -140,7 +140,8 @@ func TestQuotedAndVersionedNames(t *testing.T) {
 }
 
 // Values in another shape than the schema's string (repair_values.go, repair_shell.go's
-// command lists, repair_schema.go's wrapped text): changed only where the meaning is certain.
+// command lists): changed only where the meaning is certain. A wrapper holding plain text
+// ({"args": "…"}) stays refused: salvaged markup (<args>see … below</args>) reads that way.
 func TestValueShapes(t *testing.T) {
 	reg := builtinRegistry(t)
 	env := &Env{Root: t.TempDir()}
@@ -154,14 +155,12 @@ func TestValueShapes(t *testing.T) {
 		{"read_file", `{"file":{"path":"a.go"}}`, `{"path":"a.go"}`},
 		{"bash", `{"command":{"x":"ls"}}`, ""},
 		{"bash", `{"command":{"command":"ls","cwd":"a"}}`, ""},
+		{"bash", `{"args":"see <command>ls</command> below"}`, ""},
 		{"write_file", `{"path":"a.txt","content":["one","two"]}`, `{"content":"one\ntwo\n","path":"a.txt"}`},
 		{"write_file", `{"path":"d.json","content":["a",1]}`, `{"content":"[\"a\",1]","path":"d.json"}`},
 		{"write_file", `{"path":"a.txt","content":["a",1]}`, ""},
 		{"grep", `{"pattern":"foo","glob":["*.go","*.ts"]}`, `{"glob":"{*.go,*.ts}","pattern":"foo"}`},
 		{"grep", `{"pattern":"foo","glob":["*.{go,ts}","*.md"]}`, ""},
-		{"bash", `{"input":"ls -la"}`, `{"command":"ls -la"}`},
-		{"bash", `{"arguments":"ls -la\nrm -rf x"}`, ""}, // several lines: not one value
-		{"list_dir", `{"input":"src"}`, ""},              // no required argument: no certain slot
 	}
 	for _, tc := range cases {
 		a := reg.Admit(env, Call{ID: "1", Name: tc.tool, Args: tc.args})
@@ -191,7 +190,6 @@ func TestValueShapesHostileMegabyte(t *testing.T) {
 		"huge number":    {"read_file", `{"path": "a", "offset": ` + strings.Repeat("9", mb) + `}`},
 		"huge digits":    {"read_file", `{"path": "a", "limit": ` + quoted(strings.Repeat("9", mb)) + `}`},
 		"nested command": {"bash", `{"command": {"command": ` + quoted(strings.Repeat("x", mb)) + `}}`},
-		"wrapped text":   {"bash", `{"input": ` + quoted(strings.Repeat("x ", mb/2)) + `}`},
 		"call id":        {"call_" + strings.Repeat("1", mb), `{"command": "ls"}`},
 		"quoted name":    {"`" + strings.Repeat("b", mb) + "`", `{"command": "ls"}`},
 		"versioned name": {strings.Repeat("a", mb) + "_20250124", `{"command": "ls"}`},
