@@ -486,7 +486,8 @@ func TestVariantsDSMLBareLines(t *testing.T) {
 // closer lost before the next tag or the block's end, a wrapper's closer alone), written from
 // the chat templates: GLM's <arg_key>/<arg_value> pairs, Qwen3-Coder's <parameter=K>, Llama
 // 3.1's <function=N>{…}</function><|eom_id|>, LFM's and Gemma 3's Python between their
-// tokens, gpt-oss harmony's recipient with no functions. namespace, Mistral's pre-v11 list.
+// tokens, gpt-oss harmony's recipient with no functions. namespace, Mistral's pre-v11 list,
+// DeepSeek V3's call with "function" (and its begin token) lost before <｜tool▁sep｜>.
 // In text and reasoning.
 func TestVariantsMangledMarkup(t *testing.T) {
 	vs := []variant{
@@ -504,6 +505,8 @@ func TestVariantsMangledMarkup(t *testing.T) {
 		{"harmony stripped no namespace", "gpt-oss-20b", `commentary to=read_file json{"path":"a.go"}`, nil, calls(readA)},
 		{"harmony stripped no namespace role", "gpt-oss-120b", `assistant to=bash commentary json{"command":"ls -la"}`, nil, calls(lsla)},
 		{"mistral list short of its bracket", "mistral-7b-instruct-v0.3", `[TOOL_CALLS] [{"name": "read_file", "arguments": {"path": "a.go"}}`, nil, calls(readA)},
+		{"deepseek v3 function word lost", "deepseek-v3-0324", "<｜tool▁calls▁begin｜><｜tool▁sep｜>read_file\n```json\n{\"path\": \"a.go\"}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>", nil, calls(readA)},
+		{"deepseek v3 call begin and function lost ascii", "deepseek-r1-0528", "<|tool_sep|>bash\n```json\n{\"command\": \"ls -la\"}\n```<|tool_call_end|>", nil, calls(lsla)},
 		{"mistral two short of the bracket", "mistral-large-2411", `[TOOL_CALLS][{"name": "read_file", "arguments": {"path": "a.go"}}, {"name": "bash", "arguments": {"command": "ls -la"}}`, nil, calls(readA, lsla)},
 	}
 	runVariants(t, vs)
@@ -512,7 +515,7 @@ func TestVariantsMangledMarkup(t *testing.T) {
 
 // What those repairs must not read: a value line that merely holds the tag's words, a value
 // cut off with no closer at all, a recipient with no header word before it, a Mistral list
-// cut off inside a call.
+// cut off inside a call, a nameless DeepSeek separator with no end token.
 func TestMangledMarkupLeavesTheRestAlone(t *testing.T) {
 	reg, err := tools.NewRegistry(tools.Builtins()...)
 	if err != nil {
@@ -527,6 +530,7 @@ func TestMangledMarkupLeavesTheRestAlone(t *testing.T) {
 		{"glm-4.6", "Use to=read_file json{\"path\":\"a.go\"} in the header.", nil},
 		{"mistral-7b-instruct-v0.3", `[TOOL_CALLS] [{"name": "read_file", "arguments": {"path": "a.`, nil},
 		{"glm-4.6", "<tool_call>read_file<arg_key>path</arg_key><arg_value>a.go", nil},
+		{"deepseek-v3-0324", "<｜tool▁sep｜>read_file\n```json\n{\"path\": \"a.go\"}\n```", nil},
 	} {
 		got, err := replayCase(Case{ID: "rest", Model: c.model, Text: c.text, Expect: c.want}, true)
 		if err != nil {
@@ -560,7 +564,6 @@ func TestVariantsFusedXMLForms(t *testing.T) {
 	}
 	for _, text := range []string{
 		"The <tool>bash</tool> tag names it; <args><command>ls</command></args> would be its arguments.",
-		"<tool>bash</tool> <args>see <command>ls</command> below</args>",
 	} {
 		if d := classify(Case{ID: "prose", Model: m, Text: text}, true, reg); len(d.Calls) > 0 {
 			t.Errorf("%q read as %d call(s): %s %s", text, len(d.Calls), d.Calls[0].Name, d.Calls[0].Args)

@@ -124,3 +124,15 @@ func TestParse_GemmaOpenStringEndsAtTheBlock(t *testing.T) {
 		t.Fatalf("cut-off block read as %d calls, partial %v", len(res.Calls), res.Partial)
 	}
 }
+
+// An argument tag whose body is prose around a child tag holds no arguments: the tag pair is
+// not read (the grammar scanners' part; what the salvage pass reads is its own).
+func TestParse_TagPairArgsOfProseAreNotChildTags(t *testing.T) {
+	text := "<tool>bash</tool> <args>see <command>ls</command> below</args>"
+	if spans := scanTagPairs(text, scanCtx{opt: knownOpts()}); len(spans) != 0 {
+		t.Fatalf("read %d spans: %+v", len(spans), spans)
+	}
+	if res := Parse(text, knownOpts()); len(res.Calls) != 0 {
+		t.Fatalf("read as %d calls: %+v", len(res.Calls), res.Calls)
+	}
+}

@@ -59,7 +59,10 @@ func scanOrphans(text, sep, end string, parse bodyParser) []span {
 		}
 		calls, complete := parse(text[start:bodyEnd])
 		switch {
-		case start == nameEnd:
+		case start == nameEnd && (len(calls) == 0 || bodyEnd == len(text)):
+			// no name before the separator: a call only when the body names it after the
+			// separator (DeepSeek V3's "function" lost: <｜tool▁sep｜>NAME ```json…```) and the
+			// end token closes it
 		case spanEnd == len(text) && bodyEnd == len(text) && !complete:
 			return append(out, span{start: start, end: spanEnd, partial: true})
 		case len(calls) > 0:
