@@ -75,7 +75,8 @@ func TestVariantsSalvageOtherPayloads(t *testing.T) {
 		{"attribute on its own line", m, "Searching.\nbash command=\"grep -n \"TODO\" a.go | head -5\"", nil, calls(grepCmd)},
 		{"tags after the name", m, "<tool_call>read_file\n<path>a.go</path>", nil, calls(readA)},
 		{"parameter tags after the name", m, "<tool_call>read_file <parameter=path>a.go</parameter>", nil, calls(readA)},
-		{"one quoted string", m, "bash \"ls -la\"", nil, calls(lsla)},
+		{"one quoted string after markup", m, "<tool_call>bash \"ls -la\"</tool_call>", nil, calls(lsla)},
+		{"one quoted string after a token", m, "<|tool_call|>bash 'ls -la'", nil, calls(lsla)},
 		{"flat wrapper, unclosed tag", "bitnet-2B-4T", `<tool_call>{"name": "read_file", "path": "a.go"}`, nil, calls(readA)},
 		{"flat wrapper in a fence", m, "```tool_call\n{\"name\": \"bash\", \"command\": \"ls -la\"}\n```\n", nil, calls(lsla)},
 		{"name attribute, parameter tags under a mangled prefix", "deepseek-v4", "<|DSML|tool_calls>\n<|DSML|invoke name=\"bash\">\n<|DSML|parameter name=\"command\" string=\"true\">ls -la</|DSML|parameter>\n</|DSML|invoke>", nil, calls(lsla)},
@@ -103,6 +104,7 @@ func TestSalvageProseStays(t *testing.T) {
 		"Use `read_file(path=\"a.go\")` to see it.",
 		"read_file path=\"a.go\" and then bash",
 		"I ran the grep tool (pattern: \"TODO\") and found nothing.",
+		"To see it yourself:\n\ncat \"notes.txt\"\n\nThat prints the notes.",
 	} {
 		if got := salvaged(text); len(got) > 0 {
 			t.Errorf("prose read as a call: %q\n→ %v", text, got)

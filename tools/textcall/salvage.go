@@ -94,7 +94,11 @@ func (s *salvager) run() []span {
 		if len(out) >= salvageCallsMax || s.fits >= salvageFitsMax || s.budget <= 0 {
 			break
 		}
-		if sp, ok := s.at(o, occs[k+1:]); ok {
+		prev := -1
+		if len(out) > 0 {
+			prev = out[len(out)-1].end
+		}
+		if sp, ok := s.at(o, occs[k+1:], prev); ok {
 			if len(out) > 0 {
 				sp.start = max(sp.start, out[len(out)-1].end) // markup the last call's region took
 			}
@@ -165,10 +169,11 @@ type candidate struct {
 	placed     int
 }
 
-// at reads the call at occurrence o, if one stands there. rest are the occurrences after it.
+// at reads the call at occurrence o, if one stands there. rest are the occurrences after it;
+// prev is where the last call read ends (-1 for none).
 // A quoted name is read only as a wrapper's ({"name": "read_file", …}); any other only with
 // the payload after it.
-func (s *salvager) at(o occurrence, rest []occurrence) (span, bool) {
+func (s *salvager) at(o occurrence, rest []occurrence, prev int) (span, bool) {
 	name := s.text[o.start:o.end]
 	next := nextAfter(s.text, rest, o.end)
 	c, ok := s.wrapped(o, rest)
@@ -182,7 +187,11 @@ func (s *salvager) at(o occurrence, rest []occurrence) (span, bool) {
 		if c, ok = s.tagNamed(o, rest); ok {
 			break
 		}
-		if l := leadOf(s.text, o.start); l.kind != leadProse {
+		l := leadOf(s.text, o.start)
+		if l.kind == leadProse && listed(s.text, prev, o.start) {
+			l = lead{kind: leadMarker, start: o.start}
+		}
+		if l.kind != leadProse {
 			c, ok = s.after(name, o.end, l, next, rest)
 		}
 	}
@@ -243,4 +252,10 @@ func elided(args string) bool {
 		}
 	}
 	return false
+}
+
+// listed reports whether a name at text[at] continues a list of calls: only a comma or a
+// semicolon and blanks stand between it and the call before ([bash(cmd='ls a'), bash(…)]).
+func listed(text string, prev, at int) bool {
+	return prev >= 0 && at-prev <= 8 && onlyRunes(text[prev:at], ",; \t\n") && strings.ContainsAny(text[prev:at], ",;")
 }

@@ -18,6 +18,22 @@ type payload struct {
 	args   string
 	end    int
 	strict bool // one bare string: nothing may follow it on its line
+	attrs  bool // key="value" attributes
+}
+
+// searched charges the budget for a search of a window of n bytes that found its target at
+// k (or none, k < 0).
+func (s *salvager) searched(k, n int) {
+	if k < 0 {
+		k = n
+	}
+	s.budget -= k
+}
+
+// closesTag reports whether a tag's attributes end at text[i]: > or />, spaces aside.
+func closesTag(text string, i int) bool {
+	i = skipOver(text, i, " \t")
+	return strings.HasPrefix(text[i:], ">") || strings.HasPrefix(text[i:], "/>")
 }
 
 // after reads the payload nearest after a name, scanning from from. Between them may stand white space (at
@@ -95,10 +111,15 @@ func (s *salvager) readAt(i int) (payload, bool) {
 
 // take checks a payload's standing and fit and makes it a candidate.
 func (s *salvager) take(name string, l lead, at int, p payload, ok bool, rest []occurrence) (candidate, bool) {
-	if !ok {
+	if ok && l.tag && p.attrs && !closesTag(s.text, p.end) {
+		return candidate{}, false // <read_file path="a.go" onclick=x>: attributes left unread
+	}
+	if !ok || p.strict && l.kind != leadMarker {
+		// a lone string needs call markup before the name: a line such as
+		// cat "notes.txt" in an answer is a command shown, not one sent
 		return candidate{}, false
 	}
-	end, standing := trail(s.text, p.end, nextAfter(s.text, rest, p.end), l, p.strict)
+	end, standing := trail(s.text, p.end, trailLimit(s.text, rest, p.end), l, p.strict)
 	if !standing {
 		return candidate{}, false
 	}
@@ -244,7 +265,7 @@ func (s *salvager) value(i int) (v json.RawMessage, end int, bare, ok bool) {
 	}
 	if closing != "" {
 		k := strings.Index(window, closing)
-		s.budget -= max(k, len(window))
+		s.searched(k, len(window))
 		if k < 0 {
 			return nil, i, false, false
 		}
@@ -294,7 +315,7 @@ func (s *salvager) attrArgs(i int) (payload, bool) {
 	if len(pairs) == 0 {
 		return payload{}, false
 	}
-	return payload{args: string(objectOf(pairs)), end: j}, true
+	return payload{args: string(objectOf(pairs)), end: j, attrs: true}, true
 }
 
 // attrValueEnd finds the end of a quoted attribute value starting at t[from] on a line ending

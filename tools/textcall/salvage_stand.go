@@ -19,6 +19,7 @@ type lead struct {
 	kind   leadKind
 	start  int
 	opener string
+	tag    bool // the name opens a tag: <read_file …>
 }
 
 // openers are the brackets and quotes a call may stand in at the start of its line.
@@ -42,6 +43,9 @@ func leadOf(text string, at int) lead {
 			return lead{kind: leadMarker, start: k}
 		}
 		return lead{kind: leadProse}
+	}
+	if at > 0 && text[at-1] == '<' { // a tag named after the tool: <read_file><path>…
+		return lead{kind: leadMarker, start: at - 1, tag: true}
 	}
 	k, opener := at, ""
 	for k > 0 && at-k < salvageLeadMax {
@@ -117,7 +121,7 @@ var inlineTags = map[string]bool{"a": true, "b": true, "i": true, "u": true, "s"
 // run of markup tokens there starts.
 func markupRunBefore(text string, k int) (int, bool) {
 	start, found := k, false
-	for {
+	for n := 0; n < 16 && k-start < salvageLeadMax; n++ { // a bounded run: no rescans
 		j := backOver(text, start, " \t\r\n")
 		m, ok := markupTokenBefore(text, j)
 		if !ok {
@@ -203,8 +207,8 @@ func trail(text string, end, limit int, l lead, strict bool) (int, bool) {
 		// stripped and the answer glued on; a space then words is a sentence about the call
 		return i, true
 	}
-	lineEnd := limit
-	if nl := strings.IndexByte(text[i:limit], '\n'); nl >= 0 {
+	lineEnd := min(limit, i+salvageLeadMax) // the words of a long line's head say enough
+	if nl := strings.IndexByte(text[i:lineEnd], '\n'); nl >= 0 {
 		lineEnd = i + nl
 	}
 	// one stray word may follow a call markup introduced (harmony's "{…} code"), none else
@@ -220,7 +224,7 @@ func closerAt(text string, j int) string {
 	if strings.HasPrefix(text[j:], "```") {
 		return "```"
 	}
-	for _, c := range []string{")", "]", "}", "\"", "'", "`", "”", "’", "“"} {
+	for _, c := range []string{")", "]", "}", "\"", "'", "`", "”", "’", "“", "/>", ">"} {
 		if strings.HasPrefix(text[j:], c) {
 			return c
 		}
@@ -257,17 +261,37 @@ func markupAt(text string, j, limit int) int {
 	return j
 }
 
-// asciiWords counts the words of s made of ASCII letters (a trailing punctuation mark aside):
-// the sign of a sentence.
+// asciiWords counts the tokens of s holding two ASCII letters in a row: the sign of a
+// sentence, or of attributes a tag left unread (onclick=x>).
 func asciiWords(s string) int {
 	n := 0
 	for _, f := range strings.Fields(s) {
-		f = strings.TrimRight(f, ".,;:!?")
-		if f != "" && onlyRunes(strings.ToLower(f), "abcdefghijklmnopqrstuvwxyz'") {
-			n++
+		for i := 1; i < len(f); i++ {
+			if isLetter(f[i-1]) && isLetter(f[i]) {
+				n++
+				break
+			}
 		}
 	}
 	return n
+}
+
+func isLetter(c byte) bool { c |= 0x20; return c >= 'a' && c <= 'z' }
+
+// trailLimit is where the words after a call stop counting: where the next call's marked
+// region starts (to=functions.read right after a call belongs to the next one) or where the
+// next call of a list starts, else the text's end (the line's end bounds it in trail).
+func trailLimit(text string, rest []occurrence, end int) int {
+	n := nextAfter(text, rest, end)
+	if listed(text, end, n) {
+		return n // the next call of a list
+	}
+	if n < len(text) {
+		if l := leadOf(text, n); l.kind == leadMarker && l.start >= end {
+			return l.start
+		}
+	}
+	return len(text)
 }
 
 // wholeFences drops the calls inside a fenced block that holds anything else: a code sample

@@ -34,7 +34,7 @@ func (s *salvager) tagArgs(i int) (payload, bool) {
 		}
 		window := t[body:min(len(t), body+max(s.budget, 0))]
 		c := strings.Index(window, closeTag)
-		s.budget -= max(c, len(window))
+		s.searched(c, len(window))
 		if c < 0 {
 			break
 		}
@@ -45,11 +45,12 @@ func (s *salvager) tagArgs(i int) (payload, bool) {
 			if !strings.HasPrefix(t[v:], "<arg_value>") {
 				break
 			}
-			vend := strings.Index(t[v:min(len(t), v+max(s.budget, 0))], "</arg_value>")
+			vwin := t[v:min(len(t), v+max(s.budget, 0))]
+			vend := strings.Index(vwin, "</arg_value>")
+			s.searched(vend, len(vwin))
 			if vend < 0 {
 				break
 			}
-			s.budget -= vend
 			pairs = append(pairs, kv{key, tagValue(t[v+len("<arg_value>") : v+vend])})
 			j = v + vend + len("</arg_value>")
 			continue
@@ -98,14 +99,14 @@ func (s *salvager) tagNamed(o occurrence, rest []occurrence) (candidate, bool) {
 	closeTag := "</" + t[o.start:o.end] + ">"
 	window := t[o.end+1 : min(len(t), o.end+1+max(s.budget, 0))]
 	c := strings.Index(window, closeTag)
-	s.budget -= max(c, len(window))
+	s.searched(c, len(window))
 	body := strings.TrimSpace(window[:max(c, 0)])
 	if c < 0 || body == "" || strings.ContainsAny(body, "<\n") {
 		return candidate{}, false
 	}
 	end := o.end + 1 + c + len(closeTag)
 	l := lead{kind: leadMarker, start: o.start - 1}
-	stop, standing := trail(t, end, nextAfter(t, rest, end), l, true)
+	stop, standing := trail(t, end, trailLimit(t, rest, end), l, true)
 	if !standing {
 		return candidate{}, false
 	}

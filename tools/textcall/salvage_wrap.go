@@ -11,18 +11,19 @@ import (
 // ({"name": "glob", "pattern": "*.go"}). The object must stand on its own like any call.
 func (s *salvager) wrapped(o occurrence, rest []occurrence) (candidate, bool) {
 	t := s.text
-	if !quotedMention(t, o) || t[o.start-1] != '"' {
+	if !quotedMention(t, o) {
 		return candidate{}, false
 	}
+	q := t[o.start-1] // " or ': a Python dict repr ({'name': 'read', 'input': {…}}) too
 	j := backOver(t, o.start-1, " \t")
 	if j == 0 || t[j-1] != ':' {
 		return candidate{}, false
 	}
 	j = backOver(t, j-1, " \t")
-	if j < 2 || t[j-1] != '"' {
+	if j < 2 || t[j-1] != q {
 		return candidate{}, false
 	}
-	kq := strings.LastIndexByte(t[max(0, j-24):j-1], '"')
+	kq := strings.LastIndexByte(t[max(0, j-24):j-1], q)
 	if kq < 0 {
 		return candidate{}, false
 	}
@@ -56,7 +57,7 @@ func (s *salvager) wrapped(o occurrence, rest []occurrence) (candidate, bool) {
 	if l.kind == leadProse {
 		return candidate{}, false
 	}
-	stop, standing := trail(t, end, nextAfter(t, rest, end), l, false)
+	stop, standing := trail(t, end, trailLimit(t, rest, end), l, false)
 	if !standing {
 		return candidate{}, false
 	}
