@@ -29,7 +29,8 @@ func (s *session) dispatch(ctx actor.Context, batch *toolBatch) {
 			Inferred: batch.isInferred(c.ID)})
 	}
 	// The recheck for the call after the batch goes behind its calls (turn_recheck.go), unless
-	// a PreModel hook runs before that call: the recheck must see what the hook did.
+	// PreModel hooks are set: that call asks as its hooks start, as before (they only observe
+	// and are not waited for, so the recheck is not promised to see what they did either way).
 	if ask := s.cur.ahead.ask(s.turn+1, !s.deps.Hooks.Wants(hooks.PreModel)); ask != nil {
 		ctx.Send(s.links.toolexec, ask)
 	}

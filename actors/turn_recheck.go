@@ -25,7 +25,7 @@ type recheckAhead struct {
 
 // ask records a recheck asked for the call of turn next (the one after the batch's), and
 // returns the request to send after the batch's calls; nil when the call must ask itself
-// (ahead false: a PreModel hook runs first, and the recheck must see what it did).
+// (ahead false: PreModel hooks are set, and the call asks as they start).
 func (a *recheckAhead) ask(next int, ahead bool) *messages.RecheckFiles {
 	a.release()
 	if !ahead {

@@ -8,8 +8,8 @@ import (
 
 // Queued log entries ride with the session's next write. An AppendSoon entry (a tool
 // decision's audit record) is held, encoded and numbered, under the session's append lock;
-// the session's next write of its log or its meta (Append, AppendWithMeta…, PutMeta…,
-// PutMetaSoon) puts it first in its own transaction, and a timer commits it alone when no
+// the session's next write of its log, its meta or one of its records (Append,
+// AppendWithMeta…, PutMeta…, PutMetaSoon, PutValue) puts it first in its own transaction, and a timer commits it alone when no
 // write comes within heldFor (a tool that runs longer). A turn whose tool answers at once so
 // makes one Badger commit fewer: every commit is a hand-off to Badger's writer goroutine and
 // its watermarks and back (issue 19). The order of soon.go holds: a held entry commits before,

@@ -127,6 +127,23 @@ func TestAQueuedEntryRidesWithTheNextWrite(t *testing.T) {
 	assertGapFree(t, s, "a", 4)
 }
 
+// A session's other records (a subagent's, the goal, a file record) written after a queued
+// entry commit with or after it, as its log and meta writes do: what a crash leaves never holds
+// a record written after the audit entry without the entry.
+func TestAQueuedEntryCommitsWithTheSessionsNextValue(t *testing.T) {
+	s, _ := openTemp(t)
+	if err := s.AppendSoon("a", &Entry{Kind: KindSystem, Event: "tool.decision"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.PutAgentRecord("a", "child", map[string]string{"task": "child"}); err != nil {
+		t.Fatal(err)
+	}
+	log, err := s.Log("a")
+	if err != nil || len(log) != 1 || log[0].Event != "tool.decision" {
+		t.Fatalf("after a record written next: %d entries, %v; want the queued entry stored", len(log), err)
+	}
+}
+
 func TestQueuedWritesRefuseBadSessionIDs(t *testing.T) {
 	s, _ := openTemp(t)
 	if err := s.AppendSoon("../x", &Entry{Kind: KindUser}); err == nil {

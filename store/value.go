@@ -19,9 +19,21 @@ func (s *Store) PutValue(session, name string, v any) error {
 	if err != nil {
 		return fmt.Errorf("put session %s %s: encode: %w", session, name, err)
 	}
-	if err := s.update(func(txn *badger.Txn) error { return txn.Set(valueKey(session, name), b) }); err != nil {
+	// Under the session's append lock: a queued log entry goes first in this transaction, so
+	// nothing the session writes after it commits without it (held.go).
+	counter := s.counter(session)
+	counter.mu.Lock()
+	defer counter.mu.Unlock()
+	err = s.update(func(txn *badger.Txn) error {
+		if err := putHeld(txn, counter); err != nil {
+			return fmt.Errorf("write queued entries: %w", err)
+		}
+		return txn.Set(valueKey(session, name), b)
+	})
+	if err != nil {
 		return fmt.Errorf("put session %s %s: %w", session, name, err)
 	}
+	s.tookHeld(counter)
 	return nil
 }
 

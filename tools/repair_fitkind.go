@@ -11,7 +11,8 @@ import (
 // own path argument says which it takes in its description ("file path, …", "directory, …";
 // "file or directory" takes either). A key that names neither (path) decides nothing.
 
-// pathKind is what a path argument names: "file", "directory", or "" when it does not say.
+// keyPathKind is the kind of path an argument's key names: "file", "directory", or "" when
+// it names neither.
 func keyPathKind(key string) string {
 	n := normalizedName(key)
 	switch {

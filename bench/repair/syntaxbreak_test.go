@@ -7,7 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/troupe-dev/troupe/internal/testwait"
 	"github.com/troupe-dev/troupe/tools/syntaxcheck"
 )
 
@@ -19,7 +21,9 @@ func TestSyntaxBreaksFailAndTheirFixesParse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var checker syntaxcheck.Checker
+	// an external checker (node, python3) can take seconds to start on a loaded machine: the
+	// wait comes from testwait, not the product's 5 s bound
+	checker := syntaxcheck.Checker{Timeout: testwait.Scale(60 * time.Second)}
 	dir := t.TempDir()
 	check := func(rel, content string) *syntaxcheck.Problem {
 		rel = esModule(rel)
