@@ -7,20 +7,12 @@ import "testing"
 func TestLeakedKeyTagsAreStripped(t *testing.T) {
 	reg := builtinRegistry(t)
 	env := &Env{Root: t.TempDir()}
-	cases := []struct{ tool, args, want string }{
+	cases := []admitRow{
 		{"list_dir", `{"path</arg_key>":"src"}`, `{"path":"src"}`},
 		{"read_file", `{"<arg_key>file_path</arg_key>":"a.go"}`, `{"path":"a.go"}`},
 		{"list_dir", `{"path":"src","path</arg_key>":"lib"}`, ""}, // both: refused, not guessed
 	}
-	for _, tc := range cases {
-		a := reg.Admit(env, Call{ID: "1", Name: tc.tool, Args: tc.args})
-		switch {
-		case tc.want == "" && a.Refusal == "":
-			t.Errorf("%s %s: admitted as %s, want refused", tc.tool, tc.args, a.Args)
-		case tc.want != "" && (a.Refusal != "" || string(a.Args) != tc.want):
-			t.Errorf("%s %s: got %s (refusal %q), want %s", tc.tool, tc.args, a.Args, a.Refusal, tc.want)
-		}
-	}
+	checkAdmits(t, reg, env, cases)
 }
 
 // GitHub Copilot's agent-mode tools map to ours (ollama#11470: Devstral's file_search).

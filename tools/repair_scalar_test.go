@@ -12,9 +12,7 @@ import (
 func TestBareValueFillsTheOneRequiredArgument(t *testing.T) {
 	reg := builtinRegistry(t)
 	env := &Env{Root: t.TempDir()}
-	cases := []struct {
-		tool, args, want string // want "" = refused
-	}{
+	cases := []admitRow{ // want "" = refused
 		{"read_file", `rdt_engine.py`, `{"path":"rdt_engine.py"}`},
 		{"read_file", `"gradle.properties"`, `{"path":"gradle.properties"}`},
 		{"bash", `ls -la`, `{"command":"ls -la"}`},
@@ -23,15 +21,7 @@ func TestBareValueFillsTheOneRequiredArgument(t *testing.T) {
 		{"read_file", "a.go\nb.go", ""}, // two lines are not one value
 		{"read_file", `["a.go"]`, ""},   // an array is not a bare value
 	}
-	for _, tc := range cases {
-		a := reg.Admit(env, Call{ID: "1", Name: tc.tool, Args: tc.args})
-		switch {
-		case tc.want == "" && a.Refusal == "":
-			t.Errorf("%s %q: admitted as %s, want refused", tc.tool, tc.args, a.Args)
-		case tc.want != "" && (a.Refusal != "" || string(a.Args) != tc.want):
-			t.Errorf("%s %q: got %s (refusal %q), want %s", tc.tool, tc.args, a.Args, a.Refusal, tc.want)
-		}
-	}
+	checkAdmits(t, reg, env, cases)
 	off := reg.Admit(&Env{Root: env.Root, NoRepair: true}, Call{ID: "1", Name: "read_file", Args: `a.go`})
 	if off.Refusal == "" || !strings.Contains(off.Refusal, "read_file") {
 		t.Errorf("with repair off a bare value must be refused, got %+v", off)

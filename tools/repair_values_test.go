@@ -63,22 +63,14 @@ func TestSingleQuoted(t *testing.T) {
 func TestNamedWrapperUnwraps(t *testing.T) {
 	reg := builtinRegistry(t)
 	env := &Env{Root: t.TempDir()}
-	cases := []struct{ tool, args, want string }{
+	cases := []admitRow{
 		{"bash", `{"tool":"bash","args":{"command":"ls"}}`, `{"command":"ls"}`},
 		{"read_file", `{"tool_name":"read_file","arguments":"{\"path\":\"a.go\"}"}`, `{"path":"a.go"}`},
 		{"bash", `{"tool":"bash","args":{"command":"ls"},"note":"x"}`, ""}, // a third key: not only the call's shape
 		{"bash", `{"tool":7,"args":{"command":"ls"}}`, ""},                 // no name
 		{"read_file", `{"tool":"read_file","args":{"pattern":"x"}}`, ""},   // nothing read_file takes
 	}
-	for _, tc := range cases {
-		a := reg.Admit(env, Call{ID: "1", Name: tc.tool, Args: tc.args})
-		switch {
-		case tc.want == "" && a.Refusal == "":
-			t.Errorf("%s %s: admitted as %s, want refused", tc.tool, tc.args, a.Args)
-		case tc.want != "" && (a.Refusal != "" || string(a.Args) != tc.want):
-			t.Errorf("%s %s: got %s (refusal %q), want %s", tc.tool, tc.args, a.Args, a.Refusal, tc.want)
-		}
-	}
+	checkAdmits(t, reg, env, cases)
 }
 
 // A timeout written with its unit, and a command sent as a bare argv array (repair_shell.go,
@@ -86,7 +78,7 @@ func TestNamedWrapperUnwraps(t *testing.T) {
 func TestTimeoutUnitsAndBareArgv(t *testing.T) {
 	reg := builtinRegistry(t)
 	env := &Env{Root: t.TempDir()}
-	cases := []struct{ tool, args, want string }{
+	cases := []admitRow{
 		{"bash", `{"command":"ls","timeout":"30s"}`, `{"command":"ls","timeout_s":30}`},
 		{"bash", `{"command":"ls","timeout":"2 min"}`, `{"command":"ls","timeout_s":120}`},
 		{"bash", `{"command":"ls","timeout_s":"1.5m"}`, `{"command":"ls","timeout_s":90}`},
@@ -104,15 +96,7 @@ func TestTimeoutUnitsAndBareArgv(t *testing.T) {
 		{"bash", `["ls", 3]`, ""},
 		{"read_file", `["a.go"]`, ""}, // an argv is a command's, never a path list read as one path
 	}
-	for _, tc := range cases {
-		a := reg.Admit(env, Call{ID: "1", Name: tc.tool, Args: tc.args})
-		switch {
-		case tc.want == "" && a.Refusal == "":
-			t.Errorf("%s %s: admitted as %s, want refused", tc.tool, tc.args, a.Args)
-		case tc.want != "" && (a.Refusal != "" || string(a.Args) != tc.want):
-			t.Errorf("%s %s: got %s (refusal %q), want %s", tc.tool, tc.args, a.Args, a.Refusal, tc.want)
-		}
-	}
+	checkAdmits(t, reg, env, cases)
 }
 
 // A name in quotes or backticks, and Anthropic's versioned tool types (repair_names.go), resolve
@@ -145,7 +129,7 @@ func TestQuotedAndVersionedNames(t *testing.T) {
 func TestValueShapes(t *testing.T) {
 	reg := builtinRegistry(t)
 	env := &Env{Root: t.TempDir()}
-	cases := []struct{ tool, args, want string }{
+	cases := []admitRow{
 		{"bash", `{"command":["npm install","npm test"]}`, `{"command":"npm install \u0026\u0026 npm test"}`},
 		{"bash", `{"command":["git status"]}`, `{"command":"git status"}`},
 		{"bash", `{"command":["ls","-la"]}`, `{"command":"ls -la"}`},
@@ -162,15 +146,7 @@ func TestValueShapes(t *testing.T) {
 		{"grep", `{"pattern":"foo","glob":["*.go","*.ts"]}`, `{"glob":"{*.go,*.ts}","pattern":"foo"}`},
 		{"grep", `{"pattern":"foo","glob":["*.{go,ts}","*.md"]}`, ""},
 	}
-	for _, tc := range cases {
-		a := reg.Admit(env, Call{ID: "1", Name: tc.tool, Args: tc.args})
-		switch {
-		case tc.want == "" && a.Refusal == "":
-			t.Errorf("%s %s: admitted as %s, want refused", tc.tool, tc.args, a.Args)
-		case tc.want != "" && (a.Refusal != "" || string(a.Args) != tc.want):
-			t.Errorf("%s %s: got %s (refusal %q), want %s", tc.tool, tc.args, a.Args, a.Refusal, tc.want)
-		}
-	}
+	checkAdmits(t, reg, env, cases)
 }
 
 // The rules of this file stay bounded on a hostile megabyte: admission returns (admitted or
