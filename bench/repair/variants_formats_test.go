@@ -564,6 +564,7 @@ func TestVariantsFusedXMLForms(t *testing.T) {
 	}
 	for _, text := range []string{
 		"The <tool>bash</tool> tag names it; <args><command>ls</command></args> would be its arguments.",
+		"<tool>bash</tool> <args>see <command>ls</command> below</args>",
 	} {
 		if d := classify(Case{ID: "prose", Model: m, Text: text}, true, reg); len(d.Calls) > 0 {
 			t.Errorf("%q read as %d call(s): %s %s", text, len(d.Calls), d.Calls[0].Name, d.Calls[0].Args)
