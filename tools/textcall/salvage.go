@@ -105,7 +105,7 @@ func (s *salvager) run() []span {
 			out = append(out, sp)
 		}
 	}
-	return wholeFences(s.text, out)
+	return wholeFences(s.text, s.fences, out)
 }
 
 // names lists the occurrences of known tool names: maximal runs of name bytes, trimmed of

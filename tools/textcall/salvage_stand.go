@@ -296,12 +296,12 @@ func trailLimit(text string, rest []occurrence, end int) int {
 
 // wholeFences drops the calls inside a fenced block that holds anything else: a code sample
 // that calls open("x") among other lines is code, not a call.
-func wholeFences(text string, spans []span) []span {
-	if len(spans) == 0 || !strings.Contains(text, "```") {
+// blocks are text's fenced blocks (fenceBlocks), read once per reply by Salvage.
+func wholeFences(text string, blocks []fenceBlock, spans []span) []span {
+	if len(spans) == 0 || len(blocks) == 0 {
 		return spans
 	}
 	var out []span
-	blocks := fenceBlocks(text)
 	for _, sp := range spans {
 		keep := true
 		for _, b := range blocks {
